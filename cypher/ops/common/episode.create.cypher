@@ -1,0 +1,12 @@
+CREATE (e:Episodic {
+  uuid: $uuid, group_id: $group_id, name: $name, content: $content, source: $source,
+  source_description: $source_description, speaker: $speaker, source_ref: $source_ref,
+  content_hash: $content_hash, seq: $seq, session: $session, valid_at: $valid_at,
+  created_at: $created_at, entity_edges: $entity_edges
+})
+WITH e
+OPTIONAL MATCH (prev:Episodic {uuid: $prev_uuid})
+WHERE prev.group_id = $group_id
+FOREACH (p IN CASE WHEN prev IS NULL THEN [] ELSE [prev] END |
+  CREATE (p)-[:NEXT_EPISODE {group_id: $group_id}]->(e))
+RETURN e.uuid AS uuid

@@ -1,0 +1,10 @@
+// Forget a tenant: relationships go with their nodes (DETACH), so nothing is left behind.
+OPTIONAL MATCH (c:Chunk) WHERE c.group_id = $group_id
+DETACH DELETE c
+WITH count(*) AS _c
+OPTIONAL MATCH (n:Entity) WHERE n.group_id = $group_id
+DETACH DELETE n
+WITH count(*) AS _n
+OPTIONAL MATCH (e:Episodic) WHERE e.group_id = $group_id
+DETACH DELETE e
+RETURN count(*) AS done

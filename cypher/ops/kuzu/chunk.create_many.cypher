@@ -1,0 +1,11 @@
+// Kuzu types a struct field that is null in every row as STRING: cast the optional times.
+MATCH (e:Episodic {uuid: $episode_uuid})
+UNWIND $chunks AS ch
+CREATE (c:Chunk {
+  uuid: ch.uuid, group_id: $group_id, episode_uuid: $episode_uuid, kind: ch.kind, text: ch.text, search_text: ch.search_text,
+  seq: ch.seq, speaker: ch.speaker, source_ref: ch.source_ref, valid_at: CAST(ch.valid_at AS TIMESTAMP),
+  time_text: CAST(ch.time_text AS STRING), time_start: CAST(ch.time_start AS TIMESTAMP),
+  time_end: CAST(ch.time_end AS TIMESTAMP), embedding: ch.embedding
+})
+CREATE (e)-[:HAS_CHUNK {group_id: $group_id}]->(c)
+RETURN count(c) AS created

@@ -1,0 +1,11 @@
+// Kuzu indexes only node tables: the FactIndex shadow node carries the text and embedding.
+MATCH (s:Entity {uuid: $subject_uuid}), (o:Entity {uuid: $object_uuid})
+WHERE s.group_id = $group_id AND o.group_id = $group_id
+CREATE (s)-[r:RELATES_TO {
+  uuid: $uuid, group_id: $group_id, name: $predicate, fact: $fact,
+  qualifier: $qualifier, episodes: $episodes, source_chunk: $source_chunk, source_ref: $source_ref,
+  version: $version, confidence: $confidence, supersedes: $supersedes, time_text: $time_text,
+  valid_at: $valid_at, invalid_at: $invalid_at, created_at: $created_at, expired_at: $expired_at
+}]->(o)
+CREATE (f:FactIndex {uuid: $uuid, group_id: $group_id, name: $predicate, fact: $fact, fact_embedding: $fact_embedding})
+RETURN r.uuid AS uuid

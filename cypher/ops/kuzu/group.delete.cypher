@@ -1,0 +1,10 @@
+// Forget a tenant: relationships go with their nodes (DETACH); FactIndex shadows go too.
+MATCH (f:FactIndex) WHERE f.group_id = $group_id
+DETACH DELETE f;
+MATCH (c:Chunk) WHERE c.group_id = $group_id
+DETACH DELETE c;
+MATCH (n:Entity) WHERE n.group_id = $group_id
+DETACH DELETE n;
+MATCH (e:Episodic) WHERE e.group_id = $group_id
+DETACH DELETE e
+RETURN count(*) AS done

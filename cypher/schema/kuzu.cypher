@@ -1,0 +1,50 @@
+// tkg schema for Kuzu 0.11 (embedded). Applied statement by statement; every statement is
+// idempotent (IF NOT EXISTS, or an index the adapter skips when SHOW_INDEXES already lists it).
+// {dim} is the embedding dimension, an integer validated by the adapter (DDL takes no parameters).
+//
+// Why the layout differs from Neo4j's:
+// * Kuzu needs typed tables, so every property is declared here; names match graphiti-core's
+//   (Episodic, Entity, RELATES_TO, uuid, group_id, name, fact, episodes, valid_at, invalid_at,
+//   expired_at, created_at) so the same Cypher reads both stores.
+// * Kuzu's full-text and vector indexes only cover node tables, so each fact edge has a shadow
+//   node FactIndex (same uuid) that carries the fact text and fact_embedding for search; the
+//   RELATES_TO edge stays the source of truth that hop walks and histories read.
+
+CREATE NODE TABLE IF NOT EXISTS TkgMeta(key STRING PRIMARY KEY, value STRING);
+
+CREATE NODE TABLE IF NOT EXISTS Episodic(
+  uuid STRING PRIMARY KEY, group_id STRING, name STRING, content STRING, source STRING,
+  source_description STRING, speaker STRING, source_ref STRING, content_hash STRING, seq INT64,
+  session STRING, valid_at TIMESTAMP, created_at TIMESTAMP, entity_edges STRING[]);
+
+CREATE NODE TABLE IF NOT EXISTS Chunk(
+  uuid STRING PRIMARY KEY, group_id STRING, episode_uuid STRING, kind STRING, text STRING, search_text STRING, seq INT64,
+  speaker STRING, source_ref STRING, valid_at TIMESTAMP, time_text STRING, time_start TIMESTAMP,
+  time_end TIMESTAMP, embedding FLOAT[{dim}]);
+
+CREATE NODE TABLE IF NOT EXISTS Entity(
+  uuid STRING PRIMARY KEY, group_id STRING, name STRING, name_key STRING, type STRING,
+  aliases STRING[], labels STRING[], summary STRING, name_embedding FLOAT[{dim}], created_at TIMESTAMP);
+
+CREATE NODE TABLE IF NOT EXISTS FactIndex(
+  uuid STRING PRIMARY KEY, group_id STRING, name STRING, fact STRING, fact_embedding FLOAT[{dim}]);
+
+CREATE REL TABLE IF NOT EXISTS RELATES_TO(
+  FROM Entity TO Entity, uuid STRING, group_id STRING, name STRING, fact STRING, qualifier STRING,
+  episodes STRING[], source_chunk STRING, source_ref STRING, version INT64, confidence DOUBLE,
+  supersedes STRING, time_text STRING, valid_at TIMESTAMP, invalid_at TIMESTAMP,
+  created_at TIMESTAMP, expired_at TIMESTAMP);
+
+CREATE REL TABLE IF NOT EXISTS MENTIONS(FROM Episodic TO Entity, uuid STRING, group_id STRING, created_at TIMESTAMP);
+
+CREATE REL TABLE IF NOT EXISTS HAS_CHUNK(FROM Episodic TO Chunk, group_id STRING);
+
+CREATE REL TABLE IF NOT EXISTS NEXT_EPISODE(FROM Episodic TO Episodic, group_id STRING);
+
+CALL CREATE_FTS_INDEX('Chunk', 'chunk_text', ['search_text'], stemmer := 'english');
+
+CALL CREATE_FTS_INDEX('FactIndex', 'fact_text', ['fact'], stemmer := 'english');
+
+CALL CREATE_VECTOR_INDEX('Chunk', 'chunk_embedding', 'embedding', metric := 'cosine');
+
+CALL CREATE_VECTOR_INDEX('FactIndex', 'fact_embedding', 'fact_embedding', metric := 'cosine');

@@ -1,0 +1,153 @@
+"""Surface cues in a question: time anchors, recency, summary and count requests.
+
+Gates, classifier features and the hop planner all read questions through these few
+patterns, so a cue that is fixed here is fixed everywhere. Each detector returns the
+matched text (for the trace) or None; near-misses that are common English ("look after",
+"all the time", "know", "currency") are excluded on purpose.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_MONTH_FULL = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+_MONTH = rf"(?:{_MONTH_FULL}|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?)"
+_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+_YEAR = r"(?:19|20)\d{2}"
+_SEASON = r"(?:spring|summer|fall|autumn|winter)"
+_UNIT = r"(?:day|week|month|year|weekend|decade)s?"
+_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_DATE = (
+    rf"\d{{4}}-\d{{2}}-\d{{2}}"
+    rf"|{_MONTH}\s+{_DAY},?\s+{_YEAR}"
+    rf"|{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}"
+    rf"|{_MONTH},?\s+(?:of\s+)?{_YEAR}"
+    rf"|(?:the\s+)?(?:early|mid|late)[- ]{_YEAR}s?"
+    rf"|(?:the\s+)?{_SEASON}\s+of\s+{_YEAR}"
+    rf"|{_SEASON}\s+{_YEAR}"
+    rf"|{_YEAR}"
+    rf"|{_MONTH}\s+{_DAY}\b"
+    rf"|(?:last|this|next|past|previous)\s+(?:{_SEASON}|{_UNIT}|{_WEEKDAY}|christmas|easter)"
+    rf"|(?:a|one|two|three|four|five|six|a\s+few|several|\d+)\s+{_UNIT}\s+ago"
+    rf"|yesterday|the\s+day\s+before\s+yesterday"
+)
+_KEEP_PREP = r"before|after|since|until|till|prior\s+to"
+_STRIP_PREP = r"back\s+in|in|on|as\s+of|during|around|by|over|throughout|at\s+the\s+(?:start|end|beginning)\s+of"
+_ANCHOR = re.compile(
+    rf"(?:(?P<keep>{_KEEP_PREP})\s+|(?P<strip>{_STRIP_PREP})\s+)?(?P<date>{_DATE})(?![\w-])"
+    rf"|(?:(?P<keep2>{_KEEP_PREP})\s+|(?P<strip2>in|during|since|by|until)\s+)(?P<month>{_MONTH_FULL})\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class TimeAnchor:
+    text: str  # what the walker should resolve: "March 2023", "before 2022", "last summer"
+    start: int  # span in the question, including a stripped preposition
+    end: int
+
+
+def find_time_anchor(question: str) -> TimeAnchor | None:
+    """The first date-like anchor in `question`, without "in"/"as of"/"during".
+
+    >>> find_time_anchor("Where did Priya live in March 2023?").text
+    'March 2023'
+    """
+    for m in _ANCHOR.finditer(question):
+        date = m.group("date") or m.group("month")
+        if m.group("month") and m.group("month").lower() == "may" and not m.group("keep2") and not m.group("strip2"):
+            continue
+        keep = m.group("keep") or m.group("keep2")
+        text = f"{' '.join(keep.split())} {date}" if keep else date
+        return TimeAnchor(" ".join(text.split()), m.start(), m.end())
+    return None
+
+
+_EVENT_ANCHOR = re.compile(
+    r"^\s*when (?:did|was|were|had|has|have)\b|\bsince when\b|\bby when\b|\bwhat (?:year|month|date|day)\b|\bhow long ago\b"
+    r"|\b(?:used|use) to\b|\bpreviously\b|\bformerly\b|\bat the time\b|\bback then\b|\bat that time\b"
+    r"|(?<!look )(?<!looks )(?<!looked )(?<!looking )(?<!named )(?<!take )(?<!takes )(?<!took )"
+    r"\b(?:before|after|until|since)\b(?!\s*[?.!]?\s*$)",
+    re.IGNORECASE,
+)
+
+
+def time_cue(question: str) -> str | None:
+    """A date, or a word that ties the question to a moment ("when", "before", "used to")."""
+    anchor = find_time_anchor(question)
+    if anchor is not None:
+        return anchor.text
+    m = _EVENT_ANCHOR.search(question)
+    return " ".join(m.group(0).split()) if m else None
+
+
+_RECENCY = re.compile(
+    r"\b(?:right now|now|currently|current|still|anymore|any more|these days|nowadays|latest|"
+    r"most recent(?:ly)?|at the moment|at present|presently|newest|today|up[- ]to[- ]date)\b(?!-)",
+    re.IGNORECASE,
+)
+
+
+def recency_cue(question: str) -> str | None:
+    """A marker that asks for the value as it stands now ("still", "currently", "latest")."""
+    m = _RECENCY.search(question)
+    return m.group(0) if m else None
+
+
+_SUMMARY = re.compile(
+    r"\bsummari[sz]e\b|\bsummary\b|\boverview\b|\brecap\b|\brun-?down\b|\btell me everything\b"
+    r"|\beverything (?:you know|that) |\beverything about\b|\bbeen up to\b|\bgoing on (?:with|in)\b"
+    r"|\bcatch me up\b|\bfill me in\b|\b(?:whole|full) (?:story|picture)\b|\bhow has\b.{1,50}\bchanged\b"
+    r"|\bdescribe\b|\bexplain what\b|'s story\b|\bwhat (?:is|'s) \w+ like\b|\bwhat do you know about\b|\bthe story of\b|\bin a nutshell\b|\bbig picture\b",
+    re.IGNORECASE,
+)
+
+
+def summary_cue(question: str) -> str | None:
+    """A request for a summary or an overview rather than one fact."""
+    m = _SUMMARY.search(question)
+    return m.group(0) if m else None
+
+
+_COUNT = re.compile(
+    r"\bhow many\b|\bhow often\b|\bnumber of\b|\blist\b|\bname (?:all|every|each)\b|\bcount\b|\bin total\b"
+    r"|\bwhat (?:kinds|types|sorts) of\b|\bwhich of\b|^\s*who are\b|\bevery (?:place|city|country|person|book|pet|job)\b"
+    r"|\ball (?:of )?(?:the|her|his|their|its|those|these|my)\b(?! time\b| way\b| same\b| while\b)"
+    r"|\ball of \w+'s?\b",
+    re.IGNORECASE,
+)
+_WHICH_PLURAL = re.compile(r"\b(?:which|what) (?:\w+ )?(\w+) (?:has|have|had|did|does|do|can|could|will|would|is|are|was|were)\b", re.IGNORECASE)
+_NOT_PLURAL = frozenset({"does", "is", "was", "has", "this", "us", "bus", "gas", "news", "yes", "ss"})
+
+
+def count_cue(question: str) -> str | None:
+    """A request for a count or a list ("how many", "list", "which books has ...")."""
+    m = _COUNT.search(question)
+    if m:
+        return m.group(0)
+    for w in _WHICH_PLURAL.finditer(question):
+        noun = w.group(1).lower()
+        plural = noun in {"people", "children", "kids"} or (
+            noun.endswith("s") and not noun.endswith(("ss", "us", "is")) and noun not in _NOT_PLURAL
+        )
+        if plural:
+            return w.group(0)
+    return None
+
+
+_CONTRACTIONS = re.compile(r"\b(who|what|where|when|how|that|which|it|he|she)'s\b", re.IGNORECASE)
+_WORD = re.compile(r"@e\d+|[^\W_]+(?:[-'][^\W_]+)*|'s?")
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-case words with possessives split off: "Priya's boss" → ["priya", "'s", "boss"].
+
+    >>> tokenize("Where's Marcus' sister?")
+    ['where', 'is', 'marcus', "'", 'sister']
+    """
+    text = text.replace("’", "'").replace("‘", "'")
+    text = _CONTRACTIONS.sub(lambda m: f"{m.group(1)} is", text)
+    text = re.sub(r"(\w)'s\b", r"\1 's", text)
+    text = re.sub(r"(\w)s'(?=\s|$|[?.,!])", r"\1s '", text)
+    return _WORD.findall(text.lower())

@@ -1,0 +1,83 @@
+"""Shared fixtures: a `store` on every backend, and fresh tenant ids that are cleaned up.
+
+Any test that takes ``store`` runs once per backend, with ids ``[kuzu]`` and ``[neo4j]``:
+
+* ``kuzu``: a new embedded database in ``tmp_path`` with the schema applied (dim ``DIM``);
+* ``neo4j``: the server named by ``TKG_TEST_NEO4J_URI`` (credentials in the URL or in
+  ``TKG_NEO4J_USER``/``TKG_NEO4J_PASSWORD``), skipped when the variable is unset. The schema is
+  applied once per session; tests share the database, so each one writes only under group ids
+  from the ``group``/``new_group`` fixtures, and those groups are deleted afterwards.
+
+Run only the embedded half with ``-m "not neo4j"``.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from tkg.stores import GraphStore, open_store
+from tkg.stores.kuzu_store import KuzuStore
+
+DIM = 384
+NEO4J_ENV = "TKG_TEST_NEO4J_URI"
+
+
+@pytest.fixture(scope="session")
+def neo4j_store() -> Iterator[GraphStore]:
+    """One Neo4j connection for the whole session, schema applied and indexes online."""
+    uri = os.environ.get(NEO4J_ENV)
+    if not uri:
+        pytest.skip(f"{NEO4J_ENV} is not set; export {NEO4J_ENV}=bolt://127.0.0.1:7687 to run the Neo4j half")
+    store = open_store(uri)
+    try:
+        store.ensure_schema(DIM)
+        # New indexes populate in the background; searches in the first test must see them online.
+        store.run("CALL db.awaitIndexes(120)")
+        yield store
+    finally:
+        store.close()
+
+
+@pytest.fixture(params=["kuzu", pytest.param("neo4j", marks=pytest.mark.neo4j)])
+def backend(request: pytest.FixtureRequest) -> str:
+    """The backend name; parametrises every test that (indirectly) uses it."""
+    return str(request.param)
+
+
+@pytest.fixture
+def store(backend: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[GraphStore]:
+    """A ready store on the current backend (see module docstring)."""
+    if backend == "neo4j":
+        yield request.getfixturevalue("neo4j_store")
+        return
+    kuzu = KuzuStore(tmp_path_factory.mktemp("kuzu") / "db.kuzu")
+    try:
+        kuzu.ensure_schema(DIM)
+        yield kuzu
+    finally:
+        kuzu.close()
+
+
+@pytest.fixture
+def new_group(store: GraphStore, backend: str) -> Iterator[Callable[[], str]]:
+    """Make unique group ids; on a shared server every one of them is deleted after the test."""
+    made: list[str] = []
+
+    def make() -> str:
+        made.append(f"test-{uuid.uuid4().hex[:12]}")
+        return made[-1]
+
+    yield make
+    if backend == "neo4j":
+        for group in made:
+            store.named("group.delete", {"group_id": group})
+
+
+@pytest.fixture
+def group(new_group: Callable[[], str]) -> str:
+    """A unique group id for this test."""
+    return new_group()

@@ -1,0 +1,536 @@
+"""The store contract: every behaviour domain code relies on, run against each backend.
+
+Each test takes the ``store`` fixture (tests/conftest.py), so it runs on Kuzu and, when
+``TKG_TEST_NEO4J_URI`` is set, on Neo4j. Writes go through the named ops in ``cypher/ops``
+exactly as ingest will call them.
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tkg.errors import NotFound, ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
+from tkg.models import stable_uuid
+from tkg.stores import GraphStore, Runner
+from tkg.stores.kuzu_store import KuzuStore
+from tkg.stores.neo4j_store import Neo4jStore
+
+from conftest import DIM
+
+T0 = datetime(2023, 3, 12, 19, 15, 0, 123456, tzinfo=UTC)
+TRICKY = [
+    "it's",
+    'she said "hi"',
+    "`backticks` and \\backslashes\\",
+    "{braces} $group_id {{x}} $1",
+    "Ünïcødé 日本語 🐕 – Lisboa",
+    "MATCH (n) DETACH DELETE n // RETURN 1",
+    "line\nbreak\ttab",
+    "",
+]
+
+
+# --- builders: the parameters ingest will pass -------------------------------------------------
+
+
+def vec(i: int) -> list[float]:
+    """A unit vector pointing mostly along axis ``i``: distinct axes are far apart."""
+    raw = [0.02] * DIM
+    raw[i % DIM] = 1.0
+    norm = math.sqrt(sum(x * x for x in raw))
+    return [x / norm for x in raw]
+
+
+def add_entity(db: Runner, group: str, name: str, aliases: list[str] | None = None, summary: str | None = "") -> str:
+    uid = stable_uuid("entity", group, name)
+    db.named(
+        "entity.create",
+        {
+            "uuid": uid, "group_id": group, "name": name, "name_key": name.lower(), "type": "person",
+            "aliases": aliases or [], "labels": ["Entity"], "summary": summary, "name_embedding": vec(len(name)),
+            "created_at": T0,
+        },
+    )
+    return uid
+
+
+def add_episode(db: Runner, group: str, seq: int, prev: str | None = None, at: datetime = T0) -> list[dict[str, Any]]:
+    return db.named(
+        "episode.create",
+        {
+            "uuid": stable_uuid("episode", group, str(seq)), "group_id": group, "name": f"turn {seq}",
+            "content": f"turn {seq} text", "source": "message", "source_description": "test", "speaker": "Priya",
+            "source_ref": f"D1:{seq}", "content_hash": str(seq), "seq": seq, "session": "session_1",
+            "valid_at": at, "created_at": T0, "entity_edges": [], "prev_uuid": prev,
+        },
+    )
+
+
+def episode(group: str, seq: int) -> str:
+    return stable_uuid("episode", group, str(seq))
+
+
+def chunk(group: str, ep: str, seq: int, text: str, axis: int, kind: str = "sentence", **times: Any) -> dict[str, Any]:
+    return {
+        "uuid": stable_uuid("chunk", group, ep, str(seq)), "kind": kind, "text": text, "search_text": f"Priya: {text}",
+        "seq": seq, "speaker": "Priya",
+        "source_ref": f"D1:{seq}", "valid_at": T0, "embedding": vec(axis),
+        "time_text": times.get("time_text"), "time_start": times.get("time_start"), "time_end": times.get("time_end"),
+    }
+
+
+def add_chunks(db: Runner, group: str, ep: str, chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return db.named("chunk.create_many", {"group_id": group, "episode_uuid": ep, "chunks": chunks})
+
+
+def add_fact(db: Runner, group: str, subj: str, pred: str, obj: str, text: str, valid_at: datetime | None, *,
+             axis: int = 0, version: int = 1, episodes: list[str] | None = None, supersedes: str | None = None) -> str:
+    uid = stable_uuid("fact", group, subj, pred, obj, str(version))
+    db.named(
+        "fact.create",
+        {
+            "uuid": uid, "group_id": group, "subject_uuid": subj, "object_uuid": obj, "predicate": pred, "fact": text,
+            "fact_embedding": vec(axis), "qualifier": "", "episodes": episodes or [], "source_chunk": None,
+            "source_ref": "D1:1", "version": version, "confidence": 0.9, "supersedes": supersedes, "time_text": None,
+            "valid_at": valid_at, "invalid_at": None, "created_at": T0, "expired_at": None,
+        },
+    )
+    return uid
+
+
+def count(store: GraphStore, label: str, group: str) -> int:
+    return int(store.run(f"MATCH (n:{label}) WHERE n.group_id = $group_id RETURN count(n) AS n", {"group_id": group})[0]["n"])
+
+
+# --- values ------------------------------------------------------------------------------------
+
+
+def test_strings_are_stored_and_read_back_verbatim(store: GraphStore, group: str) -> None:
+    for i, text in enumerate(TRICKY):
+        store.named("entity.create", {
+            "uuid": stable_uuid(group, str(i)), "group_id": group, "name": text, "name_key": str(i), "type": "thing",
+            "aliases": [text], "labels": [], "summary": text, "name_embedding": None, "created_at": T0,
+        })
+    rows = store.run("MATCH (n:Entity) WHERE n.group_id = $group_id RETURN n.name AS name, n.aliases AS aliases, "
+                     "n.summary AS summary ORDER BY n.name_key", {"group_id": group})
+    assert [r["name"] for r in rows] == TRICKY
+    assert [r["summary"] for r in rows] == TRICKY
+    assert [r["aliases"] for r in rows] == [[t] for t in TRICKY]
+    echoed = store.run("RETURN $a AS a, $b AS b", {"a": TRICKY[3], "b": TRICKY[5]})
+    assert echoed == [{"a": TRICKY[3], "b": TRICKY[5]}]
+
+
+def test_datetimes_round_trip_as_aware_utc(store: GraphStore, group: str) -> None:
+    india = timezone(timedelta(hours=5, minutes=30))
+    at = datetime(2024, 2, 29, 23, 59, 58, 654321, tzinfo=india)
+    add_episode(store, group, 0, at=at)
+    (row,) = store.run("MATCH (e:Episodic) WHERE e.group_id = $group_id RETURN e.valid_at AS t", {"group_id": group})
+    assert row["t"] == at and row["t"].tzinfo == UTC and row["t"].microsecond == 654321
+    # comparisons use the instant, whatever offset the parameter carries
+    same = at.astimezone(UTC)
+    hits = store.run("MATCH (e:Episodic) WHERE e.group_id = $group_id AND e.valid_at = $t RETURN e.seq AS seq",
+                     {"group_id": group, "t": same})
+    assert hits == [{"seq": 0}]
+    # a naive datetime is UTC (models.as_utc): it compares with stored times, never silently to null
+    naive = store.run("MATCH (e:Episodic) WHERE e.group_id = $group_id AND e.valid_at <= $t RETURN e.seq AS seq",
+                      {"group_id": group, "t": same.replace(tzinfo=None)})
+    assert naive == [{"seq": 0}]
+    (echo,) = store.run("RETURN $t AS t", {"t": at})
+    assert echo["t"] == at and echo["t"].tzinfo == UTC
+
+
+def test_lists_numbers_and_none(store: GraphStore, group: str) -> None:
+    uid = add_entity(store, group, "Megan", aliases=["Meg", "Megs"], summary=None)
+    empty = add_entity(store, group, "Biscuit")
+    rows = store.run("MATCH (n:Entity) WHERE n.group_id = $group_id RETURN n.uuid AS uuid, n.aliases AS aliases, "
+                     "n.summary AS summary, n.name_embedding AS emb", {"group_id": group})
+    by = {r["uuid"]: r for r in rows}
+    assert by[uid]["aliases"] == ["Meg", "Megs"] and by[empty]["aliases"] == []
+    assert by[uid]["summary"] is None
+    assert by[uid]["emb"] == pytest.approx(vec(len("Megan")), rel=1e-6)
+    assert store.run("RETURN $x AS x, $n AS n, $f AS f", {"x": None, "n": 2**40, "f": 0.25}) == [{"x": None, "n": 2**40, "f": 0.25}]
+
+
+# --- transactions and read-only -----------------------------------------------------------------
+
+
+def test_transaction_commits(store: GraphStore, group: str) -> None:
+    with store.transaction() as tx:
+        add_entity(tx, group, "Priya")
+        add_entity(tx, group, "Marco")
+        assert count(store, "Entity", group) in (0, 2)  # isolation is the backend's; either is fine
+    assert count(store, "Entity", group) == 2
+
+
+def test_transaction_rolls_back_on_exception(store: GraphStore, group: str) -> None:
+    class Boom(Exception):
+        pass
+
+    with pytest.raises(Boom):
+        with store.transaction() as tx:
+            add_entity(tx, group, "Priya")
+            add_episode(tx, group, 0)
+            raise Boom
+    assert count(store, "Entity", group) == 0 and count(store, "Episodic", group) == 0
+
+
+def test_transaction_rolls_back_when_a_statement_fails(store: GraphStore, group: str) -> None:
+    with pytest.raises(StoreError):
+        with store.transaction() as tx:
+            add_entity(tx, group, "Priya")
+            tx.run("MATCH (n:Entity RETURN n")
+    assert count(store, "Entity", group) == 0
+    add_entity(store, group, "Marco")  # the store is still usable afterwards
+    assert count(store, "Entity", group) == 1
+
+
+def test_read_returns_rows(store: GraphStore, group: str) -> None:
+    add_entity(store, group, "Dana Okafor")
+    rows = store.read("MATCH (n:Entity) WHERE n.group_id = $group_id RETURN n.name AS name", {"group_id": group})
+    assert rows == [{"name": "Dana Okafor"}]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "CREATE (n:Entity {uuid: $uuid, group_id: $group_id, name: 'x'})",
+        "MERGE (n:Entity {uuid: $uuid}) SET n.group_id = $group_id",
+        "MATCH (n:Entity) WHERE n.group_id = $group_id SET n.name = 'x' RETURN n",
+        "match (n:Entity) where n.group_id = $group_id detach delete n",
+    ],
+)
+def test_read_refuses_writes(store: GraphStore, group: str, query: str) -> None:
+    add_entity(store, group, "Priya")
+    with pytest.raises(ReadOnlyViolation):
+        store.read(query, {"uuid": stable_uuid(group, "x"), "group_id": group})
+    rows = store.run("MATCH (n:Entity) WHERE n.group_id = $group_id RETURN n.name AS name", {"group_id": group})
+    assert rows == [{"name": "Priya"}]
+
+
+def test_read_refuses_a_write_the_keyword_check_misses(store: GraphStore, group: str) -> None:
+    # "//" inside a string looks like a comment to a keyword scan, hiding the CREATE after it;
+    # the engine's read-only transaction must still refuse it.
+    query = "UNWIND [1] AS i WITH '//' AS s CREATE (:Entity {uuid: $uuid, group_id: $group_id, name: s})"
+    with pytest.raises(ReadOnlyViolation):
+        store.read(query, {"uuid": stable_uuid(group, "sneaky"), "group_id": group})
+    assert count(store, "Entity", group) == 0
+
+
+# --- schema ------------------------------------------------------------------------------------
+
+
+def _index_names(store: GraphStore) -> set[str]:
+    indexes: Callable[[], list[dict[str, Any]]] = getattr(store, "indexes")  # noqa: B009 - not in the protocol
+    return {r["name"] for r in indexes()}
+
+
+def test_ensure_schema_twice_is_a_no_op(store: GraphStore, group: str) -> None:
+    add_entity(store, group, "Priya")
+    before = _index_names(store)
+    assert {"chunk_text", "fact_text", "chunk_embedding", "fact_embedding"} <= before
+    store.ensure_schema(DIM)
+    assert _index_names(store) == before
+    assert count(store, "Entity", group) == 1
+
+
+def test_ensure_schema_with_another_dimension_raises(store: GraphStore) -> None:
+    with pytest.raises(SchemaError, match=str(DIM)):
+        store.ensure_schema(DIM + 1)
+
+
+# --- named ops: writes ---------------------------------------------------------------------------
+
+
+def test_episode_create_returns_its_uuid(store: GraphStore, group: str) -> None:
+    assert add_episode(store, group, 0) == [{"uuid": episode(group, 0)}]
+    assert add_episode(store, group, 1, prev=episode(group, 0)) == [{"uuid": episode(group, 1)}]
+
+
+def test_episode_create_links_next_episode_within_the_group(store: GraphStore, new_group: Callable[[], str]) -> None:
+    a, b = new_group(), new_group()
+    add_episode(store, a, 0)
+    add_episode(store, a, 1, prev=episode(a, 0))
+    add_episode(store, a, 2, prev=episode(a, 1))
+    add_episode(store, b, 0, prev=episode(a, 2))  # another group's episode is never linked
+    links = store.run("MATCH (p:Episodic)-[n:NEXT_EPISODE]->(e:Episodic) WHERE e.group_id IN $groups "
+                      "RETURN p.seq AS prev, e.seq AS seq, e.group_id AS g, n.group_id AS ng ORDER BY prev",
+                      {"groups": [a, b]})
+    assert links == [{"prev": 0, "seq": 1, "g": a, "ng": a}, {"prev": 1, "seq": 2, "g": a, "ng": a}]
+    assert store.named("episode.last", {"group_id": a}) == [{"uuid": episode(a, 2), "seq": 2}]
+    assert store.named("episode.get", {"group_id": a, "uuid": episode(a, 1)}) == [{"uuid": episode(a, 1), "seq": 1}]
+    assert store.named("episode.get", {"group_id": b, "uuid": episode(a, 1)}) == []
+
+
+def test_chunk_create_many_accepts_null_optional_times(store: GraphStore, group: str) -> None:
+    add_episode(store, group, 0)
+    ep = episode(group, 0)
+    assert add_chunks(store, group, ep, [chunk(group, ep, 0, "whole turn", 1, kind="turn"),
+                                         chunk(group, ep, 1, "a sentence", 2)]) == [{"created": 2}]
+    later = {"time_text": "last week", "time_start": T0 - timedelta(days=7), "time_end": T0}
+    assert add_chunks(store, group, ep, [chunk(group, ep, 2, "timed", 3, **later), chunk(group, ep, 3, "untimed", 4)]) == [{"created": 2}]
+    rows = store.run(
+        "MATCH (e:Episodic)-[h:HAS_CHUNK]->(c:Chunk) WHERE e.group_id = $group_id RETURN c.seq AS seq, c.kind AS kind, "
+        "c.time_text AS tt, c.time_start AS ts, c.time_end AS te, c.valid_at AS at, c.episode_uuid AS ep, "
+        "h.group_id AS hg, size(c.embedding) AS dim ORDER BY seq", {"group_id": group})
+    assert [r["seq"] for r in rows] == [0, 1, 2, 3] and rows[0]["kind"] == "turn"
+    assert all(r["at"] == T0 and r["ep"] == ep and r["hg"] == group and r["dim"] == DIM for r in rows)
+    assert [(r["tt"], r["ts"], r["te"]) for r in rows] == [(None, None, None)] * 2 + [
+        ("last week", T0 - timedelta(days=7), T0), (None, None, None)]
+
+
+def test_entity_create_and_list(store: GraphStore, new_group: Callable[[], str]) -> None:
+    a, b = new_group(), new_group()
+    meg = add_entity(store, a, "Megan", aliases=["Meg"])
+    add_entity(store, a, "Biscuit")
+    add_entity(store, b, "Zed")
+    assert store.named("entity.list", {"group_id": a}) == [
+        {"uuid": stable_uuid("entity", a, "Biscuit"), "name": "Biscuit", "name_key": "biscuit", "type": "person", "aliases": []},
+        {"uuid": meg, "name": "Megan", "name_key": "megan", "type": "person", "aliases": ["Meg"]},
+    ]
+
+
+def test_entity_update_and_embeddings(store: GraphStore, new_group: Callable[[], str]) -> None:
+    a, b = new_group(), new_group()
+    meg = add_entity(store, a, "Meg")
+    store.named("entity.create", {
+        "uuid": stable_uuid(a, "bare"), "group_id": a, "name": "Leeds", "name_key": "leeds", "type": "place",
+        "aliases": [], "labels": [], "summary": "", "name_embedding": None, "created_at": T0})
+    update = {"uuid": meg, "name": "Megan", "name_key": "megan", "aliases": ["Meg"], "type": "person"}
+    assert store.named("entity.update", {**update, "group_id": b}) == []
+    assert store.named("entity.update", {**update, "group_id": a}) == [{"uuid": meg}]
+    assert store.named("entity.missing_embedding", {"group_id": a}) == [{"uuid": stable_uuid(a, "bare"), "name": "Leeds"}]
+    rows = [{"uuid": stable_uuid(a, "bare"), "embedding": vec(7)}]
+    assert store.named("entity.set_embeddings", {"group_id": b, "rows": rows}) == [{"updated": 0}]
+    assert store.named("entity.set_embeddings", {"group_id": a, "rows": rows}) == [{"updated": 1}]
+    assert store.named("entity.missing_embedding", {"group_id": a}) == []
+    listed = {r["name"]: (r["name_key"], r["aliases"], r["type"]) for r in store.named("entity.list", {"group_id": a})}
+    assert listed == {"Megan": ("megan", ["Meg"], "person"), "Leeds": ("leeds", [], "place")}
+
+
+def test_mention_create_many_links_only_the_groups_entities(store: GraphStore, new_group: Callable[[], str]) -> None:
+    a, b = new_group(), new_group()
+    add_episode(store, a, 0)
+    mine = [add_entity(store, a, "Priya"), add_entity(store, a, "Leeds")]
+    theirs = add_entity(store, b, "Priya")
+    rows = store.named("mention.create_many", {"group_id": a, "episode_uuid": episode(a, 0),
+                                               "entity_uuids": [*mine, theirs], "created_at": T0})
+    assert rows == [{"created": 2}]
+    linked = store.run("MATCH (e:Episodic)-[m:MENTIONS]->(n:Entity) WHERE e.group_id = $group_id "
+                       "RETURN n.uuid AS uuid, m.uuid AS muid, m.group_id AS g", {"group_id": a})
+    assert sorted(r["uuid"] for r in linked) == sorted(mine)
+    assert {r["muid"] for r in linked} == {f"{episode(a, 0)}:{u}" for u in mine} and {r["g"] for r in linked} == {a}
+
+
+def test_fact_create_and_add_provenance(store: GraphStore, group: str) -> None:
+    priya, leeds = add_entity(store, group, "Priya"), add_entity(store, group, "Leeds")
+    uid = add_fact(store, group, priya, "lives_in", leeds, "Priya lives in Leeds", T0, episodes=["ep-1"])
+    assert store.named("fact.add_provenance", {"group_id": group, "uuid": uid, "episode_uuid": "ep-2"}) == [{"uuid": uid}]
+    assert store.named("fact.add_provenance", {"group_id": group, "uuid": uid, "episode_uuid": "ep-2"}) == []
+    assert store.named("fact.add_provenance", {"group_id": "elsewhere", "uuid": uid, "episode_uuid": "ep-3"}) == []
+    (row,) = store.named("fact.history", {"group_id": group, "subject_uuids": [priya], "predicate": ""})
+    assert row["episodes"] == ["ep-1", "ep-2"] and row["confidence"] == pytest.approx(0.9)
+    assert row["source_chunk"] is None and row["supersedes"] is None and row["valid_at"] == T0
+
+
+def _versions(store: GraphStore, group: str) -> tuple[str, str, str, str]:
+    """Priya lived in Bristol until May 2023, then Leeds; she also works at Northwind."""
+    priya = add_entity(store, group, "Priya")
+    bristol, leeds, north = (add_entity(store, group, n) for n in ("Bristol", "Leeds", "Northwind"))
+    may = datetime(2023, 5, 1, tzinfo=UTC)
+    v1 = add_fact(store, group, priya, "lives_in", bristol, "Priya lives in Bristol", T0)
+    store.named("fact.close", {"group_id": group, "uuid": v1, "invalid_at": may, "expired_at": may + timedelta(days=34)})
+    v2 = add_fact(store, group, priya, "lives_in", leeds, "Priya lives in Leeds", may, version=2, supersedes=v1)
+    add_fact(store, group, priya, "works_at", north, "Priya works at Northwind", T0)
+    return priya, v1, v2, leeds
+
+
+def test_fact_slot_history_and_states(store: GraphStore, group: str) -> None:
+    priya, v1, v2, leeds = _versions(store, group)
+    slot = store.named("fact.slot", {"group_id": group, "subject_uuid": priya, "predicate": "lives_in", "qualifier": ""})
+    assert [r["uuid"] for r in slot] == [v2, v1] and slot[0]["supersedes"] == v1
+    assert slot[1]["invalid_at"] == datetime(2023, 5, 1, tzinfo=UTC)
+    history = store.named("fact.history", {"group_id": group, "subject_uuids": [priya], "predicate": ""})
+    assert [(r["predicate"], r["object"]) for r in history] == [("lives_in", "Bristol"), ("lives_in", "Leeds"), ("works_at", "Northwind")]
+    args = {"group_id": group, "subject_uuids": [priya], "predicate": "lives_in"}
+    current = store.named("fact.state_current", args)
+    assert [(r["object"], r["object_uuid"], r["version"]) for r in current] == [("Leeds", leeds, 2)]
+    assert len(store.named("fact.state_current", {**args, "predicate": ""})) == 2
+
+    def as_of(when: datetime) -> list[str]:
+        return [r["object"] for r in store.named("fact.state_as_of", {**args, "as_of": when})]
+
+    assert as_of(datetime(2023, 4, 1, tzinfo=UTC)) == ["Bristol"]
+    assert as_of(datetime(2023, 5, 1, tzinfo=UTC)) == ["Leeds"]  # invalid_at is exclusive, valid_at inclusive
+    assert as_of(T0 - timedelta(microseconds=1)) == []
+    assert store.named("fact.state_current", {**args, "group_id": "elsewhere"}) == []
+
+
+# --- groups --------------------------------------------------------------------------------------
+
+
+def _fill(store: GraphStore, group: str) -> None:
+    add_episode(store, group, 0)
+    add_episode(store, group, 1, prev=episode(group, 0), at=T0 + timedelta(days=1))
+    ep = episode(group, 0)
+    add_chunks(store, group, ep, [chunk(group, ep, 0, "Priya lives in Leeds", 1, kind="turn")])
+    _versions(store, group)
+    store.named("mention.create_many", {"group_id": group, "episode_uuid": ep,
+                                        "entity_uuids": [stable_uuid("entity", group, "Priya")], "created_at": T0})
+
+
+def test_group_counts_and_list(store: GraphStore, new_group: Callable[[], str]) -> None:
+    a, b = new_group(), new_group()
+    _fill(store, a)
+    add_episode(store, b, 0)
+    assert store.named("group.counts", {"group_id": a}) == [
+        {"episodes": 2, "chunks": 1, "entities": 4, "facts": 3, "current_facts": 2}]
+    assert store.named("group.counts", {"group_id": "no-such-group-" + a}) == [
+        {"episodes": 0, "chunks": 0, "entities": 0, "facts": 0, "current_facts": 0}]
+    listed = {r["group_id"]: r for r in store.named("group.list")}
+    assert listed[a] == {"group_id": a, "episodes": 2, "first": T0, "last": T0 + timedelta(days=1)}
+    assert listed[b]["episodes"] == 1
+
+
+def test_group_delete_leaves_other_groups_intact_and_nothing_orphaned(store: GraphStore, new_group: Callable[[], str]) -> None:
+    a, b = new_group(), new_group()
+    _fill(store, a)
+    _fill(store, b)
+    before = store.named("group.counts", {"group_id": b})
+    store.named("group.delete", {"group_id": a})
+    assert store.named("group.counts", {"group_id": a})[0]["episodes"] == 0
+    assert store.named("group.counts", {"group_id": b}) == before
+    nodes = store.run("MATCH (n) WHERE n.group_id = $group_id RETURN count(n) AS n", {"group_id": a})
+    edges = store.run("MATCH ()-[r]->() WHERE r.group_id = $group_id RETURN count(r) AS n", {"group_id": a})
+    assert nodes == [{"n": 0}] and edges == [{"n": 0}]
+    assert a not in {r["group_id"] for r in store.named("group.list")}
+
+
+# --- search --------------------------------------------------------------------------------------
+
+SENTENCES = ["Priya moved to Lisbon in May", "Marco works at a bakery", "Biscuit the dog loves walks",
+             "Megan lives in Manchester"]
+
+
+def _searchable(store: GraphStore, a: str, b: str) -> None:
+    """The same sentences in two groups; group b's copies share a's vectors, so only the filter separates them."""
+    for g in (a, b):
+        add_episode(store, g, 0)
+        ep = episode(g, 0)
+        add_chunks(store, g, ep, [chunk(g, ep, i + 1, s, i + 1) for i, s in enumerate(SENTENCES)]
+                   + [chunk(g, ep, 0, " ".join(SENTENCES), 0, kind="turn")])
+        subj = add_entity(store, g, "Priya")
+        for i, s in enumerate(SENTENCES):
+            add_fact(store, g, subj, "said", add_entity(store, g, f"object {i}"), s, T0, axis=i + 1)
+
+
+def _search(store: GraphStore, name: str, group: str, **params: Any) -> list[dict[str, Any]]:
+    return store.named(name, {"group_id": group, "k": 3, "k_fetch": 50, **params})
+
+
+def test_search_chunk_vector(store: GraphStore, new_group: Callable[[], str]) -> None:
+    a, b = new_group(), new_group()
+    _searchable(store, a, b)
+    rows = _search(store, "search.chunk_vector", a, vector=vec(3), kind="")
+    assert rows and rows[0]["text"] == SENTENCES[2] and rows[0]["score"] == pytest.approx(1.0, abs=1e-4)
+    assert len(rows) <= 3 and {r["episode_uuid"] for r in rows} == {episode(a, 0)}
+    assert [r["score"] for r in rows] == sorted((r["score"] for r in rows), reverse=True)
+    turns = _search(store, "search.chunk_vector", a, vector=vec(3), kind="turn")
+    assert [r["kind"] for r in turns] == ["turn"]
+
+
+def test_search_chunk_text(store: GraphStore, new_group: Callable[[], str]) -> None:
+    a, b = new_group(), new_group()
+    _searchable(store, a, b)
+    rows = _search(store, "search.chunk_text", a, text="bakery", kind="sentence")
+    assert [r["text"] for r in rows] == [SENTENCES[1]]
+    assert rows[0]["episode_uuid"] == episode(a, 0) and rows[0]["valid_at"] == T0
+    both = _search(store, "search.chunk_text", b, text="Manchester", kind="")
+    assert {r["kind"] for r in both} == {"turn", "sentence"} and both[0]["text"] == SENTENCES[3]
+    assert {r["episode_uuid"] for r in both} == {episode(b, 0)}
+
+
+def test_search_fact_vector(store: GraphStore, new_group: Callable[[], str]) -> None:
+    a, b = new_group(), new_group()
+    _searchable(store, a, b)
+    rows = _search(store, "search.fact_vector", b, vector=vec(4))
+    assert rows[0]["fact"] == SENTENCES[3] and rows[0]["score"] == pytest.approx(1.0, abs=1e-4)
+    mine = {stable_uuid("fact", b, stable_uuid("entity", b, "Priya"), "said", stable_uuid("entity", b, f"object {i}"), "1")
+            for i in range(len(SENTENCES))}
+    assert {r["uuid"] for r in rows} <= mine and len(rows) == 3
+
+
+def test_search_fact_text(store: GraphStore, new_group: Callable[[], str]) -> None:
+    a, b = new_group(), new_group()
+    _searchable(store, a, b)
+    rows = _search(store, "search.fact_text", a, text="Lisbon")
+    assert [r["fact"] for r in rows] == [SENTENCES[0]]
+    assert rows[0]["uuid"] == stable_uuid("fact", a, stable_uuid("entity", a, "Priya"), "said",
+                                          stable_uuid("entity", a, "object 0"), "1")
+
+
+def test_every_named_op_has_a_contract_test() -> None:
+    root = Path(__file__).resolve().parent.parent / "cypher" / "ops"
+    ops = {p.stem for p in root.glob("*/*.cypher")}
+    source = Path(__file__).read_text(encoding="utf-8")
+    untested = sorted(op for op in ops if f'"{op}"' not in source)
+    assert not untested, f"named ops without a contract test here: {untested}"
+
+
+# --- errors --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("query", ["MATCH (n RETURN n", "RETURN no_such_function(1)", "MATCH (n:NoSuchLabel123) RETURN n.x"])
+def test_bad_queries_raise_store_error(store: GraphStore, query: str) -> None:
+    try:
+        store.run(query)
+    except StoreError as exc:
+        assert type(exc).__module__ == "tkg.errors" and str(exc)
+    else:
+        assert query.startswith("MATCH (n:NoSuchLabel")  # Neo4j answers an unknown label with no rows
+
+
+def test_unknown_op_name_raises_not_found(store: GraphStore) -> None:
+    with pytest.raises(NotFound):
+        store.named("no.such_op")
+
+
+def test_unreachable_neo4j_raises_store_unavailable_quickly() -> None:
+    started = time.monotonic()
+    store = Neo4jStore("bolt://127.0.0.1:1", user="neo4j", password="hunter2")
+    try:
+        with pytest.raises(StoreUnavailable, match="cannot reach Neo4j at bolt://127.0.0.1:1") as info:
+            store.run("RETURN 1")
+    finally:
+        store.close()
+    assert "hunter2" not in str(info.value)
+    assert time.monotonic() - started < 10
+
+
+@pytest.mark.slow
+def test_kuzu_database_held_by_another_process_is_reported_locked(tmp_path: Path) -> None:
+    path = tmp_path / "held.kuzu"
+    KuzuStore(path).close()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, kuzu; db = kuzu.Database(sys.argv[1]); print('ready', flush=True); sys.stdin.read()",
+         str(path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+        with pytest.raises(StoreUnavailable, match="locked"):
+            KuzuStore(path)
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(timeout=30)
+        assert holder.stdout is not None
+        holder.stdout.close()

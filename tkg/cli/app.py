@@ -1,0 +1,91 @@
+"""The `tkg` Typer app: a global ``--store`` option, the commands, and error handling in one place.
+
+Every :class:`~tkg.errors.TkgError` raised by any command (or sub-command) ends here as one red
+line on stderr and exit status 1, with no traceback; typer's own usage errors keep status 2.
+
+Example::
+
+    $ tkg --store kuzu:///tmp/tkg.kuzu ingest examples/priya_marco.json
+    $ tkg ask "Where does Priya live now?" --group priya-marco
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperGroup
+
+from ..errors import TkgError
+from . import commands_cypher, commands_data, commands_demo, commands_doctor, commands_query, render
+from .bench_cmd import bench_app
+from .common import State
+
+
+class TkgGroup(TyperGroup):
+    """The root command group; turns TkgError into a one-line message and exit status 1."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except TkgError as exc:
+            render.error(str(exc))
+            raise typer.Exit(1) from None
+
+
+app = typer.Typer(
+    name="tkg",
+    cls=TkgGroup,
+    help="tkg — temporal knowledge-graph memory: versioned facts, routed questions, evidence.",
+    no_args_is_help=True,
+    pretty_exceptions_show_locals=False,  # a traceback must never print a password from a local
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        typer.echo(f"tkg {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    ctx: typer.Context,
+    store: Annotated[
+        str | None,
+        typer.Option(
+            "--store",
+            envvar="TKG_STORE",
+            metavar="URL",
+            help="Where the graph lives: a path or kuzu:///path (embedded Kuzu), or bolt://user:pass@host:port?database=NAME "
+            "(Neo4j; user, password and database are optional, or come from TKG_NEO4J_USER / TKG_NEO4J_PASSWORD). "
+            "Default: a Kuzu database in your user data directory.",
+            show_default=False,
+        ),
+    ] = None,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print tkg's version and exit.")
+    ] = False,
+) -> None:
+    """tkg — temporal knowledge-graph memory: versioned facts, routed questions, evidence.
+
+    Example: tkg demo
+    """
+    source = ctx.get_parameter_source("store")
+    ctx.obj = State(store=store, store_on_command_line=getattr(source, "name", "") == "COMMANDLINE")
+
+
+commands_demo.register(app)
+commands_data.register(app)  # ingest, forget, groups
+commands_query.register(app)  # ask, explain, state, history
+commands_cypher.register(app)
+commands_doctor.register(app)
+app.add_typer(bench_app, name="bench")
+
+
+def main() -> None:
+    """Console-script entry point (``tkg = "tkg.cli:main"``)."""
+    app(prog_name="tkg")

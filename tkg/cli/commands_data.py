@@ -1,0 +1,154 @@
+"""Commands that change or list what a store holds: ingest, forget, groups."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ..ingest.loaders import load
+from . import render
+from .common import JSON_HELP, FormatChoice, open_memory, require_group
+
+Json = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
+
+
+@contextmanager
+def progress_bar(total: int | None, label: str) -> Iterator[Callable[[int], None]]:
+    """A tqdm bar on stderr, shown only on a terminal (so pipes and --json stay clean)."""
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, desc=label, unit="turn", file=sys.stderr, disable=None, leave=False, dynamic_ncols=True)
+    try:
+        yield bar.update
+    finally:
+        bar.close()
+
+
+def ingest_summary(report: dict[str, Any]) -> None:
+    rows: list[tuple[str, Any]] = [
+        ("groups", ", ".join(report.get("groups") or []) or render.DASH),
+        ("episodes written", report.get("episodes")),
+        ("already there", report.get("skipped_existing")),
+        ("empty, left out", report.get("skipped_empty")),
+        ("chunks", report.get("chunks")),
+        ("new entities", report.get("entities")),
+        ("new fact versions", report.get("facts")),
+        ("superseded", report.get("superseded")),
+        ("retracted", report.get("retracted")),
+        ("re-asserted", report.get("reasserted")),
+        ("seconds", report.get("seconds")),
+        ("turns/s", report.get("turns_per_s")),
+    ]
+    render.out.print(render.kv_table(rows, title="ingest"))
+    for warning in report.get("warnings") or []:
+        render.status(f"warning: {warning}")
+
+
+def ingest(
+    ctx: typer.Context,
+    path: Annotated[Path, typer.Argument(help="A LoCoMo-shaped .json or a .jsonl conversation file.", show_default=False)],
+    format: Annotated[
+        FormatChoice | None,
+        typer.Option(
+            "--format",
+            help="The file's format (default: from the suffix, .json → locomo, .jsonl → jsonl).",
+            show_default=False,
+        ),
+    ] = None,
+    group: Annotated[
+        str | None,
+        typer.Option(
+            "--group", "-g", help="Put every turn in this group (default: the file's sample_id / group field).", show_default=False
+        ),
+    ] = None,
+    as_json: Json = False,
+) -> None:
+    """Ingest a conversation: episodes, chunks, entities and versioned facts.
+
+    The whole file is validated before anything is written; re-running skips the turns already stored. A progress bar goes to stderr on a terminal.
+
+    Example: tkg ingest examples/priya_marco.json
+    """
+    fmt = format.value if format else None
+    loaded = load(path, format=fmt, group=group)  # fail on a bad file before loading a model
+    with open_memory(ctx) as mem, progress_bar(len(loaded.episodes), f"ingest {path.name}") as tick:
+        render.status(f"ingesting {len(loaded.episodes)} turn(s) from {path} into {mem.ctx.store.url}")
+        report = mem.ingest(path, format=fmt, group=group, progress=tick)
+    data = report.to_dict()
+    if as_json:
+        render.emit_json(data)
+        return
+    ingest_summary(data)
+
+
+def forget(
+    ctx: typer.Context,
+    group: Annotated[str, typer.Option("--group", "-g", help="The group to delete, with everything in it.", show_default=False)],
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    as_json: Json = False,
+) -> None:
+    """Delete a group completely (episodes, chunks, entities, facts) and report what it held.
+
+    Asks for confirmation unless --yes is given.
+
+    Example: tkg forget --group priya-marco --yes
+    """
+    with open_memory(ctx) as mem:
+        counts = require_group(mem, group)
+        if not yes:
+            typer.confirm(
+                f"Delete group {group!r} ({counts['episodes']} episodes, {counts['facts']} facts) from {mem.ctx.store.url}?",
+                abort=True,
+                err=True,
+            )
+        result = mem.forget(group)
+    if as_json:
+        render.emit_json({k: result.get(k) for k in ("group", "episodes", "chunks", "entities", "facts", "current_facts")})
+        return
+    render.out.print(
+        f"forgot group {group!r}: {result['episodes']} episodes, {result['chunks']} chunks, "
+        f"{result['entities']} entities, {result['facts']} facts",
+        markup=False,
+    )
+
+
+def groups(ctx: typer.Context, as_json: Json = False) -> None:
+    """List the groups in the store with their counts and time span.
+
+    Example: tkg groups --json
+    """
+    with open_memory(ctx) as mem:
+        rows = []
+        for row in mem.groups():
+            counts = mem.counts(row["group_id"])
+            rows.append(
+                {
+                    "group": row["group_id"],
+                    "episodes": counts["episodes"],
+                    "chunks": counts["chunks"],
+                    "entities": counts["entities"],
+                    "facts": counts["facts"],
+                    "current_facts": counts["current_facts"],
+                    "first": row.get("first"),
+                    "last": row.get("last"),
+                }
+            )
+        url = mem.ctx.store.url
+    if as_json:
+        render.emit_json({"store": url, "groups": rows})
+        return
+    table = render.rows_table(rows, title=f"groups in {url}")
+    if not rows:
+        table.caption = "no groups yet; try `tkg ingest FILE` or `tkg demo`"
+    render.out.print(table)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("ingest")(ingest)
+    app.command("forget")(forget)
+    app.command("groups")(groups)

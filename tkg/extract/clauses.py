@@ -1,0 +1,186 @@
+"""Clause rules: subject + auxiliaries + a registry verb + object ("I've just moved to Bristol").
+
+These only run on declarative, non-hypothetical sentences: "do you live in Leeds?"
+and "if I moved to Paris" state nothing. What stands between subject and verb
+decides what the clause means: a negation retracts (or flips likes to dislikes),
+"used to" retracts, a modal ("would", "want to") drops it, and a future or
+progressive travel verb ("I'm flying to Tokyo") becomes a plan.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tkg.extract import lexicon as lx
+from tkg.extract.candidate import CONF_CONTEXT, CONF_FIRST, CONF_LOOSE, CONF_SECOND, Hit, Sentence
+from tkg.extract.compiled import Compiled, VerbEntry
+from tkg.extract.objects import clean_name, is_name, subjects, take_objects, vocab_ok
+from tkg.predicates import Predicate
+
+_TRAVEL_START = re.compile(
+    r"^(?:go(?:ing)?|head(?:ing)?|travel(?:l?ing)?|fly(?:ing)?|mov(?:e|ing)|relocat(?:e|ing)|visit(?:ing)?|"
+    r"take|taking)\s+(?:(?:on\s+)?(?:a\s+)?(?:road\s+)?trip\s+)?(?:back\s+|over\s+)?(?:to\s+)?",
+    re.I,
+)
+_ACTION_STOP = re.compile(r"[,;:!?()\"]|\.(?=\s|$)|\s[-\u2013\u2014]\s|\b(?:because|but|so|and then|since|which|"
+                          r"who|where|while|if|though|as well)\b", re.I)
+
+
+def _mode(mid: str) -> dict[str, bool]:
+    return {
+        "neg": bool(lx.NEGATION_RX.search(mid)),
+        "future": bool(lx.FUTURE_RX.search(mid)),
+        "plan": bool(lx.PLAN_RX.search(mid)),
+        "modal": bool(lx.MODAL_RX.search(mid)),
+        "used": bool(lx.USED_RX.search(mid)),
+        "be": bool(lx.BE_RX.search(mid)),
+    }
+
+
+def _decide(entry: VerbEntry, pred: Predicate, mode: dict[str, bool], mid: str, rest: str) -> tuple[str, str] | None:
+    """(predicate, polarity) the clause asserts, or None when it asserts nothing."""
+    travel = entry.base in lx.TRAVEL
+    progressive = entry.kind == "ger" and (mode["be"] or entry.base.startswith("be "))
+    if mode["plan"]:
+        return None  # plan_hits reads these
+    if mode["modal"] and not mode["used"]:
+        return None
+    if mode["future"] or (progressive and travel):
+        return ("plans", "assert") if travel and not mode["neg"] else None
+    if entry.polarity == "retract":
+        return None if mode["neg"] or mode["used"] else (entry.predicate, "retract")
+    if mode["used"]:
+        return entry.predicate, "retract"
+    if mode["neg"]:
+        if pred.negated == "retract" or lx.NO_LONGER_RX.search(mid + " " + rest[:80]):
+            return entry.predicate, "retract"
+        return None if pred.negated == "ignore" else (pred.negated, "assert")
+    return entry.predicate, "assert"
+
+
+def clause_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
+    """Facts stated by subject-verb-object clauses in one declarative sentence."""
+    reg = sent.registry
+    out: list[Hit] = []
+    for m in comp.clause.finditer(sent.text):
+        subs = subjects(m, sent, comp)
+        if not subs:
+            continue
+        mid = m.group("mid")
+        mode = _mode(mid)
+        congrats = m.group("subj").lower().startswith("congrat")
+        verb_key = " ".join(m.group("verb").lower().split())
+        rest = sent.text[m.end():]
+        for entry in comp.verbs.get(verb_key, []):
+            if congrats and entry.kind != "ger":
+                continue
+            decided = _decide(entry, reg.get(entry.predicate), mode, mid, rest)
+            if decided is None or decided[0] not in reg:
+                continue
+            pname, polarity = decided
+            for obj in take_objects(sent, m.end(), reg.get(pname)):
+                if entry.needs_name and not obj[0].isupper():
+                    continue
+                if entry.loose and entry.predicate in comp.vocab and not vocab_ok(
+                    obj, comp.vocab[entry.predicate], strict=False
+                ):
+                    continue
+                for subject, conf, extra in subs:
+                    if pname in ("likes", "owns", "plans", "dislikes"):
+                        conf = min(conf, CONF_LOOSE + 0.1)
+                    out.extend(extra)
+                    out.append(Hit(subject, pname, obj, polarity=polarity, confidence=conf, anchor=m.end("verb")))
+    return out
+
+
+def copula_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
+    """"I'm a nurse (at St. Anne's)", "I'm 32", "I turned 40 last week"."""
+    reg = sent.registry
+    out: list[Hit] = []
+    if comp.copula_job is not None and "job_title" in reg:
+        for m in comp.copula_job.finditer(sent.text):
+            mode = _mode(m.group("mid"))
+            if mode["modal"] or mode["future"] or mode["plan"] or m.group("cop").lower() in ("was", "were"):
+                if not mode["used"]:
+                    continue
+            polarity = "retract" if (mode["neg"] or mode["used"]) else "assert"
+            title = m.group("obj").lower()
+            for subject, conf, extra in subjects(m, sent, comp):
+                out.extend(extra)
+                out.append(Hit(subject, "job_title", title, polarity=polarity, confidence=conf, anchor=m.end()))
+                if m.group("after") and polarity == "assert":
+                    where = "studies_at" if title.endswith("student") else "works_at"
+                    if where in reg:
+                        for org in take_objects(sent, m.end(), reg.get(where)):
+                            out.append(Hit(subject, where, org, confidence=conf, anchor=m.end()))
+    if "age" in reg:
+        for m in comp.age.finditer(sent.text):
+            mode = _mode(m.group("mid"))
+            if mode["neg"] or mode["modal"] or mode["plan"] or (mode["future"] and "turn" not in m.group("cop")):
+                continue
+            years = lx.parse_number(m.group("n"))
+            if years is None or not 1 <= years <= 120:
+                continue
+            for subject, conf, extra in subjects(m, sent, comp):
+                out.extend(extra)
+                out.append(Hit(subject, "age", str(years), confidence=conf, anchor=m.end()))
+    return out
+
+
+def together_hits(sent: Sentence, comp: Compiled, partner: str | None) -> list[Hit]:
+    """"Ana and I got married", "we got engaged" (the partner comes from context)."""
+    out: list[Hit] = []
+    if comp.together is None:
+        return out
+    for m in comp.together.finditer(sent.text):
+        mode = _mode(m.group("mid"))
+        if mode["neg"] or mode["modal"] or mode["future"] or mode["plan"]:
+            continue
+        verb_key = " ".join(m.group("verb").lower().split())
+        for entry in comp.together_verbs.get(verb_key, []):
+            if entry.kind == "ger" and not entry.base.startswith("be "):
+                continue  # "we're getting married" is not married yet
+            if m.group("we"):
+                other, conf = (partner, CONF_CONTEXT) if partner else (f"{sent.speaker}'s partner", CONF_CONTEXT - 0.1)
+                pairs = [(sent.speaker, other, conf)]
+            elif m.group("x"):
+                pairs = [(clean_name(m.group("x")), clean_name(m.group("y")), CONF_SECOND)]
+            else:
+                pairs = [(sent.speaker, clean_name(m.group("a") or m.group("b")), CONF_FIRST)]
+            for a, b, conf in pairs:
+                if b and (b == partner or is_name(b) or b.endswith("'s partner")):
+                    out.append(Hit(a, entry.predicate, b, polarity=entry.polarity, confidence=conf, anchor=m.end()))
+    return out
+
+
+def plan_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
+    """"I'm planning to go to Japan in July" -> plans Japan; "hoping to attend a book fair" -> plans that."""
+    reg = sent.registry
+    if "plans" not in reg:
+        return []
+    pred = reg.get("plans")
+    out: list[Hit] = []
+    for m in comp.plan.finditer(sent.text):
+        mode = _mode(m.group("mid"))
+        if mode["neg"] or mode["modal"]:
+            continue
+        start = m.start("act")
+        end = len(sent.text)
+        for t in sent.times:
+            if t.span[0] >= start:
+                end = t.span[0]
+                break
+        stop = _ACTION_STOP.search(sent.text, start, end)
+        action = sent.text[start: stop.start() if stop else end].strip()
+        travel = _TRAVEL_START.match(action)
+        if travel and action[travel.end():][:1].isupper():
+            objs = take_objects(sent, start + travel.end(), reg.get("visited") if "visited" in reg else pred)
+        else:
+            words = action.split()
+            objs = [" ".join(words)] if 0 < len(words) <= pred.max_object_words else []
+            objs = [o for o in objs if o.split()[0].lower() not in lx.PRONOUN_OBJECTS]
+        for subject, conf, extra in subjects(m, sent, comp):
+            out.extend(extra)
+            out.extend(Hit(subject, "plans", o, confidence=min(conf, CONF_LOOSE + 0.1), anchor=m.end("plan"))
+                       for o in objs)
+    return out

@@ -1,0 +1,159 @@
+"""Reading subjects and objects off a match: who "I"/"my sister" is, where an object ends.
+
+An object is the text after the verb up to the first clause break, time
+expression or function word ("I moved to Bristol last week with Tom" -> "Bristol"),
+minus determiners; multi-valued predicates split lists ("reading, hiking and
+painting"). Rejecting pronouns and over-long objects is what keeps precision up.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tkg.extract import lexicon as lx
+from tkg.extract.candidate import CONF_FIRST, CONF_LOOSE, CONF_SECOND, CONF_THIRD, Hit, Sentence
+from tkg.extract.compiled import Compiled
+from tkg.predicates import Predicate
+from tkg.text import ABBREVIATIONS
+
+_STOP = re.compile(
+    r"[;:!?()\[\]\"\u201c\u201d]|\s[-\u2013\u2014]+\s|\.\.\.|\u2026|\.(?=\s|$)|(?<=\s)(?i:because|cause|cuz|since|so|"
+    r"but|while|when|where|which|who|whom|whose|that|if|unless|until|till|though|although|after|before|with|without|"
+    r"for|to|as|from|at|by|near|like|then|now|anymore|any\s+more|again|too|also|together|already|yet|instead|lately|"
+    r"recently|these\s+days|right\s+now|for\s+now|anyway|haha|lol|in|on|into|during|over|about|every|plus|just|soon|"
+    r"ever|because|last|next|this|today|yesterday|tonight|tomorrow|here|there|is|was|are|were|has|have|had|will|"
+    r"would|and\s+then|i|i'm|i've|it|we|he|she|they|you)\b"
+)
+_LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*(?=[a-z])")
+_LEADING = re.compile(
+    r"^(?:(?:a|an|the|my|our|his|her|their|your|its|some|this|that|these|those|two|three|four|five|several|"
+    r"a\s+few|a\s+couple\s+of|a\s+lot\s+of|lots\s+of|so\s+many|many|new\s+pair\s+of|pair\s+of|brand\s+new)\s+)+",
+    re.I,
+)
+_NAMED = re.compile(r"\b(?:named|called)\s+(" + r"[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)?)")
+_TRAIL = re.compile(r"[\s.,;:!?'\"\u2019\u201d)\-]+$")
+_ONLY_SYMBOLS = re.compile(r"^[\W\d_]+$")
+
+
+def is_name(text: str) -> bool:
+    """Whether a capitalised run is plausibly a name, not a sentence-initial word ("Wow", "Irish")."""
+    first = text.split()[0].lower().rstrip(".")
+    return bool(text) and first not in lx.NOT_NAMES and first not in lx.NATIONALITIES and text[0].isupper()
+
+
+def clean_name(text: str) -> str:
+    """Trailing possessive and punctuation off a name: "Megan's" -> "Megan"."""
+    text = _TRAIL.sub("", text.strip())
+    return text[:-2] if text.endswith("'s") else text
+
+
+def _cut(text: str) -> str:
+    for m in _STOP.finditer(text):
+        if m.group(0) == ".":
+            before = text[: m.start()].split()
+            last = before[-1].lower() if before else ""
+            if last in ABBREVIATIONS or (len(last) == 1 and last.isalpha()):
+                continue
+        return text[: m.start()]
+    return text
+
+
+def _finish(raw: str, pred: Predicate) -> str | None:
+    obj = _LEADING.sub("", raw.strip())
+    named = _NAMED.search(obj)
+    if named:
+        obj = named.group(1)
+    obj = _TRAIL.sub("", obj).strip()
+    if obj.endswith("'s") and pred.object_type != "organisation":
+        obj = obj[:-2]
+    words = obj.split()
+    if not words or _ONLY_SYMBOLS.match(obj) or words[0].lower() in lx.PRONOUN_OBJECTS:
+        return None
+    if pred.proper_object:
+        caps = [i for i, w in enumerate(words) if w[0].isupper() and w != "I"]
+        if not caps:
+            return None
+        words = words[caps[0]:]
+    if len(words) > pred.max_object_words:
+        return None
+    return " ".join(words)
+
+
+def take_objects(sent: Sentence, start: int, pred: Predicate, *, allow_list: bool = True) -> list[str]:
+    """The object(s) of `pred` that begin at `start` in the sentence.
+
+    >>> # "I moved to Bristol last week with Tom" -> ["Bristol"]
+    """
+    end = len(sent.text)
+    for t in sent.times:
+        if t.span[0] >= start:
+            end = min(end, t.span[0])
+            break
+    segment = sent.text[start:end]
+    lead = _LEADING.match(segment.lstrip())
+    offset = len(segment) - len(segment.lstrip()) + (lead.end() if lead else 0)
+    body = segment[:offset] + _cut(segment[offset:]) if offset else _cut(segment)
+    if pred.cardinality == "multi" and allow_list:
+        items = [i for i in _LIST_SPLIT.split(body) if i.strip()]
+        out: list[str] = []
+        for i, item in enumerate(items):
+            if i and len(item.split()) > 3:
+                break
+            obj = _finish(item, pred)
+            if obj:
+                out.append(obj)
+        return out
+    first = _LIST_SPLIT.split(body, maxsplit=1)[0] if pred.proper_object else re.split(r"\s*,\s*|\s+and\s+", body)[0]
+    obj = _finish(first, pred)
+    return [obj] if obj else []
+
+
+def vocab_ok(obj: str, vocab: frozenset[str], *, strict: bool) -> bool:
+    """An object a loose verb may take: a vocabulary word (or its plural) as head, or a short name."""
+    low = obj.lower()
+    head = low.split()[-1]
+    if low in vocab or head in vocab or head.rstrip("s") in vocab or " ".join(low.split()[-2:]) in vocab:
+        return True
+    return not strict and obj[0].isupper() and len(obj.split()) <= 2 and is_name(obj)
+
+
+def relative(sent: Sentence, owner: str, noun: str, comp: Compiled) -> tuple[str, list[Hit]]:
+    """An unnamed relative ("my mom") as an entity name, and the kinship hits that tie it to its owner."""
+    canon = lx.CANONICAL_KIN.get(noun.lower(), noun.lower())
+    name = f"{owner}'s {canon}"
+    hits: list[Hit] = []
+    for pred, inverse in comp.rel_nouns.get(noun.lower(), []):
+        s, o = (name, owner) if inverse else (owner, name)
+        hits.append(Hit(s, pred, o, confidence=CONF_LOOSE))
+    return name, hits
+
+
+def subjects(m: re.Match[str], sent: Sentence, comp: Compiled) -> list[tuple[str, float, list[Hit]]]:
+    """Who a clause's subject group names: [(subject, confidence, extra kinship hits)]."""
+    subj = m.group("subj")
+    low = subj.lower()
+    if m.groupdict().get("rnoun"):
+        rname = m.group("rname")
+        if rname and is_name(rname):
+            return [(clean_name(rname), CONF_FIRST, [])]
+        owner = sent.owner(m.group("rposs"))
+        if owner is None or (owner[0].isupper() and owner == m.group("rposs")[:-2] and not is_name(owner)):
+            return []
+        name, hits = relative(sent, owner, m.group("rnoun"), comp)
+        return [(name, CONF_LOOSE, hits)]
+    if low.startswith("congrat"):
+        return [(sent.listener, CONF_SECOND, [])] if sent.listener else []
+    if low in ("i", "we") or low.endswith(" i"):
+        out: list[tuple[str, float, list[Hit]]] = [(sent.speaker, CONF_FIRST, [])]
+        co = m.groupdict().get("co")
+        if co and is_name(co):
+            out.append((clean_name(co), CONF_THIRD, []))
+        return out
+    if low == "you":
+        return [(sent.listener, CONF_SECOND, [])] if sent.listener else []
+    name = m.group("name") or ""
+    if not name or not is_name(name):
+        return []
+    if m.start() == 0 and " " not in name and name.lower().endswith(("s", "ing")):
+        return []  # "Dogs love walks", "Painting helps"
+    return [(clean_name(name), CONF_THIRD, [])]

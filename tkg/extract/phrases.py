@@ -1,0 +1,211 @@
+"""Noun-phrase rules: kinship and roles ("my sister Megan", "Dana, my manager,"), possessive
+phrases ("your new place in Leeds"), favourites, birthdays, trips put off, pets lost.
+
+A possessive presupposes its fact even inside a question ("how is your new
+place in Leeds?" tells us the listener lives in Leeds), so `np_hits` runs on
+questions too; the copular forms ("Dana is my manager") run on statements only.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from functools import lru_cache
+
+from tkg.extract import lexicon as lx
+from tkg.extract.candidate import CONF_FIRST, CONF_LOOSE, CONF_SECOND, CONF_THIRD, Hit, Sentence
+from tkg.extract.compiled import NAME, POSS, Compiled
+from tkg.extract.objects import clean_name, is_name, take_objects
+
+_NAME_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*")
+_FAV = re.compile(r"(?<!one of )(?P<poss>" + POSS + r")\s+(?:(?:all[- ]time|absolute|very|current|new)\s+)?"
+                  r"(?:favou?rite|fave)(?:\s+(?P<cat>[a-z]+(?:\s+[a-z]+){0,2}?))?\s+(?:of\s+all\s+time\s+|ever\s+)?"
+                  r"(?:is|was|are|has\s+to\s+be|would\s+be|'s)\s+(?:(?:definitely|probably|still|now|currently)\s+)?")
+_FAV_REV = re.compile(r"\s+(?:is|was|'s)\s+(?:(?:definitely|probably|still|now|also)\s+)?(?P<poss>\b[Mm]y|\b[Yy]our|"
+                      + NAME + r"'s)\s+(?:(?:all[- ]time|absolute|new)\s+)?(?:favou?rite|fave)\s+(?P<cat>[a-z]+"
+                      r"(?:\s+[a-z]+)?)\b")
+_BIRTHDAY = re.compile(r"(?P<poss>" + POSS + r")\s+(?:birthday|bday|b-day)\s+(?:is|was|'s|falls)\s+|"
+                       r"(?P<subj>(?<![\w'])I|" + NAME + r")\s+was\s+born\s+(?=on|in\s+[A-Z])|"
+                       r"(?:it's|it\s+is|it\s+was|today\s+is)\s+(?P<today>" + POSS + r")\s+(?:birthday|bday)", re.I)
+_TRIP = r"(?:(?P<tposs>the|our|my|your)\s+(?:(?P<place1>" + NAME + r")\s+trip|trip\s+to\s+(?P<place2>" + NAME + r")))"
+_TRIP_CHANGED = re.compile(
+    _TRIP + r"\s+(?:is|was|has\s+been|got|'s|had\s+to\s+be)\s+(?:now\s+)?(?P<what>postponed|pushed\s+back|moved|"
+    r"delayed|rescheduled|put\s+off|cancell?ed|called\s+off|off|scrapped)\b"
+)
+_TRIP_ACT = re.compile(
+    r"(?P<who>(?<![\w'])I|\b[Ww]e|\b[Yy]ou)\s+(?:(?:had\s+to|have\s+to|just|finally|sadly|officially)\s+)*"
+    r"(?P<what>postponed|pushed\s+back|moved|delayed|rescheduled|put\s+off|cancell?ed|called\s+off|scrapped)\s+"
+    + _TRIP
+)
+_PET_GONE = r"(?:\s*,?\s*(?P<name>" + NAME + r")\s*,?)?\s+(?:(?:sadly|just|recently|finally)\s+)?" \
+            r"(?:passed\s+away|died|passed|ran\s+away|was\s+put\s+down|got\s+put\s+down|is\s+gone|went\s+missing)"
+
+
+@lru_cache(maxsize=16)
+def _pet_gone_rx(pet_nouns: str) -> re.Pattern[str]:
+    return re.compile(r"(?P<poss>\b[Mm]y|\b[Oo]ur|\b[Yy]our)\s+(?:(?:" + lx.REL_ADJ + r")\s+){0,2}(?P<noun>"
+                      + pet_nouns + r")" + _PET_GONE)
+
+
+def _names(text: str) -> list[str]:
+    return [clean_name(n) for n in _NAME_SPLIT.split(text) if n.strip() and is_name(n.strip())]
+
+
+def _kin(sent: Sentence, comp: Compiled, owner_word: str, noun: str, names: list[str], conf: float) -> list[Hit]:
+    owner = sent.owner(owner_word)
+    if owner is None or (owner_word.endswith("'s") and not is_name(owner)):
+        return []
+    if owner_word.lower() == "your":
+        conf = min(conf, CONF_SECOND)
+    out: list[Hit] = []
+    for pred, inverse in comp.rel_nouns.get(noun.lower(), []):
+        if pred not in sent.registry:
+            continue
+        for name in names:
+            if name == owner:
+                continue
+            s, o = (name, owner) if inverse else (owner, name)
+            out.append(Hit(s, pred, o, confidence=conf))
+    return out
+
+
+def np_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
+    """Kinship/role phrases and possessive phrases (run on questions too: they presuppose)."""
+    out: list[Hit] = []
+    text = sent.text
+    for rx in (comp.rel_np, comp.rel_named, comp.appositive):
+        if rx is None:
+            continue
+        for m in rx.finditer(text):
+            names = _names(m.group("names")) if "names" in rx.groupindex else _names(m.group("name"))
+            out += _kin(sent, comp, m.group("poss"), m.group("noun"), names, CONF_FIRST)
+    if not sent.question:
+        for rx in (comp.is_my, comp.my_is):
+            if rx is None:
+                continue
+            for m in rx.finditer(text):
+                out += _kin(sent, comp, m.group("poss"), m.group("noun"), _names(m.group("name")), CONF_THIRD)
+        if comp.have_named is not None:
+            for m in comp.have_named.finditer(text):
+                owner = m.group("subj")
+                owner = owner if owner.lower() not in ("i", "we") else "my"
+                if owner != "my" and not is_name(owner):
+                    continue
+                out += _kin(sent, comp, owner if owner == "my" else owner + "'s", m.group("noun"),
+                            _names(m.group("names")), CONF_FIRST)
+    if comp.poss_np is not None:
+        for m in comp.poss_np.finditer(text):
+            pred_name = comp.possessive[" ".join(m.group("phrase").lower().split())]
+            poss = m.group("poss")
+            owner = sent.listener if poss.lower().startswith("congrat") else sent.owner(poss)
+            if not owner or pred_name not in sent.registry:
+                continue
+            conf = CONF_FIRST if poss.lower() in ("my", "our") else CONF_SECOND
+            for obj in take_objects(sent, m.end(), sent.registry.get(pred_name)):
+                out.append(Hit(owner, pred_name, obj, confidence=conf, anchor=m.end()))
+    return out
+
+
+def favorite_hits(sent: Sentence) -> list[Hit]:
+    """"my favorite band is Radiohead", "Radiohead is my favourite band" -> favorite(qualifier=band)."""
+    if "favorite" not in sent.registry or "fav" not in sent.text.lower():
+        return []
+    pred = sent.registry.get("favorite")
+    out: list[Hit] = []
+    for m in _FAV.finditer(sent.text):
+        owner = sent.owner(m.group("poss"))
+        cat = _category(m.group("cat") or "")
+        for obj in take_objects(sent, m.end(), pred)[:1]:
+            if owner:
+                out.append(Hit(owner, "favorite", obj, qualifier=cat, confidence=_conf(m.group("poss"))))
+    if sent.question:
+        return out
+    for m in _FAV_REV.finditer(sent.text):
+        owner = sent.owner(m.group("poss"))
+        head = sent.text[: m.start()]
+        head = re.split(r"[,;:!?]|\.(?=\s)|\b(?:and|but|so|because|think|guess|say)\b", head)[-1]
+        obj = re.sub(r"^\s*(?:the|a|an|oh|well|honestly|actually)\s+", "", head.strip(), flags=re.I).strip()
+        words = obj.split()
+        if owner and words and len(words) <= pred.max_object_words and words[0].lower() not in lx.PRONOUN_OBJECTS \
+                and words[0].lower() not in lx.NOT_NAMES - {"the"}:
+            out.append(Hit(owner, "favorite", obj, qualifier=_category(m.group("cat")), confidence=_conf(m.group("poss"))))
+    return out
+
+
+def _category(cat: str) -> str:
+    cat = " ".join(cat.lower().split())
+    if cat.endswith("s") and not cat.endswith(("ss", "us", "series")):
+        cat = cat[:-1]
+    return cat
+
+
+def _conf(poss: str) -> float:
+    return CONF_FIRST if poss.lower() in ("my", "our") else CONF_SECOND if poss.lower() == "your" else CONF_THIRD
+
+
+def birthday_hits(sent: Sentence) -> list[Hit]:
+    """"my birthday is on 3 March" / "I was born on 3 March 1990" -> birthday "3 March" (canonical text)."""
+    if "birthday" not in sent.registry or not re.search(r"birthday|bday|b-day|born", sent.text, re.I):
+        return []
+    out: list[Hit] = []
+    for m in _BIRTHDAY.finditer(sent.text):
+        if m.group("today"):
+            owner = sent.owner(m.group("today"))
+            ref = next((t for t in sent.times if t.granularity == "day"), None)
+            day = ref.start if ref else sent.when
+            if owner:
+                out.append(Hit(owner, "birthday", _fmt(day, "day", False), confidence=_conf(m.group("today"))))
+            continue
+        word = m.group("poss") or m.group("subj")
+        owner = sent.owner(word if word.lower() != "i" else "my")
+        ref = next((t for t in sent.times if t.span[0] >= m.end() and t.span[0] - m.end() <= 4), None)
+        if owner and ref and ref.granularity in ("day", "month"):
+            explicit_year = bool(re.search(r"\d{4}", ref.text))
+            out.append(Hit(owner, "birthday", _fmt(ref.start, ref.granularity, explicit_year), confidence=_conf(
+                "my" if word.lower() == "i" else word)))
+    return out
+
+
+def _fmt(day: datetime, granularity: str, with_year: bool) -> str:
+    if granularity == "month":
+        return day.strftime("%B")
+    text = f"{day.day} {day.strftime('%B')}"
+    return f"{text} {day.year}" if with_year else text
+
+
+def trip_hits(sent: Sentence) -> list[Hit]:
+    """"the Japan trip is postponed to next year" -> plans Japan (new time); "we cancelled the trip to Japan" -> retract."""
+    if "plans" not in sent.registry or "trip" not in sent.text.lower():
+        return []
+    out: list[Hit] = []
+    for rx in (_TRIP_CHANGED, _TRIP_ACT):
+        for m in rx.finditer(sent.text):
+            place = clean_name(m.group("place1") or m.group("place2"))
+            if not is_name(place):
+                continue
+            who = m.groupdict().get("who") or m.group("tposs")
+            owner = sent.speaker if who.lower() in ("the", "we", "i", "our", "my") else sent.listener
+            if not owner:
+                continue
+            what = " ".join(m.group("what").lower().split())
+            cancelled = what.startswith(("cancel", "called", "scrapped", "off"))
+            conf = CONF_FIRST if owner == sent.speaker else CONF_SECOND
+            if cancelled:
+                out.append(Hit(owner, "plans", place, polarity="retract", confidence=conf, anchor=m.end()))
+            elif any(t.span[0] >= m.end() for t in sent.times):
+                out.append(Hit(owner, "plans", place, confidence=conf, anchor=m.end()))
+    return out
+
+
+def pet_gone_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
+    """"our dog Biscuit passed away" -> has_pet Biscuit retracted."""
+    if "has_pet" not in sent.registry or not re.search(r"died|passed|away|put down|gone|missing", sent.text):
+        return []
+    out: list[Hit] = []
+    for m in _pet_gone_rx(comp.pet_nouns).finditer(sent.text):
+        owner = sent.owner(m.group("poss"))
+        name = m.group("name")
+        obj = clean_name(name) if name and is_name(name) else m.group("noun").lower()
+        if owner:
+            out.append(Hit(owner, "has_pet", obj, polarity="retract", confidence=CONF_LOOSE + 0.1, anchor=m.end()))
+    return out

@@ -1,0 +1,271 @@
+"""From episodes to the graph: chunks, embeddings, entities, versioned facts.
+
+Work happens in two phases so that the slow part batches well and the write part stays atomic:
+
+1. *prepare* (pure, batched): chunk each turn, resolve its time expressions, extract candidate
+   facts and mentions, and embed every chunk and fact sentence of a batch in one call;
+2. *write* (one transaction per episode): resolve entities, write the episode, its chunks,
+   mentions and facts, applying supersession slot by slot. A failure rolls the episode back
+   whole; the episode's uuid is derived from its content, so re-running an ingest skips what
+   is already there and finishes the rest.
+
+Example::
+
+    >>> from tkg import Memory
+    >>> with Memory.open("kuzu:///tmp/tkg-doc.kuzu") as mem:  # doctest: +SKIP
+    ...     mem.ingest("examples/priya_marco.json").facts
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..embed import Embedder
+from ..extract import Candidate, extract, mentions
+from ..models import Chunk, EpisodeInput, stable_uuid, utcnow
+from ..predicates import PredicateRegistry
+from ..stores.base import GraphStore
+from ..text import normalize_name
+from .chunking import chunk_episode
+from .resolve import EntityIndex
+from .supersede import FactWrite, apply_fact
+
+BATCH = 128  # episodes prepared (and embedded) together
+
+
+@dataclass
+class IngestReport:
+    """What an ingest did; ``to_dict()`` is the ``--json`` summary."""
+
+    episodes: int = 0
+    skipped_existing: int = 0
+    skipped_empty: int = 0
+    chunks: int = 0
+    entities: int = 0
+    facts: int = 0
+    superseded: int = 0
+    retracted: int = 0
+    reasserted: int = 0
+    seconds: float = 0.0
+    groups: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = dict(self.__dict__)
+        data["turns_per_s"] = round(self.episodes / self.seconds, 1) if self.seconds else None
+        return data
+
+
+@dataclass
+class _Prepared:
+    ep: EpisodeInput
+    uuid: str
+    chunks: list[Chunk]
+    candidates: list[Candidate]
+    mentioned: list[tuple[str, str]]
+    fact_texts: list[str]
+    fact_vectors: list[list[float]] = field(default_factory=list)
+
+
+class Ingestor:
+    """Writes episodes into one store. One instance per Memory; safe across threads per group."""
+
+    def __init__(self, store: GraphStore, embedder: Embedder, registry: PredicateRegistry) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.registry = registry
+        self._indexes: dict[str, EntityIndex] = {}
+        self._seq: dict[str, tuple[int, str | None]] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def ingest(
+        self,
+        episodes: Sequence[EpisodeInput],
+        *,
+        progress: Callable[[int], None] | None = None,
+    ) -> IngestReport:
+        report = IngestReport()
+        started = time.perf_counter()
+        groups: list[str] = []
+        for ep in episodes:
+            if ep.group not in groups:
+                groups.append(ep.group)
+        report.groups = groups
+        for start in range(0, len(episodes), BATCH):
+            batch = [ep for ep in episodes[start : start + BATCH]]
+            fresh = [ep for ep in batch if not self._exists(ep)]
+            report.skipped_existing += len(batch) - len(fresh)
+            prepared = self._prepare(fresh)
+            for item in prepared:
+                self._write(item, report)
+            if progress:
+                progress(len(batch))
+        self._embed_entity_names(groups)
+        report.seconds = round(time.perf_counter() - started, 3)
+        return report
+
+    # -- phase 1: prepare ---------------------------------------------------------------------
+    def _exists(self, ep: EpisodeInput) -> bool:
+        uuid = episode_uuid(ep)
+        return bool(self.store.named("episode.get", {"uuid": uuid, "group_id": ep.group}))
+
+    def _prepare(self, episodes: Iterable[EpisodeInput]) -> list[_Prepared]:
+        out: list[_Prepared] = []
+        for ep in episodes:
+            uuid = episode_uuid(ep)
+            candidates = extract(ep.text, speaker=ep.speaker, listeners=ep.listeners, when=ep.timestamp, registry=self.registry)
+            out.append(
+                _Prepared(
+                    ep=ep,
+                    uuid=uuid,
+                    chunks=chunk_episode(ep, uuid),
+                    candidates=candidates,
+                    mentioned=mentions(ep.text, speaker=ep.speaker, listeners=ep.listeners),
+                    fact_texts=[fact_sentence(c, self.registry) for c in candidates],
+                )
+            )
+        texts = [search_text(c) for p in out for c in p.chunks] + [t for p in out for t in p.fact_texts]
+        if texts:
+            vectors = self.embedder.embed(texts)
+            i = 0
+            for p in out:
+                for c in p.chunks:
+                    c.embedding = [float(x) for x in vectors[i]]
+                    i += 1
+            for p in out:
+                p.fact_vectors = [[float(x) for x in vectors[i + j]] for j in range(len(p.fact_texts))]
+                i += len(p.fact_texts)
+        return out
+
+    # -- phase 2: write -----------------------------------------------------------------------
+    def _lock(self, group: str) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(group, threading.Lock())
+
+    def _index(self, group: str) -> EntityIndex:
+        if group not in self._indexes:
+            self._indexes[group] = EntityIndex(group, self.store.named("entity.list", {"group_id": group}))
+        return self._indexes[group]
+
+    def _write(self, p: _Prepared, report: IngestReport) -> None:
+        ep = p.ep
+        with self._lock(ep.group):
+            index = self._index(ep.group)
+            if ep.group not in self._seq:
+                last = self.store.named("episode.last", {"group_id": ep.group})
+                self._seq[ep.group] = (last[0]["seq"], last[0]["uuid"]) if last else (0, None)
+            seq, prev = self._seq[ep.group]
+            now = utcnow()
+            try:
+                with self.store.transaction() as tx:
+                    if tx.named("episode.get", {"uuid": p.uuid, "group_id": ep.group}):
+                        report.skipped_existing += 1  # another process wrote it meanwhile
+                        return
+                    tx.named("episode.create", _episode_params(p, seq + 1, prev, now))
+                    tx.named("chunk.create_many", {"episode_uuid": p.uuid, "group_id": ep.group, "chunks": [_chunk_row(c) for c in p.chunks]})
+                    mentioned = {index.resolve(name, type_).uuid for name, type_ in p.mentioned}
+                    writes = []
+                    for cand, text, vector in zip(p.candidates, p.fact_texts, p.fact_vectors, strict=True):
+                        subj = index.resolve(cand.subject, cand.subject_type)
+                        obj = index.resolve(cand.object, cand.object_type)
+                        mentioned.update((subj.uuid, obj.uuid))
+                        writes.append((cand, text, vector, subj.uuid, obj.uuid))
+                    for ent in index.staged():
+                        if ent.is_new:
+                            tx.named("entity.create", _entity_params(ep.group, ent, now))
+                            report.entities += 1
+                        elif ent.aliases_changed:
+                            tx.named("entity.update", {"uuid": ent.uuid, "group_id": ep.group, "name": ent.name, "name_key": normalize_name(ent.name), "aliases": ent.aliases, "type": ent.type})
+                    if mentioned:
+                        tx.named("mention.create_many", {"episode_uuid": p.uuid, "group_id": ep.group, "entity_uuids": sorted(mentioned), "created_at": now})
+                    for cand, text, vector, subj_uuid, obj_uuid in writes:
+                        fw = FactWrite(
+                            group_id=ep.group, subject_uuid=subj_uuid, object_uuid=obj_uuid, predicate=cand.predicate,
+                            qualifier=cand.qualifier, fact=text, valid_at=cand.valid_at or ep.timestamp,
+                            episode_uuid=p.uuid, source_ref=ep.source_ref, source_chunk=_chunk_for(p.chunks, cand),
+                            confidence=cand.confidence, polarity=cand.polarity, correction=cand.correction,
+                            time_text=cand.time_text, fact_embedding=vector,
+                        )
+                        outcome = apply_fact(tx, fw, single_valued=self.registry.is_single(cand.predicate), now=now)
+                        report.facts += len(outcome.created)
+                        report.superseded += len(outcome.superseded)
+                        report.retracted += len(outcome.retracted)
+                        report.reasserted += len(outcome.reasserted)
+            except BaseException:
+                index.rollback()
+                raise
+            index.commit()
+            self._seq[ep.group] = (seq + 1, p.uuid)
+            report.episodes += 1
+            report.chunks += len(p.chunks)
+
+    def _embed_entity_names(self, groups: list[str]) -> None:
+        for group in groups:
+            rows = self.store.named("entity.missing_embedding", {"group_id": group})
+            if not rows:
+                continue
+            vectors = self.embedder.embed([r["name"] for r in rows])
+            updates = [{"uuid": r["uuid"], "embedding": [float(x) for x in v]} for r, v in zip(rows, vectors, strict=True)]
+            self.store.named("entity.set_embeddings", {"group_id": group, "rows": updates})
+
+    def forget_group(self, group: str) -> None:
+        """Drop cached state for a group (after `forget`)."""
+        with self._guard:
+            self._indexes.pop(group, None)
+            self._seq.pop(group, None)
+
+
+def episode_uuid(ep: EpisodeInput) -> str:
+    return stable_uuid("episode", ep.group, ep.digest())
+
+
+def search_text(chunk: Chunk) -> str:
+    """What the full-text and vector indexes see: the speaker's name, then the text."""
+    return f"{chunk.speaker}: {chunk.text}" if chunk.speaker else chunk.text
+
+
+def fact_sentence(c: Candidate, registry: PredicateRegistry) -> str:
+    """A readable sentence for a fact, e.g. "Priya lives in Leeds"."""
+    pred = registry.get(c.predicate)
+    template = getattr(pred, "template", "") or "{subject} " + c.predicate.replace("_", " ") + " {object}"
+    text = template.format(subject=c.subject, object=c.object, qualifier=c.qualifier or "")
+    text = " ".join(text.split())
+    return ("no longer: " + text) if c.polarity == "retract" else text
+
+
+def _chunk_for(chunks: list[Chunk], cand: Candidate) -> str | None:
+    for c in chunks:
+        if c.kind == "sentence" and cand.sentence and cand.sentence in c.text:
+            return c.uuid
+    return chunks[0].uuid if chunks else None
+
+
+def _episode_params(p: _Prepared, seq: int, prev: str | None, now: Any) -> dict[str, Any]:
+    ep = p.ep
+    return {
+        "uuid": p.uuid, "group_id": ep.group, "name": ep.source_ref or f"{ep.group}:{seq}", "content": ep.text,
+        "source": "message", "source_description": ep.source_description, "speaker": ep.speaker,
+        "source_ref": ep.source_ref, "content_hash": ep.digest(), "seq": seq, "session": ep.session,
+        "valid_at": ep.timestamp, "created_at": now, "entity_edges": [], "prev_uuid": prev,
+    }
+
+
+def _chunk_row(c: Chunk) -> dict[str, Any]:
+    return {
+        "uuid": c.uuid, "kind": c.kind, "text": c.text, "search_text": search_text(c), "seq": c.seq,
+        "speaker": c.speaker, "source_ref": c.source_ref, "valid_at": c.valid_at, "time_text": c.time_text,
+        "time_start": c.time_start, "time_end": c.time_end, "embedding": c.embedding,
+    }
+
+
+def _entity_params(group: str, ent: Any, now: Any) -> dict[str, Any]:
+    return {
+        "uuid": ent.uuid, "group_id": group, "name": ent.name, "name_key": normalize_name(ent.name),
+        "type": ent.type, "aliases": list(ent.aliases), "labels": ["Entity"], "summary": "",
+        "name_embedding": None, "created_at": now,
+    }

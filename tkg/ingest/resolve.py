@@ -1,0 +1,156 @@
+"""Entity resolution within one group: one real-world thing, one Entity node.
+
+Names are matched by their normalised key first ("St. Anne's" == "St Anne's"), then by the
+alias table, then — for people — by a unique first-name or short-form match ("Dana" ↔
+"Dana Okafor", "Meg" ↔ "Megan"), then by rapidfuzz similarity for spelling variants. Groups
+never share an index, so resolution can never merge across tenants.
+
+Example::
+
+    >>> idx = EntityIndex("g1", [])
+    >>> a = idx.resolve("Dana Okafor", "person")
+    >>> idx.resolve("Dana", "person").uuid == a.uuid
+    True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rapidfuzz import fuzz, process
+
+from ..models import stable_uuid
+from ..text import normalize_name
+
+FUZZY_THRESHOLD = 92.0  # token-sort ratio; above it two names are spelling variants
+_PERSONLIKE = {"person", "pet"}
+_LITERAL = {"literal", "date"}
+
+
+@dataclass
+class ResolvedEntity:
+    uuid: str
+    name: str
+    type: str
+    aliases: list[str] = field(default_factory=list)
+    is_new: bool = False
+    aliases_changed: bool = False
+
+
+class EntityIndex:
+    """The entities of one group, held in memory during an ingest.
+
+    Changes are staged per episode: :meth:`commit` keeps them once the episode's transaction
+    committed, :meth:`rollback` forgets them when it did not.
+    """
+
+    def __init__(self, group: str, rows: list[dict[str, Any]]) -> None:
+        self.group = group
+        self._by_uuid: dict[str, ResolvedEntity] = {}
+        self._keys: dict[str, str] = {}  # normalised name or alias → uuid
+        self._staged: list[ResolvedEntity] = []
+        self._snapshot: tuple[dict[str, ResolvedEntity], dict[str, str]] | None = None
+        for row in rows:
+            ent = ResolvedEntity(row["uuid"], row["name"], row.get("type") or "thing", list(row.get("aliases") or []))
+            self._add(ent)
+
+    # -- lookups ----------------------------------------------------------------------------
+    def names(self) -> list[str]:
+        return [e.name for e in self._by_uuid.values()]
+
+    def aliases(self) -> dict[str, str]:
+        """alias → canonical name, for the hop planner."""
+        return {a: e.name for e in self._by_uuid.values() for a in e.aliases}
+
+    def get(self, uuid: str) -> ResolvedEntity | None:
+        return self._by_uuid.get(uuid)
+
+    def find(self, surface: str, type_: str = "thing") -> ResolvedEntity | None:
+        """The existing entity a surface name refers to, or None."""
+        key = normalize_name(surface)
+        if not key:
+            return None
+        hit = self._keys.get(key)
+        if hit:
+            return self._by_uuid[hit]
+        if type_ in _LITERAL:
+            return None
+        candidates = [e for e in self._by_uuid.values() if e.type not in _LITERAL]
+        if type_ in _PERSONLIKE:
+            short = self._short_form(key, [e for e in candidates if e.type in _PERSONLIKE or e.type == "thing"])
+            if short:
+                return short
+        choices = {e.uuid: normalize_name(e.name) for e in candidates}
+        best = process.extractOne(key, choices, scorer=fuzz.token_sort_ratio, score_cutoff=FUZZY_THRESHOLD)
+        return self._by_uuid[best[2]] if best else None
+
+    def _short_form(self, key: str, people: list[ResolvedEntity]) -> ResolvedEntity | None:
+        """A unique person whose name starts with this one ("dana" → "dana okafor", "meg" → "megan")."""
+        if len(key) < 3:
+            return None
+        matches = []
+        for ent in people:
+            full = normalize_name(ent.name)
+            first = full.split(" ")[0]
+            if full.startswith(key + " ") or key.startswith(full + " "):
+                matches.append(ent)
+            elif " " not in key and len(key) >= 3 and first != key and first.startswith(key):
+                matches.append(ent)
+        return matches[0] if len(matches) == 1 else None
+
+    # -- changes ----------------------------------------------------------------------------
+    def resolve(self, surface: str, type_: str = "thing") -> ResolvedEntity:
+        """The entity for a surface name, creating (staged) or extending it as needed."""
+        surface = " ".join(surface.split())
+        self._begin()
+        found = self.find(surface, type_)
+        if found is None:
+            ent = ResolvedEntity(stable_uuid("entity", self.group, normalize_name(surface)), surface, type_, [], is_new=True)
+            self._add(ent)
+            self._staged.append(ent)
+            return ent
+        key = normalize_name(surface)
+        if key != normalize_name(found.name) and surface not in found.aliases:
+            if len(key) > len(normalize_name(found.name)) and key.startswith(normalize_name(found.name)):
+                # the fuller name becomes canonical; the short one stays an alias ("Dana" → "Dana Okafor")
+                found.aliases.append(found.name)
+                found.name = surface
+            else:
+                found.aliases.append(surface)
+            found.aliases_changed = True
+            self._keys[key] = found.uuid
+            if found not in self._staged:
+                self._staged.append(found)
+        if found.type == "thing" and type_ != "thing":
+            found.type = type_
+        return found
+
+    def staged(self) -> list[ResolvedEntity]:
+        return list(self._staged)
+
+    def _begin(self) -> None:
+        if self._snapshot is None:
+            self._snapshot = (
+                {u: ResolvedEntity(e.uuid, e.name, e.type, list(e.aliases)) for u, e in self._by_uuid.items()},
+                dict(self._keys),
+            )
+
+    def commit(self) -> None:
+        for ent in self._staged:
+            ent.is_new = False
+            ent.aliases_changed = False
+        self._staged.clear()
+        self._snapshot = None
+
+    def rollback(self) -> None:
+        if self._snapshot is not None:
+            self._by_uuid, self._keys = self._snapshot
+        self._staged.clear()
+        self._snapshot = None
+
+    def _add(self, ent: ResolvedEntity) -> None:
+        self._by_uuid[ent.uuid] = ent
+        self._keys[normalize_name(ent.name)] = ent.uuid
+        for alias in ent.aliases:
+            self._keys.setdefault(normalize_name(alias), ent.uuid)

@@ -1,0 +1,189 @@
+"""The public API: open a store, ingest conversations, ask questions, read fact histories.
+
+Example::
+
+    >>> from tkg import Memory
+    >>> with Memory.open("kuzu:///tmp/tkg-doc.kuzu") as mem:  # doctest: +SKIP
+    ...     mem.ingest("examples/priya_marco.json")
+    ...     mem.state("Priya", "lives_in", group="priya-marco")[0].object
+    'Lisbon'
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from .embed import Embedder, get_embedder
+from .errors import ConfigError, NotFound
+from .ingest.loaders import load
+from .ingest.pipeline import IngestReport, Ingestor
+from .ingest.resolve import EntityIndex
+from .llm import LLMProvider, get_provider
+from .models import MODES, Answer, EpisodeInput, Fact, as_utc
+from .predicates import PredicateRegistry
+from .stores import GraphStore, open_store
+
+os.environ.setdefault("GRAPHITI_TELEMETRY_ENABLED", "false")
+
+
+@dataclass
+class Context:
+    """Everything a procedure may read: the store and the tools around it (never the backend type)."""
+
+    store: GraphStore
+    embedder: Embedder
+    registry: PredicateRegistry
+    llm: LLMProvider | None
+    payloads_path: Path | None = None
+
+    def entities(self, group: str) -> EntityIndex:
+        return EntityIndex(group, self.store.named("entity.list", {"group_id": group}))
+
+
+class Memory:
+    """tkg's memory over one store. Use :meth:`open`; close it (or use ``with``) when done."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self._ingestor = Ingestor(ctx.store, ctx.embedder, ctx.registry)
+
+    @classmethod
+    def open(
+        cls,
+        url: str | None = None,
+        *,
+        embedder: Embedder | str | None = None,
+        predicates: Path | None = None,
+        payloads: Path | None = None,
+        llm: LLMProvider | str | None = None,
+    ) -> Memory:
+        """Open (and initialise, idempotently) the store at ``url`` (default: embedded Kuzu)."""
+        emb = embedder if embedder is not None and not isinstance(embedder, str) else get_embedder(embedder)
+        provider = llm if llm is not None and not isinstance(llm, str) else get_provider(llm)
+        registry = PredicateRegistry.load(predicates or _env_path("TKG_PREDICATES"))
+        store = open_store(url)
+        try:
+            store.ensure_schema(emb.dim)
+        except BaseException:
+            store.close()
+            raise
+        return cls(Context(store, emb, registry, provider, payloads or _env_path("TKG_PAYLOADS")))
+
+    # -- writing ------------------------------------------------------------------------------
+    def ingest(
+        self,
+        path: str | Path,
+        format: str | None = None,
+        group: str | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> IngestReport:
+        """Ingest a LoCoMo-shaped ``.json`` or a ``.jsonl`` file; validated whole before any write."""
+        loaded = load(Path(path), format=format, group=group)
+        report = self.ingest_episodes(loaded.episodes, progress=progress)
+        report.skipped_empty += len(loaded.skipped)
+        report.warnings.extend(loaded.skipped)
+        return report
+
+    def ingest_episodes(
+        self, episodes: Iterable[EpisodeInput], progress: Callable[[int], None] | None = None
+    ) -> IngestReport:
+        """Ingest episodes already in memory (one transaction per episode; idempotent)."""
+        return self._ingestor.ingest(list(episodes), progress=progress)
+
+    def forget(self, group: str) -> dict[str, Any]:
+        """Delete a group completely; returns what it held."""
+        counts = self.ctx.store.named("group.counts", {"group_id": group})[0]
+        if not counts["episodes"] and not counts["entities"]:
+            raise NotFound(f"no group named {group!r} in {self.ctx.store.url}")
+        with self.ctx.store.transaction() as tx:
+            tx.named("group.delete", {"group_id": group})
+        self._ingestor.forget_group(group)
+        return {"group": group, **counts}
+
+    # -- reading ------------------------------------------------------------------------------
+    def ask(self, question: str, group: str, mode: str | None = None, as_of: datetime | None = None) -> Answer:
+        """Answer a question from one group's memory, with evidence and the routing trace."""
+        if mode is not None and mode not in MODES:
+            raise ConfigError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
+        from procedures.answer import answer_question
+
+        return answer_question(self.ctx, question, group=group, mode=mode, as_of=as_utc(as_of))
+
+    def state(
+        self, subject: str, predicate: str | None = None, group: str = "", as_of: datetime | None = None
+    ) -> list[Fact]:
+        """What is true of ``subject`` now (or at ``as_of``), one fact per slot."""
+        uuids = self._subject_uuids(subject, group)
+        params = {"group_id": group, "subject_uuids": uuids, "predicate": self._predicate(predicate)}
+        if as_of is None:
+            rows = self.ctx.store.named("fact.state_current", params)
+        else:
+            rows = self.ctx.store.named("fact.state_as_of", {**params, "as_of": as_utc(as_of)})
+        return [row_to_fact(r, group) for r in rows]
+
+    def history(self, subject: str, predicate: str | None = None, group: str = "") -> list[Fact]:
+        """Every version of ``subject``'s facts, in valid-time order within each slot."""
+        uuids = self._subject_uuids(subject, group)
+        rows = self.ctx.store.named(
+            "fact.history", {"group_id": group, "subject_uuids": uuids, "predicate": self._predicate(predicate)}
+        )
+        return [row_to_fact(r, group) for r in rows]
+
+    def cypher(self, query: str, params: dict[str, Any] | None = None, write: bool = False) -> list[dict[str, Any]]:
+        """Run Cypher for exploration; read-only unless ``write=True``. Parameters stay parameters."""
+        if write:
+            return self.ctx.store.run(query, params)
+        return self.ctx.store.read(query, params)
+
+    def groups(self) -> list[dict[str, Any]]:
+        return self.ctx.store.named("group.list", {})
+
+    def counts(self, group: str) -> dict[str, Any]:
+        return self.ctx.store.named("group.counts", {"group_id": group})[0]
+
+    # -- helpers ------------------------------------------------------------------------------
+    def _subject_uuids(self, subject: str, group: str) -> list[str]:
+        if not group:
+            raise ConfigError("a group is required (every query is scoped to one group)")
+        found = self.ctx.entities(group).find(subject, "person")
+        if found is None:
+            raise NotFound(f"no entity named {subject!r} in group {group!r}")
+        return [found.uuid]
+
+    def _predicate(self, predicate: str | None) -> str:
+        if predicate in (None, ""):
+            return ""
+        if predicate not in self.ctx.registry.names():
+            raise ConfigError(f"unknown predicate {predicate!r}; known: {', '.join(self.ctx.registry.names())}")
+        return predicate
+
+    def close(self) -> None:
+        self.ctx.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def row_to_fact(r: dict[str, Any], group: str) -> Fact:
+    episodes: Sequence[str] = r.get("episodes") or []
+    return Fact(
+        uuid=r["uuid"], group_id=group, subject=r["subject"], predicate=r["predicate"], object=r["object"],
+        fact=r.get("fact") or "", valid_at=r.get("valid_at"), invalid_at=r.get("invalid_at"),
+        created_at=r.get("created_at"), expired_at=r.get("expired_at"), version=r.get("version") or 1,
+        confidence=r.get("confidence") or 0.0, qualifier=r.get("qualifier") or "", episodes=list(episodes),
+        source_ref=r.get("source_ref"), source_chunk=r.get("source_chunk"), supersedes=r.get("supersedes"),
+        subject_uuid=r.get("subject_uuid"), object_uuid=r.get("object_uuid"), time_text=r.get("time_text"),
+    )
+
+
+def _env_path(name: str) -> Path | None:
+    value = os.environ.get(name)
+    return Path(value) if value else None

@@ -1,0 +1,209 @@
+"""The data every layer shares: episodes, chunks, entities, facts, answers.
+
+Plain dataclasses, no store types: adapters convert to and from these, so
+domain code reads the same objects whichever backend holds the graph.
+All datetimes are timezone-aware UTC.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid as _uuid
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+Mode = Literal["single_fact", "relation_chain", "latest_version", "time_anchored", "long_form", "aggregation"]
+MODES: tuple[str, ...] = (
+    "single_fact",
+    "relation_chain",
+    "latest_version",
+    "time_anchored",
+    "long_form",
+    "aggregation",
+)
+
+# Deterministic uuids: the same input always yields the same id, which is what makes
+# re-ingest idempotent and lets tests name nodes without reading them back.
+_NAMESPACE = _uuid.UUID("6f1c1f0e-6b1e-4d0b-9a43-3f7f0b7f2a10")
+
+
+def stable_uuid(*parts: str) -> str:
+    """A uuid5 over the parts, e.g. ``stable_uuid("episode", group, content_hash)``."""
+    return str(_uuid.uuid5(_NAMESPACE, "\x1f".join(parts)))
+
+
+def content_hash(*parts: str) -> str:
+    """sha256 hex of the parts joined by a unit separator."""
+    return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def as_utc(value: datetime | None) -> datetime | None:
+    """Normalise a datetime to aware UTC; naive values are taken to be UTC already."""
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+@dataclass(frozen=True)
+class EpisodeInput:
+    """One turn or document as a loader yields it, before anything is written."""
+
+    group: str
+    speaker: str
+    text: str
+    timestamp: datetime
+    source_ref: str | None = None
+    source_description: str = ""
+    listeners: tuple[str, ...] = ()  # who the speaker is talking to, for second-person facts
+    session: str | None = None  # e.g. "session_3" for LoCoMo
+    position: str = ""  # where in the file it came from, for error messages
+
+    def digest(self) -> str:
+        return content_hash(self.group, self.speaker, self.text, self.timestamp.isoformat(), self.source_ref or "")
+
+
+@dataclass
+class Episode:
+    uuid: str
+    group_id: str
+    name: str
+    content: str
+    speaker: str
+    valid_at: datetime
+    created_at: datetime
+    source: str = "message"
+    source_description: str = ""
+    source_ref: str | None = None
+    content_hash: str = ""
+    seq: int = 0  # order within the group
+
+
+@dataclass
+class Chunk:
+    uuid: str
+    group_id: str
+    episode_uuid: str
+    kind: Literal["turn", "sentence"]
+    text: str
+    seq: int  # order within the episode (0 = the whole turn)
+    valid_at: datetime
+    speaker: str = ""
+    source_ref: str | None = None
+    embedding: list[float] | None = None
+    # relative time expressions found in the text, resolved against valid_at
+    time_text: str | None = None
+    time_start: datetime | None = None
+    time_end: datetime | None = None
+
+
+@dataclass
+class Entity:
+    uuid: str
+    group_id: str
+    name: str
+    type: str = "thing"  # person, place, organisation, pet, thing, literal, date
+    aliases: list[str] = field(default_factory=list)
+    summary: str = ""
+    name_embedding: list[float] | None = None
+    created_at: datetime | None = None
+
+
+@dataclass
+class Fact:
+    """A versioned subject–predicate–object edge (`RELATES_TO`).
+
+    `valid_at`/`invalid_at` are valid time (when it was true in the world);
+    `created_at`/`expired_at` are record time (when tkg believed it).
+    """
+
+    uuid: str
+    group_id: str
+    subject: str  # entity name (canonical)
+    predicate: str  # from the closed vocabulary
+    object: str  # entity name or literal
+    fact: str  # a readable sentence
+    valid_at: datetime | None
+    invalid_at: datetime | None = None
+    created_at: datetime | None = None
+    expired_at: datetime | None = None
+    version: int = 1
+    confidence: float = 1.0
+    qualifier: str = ""  # e.g. the category of `favorite` ("band", "food")
+    episodes: list[str] = field(default_factory=list)  # source episode uuids
+    source_ref: str | None = None  # the dia_id or ref of the turn that said it
+    source_chunk: str | None = None
+    supersedes: str | None = None  # uuid of the edge this one replaced
+    subject_uuid: str | None = None
+    object_uuid: str | None = None
+    time_text: str | None = None
+
+    @property
+    def current(self) -> bool:
+        return self.invalid_at is None and self.expired_at is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return _jsonable(asdict(self))
+
+
+@dataclass
+class Evidence:
+    """A piece of what was said, pointing back to the exact turn."""
+
+    source_ref: str | None
+    episode: str  # episode uuid
+    text: str
+    valid_at: datetime | None
+    score: float
+    group: str
+    speaker: str = ""
+    kind: str = "turn"  # turn, sentence, fact
+    fact: str | None = None  # the fact uuid when the evidence came through an edge
+
+    def to_dict(self) -> dict[str, Any]:
+        return _jsonable(asdict(self))
+
+
+@dataclass
+class Answer:
+    question: str
+    answer: str
+    abstained: bool
+    mode: str
+    procedure: str
+    evidence: list[Evidence]
+    trace: dict[str, Any]
+    group: str
+    facts: list[Fact] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "answer": self.answer,
+            "abstained": self.abstained,
+            "mode": self.mode,
+            "procedure": self.procedure,
+            "group": self.group,
+            "evidence": [e.to_dict() for e in self.evidence],
+            "facts": [f.to_dict() for f in self.facts],
+            "trace": _jsonable(self.trace),
+        }
+
+
+NO_INFORMATION = "No information available"
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value

@@ -1,0 +1,141 @@
+"""The one interface every graph store implements.
+
+Like an httpx transport, a store does one thing: run a parameterised Cypher statement and hand
+back rows as plain dicts. Adapters own connection, dialect and error translation; domain code
+calls :meth:`Runner.named` with a query name from ``cypher/ops`` and never asks which backend
+it talks to.
+
+Example::
+
+    >>> from tkg.stores import open_store
+    >>> with open_store("kuzu:///tmp/demo.kuzu") as store:  # doctest: +SKIP
+    ...     store.named("group.counts", {"group": "demo"})
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from contextlib import AbstractContextManager
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Any, Protocol, runtime_checkable
+
+from ..cypher import load_query, split_statements
+from ..errors import ReadOnlyViolation
+
+Row = dict[str, Any]
+Params = Mapping[str, Any] | None
+
+SCHEMA_VERSION = "1"
+
+
+@runtime_checkable
+class Runner(Protocol):
+    """Something that runs Cypher: a store, or an open transaction of one."""
+
+    dialect: str
+
+    def run(self, query: str, params: Params = None) -> list[Row]:
+        """Run one parameterised statement and return its rows."""
+        ...
+
+    def named(self, name: str, params: Params = None) -> list[Row]:
+        """Run the named query from ``cypher/ops`` for this runner's dialect."""
+        ...
+
+
+@runtime_checkable
+class GraphStore(Runner, Protocol):
+    """A graph database holding tkg's substrate."""
+
+    url: str  # with any password removed; safe to print
+
+    def read(self, query: str, params: Params = None) -> list[Row]:
+        """Run a statement in a read-only transaction; writes raise ReadOnlyViolation."""
+        ...
+
+    def transaction(self) -> AbstractContextManager[Runner]:
+        """A write transaction: commits when the block ends, rolls back on any exception."""
+        ...
+
+    def ensure_schema(self, dim: int) -> None:
+        """Apply the schema idempotently and record the embedding dimension."""
+        ...
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> GraphStore: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+
+class NamedMixin:
+    """Gives any object with ``dialect`` and ``run`` the ``named`` method."""
+
+    dialect: str
+
+    def run(self, query: str, params: Params = None) -> list[Row]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def named(self, name: str, params: Params = None) -> list[Row]:
+        """Run a named query; a file of several statements runs them in order, returning the last rows."""
+        rows: list[Row] = []
+        for statement in split_statements(load_query(name, self.dialect)):
+            used = {k: v for k, v in (params or {}).items() if re.search(rf"\${k}\b", statement)}
+            rows = self.run(statement, used)
+        return rows
+
+
+# --- values ------------------------------------------------------------------------------------
+
+
+def to_utc(value: datetime) -> datetime:
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def normalise_out(value: Any) -> Any:
+    """Driver values → plain Python: aware UTC datetimes, lists, dicts."""
+    if isinstance(value, datetime):
+        return to_utc(value)
+    to_native = getattr(value, "to_native", None)
+    if to_native is not None:  # neo4j.time.DateTime / Date
+        native = to_native()
+        return to_utc(native) if isinstance(native, datetime) else native
+    if isinstance(value, list):
+        return [normalise_out(v) for v in value]
+    if isinstance(value, dict):
+        return {k: normalise_out(v) for k, v in value.items() if not str(k).startswith("_")}
+    if isinstance(value, Decimal):  # Kuzu's sum() over INT64 is INT128
+        return int(value) if value == value.to_integral_value() else float(value)
+    return value
+
+
+# --- read-only guard ---------------------------------------------------------------------------
+
+_STRINGS = re.compile(r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"|`[^`]*`", re.S)
+_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_WRITE = re.compile(
+    r"\b(CREATE|MERGE|SET|DELETE|DETACH|REMOVE|DROP|ALTER|COPY|INSTALL|LOAD|ATTACH|DETACH|"
+    r"IMPORT|EXPORT|FOREACH|BEGIN|COMMIT|ROLLBACK|CHECKPOINT)\b|\bCALL\s+(CREATE|DROP)_|\bdb\.create",
+    re.I,
+)
+
+
+def write_clause(query: str) -> str | None:
+    """The first write keyword in a query (outside strings and comments), or None."""
+    bare = _STRINGS.sub("''", _COMMENTS.sub(" ", query))
+    match = _WRITE.search(bare)
+    return match.group(0).strip() if match else None
+
+
+def refuse_writes(query: str) -> None:
+    clause = write_clause(query)
+    if clause:
+        raise ReadOnlyViolation(
+            f"this query writes ({clause.upper()}); run it with --write (or write=True) if you mean to change the graph"
+        )
+
+
+def rows_iter(columns: list[str], values: Iterator[list[Any]]) -> list[Row]:
+    return [{c: normalise_out(v) for c, v in zip(columns, vals, strict=True)} for vals in values]

@@ -1,0 +1,104 @@
+"""Open a store from a URL.
+
+``kuzu:///abs/path/db.kuzu`` or a bare path → embedded Kuzu; ``bolt://host:port`` or
+``neo4j://host:port`` (``+s``/``+ssc`` variants too) → Neo4j, with credentials from the URL or
+``TKG_NEO4J_USER``/``TKG_NEO4J_PASSWORD`` and the database from ``?database=``. With nothing
+given, ``TKG_STORE`` or an embedded database in the user's data directory.
+
+Example::
+
+    >>> parse_store_url("bolt://neo4j:secret@127.0.0.1:7687?database=tkg").redacted
+    'bolt://neo4j:***@127.0.0.1:7687?database=tkg'
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from platformdirs import user_data_dir
+
+from ..errors import ConfigError
+from .base import GraphStore
+
+_BOLT = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+
+
+@dataclass(frozen=True)
+class StoreURL:
+    backend: str  # "kuzu" | "neo4j"
+    target: str  # a path for Kuzu, a driver URI (no credentials) for Neo4j
+    user: str | None = None
+    password: str | None = None
+    database: str | None = None
+
+    @property
+    def redacted(self) -> str:
+        if self.backend == "kuzu":
+            return f"kuzu://{self.target}"
+        scheme, rest = self.target.split("://", 1)
+        cred = f"{self.user}:***@" if self.password else (f"{self.user}@" if self.user else "")
+        return f"{scheme}://{cred}{rest}" + (f"?database={self.database}" if self.database else "")
+
+
+def default_store_url() -> str:
+    return os.environ.get("TKG_STORE") or str(Path(user_data_dir("tkg")) / "tkg.kuzu")
+
+
+def parse_store_url(url: str | None) -> StoreURL:
+    """Parse a store URL (see module docstring); raises ConfigError with the reason."""
+    raw = (url or default_store_url()).strip()
+    if not raw:
+        raise ConfigError("empty store URL")
+    if "://" not in raw:
+        return StoreURL("kuzu", str(Path(raw).expanduser().resolve()))
+    parts = urlsplit(raw)
+    scheme = parts.scheme.lower()
+    if scheme == "kuzu":
+        path = unquote(parts.netloc + parts.path)
+        if not path:
+            raise ConfigError(f"kuzu URL {raw!r} has no path; use kuzu:///abs/path/db.kuzu")
+        return StoreURL("kuzu", str(Path(path).expanduser().resolve()))
+    if scheme in _BOLT:
+        if not parts.hostname:
+            raise ConfigError(f"Neo4j URL {_safe(raw)!r} has no host")
+        try:
+            port = parts.port or 7687
+        except ValueError as exc:
+            raise ConfigError(f"Neo4j URL {_safe(raw)!r} has a bad port") from exc
+        query = parse_qs(parts.query)
+        unknown = set(query) - {"database"}
+        if unknown:
+            raise ConfigError(f"unknown store URL option(s): {', '.join(sorted(unknown))}")
+        host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+        return StoreURL(
+            "neo4j",
+            f"{scheme}://{host}:{port}",
+            user=unquote(parts.username) if parts.username else os.environ.get("TKG_NEO4J_USER"),
+            password=unquote(parts.password) if parts.password else os.environ.get("TKG_NEO4J_PASSWORD"),
+            database=(query.get("database") or [None])[0],
+        )
+    raise ConfigError(f"unknown store scheme {scheme!r}; use kuzu:///path, a path, bolt:// or neo4j://")
+
+
+def open_store(url: str | None = None) -> GraphStore:
+    """Open (but do not initialise) the store a URL names."""
+    spec = parse_store_url(url)
+    if spec.backend == "kuzu":
+        from .kuzu_store import KuzuStore
+
+        return KuzuStore(spec.target)
+    from .neo4j_store import Neo4jStore
+
+    store = Neo4jStore(spec.target, user=spec.user, password=spec.password, database=spec.database)
+    store.url = spec.redacted
+    return store
+
+
+def _safe(raw: str) -> str:
+    parts = urlsplit(raw)
+    if parts.password:
+        return raw.replace(f":{parts.password}@", ":***@")
+    return raw

@@ -1,0 +1,197 @@
+"""Kuzu adapter: the embedded default, one database directory, no server.
+
+Kuzu allows one read-write process per database and one write transaction at a time, so the
+adapter keeps a connection per thread and serialises writes behind a lock. Kuzu's driver raises
+bare ``RuntimeError``; they are translated here into the TkgError hierarchy.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import kuzu
+
+from ..cypher import load_schema
+from ..errors import ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
+from .base import SCHEMA_VERSION, NamedMixin, Params, Row, refuse_writes, rows_iter, to_utc, write_clause
+
+_INDEX_CALL = re.compile(r"CALL\s+CREATE_(?:FTS|VECTOR)_INDEX\(\s*'(\w+)'\s*,\s*'(\w+)'", re.I)
+
+
+def _param(value: Any) -> Any:
+    """Kuzu stores TIMESTAMP without zone: hand it naive UTC."""
+    if isinstance(value, datetime):
+        return to_utc(value).replace(tzinfo=None)
+    if isinstance(value, list):
+        return [_param(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _param(v) for k, v in value.items()}
+    if hasattr(value, "tolist"):  # numpy arrays and scalars
+        return value.tolist()
+    return value
+
+
+def _translate(exc: Exception, path: str) -> StoreError:
+    text = str(exc)
+    low = text.lower()
+    if "lock" in low and ("could not set lock" in low or "lock on file" in low or "concurrency" in low):
+        return StoreUnavailable(
+            f"the Kuzu database at {path} is locked by another process; close it there or use another path"
+        )
+    if "read only" in low or "read-only" in low or "readonly" in low:
+        return ReadOnlyViolation(f"write refused in a read-only transaction: {text}")
+    return StoreError(f"Kuzu: {text}")
+
+
+class _Tx(NamedMixin):
+    dialect = "kuzu"
+
+    def __init__(self, store: KuzuStore, conn: kuzu.Connection) -> None:
+        self._store = store
+        self._conn = conn
+
+    def run(self, query: str, params: Params = None) -> list[Row]:
+        return self._store._execute(self._conn, query, params)
+
+
+class KuzuStore(NamedMixin):
+    """An embedded Kuzu database at a directory path.
+
+    Example::
+
+        >>> store = KuzuStore("/tmp/tkg-doc.kuzu")  # doctest: +SKIP
+        >>> store.run("RETURN 1 AS one")  # doctest: +SKIP
+        [{'one': 1}]
+    """
+
+    dialect = "kuzu"
+
+    def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
+        self.path = str(Path(path).expanduser().resolve())
+        self.url = f"kuzu://{self.path}"
+        Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = kuzu.Database(self.path, read_only=read_only)
+        except RuntimeError as exc:
+            raise _translate(exc, self.path) from exc
+        self._local = threading.local()
+        self._conns: list[kuzu.Connection] = []
+        self._write_lock = threading.RLock()
+        self._closed = False
+
+    # -- connections ------------------------------------------------------------------------
+    def _conn(self) -> kuzu.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            if self._closed:
+                raise StoreUnavailable(f"the store {self.url} is closed")
+            conn = kuzu.Connection(self._db)
+            for ext in ("fts", "vector"):
+                try:
+                    conn.execute(f"LOAD EXTENSION {ext}")
+                except RuntimeError:
+                    pass  # built in on 0.11; loading twice is harmless
+            self._local.conn = conn
+            self._conns.append(conn)
+        return conn
+
+    def _execute(self, conn: kuzu.Connection, query: str, params: Params) -> list[Row]:
+        try:
+            result = conn.execute(query, {k: _param(v) for k, v in (params or {}).items()})
+        except RuntimeError as exc:
+            raise _translate(exc, self.path) from exc
+        if isinstance(result, list):  # several statements: keep the last result
+            result = result[-1]
+        columns = result.get_column_names()
+
+        def values() -> Iterator[list[Any]]:
+            while result.has_next():
+                yield result.get_next()
+
+        rows = rows_iter(columns, values())
+        result.close()
+        return rows
+
+    # -- GraphStore -------------------------------------------------------------------------
+    def run(self, query: str, params: Params = None) -> list[Row]:
+        # Kuzu runs one write transaction at a time; reads go concurrently on their own connections.
+        with self._write_lock if write_clause(query) else nullcontext():
+            return self._execute(self._conn(), query, params)
+
+    def read(self, query: str, params: Params = None) -> list[Row]:
+        refuse_writes(query)
+        conn = self._conn()
+        self._execute(conn, "BEGIN TRANSACTION READ ONLY", None)
+        try:
+            return self._execute(conn, query, params)
+        finally:
+            self._execute(conn, "ROLLBACK", None)
+
+    @contextmanager
+    def transaction(self) -> Iterator[_Tx]:
+        conn = self._conn()
+        with self._write_lock:
+            self._execute(conn, "BEGIN TRANSACTION", None)
+            try:
+                yield _Tx(self, conn)
+            except BaseException:
+                self._execute(conn, "ROLLBACK", None)
+                raise
+            self._execute(conn, "COMMIT", None)
+
+    def ensure_schema(self, dim: int) -> None:
+        with self._write_lock:
+            conn = self._conn()
+            existing = {(r["table"], r["name"]) for r in self._indexes(conn)}
+            recorded = self._meta(conn, "embedding_dim")
+            if recorded is not None and recorded != str(dim):
+                raise SchemaError(
+                    f"the Kuzu database at {self.path} was built for {recorded}-dim embeddings, "
+                    f"not {dim}; use the same embedder or a new database"
+                )
+            for stmt in load_schema("kuzu", dim):
+                found = _INDEX_CALL.search(stmt)
+                if found and (found.group(1), found.group(2)) in existing:
+                    continue
+                try:
+                    self._execute(conn, stmt, None)
+                except StoreError as exc:
+                    raise SchemaError(f"applying the Kuzu schema failed at {stmt[:60]!r}: {exc}") from exc
+            for key, value in (("schema_version", SCHEMA_VERSION), ("embedding_dim", str(dim))):
+                self._execute(conn, "MERGE (m:TkgMeta {key: $k}) SET m.value = $v", {"k": key, "v": value})
+
+    def _indexes(self, conn: kuzu.Connection) -> list[Row]:
+        rows = self._execute(conn, "CALL SHOW_INDEXES() RETURN *", None)
+        return [{"table": r["table_name"], "name": r["index_name"], "type": r["index_type"]} for r in rows]
+
+    def _meta(self, conn: kuzu.Connection, key: str) -> str | None:
+        try:
+            rows = self._execute(conn, "MATCH (m:TkgMeta {key: $k}) RETURN m.value AS v", {"k": key})
+        except StoreError:
+            return None  # no schema yet
+        return rows[0]["v"] if rows else None
+
+    def indexes(self) -> list[Row]:
+        """Every index with its table, name and type (for `tkg doctor`)."""
+        return self._indexes(self._conn())
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        for conn in self._conns:
+            conn.close()
+        self._conns.clear()
+        self._db.close()
+
+    def __enter__(self) -> KuzuStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,215 @@
+"""Neo4j adapter: the production store, over Bolt (a single server, a cluster or Aura).
+
+Reads run in READ access mode so the server itself refuses writes; connection loss is retried a
+bounded number of times with backoff, then reported as StoreUnavailable naming the address
+(never the password).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import neo4j
+from neo4j import exceptions as nx
+
+from ..cypher import load_schema
+from ..errors import ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
+from .base import SCHEMA_VERSION, NamedMixin, Params, Row, normalise_out, refuse_writes
+
+T = TypeVar("T")
+
+_RETRYABLE = (nx.ServiceUnavailable, nx.SessionExpired, nx.TransientError, OSError)
+
+
+def _param(value: Any) -> Any:
+    if hasattr(value, "tolist"):  # numpy arrays and scalars
+        return value.tolist()
+    if isinstance(value, list):
+        return [_param(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _param(v) for k, v in value.items()}
+    return value
+
+
+def _params(params: Params) -> dict[str, Any]:
+    return {k: _param(v) for k, v in (params or {}).items()}
+
+
+class _Tx(NamedMixin):
+    dialect = "neo4j"
+
+    def __init__(self, store: Neo4jStore, tx: neo4j.Transaction) -> None:
+        self._store = store
+        self._tx = tx
+
+    def run(self, query: str, params: Params = None) -> list[Row]:
+        with self._store._errors():
+            result = self._tx.run(query, _params(params))
+            return [{k: normalise_out(v) for k, v in rec.items()} for rec in result]
+
+
+class Neo4jStore(NamedMixin):
+    """A Neo4j database reached over Bolt.
+
+    Example::
+
+        >>> store = Neo4jStore("bolt://127.0.0.1:7687")  # doctest: +SKIP
+        >>> store.run("RETURN 1 AS one")  # doctest: +SKIP
+        [{'one': 1}]
+    """
+
+    dialect = "neo4j"
+
+    def __init__(
+        self,
+        uri: str,
+        *,
+        user: str | None = None,
+        password: str | None = None,
+        database: str | None = None,
+        retries: int = 3,
+        backoff: float = 0.3,
+        connect_timeout: float = 3.0,
+    ) -> None:
+        self.uri = uri
+        self.url = uri + (f"?database={database}" if database else "")
+        self.database = database
+        self.retries = retries
+        self.backoff = backoff
+        auth = (user or "neo4j", password) if password else None
+        try:
+            self._driver = neo4j.GraphDatabase.driver(
+                uri,
+                auth=auth,
+                connection_timeout=connect_timeout,
+                connection_acquisition_timeout=connect_timeout * 2,
+                max_transaction_retry_time=connect_timeout,
+                warn_notification_severity=neo4j.NotificationMinimumSeverity.OFF,
+                notifications_min_severity=neo4j.NotificationMinimumSeverity.OFF,
+            )
+        except (nx.ConfigurationError, ValueError) as exc:
+            raise StoreUnavailable(f"bad Neo4j address {uri}: {exc}") from exc
+
+    # -- errors and retries -----------------------------------------------------------------
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        try:
+            yield
+        except nx.AuthError as exc:
+            raise StoreUnavailable(f"Neo4j at {self.uri} refused the credentials (check TKG_NEO4J_USER/TKG_NEO4J_PASSWORD)") from exc
+        except _RETRYABLE as exc:
+            raise StoreUnavailable(f"cannot reach Neo4j at {self.uri}: {_reason(exc)}") from exc
+        except nx.ClientError as exc:
+            code = exc.code or ""
+            if "AccessMode" in code or "ForbiddenOnReadOnly" in code:
+                raise ReadOnlyViolation(
+                    "this query writes; run it with --write (or write=True) if you mean to change the graph"
+                ) from exc
+            raise StoreError(f"Neo4j: {exc.message or exc}") from exc
+        except nx.Neo4jError as exc:
+            raise StoreError(f"Neo4j: {exc.message or exc}") from exc
+        except nx.DriverError as exc:
+            raise StoreError(f"Neo4j driver: {exc}") from exc
+
+    def _with_retry(self, fn: Callable[[], T]) -> T:
+        delay = self.backoff
+        for attempt in range(self.retries + 1):
+            try:
+                with self._errors():
+                    return fn()
+            except StoreUnavailable:
+                if attempt == self.retries:
+                    raise
+                time.sleep(delay)
+                delay *= 2
+        raise AssertionError("unreachable")
+
+    def _session(self, mode: str) -> neo4j.Session:
+        return self._driver.session(database=self.database, default_access_mode=mode)
+
+    # -- GraphStore -------------------------------------------------------------------------
+    def run(self, query: str, params: Params = None) -> list[Row]:
+        def work() -> list[Row]:
+            with self._session(neo4j.WRITE_ACCESS) as session:
+                result = session.run(query, _params(params))  # type: ignore[arg-type]
+                return [{k: normalise_out(v) for k, v in rec.items()} for rec in result]
+
+        return self._with_retry(work)
+
+    def read(self, query: str, params: Params = None) -> list[Row]:
+        refuse_writes(query)
+
+        def work() -> list[Row]:
+            with self._session(neo4j.READ_ACCESS) as session:
+                def fn(tx: neo4j.ManagedTransaction) -> list[Row]:
+                    return [{k: normalise_out(v) for k, v in rec.items()} for rec in tx.run(query, _params(params))]  # type: ignore[arg-type]
+
+                return session.execute_read(fn)
+
+        return self._with_retry(work)
+
+    @contextmanager
+    def transaction(self) -> Iterator[_Tx]:
+        with self._errors():
+            session = self._session(neo4j.WRITE_ACCESS)
+        try:
+            with self._errors():
+                tx = session.begin_transaction()
+            try:
+                yield _Tx(self, tx)
+            except BaseException:
+                if not tx.closed():
+                    try:
+                        tx.rollback()
+                    except (nx.Neo4jError, nx.DriverError, OSError):
+                        pass  # the server rolls back an abandoned transaction itself
+                raise
+            with self._errors():
+                tx.commit()
+        finally:
+            session.close()
+
+    def ensure_schema(self, dim: int) -> None:
+        recorded = self._meta("embedding_dim")
+        if recorded is not None and recorded != str(dim):
+            raise SchemaError(
+                f"the Neo4j database at {self.uri} was built for {recorded}-dim embeddings, not {dim}; "
+                "use the same embedder or another database"
+            )
+        for stmt in load_schema("neo4j", dim):
+            try:
+                self.run(stmt)
+            except StoreError as exc:
+                if "equivalent" in str(exc).lower() or "already exists" in str(exc).lower():
+                    continue  # an index graphiti-core (or an older tkg) made under another name
+                raise SchemaError(f"applying the Neo4j schema failed at {stmt[:60]!r}: {exc}") from exc
+        for key, value in (("schema_version", SCHEMA_VERSION), ("embedding_dim", str(dim))):
+            self.run("MERGE (m:TkgMeta {key: $k}) SET m.value = $v", {"k": key, "v": value})
+
+    def _meta(self, key: str) -> str | None:
+        rows = self.run("MATCH (m:TkgMeta {key: $k}) RETURN m.value AS v", {"k": key})
+        return rows[0]["v"] if rows else None
+
+    def indexes(self) -> list[Row]:
+        """Every index with its name, type and state (for `tkg doctor`)."""
+        rows = self.run("SHOW INDEXES YIELD name, type, state, labelsOrTypes RETURN *")
+        return [{"table": ",".join(r["labelsOrTypes"] or []), "name": r["name"], "type": r["type"], "state": r["state"]} for r in rows]
+
+    def close(self) -> None:
+        self._driver.close()
+
+    def __enter__(self) -> Neo4jStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc)
+    if "refused" in text.lower():
+        return "connection refused"
+    return text.splitlines()[0] if text else type(exc).__name__

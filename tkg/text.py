@@ -1,0 +1,150 @@
+"""Sentence splitting, name normalisation and tokenising for chat text.
+
+Everything here is regex-only and allocation-light because it runs on every
+turn at ingest time (the budget is ~100 turns/s for the whole pipeline).
+Sentence boundaries matter because facts, chunks and time expressions are all
+sentence-scoped; names are normalised so that "St. Anne's" and "St Anne's"
+ground to the same entity.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Words that end with "." without ending the sentence ("Dr. Lee", "St. Anne's").
+ABBREVIATIONS = frozenset(
+    """
+    dr mr mrs ms mx prof st sr jr mt ft vs etc approx dept est inc ltd co corp ave rd blvd
+    no nos vol fig jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues wed thu
+    thur thurs fri sat sun e.g i.e a.m p.m u.s u.k u.s.a ph.d b.a m.a b.sc m.sc
+    """.split()
+)
+
+STOPWORDS = frozenset(
+    """
+    a an the and or but if of at by for with about against between into through during before
+    after above below to from up down in out on off over under again further then once here
+    there when where why how all any both each few more most other some such no nor not only
+    own same so than too very s t can will just don should now i me my myself we our ours you
+    your yours he him his she her hers it its they them their what which who whom this that
+    these those am is are was were be been being have has had having do does did doing would
+    could ought i'm you're he's she's it's we're they're i've you've we've they've i'd you'd
+    i'll you'll isn't aren't wasn't weren't hasn't haven't hadn't doesn't don't didn't
+    """.split()
+)
+
+# A run of sentence-final punctuation, optional closing quotes/brackets.
+_BOUNDARY = re.compile(r"(?:[.!?\u2026]+|\n+)[\"'\u201d\u2019)\]]*")
+_WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]*)$")
+_DECIMAL_AFTER = re.compile(r"\d")
+_SPACE = re.compile(r"\s+")
+_POSSESSIVE = re.compile(r"['\u2019]s\b")
+_NON_WORD = re.compile(r"[^\w\s]+")
+_LEADING_ARTICLE = re.compile(r"^(?:the|a|an)\s+")
+_TOKEN = re.compile(r"[a-z0-9]+(?:['\u2019][a-z]+)?")
+
+
+def _is_symbol(ch: str) -> bool:
+    """Emoji and other pictographs (plus their joiners) that trail a sentence."""
+    if ch in "\u200d\ufe0f\ufe0e":
+        return True
+    cat = unicodedata.category(ch)
+    return cat in ("So", "Sk", "Cs") or (cat == "Mn" and ord(ch) > 0x2000)
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split chat text into sentences; never returns empty items.
+
+    Keeps abbreviations ("Dr.", "St."), initials ("J. K.") and decimals ("3.5")
+    inside their sentence, and glues trailing emoji to the sentence before them.
+
+    >>> split_sentences("I met Dr. Lee at St. Anne's. It went well! 😊 See you.")
+    ["I met Dr. Lee at St. Anne's.", 'It went well! 😊', 'See you.']
+    """
+    if not text or not text.strip():
+        return []
+    out: list[str] = []
+    start = 0
+    n = len(text)
+    for m in _BOUNDARY.finditer(text):
+        end = m.end()
+        punct = m.group(0)
+        if punct.startswith("."):
+            if len(punct) == 1 or punct == ".'":
+                # "Dr." / "J." / "3.5" are not boundaries.
+                word = _WORD_BEFORE.search(text, start, m.start())
+                if word is not None:
+                    w = word.group(1).lower()
+                    if w in ABBREVIATIONS or (len(w) == 1 and word.group(1) not in "IA" and word.group(1).isupper()):
+                        continue
+                if end < n and _DECIMAL_AFTER.match(text, end) and m.start() > 0 and text[m.start() - 1].isdigit():
+                    continue
+        if end < n and not text[end].isspace() and not _is_symbol(text[end]) and punct[0] != "\n":
+            continue  # "e.g.x", "U.S.A" or a URL: not followed by a space
+        # Absorb emoji/symbols (and spaces between them) that trail the punctuation.
+        j = end
+        k = end
+        while k < n and (text[k] in " \t" or _is_symbol(text[k])):
+            if _is_symbol(text[k]):
+                j = k + 1
+            k += 1
+        end = j
+        piece = text[start:end].strip()
+        if piece and any(c.isalnum() for c in piece):
+            out.append(piece)
+        elif piece and out:
+            out[-1] = f"{out[-1]} {piece}"
+        start = end
+    tail = text[start:].strip()
+    if tail:
+        if any(c.isalnum() for c in tail) or not out:
+            out.append(tail)
+        else:
+            out[-1] = f"{out[-1]} {tail}"
+    return out
+
+
+def strip_accents(text: str) -> str:
+    """"Café" -> "Cafe"; only used for matching, never for display."""
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def normalize_name(name: str) -> str:
+    """The key two surface names must share to be the same name.
+
+    Casefolds, drops accents, possessive 's, punctuation and a leading article,
+    and collapses spaces.
+
+    >>> normalize_name("St. Anne's") == normalize_name("st anne’s") == "st anne"
+    True
+    """
+    s = strip_accents(name).casefold()
+    s = _POSSESSIVE.sub("", s)
+    s = _NON_WORD.sub(" ", s.replace("_", " "))
+    s = _SPACE.sub(" ", s).strip()
+    return _LEADING_ARTICLE.sub("", s)
+
+
+def tokenize(text: str, *, drop_stopwords: bool = False) -> list[str]:
+    """Lower-case word tokens for lexical matching, possessive 's removed.
+
+    >>> tokenize("Where's Priya's new flat?")
+    ["where's", 'priya', 'new', 'flat']
+    """
+    s = strip_accents(text).casefold().replace("\u2019", "'")
+    tokens = [t[:-2] if t.endswith("'s") and t not in _KEEP_S else t for t in _TOKEN.findall(s)]
+    if drop_stopwords:
+        return [t for t in tokens if t not in STOPWORDS]
+    return tokens
+
+
+_KEEP_S = frozenset({"it's", "he's", "she's", "that's", "what's", "where's", "who's", "there's", "here's", "let's"})
+
+
+def collapse_spaces(text: str) -> str:
+    """"a   b\\n c" -> "a b c"."""
+    return _SPACE.sub(" ", text).strip()
