@@ -24,8 +24,7 @@ from tkg.stores import GraphStore, Runner
 from tkg.stores.kuzu_store import KuzuStore
 from tkg.stores.neo4j_store import Neo4jStore
 
-from conftest import DIM
-
+DIM = 384  # the vector dimension tests/conftest.py applies the schema with
 T0 = datetime(2023, 3, 12, 19, 15, 0, 123456, tzinfo=UTC)
 TRICKY = [
     "it's",
@@ -275,7 +274,7 @@ def test_chunk_create_many_accepts_null_optional_times(store: GraphStore, group:
     ep = episode(group, 0)
     assert add_chunks(store, group, ep, [chunk(group, ep, 0, "whole turn", 1, kind="turn"),
                                          chunk(group, ep, 1, "a sentence", 2)]) == [{"created": 2}]
-    later = {"time_text": "last week", "time_start": T0 - timedelta(days=7), "time_end": T0}
+    later: dict[str, Any] = {"time_text": "last week", "time_start": T0 - timedelta(days=7), "time_end": T0}
     assert add_chunks(store, group, ep, [chunk(group, ep, 2, "timed", 3, **later), chunk(group, ep, 3, "untimed", 4)]) == [{"created": 2}]
     rows = store.run(
         "MATCH (e:Episodic)-[h:HAS_CHUNK]->(c:Chunk) WHERE e.group_id = $group_id RETURN c.seq AS seq, c.kind AS kind, "
@@ -480,9 +479,11 @@ def test_search_fact_text(store: GraphStore, new_group: Callable[[], str]) -> No
 def test_every_named_op_has_a_contract_test() -> None:
     root = Path(__file__).resolve().parent.parent / "cypher" / "ops"
     ops = {p.stem for p in root.glob("*/*.cypher")}
-    source = Path(__file__).read_text(encoding="utf-8")
+    # an op counts as tested when some test module runs it by name (store ops here, domain ops
+    # in the tests of the procedure that owns them)
+    source = "\n".join(p.read_text(encoding="utf-8") for p in Path(__file__).parent.glob("test_*.py"))
     untested = sorted(op for op in ops if f'"{op}"' not in source)
-    assert not untested, f"named ops without a contract test here: {untested}"
+    assert not untested, f"named ops no test runs by name: {untested}"
 
 
 # --- errors --------------------------------------------------------------------------------------
@@ -513,6 +514,39 @@ def test_unreachable_neo4j_raises_store_unavailable_quickly() -> None:
         store.close()
     assert "hunter2" not in str(info.value)
     assert time.monotonic() - started < 10
+
+
+_MULTI_CHUNK_DELETE = """
+import json, sys
+from datetime import UTC, datetime
+from tkg.stores.kuzu_store import KuzuStore
+t = datetime(2024, 1, 1, tzinfo=UTC)
+store = KuzuStore(sys.argv[1])
+store.ensure_schema(3)
+texts = ["Priya moved to Lisbon in May", "Marco works at a bakery", "Biscuit the dog loves walks"]
+for g in ("a", "b"):
+    store.named("episode.create", {"uuid": g, "group_id": g, "name": g, "content": "", "source": "message",
+        "source_description": "", "speaker": "P", "source_ref": None, "content_hash": g, "seq": 0, "session": None,
+        "valid_at": t, "created_at": t, "entity_edges": [], "prev_uuid": None})
+    store.named("chunk.create_many", {"group_id": g, "episode_uuid": g, "chunks": [
+        {"uuid": g + str(i), "kind": "sentence", "text": s, "search_text": s, "seq": i, "speaker": "P",
+         "source_ref": None, "valid_at": t, "embedding": [1.0, float(i), 0.5], "time_text": None,
+         "time_start": None, "time_end": None} for i, s in enumerate(texts)]})
+store.named("group.delete", {"group_id": "a"})
+hits = store.named("search.chunk_text", {"group_id": "b", "text": "bakery", "kind": "", "k": 3, "k_fetch": 20})
+print(json.dumps([h["uuid"] for h in hits]))
+"""
+
+
+@pytest.mark.slow
+def test_kuzu_group_delete_after_a_multi_chunk_insert(tmp_path: Path) -> None:
+    # Run apart: Kuzu 0.11.3 mis-indexes multi-row UNWIND inserts into a full-text-indexed table,
+    # and deleting those rows can crash the whole process.
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", _MULTI_CHUNK_DELETE, str(tmp_path / "db.kuzu")], cwd=root,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, f"exit {done.returncode}: {done.stderr[-400:]}"
+    assert done.stdout.strip() == '["b1"]'
 
 
 @pytest.mark.slow

@@ -31,7 +31,11 @@ MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 MINILM_DIM = 384
 _MINILM_ALIASES = {MINILM, "all-MiniLM-L6-v2", "all-minilm-l6-v2", "minilm"}
 _INSTALL_HINT = 'install the local embedder with: pip install "tkg[local]"'
-_OPENAI_DIMS = {"text-embedding-3-small": 1536, "text-embedding-3-large": 3072, "text-embedding-ada-002": 1536}
+_OPENAI_DIMS = {
+    "text-embedding-3-small": 1536,
+    "text-embedding-3-large": 3072,
+    "text-embedding-ada-002": 1536,
+}
 _TRUE = {"1", "true", "yes", "on"}
 
 
@@ -86,7 +90,9 @@ def _env_int(name: str, default: int | None) -> int | None:
 
 
 def _offline() -> bool:
-    return any(os.environ.get(v, "").strip().lower() in _TRUE for v in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"))
+    return any(
+        os.environ.get(v, "").strip().lower() in _TRUE for v in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
+    )
 
 
 def bundled_minilm_dir() -> Path | None:
@@ -134,7 +140,9 @@ def _quiet_model_load() -> Iterator[None]:
         with warnings.catch_warnings():
             for category in (FutureWarning, DeprecationWarning, UserWarning):
                 warnings.filterwarnings(
-                    "ignore", category=category, module=r"(transformers|sentence_transformers|torch|huggingface_hub)"
+                    "ignore",
+                    category=category,
+                    module=r"(transformers|sentence_transformers|torch|huggingface_hub)",
                 )
             yield
     finally:
@@ -155,7 +163,9 @@ def _load_sentence_transformer(model: str, dtype: str) -> Any:
             import torch
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:
-            raise EmbeddingError(f"the local embedder needs sentence-transformers ({exc}); {_INSTALL_HINT}") from None
+            raise EmbeddingError(
+                f"the local embedder needs sentence-transformers ({exc}); {_INSTALL_HINT}"
+            ) from None
         threads = _env_int("TKG_EMBED_THREADS", None)
         if threads:
             torch.set_num_threads(threads)
@@ -167,7 +177,10 @@ def _load_sentence_transformer(model: str, dtype: str) -> Any:
         except Exception as exc:  # any load failure means the same to the user
             where = "the local Hugging Face cache (HF_HUB_OFFLINE is set)" if local_only else "the model hub"
             hint = _INSTALL_HINT if model in _MINILM_ALIASES else "check the model name or path"
-            raise EmbeddingError(f"cannot load embedding model {model!r} from {where}: {exc}; {hint}") from None
+            reason = " ".join(str(exc).split()) or type(exc).__name__
+            raise EmbeddingError(
+                f"cannot load embedding model {model!r} from {where}: {reason}; {hint}"
+            ) from None
         _MODELS[(source, dtype)] = st
         return st
 
@@ -180,7 +193,9 @@ class LocalEmbedder(_EmbedderBase):
     (2, 384)
     """
 
-    def __init__(self, model: str = MINILM, *, batch_size: int | None = None, dtype: str | None = None) -> None:
+    def __init__(
+        self, model: str = MINILM, *, batch_size: int | None = None, dtype: str | None = None
+    ) -> None:
         self.model = MINILM if model in _MINILM_ALIASES else model
         self.batch_size = batch_size or _env_int("TKG_EMBED_BATCH", 64) or 64
         self.dtype = (dtype or os.environ.get("TKG_EMBED_DTYPE", "") or "float32").strip().lower()
@@ -264,7 +279,9 @@ class OpenAIEmbedder(_EmbedderBase):
             self._key = os.environ.get("OPENAI_API_KEY", "").strip()
             if not self._key:
                 raise EmbeddingError("OpenAIEmbedder needs an API key: set OPENAI_API_KEY")
-            client = openai.OpenAI(api_key=self._key, timeout=timeout, max_retries=max_retries, http_client=http_client)
+            client = openai.OpenAI(
+                api_key=self._key, timeout=timeout, max_retries=max_retries, http_client=http_client
+            )
         self.client = client
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -282,7 +299,9 @@ class OpenAIEmbedder(_EmbedderBase):
             except openai.OpenAIError as exc:
                 status = getattr(exc, "status_code", None)
                 detail = getattr(exc, "message", None) or str(exc)
-                message = f"OpenAI embeddings ({self.model}) failed" + (f" with HTTP {status}" if status else "")
+                message = f"OpenAI embeddings ({self.model}) failed" + (
+                    f" with HTTP {status}" if status else ""
+                )
                 raise EmbeddingError(redact_secrets(f"{message}: {detail}", self._key)) from None
             rows = sorted(response.data, key=lambda d: d.index)
             if len(rows) != len(chunk) or any(len(r.embedding) != self.dim for r in rows):

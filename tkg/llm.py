@@ -230,7 +230,9 @@ def synthesis_prompt(question: str, evidence_texts: Sequence[str]) -> tuple[str,
 
 
 _CITED_LINE = re.compile(r"^\s*CITED\s*:(.*)$", re.IGNORECASE | re.MULTILINE)
-_ANSWER_LINE = re.compile(r"^\s*ANSWER\s*:(.*?)(?=^\s*CITED\s*:|\Z)", re.IGNORECASE | re.MULTILINE | re.DOTALL)
+_ANSWER_LINE = re.compile(
+    r"^\s*ANSWER\s*:(.*?)(?=^\s*CITED\s*:|\Z)", re.IGNORECASE | re.MULTILINE | re.DOTALL
+)
 _BRACKETED = re.compile(r"\s*\[(\d+)\]")
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from .embed import Embedder, get_embedder
 from .errors import ConfigError, NotFound
 from .ingest.loaders import load
-from .ingest.pipeline import IngestReport, Ingestor
+from .ingest.pipeline import Ingestor, IngestReport
 from .ingest.resolve import EntityIndex
 from .llm import LLMProvider, get_provider
 from .models import MODES, Answer, EpisodeInput, Fact, as_utc

@@ -95,7 +95,7 @@ def fmt_value(value: Any) -> str:
     if isinstance(value, datetime):
         return fmt_time(value)
     if isinstance(value, float):
-        return f"{value:.3f}"
+        return f"{value:.3f}".rstrip("0").rstrip(".") if value == value else "NaN"
     if isinstance(value, list | tuple):
         return ", ".join(fmt_value(v) for v in value) if value else "[]"
     if isinstance(value, Mapping):

@@ -17,6 +17,7 @@ from tkg.extract.compiled import Compiled, VerbEntry
 from tkg.extract.objects import clean_name, is_name, subjects, take_objects, vocab_ok
 from tkg.predicates import Predicate
 
+_IT = re.compile(r"\b(?:it|that|this|them|those|these)\b", re.I)
 _TRAVEL_START = re.compile(
     r"^(?:go(?:ing)?|head(?:ing)?|travel(?:l?ing)?|fly(?:ing)?|mov(?:e|ing)|relocat(?:e|ing)|visit(?:ing)?|"
     r"take|taking)\s+(?:(?:on\s+)?(?:a\s+)?(?:road\s+)?trip\s+)?(?:back\s+|over\s+)?(?:to\s+)?",
@@ -24,6 +25,10 @@ _TRAVEL_START = re.compile(
 )
 _ACTION_STOP = re.compile(r"[,;:!?()\"]|\.(?=\s|$)|\s[-\u2013\u2014]\s|\b(?:because|but|so|and then|since|which|"
                           r"who|where|while|if|though|as well)\b", re.I)
+
+
+_WEAK_PLAN = re.compile(lx.PLAN_WEAK)
+_INFINITIVE = re.compile(r"\s+(?!(?:a|an|the|my|our|his|her|their|your|this|that|some|see|visit)\b)[a-z]+\b(?!')")
 
 
 def _mode(mid: str) -> dict[str, bool]:
@@ -72,12 +77,14 @@ def clause_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
         verb_key = " ".join(m.group("verb").lower().split())
         rest = sent.text[m.end():]
         for entry in comp.verbs.get(verb_key, []):
-            if congrats and entry.kind != "ger":
+            if (congrats and entry.kind != "ger") or (entry.kind == "bare" and not mode["be"]):
                 continue
             decided = _decide(entry, reg.get(entry.predicate), mode, mid, rest)
             if decided is None or decided[0] not in reg:
                 continue
             pname, polarity = decided
+            if entry.base.endswith(" to") and _INFINITIVE.match(rest):
+                continue  # "I'm going to check it out": "going to" is the future, not travel
             for obj in take_objects(sent, m.end(), reg.get(pname)):
                 if entry.needs_name and not obj[0].isupper():
                     continue
@@ -113,6 +120,20 @@ def copula_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
                     if where in reg:
                         for org in take_objects(sent, m.end(), reg.get(where)):
                             out.append(Hit(subject, where, org, confidence=conf, anchor=m.end()))
+    if "likes" in reg:
+        for m in comp.fan.finditer(sent.text):
+            mode = _mode(m.group("mid"))
+            if mode["modal"] or mode["future"] or mode["plan"]:
+                continue
+            obj = clean_name(m.group("obj"))
+            if not is_name(obj):
+                continue
+            pname = "likes" if not mode["neg"] else reg.get("likes").negated
+            if pname not in reg:
+                continue
+            for subject, conf, extra in subjects(m, sent, comp):
+                out.extend(extra)
+                out.append(Hit(subject, pname, obj, confidence=min(conf, CONF_LOOSE + 0.1), anchor=m.end()))
     if "age" in reg:
         for m in comp.age.finditer(sent.text):
             mode = _mode(m.group("mid"))
@@ -173,12 +194,14 @@ def plan_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
         stop = _ACTION_STOP.search(sent.text, start, end)
         action = sent.text[start: stop.start() if stop else end].strip()
         travel = _TRAVEL_START.match(action)
+        if not travel and _WEAK_PLAN.fullmatch(" ".join(m.group("plan").lower().split())):
+            continue  # "I'm so excited to see how it plays out" is not a plan
         if travel and action[travel.end():][:1].isupper():
             objs = take_objects(sent, start + travel.end(), reg.get("visited") if "visited" in reg else pred)
         else:
             words = action.split()
             objs = [" ".join(words)] if 0 < len(words) <= pred.max_object_words else []
-            objs = [o for o in objs if o.split()[0].lower() not in lx.PRONOUN_OBJECTS]
+            objs = [o for o in objs if o.split()[0].lower() not in lx.PRONOUN_OBJECTS and not _IT.search(o)]
         for subject, conf, extra in subjects(m, sent, comp):
             out.extend(extra)
             out.extend(Hit(subject, "plans", o, confidence=min(conf, CONF_LOOSE + 0.1), anchor=m.end("plan"))

@@ -20,6 +20,8 @@ NAME = r"(?:[A-Z][\w'\-]*\.?|[A-Z]{2,})(?:\s+(?:(?:of|de|van|von|la|le|da|du|del
 POSS = r"(?:\b[Mm]y|\b[Oo]ur|\b[Yy]our|" + NAME + r"'s)"
 SUBJECT = (
     r"(?P<subj>(?:(?P<co>" + NAME + r")\s+and\s+)?(?<![\w'])[Ii](?=['\s])"
+    r"|\b[Mm]e\s+and\s+(?:(?:my|our)\s+(?:(?:" + lx.REL_ADJ + r")\s+){0,2}(?:{RELNOUNS})\s+)?(?P<co2>" + NAME
+    + r")(?=\s+(?:are|were|have|had|will|'ll|just|both|went|got|moved|[a-z]+ed)\b)"
     r"|\b[Ww]e\b|\b[Yy]ou\b"
     r"|\b[Cc]ongrat(?:ulation)?s\s+on"
     r"|(?P<rposs>" + POSS + r")\s+(?:(?:" + lx.REL_ADJ + r")\s+){0,2}(?P<rnoun>{RELNOUNS})\b(?:,?\s+(?P<rname>"
@@ -55,10 +57,12 @@ class Compiled:
     rel_np: re.Pattern[str] | None
     rel_named: re.Pattern[str] | None
     have_named: re.Pattern[str] | None
+    and_named: re.Pattern[str] | None
     appositive: re.Pattern[str] | None
     is_my: re.Pattern[str] | None
     my_is: re.Pattern[str] | None
     copula_job: re.Pattern[str] | None
+    fan: re.Pattern[str]
     age: re.Pattern[str]
     plan: re.Pattern[str]
     vocab: dict[str, frozenset[str]] = field(default_factory=dict)
@@ -75,10 +79,15 @@ def _key(surface: str) -> str:
 
 
 def _verb_forms(phrase: str) -> list[tuple[str, str]]:
+    """Surface forms of a verb phrase; "be from" also yields a bare "from" (kind "bare") for
+    clauses whose be-verb sits among the auxiliaries ("I'm not from", "I've been to")."""
     words = phrase.split()
     forms = lx.inflections(words[0])
     rest = " ".join(words[1:])
-    return [((f"{f} {rest}" if rest else f), kind) for f, kind in forms.items()]
+    out = [((f"{f} {rest}" if rest else f), kind) for f, kind in forms.items()]
+    if words[0] == "be" and rest:
+        out.append((rest, "bare"))
+    return out
 
 
 def _table(registry: PredicateRegistry, attr: str) -> dict[str, list[VerbEntry]]:
@@ -151,7 +160,9 @@ def compile_registry(registry: PredicateRegistry) -> Compiled:
         have_named=re.compile(
             r"(?P<subj>(?<![\w'])I|\b[Ww]e|" + NAME + r")" + MID + JOIN
             + r"(?:have|has|had|got|adopted|rescued|brought\s+home)\s+(?:a|an|two|three|four|\d+|new)\s+" + adj
-            + r"(?P<noun>" + rel_alt + r")\s+(?:named|called)\s+" + names) if has_rel else None,
+            + r"(?P<noun>" + rel_alt + r")(?:\s+(?:named|called)\s+|\s*[:,]\s*)" + names) if has_rel else None,
+        and_named=re.compile(r"(?:\s*,\s*|\s+)(?:and\s+)?(?:also\s+)?(?:a|an|two|three|\d+)\s+" + adj + r"(?P<noun>"
+                             + rel_alt + r")\s+(?:named|called)\s+" + names) if has_rel else None,
         appositive=re.compile(r"(?P<name>" + NAME + r")\s*,\s*(?P<poss>\b[Mm]y|\b[Oo]ur|\b[Yy]our)\s+" + adj
                               + r"(?P<noun>" + rel_alt + r")\s*(?:,|[.!?]|$)") if has_rel else None,
         is_my=re.compile(r"(?P<name>" + NAME + r")(?:\s+(?:is|was|has\s+been)|'s)\s+(?:(?:also|still|actually|"
@@ -164,6 +175,9 @@ def compile_registry(registry: PredicateRegistry) -> Compiled:
             + r"(?P<cop>am|'m|is|'s|are|'re|was|were|been|be|became|become|becomes|becoming)\s+(?:a|an)\s+"
             r"(?P<obj>(?:[a-z\-]+\s+){0,2}?(?:" + _alt(list(job_vocab)) + r"))\b(?P<after>\s+(?:at|for|with)\s+)?",
         ) if job_vocab else None,
+        fan=re.compile(subject + MID + JOIN + r"(?P<cop>am|'m|is|'s|are|'re)\s+(?:a|an|such\s+a)\s+(?:(?:big|huge|"
+                       r"massive|great|die-hard|lifelong|long-time|total|real|true)\s+)?(?P<obj>" + NAME
+                       + r")\s+fan\b"),
         age=re.compile(
             subject + MID + JOIN + r"(?P<cop>am|'m|is|'s|are|'re|turned|turn|turns|turning)\s+(?:now\s+|only\s+|"
             r"just\s+|officially\s+)?(?P<n>" + lx.NUMBER_RX + r")(?:\s+(?:years?|yrs?)(?:\s+old)?|\s*y/?o)?"

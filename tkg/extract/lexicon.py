@@ -87,9 +87,12 @@ BE = "am|'m|is|'s|are|'re|was|were|be|been|being"
 NEGATION = ("not|n't|never|no longer|don't|doesn't|didn't|haven't|hasn't|hadn't|isn't|aren't|wasn't|weren't|"
             "won't|wouldn't|can't|couldn't|cannot|shouldn't|ain't|do not|does not|did not|have not|has not")
 FUTURE = "will|'ll|shall|gonna|going to|about to|finally going to"
-PLAN = ("plan to|plans to|planned to|planning to|plan on|planning on|intend to|intends to|intending to|hope to|"
-        "hoping to|hopes to|thinking of|thinking about|considering|decided to|decide to|scheduled to|set to|"
-        "looking to|aiming to|aim to|preparing to|getting ready to|excited to|can't wait to|cannot wait to")
+PLAN_STRONG = ("plan to|plans to|planned to|planning to|plan on|planning on|intend to|intends to|intending to|"
+               "hope to|hoping to|hopes to|thinking of|thinking about|scheduled to|aiming to|aim to|preparing to|"
+               "getting ready to")
+# Weaker cues read as a plan only before a travel verb ("can't wait to go to Japan").
+PLAN_WEAK = "decided to|decide to|set to|looking to|excited to|can't wait to|cannot wait to|considering"
+PLAN = PLAN_STRONG + "|" + PLAN_WEAK
 MODAL = ("would|'d|could|might|may|should|must|can|want to|wanna|wants to|wanted to|need to|needs to|have to|"
          "has to|had to|gotta|got to|wish|try to|trying to|tried to|would love to|would like to")
 USED_TO = "used to|use to"
@@ -140,6 +143,7 @@ NOT_NAMES = frozenset(
     beautiful sweet cute fun exciting interesting hmm hmmm um uh ah ahh ooh woah whoa nah meh ugh yay bye see
     take keep good congratulations welcome happy merry dear hope wish enjoy have guess check look remember
     sometimes usually often always never lately recently finally luckily sadly unfortunately fortunately
+    go come get make keep stay try tell don't let's gotta wanna thx ty np idk imo tbh
     """.split()
 )
 
@@ -148,6 +152,7 @@ PRONOUN_OBJECTS = frozenset(
     it this that them him her you me us those these what how when where why who which whatever everything
     something anything nothing all there here so such being having going getting to myself yourself himself
     herself themselves ourselves one ones lot lots much more most it's that's what's each both either neither
+    not no never in on at out up off into onto with about around over
     """.split()
 )
 

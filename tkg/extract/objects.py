@@ -14,7 +14,7 @@ from tkg.extract import lexicon as lx
 from tkg.extract.candidate import CONF_FIRST, CONF_LOOSE, CONF_SECOND, CONF_THIRD, Hit, Sentence
 from tkg.extract.compiled import Compiled
 from tkg.predicates import Predicate
-from tkg.text import ABBREVIATIONS
+from tkg.text import ABBREVIATIONS, STOPWORDS
 
 _STOP = re.compile(
     r"[;:!?()\[\]\"\u201c\u201d]|\s[-\u2013\u2014]+\s|\.\.\.|\u2026|\.(?=\s|$)|(?<=\s)(?i:because|cause|cuz|since|so|"
@@ -22,7 +22,9 @@ _STOP = re.compile(
     r"for|to|as|from|at|by|near|like|then|now|anymore|any\s+more|again|too|also|together|already|yet|instead|lately|"
     r"recently|these\s+days|right\s+now|for\s+now|anyway|haha|lol|in|on|into|during|over|about|every|plus|just|soon|"
     r"ever|because|last|next|this|today|yesterday|tonight|tomorrow|here|there|is|was|are|were|has|have|had|will|"
-    r"would|and\s+then|i|i'm|i've|it|we|he|she|they|you)\b"
+    r"would|and\s+then|i|i'm|i've|it|we|he|she|they|you|twice|once|before|a\s+lot|many\s+times|several\s+times|"
+    r"a\s+few\s+times|so\s+much|very\s+much|a\s+bunch|though|all\s+day|every\s+day|each|either|or\s+so|"
+    r"afterwards?|later|earlier|lately|tonight|sometimes|often|daily|weekly|regularly|again)\b"
 )
 _LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*(?=[a-z])")
 _LEADING = re.compile(
@@ -33,6 +35,13 @@ _LEADING = re.compile(
 _NAMED = re.compile(r"\b(?:named|called)\s+(" + r"[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)?)")
 _TRAIL = re.compile(r"[\s.,;:!?'\"\u2019\u201d)\-]+$")
 _ONLY_SYMBOLS = re.compile(r"^[\W\d_]+$")
+_OTHERS = re.compile(r"(?:his|her|their|its|your)\s", re.I)
+_VERBISH = frozenset("makes helps keeps gives means is was has gets feels brings lets takes made helped kept gave "
+                     "meant got felt brought took".split())
+_SIMPLE_NAME = re.compile(r"^[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?$")
+_NOT_A_NAME = re.compile(r"(?:ing|ive|ful|ous|able|ible|less|ly|ed|ness|ment|tion|[^uiaoes]s)$")
+_TRAIL_ADVERB = re.compile(r"(?:\s+[a-z]+ly)+[\s.,!?]*$")  # "Cork originally", "jazz obviously"
+_COMMA_LIST = re.compile(r",[^,]*\b(?:and|or)\b")
 
 
 def is_name(text: str) -> bool:
@@ -59,16 +68,20 @@ def _cut(text: str) -> str:
 
 
 def _finish(raw: str, pred: Predicate) -> str | None:
+    if _OTHERS.match(raw.strip()):
+        return None  # "I love their work": the object is someone else's
     obj = _LEADING.sub("", raw.strip())
     named = _NAMED.search(obj)
     if named:
         obj = named.group(1)
-    obj = _TRAIL.sub("", obj).strip()
+    obj = _TRAIL.sub("", _TRAIL_ADVERB.sub("", obj)).strip()
     if obj.endswith("'s") and pred.object_type != "organisation":
         obj = obj[:-2]
     words = obj.split()
     if not words or _ONLY_SYMBOLS.match(obj) or words[0].lower() in lx.PRONOUN_OBJECTS:
         return None
+    if all(w.lower() in STOPWORDS for w in words) or (len(words) > 1 and words[0].lower() in _VERBISH):
+        return None  # "the things I love makes writing fun"
     if pred.proper_object:
         caps = [i for i, w in enumerate(words) if w[0].isupper() and w != "I"]
         if not caps:
@@ -93,15 +106,15 @@ def take_objects(sent: Sentence, start: int, pred: Predicate, *, allow_list: boo
     lead = _LEADING.match(segment.lstrip())
     offset = len(segment) - len(segment.lstrip()) + (lead.end() if lead else 0)
     body = segment[:offset] + _cut(segment[offset:]) if offset else _cut(segment)
+    if "," in body and not _COMMA_LIST.search(body):
+        body = body.split(",", 1)[0]  # "Under Armour, working with them ..." is not a list
     if pred.cardinality == "multi" and allow_list:
-        items = [i for i in _LIST_SPLIT.split(body) if i.strip()]
         out: list[str] = []
-        for i, item in enumerate(items):
-            if i and len(item.split()) > 3:
-                break
-            obj = _finish(item, pred)
-            if obj:
-                out.append(obj)
+        for i, item in enumerate(i for i in _LIST_SPLIT.split(body) if i.strip()):
+            obj = _finish(item, pred) if not (i and len(item.split()) > 3) else None
+            if obj is None:
+                break  # the list ends where an item stops looking like one
+            out.append(obj)
         return out
     first = _LIST_SPLIT.split(body, maxsplit=1)[0] if pred.proper_object else re.split(r"\s*,\s*|\s+and\s+", body)[0]
     obj = _finish(first, pred)
@@ -111,10 +124,12 @@ def take_objects(sent: Sentence, start: int, pred: Predicate, *, allow_list: boo
 def vocab_ok(obj: str, vocab: frozenset[str], *, strict: bool) -> bool:
     """An object a loose verb may take: a vocabulary word (or its plural) as head, or a short name."""
     low = obj.lower()
+    if len(low.split()) > 2:
+        return False  # "that stuffed animal dog you gave me" is not a pet
     head = low.split()[-1]
     if low in vocab or head in vocab or head.rstrip("s") in vocab or " ".join(low.split()[-2:]) in vocab:
         return True
-    return not strict and obj[0].isupper() and len(obj.split()) <= 2 and is_name(obj)
+    return not strict and bool(_SIMPLE_NAME.match(obj)) and is_name(obj)
 
 
 def relative(sent: Sentence, owner: str, noun: str, comp: Compiled) -> tuple[str, list[Hit]]:
@@ -143,9 +158,9 @@ def subjects(m: re.Match[str], sent: Sentence, comp: Compiled) -> list[tuple[str
         return [(name, CONF_LOOSE, hits)]
     if low.startswith("congrat"):
         return [(sent.listener, CONF_SECOND, [])] if sent.listener else []
-    if low in ("i", "we") or low.endswith(" i"):
+    if low in ("i", "we") or low.endswith(" i") or m.groupdict().get("co2"):
         out: list[tuple[str, float, list[Hit]]] = [(sent.speaker, CONF_FIRST, [])]
-        co = m.groupdict().get("co")
+        co = m.groupdict().get("co") or m.groupdict().get("co2")
         if co and is_name(co):
             out.append((clean_name(co), CONF_THIRD, []))
         return out
@@ -154,6 +169,6 @@ def subjects(m: re.Match[str], sent: Sentence, comp: Compiled) -> list[tuple[str
     name = m.group("name") or ""
     if not name or not is_name(name):
         return []
-    if m.start() == 0 and " " not in name and name.lower().endswith(("s", "ing")):
-        return []  # "Dogs love walks", "Painting helps"
+    if m.start() == 0 and " " not in name and _NOT_A_NAME.search(name):
+        return []  # "Dogs love walks", "Painting helps", "Impressive plan you've got"
     return [(clean_name(name), CONF_THIRD, [])]

@@ -17,6 +17,7 @@ from tkg.extract.candidate import CONF_FIRST, CONF_LOOSE, CONF_SECOND, CONF_THIR
 from tkg.extract.compiled import NAME, POSS, Compiled
 from tkg.extract.objects import clean_name, is_name, take_objects
 
+_PRONOUN = re.compile(r"\b(?:I|my|me|we|our|you|your|it|they|them|he|she|this|that|there|what|which)\b", re.I)
 _NAME_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*")
 _FAV = re.compile(r"(?<!one of )(?P<poss>" + POSS + r")\s+(?:(?:all[- ]time|absolute|very|current|new)\s+)?"
                   r"(?:favou?rite|fave)(?:\s+(?P<cat>[a-z]+(?:\s+[a-z]+){0,2}?))?\s+(?:of\s+all\s+time\s+|ever\s+)?"
@@ -27,7 +28,7 @@ _FAV_REV = re.compile(r"\s+(?:is|was|'s)\s+(?:(?:definitely|probably|still|now|a
 _BIRTHDAY = re.compile(r"(?P<poss>" + POSS + r")\s+(?:birthday|bday|b-day)\s+(?:is|was|'s|falls)\s+|"
                        r"(?P<subj>(?<![\w'])I|" + NAME + r")\s+was\s+born\s+(?=on|in\s+[A-Z])|"
                        r"(?:it's|it\s+is|it\s+was|today\s+is)\s+(?P<today>" + POSS + r")\s+(?:birthday|bday)", re.I)
-_TRIP = r"(?:(?P<tposs>the|our|my|your)\s+(?:(?P<place1>" + NAME + r")\s+trip|trip\s+to\s+(?P<place2>" + NAME + r")))"
+_TRIP = r"(?:(?P<tposs>\b[Tt]he|\b[Oo]ur|\b[Mm]y|\b[Yy]our)\s+(?:(?P<place1>" + NAME + r")\s+trip|trip\s+to\s+(?P<place2>" + NAME + r")))"
 _TRIP_CHANGED = re.compile(
     _TRIP + r"\s+(?:is|was|has\s+been|got|'s|had\s+to\s+be)\s+(?:now\s+)?(?P<what>postponed|pushed\s+back|moved|"
     r"delayed|rescheduled|put\s+off|cancell?ed|called\s+off|off|scrapped)\b"
@@ -91,8 +92,12 @@ def np_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
                 owner = owner if owner.lower() not in ("i", "we") else "my"
                 if owner != "my" and not is_name(owner):
                     continue
-                out += _kin(sent, comp, owner if owner == "my" else owner + "'s", m.group("noun"),
-                            _names(m.group("names")), CONF_FIRST)
+                owner = owner if owner == "my" else owner + "'s"
+                out += _kin(sent, comp, owner, m.group("noun"), _names(m.group("names")), CONF_FIRST)
+                more = comp.and_named.match(text, m.end()) if comp.and_named else None
+                while more is not None and comp.and_named is not None:
+                    out += _kin(sent, comp, owner, more.group("noun"), _names(more.group("names")), CONF_FIRST)
+                    more = comp.and_named.match(text, more.end())
     if comp.poss_np is not None:
         for m in comp.poss_np.finditer(text):
             pred_name = comp.possessive[" ".join(m.group("phrase").lower().split())]
@@ -123,11 +128,10 @@ def favorite_hits(sent: Sentence) -> list[Hit]:
     for m in _FAV_REV.finditer(sent.text):
         owner = sent.owner(m.group("poss"))
         head = sent.text[: m.start()]
-        head = re.split(r"[,;:!?]|\.(?=\s)|\b(?:and|but|so|because|think|guess|say)\b", head)[-1]
+        head = re.split(r"[,;:!?\-]|\.(?=\s)|\b(?:think|guess|say|says|said)\b", head)[-1]
         obj = re.sub(r"^\s*(?:the|a|an|oh|well|honestly|actually)\s+", "", head.strip(), flags=re.I).strip()
         words = obj.split()
-        if owner and words and len(words) <= pred.max_object_words and words[0].lower() not in lx.PRONOUN_OBJECTS \
-                and words[0].lower() not in lx.NOT_NAMES - {"the"}:
+        if owner and 0 < len(words) <= 5 and not _PRONOUN.search(obj) and words[0].lower() not in lx.NOT_NAMES:
             out.append(Hit(owner, "favorite", obj, qualifier=_category(m.group("cat")), confidence=_conf(m.group("poss"))))
     return out
 

@@ -254,7 +254,7 @@ def load_jsonl(path: str | Path, *, group: str | None = None) -> LoadReport:
 
         >>> report = load_jsonl("examples/priya_marco.jsonl")  # doctest: +SKIP
         >>> report.groups  # doctest: +SKIP
-        ['priya-marco-2']
+        ['priya-marco-chat']
     """
     path = Path(path)
     source = str(path)

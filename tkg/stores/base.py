@@ -63,6 +63,10 @@ class GraphStore(Runner, Protocol):
         """Apply the schema idempotently and record the embedding dimension."""
         ...
 
+    def indexes(self) -> list[Row]:
+        """Every index with its table, name, type (and state where the store reports one)."""
+        ...
+
     def close(self) -> None: ...
 
     def __enter__(self) -> GraphStore: ...
@@ -79,12 +83,37 @@ class NamedMixin:
         raise NotImplementedError
 
     def named(self, name: str, params: Params = None) -> list[Row]:
-        """Run a named query; a file of several statements runs them in order, returning the last rows."""
+        """Run a named query; a file of several statements runs them in order, returning the last rows.
+
+        A dialect file may start with ``// @foreach PARAM``: the adapter then runs it once per item
+        of the list parameter PARAM (bound as a one-item list). Kuzu 0.11 needs this where one
+        statement creates several full-text-indexed rows (it indexes them all with the first row's text).
+        """
+        text = load_query(name, self.dialect)
+        each = _FOREACH.search(text)
+        if each and params and isinstance(params.get(each.group(1)), list):
+            runs = [self._run_statements(text, {**params, each.group(1): [item]}) for item in params[each.group(1)]]
+            return _combine(runs)
+        return self._run_statements(text, params)
+
+    def _run_statements(self, text: str, params: Params) -> list[Row]:
         rows: list[Row] = []
-        for statement in split_statements(load_query(name, self.dialect)):
+        for statement in split_statements(text):
             used = {k: v for k, v in (params or {}).items() if re.search(rf"\${k}\b", statement)}
             rows = self.run(statement, used)
         return rows
+
+
+_FOREACH = re.compile(r"^//\s*@foreach\s+(\w+)", re.M)
+
+
+def _combine(runs: list[list[Row]]) -> list[Row]:
+    """Per-item results of a @foreach query: counts (one all-integer row each) add up, rows concatenate."""
+    if runs and all(len(r) == 1 and all(isinstance(v, int) for v in r[0].values()) for r in runs):
+        keys = runs[0][0].keys()
+        if all(r[0].keys() == keys for r in runs):
+            return [{k: sum(r[0][k] for r in runs) for k in keys}]
+    return [row for run in runs for row in run]
 
 
 # --- values ------------------------------------------------------------------------------------
@@ -113,8 +142,10 @@ def normalise_out(value: Any) -> Any:
 
 # --- read-only guard ---------------------------------------------------------------------------
 
-_STRINGS = re.compile(r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"|`[^`]*`", re.S)
-_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+# strings and comments in ONE pass, so a "//" inside a string cannot hide what follows it
+_STRINGS_OR_COMMENTS = re.compile(
+    r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"|`[^`]*`|//[^\n]*|/\*.*?\*/", re.S
+)
 _WRITE = re.compile(
     r"\b(CREATE|MERGE|SET|DELETE|DETACH|REMOVE|DROP|ALTER|COPY|INSTALL|LOAD|ATTACH|DETACH|"
     r"IMPORT|EXPORT|FOREACH|BEGIN|COMMIT|ROLLBACK|CHECKPOINT)\b|\bCALL\s+(CREATE|DROP)_|\bdb\.create",
@@ -124,7 +155,7 @@ _WRITE = re.compile(
 
 def write_clause(query: str) -> str | None:
     """The first write keyword in a query (outside strings and comments), or None."""
-    bare = _STRINGS.sub("''", _COMMENTS.sub(" ", query))
+    bare = _STRINGS_OR_COMMENTS.sub(" ", query)
     match = _WRITE.search(bare)
     return match.group(0).strip() if match else None
 

@@ -14,7 +14,7 @@ Example::
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -31,7 +31,7 @@ class StoreURL:
     backend: str  # "kuzu" | "neo4j"
     target: str  # a path for Kuzu, a driver URI (no credentials) for Neo4j
     user: str | None = None
-    password: str | None = None
+    password: str | None = field(default=None, repr=False)
     database: str | None = None
 
     @property
@@ -78,7 +78,7 @@ def parse_store_url(url: str | None) -> StoreURL:
             f"{scheme}://{host}:{port}",
             user=unquote(parts.username) if parts.username else os.environ.get("TKG_NEO4J_USER"),
             password=unquote(parts.password) if parts.password else os.environ.get("TKG_NEO4J_PASSWORD"),
-            database=(query.get("database") or [None])[0],
+            database=query["database"][0] if "database" in query else None,
         )
     raise ConfigError(f"unknown store scheme {scheme!r}; use kuzu:///path, a path, bolt:// or neo4j://")
 

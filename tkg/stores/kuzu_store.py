@@ -112,7 +112,7 @@ class KuzuStore(NamedMixin):
 
         def values() -> Iterator[list[Any]]:
             while result.has_next():
-                yield result.get_next()
+                yield list(result.get_next())
 
         rows = rows_iter(columns, values())
         result.close()

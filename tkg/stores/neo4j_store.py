@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any, TypeVar
 
 import neo4j
@@ -17,7 +18,7 @@ from neo4j import exceptions as nx
 
 from ..cypher import load_schema
 from ..errors import ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
-from .base import SCHEMA_VERSION, NamedMixin, Params, Row, normalise_out, refuse_writes
+from .base import SCHEMA_VERSION, NamedMixin, Params, Row, normalise_out, refuse_writes, to_utc
 
 T = TypeVar("T")
 
@@ -25,6 +26,8 @@ _RETRYABLE = (nx.ServiceUnavailable, nx.SessionExpired, nx.TransientError, OSErr
 
 
 def _param(value: Any) -> Any:
+    if isinstance(value, datetime):  # always aware UTC: naive would become LocalDateTime
+        return to_utc(value)
     if hasattr(value, "tolist"):  # numpy arrays and scalars
         return value.tolist()
     if isinstance(value, list):
@@ -134,7 +137,7 @@ class Neo4jStore(NamedMixin):
     def run(self, query: str, params: Params = None) -> list[Row]:
         def work() -> list[Row]:
             with self._session(neo4j.WRITE_ACCESS) as session:
-                result = session.run(query, _params(params))  # type: ignore[arg-type]
+                result = session.run(query, _params(params))
                 return [{k: normalise_out(v) for k, v in rec.items()} for rec in result]
 
         return self._with_retry(work)
@@ -145,7 +148,7 @@ class Neo4jStore(NamedMixin):
         def work() -> list[Row]:
             with self._session(neo4j.READ_ACCESS) as session:
                 def fn(tx: neo4j.ManagedTransaction) -> list[Row]:
-                    return [{k: normalise_out(v) for k, v in rec.items()} for rec in tx.run(query, _params(params))]  # type: ignore[arg-type]
+                    return [{k: normalise_out(v) for k, v in rec.items()} for rec in tx.run(query, _params(params))]
 
                 return session.execute_read(fn)
 

@@ -1,0 +1,12 @@
+// Edges of the given subjects whose valid interval overlaps [$start, $end); versions that a
+// correction emptied (invalid_at <= valid_at) never held and are left out.
+MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity)
+WHERE r.group_id = $group_id AND s.uuid IN $subject_uuids AND ($predicate = '' OR r.name = $predicate)
+  AND r.valid_at < $end AND (r.invalid_at IS NULL OR (r.invalid_at > $start AND r.invalid_at > r.valid_at))
+RETURN r.uuid AS uuid, s.uuid AS subject_uuid, s.name AS subject, r.name AS predicate,
+       o.uuid AS object_uuid, o.name AS object, r.qualifier AS qualifier, r.fact AS fact,
+       r.version AS version, r.valid_at AS valid_at, r.invalid_at AS invalid_at,
+       r.created_at AS created_at, r.expired_at AS expired_at, r.episodes AS episodes,
+       r.source_ref AS source_ref, r.source_chunk AS source_chunk, r.confidence AS confidence,
+       r.supersedes AS supersedes, r.time_text AS time_text
+ORDER BY valid_at, version

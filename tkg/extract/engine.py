@@ -1,0 +1,185 @@
+"""`extract()`: one turn in, candidate facts out, read from the speaker's side.
+
+Per sentence: find its time expressions, decide whether it states anything
+(questions and hypotheticals do not; possessives inside them still presuppose),
+run the rules, attach each claim's time, and resolve corrections ("actually,
+it's Leeds, not York") against what was said earlier in the turn or in `history`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime
+
+from tkg.extract.candidate import CONF_CONTEXT, Candidate, Hit, Sentence
+from tkg.extract.clauses import clause_hits, copula_hits, plan_hits, together_hits
+from tkg.extract.compiled import compile_registry
+from tkg.extract.phrases import birthday_hits, favorite_hits, np_hits, pet_gone_hits, trip_hits
+from tkg.models import as_utc
+from tkg.predicates import PredicateRegistry
+from tkg.text import normalize_name, split_sentences
+from tkg.timeparse import find_times
+
+_QUESTION_START = re.compile(
+    r"^\s*(?:(?:so|and|but|oh|hey|well|wait|also|btw|by the way|and so|ok|okay|um)[,!]?\s+)*(?:do|does|did|are|is|am|"
+    r"was|were|have|has|had|can|could|would|will|should|shall|may|might|how|what|where|when|why|who|which|whose|"
+    r"ever|any|isn't|aren't|didn't|don't|doesn't|haven't|hasn't|wasn't|won't|wouldn't|can't|couldn't)\b",
+    re.I,
+)
+_HYPOTHETICAL = re.compile(
+    r"\b(?:if|unless|whether|suppose|supposing|imagine|imagining|wish|wished|what\s+if|in\s+case|pretend|"
+    r"dream(?:s|ing|ed|t)?\s+(?:of|about)|maybe|perhaps|hypothetically|someday|some\s+day)\b",
+    re.I,
+)
+_CORRECTION = re.compile(
+    r"^\s*(?:(?:oh|sorry|wait|no|oops|sorry,?\s+no|my\s+bad|um)[,!.]?\s+)*(?:actually|correction|i\s+meant|i\s+mean|"
+    r"to\s+be\s+clear|scratch\s+that|let\s+me\s+correct\s+(?:that|myself))\b[,:]?\s*",
+    re.I,
+)
+_NOT_BUT = re.compile(
+    r"(?:\b(?:it's|it\s+is|it\s+was|that's|that\s+was|i\s+meant|i\s+mean)\s+(?:actually\s+)?(?P<new>[^,.;!?]{1,60}?)"
+    r"\s*,?\s+not\s+(?P<old>[^,.;!?]{1,60}))|(?:\bnot\s+(?P<old2>[^,.;!?]{1,60}?)\s*,?\s+but\s+(?P<new2>[^,.;!?]{1,60}))"
+    r"|(?:\bi\s+meant\s+(?P<new3>[^,.;!?]{1,60}))",
+    re.I,
+)
+_ARTICLE = re.compile(r"^(?:the|a|an|in|at|to|from)\s+", re.I)
+_PARTNER_PREDS = ("engaged_to", "married_to", "partner_of")
+
+
+def _sentence(text: str, index: int, speaker: str, listeners: Sequence[str], when: datetime,
+              registry: PredicateRegistry) -> Sentence:
+    sent = Sentence(text.replace("\u2019", "'").replace("\u2018", "'"), index, speaker, listeners, when, registry)
+    sent.times = find_times(sent.text, when)
+    sent.question = sent.text.rstrip().endswith("?") or bool(_QUESTION_START.match(sent.text))
+    sent.hypothetical = bool(_HYPOTHETICAL.search(sent.text))
+    sent.correction = bool(_CORRECTION.match(sent.text))
+    return sent
+
+
+def _attach_time(hits: list[Hit], sent: Sentence) -> list[tuple[Hit, datetime | None, str | None]]:
+    """Each claim takes the time expression right after its verb, else the nearest one before it."""
+    out: list[tuple[Hit, datetime | None, str | None]] = []
+    for h in hits:
+        if h.anchor < 0 or not sent.times:
+            out.append((h, None, None))
+            continue
+        key = normalize_name(h.object)
+        nxt = min((g.anchor for g in hits if g.anchor > h.anchor and normalize_name(g.object) != key),
+                  default=len(sent.text) + 1)
+        after = [t for t in sent.times if h.anchor <= t.span[0] < nxt]
+        before = [t for t in sent.times if t.span[1] <= h.anchor]
+        ref = after[0] if after else (before[-1] if before else None)
+        out.append((h, ref.start, ref.text) if ref else (h, None, None))
+    return out
+
+
+def _clean(text: str) -> str:
+    return _ARTICLE.sub("", text.strip(" \t'\"")).strip()
+
+
+def _corrections(sent: Sentence, context: list[Hit], registry: PredicateRegistry) -> list[Hit]:
+    """"it's Leeds, not York" / "I meant Leeds": re-say the earlier claim with the new object."""
+    m = _NOT_BUT.search(sent.text)
+    if m is None and sent.correction:
+        rest = _CORRECTION.sub("", sent.text).strip(" .!")
+        if 0 < len(rest.split()) <= 4:
+            new, old = rest, None
+        else:
+            return []
+    elif m is None:
+        return []
+    else:
+        new = m.group("new") or m.group("new2") or m.group("new3")
+        old = m.group("old") or m.group("old2")
+    new = _clean(new)
+    if not new:
+        return []
+    old_key = normalize_name(_clean(old)) if old else None
+    for h in reversed(context):
+        if h.subject != sent.speaker and h.subject not in sent.listeners:
+            continue
+        if old_key is not None and normalize_name(h.object) != old_key:
+            continue
+        if old_key is None and not registry.is_single(h.predicate):
+            continue
+        return [replace(h, object=new, correction=True, confidence=min(h.confidence, CONF_CONTEXT + 0.2), anchor=-1)]
+    return []
+
+
+def _partner(hits: Sequence[Hit], speaker: str) -> str | None:
+    for h in reversed(hits):
+        if h.predicate in _PARTNER_PREDS and h.polarity == "assert":
+            if h.subject == speaker:
+                return h.object
+            if h.object == speaker:
+                return h.subject
+    return None
+
+
+def extract(
+    text: str,
+    *,
+    speaker: str,
+    listeners: Sequence[str],
+    when: datetime,
+    registry: PredicateRegistry,
+    history: Sequence[Candidate] = (),
+) -> list[Candidate]:
+    """Candidate facts stated in one turn, subjects resolved from the speaker's side.
+
+    `history` (optional) holds candidates from earlier turns of the same conversation, oldest
+    first; it is only read to resolve corrections and "we got engaged" partners.
+
+    >>> from datetime import UTC
+    >>> reg = PredicateRegistry.load()
+    >>> [(c.subject, c.predicate, c.object) for c in extract("I moved to Bristol last week.",
+    ...     speaker="Priya", listeners=["Marco"], when=datetime(2023, 5, 8, tzinfo=UTC), registry=reg)]
+    [('Priya', 'lives_in', 'Bristol')]
+    """
+    when = as_utc(when) or when
+    comp = compile_registry(registry)
+    context: list[Hit] = [
+        Hit(c.subject, c.predicate, c.object, c.qualifier, c.polarity, c.confidence) for c in history
+    ]
+    results: list[Candidate] = []
+    seen: dict[tuple[str, str, str, str, str], int] = {}
+    for index, raw in enumerate(split_sentences(text)):
+        sent = _sentence(raw, index, speaker, listeners, when, registry)
+        if sent.hypothetical:
+            hits = np_hits(sent, comp) if not sent.question else []
+        else:
+            hits = np_hits(sent, comp) + favorite_hits(sent)
+            if not sent.question:
+                hits += clause_hits(sent, comp) + copula_hits(sent, comp) + plan_hits(sent, comp)
+                hits += birthday_hits(sent) + trip_hits(sent) + pet_gone_hits(sent, comp)
+                hits += together_hits(sent, comp, _partner(context + hits, speaker))
+                if not hits or sent.correction:
+                    hits += _corrections(sent, context, registry)
+        retracted = {(h.subject, h.predicate, normalize_name(h.object)) for h in hits if h.polarity == "retract"}
+        hits = [h for h in hits if h.polarity == "retract" or (h.subject, h.predicate, normalize_name(h.object))
+                not in retracted]  # "I quit my job at Acme": the possessive does not assert it
+        named_pets = {h.subject for h in hits if h.predicate == "has_pet" and h.object[:1].isupper()}
+        hits = [h for h in hits if not (h.predicate == "has_pet" and h.subject in named_pets
+                                        and h.object[:1].islower())]  # "two dogs, Rex and Bo": not also "dogs"
+        for hit, valid_at, time_text in _attach_time(hits, sent):
+            if normalize_name(hit.subject) == normalize_name(hit.object) or not hit.object.strip():
+                continue
+            pred = registry.get(hit.predicate)
+            key = (hit.subject, hit.predicate, normalize_name(hit.object), hit.qualifier, hit.polarity)
+            cand = Candidate(
+                subject=hit.subject, predicate=hit.predicate, object=hit.object, qualifier=hit.qualifier,
+                polarity=hit.polarity, confidence=round(hit.confidence, 3), valid_at=valid_at, time_text=time_text,
+                correction=(hit.correction or sent.correction) and pred.single, sentence=raw, sentence_index=index,
+                subject_type=pred.subject_type, object_type=hit.object_type or pred.object_type,
+            )
+            if key in seen:
+                prev = results[seen[key]]
+                if cand.confidence > prev.confidence or (cand.valid_at and not prev.valid_at):
+                    results[seen[key]] = replace(cand, confidence=max(cand.confidence, prev.confidence))
+                continue
+            seen[key] = len(results)
+            results.append(cand)
+        context.extend(hits)
+    return results

@@ -1,0 +1,92 @@
+"""`mentions()`: the named things a turn talks about, typed by the words around them.
+
+Every capitalised run that is plausibly a name becomes a mention, for MENTIONS
+edges and for grounding entity names in questions. The type is a cheap guess
+from context: "my dog Biscuit" -> pet, "in Leeds" -> place, "St. Anne's
+Hospital" -> organisation, "my sister Megan" or a known participant -> person.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from tkg.extract import lexicon as lx
+from tkg.extract.objects import clean_name, is_name
+from tkg.predicates import REGISTRY, PredicateRegistry
+from tkg.text import normalize_name, split_sentences
+
+_RUN = re.compile(
+    r"(?:[A-Z][\w'\-]*\.?|[A-Z]{2,})(?:\s+(?:(?:of|de|van|von|la|le|da|du|del|the)\s+)?(?:[A-Z][\w'\-]*\.?|&)){0,4}"
+)
+_PLACE_BEFORE = re.compile(r"\b(?:in|to|from|at|near|visit(?:ed|ing)?|around|across|outside|toward|towards|"
+                           r"via|through|into|of)\s+(?:the\s+)?$", re.I)
+_PERSON_BEFORE = re.compile(r"\b(?:with|and|met|told|called|texted|asked|saw|thanks|thank|hey|hi|hello|dear|"
+                            r"congrats|congratulations|bye|love|miss|named|called)\s*,?\s*$", re.I)
+_PERSON_AFTER = re.compile(r"^\s*(?:'s|said|says|told|asked|and\s+I|is\s+my|was\s+my|texted|called|!|,\s+(?:my|our))",
+                           re.I)
+
+
+def _kin_words(registry: PredicateRegistry) -> tuple[frozenset[str], frozenset[str]]:
+    pets: set[str] = set()
+    people: set[str] = set()
+    for p in registry.predicates():
+        target = pets if p.object_type == "pet" else people if p.object_type == "person" else None
+        if target is not None:
+            target.update(n.lower() for n in (*p.nouns, *p.inverse_nouns))
+    return frozenset(pets), frozenset(people)
+
+
+_PETS, _PEOPLE = _kin_words(REGISTRY)
+
+
+def _type(name: str, before: str, after: str, known: set[str], pets: frozenset[str], people: frozenset[str]) -> str:
+    if normalize_name(name) in known:
+        return "person"
+    prev_word = before.rstrip(" ,").split()[-1].lower() if before.strip(" ,") else ""
+    if prev_word in pets:
+        return "pet"
+    if prev_word in people:
+        return "person"
+    last = normalize_name(name).split()[-1] if normalize_name(name) else ""
+    if last in lx.ORG_WORDS or "&" in name:
+        return "organisation"
+    if _PLACE_BEFORE.search(before):
+        return "place"
+    if _PERSON_BEFORE.search(before) or _PERSON_AFTER.match(after):
+        return "person"
+    return "person" if " " not in name else "thing"
+
+
+def mentions(
+    text: str, *, speaker: str, listeners: Sequence[str], registry: PredicateRegistry | None = None
+) -> list[tuple[str, str]]:
+    """(surface name, type) of each named thing the turn mentions, first mention first, no repeats.
+
+    >>> mentions("Hey Marco! My dog Biscuit loves Leeds.", speaker="Priya", listeners=["Marco"])
+    [('Marco', 'person'), ('Biscuit', 'pet'), ('Leeds', 'place')]
+    """
+    pets, people = _kin_words(registry) if registry is not None else (_PETS, _PEOPLE)
+    known = {normalize_name(n) for n in (speaker, *listeners)}
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for sentence in split_sentences(text.replace("\u2019", "'")):
+        for m in _RUN.finditer(sentence):
+            name = clean_name(m.group(0))
+            words = name.split()
+            while words and words[0].lower().rstrip(".") in lx.NOT_NAMES:
+                words = words[1:]  # "Hey Marco" -> "Marco"; "Thanks Caroline" -> "Caroline"
+            if not words:
+                continue
+            name = " ".join(words)
+            if not is_name(name) or name == "I" or len(name) < 2:
+                continue
+            if m.start() == 0 and len(words) == 1 and words[0] == m.group(0) and name.lower().endswith(("ing", "s")):
+                continue  # "Painting is fun", "Dogs are great"
+            key = normalize_name(name)
+            if not key or key in seen:
+                continue
+            seen.add(key)
+            start = m.start() + m.group(0).find(words[0])
+            out.append((name, _type(name, sentence[:start], sentence[m.end():], known, pets, people)))
+    return out
