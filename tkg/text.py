@@ -35,7 +35,12 @@ STOPWORDS = frozenset(
 )
 
 # A run of sentence-final punctuation, optional closing quotes/brackets.
-_BOUNDARY = re.compile(r"(?:[.!?\u2026]+|\n+)[\"'\u201d\u2019)\]]*")
+_EMOJI = "\U0001F000-\U0001FAFF\u2600-\u27BF\u2B50\u2B06\u2934\u2935\u3030\u303D"
+_BOUNDARY = re.compile(
+    r"(?:[.!?\u2026]+|\n+)[\"'\u201d\u2019)\]]*"
+    # an emoji run followed by a capitalised word also ends a sentence: "Moved to Cardiff 🎉 The flat is tiny"
+    r"|[" + _EMOJI + r"][" + _EMOJI + r"\ufe0f\u200d\s]*(?=\s+[A-Z])"
+)
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]*)$")
 _DECIMAL_AFTER = re.compile(r"\d")
 _SPACE = re.compile(r"\s+")
@@ -69,7 +74,8 @@ def split_sentences(text: str) -> list[str]:
     n = len(text)
     for m in _BOUNDARY.finditer(text):
         end = m.end()
-        punct = m.group(0)
+        punct = m.group(0).rstrip()
+        end = m.start() + len(punct)
         if punct.startswith("."):
             if len(punct) == 1 or punct == ".'":
                 # "Dr." / "J." / "3.5" are not boundaries.

@@ -7,8 +7,11 @@
 //   (Episodic, Entity, RELATES_TO, uuid, group_id, name, fact, episodes, valid_at, invalid_at,
 //   expired_at, created_at) so the same Cypher reads both stores.
 // * Kuzu's full-text and vector indexes only cover node tables, so each fact edge has a shadow
-//   node FactIndex (same uuid) that carries the fact text and fact_embedding for search; the
-//   RELATES_TO edge stays the source of truth that hop walks and histories read.
+//   row in Chunk (kind = 'fact', same uuid as the edge) carrying the fact sentence and its
+//   embedding for search; the RELATES_TO edge stays the source of truth that hop walks and
+//   histories read. One table rather than a FactIndex table of its own: Kuzu 0.11.3 loses other
+//   rows of a transaction that writes to two full-text indexes (reproduced here; Kuzu is no
+//   longer maintained), so the whole schema has exactly one FTS index.
 
 CREATE NODE TABLE IF NOT EXISTS TkgMeta(key STRING PRIMARY KEY, value STRING);
 
@@ -26,9 +29,6 @@ CREATE NODE TABLE IF NOT EXISTS Entity(
   uuid STRING PRIMARY KEY, group_id STRING, name STRING, name_key STRING, type STRING,
   aliases STRING[], labels STRING[], summary STRING, name_embedding FLOAT[{dim}], created_at TIMESTAMP);
 
-CREATE NODE TABLE IF NOT EXISTS FactIndex(
-  uuid STRING PRIMARY KEY, group_id STRING, name STRING, fact STRING, fact_embedding FLOAT[{dim}]);
-
 CREATE REL TABLE IF NOT EXISTS RELATES_TO(
   FROM Entity TO Entity, uuid STRING, group_id STRING, name STRING, fact STRING, qualifier STRING,
   episodes STRING[], source_chunk STRING, source_ref STRING, version INT64, confidence DOUBLE,
@@ -43,8 +43,4 @@ CREATE REL TABLE IF NOT EXISTS NEXT_EPISODE(FROM Episodic TO Episodic, group_id 
 
 CALL CREATE_FTS_INDEX('Chunk', 'chunk_text', ['search_text'], stemmer := 'english');
 
-CALL CREATE_FTS_INDEX('FactIndex', 'fact_text', ['fact'], stemmer := 'english');
-
 CALL CREATE_VECTOR_INDEX('Chunk', 'chunk_embedding', 'embedding', metric := 'cosine');
-
-CALL CREATE_VECTOR_INDEX('FactIndex', 'fact_embedding', 'fact_embedding', metric := 'cosine');

@@ -1,14 +1,14 @@
 """`tkg explain`: the routing trace (``Answer.trace``, a plain dict) laid out for a person.
 
-The trace belongs to the router and procedures, which may add keys over time, so this renderer
-knows the common sections (mode, payloads, gates, procedure, timings, candidate counts) and
-shows anything else generically instead of dropping it.
+The trace belongs to the router and the procedures, which may add keys over time, so this
+renderer knows the common sections (mode and where it came from, initial vs final payload,
+query and runtime gates, procedure steps, timings, candidate counts) and shows any other key
+generically instead of dropping it.
 
 Example::
 
-    >>> lines = trace_sections({"mode": "latest_version", "gates": [{"name": "recency", "fired": True}]})
-    >>> [title for title, _ in lines]
-    ['mode', 'gates']
+    >>> [title for title, _ in trace_sections({"gates": [{"name": "recency", "fired": True}], "x": 1})]
+    ['query gates', 'x']
 """
 
 from __future__ import annotations
@@ -23,35 +23,57 @@ from rich.text import Text
 from ..models import Answer
 from .render import fmt_value, kv_table, out
 
-# Known sections in the order a reader wants them; other keys follow in the trace's order.
-_ORDER = (
-    "question", "mode", "mode_source", "mode_reason", "classifier", "requested_mode", "as_of",
-    "payload_initial", "initial_payload", "payload", "gates", "runtime_gates", "payload_final", "final_payload",
-    "procedure", "plan", "hops", "candidates", "candidate_counts", "counts", "timings", "timings_ms", "timing",
+# Shown in the header, not as sections.
+_HEADER = ("question", "mode", "mode_source", "classifier_mode", "procedure", "as_of", "initial_payload", "payload")
+# Sections in reading order, with their titles; unknown keys follow in the trace's own order.
+_SECTIONS = (
+    ("gates", "query gates"),
+    ("runtime_gates", "runtime gates"),
+    ("group", "group"),
+    ("steps", "procedure steps"),
+    ("grounding", "grounding"),
+    ("abstained_by", "abstained by"),
+    ("synthesis", "synthesis"),
+    ("candidates", "candidate counts"),
+    ("route_timings_ms", "routing timings"),
+    ("timings_ms", "timings per stage"),
 )
-_GATE_KEYS = ("gates", "runtime_gates")
+_GATES = {"gates", "runtime_gates"}
 
 
-def _ordered_keys(trace: Mapping[str, Any]) -> list[str]:
-    known = [k for k in _ORDER if k in trace]
-    return known + [k for k in trace if k not in known]
-
-
-def _gate_table(gates: Sequence[Any]) -> Table:
+def _table(*columns: str) -> Table:
     table = Table(header_style="bold")
-    for col in ("gate", "fired", "why", "mode"):
+    for col in columns:
         table.add_column(col, overflow="fold")
+    return table
+
+
+def gate_table(gates: Sequence[Any]) -> Table:
+    """Every gate, fired or not, with the text that made it fire and what it changed."""
+    table = _table("gate", "fired", "why", "effect")
     for gate in gates:
-        if not isinstance(gate, Mapping):
-            table.add_row(Text(str(gate)), "", "", "")
-            continue
-        fired = bool(gate.get("fired"))
+        g = gate if isinstance(gate, Mapping) else {"name": str(gate)}
+        fired = bool(g.get("fired"))
         table.add_row(
-            Text(str(gate.get("name", "?"))),
-            Text("fired" if fired else "—", style="bold green" if fired else "dim"),
-            Text(str(gate.get("reason") or gate.get("why") or "")),
-            Text(str(gate.get("mode") or gate.get("action") or "")),
+            Text(str(g.get("name", "?"))),
+            Text("yes" if fired else "no", style="bold green" if fired else ""),
+            Text(str(g.get("reason") or g.get("why") or "")),
+            Text(str(g.get("effect") or g.get("mode") or "")),
             style="" if fired else "dim",
+        )
+    return table
+
+
+def payload_table(initial: Mapping[str, Any], final: Mapping[str, Any]) -> Table:
+    """Initial and final payload side by side; the settings the gates changed are highlighted."""
+    table = _table("payload", "initial", "final")
+    for key in list(dict.fromkeys([*initial, *final])):
+        before, after = initial.get(key), final.get(key)
+        changed = before != after
+        table.add_row(
+            Text(key, style="bold yellow" if changed else ""),
+            Text(fmt_value(before), style="dim" if changed else ""),
+            Text(fmt_value(after), style="bold yellow" if changed else ""),
         )
     return table
 
@@ -60,50 +82,49 @@ def _list_table(items: Sequence[Mapping[str, Any]]) -> Table:
     columns: list[str] = []
     for item in items:
         columns.extend(k for k in item if k not in columns)
-    table = Table(header_style="bold")
-    for col in columns:
-        table.add_column(col, overflow="fold")
+    table = _table(*columns)
     for item in items:
         table.add_row(*(Text(fmt_value(item.get(c))) for c in columns))
     return table
 
 
 def _timings(value: Mapping[str, Any]) -> Table:
-    total = 0.0
-    rows: list[tuple[str, Any]] = []
-    for stage, ms in value.items():
-        if isinstance(ms, int | float):
-            total += float(ms) if stage not in ("total", "total_ms") else 0.0
-            rows.append((stage, f"{float(ms):.1f} ms"))
-        else:
-            rows.append((stage, ms))
-    if "total" not in value and "total_ms" not in value and total:
-        rows.append(("total", f"{total:.1f} ms"))
-    return kv_table(rows)
+    return kv_table([(k, f"{float(v):.1f} ms" if isinstance(v, int | float) else v) for k, v in value.items()])
 
 
 def render_section(key: str, value: Any) -> RenderableType:
-    """One trace entry as a renderable: a gate table, a key/value table or a line."""
-    if key in _GATE_KEYS and isinstance(value, Sequence) and not isinstance(value, str):
-        return _gate_table(value)
-    if key.startswith("timing") and isinstance(value, Mapping):
+    """One trace entry as a renderable: a gate table, a key/value table or one line."""
+    if key in _GATES and isinstance(value, Sequence) and not isinstance(value, str):
+        return gate_table(value)
+    if "timings" in key and isinstance(value, Mapping):
         return _timings(value)
     if isinstance(value, Mapping):
-        return kv_table({k: v for k, v in value.items()})
+        return kv_table(value)
     if isinstance(value, Sequence) and not isinstance(value, str) and value and all(isinstance(v, Mapping) for v in value):
         return _list_table(value)
     return Text(fmt_value(value))
 
 
 def trace_sections(trace: Mapping[str, Any]) -> list[tuple[str, RenderableType]]:
-    return [(key, render_section(key, trace[key])) for key in _ordered_keys(trace)]
+    """(title, renderable) for every trace key that is not part of the header."""
+    titles = dict(_SECTIONS)
+    keys = [k for k, _ in _SECTIONS if k in trace] + [k for k in trace if k not in titles and k not in _HEADER]
+    return [(titles.get(k, k), render_section(k, trace[k])) for k in keys]
 
 
 def show_trace(answer: Answer) -> None:
-    """Everything the router and the procedure recorded, then the answer it led to."""
+    """The route (mode and why, payloads), every gate, the procedure's steps, then the answer."""
     trace = answer.trace or {}
     out.print(Text.assemble(("Q: ", "bold"), answer.question))
-    out.print(Text.assemble(("mode ", "bold"), answer.mode, ("   procedure ", "bold"), answer.procedure))
+    source = trace.get("mode_source")
+    classifier = trace.get("classifier_mode")
+    why = f" (from {source}" + (f"; the classifier said {classifier}" if classifier and classifier != answer.mode else "") + ")"
+    out.print(Text.assemble(("mode ", "bold"), answer.mode, why if source else "", ("   procedure ", "bold"), answer.procedure))
+    if trace.get("as_of"):
+        out.print(Text.assemble(("as of ", "bold"), str(trace["as_of"])))
+    initial, final = trace.get("initial_payload"), trace.get("payload")
+    if isinstance(initial, Mapping) and isinstance(final, Mapping):
+        out.print(payload_table(initial, final))
     for title, body in trace_sections(trace):
         if isinstance(body, Text):
             out.print(Text.assemble((f"{title}: ", "bold cyan"), body))

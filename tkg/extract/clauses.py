@@ -28,6 +28,9 @@ _ACTION_STOP = re.compile(r"[,;:!?()\"]|\.(?=\s|$)|\s[-\u2013\u2014]\s|\b(?:beca
 
 
 _WEAK_PLAN = re.compile(lx.PLAN_WEAK)
+_PRAISE = frozenset("great good amazing awesome wonderful fantastic terrible bad excellent brilliant natural born real "
+                    "true total such lovely fine proper better best worse worst super incredible".split())
+_MAYBE_NUMBER = re.compile(r"\d|turn|teen|ty\b|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve")
 _INFINITIVE = re.compile(r"\s+(?!(?:a|an|the|my|our|his|her|their|your|this|that|some|see|visit)\b)[a-z]+\b(?!')")
 
 
@@ -79,32 +82,51 @@ def clause_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
         for entry in comp.verbs.get(verb_key, []):
             if (congrats and entry.kind != "ger") or (entry.kind == "bare" and not mode["be"]):
                 continue
+            if mode["be"] and entry.kind in ("base", "s") and not entry.base.startswith("be "):
+                continue  # "we're like a family": after a be-verb, "like" is not the verb
             decided = _decide(entry, reg.get(entry.predicate), mode, mid, rest)
             if decided is None or decided[0] not in reg:
                 continue
             pname, polarity = decided
-            if entry.base.endswith(" to") and _INFINITIVE.match(rest):
+            if entry.base in lx.TRAVEL and entry.base.endswith(" to") and _INFINITIVE.match(rest):
                 continue  # "I'm going to check it out": "going to" is the future, not travel
-            for obj in take_objects(sent, m.end(), reg.get(pname)):
+            objs = take_objects(sent, m.end(), reg.get(pname))
+            if entry.loose and entry.predicate in comp.vocab and not all(
+                vocab_ok(o, comp.vocab[entry.predicate], strict=False) for o in objs
+            ):
+                continue  # "I have two kids, Leo and Mia" says nothing about pets
+            if pname == "plans" and entry.predicate != "plans":
+                objs = [o for o in objs if o.lower() not in comp.rel_nouns]  # "visit my parents"
+            if pname == "job_title" and objs and polarity == "assert":
+                out += _employer_hits(sent, m, objs[0], subs)
+            for obj in objs:
                 if entry.needs_name and not obj[0].isupper():
-                    continue
-                if entry.loose and entry.predicate in comp.vocab and not vocab_ok(
-                    obj, comp.vocab[entry.predicate], strict=False
-                ):
                     continue
                 for subject, conf, extra in subs:
                     if pname in ("likes", "owns", "plans", "dislikes"):
                         conf = min(conf, CONF_LOOSE + 0.1)
                     out.extend(extra)
-                    out.append(Hit(subject, pname, obj, polarity=polarity, confidence=conf, anchor=m.end("verb")))
+                    otype = "place" if pname == "plans" and obj[0].isupper() else ""
+                    out.append(Hit(subject, pname, obj, polarity=polarity, confidence=conf, anchor=m.end("verb"),
+                                   object_type=otype))
     return out
+
+
+def _employer_hits(sent: Sentence, m: re.Match[str], title: str, subs: list[tuple[str, float, list[Hit]]]) -> list[Hit]:
+    """"I work as a nurse at Northwind": the employer after the job title."""
+    if "works_at" not in sent.registry:
+        return []
+    at = re.match(r"\s+(?:an?\s+)?" + re.escape(title) + r"\s+(?:at|for|with)\s+", sent.text[m.end():], re.I)
+    employers = take_objects(sent, m.end() + at.end(), sent.registry.get("works_at")) if at else []
+    return [Hit(s, "works_at", e, confidence=c, anchor=m.end("verb")) for s, c, _ in subs for e in employers]
 
 
 def copula_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
     """"I'm a nurse (at St. Anne's)", "I'm 32", "I turned 40 last week"."""
     reg = sent.registry
     out: list[Hit] = []
-    if comp.copula_job is not None and "job_title" in reg:
+    low = sent.text.lower()
+    if comp.copula_job is not None and "job_title" in reg and (" a " in low or " an " in low):
         for m in comp.copula_job.finditer(sent.text):
             mode = _mode(m.group("mid"))
             if mode["modal"] or mode["future"] or mode["plan"] or m.group("cop").lower() in ("was", "were"):
@@ -112,6 +134,8 @@ def copula_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
                     continue
             polarity = "retract" if (mode["neg"] or mode["used"]) else "assert"
             title = m.group("obj").lower()
+            if title.split()[0] in _PRAISE:
+                continue  # "you're a great teacher" is praise, not a job
             for subject, conf, extra in subjects(m, sent, comp):
                 out.extend(extra)
                 out.append(Hit(subject, "job_title", title, polarity=polarity, confidence=conf, anchor=m.end()))
@@ -120,7 +144,7 @@ def copula_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
                     if where in reg:
                         for org in take_objects(sent, m.end(), reg.get(where)):
                             out.append(Hit(subject, where, org, confidence=conf, anchor=m.end()))
-    if "likes" in reg:
+    if "likes" in reg and " fan" in low:
         for m in comp.fan.finditer(sent.text):
             mode = _mode(m.group("mid"))
             if mode["modal"] or mode["future"] or mode["plan"]:
@@ -134,7 +158,7 @@ def copula_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             for subject, conf, extra in subjects(m, sent, comp):
                 out.extend(extra)
                 out.append(Hit(subject, pname, obj, confidence=min(conf, CONF_LOOSE + 0.1), anchor=m.end()))
-    if "age" in reg:
+    if "age" in reg and _MAYBE_NUMBER.search(low):
         for m in comp.age.finditer(sent.text):
             mode = _mode(m.group("mid"))
             if mode["neg"] or mode["modal"] or mode["plan"] or (mode["future"] and "turn" not in m.group("cop")):
@@ -181,6 +205,8 @@ def plan_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
         return []
     pred = reg.get("plans")
     out: list[Hit] = []
+    if not lx.PLAN_RX.search(sent.text):
+        return out
     for m in comp.plan.finditer(sent.text):
         mode = _mode(m.group("mid"))
         if mode["neg"] or mode["modal"]:
@@ -204,6 +230,6 @@ def plan_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             objs = [o for o in objs if o.split()[0].lower() not in lx.PRONOUN_OBJECTS and not _IT.search(o)]
         for subject, conf, extra in subjects(m, sent, comp):
             out.extend(extra)
-            out.extend(Hit(subject, "plans", o, confidence=min(conf, CONF_LOOSE + 0.1), anchor=m.end("plan"))
-                       for o in objs)
+            out.extend(Hit(subject, "plans", o, confidence=min(conf, CONF_LOOSE + 0.1), anchor=m.end("plan"),
+                           object_type="place" if travel and o[0].isupper() else "") for o in objs)
     return out

@@ -19,7 +19,7 @@ from tkg.predicates import PredicateRegistry
 NAME = r"(?:[A-Z][\w'\-]*\.?|[A-Z]{2,})(?:\s+(?:(?:of|de|van|von|la|le|da|du|del)\s+)?(?:[A-Z][\w'\-]*\.?|&)){0,3}"
 POSS = r"(?:\b[Mm]y|\b[Oo]ur|\b[Yy]our|" + NAME + r"'s)"
 SUBJECT = (
-    r"(?P<subj>(?:(?P<co>" + NAME + r")\s+and\s+)?(?<![\w'])[Ii](?=['\s])"
+    r"(?<![\w'])(?=[A-Zicwymo])(?P<subj>(?:(?P<co>" + NAME + r")\s+and\s+)?(?<![\w'])[Ii](?=['\s])"
     r"|\b[Mm]e\s+and\s+(?:(?:my|our)\s+(?:(?:" + lx.REL_ADJ + r")\s+){0,2}(?:{RELNOUNS})\s+)?(?P<co2>" + NAME
     + r")(?=\s+(?:are|were|have|had|will|'ll|just|both|went|got|moved|[a-z]+ed)\b)"
     r"|\b[Ww]e\b|\b[Yy]ou\b"

@@ -15,7 +15,7 @@ from datetime import datetime
 
 from tkg.extract.candidate import CONF_CONTEXT, Candidate, Hit, Sentence
 from tkg.extract.clauses import clause_hits, copula_hits, plan_hits, together_hits
-from tkg.extract.compiled import compile_registry
+from tkg.extract.compiled import Compiled, compile_registry
 from tkg.extract.phrases import birthday_hits, favorite_hits, np_hits, pet_gone_hits, trip_hits
 from tkg.models import as_utc
 from tkg.predicates import PredicateRegistry
@@ -118,6 +118,31 @@ def _partner(hits: Sequence[Hit], speaker: str) -> str | None:
     return None
 
 
+def _sentence_hits(sent: Sentence, comp: Compiled, context: list[Hit]) -> list[Hit]:
+    """Every rule's hits for one sentence; questions and hypotheticals only presuppose."""
+    if sent.hypothetical:
+        return np_hits(sent, comp) if not sent.question else []
+    hits = np_hits(sent, comp) + favorite_hits(sent)
+    if sent.question:
+        return hits
+    hits += clause_hits(sent, comp) + copula_hits(sent, comp) + plan_hits(sent, comp)
+    hits += birthday_hits(sent) + trip_hits(sent) + pet_gone_hits(sent, comp)
+    hits += together_hits(sent, comp, _partner(context + hits, sent.speaker))
+    if not hits or sent.correction:
+        hits += _corrections(sent, context, sent.registry)
+    return hits
+
+
+def _prune(hits: list[Hit]) -> list[Hit]:
+    """Drop hits a stronger one in the same sentence contradicts or refines."""
+    retracted = {(h.subject, h.predicate, normalize_name(h.object)) for h in hits if h.polarity == "retract"}
+    hits = [h for h in hits if h.polarity == "retract" or (h.subject, h.predicate, normalize_name(h.object))
+            not in retracted]  # "I quit my job at Acme": the possessive does not assert it
+    named_pets = {h.subject for h in hits if h.predicate == "has_pet" and h.object[:1].isupper()}
+    return [h for h in hits if not (h.predicate == "has_pet" and h.subject in named_pets
+                                    and h.object[:1].islower())]  # "two dogs, Rex and Bo": not also "dogs"
+
+
 def extract(
     text: str,
     *,
@@ -147,22 +172,7 @@ def extract(
     seen: dict[tuple[str, str, str, str, str], int] = {}
     for index, raw in enumerate(split_sentences(text)):
         sent = _sentence(raw, index, speaker, listeners, when, registry)
-        if sent.hypothetical:
-            hits = np_hits(sent, comp) if not sent.question else []
-        else:
-            hits = np_hits(sent, comp) + favorite_hits(sent)
-            if not sent.question:
-                hits += clause_hits(sent, comp) + copula_hits(sent, comp) + plan_hits(sent, comp)
-                hits += birthday_hits(sent) + trip_hits(sent) + pet_gone_hits(sent, comp)
-                hits += together_hits(sent, comp, _partner(context + hits, speaker))
-                if not hits or sent.correction:
-                    hits += _corrections(sent, context, registry)
-        retracted = {(h.subject, h.predicate, normalize_name(h.object)) for h in hits if h.polarity == "retract"}
-        hits = [h for h in hits if h.polarity == "retract" or (h.subject, h.predicate, normalize_name(h.object))
-                not in retracted]  # "I quit my job at Acme": the possessive does not assert it
-        named_pets = {h.subject for h in hits if h.predicate == "has_pet" and h.object[:1].isupper()}
-        hits = [h for h in hits if not (h.predicate == "has_pet" and h.subject in named_pets
-                                        and h.object[:1].islower())]  # "two dogs, Rex and Bo": not also "dogs"
+        hits = _prune(_sentence_hits(sent, comp, context))
         for hit, valid_at, time_text in _attach_time(hits, sent):
             if normalize_name(hit.subject) == normalize_name(hit.object) or not hit.object.strip():
                 continue

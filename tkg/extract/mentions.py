@@ -19,6 +19,9 @@ from tkg.text import normalize_name, split_sentences
 _RUN = re.compile(
     r"(?:[A-Z][\w'\-]*\.?|[A-Z]{2,})(?:\s+(?:(?:of|de|van|von|la|le|da|du|del|the)\s+)?(?:[A-Z][\w'\-]*\.?|&)){0,4}"
 )
+_ORG_BEFORE = re.compile(r"\b(?:work(?:s|ed|ing)?\s+(?:at|for)|join(?:s|ed|ing)?|hired\s+(?:by|at)|employed\s+(?:at|by)|"
+                         r"job\s+(?:at|with)|stud(?:y|ying|ies|ied)\s+at|started\s+at|member\s+of|"
+                         r"graduated\s+from)\s+(?:the\s+)?$", re.I)
 _PLACE_BEFORE = re.compile(r"\b(?:in|to|from|at|near|visit(?:ed|ing)?|around|across|outside|toward|towards|"
                            r"via|through|into|of)\s+(?:the\s+)?$", re.I)
 _PERSON_BEFORE = re.compile(r"\b(?:with|and|met|told|called|texted|asked|saw|thanks|thank|hey|hi|hello|dear|"
@@ -49,8 +52,10 @@ def _type(name: str, before: str, after: str, known: set[str], pets: frozenset[s
     if prev_word in people:
         return "person"
     last = normalize_name(name).split()[-1] if normalize_name(name) else ""
-    if last in lx.ORG_WORDS or "&" in name:
+    if last in lx.ORG_WORDS or "&" in name or _ORG_BEFORE.search(before):
         return "organisation"
+    if name.isupper() and len(name) > 1 and not _PLACE_BEFORE.search(before):
+        return "organisation"  # "LGBTQ", "BBC"
     if _PLACE_BEFORE.search(before):
         return "place"
     if _PERSON_BEFORE.search(before) or _PERSON_AFTER.match(after):
@@ -63,7 +68,7 @@ def mentions(
 ) -> list[tuple[str, str]]:
     """(surface name, type) of each named thing the turn mentions, first mention first, no repeats.
 
-    >>> mentions("Hey Marco! My dog Biscuit loves Leeds.", speaker="Priya", listeners=["Marco"])
+    >>> mentions("Hey Marco! My dog Biscuit hates the rain in Leeds.", speaker="Priya", listeners=["Marco"])
     [('Marco', 'person'), ('Biscuit', 'pet'), ('Leeds', 'place')]
     """
     pets, people = _kin_words(registry) if registry is not None else (_PETS, _PEOPLE)

@@ -132,6 +132,29 @@ def vocab_ok(obj: str, vocab: frozenset[str], *, strict: bool) -> bool:
     return not strict and bool(_SIMPLE_NAME.match(obj)) and is_name(obj)
 
 
+_BEFORE_SUBJECT = frozenset(
+    """
+    and but so because cause cuz then now when if that since while after before as also yes yeah yep oh well
+    actually honestly really today tonight yesterday recently finally first plus though although where what how why
+    who said say says think thought guess know knew hope feel felt believe mean meant wish sure glad happy proud
+    excited course bet lol haha ok okay hey hi wow omg anyway anyways btw just once until till whenever unless
+    whether night week weekend month year ago morning evening afternoon day time even still again too not or nor
+    which whom whose lately eventually luckily sadly unfortunately fortunately hopefully meanwhile also and
+    days weeks months years nights weekends ages while later earlier soon there here
+    """.split()
+)
+_PREV_WORD = re.compile(r"([A-Za-z']+)\W*$")
+
+
+def _relative_clause(text: str, start: int) -> bool:
+    """Whether the pronoun at `start` opens a relative clause ("the band I love"), judged by the word before."""
+    m = _PREV_WORD.search(text, max(0, start - 30), start)
+    if m is None or text[m.end(1):start].strip():
+        return False  # sentence start or punctuation in between
+    word = m.group(1)
+    return word.islower() and not word.endswith("ly") and word not in _BEFORE_SUBJECT
+
+
 def relative(sent: Sentence, owner: str, noun: str, comp: Compiled) -> tuple[str, list[Hit]]:
     """An unnamed relative ("my mom") as an entity name, and the kinship hits that tie it to its owner."""
     canon = lx.CANONICAL_KIN.get(noun.lower(), noun.lower())
@@ -156,12 +179,15 @@ def subjects(m: re.Match[str], sent: Sentence, comp: Compiled) -> list[tuple[str
             return []
         name, hits = relative(sent, owner, m.group("rnoun"), comp)
         return [(name, CONF_LOOSE, hits)]
+    if low in ("i", "we", "you") and _relative_clause(sent.text, m.start()):
+        return []  # "a company I like", "the things we love": the object is behind us
     if low.startswith("congrat"):
         return [(sent.listener, CONF_SECOND, [])] if sent.listener else []
     if low in ("i", "we") or low.endswith(" i") or m.groupdict().get("co2"):
         out: list[tuple[str, float, list[Hit]]] = [(sent.speaker, CONF_FIRST, [])]
         co = m.groupdict().get("co") or m.groupdict().get("co2")
-        if co and is_name(co):
+        before = sent.text[: m.start()].rstrip()
+        if co and is_name(co) and (not before or before[-1] in ",;:!?.-"):  # not "I live in Bristol and I ..."
             out.append((clean_name(co), CONF_THIRD, []))
         return out
     if low == "you":

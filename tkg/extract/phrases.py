@@ -18,6 +18,8 @@ from tkg.extract.compiled import NAME, POSS, Compiled
 from tkg.extract.objects import clean_name, is_name, take_objects
 
 _PRONOUN = re.compile(r"\b(?:I|my|me|we|our|you|your|it|they|them|he|she|this|that|there|what|which)\b", re.I)
+_NP_CUE = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Yy]our|named|called|[Cc]ongrat\w*)\b|'s\b")
+_HAVE_CUE = re.compile(r"\b(?:have|has|had|got|adopted|rescued|brought)\b")
 _NAME_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*")
 _FAV = re.compile(r"(?<!one of )(?P<poss>" + POSS + r")\s+(?:(?:all[- ]time|absolute|very|current|new)\s+)?"
                   r"(?:favou?rite|fave)(?:\s+(?P<cat>[a-z]+(?:\s+[a-z]+){0,2}?))?\s+(?:of\s+all\s+time\s+|ever\s+)?"
@@ -72,42 +74,45 @@ def _kin(sent: Sentence, comp: Compiled, owner_word: str, noun: str, names: list
 
 def np_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
     """Kinship/role phrases and possessive phrases (run on questions too: they presuppose)."""
-    out: list[Hit] = []
+    out = _have_named(sent, comp) if not sent.question and _HAVE_CUE.search(sent.text) else []
+    if not _NP_CUE.search(sent.text):
+        return out
     text = sent.text
     for rx in (comp.rel_np, comp.rel_named, comp.appositive):
-        if rx is None:
-            continue
-        for m in rx.finditer(text):
-            names = _names(m.group("names")) if "names" in rx.groupindex else _names(m.group("name"))
+        for m in rx.finditer(text) if rx is not None else ():
+            names = _names(m.group("names") if "names" in m.re.groupindex else m.group("name"))
             out += _kin(sent, comp, m.group("poss"), m.group("noun"), names, CONF_FIRST)
     if not sent.question:
         for rx in (comp.is_my, comp.my_is):
-            if rx is None:
-                continue
-            for m in rx.finditer(text):
+            for m in rx.finditer(text) if rx is not None else ():
                 out += _kin(sent, comp, m.group("poss"), m.group("noun"), _names(m.group("name")), CONF_THIRD)
-        if comp.have_named is not None:
-            for m in comp.have_named.finditer(text):
-                owner = m.group("subj")
-                owner = owner if owner.lower() not in ("i", "we") else "my"
-                if owner != "my" and not is_name(owner):
-                    continue
-                owner = owner if owner == "my" else owner + "'s"
-                out += _kin(sent, comp, owner, m.group("noun"), _names(m.group("names")), CONF_FIRST)
-                more = comp.and_named.match(text, m.end()) if comp.and_named else None
-                while more is not None and comp.and_named is not None:
-                    out += _kin(sent, comp, owner, more.group("noun"), _names(more.group("names")), CONF_FIRST)
-                    more = comp.and_named.match(text, more.end())
-    if comp.poss_np is not None:
-        for m in comp.poss_np.finditer(text):
-            pred_name = comp.possessive[" ".join(m.group("phrase").lower().split())]
-            poss = m.group("poss")
-            owner = sent.listener if poss.lower().startswith("congrat") else sent.owner(poss)
-            if not owner or pred_name not in sent.registry:
-                continue
-            conf = CONF_FIRST if poss.lower() in ("my", "our") else CONF_SECOND
-            for obj in take_objects(sent, m.end(), sent.registry.get(pred_name)):
-                out.append(Hit(owner, pred_name, obj, confidence=conf, anchor=m.end()))
+    for m in comp.poss_np.finditer(text) if comp.poss_np is not None else ():
+        pred_name = comp.possessive[" ".join(m.group("phrase").lower().split())]
+        poss = m.group("poss")
+        owner = sent.listener if poss.lower().startswith("congrat") else sent.owner(poss)
+        if not owner or pred_name not in sent.registry:
+            continue
+        conf = CONF_FIRST if poss.lower() in ("my", "our") else CONF_SECOND
+        for obj in take_objects(sent, m.end(), sent.registry.get(pred_name)):
+            out.append(Hit(owner, pred_name, obj, confidence=conf, anchor=m.end()))
+    return out
+
+
+def _have_named(sent: Sentence, comp: Compiled) -> list[Hit]:
+    """"I have a dog named Rolo", "we've got two cats, Milo and Otis", "... and a cat called Luna"."""
+    out: list[Hit] = []
+    if comp.have_named is None:
+        return out
+    for m in comp.have_named.finditer(sent.text):
+        owner = m.group("subj")
+        owner = "my" if owner.lower() in ("i", "we") else owner + "'s"
+        if owner != "my" and not is_name(owner[:-2]):
+            continue
+        out += _kin(sent, comp, owner, m.group("noun"), _names(m.group("names")), CONF_FIRST)
+        more = comp.and_named.match(sent.text, m.end()) if comp.and_named else None
+        while more is not None and comp.and_named is not None:
+            out += _kin(sent, comp, owner, more.group("noun"), _names(more.group("names")), CONF_FIRST)
+            more = comp.and_named.match(sent.text, more.end())
     return out
 
 
@@ -195,9 +200,10 @@ def trip_hits(sent: Sentence) -> list[Hit]:
             cancelled = what.startswith(("cancel", "called", "scrapped", "off"))
             conf = CONF_FIRST if owner == sent.speaker else CONF_SECOND
             if cancelled:
-                out.append(Hit(owner, "plans", place, polarity="retract", confidence=conf, anchor=m.end()))
+                out.append(Hit(owner, "plans", place, polarity="retract", confidence=conf, anchor=m.end(),
+                               object_type="place"))
             elif any(t.span[0] >= m.end() for t in sent.times):
-                out.append(Hit(owner, "plans", place, confidence=conf, anchor=m.end()))
+                out.append(Hit(owner, "plans", place, confidence=conf, anchor=m.end(), object_type="place"))
     return out
 
 

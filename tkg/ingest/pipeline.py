@@ -19,6 +19,7 @@ Example::
 from __future__ import annotations
 
 import threading
+from collections import deque
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from .resolve import EntityIndex
 from .supersede import FactWrite, apply_fact
 
 BATCH = 128  # episodes prepared (and embedded) together
+HISTORY = 40  # earlier candidates the extractor may refer back to
 
 
 @dataclass
@@ -82,6 +84,8 @@ class Ingestor:
         self._seq: dict[str, tuple[int, str | None]] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
+        # recent candidates per group, so "actually, it's Leeds, not York" can refer to an earlier turn
+        self._recent: dict[str, deque[Candidate]] = {}
 
     def ingest(
         self,
@@ -118,7 +122,12 @@ class Ingestor:
         out: list[_Prepared] = []
         for ep in episodes:
             uuid = episode_uuid(ep)
-            candidates = extract(ep.text, speaker=ep.speaker, listeners=ep.listeners, when=ep.timestamp, registry=self.registry)
+            recent = self._recent.setdefault(ep.group, deque(maxlen=HISTORY))
+            candidates = extract(
+                ep.text, speaker=ep.speaker, listeners=ep.listeners, when=ep.timestamp, registry=self.registry,
+                history=tuple(recent),
+            )
+            recent.extend(c for c in candidates if c.polarity == "assert")
             out.append(
                 _Prepared(
                     ep=ep,
@@ -218,6 +227,7 @@ class Ingestor:
         with self._guard:
             self._indexes.pop(group, None)
             self._seq.pop(group, None)
+            self._recent.pop(group, None)
 
 
 def episode_uuid(ep: EpisodeInput) -> str:

@@ -165,6 +165,7 @@ def _create(
             "fact_embedding": fw.fact_embedding,
             "qualifier": fw.qualifier,
             "episodes": [fw.episode_uuid],
+            "source_episode": fw.episode_uuid,
             "source_chunk": fw.source_chunk,
             "source_ref": fw.source_ref,
             "version": version,

@@ -1,6 +1,6 @@
 OPTIONAL MATCH (e:Episodic) WHERE e.group_id = $group_id
 WITH count(e) AS episodes
-OPTIONAL MATCH (c:Chunk) WHERE c.group_id = $group_id
+OPTIONAL MATCH (c:Chunk) WHERE c.group_id = $group_id AND c.kind <> 'fact'
 WITH episodes, count(c) AS chunks
 OPTIONAL MATCH (n:Entity) WHERE n.group_id = $group_id
 WITH episodes, chunks, count(n) AS entities

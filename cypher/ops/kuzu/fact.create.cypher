@@ -1,4 +1,5 @@
-// Kuzu indexes only node tables: the FactIndex shadow node carries the text and embedding.
+// Kuzu indexes only node tables: a Chunk row of kind 'fact' (same uuid as the edge) carries the
+// fact sentence and embedding for search, linked to the episode that said it.
 MATCH (s:Entity {uuid: $subject_uuid}), (o:Entity {uuid: $object_uuid})
 WHERE s.group_id = $group_id AND o.group_id = $group_id
 CREATE (s)-[r:RELATES_TO {
@@ -7,5 +8,7 @@ CREATE (s)-[r:RELATES_TO {
   version: $version, confidence: $confidence, supersedes: $supersedes, time_text: $time_text,
   valid_at: $valid_at, invalid_at: $invalid_at, created_at: $created_at, expired_at: $expired_at
 }]->(o)
-CREATE (f:FactIndex {uuid: $uuid, group_id: $group_id, name: $predicate, fact: $fact, fact_embedding: $fact_embedding})
+CREATE (f:Chunk {uuid: $uuid, group_id: $group_id, episode_uuid: $source_episode, kind: 'fact', text: $fact,
+                 search_text: $fact, seq: -1, speaker: '', source_ref: $source_ref, valid_at: $valid_at,
+                 embedding: $fact_embedding})
 RETURN r.uuid AS uuid

@@ -1,6 +1,4 @@
-// Forget a tenant: relationships go with their nodes (DETACH); FactIndex shadows go too.
-MATCH (f:FactIndex) WHERE f.group_id = $group_id
-DETACH DELETE f;
+// Forget a tenant: relationships go with their nodes (DETACH); fact shadow rows are Chunks.
 MATCH (c:Chunk) WHERE c.group_id = $group_id
 DETACH DELETE c;
 MATCH (n:Entity) WHERE n.group_id = $group_id

@@ -1,0 +1,10 @@
+// Every version of every subject's edges over several predicates, oldest first (no subject named).
+MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity)
+WHERE r.group_id = $group_id AND r.name IN $predicates
+RETURN r.uuid AS uuid, s.uuid AS subject_uuid, s.name AS subject, r.name AS predicate,
+       o.uuid AS object_uuid, o.name AS object, r.qualifier AS qualifier, r.fact AS fact,
+       r.version AS version, r.valid_at AS valid_at, r.invalid_at AS invalid_at,
+       r.created_at AS created_at, r.expired_at AS expired_at, r.episodes AS episodes,
+       r.source_ref AS source_ref, r.source_chunk AS source_chunk, r.confidence AS confidence,
+       r.supersedes AS supersedes, r.time_text AS time_text
+ORDER BY subject, predicate, valid_at, version

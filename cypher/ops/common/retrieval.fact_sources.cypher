@@ -1,0 +1,10 @@
+// The facts a search found, with what maps them back to turns (episodes, source_chunk) and the
+// columns tkg.memory.row_to_fact reads.
+MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity)
+WHERE r.group_id = $group_id AND r.uuid IN $uuids
+RETURN r.uuid AS uuid, s.uuid AS subject_uuid, s.name AS subject, r.name AS predicate,
+       o.uuid AS object_uuid, o.name AS object, r.qualifier AS qualifier, r.fact AS fact,
+       r.version AS version, r.valid_at AS valid_at, r.invalid_at AS invalid_at,
+       r.created_at AS created_at, r.expired_at AS expired_at, r.episodes AS episodes,
+       r.source_ref AS source_ref, r.source_chunk AS source_chunk, r.confidence AS confidence,
+       r.supersedes AS supersedes, r.time_text AS time_text

@@ -1,0 +1,263 @@
+"""The grounded walker: execute a `HopPlan` over edges that exist in one group's graph.
+
+The planner only *parses* ("Priya's manager's home town" → seed Priya, hops reports_to,
+from_place); the walker resolves the seed with the group's `EntityIndex` and follows each
+hop with a named query (`walk.step_out` / `walk.step_in`, or their `_as_of` variants), so an
+answer is always a chain of real edges that point back to the turns that asserted them.
+
+Rules:
+* current edges by default (valid time and record time open); edges valid at `as_of` when given;
+* `inverse` hops walk object → subject; symmetric predicates (married_to, sibling_of, ...) are
+  stored one way and matched both ways;
+* a hop's qualifier ("band" in "favourite band") filters when some edge carries it and is only a
+  hint otherwise — except for `favorite`, whose qualifier *is* the slot;
+* ties break deterministically: newest valid_at, then higher confidence, then name;
+* at most `fanout` edges per node per hop, `MAX_FRONTIER` nodes per hop, `max_hops` hops.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from tkg.memory import row_to_fact
+from tkg.models import Fact
+from tkg.text import STOPWORDS
+
+from .hop_planner import MAX_HOPS, Hop, HopPlan
+from .lexicon import SYMMETRIC
+
+if TYPE_CHECKING:
+    from tkg.ingest.resolve import EntityIndex
+    from tkg.memory import Context
+
+MAX_FRONTIER = 50
+STRICT_QUALIFIERS = frozenset({"favorite"})  # the qualifier names the slot: favourite band ≠ favourite food
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_STARTERS = frozenset(
+    "what who whom whose where when which why how is are was were does do did has have had can could "
+    "would will should tell list name give summarize summarise describe count remind".split()
+)
+
+
+@dataclass(frozen=True)
+class Reached:
+    """A node the walk reached, with the edges that led there from the seed."""
+
+    uuid: str
+    name: str
+    path: tuple[Fact, ...]
+
+
+@dataclass
+class WalkResult:
+    plan: HopPlan
+    seed: str | None  # canonical name of the resolved seed, None when it is not in the group
+    seed_uuid: str | None
+    as_of: datetime | None
+    reached: list[Reached] = field(default_factory=list)  # the final frontier, best first
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    stopped_at: int | None = None  # index of the hop that found nothing; None when complete
+    reason: str = ""
+    bridge: list[Reached] = field(default_factory=list)  # the frontier before the failed hop
+
+    @property
+    def complete(self) -> bool:
+        return self.stopped_at is None and bool(self.reached)
+
+    @property
+    def values(self) -> list[str]:
+        return [r.name for r in self.reached]
+
+    @property
+    def paths(self) -> list[list[Fact]]:
+        return [list(r.path) for r in self.reached]
+
+    @property
+    def facts(self) -> list[Fact]:
+        """Every edge on a kept path, each once, in path order."""
+        seen: dict[str, Fact] = {}
+        for r in self.reached:
+            for f in r.path:
+                seen.setdefault(f.uuid, f)
+        return list(seen.values())
+
+    def to_trace(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "hops": [_hop_text(h) for h in self.plan.hops],
+            "as_of": self.as_of.isoformat() if self.as_of else None,
+            "steps": self.steps,
+            "complete": self.complete,
+            "stopped_at": self.stopped_at,
+            "reason": self.reason,
+            "values": self.values,
+            "bridge": [b.name for b in self.bridge],
+        }
+
+
+def _hop_text(hop: Hop) -> str:
+    text = ("^" if hop.inverse else "") + hop.predicate
+    return f"{text}[{hop.qualifier}]" if hop.qualifier else text
+
+
+def edge_order(fact: Fact, name: str = "") -> tuple[float, float, str]:
+    """Sort key: newest valid_at first, then higher confidence, then name (for determinism)."""
+    when = (fact.valid_at or _EPOCH).timestamp()
+    return (-when, -fact.confidence, (name or fact.object).lower())
+
+
+def qualifier_filter(hop: Hop, facts: list[Fact]) -> list[Fact]:
+    """Edges that fit the hop's qualifier: matching ones when any match, else all (a hint),
+    except for strict predicates where no match means no edge."""
+    if not hop.qualifier:
+        return facts
+    want = hop.qualifier.lower()
+    matched = [f for f in facts if want in f.qualifier.lower().split() or f.qualifier.lower().startswith(want)]
+    if matched or hop.predicate in STRICT_QUALIFIERS:
+        return matched
+    return facts
+
+
+def walk(
+    ctx: Context,
+    group: str,
+    plan: HopPlan,
+    *,
+    as_of: datetime | None = None,
+    fanout: int = 5,
+    max_hops: int = MAX_HOPS,
+    index: EntityIndex | None = None,
+    symmetric: Iterable[str] | None = None,
+) -> WalkResult:
+    """Follow `plan` from its seed over existing edges; the last hop's targets are the answer.
+
+    >>> result = walk(ctx, "priya-marco", plan_hops("Where is Priya's manager from?", names))  # doctest: +SKIP
+    >>> result.values, [f.source_ref for f in result.paths[0]]  # doctest: +SKIP
+    (['Lagos'], ['D3:4', 'D1:4'])
+    """
+    index = index if index is not None else ctx.entities(group)
+    sym = frozenset(symmetric) if symmetric is not None else symmetric_predicates(ctx)
+    seed = index.find(plan.seed, "person")
+    result = WalkResult(plan, seed.name if seed else None, seed.uuid if seed else None, as_of)
+    if seed is None:
+        result.stopped_at, result.reason = 0, f"seed {plan.seed!r} is not an entity of the group"
+        return result
+    if len(plan.hops) > max_hops:
+        result.stopped_at, result.reason = max_hops, f"plan has {len(plan.hops)} hops; the hop limit is {max_hops}"
+        return result
+    frontier = [Reached(seed.uuid, seed.name, ())]
+    for i, hop in enumerate(plan.hops):
+        edges = _step(ctx, group, hop, frontier, as_of, sym)
+        nxt = _expand(hop, frontier, edges, max(1, fanout))
+        result.steps.append(
+            {"hop": _hop_text(hop), "from": [n.name for n in frontier], "edges": len(edges),
+             "kept": [n.name for n in nxt]}
+        )  # fmt: skip
+        if not nxt:
+            result.stopped_at = i
+            result.reason = f"no {'edge valid at ' + as_of.date().isoformat() if as_of else 'current edge'} for hop {i + 1} ({_hop_text(hop)})"
+            result.bridge = frontier if i > 0 else []
+            return result
+        frontier = nxt
+    result.reached = frontier
+    return result
+
+
+def _step(
+    ctx: Context, group: str, hop: Hop, frontier: list[Reached], as_of: datetime | None, sym: frozenset[str]
+) -> list[tuple[str, str, str, Fact]]:
+    """(from_uuid, to_uuid, to_name, fact) for every edge of this hop leaving the frontier."""
+    directions = ("out", "in") if hop.predicate in sym else (("in",) if hop.inverse else ("out",))
+    params: dict[str, Any] = {"group_id": group, "from_uuids": [n.uuid for n in frontier], "predicate": hop.predicate}
+    suffix = ""
+    if as_of is not None:
+        params["as_of"] = as_of
+        suffix = "_as_of"
+    out: list[tuple[str, str, str, Fact]] = []
+    seen: set[tuple[str, str]] = set()
+    for direction in directions:
+        for row in ctx.store.named(f"walk.step_{direction}{suffix}", params):
+            key = (row["from_uuid"], row["uuid"])
+            if key not in seen:
+                seen.add(key)
+                out.append((row["from_uuid"], row["to_uuid"], row["to_name"], row_to_fact(row, group)))
+    return out
+
+
+def _expand(hop: Hop, frontier: list[Reached], edges: list[tuple[str, str, str, Fact]], fanout: int) -> list[Reached]:
+    by_source: dict[str, list[tuple[str, str, Fact]]] = {}
+    for src, dst, name, fact in edges:
+        by_source.setdefault(src, []).append((dst, name, fact))
+    nxt: list[Reached] = []
+    taken: set[str] = set()
+    for node in frontier:
+        on_path = {node.uuid, *(f.object_uuid for f in node.path), *(f.subject_uuid for f in node.path)}
+        options = [(d, n, f) for d, n, f in by_source.get(node.uuid, []) if d not in on_path]
+        kept_facts = qualifier_filter(hop, [f for _, _, f in options])
+        kept = sorted((o for o in options if o[2] in kept_facts), key=lambda o: edge_order(o[2], o[1]))[:fanout]
+        for dst, name, fact in kept:
+            if dst not in taken and len(nxt) < MAX_FRONTIER:
+                taken.add(dst)
+                nxt.append(Reached(dst, name, (*node.path, fact)))
+    return nxt
+
+
+def symmetric_predicates(ctx: Context | None = None) -> frozenset[str]:
+    """The planner's symmetric set plus any predicate the registry marks symmetric."""
+    extra: set[str] = set()
+    registry = getattr(ctx, "registry", None)
+    if registry is not None:
+        extra = {p.name for p in registry.predicates() if p.symmetric}
+    return SYMMETRIC | extra
+
+
+def planning_names(question: str, index: EntityIndex) -> tuple[list[str], dict[str, str]]:
+    """Entity names and aliases to hand `plan_hops`, minus those that only match a common word.
+
+    Extraction can leave entities named "Still" or "Tell"; matched case-insensitively they would
+    turn "is Priya still in Leeds" into a two-entity question. A name counts only where the
+    question writes it capitalised and not as its opening question word — unless the whole
+    question is lower-case, where only names that are not stop words count.
+
+    >>> from tkg.ingest.resolve import EntityIndex
+    >>> idx = EntityIndex("g", [{"uuid": "1", "name": "Still"}, {"uuid": "2", "name": "Priya"}])
+    >>> planning_names("Is Priya still in Leeds?", idx)[0]
+    ['Priya']
+    """
+    lowercase = question == question.lower()
+    return (
+        [n for n in index.names() if _usable(n, question, lowercase)],
+        {a: c for a, c in index.aliases().items() if _usable(a, question, lowercase)},
+    )
+
+
+def _usable(name: str, question: str, lowercase: bool) -> bool:
+    if not name.strip():
+        return False
+    pattern = rf"(?<!\w){re.escape(name)}(?!\w)"
+    if lowercase:
+        return name.lower() not in STOPWORDS and name.lower() not in _STARTERS and len(name) >= 3
+    if not re.search(pattern, question, re.IGNORECASE):
+        return True  # not in the question at all: harmless, and keeps typo matching ("Beatrz")
+    for m in re.finditer(pattern, question):
+        opening = question[: m.start()].strip() == "" and name.lower() in _STARTERS
+        if not opening:
+            return True
+    return False
+
+
+def mentioned_entities(question: str, index: EntityIndex, names: Sequence[str] | None = None) -> list[str]:
+    """Canonical names of the group's entities the question mentions, left to right."""
+    from .hop_planner import find_mentions
+
+    usable, aliases = planning_names(question, index)
+    found = find_mentions(question, list(names) if names is not None else usable, aliases)
+    out: list[str] = []
+    for m in found:
+        if m.canonical not in out:
+            out.append(m.canonical)
+    return out

@@ -1,0 +1,240 @@
+"""Entity-grounded abstention: say "No information available" when the group cannot support
+what the question is about — deterministically, with no model.
+
+Two checks, both explained in the trace:
+
+1. **The main entity exists.** Names in the question (capitalised words that are not question
+   words, stop words, months or weekdays) are looked up: a speaker of the group, an entity of
+   the group (`EntityIndex.find`), or a word some turn says. A *main* name — possessive
+   ("Zed's"), the subject after the auxiliary ("where does Zed live"), or the only name — that
+   none of these supports means abstention. Other unsupported names are only noted.
+2. **The main attribute belongs to the main entity.** When the main entity is a speaker, the
+   question's rarer content words are looked up in every turn; if the turn that matches them
+   best is someone else's and does not name the main entity, while the main entity's own turns
+   match clearly worse, the question asks about the wrong person ("What did Melanie realise
+   after her charity race?" when Caroline ran it) and the answer abstains, with that turn as
+   evidence. A question none of whose content words any turn says abstains too.
+
+Lower-case topics never count as names, and the speakers themselves are always grounded.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rapidfuzz import fuzz
+
+from tkg.models import Evidence
+from tkg.text import STOPWORDS, split_sentences
+from tkg.timeparse import MONTHS, WEEKDAYS
+
+from .query_text import QUESTION_FRAME, names_in
+from .synthesis import content_terms
+
+if TYPE_CHECKING:
+    from tkg.ingest.resolve import EntityIndex
+    from tkg.memory import Context
+
+# Words that say little about *which* fact is asked for: they never decide ownership.
+GENERIC = frozenset(
+    """
+    do did does doing done make makes made making get gets got go goes went going gone feel feels felt think
+    thinks thought say says said tell tells told like likes liked love loves loved want wants wanted have has had
+    take takes took see sees saw seen use uses used kind type thing things time times recent recently new
+    favorite favourite way ways something someone people person one many much often usually first last year
+    years month months week weeks day days plan plans planned planning activity activities help helps helped
+    start started enjoy enjoys enjoyed lot also ever still really name names reason mean means happen happened
+    try tried give gave given find found know knew able since ago during after before around about
+    """.split()
+)
+_AUX = r"(?:did|does|do|is|was|are|were|has|have|had|will|would|can|could|should|might)"
+_SAY_VERBS = re.compile(r"\b(?:say|says|said|suggest\w*|recommend\w*|advi[cs]e\w*|tell|told|mention\w*|share[sd]?|think|thinks|thought|ask\w*)\b", re.I)
+_FRIEND = r"(?:friends?|buddy|pal|bestie)"
+_TIME_NAMES = frozenset(MONTHS) | frozenset(WEEKDAYS) | {"christmas", "easter", "thanksgiving", "halloween"}
+OWNER_MARGIN = 0.6  # the main entity's best turn must reach this share of the other's best
+OWNER_COVERAGE = 0.5  # the other's best turn must carry this share of the question's term weight
+OWNER_MIN_TERMS = 2
+ATTRIBUTE_MIN_TERMS = 3  # a question with this many content words, none of them said, is unsupported
+SPEAKER_FUZZY = 85  # rapidfuzz ratio: "Johns" is the speaker John
+
+
+@dataclass
+class Grounding:
+    grounded: bool
+    reason: str
+    main: str | None = None
+    names: list[dict[str, Any]] = field(default_factory=list)
+    ownership: dict[str, Any] | None = None
+    evidence: list[Evidence] = field(default_factory=list)
+
+    def to_trace(self) -> dict[str, Any]:
+        return {"grounded": self.grounded, "reason": self.reason, "main": self.main, "names": self.names,
+                "ownership": self.ownership}  # fmt: skip
+
+
+def ground(
+    ctx: Context, question: str, group: str, *, index: EntityIndex | None = None, ownership: bool = True
+) -> Grounding:
+    """Whether the group supports the question's main entity and attribute (see module doc).
+
+    `ownership=False` skips the second check (the answer already rests on the entity's own edges).
+
+    >>> ground(ctx, "Where does Zed live?", "priya-marco").grounded  # doctest: +SKIP
+    False
+    """
+    index = index if index is not None else ctx.entities(group)
+    speakers = {str(r["speaker"]): int(r["turns"]) for r in ctx.store.named("graph.speakers", {"group_id": group})}
+    candidates = _candidates(question, index, speakers)
+    checks: list[dict[str, Any]] = []
+    unchecked = [c for c in candidates if _speaker_of(c, speakers) is None and index.find(c, "person") is None]
+    said = _turns_saying(ctx, group, [c.lower() for c in unchecked]) if unchecked else {}
+    for c in candidates:
+        via = "speaker" if _speaker_of(c, speakers) else "entity" if index.find(c, "person") else "turn" if said.get(c.lower()) else None
+        checks.append({"name": c, "via": via, "main": _is_main(c, question, candidates)})
+    missing_main = [c for c in checks if c["via"] is None and c["main"]]
+    if missing_main:
+        name = missing_main[0]["name"]
+        return Grounding(False, f"nothing in the group mentions {name!r}", name, checks)
+    mains = [c["name"] for c in checks if c["main"]]
+    main = mains[0] if mains else None
+    result = Grounding(True, "every main name is grounded" if checks else "no names to ground", main, checks)
+    speaker = _speaker_of(main, speakers) if main else None
+    named_speakers = {s for s in (_speaker_of(c, speakers) for c in candidates) if s}
+    if len(named_speakers) > 1 or (main and re.search(rf"\b{re.escape(main)}['’]s\s+(?:best\s+)?{_FRIEND}\b", question, re.I)):
+        ownership = False  # about both speakers, or about "X's friend" (who may be the other speaker)
+    if ownership and speaker is not None and len(speakers) >= 2:
+        _ownership(ctx, question, group, speaker, candidates, sum(speakers.values()), result)
+    return result
+
+
+def _candidates(question: str, index: EntityIndex, speakers: dict[str, int]) -> list[str]:
+    names = list(names_in(question))
+    first = re.match(r"\s*([^\W_]+)", question)
+    out = []
+    for n in names:
+        low = n.lower()
+        if low in _TIME_NAMES or low in STOPWORDS or low in QUESTION_FRAME:
+            continue
+        opening = first is not None and first.group(1) == n
+        if opening and _speaker_of(n, speakers) is None and index.find(n, "person") is None:
+            continue  # "Summarize ...", "Name ...": a capitalised opening word is not a name
+        out.append(n)
+    return out
+
+
+def _speaker_of(name: str, speakers: dict[str, int]) -> str | None:
+    """The speaker a name refers to: full or first name, or a near spelling of either."""
+    low = name.lower()
+    for s in speakers:
+        full = s.lower()
+        if low == full or low == full.split(" ")[0]:
+            return s
+    for s in speakers:
+        if len(low) >= 4 and fuzz.ratio(low, s.lower().split(" ")[0]) >= SPEAKER_FUZZY:
+            return s
+    return None
+
+
+def _is_main(name: str, question: str, candidates: list[str]) -> bool:
+    """Possessive ("Zed's"), the only name, or the first name and the subject ("does Zed ...")."""
+    n = re.escape(name)
+    if len(candidates) == 1 or re.search(rf"\b{n}['’]s?\b", question):
+        return True
+    if candidates[0] != name:
+        return False
+    return bool(re.search(rf"\b(?:{_AUX}|about)\s+{n}\b", question, re.I) or re.match(rf"\s*{n}\b", question))
+
+
+def _turns_saying(ctx: Context, group: str, needles: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """Turns containing each needle as a word start (the store matches substrings)."""
+    if not needles:
+        return {}
+    out: dict[str, list[dict[str, Any]]] = {n: [] for n in needles}
+    for row in ctx.store.named("graph.turns_containing", {"group_id": group, "needles": sorted(set(needles))}):
+        needle = row["needle"]
+        if _says((row["text"] or "").lower(), needle):
+            out.setdefault(needle, []).append(row)
+    return out
+
+
+_FIRST = frozenset("i i'm i've i'd i'll me my mine myself we we're we've our ours us".split())
+_SECOND = frozenset("you you're you've you'd you'll your yours yourself".split())
+
+
+def about_speaker(text: str, needles: list[str]) -> bool:
+    """Whether the sentences of a turn that carry the needles speak of the speaker ("I", "my")
+    rather than of the listener ("you", "your"); first person wins ties."""
+    sentences = [s for s in split_sentences(text) if any(_says(s.lower(), n) for n in needles)] or [text]
+    words = re.findall(r"[^\W_]+(?:'[^\W_]+)?", " ".join(sentences).lower().replace("\u2019", "'"))
+    return sum(w in _FIRST for w in words) >= sum(w in _SECOND for w in words)
+
+
+_INFLECTION = r"(?:e|s|es|ed|d|ing|er|ers|ly|y|ies|ation|ations)?"
+
+
+def _says(text: str, needle: str) -> bool:
+    """Whether `text` (lower-case) has a word that is `needle` plus at most an inflection."""
+    return re.search(rf"(?<![^\W_]){re.escape(needle)}{_INFLECTION}(?![^\W_])", text) is not None
+
+
+def _ownership(
+    ctx: Context, question: str, group: str, speaker: str, names: list[str], turns: int, result: Grounding
+) -> None:
+    terms = sorted(
+        t for t in content_terms(question, drop=names)
+        if t not in GENERIC and t not in _TIME_NAMES and len(t) >= 3 and not t.isdigit()
+    )
+    info: dict[str, Any] = {"speaker": speaker, "terms": terms}
+    result.ownership = info
+    if not terms:
+        info["verdict"] = "no content words to check"
+        return
+    found = _turns_saying(ctx, group, terms)
+    df = {t: len({r["uuid"] for r in found.get(t, [])}) for t in terms}
+    info["df"] = df
+    if len(terms) >= ATTRIBUTE_MIN_TERMS and not any(df.values()):
+        result.grounded, result.reason = False, f"no turn says any of {', '.join(terms)}"
+        info["verdict"] = "attribute unsupported"
+        return
+    idf = {t: math.log((turns + 1) / (df[t] + 0.5)) for t in terms if df[t]}
+    per_turn: dict[str, tuple[float, set[str], dict[str, Any]]] = {}
+    for t, rows in found.items():
+        for r in rows:
+            score, hit, row = per_turn.get(r["uuid"], (0.0, set(), r))
+            if t not in hit:
+                per_turn[r["uuid"]] = (score + idf[t], hit | {t}, row)
+    total = sum(idf.values())
+    first = speaker.lower().split(" ")[0]
+    mine: float = 0.0
+    others: list[tuple[float, set[str], dict[str, Any]]] = []
+    quoting = _SAY_VERBS.search(question) is not None  # "what did X suggest": X's words, whoever they are about
+    for score, hit, row in per_turn.values():
+        by_speaker = str(row.get("speaker") or "").lower().split(" ")[0] == first
+        own_voice = about_speaker(row.get("text") or "", sorted(hit))
+        if by_speaker and (own_voice or quoting):
+            mine = max(mine, score)  # the speaker about themselves
+        elif not by_speaker and not own_voice and not quoting:
+            mine = max(mine, score)  # the other one about "you"
+        elif not by_speaker:
+            others.append((score, hit, row))
+        # the speaker talking about "you" is about the listener, but not clearly enough to count
+    best = max(others, key=lambda x: (x[0], str(x[2].get("source_ref") or "")), default=None)
+    info.update(best_own=round(mine, 3), best_other=round(best[0], 3) if best else 0.0, total=round(total, 3))
+    if best is None or len(best[1]) < min(OWNER_MIN_TERMS, len(idf)) or best[0] < OWNER_COVERAGE * total:
+        info["verdict"] = "no other speaker's turn matches clearly"
+        return
+    if mine >= OWNER_MARGIN * best[0]:
+        info["verdict"] = f"{speaker}'s own turns match too"
+        return
+    row = best[2]
+    said_by = str(row.get("speaker") or "someone else")
+    info.update(verdict=f"the attribute belongs to {said_by}", turn=row.get("source_ref"))
+    result.grounded = False
+    result.reason = f"what the question asks about {speaker} is what {said_by} said about themselves ({row.get('source_ref')})"
+    result.evidence = [
+        Evidence(source_ref=row.get("source_ref"), episode=row.get("episode_uuid") or "", text=row.get("text") or "",
+                 valid_at=row.get("valid_at"), score=round(best[0], 3), group=group, speaker=said_by, kind="turn")
+    ]  # fmt: skip

@@ -1,0 +1,160 @@
+"""The answer orchestrator: route → procedure → runtime gates → synthesis → `Answer`.
+
+`Memory.ask` calls :func:`answer_question`. The router picks the mode and payload; the
+payload's procedure answers; then two runtime gates may revise the result:
+
+* **empty retrieval** — the procedure found no evidence: retry with
+  `empty_retrieval_fallback(payload)` (deeper, every index, no graph walk) through `lookup`;
+* **abstention** — the payload asks for grounding and the question's main entity or attribute
+  has no support in the group (`procedures.abstain.ground`): the answer is
+  "No information available", with what was looked at as evidence.
+
+The trace is the route's (`Route.to_dict()`) plus the procedure's own steps, every runtime
+gate with whether it fired and why, timings per stage and candidate counts. An unknown group
+abstains without an exception; its trace says the group is empty.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from planners.gates import abstention_gate, empty_retrieval_fallback
+from planners.payloads import Payload, load_payloads
+from planners.router import route
+from tkg.models import NO_INFORMATION, Answer
+
+from .abstain import ground
+from .result import ProcedureResult
+from .synthesis import dedupe, synthesize
+
+if TYPE_CHECKING:
+    from tkg.memory import Context
+
+Procedure = Callable[..., ProcedureResult]
+
+
+def procedures() -> dict[str, Procedure]:
+    """Procedure name (as payloads name them) → function(ctx, question, group, payload, *, as_of)."""
+    from .aggregation import aggregate
+    from .graph import latest_version, relation_chain
+    from .longform import long_form
+    from .lookup import lookup
+    from .temporal import temporal
+
+    return {
+        "lookup": lookup,
+        "graph_chain": relation_chain,
+        "graph_latest": latest_version,
+        "temporal": temporal,
+        "long_form": long_form,
+        "aggregation": aggregate,
+    }
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000, 3)
+
+
+def answer_question(
+    ctx: Context, question: str, *, group: str, mode: str | None = None, as_of: datetime | None = None
+) -> Answer:
+    """Answer `question` from `group`'s memory, with evidence and the full routing trace.
+
+    >>> a = answer_question(mem.ctx, "Where does Priya live?", group="priya-marco")  # doctest: +SKIP
+    >>> a.answer, a.procedure, a.evidence[0].source_ref  # doctest: +SKIP
+    ('Lisbon', 'graph_latest', 'D6:2')
+    """
+    started = time.perf_counter()
+    timings: dict[str, float] = {}
+    t = time.perf_counter()
+    payloads = load_payloads(ctx.payloads_path) if ctx.payloads_path else None
+    r = route(question, mode=mode, as_of=as_of, payloads=payloads)
+    timings["route"] = _ms(t)
+    trace: dict[str, Any] = r.to_dict()
+    trace["route_timings_ms"] = trace.pop("timings_ms")
+    counts = ctx.store.named("group.counts", {"group_id": group})[0]
+    trace["group"] = {"name": group, "episodes": counts["episodes"], "facts": counts["facts"], "empty": not counts["episodes"]}
+    runtime: list[dict[str, Any]] = []
+    trace["runtime_gates"] = runtime
+    if not counts["episodes"]:
+        runtime.append({"name": "empty_group", "fired": True, "reason": f"group {group!r} holds no turns", "effect": "abstain"})
+        timings["total"] = _ms(started)
+        trace.update(timings_ms=timings, candidates={"evidence": 0, "facts": 0})
+        return Answer(question, NO_INFORMATION, True, r.mode, r.procedure, [], trace, group)
+
+    t = time.perf_counter()
+    result = procedures()[r.procedure](ctx, question, group, r.payload, as_of=r.as_of)
+    timings["procedure"] = _ms(t)
+    trace["steps"] = result.trace
+
+    t = time.perf_counter()
+    result = _empty_retrieval_gate(ctx, question, group, r.payload, r.as_of, result, runtime)
+    timings["empty_retrieval_gate"] = _ms(t)
+
+    t = time.perf_counter()
+    grounding = ground(ctx, question, group, ownership=not result.facts) if r.payload.abstention == "entity" else None
+    abstain = grounding is not None and abstention_gate(grounding.grounded, r.payload)
+    runtime.append(
+        {"name": "abstention", "fired": abstain,
+         "reason": grounding.reason if grounding else f"payload {r.payload.name!r} never abstains",
+         "effect": "answer → No information available" if abstain else "none"}
+    )  # fmt: skip
+    if grounding is not None:
+        trace["grounding"] = grounding.to_trace()
+    timings["abstention_gate"] = _ms(t)
+
+    evidence = dedupe((grounding.evidence if abstain and grounding else []) + result.evidence)
+    if abstain:
+        answer, abstained = NO_INFORMATION, True
+    elif result.abstained or not result.answer:
+        answer, abstained = NO_INFORMATION, True
+        trace["abstained_by"] = "procedure"
+    else:
+        t = time.perf_counter()
+        syn = synthesize(ctx, question, evidence, result.answer, long_form=r.procedure == "long_form")
+        timings["synthesis"] = _ms(t)
+        answer, abstained, evidence = syn.answer, syn.abstained, syn.evidence
+        trace["synthesis"] = syn.trace
+    timings["total"] = _ms(started)
+    trace["timings_ms"] = timings
+    trace["candidates"] = _candidates(result, evidence)
+    return Answer(question, answer, abstained, r.mode, r.procedure, evidence, trace, group, list(result.facts))
+
+
+def _empty_retrieval_gate(
+    ctx: Context, question: str, group: str, payload: Payload, as_of: datetime | None,
+    result: ProcedureResult, runtime: list[dict[str, Any]],
+) -> ProcedureResult:  # fmt: skip
+    if result.evidence:
+        runtime.append({"name": "empty_retrieval", "fired": False, "reason": f"{len(result.evidence)} evidence item(s)", "effect": "none"})
+        return result
+    from .lookup import lookup
+
+    wider = empty_retrieval_fallback(payload)
+    retried = lookup(ctx, question, group, wider, as_of=as_of)
+    runtime.append(
+        {"name": "empty_retrieval", "fired": True, "reason": "the procedure returned no evidence",
+         "effect": f"retried lookup with payload {wider.name!r} (depth {wider.depth}, every index, no graph)",
+         "retry_evidence": len(retried.evidence)}
+    )  # fmt: skip
+    if not retried.evidence:
+        return result
+    trace = dict(result.trace)
+    trace["empty_retrieval_retry"] = retried.trace
+    return ProcedureResult(retried.answer, retried.evidence, retried.facts, retried.abstained, trace)
+
+
+def _candidates(result: ProcedureResult, evidence: list[Any]) -> dict[str, Any]:
+    """Candidate counts for the trace: what retrieval saw per list, and what was kept."""
+    out: dict[str, Any] = {"evidence": len(evidence), "facts": len(result.facts)}
+    for key in ("retrieval", "iterative", "lookup"):
+        sub = result.trace.get(key)
+        if isinstance(sub, dict) and isinstance(sub.get("counts"), dict):
+            out[f"{key}_counts"] = sub["counts"]
+    counts = result.trace.get("counts")
+    if isinstance(counts, dict):
+        out["lookup_counts"] = counts
+    return out

@@ -1,0 +1,127 @@
+"""Long-form answers: a chronological overview sampled across the group's whole history.
+
+A summary question ("What has Priya been up to?") is not answered by the top-k chunks —
+those cluster in whichever session matches best. Instead the group's time span is split into
+strata (more for a deeper payload), each stratum is searched on its own, and the best
+evidence of every stratum is kept; the main entity's fact history joins as well. Then
+*bullets, then expand*: evidence is chosen greedily for coverage of distinct periods and
+entities and put in time order as dated bullets (the offline answer); with a provider, the
+orchestrator turns exactly those bullets into prose.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from planners.hop_planner import find_mentions
+from planners.walker import planning_names
+from tkg.memory import row_to_fact
+from tkg.models import Evidence
+
+from .graph import analyse
+from .result import ProcedureResult, evidence_from_hits
+from .synthesis import best_sentence, dedupe, fact_evidence, format_day
+
+if TYPE_CHECKING:
+    from planners.payloads import Payload
+    from tkg.memory import Context
+
+MIN_STRATA, MAX_STRATA = 3, 12
+PER_STRATUM = 3  # candidates kept per stratum before selection
+
+
+def strata(first: datetime, last: datetime, depth: int) -> list[tuple[datetime, datetime]]:
+    """`depth // 5` equal slices of [first, last] (3 to 12), the last one closed at `last`.
+
+    >>> from datetime import UTC
+    >>> len(strata(datetime(2023, 1, 1, tzinfo=UTC), datetime(2024, 1, 1, tzinfo=UTC), 40))
+    8
+    """
+    n = max(MIN_STRATA, min(MAX_STRATA, depth // 5))
+    if last <= first:
+        return [(first, first + timedelta(seconds=1))]
+    step = (last - first) / n
+    cuts = [first + step * i for i in range(n)] + [last + timedelta(seconds=1)]
+    return list(zip(cuts, cuts[1:], strict=False))
+
+
+def long_form(
+    ctx: Context, question: str, group: str, payload: Payload, *, as_of: datetime | None = None
+) -> ProcedureResult:
+    """A chronological, coverage-first overview of what the group says about the question.
+
+    >>> print(long_form(ctx, "What has Priya been up to?", "priya-marco", payload).answer)  # doctest: +SKIP
+    - 12 March 2023 — Priya: I'm still living in Bristol and working as a nurse at Northwind, mostly nights.
+    ...
+    """
+    from .retrieval import retrieve
+
+    span = ctx.store.named("temporal.group_span", {"group_id": group})[0]
+    trace: dict[str, Any] = {"procedure": "long_form", "turns": span["turns"]}
+    if not span["turns"]:
+        return ProcedureResult("", [], [], True, {**trace, "reason": "the group has no turns"})
+    last = min(span["last"], as_of) if as_of is not None else span["last"]
+    slices = strata(span["first"], last, payload.depth)
+    per = max(PER_STRATUM, math.ceil(payload.depth / len(slices)))
+    sub = replace(payload, depth=per)
+    candidates: list[list[Evidence]] = []
+    counts: list[int] = []
+    for lo, hi in slices:
+        got = retrieve(ctx, question, group, sub, time_range=(lo, hi))
+        inside = [h for h in got.hits if h.valid_at is not None and lo <= h.valid_at < hi]
+        counts.append(len(inside))
+        candidates.append(evidence_from_hits(inside[:PER_STRATUM], group))
+    index = ctx.entities(group)
+    slot = analyse(ctx, question, group, index)
+    facts = []
+    if slot.subject is not None:
+        rows = ctx.store.named("fact.history", {"group_id": group, "subject_uuids": [slot.subject.uuid], "predicate": ""})
+        facts = [row_to_fact(r, group) for r in rows]
+        if as_of is not None:
+            facts = [f for f in facts if f.valid_at is not None and f.valid_at <= as_of]
+        for ev in fact_evidence(ctx, group, facts, score=0.5):
+            k = next((i for i, (lo, hi) in enumerate(slices) if ev.valid_at and lo <= ev.valid_at < hi), None)
+            if k is not None:
+                candidates[k].append(ev)
+    names, aliases = planning_names(question, index)
+    chosen, covered = select(candidates, names, aliases, target=max(len(slices), payload.depth // 3))
+    chosen.sort(key=lambda e: e.valid_at or span["first"])
+    bullets = [f"- {format_day(e.valid_at)} — {e.speaker + ': ' if e.speaker else ''}{best_sentence(question, e.text)}" for e in chosen]
+    trace.update(
+        strata=[{"from": lo.isoformat(), "to": hi.isoformat(), "hits": c} for (lo, hi), c in zip(slices, counts, strict=True)],
+        strata_covered=sum(1 for c in candidates if c), facts=len(facts), selected=len(chosen),
+        entities_covered=sorted(covered), subject=slot.subject.name if slot.subject else None,
+    )  # fmt: skip
+    if not chosen:
+        return ProcedureResult("", [], [], True, {**trace, "reason": "no evidence in any stratum"})
+    return ProcedureResult("\n".join(bullets), chosen, facts, False, trace)
+
+
+def select(
+    candidates: list[list[Evidence]], names: list[str], aliases: dict[str, str], *, target: int
+) -> tuple[list[Evidence], set[str]]:
+    """Greedy coverage: the best item of every stratum first, then items naming new entities."""
+    pool = [dedupe(sorted(c, key=lambda e: -e.score)) for c in candidates]
+    chosen: list[Evidence] = []
+    covered: set[str] = set()
+    seen: set[tuple[str, str]] = set()
+
+    def take(e: Evidence) -> None:
+        chosen.append(e)
+        seen.add((e.episode, e.text))
+        covered.update(m.canonical for m in find_mentions(e.text, names, aliases))
+
+    for items in pool:
+        if items:
+            take(items[0])
+    rest = [e for items in pool for e in items[1:] if (e.episode, e.text) not in seen]
+    while rest and len(chosen) < target:
+        gains = [(len({m.canonical for m in find_mentions(e.text, names, aliases)} - covered), e.score, -i) for i, e in enumerate(rest)]
+        best = max(range(len(rest)), key=lambda i: gains[i])
+        if gains[best][0] == 0 and len(chosen) >= len(pool):
+            break
+        take(rest.pop(best))
+    return chosen, covered

@@ -1,0 +1,134 @@
+"""From a user's question to what the indexes see: plain words, a declarative form, names.
+
+Nothing the user typed reaches a full-text engine as syntax. Kuzu's FTS and Neo4j's Lucene
+disagree about quotes, braces, ``AND``/``OR``, ``field:value``, ``+``/``-``, ``~``, ``*`` and
+``\\``, so the question is reduced to lower-case word tokens (letters and digits only) before
+either sees it; both backends get the same string, and no code asks which backend it is.
+Lower-casing also disarms Lucene's operators, which are upper-case keywords.
+
+Stop words and the question's frame ("what kind of", "did", "would ... likely") carry no
+evidence, so they are dropped from the full-text query; the dense query keeps the sentence
+but loses the wh-word and auxiliary, which brings it closer to how the answer was *said*
+("When did Caroline go to the support group?" → "Caroline go to the support group").
+
+Example::
+
+    >>> q = parse_question('What did Caroline\\'s "support" group {do} AND:(y)?')
+    >>> q.fts
+    'caroline support group'
+    >>> q.names
+    ('Caroline',)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tkg.text import STOPWORDS
+
+MAX_WORDS = 32  # bounds the engine's work (Lucene's clause limit is far above this)
+
+# Words that frame a question rather than say what it is about.
+QUESTION_FRAME = frozenset(
+    """
+    what when where which who whom whose why how did does do kind type sort many much ever
+    would could should might may likely something anything thing things also yet still
+    """.split()
+)
+_AUXILIARIES = frozenset(
+    "did does do is are was were has have had will would can could should may might shall".split()
+)
+_WH = frozenset("what when where which who whom whose why how".split())
+
+_TOKEN = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
+_POSSESSIVE = re.compile(r"['\u2019]s$")
+_APOSTROPHE = re.compile(r"['\u2019]")
+
+
+@dataclass(frozen=True)
+class QueryText:
+    """One question, prepared for each kind of index."""
+
+    question: str
+    words: tuple[str, ...]  # content words, lower-case, in order, de-duplicated
+    fts: str  # the full-text query: content words joined by spaces ('' = skip full text)
+    dense: str  # the text to embed
+    names: tuple[str, ...]  # capitalised words that may name a person or thing
+
+
+def words_of(text: str) -> list[str]:
+    """Lower-case word tokens: letters and digits only, possessive 's removed.
+
+    >>> words_of("Caroline's (new) *job*: AND/OR -- o'Brien")
+    ['caroline', 'new', 'job', 'and', 'or', 'o', 'brien']
+    """
+    out: list[str] = []
+    for token in _TOKEN.findall(text.casefold()):
+        token = _POSSESSIVE.sub("", token)
+        out.extend(p for p in _APOSTROPHE.split(token) if p)
+    return out
+
+
+def plain_query(text: str) -> str:
+    """A string that is safe as a Kuzu FTS or Lucene query: content words separated by spaces.
+
+    >>> plain_query('title:"x" OR {y} +z~2 \\\\ what?')
+    'title z 2'
+    """
+    return " ".join(_content(words_of(text)))
+
+
+def _content(words: list[str]) -> list[str]:
+    kept = [
+        w for w in words
+        if w not in STOPWORDS and w not in QUESTION_FRAME and (len(w) > 1 or w.isdigit())
+    ]
+    return list(dict.fromkeys(kept))[:MAX_WORDS]
+
+
+def declarative(question: str) -> str:
+    """The question without its leading wh-word, auxiliary and question mark.
+
+    >>> declarative("When did Caroline go to the LGBTQ support group?")
+    'Caroline go to the LGBTQ support group'
+    >>> declarative("Caroline moved where?")
+    'Caroline moved where'
+    """
+    tokens = question.strip().rstrip("?!. ").split()
+    i = 0
+    while i < len(tokens) and i < 3 and tokens[i].casefold().strip(",") in _WH | {"kind", "type", "of"}:
+        i += 1
+    if i and i < len(tokens) and tokens[i].casefold() in _AUXILIARIES:
+        i += 1
+    rest = " ".join(tokens[i:])
+    return rest or question.strip()
+
+
+def names_in(question: str) -> tuple[str, ...]:
+    """Capitalised words of the question that are not question or stop words.
+
+    >>> names_in("Did Melanie and Caroline meet Jon's sister in Paris?")
+    ('Melanie', 'Caroline', 'Jon', 'Paris')
+    """
+    out: list[str] = []
+    for token in _TOKEN.findall(question):
+        token = _POSSESSIVE.sub("", token)
+        low = token.casefold()
+        if token[:1].isupper() and low not in STOPWORDS and low not in QUESTION_FRAME and len(token) > 1:
+            out.append(token)
+    return tuple(dict.fromkeys(out))
+
+
+def parse_question(question: str) -> QueryText:
+    """Everything retrieval needs from a question, computed once."""
+    words = _content(words_of(question))
+    if not words:  # a question made only of stop words still deserves a full-text try
+        words = list(dict.fromkeys(w for w in words_of(question) if len(w) > 1))[:MAX_WORDS]
+    return QueryText(
+        question=question,
+        words=tuple(words),
+        fts=" ".join(words),
+        dense=declarative(question),
+        names=names_in(question),
+    )

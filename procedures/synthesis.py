@@ -1,0 +1,205 @@
+"""From evidence to an answer: extractive offline, phrased by a provider when one is set.
+
+Offline, an answer is a fact's object (with its interval when the question is about time)
+or the evidence sentence that best matches the question. With `ctx.llm` set, the model gets
+the numbered evidence and may only rank or phrase it: the reply must cite the items it used,
+and a reply that cites nothing falls back to the extractive answer — a model never adds a
+fact. "No information available" from the model is an abstention.
+
+Example::
+
+    >>> best_sentence("Where is Dana from?", "Dana is my manager. She's from Lagos.")
+    "She's from Lagos."
+    >>> format_day(datetime(2023, 5, 7, 14, 0, tzinfo=UTC))
+    '7 May 2023'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from tkg.errors import ProviderError
+from tkg.models import NO_INFORMATION, Evidence, Fact
+from tkg.text import STOPWORDS, split_sentences
+from tkg.timeparse import TimeRef
+
+if TYPE_CHECKING:
+    from tkg.memory import Context
+
+_WORD = re.compile(r"[a-z0-9]+")
+_FRAME = frozenset("what when where which who whom whose why how kind type sort many much ever did does do".split())
+_SUFFIXES = ("ing", "ed", "es", "s", "ly")
+
+LONG_FORM_SYSTEM = f"""You write a short overview of what a conversation history says, for the person asking.
+Use ONLY the numbered evidence below, in chronological order where it helps. Never add facts the evidence
+does not state. If the evidence does not mention the person or topic asked about, answer exactly:
+{NO_INFORMATION}
+Reply in exactly two lines:
+ANSWER: <one paragraph of plain prose>
+CITED: <the numbers of the evidence items you used, comma-separated>"""
+
+
+def stem(word: str) -> str:
+    """A crude suffix stripper, enough to match "moved" with "move" and "races" with "race".
+
+    Stems keep at least four letters, so a stem used as a prefix stays specific ("shoes" → "shoe").
+    """
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def content_terms(text: str, *, drop: Iterable[str] = ()) -> set[str]:
+    """Stemmed content words of `text` (no stop words or question frame), minus `drop`."""
+    dropped = {stem(w) for t in drop for w in _WORD.findall(t.lower())}
+    return {
+        stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS and w not in _FRAME and len(w) > 1
+    } - dropped
+
+
+def best_sentence(question: str, text: str, *, focus: Iterable[str] = ()) -> str:
+    """The sentence of `text` sharing the most content words with the question (and, twice as
+    much, with `focus` terms); the earliest wins ties."""
+    sentences = split_sentences(text) or [text]
+    wanted = content_terms(question)
+    focused = content_terms(" ".join(focus))
+    best, best_score = sentences[0], -1.0
+    for s in sentences:
+        terms = content_terms(s)
+        score = len(terms & wanted) + 2.0 * len(terms & focused)
+        if score > best_score:
+            best, best_score = s, score
+    return best.strip()
+
+
+def format_day(when: datetime | None) -> str:
+    """"7 May 2023" (no leading zero), the form LoCoMo answers use."""
+    if when is None:
+        return "an unknown date"
+    return f"{when.day} {when:%B %Y}"
+
+
+def format_ref(ref: TimeRef) -> str:
+    """A resolved time expression at its own granularity: a day, a month, a season, a year."""
+    start = ref.start
+    if ref.granularity == "day":
+        return format_day(start)
+    if ref.granularity == "month":
+        return f"{start:%B %Y}"
+    if ref.granularity == "year":
+        return str(start.year)
+    if ref.granularity == "season":
+        season = {3: "spring", 6: "summer", 9: "autumn", 12: "winter"}.get(start.month, "season")
+        return f"{season} {start.year}"
+    if ref.granularity in ("week", "weekend"):
+        return f"the {ref.granularity} of {format_day(start)}"
+    return f"{format_day(start)} – {format_day(ref.end)}"
+
+
+def interval_text(fact: Fact) -> str:
+    """"since 4 June 2023" or "4 June 2023 – 19 May 2024" (valid time)."""
+    if fact.invalid_at is None:
+        return f"since {format_day(fact.valid_at)}"
+    return f"{format_day(fact.valid_at)} – {format_day(fact.invalid_at)}"
+
+
+def fact_evidence(ctx: Context, group: str, facts: Sequence[Fact], *, score: float = 1.0) -> list[Evidence]:
+    """One evidence item per fact: the turn that asserted it (its first source episode)."""
+    if not facts:
+        return []
+    chunk_ids = sorted({f.source_chunk for f in facts if f.source_chunk})
+    chunks = {r["uuid"]: r for r in ctx.store.named("graph.chunks_by_uuid", {"group_id": group, "uuids": chunk_ids})} if chunk_ids else {}
+    episode_of = {f.uuid: (chunks[f.source_chunk]["episode_uuid"] if f.source_chunk in chunks else (f.episodes or [""])[0]) for f in facts}
+    ep_ids = sorted({e for e in episode_of.values() if e})
+    turns = {r["uuid"]: r for r in ctx.store.named("graph.source_turns", {"group_id": group, "uuids": ep_ids})} if ep_ids else {}
+    out: list[Evidence] = []
+    for f in facts:
+        ep = episode_of[f.uuid]
+        turn = turns.get(ep, {})
+        out.append(
+            Evidence(
+                source_ref=f.source_ref or turn.get("source_ref"), episode=ep, text=turn.get("text") or f.fact,
+                valid_at=turn.get("valid_at") or f.valid_at, score=score, group=group,
+                speaker=turn.get("speaker") or "", kind="fact", fact=f.uuid,
+            )
+        )  # fmt: skip
+    return out
+
+
+def dedupe(evidence: Iterable[Evidence]) -> list[Evidence]:
+    """Evidence without repeats of the same turn text (first occurrence kept)."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for e in evidence:
+        key = (e.episode, e.text)
+        if key not in seen:
+            seen.add(key)
+            out.append(e)
+    return out
+
+
+@dataclass
+class Synthesis:
+    answer: str
+    evidence: list[Evidence]
+    abstained: bool
+    trace: dict[str, Any] = field(default_factory=dict)
+
+
+def evidence_line(e: Evidence) -> str:
+    when = format_day(e.valid_at) if e.valid_at else ""
+    who = f"{e.speaker}: " if e.speaker else ""
+    return f"({when}) {who}{e.text}" if when else f"{who}{e.text}"
+
+
+def synthesize(
+    ctx: Context,
+    question: str,
+    evidence: list[Evidence],
+    extractive: str,
+    *,
+    long_form: bool = False,
+    limit: int = 12,
+) -> Synthesis:
+    """The final answer: `extractive` offline, else the provider's phrasing of `evidence`.
+
+    The provider sees at most `limit` items; items it cites move to the front. An answer that
+    cites nothing, or a provider error, keeps the extractive answer (the trace says why).
+    """
+    if ctx.llm is None:
+        return Synthesis(extractive, evidence, extractive == NO_INFORMATION, {"synthesis": "extractive"})
+    from tkg.llm import parse_synthesis, synthesis_prompt
+
+    shown = evidence[:limit]
+    lines = [evidence_line(e) for e in shown]
+    if long_form:
+        system = LONG_FORM_SYSTEM
+        prompt = "Evidence:\n" + "\n".join(f"[{i}] {t}" for i, t in enumerate(lines, 1)) + f"\n\nQuestion: {question}"
+    else:
+        system, prompt = synthesis_prompt(question, lines)
+    trace: dict[str, Any] = {"synthesis": "provider", "provider": ctx.llm.name, "evidence_shown": len(shown)}
+    try:
+        reply = ctx.llm.complete(system, prompt, max_tokens=700 if long_form else 200)
+    except ProviderError as exc:
+        trace.update(synthesis="extractive", provider_error=str(exc))
+        return Synthesis(extractive, evidence, extractive == NO_INFORMATION, trace)
+    answer, cited = parse_synthesis(reply, n=len(shown))
+    trace["cited"] = [i + 1 for i in cited]
+    if answer == NO_INFORMATION:
+        trace["provider_abstained"] = True
+        return Synthesis(NO_INFORMATION, evidence, True, trace)
+    if not cited:
+        trace.update(synthesis="extractive", rejected="the provider's answer cited no evidence")
+        return Synthesis(extractive, evidence, extractive == NO_INFORMATION, trace)
+    ordered = [shown[i] for i in cited] + [e for i, e in enumerate(evidence) if i not in cited]
+    return Synthesis(answer, ordered, False, trace)
+
+
+def newest_first(evidence: Iterable[Evidence]) -> list[Evidence]:
+    epoch = datetime(1970, 1, 1, tzinfo=UTC)
+    return sorted(evidence, key=lambda e: e.valid_at or epoch, reverse=True)

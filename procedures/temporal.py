@@ -1,0 +1,255 @@
+"""Time-anchored answers: values at a time, "when" questions, before/after, date-range search.
+
+Three kinds of question, tried in this order:
+* **when** ("When did Priya move to Leeds?"): the valid time of the edge that made it true, else
+  the resolved time of the best-matching turn's sentence (times were resolved at ingest:
+  "yesterday" said on 8 May 2023 is 7 May 2023), formatted at its granularity ("7 May 2023",
+  "May 2023");
+* **at a time** ("Where did Priya live in July 2023?", or `as_of`): edges whose valid interval
+  overlaps the window; a chain question walks edges valid in the middle of it;
+* **before/after an entity** ("Where did Priya live before Leeds?"): the neighbouring version in
+  the slot's history.
+Otherwise: retrieval restricted to the window, evidence in chronological order.
+Relative words in the question are anchored at the group's latest turn (else now).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from planners import cues
+from planners.walker import edge_order, walk
+from tkg.memory import row_to_fact
+from tkg.models import Fact, utcnow
+from tkg.timeparse import TimeRef, find_times
+
+from .graph import QuestionSlot, analyse, slot_history, walk_answer
+from .result import ProcedureResult, evidence_from_hits
+from .synthesis import best_sentence, content_terms, fact_evidence, format_day, format_ref, interval_text
+
+if TYPE_CHECKING:
+    from planners.payloads import Payload
+    from tkg.memory import Context
+
+Window = tuple[datetime, datetime]
+_FAR_PAST = datetime(1900, 1, 1, tzinfo=UTC)
+_FAR_FUTURE = datetime(2200, 1, 1, tzinfo=UTC)
+_WHEN = re.compile(r"^\s*(?:when\b|what (?:date|day|year|month|time)\b|how long ago\b|in (?:what|which) (?:year|month)\b)", re.I)
+
+
+def group_time(ctx: Context, group: str) -> datetime:
+    """The time of the group's latest turn (what "now" means for its relative words), else now."""
+    rows = ctx.store.named("temporal.group_span", {"group_id": group})
+    last = rows[0]["last"] if rows else None
+    return last if isinstance(last, datetime) else utcnow()
+
+
+def resolve_window(text: str, anchor: datetime) -> Window | None:
+    """The interval a time anchor denotes; "before"/"after"/"since"/"until" open one side.
+
+    >>> from datetime import UTC
+    >>> [d.date().isoformat() for d in resolve_window("July 2023", datetime(2024, 1, 1, tzinfo=UTC))]
+    ['2023-07-01', '2023-08-01']
+    """
+    words = text.strip()
+    lead = words.split(" ", 1)[0].lower()
+    core = words.split(" ", 1)[1] if lead in ("before", "after", "since", "until", "till") and " " in words else words
+    probe = f"in {core}" if core[:1].isdigit() else core
+    refs = find_times(probe, anchor)
+    if not refs:
+        return None
+    start, end = refs[0].start, refs[0].end
+    if lead in ("before", "until", "till"):
+        return (_FAR_PAST, start)
+    if lead == "after":
+        return (end, _FAR_FUTURE)
+    if lead == "since":
+        return (start, _FAR_FUTURE)
+    return (start, end)
+
+
+def resolve_anchor(ctx: Context, group: str, text: str | None) -> datetime | None:
+    """A point for a time anchor: the middle of its window (or the open side's edge)."""
+    if not text:
+        return None
+    window = resolve_window(text, group_time(ctx, group))
+    if window is None:
+        return None
+    lo, hi = window
+    if lo == _FAR_PAST:
+        return hi - timedelta(seconds=1)
+    if hi == _FAR_FUTURE:
+        return lo
+    return lo + (hi - lo) / 2
+
+
+def granularity(start: datetime, end: datetime | None) -> str:
+    """The granularity of an interval resolved at ingest (the store keeps only its ends)."""
+    days = (end - start).days if end else 1
+    if days <= 1:
+        return "day"
+    if days == 2 and start.weekday() == 5:
+        return "weekend"
+    if days == 7:
+        return "week"
+    if 28 <= days <= 31 and start.day == 1:
+        return "month"
+    if 89 <= days <= 92:
+        return "season"
+    if days in (365, 366) and start.month == 1 and start.day == 1:
+        return "year"
+    return "range"
+
+
+def fact_time(fact: Fact) -> str:
+    """When a fact became true, at the granularity its turn said it ("last month" → a month)."""
+    if fact.valid_at is None:
+        return "an unknown date"
+    if fact.time_text:
+        refs = find_times(fact.time_text, fact.valid_at)
+        if refs and refs[0].start == fact.valid_at:
+            return format_ref(refs[0])
+    return format_day(fact.valid_at)
+
+
+def temporal(
+    ctx: Context, question: str, group: str, payload: Payload, *, as_of: datetime | None = None
+) -> ProcedureResult:
+    """Answer a time-anchored question (see the module docstring for the order of attempts).
+
+    >>> temporal(ctx, "When did Priya move to Leeds?", "priya-marco", payload).answer  # doctest: +SKIP
+    '4 June 2023'
+    """
+    index = ctx.entities(group)
+    slot = analyse(ctx, question, group, index)
+    now = group_time(ctx, group)
+    anchor = cues.find_time_anchor(question)
+    window: Window | None = None
+    if as_of is not None:
+        window = (as_of, as_of + timedelta(microseconds=1))
+    elif anchor is not None:
+        window = resolve_window(anchor.text, now)
+    trace: dict[str, Any] = {
+        "procedure": "temporal", "question": slot.to_trace(), "reference_time": now.isoformat(),
+        "anchor": anchor.text if anchor else None, "window": [w.isoformat() for w in window] if window else None,
+        "fallbacks": [],
+    }  # fmt: skip
+    if _WHEN.search(question):
+        got = _when_from_graph(ctx, group, slot, trace)
+        if got is not None:
+            return got
+        return _when_from_chunks(ctx, question, group, payload, trace)
+    if slot.plan is not None and len(slot.plan.hops) > 1:
+        point = as_of or (resolve_anchor(ctx, group, anchor.text) if anchor else None)
+        walked = walk(ctx, group, slot.plan, as_of=point, fanout=payload.fanout, max_hops=max(1, payload.hop_limit), index=index)
+        trace["walk"] = walked.to_trace()
+        if walked.complete:
+            return ProcedureResult(walk_answer(walked), fact_evidence(ctx, group, walked.facts), walked.facts, False, trace)
+        trace["fallbacks"].append({"from": "walk", "to": "chunks", "reason": walked.reason})
+    if slot.subject is not None and slot.predicate and anchor is None and as_of is None and slot.obj is not None:
+        got = _neighbour_version(ctx, question, group, slot, trace)
+        if got is not None:
+            return got
+    if slot.subject is not None and slot.predicate and window is not None:
+        rows = ctx.store.named(
+            "temporal.facts_overlapping",
+            {"group_id": group, "subject_uuids": [slot.subject.uuid], "predicate": slot.predicate,
+             "range_start": window[0], "range_end": window[1]},
+        )  # fmt: skip
+        facts = [row_to_fact(r, group) for r in rows]
+        trace["facts_in_window"] = [f.object for f in facts]
+        if facts:
+            answer = facts[0].object if len(facts) == 1 else "; ".join(f"{f.object} ({interval_text(f)})" for f in facts)
+            return ProcedureResult(answer, fact_evidence(ctx, group, facts), facts, False, trace)
+        trace["fallbacks"].append({"from": "facts", "to": "chunks", "reason": "no edge of the slot overlaps the window"})
+    return _chunks_in_window(ctx, question, group, payload, window, trace)
+
+
+def _when_from_graph(ctx: Context, group: str, slot: QuestionSlot, trace: dict[str, Any]) -> ProcedureResult | None:
+    if slot.subject is None or not slot.predicate:
+        return None
+    history = slot_history(ctx, group, slot)
+    if slot.obj is not None:
+        history = [f for f in history if f.object_uuid == slot.obj.uuid]
+    elif len({f.object_uuid for f in history}) != 1:
+        history = []  # several values and none named: the chunks decide
+    trace["when_facts"] = [f.object for f in history]
+    if not history:
+        trace["fallbacks"].append({"from": "facts", "to": "chunks", "reason": "no edge says when"})
+        return None
+    first = min(history, key=lambda f: (f.valid_at is None, f.valid_at or _FAR_PAST))
+    trace["answered_by"] = "edge valid_at"
+    return ProcedureResult(fact_time(first), fact_evidence(ctx, group, [first]), [first], False, trace)
+
+
+def _when_from_chunks(
+    ctx: Context, question: str, group: str, payload: Payload, trace: dict[str, Any]
+) -> ProcedureResult:
+    from .retrieval import retrieve
+
+    got = retrieve(ctx, question, group, payload)
+    trace["retrieval"] = {"hits": len(got.hits), "counts": got.counts}
+    hits = got.hits[:3]
+    if not hits:
+        return ProcedureResult("", [], [], True, {**trace, "reason": "retrieval found nothing"})
+    chunks = ctx.store.named("temporal.episode_chunks", {"group_id": group, "episode_uuids": [hits[0].episode_uuid]})
+    wanted = content_terms(question)
+    best: tuple[int, dict[str, Any]] | None = None
+    for c in chunks:
+        if c["time_start"] is None:
+            continue
+        overlap = len(content_terms(c["text"]) & wanted) + (1 if c["kind"] == "sentence" else 0)
+        if best is None or overlap > best[0]:
+            best = (overlap, c)
+    if best is not None:
+        c = best[1]
+        ref = TimeRef(c["time_text"] or "", c["time_start"], c["time_end"], granularity(c["time_start"], c["time_end"]))
+        answer = format_ref(ref)
+        trace["answered_by"] = f"resolved time {c['time_text']!r} of the best turn"
+    else:
+        answer = format_day(hits[0].valid_at)
+        trace["answered_by"] = "time of the best turn"
+    return ProcedureResult(answer, evidence_from_hits(hits, group), [], False, trace)
+
+
+def _neighbour_version(
+    ctx: Context, question: str, group: str, slot: QuestionSlot, trace: dict[str, Any]
+) -> ProcedureResult | None:
+    """"Where did Priya live before Leeds?": the version next to the named one in the slot."""
+    m = re.search(r"\b(before|after)\b", question, re.I)
+    if m is None or slot.obj is None:
+        return None
+    history = sorted(slot_history(ctx, group, slot), key=lambda f: edge_order(f)[0], reverse=True)
+    history = [f for f in history if not (f.invalid_at is not None and f.valid_at and f.invalid_at <= f.valid_at)]
+    idx = next((i for i, f in enumerate(history) if f.object_uuid == slot.obj.uuid), None)
+    if idx is None:
+        return None
+    j = idx - 1 if m.group(1).lower() == "before" else idx + 1
+    trace["neighbour"] = {"of": slot.obj.name, "direction": m.group(1).lower(), "history": [f.object for f in history]}
+    if not 0 <= j < len(history):
+        return None
+    facts = [history[j], history[idx]]
+    trace["answered_by"] = "slot history"
+    return ProcedureResult(f"{history[j].object} ({interval_text(history[j])})", fact_evidence(ctx, group, facts), facts, False, trace)
+
+
+def _chunks_in_window(
+    ctx: Context, question: str, group: str, payload: Payload, window: Window | None, trace: dict[str, Any]
+) -> ProcedureResult:
+    from .retrieval import retrieve
+
+    got = retrieve(ctx, question, group, payload, time_range=window)
+    trace["retrieval"] = {"hits": len(got.hits), "counts": got.counts, "time_range": trace["window"]}
+    if not got.hits and window is not None:
+        trace["fallbacks"].append({"from": "window", "to": "unfiltered", "reason": "nothing in the window"})
+        got = retrieve(ctx, question, group, payload)
+    hits = got.hits[: max(3, min(8, payload.depth))]
+    if not hits:
+        return ProcedureResult("", [], [], True, {**trace, "reason": "retrieval found nothing"})
+    answer = best_sentence(question, hits[0].text)
+    evidence = sorted(evidence_from_hits(hits, group), key=lambda e: (e.valid_at is None, e.valid_at or _FAR_PAST))
+    trace["answered_by"] = "best chunk in the window" if window else "best chunk"
+    trace["order"] = "chronological"
+    return ProcedureResult(answer, evidence, [], False, trace)

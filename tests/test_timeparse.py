@@ -1,0 +1,158 @@
+"""Relative time is resolved against the turn's time (the anchor), never against today."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tkg.errors import InputError
+from tkg.timeparse import clause_tense, find_times, parse_session_datetime
+
+# Monday 8 May 2023, 13:56 UTC: the first LoCoMo session time.
+ANCHOR = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+
+
+def one(text: str, anchor: datetime = ANCHOR) -> tuple[date, date, str]:
+    refs = find_times(text, anchor)
+    assert len(refs) == 1, refs
+    ref = refs[0]
+    return ref.start.date(), ref.end.date(), ref.granularity
+
+
+def test_yesterday_resolves_into_the_anchor_year_not_today() -> None:
+    start, end, gran = one("I went to a support group yesterday.")
+    assert (start, end, gran) == (date(2023, 5, 7), date(2023, 5, 8), "day")
+    assert start != (datetime.now(UTC) - timedelta(days=1)).date()
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end", "granularity"),
+    [
+        ("today was long", date(2023, 5, 8), date(2023, 5, 9), "day"),
+        ("we eat out tonight", date(2023, 5, 8), date(2023, 5, 9), "day"),
+        ("last night was wild", date(2023, 5, 7), date(2023, 5, 8), "day"),
+        ("the day before yesterday", date(2023, 5, 6), date(2023, 5, 7), "day"),
+        ("I start tomorrow", date(2023, 5, 9), date(2023, 5, 10), "day"),
+        ("last week I moved", date(2023, 5, 1), date(2023, 5, 8), "week"),
+        ("last weekend we hiked", date(2023, 5, 6), date(2023, 5, 8), "weekend"),
+        ("this weekend I'll rest", date(2023, 5, 13), date(2023, 5, 15), "weekend"),
+        ("next month I start", date(2023, 6, 1), date(2023, 7, 1), "month"),
+        ("last month was busy", date(2023, 4, 1), date(2023, 5, 1), "month"),
+        ("last year was hard", date(2022, 1, 1), date(2023, 1, 1), "year"),
+        ("next year we travel", date(2024, 1, 1), date(2025, 1, 1), "year"),
+        ("two years ago I moved", date(2021, 1, 1), date(2022, 1, 1), "year"),
+        ("3 days ago I fell", date(2023, 5, 5), date(2023, 5, 6), "day"),
+        ("a few weeks ago", date(2023, 4, 10), date(2023, 5, 1), "week"),
+        ("a couple of months ago", date(2023, 2, 1), date(2023, 4, 1), "month"),
+        ("I went there on Friday", date(2023, 5, 5), date(2023, 5, 6), "day"),
+        ("I'll see her on Friday", date(2023, 5, 12), date(2023, 5, 13), "day"),
+        ("last Friday was fun", date(2023, 5, 5), date(2023, 5, 6), "day"),
+        ("next Tuesday works", date(2023, 5, 9), date(2023, 5, 10), "day"),
+        ("that was in 2021", date(2021, 1, 1), date(2022, 1, 1), "year"),
+        ("on 5 May 2023 we met", date(2023, 5, 5), date(2023, 5, 6), "day"),
+        ("on May 5th, 2022 we met", date(2022, 5, 5), date(2022, 5, 6), "day"),
+        ("it opened in May 2021", date(2021, 5, 1), date(2021, 6, 1), "month"),
+        ("since March I've been running", date(2023, 3, 1), date(2023, 5, 8), "range"),
+        ("since 2019", date(2019, 1, 1), date(2023, 5, 8), "range"),
+        ("we leave in two weeks", date(2023, 5, 22), date(2023, 5, 29), "week"),
+        ("the past few weeks were hard", date(2023, 4, 10), date(2023, 5, 8), "range"),
+        ("last summer we swam", date(2022, 6, 1), date(2022, 9, 1), "season"),
+        ("it happened on 2023-04-01", date(2023, 4, 1), date(2023, 4, 2), "day"),
+    ],
+)
+def test_expressions_resolve_against_the_anchor(text: str, start: date, end: date, granularity: str) -> None:
+    assert one(text) == (start, end, granularity)
+
+
+def test_bare_month_reads_the_tense_of_its_clause() -> None:
+    assert one("I went there in July")[0] == date(2022, 7, 1)  # past: the July before the anchor
+    assert one("I'm going to Japan in July")[0] == date(2023, 7, 1)  # future: the next July
+    assert one("My birthday is in July")[0] == date(2023, 7, 1)  # present: the nearer one
+    assert one("I moved here in May")[0] == date(2023, 5, 1)  # the anchor's own month
+
+
+def test_clause_tense_cues() -> None:
+    assert clause_tense("I will fly to Oslo on Friday", 20) == "future"
+    assert clause_tense("We went to Oslo on Friday", 20) == "past"
+    assert clause_tense("My class is on Friday", 12) == "present"
+
+
+def test_spans_point_at_the_matched_text_and_results_are_ordered() -> None:
+    text = "Last week I met Dana, and next month I start at Acme."
+    refs = find_times(text, ANCHOR)
+    assert [r.text for r in refs] == ["Last week", "next month"]
+    assert all(text[r.span[0]:r.span[1]] == r.text for r in refs)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I love painting with the kids.", "I may go to the gym.", "We stayed for two days.",
+     "It was on the 31 February.", "I ran 5 days a week.", "Let's catch up soon!"],
+)
+def test_no_time_expression(text: str) -> None:
+    assert find_times(text, ANCHOR) == []
+
+
+def test_naive_anchor_is_taken_as_utc_and_results_are_aware() -> None:
+    ref = find_times("yesterday", datetime(2023, 5, 8, 13, 56))[0]
+    assert ref.start.tzinfo is not None and ref.start.utcoffset() == timedelta(0)
+    assert ref.start == datetime(2023, 5, 7, tzinfo=UTC)
+
+
+PAST = ["yesterday", "last week", "last month", "last year", "3 days ago", "two weeks ago", "last weekend",
+        "a few months ago", "last night"]
+FUTURE = ["tomorrow", "next week", "next month", "next year", "in 3 days", "in two weeks", "next weekend"]
+
+
+@given(st.datetimes(min_value=datetime(1990, 1, 1), max_value=datetime(2060, 12, 31)),
+       st.sampled_from(PAST), st.sampled_from(FUTURE))
+def test_past_expressions_end_by_the_anchor_and_future_ones_start_after_it(
+    anchor: datetime, past: str, future: str
+) -> None:
+    anchor = anchor.replace(tzinfo=UTC)
+    day_start = datetime(anchor.year, anchor.month, anchor.day, tzinfo=UTC)
+    (p,) = find_times(past, anchor)
+    (f,) = find_times(future, anchor)
+    assert p.start < p.end <= day_start
+    assert anchor < f.start < f.end
+
+
+def test_find_times_is_fast_enough_for_ingest() -> None:
+    plain = ["That's really cool, you've got guts and I'm proud of you."] * 2000
+    timed = ["I went to a support group yesterday and it was powerful."] * 1000
+    t = time.perf_counter()
+    for s in plain:
+        find_times(s, ANCHOR)
+    plain_rate = len(plain) / (time.perf_counter() - t)
+    t = time.perf_counter()
+    for s in timed:
+        find_times(s, ANCHOR)
+    timed_rate = len(timed) / (time.perf_counter() - t)
+    assert plain_rate >= 5000 and timed_rate >= 1000, (plain_rate, timed_rate)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("1:56 pm on 8 May, 2023", datetime(2023, 5, 8, 13, 56, tzinfo=UTC)),
+        ("12:09 am on 13 September, 2023", datetime(2023, 9, 13, 0, 9, tzinfo=UTC)),
+        ("12:30 pm on 1 January, 2024", datetime(2024, 1, 1, 12, 30, tzinfo=UTC)),
+        ("8 May, 2023", datetime(2023, 5, 8, tzinfo=UTC)),
+        ("2023-05-08T13:56:00Z", datetime(2023, 5, 8, 13, 56, tzinfo=UTC)),
+        ("2023-05-08T15:56:00+02:00", datetime(2023, 5, 8, 13, 56, tzinfo=UTC)),
+        ("2023-05-08", datetime(2023, 5, 8, tzinfo=UTC)),
+    ],
+)
+def test_parse_session_datetime(value: str, expected: datetime) -> None:
+    assert parse_session_datetime(value) == expected
+
+
+@pytest.mark.parametrize("value", ["garbage", "", "13:00 pm on 8 May, 2023", "1:56 pm on 31 February, 2023",
+                                   "May the 4th"])
+def test_parse_session_datetime_rejects_garbage(value: str) -> None:
+    with pytest.raises(InputError):
+        parse_session_datetime(value)
