@@ -27,7 +27,7 @@ from tkg.memory import row_to_fact
 from tkg.models import Fact
 from tkg.text import STOPWORDS
 
-from .hop_planner import MAX_HOPS, Hop, HopPlan
+from .hop_planner import MAX_HOPS, Hop, HopPlan, find_mentions
 from .lexicon import SYMMETRIC
 
 if TYPE_CHECKING:
@@ -252,8 +252,6 @@ def _usable(name: str, question: str, lowercase: bool) -> bool:
 
 def mentioned_entities(question: str, index: EntityIndex, names: Sequence[str] | None = None) -> list[str]:
     """Canonical names of the group's entities the question mentions, left to right."""
-    from .hop_planner import find_mentions
-
     usable, aliases = planning_names(question, index)
     found = find_mentions(question, list(names) if names is not None else usable, aliases)
     out: list[str] = []

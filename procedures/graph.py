@@ -26,9 +26,10 @@ from planners.lexicon import ExtraPhrase, Lexicon, build_lexicon
 from planners.walker import WalkResult, edge_order, planning_names, qualifier_filter, walk
 from tkg.memory import row_to_fact
 from tkg.models import Fact
+from tkg.text import split_sentences
 
 from .result import ProcedureResult, evidence_from_hits
-from .synthesis import best_sentence, dedupe, fact_evidence, newest_first
+from .synthesis import best_sentence, content_terms, dedupe, fact_evidence, format_day, newest_first
 
 if TYPE_CHECKING:
     from planners.payloads import Payload
@@ -101,22 +102,23 @@ def analyse(ctx: Context, question: str, group: str, index: EntityIndex) -> Ques
         return slot
     ents = [e for e in (index.find(m, "person") for m in mentions) if e is not None]
     people = [e for e in ents if e.type in ("person", "pet")]
-    slot.subject = (people or ents or [None])[0]
+    pool = people or ents
+    slot.subject = pool[0] if pool else None
     rest = [e for e in ents if slot.subject is None or e.uuid != slot.subject.uuid]
     slot.obj = rest[0] if rest else None
     anchor = cues.find_time_anchor(question)
     text = question if anchor is None else question[: anchor.start] + question[anchor.end :]
     words = cues.tokenize(text)
-    for pos, kind, _phrase in relation_markers(words, lexicon):
+    for pos, kind, phrase in relation_markers(words, lexicon):
         entry = lexicon.match(words, pos, kind)  # type: ignore[arg-type]
         if entry is not None and not entry[0].inverse:
             slot.predicate, slot.qualifier = entry[0].predicate, entry[0].qualifier
-            slot.notes.append(f"predicate from the phrase {_phrase!r}")
+            slot.notes.append(f"predicate from the phrase {phrase!r}")
             break
     if slot.predicate is None and slot.subject is not None and slot.obj is not None:
         rows = ctx.store.named("graph.edges_between", {"group_id": group, "a_uuid": slot.subject.uuid, "b_uuid": slot.obj.uuid})
         if rows:
-            newest = max((row_to_fact(r, group) for r in rows), key=lambda f: -edge_order(f)[0])
+            newest = min((row_to_fact(r, group) for r in rows), key=edge_order)
             slot.predicate = newest.predicate
             slot.notes.append(f"predicate from the edge {slot.subject.name} → {slot.obj.name}")
     return slot
@@ -131,8 +133,6 @@ def walk_answer(walked: WalkResult) -> str:
     if walked.plan.target == "count":
         return str(len(walked.reached))
     if walked.plan.target == "time":
-        from .synthesis import format_day
-
         return ", ".join(format_day(r.path[-1].valid_at) for r in walked.reached)
     return ", ".join(walked.values)
 
@@ -153,6 +153,7 @@ def relation_chain(
     trace: dict[str, Any] = {"procedure": "graph_chain", "question": slot.to_trace(), "fallbacks": [], "timings_ms": {}}
     bridge: list[str] = []
     plan = slot.plan
+    remaining: list[Hop] = list(plan.hops[1:]) if plan is not None else []
     if plan is not None:
         when = as_of or (resolve_anchor(ctx, group, plan.as_of_text) if plan.as_of_text else None)
         walked = walk(ctx, group, plan, as_of=when, fanout=payload.fanout, max_hops=max(1, payload.hop_limit), index=index)
@@ -165,10 +166,12 @@ def relation_chain(
             )
         trace["fallbacks"].append({"from": "walk", "to": "iterative_retrieval", "reason": walked.reason})
         bridge = [b.name for b in walked.bridge]
+        if bridge and walked.stopped_at is not None:
+            remaining = list(plan.hops[walked.stopped_at :])
     else:
         trace["fallbacks"].append({"from": "plan", "to": "iterative_retrieval", "reason": "no hop plan for the question"})
     t = time.perf_counter()
-    result = iterative_retrieval(ctx, question, group, payload, index, slot, bridge)
+    result = iterative_retrieval(ctx, question, group, payload, index, slot, bridge, remaining)
     trace["timings_ms"]["iterative_retrieval"] = _ms(t)
     trace["iterative"] = result.trace
     if not result.abstained and result.evidence:
@@ -193,8 +196,13 @@ def iterative_retrieval(
     index: EntityIndex,
     slot: QuestionSlot,
     bridge: list[str],
+    remaining: list[Hop],
 ) -> ProcedureResult:
-    """Retrieve, find the bridge entity, retrieve again with it; answer from the second round."""
+    """Retrieve, find the bridge entity, retrieve again with it; answer from the second round.
+
+    The second query is the bridge's name plus how the remaining hops are said (the registry's
+    phrases for their predicates), or the rest of the question when there is no plan.
+    """
     from .retrieval import retrieve
 
     trace: dict[str, Any] = {}
@@ -207,18 +215,31 @@ def iterative_retrieval(
     trace.update(bridge=bridge, bridge_from=source)
     if not bridge:
         return ProcedureResult("", [], [], True, {**trace, "reason": "no bridge entity in the top evidence"})
-    rest = _remaining_words(question, slot)
-    query = f"{bridge[0]} {rest}".strip()
+    focus = hop_phrases(ctx, remaining) if remaining else [_unconsumed(question, slot, bridge[0], first.hits[:5])]
+    query = " ".join(dict.fromkeys([bridge[0], *focus])).strip()
     second = retrieve(ctx, query, group, payload)
     trace["second"] = {"query": query, "hits": len(second.hits), "counts": second.counts}
-    named = [h for h in second.hits if bridge[0].split()[0].lower() in h.text.lower()]
+    key = bridge[0].split()[0].lower()
+    named = [h for h in second.hits if key in h.text.lower()]
     top = (named or second.hits)[:3]
     if not top:
         return ProcedureResult("", [], [], True, {**trace, "reason": "the second retrieval found nothing"})
-    answer = best_sentence(query, top[0].text, focus=[rest])
-    bridging = [h for h in first.hits[:3] if bridge[0].split()[0].lower() in h.text.lower()][:1]
+    answer = best_sentence(" ".join(focus), top[0].text)
+    bridging = [h for h in first.hits[:3] if key in h.text.lower()][:1]
     evidence = dedupe(evidence_from_hits(top, group) + evidence_from_hits(bridging, group))
     return ProcedureResult(answer, evidence, [], False, trace)
+
+
+def hop_phrases(ctx: Context, hops: list[Hop]) -> list[str]:
+    """How text says the remaining hops: each predicate's question phrases and verbs."""
+    out: list[str] = []
+    for hop in hops:
+        if hop.predicate in ctx.registry:
+            pred = ctx.registry.get(hop.predicate)
+            out.extend([*pred.phrases[:6], *pred.verbs[:4]])
+        else:
+            out.append(hop.predicate.replace("_", " "))
+    return list(dict.fromkeys(out))
 
 
 def bridge_entities(question: str, hits: list[Any], index: EntityIndex, *, exclude: list[str]) -> list[str]:
@@ -240,12 +261,17 @@ def bridge_entities(question: str, hits: list[Any], index: EntityIndex, *, exclu
     return out
 
 
-def _remaining_words(question: str, slot: QuestionSlot) -> str:
-    """The question minus the seed's name and the first relation: what the bridge is asked."""
-    text = question
-    if slot.plan is not None:
-        text = re.sub(rf"(?i)\b{re.escape(slot.plan.seed_surface)}('s|’s)?\b", " ", text)
-    return " ".join(text.replace("?", " ").split())
+def _unconsumed(question: str, slot: QuestionSlot, bridge: str, hits: list[Any]) -> str:
+    """The question's words that the bridging sentence did not already answer: "what does the
+    friend Noor hiked with play" minus "I went hiking with my friend Tariq" leaves "play"."""
+    said = ""
+    for hit in hits:
+        sentences = [s for s in split_sentences(hit.text) if bridge.split()[0].lower() in s.lower()]
+        if sentences:
+            said = sentences[0]
+            break
+    left = content_terms(question, drop=[said, *slot.mentions])
+    return " ".join(sorted(left)) or question
 
 
 def latest_version(
@@ -259,7 +285,7 @@ def latest_version(
     index = ctx.entities(group)
     slot = analyse(ctx, question, group, index)
     trace: dict[str, Any] = {"procedure": "graph_latest", "question": slot.to_trace(), "fallbacks": []}
-    if slot.plan is not None and len(slot.plan.hops) > 1:
+    if slot.plan is not None and (len(slot.plan.hops) > 1 or slot.plan.hops[0].inverse):
         walked = walk(ctx, group, slot.plan, as_of=as_of, fanout=payload.fanout, index=index)
         trace["walk"] = walked.to_trace()
         if walked.complete:
@@ -300,11 +326,13 @@ def slot_history(ctx: Context, group: str, slot: QuestionSlot) -> list[Fact]:
 
 
 def _latest_answer(question: str, slot: QuestionSlot, current: list[Fact]) -> str:
-    value = ", ".join(dict.fromkeys(f.object for f in current))
+    """The newest open value (older open values of a multi-valued slot follow as "also")."""
+    values = list(dict.fromkeys(f.object for f in current))
+    value = values[0] + (f" (also: {', '.join(values[1:])})" if len(values) > 1 else "")
     first = question.strip().split(" ", 1)[0].lower()
     if first in _YES_NO and slot.obj is not None:
         if any(f.object_uuid == slot.obj.uuid for f in current):
-            return f"Yes, {value}"
+            return f"Yes, {slot.obj.name}"
         return f"No, {value} now"
     return value
 

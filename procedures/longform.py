@@ -2,8 +2,8 @@
 
 A summary question ("What has Priya been up to?") is not answered by the top-k chunks —
 those cluster in whichever session matches best. Instead the group's time span is split into
-strata (more for a deeper payload), each stratum is searched on its own, and the best
-evidence of every stratum is kept; the main entity's fact history joins as well. Then
+strata (more for a deeper payload); one wide search is bucketed into them, each stratum it
+leaves empty is searched on its own, and the best evidence of every stratum is kept; the main entity's fact history joins as well. Then
 *bullets, then expand*: evidence is chosen greedily for coverage of distinct periods and
 entities and put in time order as dated bullets (the offline answer); with a provider, the
 orchestrator turns exactly those bullets into prose.
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 MIN_STRATA, MAX_STRATA = 3, 12
 PER_STRATUM = 3  # candidates kept per stratum before selection
+WIDE_FACTOR = 3  # the first, unfiltered search fetches this many times the payload's depth
 
 
 def strata(first: datetime, last: datetime, depth: int) -> list[tuple[datetime, datetime]]:
@@ -67,13 +68,20 @@ def long_form(
     slices = strata(span["first"], last, payload.depth)
     per = max(PER_STRATUM, math.ceil(payload.depth / len(slices)))
     sub = replace(payload, depth=per)
+    # one wide search first; only strata it leaves empty get a search of their own
+    wide = retrieve(ctx, question, group, replace(payload, depth=payload.depth * WIDE_FACTOR))
     candidates: list[list[Evidence]] = []
     counts: list[int] = []
+    targeted = 0
     for lo, hi in slices:
-        got = retrieve(ctx, question, group, sub, time_range=(lo, hi))
-        inside = [h for h in got.hits if h.valid_at is not None and lo <= h.valid_at < hi]
+        inside = [h for h in wide.hits if h.valid_at is not None and lo <= h.valid_at < hi]
+        if not inside:
+            targeted += 1
+            got = retrieve(ctx, question, group, sub, time_range=(lo, hi))
+            inside = [h for h in got.hits if h.valid_at is not None and lo <= h.valid_at < hi]
         counts.append(len(inside))
         candidates.append(evidence_from_hits(inside[:PER_STRATUM], group))
+    trace["searches"] = {"wide": 1, "per_stratum": targeted}
     index = ctx.entities(group)
     slot = analyse(ctx, question, group, index)
     facts = []
@@ -89,7 +97,7 @@ def long_form(
     names, aliases = planning_names(question, index)
     chosen, covered = select(candidates, names, aliases, target=max(len(slices), payload.depth // 3))
     chosen.sort(key=lambda e: e.valid_at or span["first"])
-    bullets = [f"- {format_day(e.valid_at)} — {e.speaker + ': ' if e.speaker else ''}{best_sentence(question, e.text)}" for e in chosen]
+    bullets = [f"- {format_day(e.valid_at)} — {e.speaker + ': ' if e.speaker else ''}{best_sentence(question, e.text, informative=True)}" for e in chosen]
     trace.update(
         strata=[{"from": lo.isoformat(), "to": hi.isoformat(), "hits": c} for (lo, hi), c in zip(slices, counts, strict=True)],
         strata_covered=sum(1 for c in candidates if c), facts=len(facts), selected=len(chosen),

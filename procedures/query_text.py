@@ -23,6 +23,7 @@ Example::
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tkg.text import STOPWORDS
@@ -73,8 +74,8 @@ def words_of(text: str) -> list[str]:
 def plain_query(text: str) -> str:
     """A string that is safe as a Kuzu FTS or Lucene query: content words separated by spaces.
 
-    >>> plain_query('title:"x" OR {y} +z~2 \\\\ what?')
-    'title z 2'
+    >>> plain_query('title:"x" OR {y} +zed~2 \\\\ what?')
+    'title zed 2'
     """
     return " ".join(_content(words_of(text)))
 
@@ -118,6 +119,23 @@ def names_in(question: str) -> tuple[str, ...]:
         if token[:1].isupper() and low not in STOPWORDS and low not in QUESTION_FRAME and len(token) > 1:
             out.append(token)
     return tuple(dict.fromkeys(out))
+
+
+def stem(word: str) -> str:
+    """A crude English stem for overlap counting only (the engines stem on their own).
+
+    >>> [stem(w) for w in ("painted", "painting", "paints", "move", "moved", "lives")]
+    ['paint', 'paint', 'paint', 'mov', 'mov', 'liv']
+    """
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+def stems(words: Iterable[str]) -> set[str]:
+    return {stem(w) for w in words}
 
 
 def parse_question(question: str) -> QueryText:

@@ -209,16 +209,17 @@ def _search(
     wanted: list[str], keep: Callable[[Row], bool] | None,
 ) -> list[Row]:
     """One index search with adaptive over-fetch; rows of this group that pass ``keep``."""
-    k_fetch = tune.per_list * tune.k_fetch_factor * max(1, len(wanted))
+    k_fetch = tune.per_list * tune.k_fetch_factor
     retries = 0
     while True:
         result = ctx.store.named(op, {**params, "k_fetch": k_fetch, "efs": max(k_fetch, 200)})
         raw = int(result[0]["raw"]) if result else 0
-        rows = [r for r in (result[0]["hits"] if result else None) or [] if r is not None]
+        rows = [r for r in (result[0]["hits"] if result else None) or [] if r is not None and _list_of(r, op) in wanted]
         if keep is not None:
             rows = [r for r in rows if keep(r)]
-        short = any(sum(1 for r in rows if _list_of(r, op) == w) < tune.per_list for w in wanted)
-        if not short or raw < k_fetch or k_fetch >= tune.k_fetch_max or retries >= tune.max_retries:
+        # Over-fetch again only for what the group filter took away: the index had more to give
+        # (raw == k_fetch) and fewer than per_list of this group's rows survived.
+        if len(rows) >= tune.per_list or raw < k_fetch or k_fetch >= tune.k_fetch_max or retries >= tune.max_retries:
             break
         k_fetch = min(k_fetch * 4, tune.k_fetch_max)
         retries += 1

@@ -8,8 +8,8 @@ fact. "No information available" from the model is an abstention.
 
 Example::
 
-    >>> best_sentence("Where is Dana from?", "Dana is my manager. She's from Lagos.")
-    "She's from Lagos."
+    >>> best_sentence("Which band does Priya like?", "Long day. Fleetwood Mac is my favourite band.")
+    'Fleetwood Mac is my favourite band.'
     >>> format_day(datetime(2023, 5, 7, 14, 0, tzinfo=UTC))
     '7 May 2023'
 """
@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 
 _WORD = re.compile(r"[a-z0-9]+")
 _FRAME = frozenset("what when where which who whom whose why how kind type sort many much ever did does do".split())
-_SUFFIXES = ("ing", "ed", "es", "s", "ly")
+_SUFFIXES = ("ing", "ed", "es", "s", "ly", "d")
+_NAMED = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z]+")  # a capitalised word mid-sentence
 
 LONG_FORM_SYSTEM = f"""You write a short overview of what a conversation history says, for the person asking.
 Use ONLY the numbered evidence below, in chronological order where it helps. Never add facts the evidence
@@ -62,18 +63,20 @@ def content_terms(text: str, *, drop: Iterable[str] = ()) -> set[str]:
     } - dropped
 
 
-def best_sentence(question: str, text: str, *, focus: Iterable[str] = ()) -> str:
+def best_sentence(question: str, text: str, *, focus: Iterable[str] = (), informative: bool = False) -> str:
     """The sentence of `text` sharing the most content words with the question (and, twice as
-    much, with `focus` terms); the earliest wins ties."""
+    much, with `focus` terms); the earliest wins ties. `informative` breaks ties by named things
+    and length instead, so "Busy!" never stands for a whole turn."""
     sentences = split_sentences(text) or [text]
     wanted = content_terms(question)
     focused = content_terms(" ".join(focus))
-    best, best_score = sentences[0], -1.0
+    best, best_key = sentences[0], (-1.0, 0.0)
     for s in sentences:
         terms = content_terms(s)
         score = len(terms & wanted) + 2.0 * len(terms & focused)
-        if score > best_score:
-            best, best_score = s, score
+        detail = float(len(_NAMED.findall(s)) * 20 + min(len(s), 200)) if informative else 0.0
+        if (score, detail) > best_key:
+            best, best_key = s, (score, detail)
     return best.strip()
 
 
@@ -109,7 +112,7 @@ def interval_text(fact: Fact) -> str:
 
 
 def fact_evidence(ctx: Context, group: str, facts: Sequence[Fact], *, score: float = 1.0) -> list[Evidence]:
-    """One evidence item per fact: the turn that asserted it (its first source episode)."""
+    """One evidence item per source turn of `facts` (a fact's first source episode), in fact order."""
     if not facts:
         return []
     chunk_ids = sorted({f.source_chunk for f in facts if f.source_chunk})
@@ -118,8 +121,12 @@ def fact_evidence(ctx: Context, group: str, facts: Sequence[Fact], *, score: flo
     ep_ids = sorted({e for e in episode_of.values() if e})
     turns = {r["uuid"]: r for r in ctx.store.named("graph.source_turns", {"group_id": group, "uuids": ep_ids})} if ep_ids else {}
     out: list[Evidence] = []
+    seen: set[str] = set()
     for f in facts:
         ep = episode_of[f.uuid]
+        if ep and ep in seen:
+            continue  # one item per turn: the first fact it supports names it
+        seen.add(ep)
         turn = turns.get(ep, {})
         out.append(
             Evidence(

@@ -103,15 +103,42 @@ def granularity(start: datetime, end: datetime | None) -> str:
     return "range"
 
 
-def fact_time(fact: Fact) -> str:
-    """When a fact became true, at the granularity its turn said it ("last month" → a month)."""
-    if fact.valid_at is None:
-        return "an unknown date"
-    if fact.time_text:
-        refs = find_times(fact.time_text, fact.valid_at)
-        if refs and refs[0].start == fact.valid_at:
-            return format_ref(refs[0])
-    return format_day(fact.valid_at)
+def fact_time(fact: Fact, said_at: datetime | None) -> str | None:
+    """When a fact became true, at the granularity its turn said it ("last month" → "May 2023"),
+    resolving the fact's time words against the time the turn was said; None without them."""
+    if fact.valid_at is None or not fact.time_text or said_at is None:
+        return None
+    refs = find_times(fact.time_text, said_at)
+    if refs and refs[0].start == fact.valid_at:
+        return format_ref(refs[0])
+    return None
+
+
+def turn_time(
+    ctx: Context, group: str, question: str, episode_uuid: str, *, require_overlap: bool = False
+) -> tuple[str, str] | None:
+    """The resolved time of the turn's sentence that best matches the question: (answer, how).
+
+    With `require_overlap` the sentence must share a content word with the question, so an
+    unrelated "next week" in the same turn cannot date the fact.
+    """
+    chunks = ctx.store.named("temporal.episode_chunks", {"group_id": group, "episode_uuids": [episode_uuid]})
+    wanted = content_terms(question)
+    best: tuple[int, dict[str, Any]] | None = None
+    for c in chunks:
+        if c["time_start"] is None:
+            continue
+        shared = len(content_terms(c["text"]) & wanted)
+        if require_overlap and not shared:
+            continue
+        overlap = shared + (1 if c["kind"] == "sentence" else 0)
+        if best is None or overlap > best[0]:
+            best = (overlap, c)
+    if best is None:
+        return None
+    c = best[1]
+    ref = TimeRef(c["time_text"] or "", c["time_start"], c["time_end"], granularity(c["time_start"], c["time_end"]))
+    return format_ref(ref), f"resolved time {c['time_text']!r} of the turn"
 
 
 def temporal(
@@ -137,11 +164,11 @@ def temporal(
         "fallbacks": [],
     }  # fmt: skip
     if _WHEN.search(question):
-        got = _when_from_graph(ctx, group, slot, trace)
+        got = _when_from_graph(ctx, question, group, slot, trace)
         if got is not None:
             return got
         return _when_from_chunks(ctx, question, group, payload, trace)
-    if slot.plan is not None and len(slot.plan.hops) > 1:
+    if slot.plan is not None and (len(slot.plan.hops) > 1 or slot.plan.hops[0].inverse):
         point = as_of or (resolve_anchor(ctx, group, anchor.text) if anchor else None)
         walked = walk(ctx, group, slot.plan, as_of=point, fanout=payload.fanout, max_hops=max(1, payload.hop_limit), index=index)
         trace["walk"] = walked.to_trace()
@@ -167,7 +194,9 @@ def temporal(
     return _chunks_in_window(ctx, question, group, payload, window, trace)
 
 
-def _when_from_graph(ctx: Context, group: str, slot: QuestionSlot, trace: dict[str, Any]) -> ProcedureResult | None:
+def _when_from_graph(
+    ctx: Context, question: str, group: str, slot: QuestionSlot, trace: dict[str, Any]
+) -> ProcedureResult | None:
     if slot.subject is None or not slot.predicate:
         return None
     history = slot_history(ctx, group, slot)
@@ -180,8 +209,16 @@ def _when_from_graph(ctx: Context, group: str, slot: QuestionSlot, trace: dict[s
         trace["fallbacks"].append({"from": "facts", "to": "chunks", "reason": "no edge says when"})
         return None
     first = min(history, key=lambda f: (f.valid_at is None, f.valid_at or _FAR_PAST))
-    trace["answered_by"] = "edge valid_at"
-    return ProcedureResult(fact_time(first), fact_evidence(ctx, group, [first]), [first], False, trace)
+    evidence = fact_evidence(ctx, group, [first])
+    said = evidence[0].valid_at if evidence else None
+    answer, how = fact_time(first, said), "the edge's time words"
+    if answer is None and evidence:
+        found = turn_time(ctx, group, question, evidence[0].episode, require_overlap=True)
+        answer, how = found if found else (None, "")
+    if answer is None:
+        answer, how = format_day(first.valid_at), "the edge's valid_at"
+    trace["answered_by"] = how
+    return ProcedureResult(answer, evidence, [first], False, trace)
 
 
 def _when_from_chunks(
@@ -194,23 +231,11 @@ def _when_from_chunks(
     hits = got.hits[:3]
     if not hits:
         return ProcedureResult("", [], [], True, {**trace, "reason": "retrieval found nothing"})
-    chunks = ctx.store.named("temporal.episode_chunks", {"group_id": group, "episode_uuids": [hits[0].episode_uuid]})
-    wanted = content_terms(question)
-    best: tuple[int, dict[str, Any]] | None = None
-    for c in chunks:
-        if c["time_start"] is None:
-            continue
-        overlap = len(content_terms(c["text"]) & wanted) + (1 if c["kind"] == "sentence" else 0)
-        if best is None or overlap > best[0]:
-            best = (overlap, c)
-    if best is not None:
-        c = best[1]
-        ref = TimeRef(c["time_text"] or "", c["time_start"], c["time_end"], granularity(c["time_start"], c["time_end"]))
-        answer = format_ref(ref)
-        trace["answered_by"] = f"resolved time {c['time_text']!r} of the best turn"
+    found = turn_time(ctx, group, question, hits[0].episode_uuid)
+    if found is not None:
+        answer, trace["answered_by"] = found
     else:
-        answer = format_day(hits[0].valid_at)
-        trace["answered_by"] = "time of the best turn"
+        answer, trace["answered_by"] = format_day(hits[0].valid_at), "time of the best turn"
     return ProcedureResult(answer, evidence_from_hits(hits, group), [], False, trace)
 
 
@@ -235,6 +260,17 @@ def _neighbour_version(
     return ProcedureResult(f"{history[j].object} ({interval_text(history[j])})", fact_evidence(ctx, group, facts), facts, False, trace)
 
 
+def in_window(ctx: Context, group: str, hits: list[Any], window: Window) -> list[Any]:
+    """Hits said inside the window, or with a time expression (resolved at ingest) that overlaps it."""
+    lo, hi = window
+    rows = ctx.store.named("temporal.episode_chunks", {"group_id": group, "episode_uuids": [h.episode_uuid for h in hits]})
+    refers = {
+        r["episode_uuid"] for r in rows
+        if r["time_start"] is not None and r["time_start"] < hi and (r["time_end"] or r["time_start"]) > lo
+    }  # fmt: skip
+    return [h for h in hits if (h.valid_at is not None and lo <= h.valid_at < hi) or h.episode_uuid in refers]
+
+
 def _chunks_in_window(
     ctx: Context, question: str, group: str, payload: Payload, window: Window | None, trace: dict[str, Any]
 ) -> ProcedureResult:
@@ -245,7 +281,12 @@ def _chunks_in_window(
     if not got.hits and window is not None:
         trace["fallbacks"].append({"from": "window", "to": "unfiltered", "reason": "nothing in the window"})
         got = retrieve(ctx, question, group, payload)
-    hits = got.hits[: max(3, min(8, payload.depth))]
+    hits = got.hits
+    if window is not None and hits:
+        inside = in_window(ctx, group, hits, window)
+        trace["retrieval"]["in_window"] = len(inside)
+        hits = inside or hits
+    hits = hits[: max(3, min(8, payload.depth))]
     if not hits:
         return ProcedureResult("", [], [], True, {**trace, "reason": "retrieval found nothing"})
     answer = best_sentence(question, hits[0].text)

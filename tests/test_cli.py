@@ -13,6 +13,7 @@ import subprocess
 import sys
 import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -109,9 +110,11 @@ def test_usage_errors_keep_exit_status_2() -> None:
     assert tkg(None, "no-such-command").exit_code == 2
 
 
-def test_bench_commands_say_not_implemented() -> None:
+def test_bench_sub_app_is_registered() -> None:
+    result = tkg(None, "bench", "--help")
+    assert result.exit_code == 0
     for name in ("locomo", "temporal", "ingest", "extraction", "classifier"):
-        failed(tkg(None, "bench", name), "not implemented yet")
+        assert name in result.stdout
 
 
 # --- input parsing -------------------------------------------------------------------------------
@@ -137,6 +140,22 @@ def test_params_are_json_dates_or_strings() -> None:
         check_params(["RETURN $a AS a"], {})
     with pytest.raises(InputError, match="no parameter"):
         check_params(["RETURN 1 AS a"], {"a": 1})
+
+
+def test_rows_table_hides_empty_columns_and_expands_when_too_wide() -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from tkg.cli.render import rows_table
+
+    rows: list[dict[str, Any]] = [{"name": "Priya", "note": None, "at": datetime(2023, 5, 1, tzinfo=UTC)}, {"name": "Marco", "note": "", "at": None}]
+    table = rows_table(rows, width=200)
+    assert isinstance(table, Table) and [c.header for c in table.columns] == ["name", "at"]
+    assert table.caption == "empty in every row: note"
+    console = Console(width=30, record=True)
+    console.print(rows_table(rows, width=12))  # too narrow for a table: one block per row
+    text = console.export_text()
+    assert "row 1" in text and "row 2" in text and "2023-05-01" in text and "note" in text
 
 
 # --- commands on each store ----------------------------------------------------------------------

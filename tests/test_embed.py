@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import os
 import subprocess
 import sys
 import textwrap
@@ -86,6 +87,28 @@ def test_default_model_comes_from_the_bundle_without_loading() -> None:
     assert resolve_model_source(MINILM) == resolve_model_source("minilm")
 
 
+NO_NETWORK = textwrap.dedent(
+    """
+    import sys
+    events = []
+    sys.addaudithook(lambda event, args: events.append(event) if event.startswith("socket.") else None)
+    from tkg.embed import get_embedder
+    assert get_embedder("local", cache=False).embed(["hello"]).shape == (1, 384)
+    print(events)
+    """
+)
+
+
+@needs_local
+def test_default_embedder_never_opens_a_socket_even_when_online() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in {"HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"}}
+    out = subprocess.run(
+        [sys.executable, "-c", NO_NETWORK], cwd=REPO, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
 @needs_local
 def test_local_vectors_are_unit_float32_and_meaningful() -> None:
     emb = LocalEmbedder()
@@ -163,6 +186,15 @@ def test_unknown_model_offline_fails_clearly(monkeypatch: pytest.MonkeyPatch, tm
         EmbeddingError, match="cannot load embedding model 'no-such-org/no-such-model'.*check the model"
     ):
         LocalEmbedder("no-such-org/no-such-model").embed(["hello"])
+
+
+def test_broken_model_directory_names_the_directory(tmp_path: Path) -> None:
+    model_dir = tmp_path / "half-copied-model"
+    model_dir.mkdir()
+    (model_dir / "config.json").write_text("{}")
+    with pytest.raises(EmbeddingError) as err:
+        LocalEmbedder(str(model_dir)).embed(["hello"])
+    assert f"from {model_dir}:" in str(err.value) and "check the model name or path" in str(err.value)
 
 
 # --- OpenAI ----------------------------------------------------------------------------

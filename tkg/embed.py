@@ -191,7 +191,12 @@ def _load_sentence_transformer(model: str, dtype: str) -> Any:
                 if dtype == "bfloat16":
                     st = st.to(torch.bfloat16)
         except Exception as exc:  # any load failure means the same to the user
-            where = "the local Hugging Face cache (HF_HUB_OFFLINE is set)" if local_only else "the model hub"
+            if Path(source).is_dir():
+                where = source
+            elif local_only:
+                where = "the local Hugging Face cache (HF_HUB_OFFLINE is set)"
+            else:
+                where = "the model hub"
             hint = _INSTALL_HINT if model in _MINILM_ALIASES else "check the model name or path"
             reason = " ".join(str(exc).split()) or type(exc).__name__
             raise EmbeddingError(

@@ -195,8 +195,9 @@ def get_provider(spec: str | None = None) -> LLMProvider | None:
 # --- prompts -------------------------------------------------------------------------
 
 _SYNTHESIS_SYSTEM = f"""You answer questions about a person's conversation history.
-Use ONLY the numbered evidence below. Never add facts that the evidence does not state.
-Evidence items may disagree over time; prefer the most recent one unless the question asks about the past.
+Use ONLY the numbered evidence in the message. Never add facts that the evidence does not state.
+Evidence items may disagree over time (an item may start with its date); prefer the most recent one
+unless the question asks about an earlier time.
 If the evidence does not mention the main person or thing the question is about, answer exactly:
 {NO_INFORMATION}
 Reply in exactly two lines:

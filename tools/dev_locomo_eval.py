@@ -199,11 +199,12 @@ def main(argv: list[str] | None = None) -> int:
 def _print(name: str, s: dict[str, Any]) -> None:
     lat = s["latency_ms"]
     print(f"\n== {name}  (p50 {lat['p50']:.1f} ms, p95 {lat['p95']:.1f} ms, max {lat['max']:.1f} ms, "
-          f"over-fetch retried on {s['retried']} questions)")
+          f"over-fetch retried on {s['retried']} questions)", flush=True)
     print(f"{'':16}{'n':>5}" + "".join(f"{'hit@' + str(k):>8}" for k in KS) + f"{'mrr':>8}")
     for key, b in s.items():
         if isinstance(b, dict) and "mrr" in b:
-            print(f"{key:16}{b['n']:>5}" + "".join(f"{b['hit@' + str(k)]:>8.3f}" for k in KS) + f"{b['mrr']:>8.3f}")
+            print(f"{key:16}{b['n']:>5}" + "".join(f"{b['hit@' + str(k)]:>8.3f}" for k in KS) + f"{b['mrr']:>8.3f}",
+                  flush=True)
 
 
 if __name__ == "__main__":

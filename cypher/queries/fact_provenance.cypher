@@ -5,5 +5,5 @@ UNWIND r.episodes AS episode_uuid
 MATCH (e:Episodic)
 WHERE e.group_id = $group_id AND e.uuid = episode_uuid
 RETURN r.qualifier AS qualifier, r.version AS version, o.name AS value, r.fact AS fact, e.source_ref AS source_ref,
-       e.valid_at AS said_at, e.speaker AS speaker, e.content AS text, r.uuid AS uuid
+       e.valid_at AS said_at, e.speaker AS speaker, e.content AS text
 ORDER BY qualifier, version, said_at

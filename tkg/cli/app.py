@@ -11,6 +11,7 @@ Example::
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated, Any
 
 import typer
@@ -74,6 +75,8 @@ def root(
 
     Example: tkg demo
     """
+    # The Neo4j driver logs each retry to stderr; tkg reports the outcome itself, in one line.
+    logging.getLogger("neo4j").setLevel(logging.ERROR)
     source = ctx.get_parameter_source("store")
     ctx.obj = State(store=store, store_on_command_line=getattr(source, "name", "") == "COMMANDLINE")
 

@@ -1,67 +1,270 @@
-"""`tkg bench …`: benchmark commands (placeholders until the bench engineer fills them in).
+"""`tkg bench …`: measure retrieval quality, temporal accuracy, speed and the offline models.
 
-Each command exits 1 with a clear message, so scripts that call them fail loudly rather than
-silently measuring nothing.
+Every benchmark that ingests starts from a fresh store: ``--store`` (or the global ``--store`` /
+``TKG_STORE``) when given — a Kuzu path that does not exist yet, or a Neo4j server whose
+benchmark groups are deleted first — else a temporary Kuzu database removed afterwards.
+Tables go to stdout; with ``--json`` the last line of stdout is the report as one JSON object and
+the tables go to stderr. Progress bars go to stderr on a terminal.
 """
 
 from __future__ import annotations
 
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
 
 from . import render
+from .common import state
 
 bench_app = typer.Typer(
     name="bench",
-    help="Benchmarks: LoCoMo QA, temporal questions, ingest speed, extraction and classifier accuracy.",
+    help="Benchmarks: LoCoMo retrieval, temporal questions, ingest speed, extraction and classifier accuracy.",
     no_args_is_help=True,
 )
 
+Json = Annotated[bool, typer.Option("--json", help="Print tables on stderr and the report as one JSON object on the last line of stdout.")]
+Store = Annotated[str | None, typer.Option("--store", metavar="URL", show_default=False,
+                                           help="Benchmark store: a new Kuzu path or bolt://… (default: the global --store/TKG_STORE, else a temporary Kuzu database).")]
+EmbedCache = Annotated[bool, typer.Option("--embed-cache/--no-embed-cache",
+                                          help="Use the embedding cache (off by default, so ingest speed is the model's own).")]
+Details = Annotated[Path | None, typer.Option("--details", metavar="JSONL", show_default=False,
+                                              help="Also write one JSON line per question (answer, evidence rank, latency) to this file.")]
+Limit = Annotated[int | None, typer.Option("--limit", min=1, show_default=False, help="Ask at most N questions per sample.")]
+Samples = Annotated[int | None, typer.Option("--samples", min=1, show_default=False, help="Use only the first K samples of the file.")]
+LocomoPath = Annotated[Path, typer.Argument(help="A LoCoMo-shaped .json file (samples with conversation and qa).", show_default=False)]
 
-def _not_yet(name: str) -> None:
-    render.error(f"`tkg bench {name}` is not implemented yet")
-    raise typer.Exit(1)
+
+class Bars:
+    """tqdm bars on stderr (shown only on a terminal), closed together at the end."""
+
+    def __init__(self) -> None:
+        self._bars: list[Any] = []
+
+    def __call__(self, label: str, total: int) -> Callable[[int], None]:
+        from tqdm import tqdm
+
+        render.status(f"{label}: {total}")
+        bar = tqdm(total=total, desc=label, file=sys.stderr, disable=None, leave=False, dynamic_ncols=True)
+        self._bars.append(bar)
+        return bar.update
+
+    def close(self) -> None:
+        for bar in self._bars:
+            bar.close()
+
+
+@contextmanager
+def _bench(ctx: typer.Context, store: str | None, embed_cache: bool = False) -> Iterator[tuple[Any, Bars]]:
+    from ..bench.fresh import bench_memory
+
+    bars = Bars()
+    with bench_memory(store or state(ctx).store, embed_cache=embed_cache) as bm:
+        render.status(f"benchmark store: {bm.url} (model loaded in {bm.model_load_s}s, not timed)")
+        try:
+            yield bm, bars
+        finally:
+            bars.close()
+
+
+def _emit(report: dict[str, Any], tables: list[Any], as_json: bool) -> None:
+    from ..bench.report import json_line, show
+
+    show(tables, render.err if as_json else render.out)
+    for note in report.get("notes") or []:
+        render.status(f"note: {note}")
+    if as_json:
+        sys.stdout.write(json_line(report) + "\n")
+        sys.stdout.flush()
+
+
+def _write_details(path: Path | None, rows: list[dict[str, Any]]) -> None:
+    if path is None:
+        return
+    with path.open("w", encoding="utf-8") as f:
+        for row in rows:
+            f.write(json.dumps(render.jsonable(row), ensure_ascii=False) + "\n")
+    render.status(f"wrote {len(rows)} question record(s) to {path}")
 
 
 @bench_app.command("locomo")
-def locomo() -> None:
-    """Answer LoCoMo questions and score them (not implemented yet).
+def locomo(
+    ctx: typer.Context, path: LocomoPath, as_json: Json = False,
+    baselines: Annotated[bool, typer.Option("--baselines", help="Also score BM25-only, dense-only and brute-force numpy retrieval on the same store.")] = False,
+    peers: Annotated[bool, typer.Option("--peers", help="Also run graphiti-core's hybrid search on the same graph (Neo4j stores only).")] = False,
+    limit: Limit = None, samples: Samples = None, store: Store = None, embed_cache: EmbedCache = False, details: Details = None,
+) -> None:
+    """Ingest a LoCoMo file into a fresh store, ask every question, score evidence Hit@k / MRR.
 
-    Example: tkg bench locomo
+    Reports overall, per category and per routed mode; abstention on adversarial questions;
+    latency p50/p95 (model load excluded); ingest throughput.
+
+    Example: tkg bench locomo data/locomo10.json --baselines --json
     """
-    _not_yet("locomo")
+    from ..bench.locomo import run_locomo
+    from ..bench.report import locomo_tables, peers_tables
+
+    with _bench(ctx, store, embed_cache) as (bm, bars):
+        run = run_locomo(bm, path, samples=samples, limit=limit, baselines=baselines, progress=bars)
+        tables = locomo_tables(run.report)
+        if peers:
+            from ..bench.peers import run_peers
+
+            run.report["peers"] = run_peers(bm, run.questions, run.known, run.results, bars("graphiti", len(run.questions)))
+            tables += peers_tables(run.report["peers"])
+    _write_details(details, [r.to_dict() for r in run.results])
+    _emit(run.report, tables, as_json)
+
+
+@bench_app.command("peers")
+def peers(ctx: typer.Context, path: LocomoPath, as_json: Json = False, limit: Limit = None, samples: Samples = None,
+          store: Store = None, embed_cache: EmbedCache = False) -> None:
+    """graphiti-core's hybrid search (RRF recipes, no LLM) beside tkg on the same Neo4j graph and questions.
+
+    Example: tkg bench peers data/locomo10.json --store bolt://127.0.0.1:7687
+    """
+    from ..bench.locomo import run_locomo
+    from ..bench.peers import run_peers
+    from ..bench.report import peers_tables
+
+    with _bench(ctx, store, embed_cache) as (bm, bars):
+        if bm.backend != "neo4j":
+            from ..errors import ConfigError
+
+            raise ConfigError("tkg bench peers needs a Neo4j store: pass --store bolt://HOST:PORT")
+        run = run_locomo(bm, path, samples=samples, limit=limit, progress=bars)
+        report = run_peers(bm, run.questions, run.known, run.results, bars("graphiti", len(run.questions)))
+    report["machine"], report["file"], report["ingest"] = run.report["machine"], str(path), run.report["ingest"]
+    _emit(report, peers_tables(report), as_json)
 
 
 @bench_app.command("temporal")
-def temporal() -> None:
-    """Score as-of and latest-version questions on changing facts (not implemented yet).
+def temporal(
+    ctx: typer.Context, as_json: Json = False,
+    size: Annotated[int, typer.Option("--size", min=1, help="Episodes (turns) to generate in total.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Generator seed: the same seed gives the same conversations.")] = 0,
+    questions: Annotated[int, typer.Option("--questions", min=1, help="Questions to ask, spread evenly over the kinds.")] = 300,
+    scale: Annotated[str | None, typer.Option("--scale", metavar="SIZES", show_default=False,
+                                              help="Comma-separated sizes, e.g. 1000,10000,100000: one fresh store each; prints how cost grows with N.")] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", metavar="PNG", show_default=False, help="With --scale: write a plot here (needs matplotlib, the 'plot' extra).")] = None,
+    store: Store = None, embed_cache: EmbedCache = False, details: Details = None,
+) -> None:
+    """Generated conversations with changing facts: accuracy per question kind, latency, ingest, store size.
 
-    Example: tkg bench temporal
+    Example: tkg bench temporal --size 1000 --seed 0
     """
-    _not_yet("temporal")
+    from ..bench.report import scale_table, temporal_tables
+    from ..bench.temporal import growth, run_temporal, scale_row
+    from ..bench.temporal import plot as draw
+
+    if scale is None:
+        with _bench(ctx, store, embed_cache) as (bm, bars):
+            report = run_temporal(bm, size, seed, questions=questions, progress=bars)
+        _write_details(details, report.pop("records"))
+        _emit(report, temporal_tables(report), as_json)
+        return
+    sizes = _sizes(scale)
+    reports, rows = [], []
+    for n in sizes:
+        with _bench(ctx, _scaled(store or state(ctx).store, n), embed_cache) as (bm, bars):
+            rep = run_temporal(bm, n, seed, questions=questions, progress=bars)
+            if bm.backend == "neo4j":
+                from ..bench.temporal import cleanup
+
+                cleanup(bm, n, seed)
+        rep.pop("records")
+        reports.append(rep)
+        rows.append(scale_row(rep))
+        render.status(f"size {n}: ingest {rep['ingest']['seconds']}s, p95 {rep['latency_ms']['p95']} ms, accuracy {rep['overall_accuracy']}")
+    grow = growth(rows)
+    summary: dict[str, Any] = {"benchmark": "temporal-scale", "seed": seed, "rows": rows, "growth": grow, "runs": reports}
+    if plot is not None:
+        why = draw(rows, str(plot), f"tkg temporal benchmark ({reports[0]['backend']})")
+        summary["plot"] = None if why else str(plot)
+        render.status(why or f"wrote {plot}")
+    _emit(summary, scale_table(rows, grow), as_json)
+
+
+def _sizes(text: str) -> list[int]:
+    from ..errors import InputError
+
+    try:
+        sizes = [int(x) for x in text.replace(" ", "").split(",") if x]
+    except ValueError:
+        raise InputError(f"--scale takes comma-separated integers, e.g. 1000,10000; got {text!r}") from None
+    if not sizes or min(sizes) < 1:
+        raise InputError("--scale needs at least one size >= 1")
+    return sorted(sizes)
+
+
+def _scaled(url: str | None, n: int) -> str | None:
+    """One store per size: Kuzu paths get a ``-<n>`` suffix; Neo4j is reused (groups deleted between sizes)."""
+    if url is None or "://" in url and not url.startswith("kuzu://"):
+        return url
+    return f"{url}-{n}"
 
 
 @bench_app.command("ingest")
-def ingest() -> None:
-    """Measure ingest throughput in turns per second (not implemented yet).
+def ingest(ctx: typer.Context, path: Annotated[Path, typer.Argument(help="A LoCoMo .json or a .jsonl conversation file.", show_default=False)],
+           as_json: Json = False, store: Store = None, embed_cache: EmbedCache = False) -> None:
+    """Ingest throughput only: turns, seconds, turns/s into a fresh store (model load excluded).
 
-    Example: tkg bench ingest
+    Example: tkg bench ingest data/locomo10.json
     """
-    _not_yet("ingest")
+    from ..bench.fresh import machine
+    from ..bench.locomo import ingest_turns
+    from ..bench.report import table
+    from ..ingest.loaders import load
+
+    episodes = load(path).episodes
+    with _bench(ctx, store, embed_cache) as (bm, bars):
+        result = ingest_turns(bm, episodes, bars("ingest", len(episodes)))
+        size = bm.size()
+        notes = list(bm.notes)
+    result.pop("refs")
+    report = {"benchmark": "ingest", "file": str(path), "store": bm.url, "machine": machine(), "embed_cache": embed_cache,
+              "ingest": result, "store_size": size, "target_turns_per_s": 100, "notes": notes}
+    rows = [(k, result[k]) for k in ("turns", "seconds", "turns_per_s", "chunks", "entities", "facts", "superseded")]
+    _emit(report, [table(f"ingest {path.name}", ["", "value"], [*rows, ("store bytes", size["bytes"])])], as_json)
 
 
 @bench_app.command("extraction")
-def extraction() -> None:
-    """Score fact extraction against labelled turns (not implemented yet).
+def extraction(
+    as_json: Json = False,
+    file: Annotated[Path, typer.Option("--file", help="The labelled JSONL set.")] = Path("tests/data/extraction_labelled.jsonl"),
+) -> None:
+    """Precision / recall / F1 of fact extraction against labelled sentences, per split and predicate.
 
-    Example: tkg bench extraction
+    Example: tkg bench extraction --json
     """
-    _not_yet("extraction")
+    from ..bench.report import table
+    from ..extract.evaluate import evaluate
+
+    report = evaluate(file)
+    errors = report.pop("errors", [])
+    report = {"benchmark": "extraction", "file": str(file), **report, "error_count": len(errors)}
+    rows = [("all", *(report["overall"][k] for k in ("precision", "recall", "f1", "tp", "fp", "fn")))]
+    rows += [(f"split {s}", *(v["overall"][k] for k in ("precision", "recall", "f1", "tp", "fp", "fn")))
+             for s, v in report.get("splits", {}).items()]
+    rows += [(p, *(v[k] for k in ("precision", "recall", "f1", "tp", "fp", "fn"))) for p, v in report["per_predicate"].items()]
+    _emit(report, [table(f"extraction ({report['sentences']} sentences; time accuracy {report['time_accuracy']})",
+                         ["", "precision", "recall", "f1", "tp", "fp", "fn"], rows)], as_json)
 
 
 @bench_app.command("classifier")
-def classifier() -> None:
-    """Score the mode classifier against labelled questions (not implemented yet).
+def classifier(as_json: Json = False) -> None:
+    """Accuracy of the offline mode classifier on its held-out questions, per mode.
 
     Example: tkg bench classifier
     """
-    _not_yet("classifier")
+    from planners.classifier import evaluate_classifier
+
+    from ..bench.report import table
+
+    report = {"benchmark": "classifier", **evaluate_classifier()}
+    rows = [(k, v if not isinstance(v, dict | list) else json.dumps(v)[:80]) for k, v in report.items() if k != "benchmark"]
+    _emit(report, [table("mode classifier", ["", "value"], rows)], as_json)

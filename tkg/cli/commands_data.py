@@ -142,9 +142,7 @@ def groups(ctx: typer.Context, as_json: Json = False) -> None:
     if as_json:
         render.emit_json({"store": url, "groups": rows})
         return
-    table = render.rows_table(rows, title=f"groups in {url}")
-    if not rows:
-        table.caption = "no groups yet; try `tkg ingest FILE` or `tkg demo`"
+    table = render.groups_table(rows, title=f"groups in {url}")
     render.out.print(table)
 
 

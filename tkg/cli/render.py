@@ -12,6 +12,7 @@ Example::
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -19,7 +20,7 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -80,11 +81,13 @@ def heading(title: str) -> None:
 
 
 def fmt_time(value: Any, *, seconds: bool = False) -> str:
-    """``2023-06-04 10:02`` (UTC), or a dash for none."""
+    """``2023-06-04 10:02`` (UTC), ``2023-05-01`` at midnight, or a dash for none."""
     if value is None:
         return DASH
     if isinstance(value, datetime):
         value = value.astimezone(UTC) if value.tzinfo else value
+        if not seconds and (value.hour, value.minute, value.second, value.microsecond) == (0, 0, 0, 0):
+            return value.strftime("%Y-%m-%d")
         return value.strftime("%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M")
     return str(value)
 
@@ -127,8 +130,8 @@ def history_table(facts: Sequence[Fact], title: str | None = None) -> Table:
             Text(slot(f)),
             Text(f.object, style="" if f.current else "dim strike" if f.invalid_at == f.valid_at else "dim"),
             str(f.version),
-            f"{fmt_time(f.valid_at)} → {fmt_time(f.invalid_at) if f.invalid_at else 'now'}",
-            f"{fmt_time(f.created_at)} → {fmt_time(f.expired_at) if f.expired_at else 'now'}",
+            f"{fmt_time(f.valid_at)}\n→ {fmt_time(f.invalid_at) if f.invalid_at else 'now'}",
+            f"{fmt_time(f.created_at)}\n→ {fmt_time(f.expired_at) if f.expired_at else 'now'}",
             Text(f.source_ref or DASH),
             style=style,
         )
@@ -139,6 +142,17 @@ def state_table(facts: Sequence[Fact], title: str | None = None) -> Table:
     table = _table("predicate", "value", "since", "v", "source", title=title)
     for f in facts:
         table.add_row(Text(slot(f)), Text(f.object), fmt_time(f.valid_at), str(f.version), Text(f.source_ref or DASH))
+    return table
+
+
+def groups_table(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Table:
+    table = _table("group", "episodes", "entities", "facts", "current", "turns from → to", title=title)
+    table.columns[0].no_wrap = True
+    for g in rows:
+        span = f"{fmt_time(g.get('first'))[:10]} → {fmt_time(g.get('last'))[:10]}"
+        table.add_row(Text(str(g["group"])), *(str(g.get(k, DASH)) for k in ("episodes", "entities", "facts", "current_facts")), span)
+    if not rows:
+        table.caption = "no groups yet; try `tkg ingest FILE` or `tkg demo`"
     return table
 
 
@@ -172,17 +186,44 @@ def show_answer(answer: Answer, *, as_of: datetime | None = None) -> None:
 # --- generic rows --------------------------------------------------------------------------------
 
 
-def rows_table(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Table:
-    """Cypher rows as a table; columns in the order the first row gives them."""
+def rows_table(rows: Sequence[Mapping[str, Any]], title: str | None = None, width: int | None = None) -> RenderableType:
+    """Cypher rows as a table, columns in first-seen order; one block per row when too wide.
+
+    Short values (dates, numbers, names) keep their width, the header folds instead; when
+    they cannot fit in ``width`` (default: the terminal's), each row prints as its own
+    key/value block, like psql's expanded view. Columns empty in every row are left out and
+    named in the caption (``--json`` keeps every column).
+    """
     columns: list[str] = []
     for row in rows:
         columns.extend(k for k in row if k not in columns)
-    table = _table(*columns, title=title)
-    for row in rows:
-        table.add_row(*(Text(fmt_value(row.get(c))) for c in columns))
-    if not rows:
-        table.caption = "no rows"
-    return table
+    cells = {c: [fmt_value(row.get(c)) for row in rows] for c in columns}
+    empty = [c for c in columns if rows and all(row.get(c) in (None, "", []) for row in rows)]
+    shown = [c for c in columns if c not in empty]
+    widest = {c: max((len(v) for v in cells[c]), default=0) for c in shown}
+    note = f"empty in every row: {', '.join(empty)}" if empty else None
+    table = Table(title=title, title_justify="left", header_style="bold", caption=note if rows else "no rows")
+    for c in shown:
+        table.add_column(c, overflow="fold", min_width=widest[c] if widest[c] <= 20 else None)
+    for i in range(len(rows)):
+        table.add_row(*(Text(cells[c][i]) for c in shown))
+    if not rows or fits(table, width or out.width):
+        return table
+    blocks: list[RenderableType] = [Text(title, style="bold")] if title else []
+    for i in range(len(rows)):
+        blocks.append(kv_table([(c, cells[c][i]) for c in shown], title=f"row {i + 1}"))
+    if note:
+        blocks.append(Text(note, style="dim"))
+    return Group(*blocks)
+
+
+def fits(table: Table, width: int) -> bool:
+    """Whether rich lays the table out within ``width`` (it crops, rather than folds, when not)."""
+    probe = Console(width=width, file=io.StringIO(), color_system=None, legacy_windows=False)
+    with probe.capture() as captured:
+        probe.print(table)
+    top = next((ln.rstrip() for ln in captured.get().splitlines() if ln.startswith("┏")), "┓")
+    return top.endswith("┓")
 
 
 def kv_table(pairs: Mapping[str, Any] | Iterable[tuple[str, Any]], title: str | None = None) -> Table:

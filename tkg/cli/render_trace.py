@@ -65,7 +65,10 @@ def gate_table(gates: Sequence[Any]) -> Table:
 
 
 def payload_table(initial: Mapping[str, Any], final: Mapping[str, Any]) -> Table:
-    """Initial and final payload side by side; the settings the gates changed are highlighted."""
+    """Initial and final payload side by side, the settings the gates changed highlighted;
+    one column when no gate changed anything."""
+    if dict(initial) == dict(final):
+        return kv_table(final, title="payload (no gate changed it)")
     table = _table("payload", "initial", "final")
     for key in list(dict.fromkeys([*initial, *final])):
         before, after = initial.get(key), final.get(key)

@@ -141,8 +141,15 @@ def favorite_hits(sent: Sentence) -> list[Hit]:
     return out
 
 
+_TRAILING_TIME = ("now", "these days", "currently", "at the moment", "right now", "lately", "again", "too", "also")
+
+
 def _category(cat: str) -> str:
+    """The favourite's category, singular and without trailing time words ("band now" -> "band")."""
     cat = " ".join(cat.lower().split())
+    for word in _TRAILING_TIME:
+        if cat.endswith(" " + word):
+            cat = cat[: -len(word) - 1].rstrip()
     if cat.endswith("s") and not cat.endswith(("ss", "us", "series")):
         cat = cat[:-1]
     return cat

@@ -26,6 +26,11 @@ from ..text import normalize_name
 FUZZY_THRESHOLD = 92.0  # token-sort ratio; above it two names are spelling variants
 _PERSONLIKE = {"person", "pet"}
 _LITERAL = {"literal", "date"}
+_GENERIC_ORG = {
+    "hospital", "clinic", "university", "college", "school", "academy", "inc", "ltd", "llc", "co",
+    "company", "corp", "group", "bakery", "cafe", "restaurant", "bar", "pub", "hotel", "gym", "club",
+    "church", "library", "museum", "park", "station", "centre", "center", "studio", "shop", "store",
+}
 
 
 @dataclass
@@ -81,6 +86,9 @@ class EntityIndex:
             short = self._short_form(key, [e for e in candidates if e.type in _PERSONLIKE or e.type == "thing"])
             if short:
                 return short
+        org = self._org_form(key, [e for e in candidates if e.type not in _PERSONLIKE])
+        if org:
+            return org
         choices = {e.uuid: normalize_name(e.name) for e in candidates}
         best = process.extractOne(key, choices, scorer=fuzz.token_sort_ratio, score_cutoff=FUZZY_THRESHOLD)
         return self._by_uuid[best[2]] if best else None
@@ -96,6 +104,16 @@ class EntityIndex:
             if full.startswith(key + " ") or key.startswith(full + " "):
                 matches.append(ent)
             elif " " not in key and len(key) >= 3 and first != key and first.startswith(key):
+                matches.append(ent)
+        return matches[0] if len(matches) == 1 else None
+
+    def _org_form(self, key: str, things: list[ResolvedEntity]) -> ResolvedEntity | None:
+        """A unique place or organisation that differs only by a generic word ("st anne" ~ "st anne hospital")."""
+        matches = []
+        for ent in things:
+            full = normalize_name(ent.name)
+            longer, shorter = (full, key) if len(full) > len(key) else (key, full)
+            if longer.startswith(shorter + " ") and set(longer[len(shorter) + 1 :].split()) <= _GENERIC_ORG:
                 matches.append(ent)
         return matches[0] if len(matches) == 1 else None
 

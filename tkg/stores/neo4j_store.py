@@ -73,9 +73,9 @@ class Neo4jStore(NamedMixin):
         user: str | None = None,
         password: str | None = None,
         database: str | None = None,
-        retries: int = 3,
-        backoff: float = 0.3,
-        connect_timeout: float = 3.0,
+        retries: int = 2,
+        backoff: float = 0.25,
+        connect_timeout: float = 2.0,
     ) -> None:
         self.uri = uri
         self.url = uri + (f"?database={database}" if database else "")
@@ -89,7 +89,7 @@ class Neo4jStore(NamedMixin):
                 auth=auth,
                 connection_timeout=connect_timeout,
                 connection_acquisition_timeout=connect_timeout * 2,
-                max_transaction_retry_time=connect_timeout,
+                max_transaction_retry_time=0,  # retries are the adapter's: bounded, with backoff
                 warn_notification_severity=neo4j.NotificationMinimumSeverity.OFF,
                 notifications_min_severity=neo4j.NotificationMinimumSeverity.OFF,
             )
@@ -146,11 +146,10 @@ class Neo4jStore(NamedMixin):
         refuse_writes(query)
 
         def work() -> list[Row]:
-            with self._session(neo4j.READ_ACCESS) as session:
-                def fn(tx: neo4j.ManagedTransaction) -> list[Row]:
-                    return [{k: normalise_out(v) for k, v in rec.items()} for rec in tx.run(query, _params(params))]
-
-                return session.execute_read(fn)
+            # an explicit READ transaction: the server refuses writes, and the driver adds no
+            # retries of its own on top of the adapter's bounded ones
+            with self._session(neo4j.READ_ACCESS) as session, session.begin_transaction() as tx:
+                return [{k: normalise_out(v) for k, v in rec.items()} for rec in tx.run(query, _params(params))]
 
         return self._with_retry(work)
 

@@ -1,0 +1,105 @@
+"""The ``lookup`` procedure: retrieve, then answer with the best evidence sentence, or abstain.
+
+Direct lookup is extractive on purpose: the answer is a sentence somebody said, so it is never
+more than the evidence supports. The sentence is chosen among the top turns by how many of the
+question's content words it shares (on crude stems, "painted" ~ "paint"), with a prior for the
+turn's rank and for the sentence a sentence index or fact matched.
+
+It abstains (``NO_INFORMATION``) when nothing was retrieved, when the closest turn is too far
+from the question (best cosine below the payload's ``abstain_threshold``), or, with
+``abstention = "entity"``, when the question names someone or something that neither the
+retrieved turns nor the group's entities know.
+
+Example::
+
+    >>> from procedures.lookup import lookup  # doctest: +SKIP
+    >>> r = lookup(mem.ctx, "Where did Priya move?", "priya-marco", payload)  # doctest: +SKIP
+    >>> r.answer, r.evidence[0].source_ref  # doctest: +SKIP
+    ('I moved to Lisbon last month.', 'D2:4')
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from planners.payloads import Payload
+from tkg.memory import Context
+from tkg.models import NO_INFORMATION
+from tkg.text import split_sentences
+
+from .query_text import names_in, parse_question, stems, words_of
+from .result import ProcedureResult, evidence_from_hits
+from .retrieval import Hit, Retrieval, Tuning, retrieve
+
+ANSWER_FROM = 3  # the answer sentence comes from the first N turns
+
+
+def lookup(
+    ctx: Context, question: str, group: str, payload: Payload, *, as_of: datetime | None = None,
+    tuning: Tuning | None = None,
+) -> ProcedureResult:
+    """Retrieve for ``question`` and answer with the best-supported sentence (or abstain)."""
+    r = retrieve(ctx, question, group, payload, as_of=as_of, tuning=tuning)
+    trace: dict[str, Any] = {
+        "procedure": "lookup", "indexes": list(payload.indexes), "fusion": payload.fusion,
+        "depth": payload.depth, "neighbours": payload.neighbours, "counts": r.counts,
+        "timings_ms": r.timings_ms, "as_of": as_of.isoformat() if as_of else None, **r.trace,
+    }
+    evidence = evidence_from_hits(r.hits, group)
+    reason = _abstain_reason(ctx, question, group, payload, r)
+    if reason:
+        trace["abstained_because"] = reason
+        return ProcedureResult(answer=NO_INFORMATION, evidence=evidence, facts=r.facts, abstained=True, trace=trace)
+    answer, source = best_sentence(question, r.hits[:ANSWER_FROM])
+    trace["answer_from"] = source
+    return ProcedureResult(answer=answer, evidence=evidence, facts=r.facts, abstained=False, trace=trace)
+
+
+def best_sentence(question: str, hits: list[Hit]) -> tuple[str, str | None]:
+    """The sentence of the first hits that best covers the question's words, and its source_ref.
+
+    >>> h = Hit("e1", "D1:2", "Hi! I moved to Lisbon in May. It rains.", "Priya", None, 1.0, ("chunk_text",))
+    >>> best_sentence("Where did Priya move to?", [h])
+    ('I moved to Lisbon in May.', 'D1:2')
+    """
+    wanted = stems(parse_question(question).words)
+    best: tuple[float, str, str | None] = (-1.0, "", None)
+    for rank, hit in enumerate(hits):
+        prior = 1.0 / (rank + 1)
+        for sentence in split_sentences(hit.text) or [hit.text]:
+            have = stems(words_of(sentence)) | stems(words_of(hit.speaker))
+            score = len(wanted & have) + 0.5 * prior + (0.5 if hit.matched and hit.matched in sentence else 0.0)
+            if score > best[0]:
+                best = (score, sentence, hit.source_ref)
+    return best[1], best[2]
+
+
+def _abstain_reason(ctx: Context, question: str, group: str, payload: Payload, r: Retrieval) -> str | None:
+    if not r.hits:
+        return "nothing retrieved"
+    cosine = r.trace.get("best_cosine")
+    if cosine is not None and cosine < payload.abstain_threshold:
+        return f"closest evidence too far (cosine {cosine:.2f} < {payload.abstain_threshold})"
+    if payload.abstention == "entity":
+        missing = _ungrounded_names(ctx, question, group, r.hits)
+        if missing:
+            return f"not in memory: {', '.join(missing)}"
+    return None
+
+
+def _ungrounded_names(ctx: Context, question: str, group: str, hits: list[Hit]) -> list[str]:
+    """Names the question uses that no retrieved turn and no entity of the group carries.
+
+    The question's first word is not taken as a name: it is capitalised by position.
+    """
+    first = question.strip().split(" ", 1)[0].strip("\"'?!.,")
+    names = [n for n in names_in(question) if n != first]
+    if not names:
+        return []
+    seen = set().union(*(set(words_of(f"{h.speaker} {h.text}")) for h in hits))
+    unknown = [n for n in names if not set(words_of(n)) <= seen]
+    if not unknown:
+        return []
+    entities = ctx.entities(group)
+    return [n for n in unknown if entities.find(n) is None]

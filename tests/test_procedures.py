@@ -1,0 +1,235 @@
+"""Each answer procedure, fallbacks included, on each store.
+
+Two conversations of ours are ingested once per backend under fresh groups:
+`noor_felix.jsonl` (moves, jobs, managers, pets, bands; 27 turns over 15 months) and
+`quiet.jsonl` (three turns that name no one, so no bridge entity can be found).
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from planners.lexicon import DEFAULT_LEXICON
+from planners.payloads import Payload, default_payloads
+from procedures.aggregation import aggregate, distinct_values, head_predicate
+from procedures.graph import latest_version, relation_chain
+from procedures.longform import long_form, strata
+from procedures.result import ProcedureResult
+from procedures.synthesis import best_sentence, format_day, stem
+from procedures.temporal import granularity, resolve_window, temporal
+from tkg.memory import Memory
+from tkg.models import Fact
+
+DATA = Path(__file__).parent / "data" / "procedures"
+NEO4J_ENV = "TKG_TEST_NEO4J_URI"
+
+
+@dataclass
+class Groups:
+    mem: Memory
+    noor: str
+    quiet: str
+
+
+@pytest.fixture(scope="module", params=["kuzu", pytest.param("neo4j", marks=pytest.mark.neo4j)])
+def g(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Groups]:
+    if request.param == "neo4j":
+        url = os.environ.get(NEO4J_ENV)
+        if not url:
+            pytest.skip(f"{NEO4J_ENV} is not set")
+    else:
+        url = f"kuzu://{tmp_path_factory.mktemp('procedures')}/procedures.kuzu"
+    mem = Memory.open(url)
+    tag = uuid.uuid4().hex[:10]
+    groups = Groups(mem, f"proc-noor-{tag}", f"proc-quiet-{tag}")
+    try:
+        mem.ingest(DATA / "noor_felix.jsonl", group=groups.noor)
+        mem.ingest(DATA / "quiet.jsonl", group=groups.quiet)
+        yield groups
+    finally:
+        if request.param == "neo4j":
+            for group in (groups.noor, groups.quiet):
+                mem.forget(group)
+        mem.close()
+
+
+def payload(mode: str) -> Payload:
+    return default_payloads().for_mode(mode)
+
+
+def refs(result: ProcedureResult) -> list[str | None]:
+    return [e.source_ref for e in result.evidence]
+
+
+# --- graph_chain ---------------------------------------------------------------------------------
+
+
+def test_chain_walks_the_graph_when_every_hop_has_an_edge(g: Groups) -> None:
+    r = relation_chain(g.mem.ctx, "Where does Noor's sister live?", g.noor, payload("relation_chain"))
+    assert r.answer == "Oslo" and not r.abstained
+    assert r.trace["walk"]["complete"] and not r.trace["fallbacks"]
+    assert refs(r) == ["n8"] and [f.predicate for f in r.facts] == ["sibling_of", "lives_in"]
+
+
+def test_chain_falls_back_to_iterative_retrieval_with_the_walks_bridge(g: Groups) -> None:
+    r = relation_chain(g.mem.ctx, "Where did Noor's manager grow up?", g.noor, payload("relation_chain"))
+    assert [f["from"] for f in r.trace["fallbacks"]] == ["walk"]
+    assert r.trace["iterative"]["bridge"] == ["Omar Haddad"] and r.trace["iterative"]["bridge_from"] == "walk"
+    assert "Aberdeen" in r.answer and "n18" in refs(r)
+
+
+def test_chain_without_a_plan_takes_the_bridge_from_the_evidence(g: Groups) -> None:
+    r = relation_chain(g.mem.ctx, "What does the friend Noor went hiking with play?", g.noor, payload("relation_chain"))
+    assert r.trace["question"]["plan"] is None
+    assert r.trace["fallbacks"][0]["from"] == "plan"
+    assert r.trace["iterative"]["bridge"][0] == "Tariq" and r.trace["iterative"]["bridge_from"] == "evidence"
+    assert "cello" in r.answer and "n14" in refs(r)
+
+
+def test_chain_ends_in_plain_retrieval_when_no_bridge_exists(g: Groups) -> None:
+    r = relation_chain(g.mem.ctx, "What does the baker's sister bake?", g.quiet, payload("relation_chain"))
+    assert [(f["from"], f["to"]) for f in r.trace["fallbacks"]] == [("plan", "iterative_retrieval"), ("iterative_retrieval", "lookup")]
+    assert r.trace["answered_by"] == "lookup" and r.evidence
+    assert {e.source_ref for e in r.evidence} <= {"q1", "q2", "q3"}
+
+
+# --- graph_latest ----------------------------------------------------------------------------------
+
+
+def test_latest_reads_the_open_edge_of_the_slot(g: Groups) -> None:
+    r = latest_version(g.mem.ctx, "Where does Noor live now?", g.noor, payload("latest_version"))
+    assert r.answer == "Dublin"
+    assert r.facts[0].current and r.evidence[0].source_ref == "n22"
+    assert {f.object for f in r.facts[1:]} <= {"Glasgow", "Cardiff"}  # older versions as context
+    still = latest_version(g.mem.ctx, "Is Noor still in Glasgow?", g.noor, payload("latest_version"))
+    assert still.answer.startswith("No") and "Dublin" in still.answer
+
+
+def test_latest_falls_back_to_the_newest_matching_chunks(g: Groups) -> None:
+    r = latest_version(g.mem.ctx, "What is Noor obsessed with these days?", g.noor, payload("latest_version"))
+    assert r.trace["fallbacks"][0]["to"] == "newest_chunks"
+    assert "pottery" in r.answer
+    times = [e.valid_at for e in r.evidence if e.valid_at is not None]
+    assert len(times) == len(r.evidence) and times == sorted(times, reverse=True)  # newest first
+
+
+def test_latest_as_of_reads_the_slot_at_that_time(g: Groups) -> None:
+    r = latest_version(g.mem.ctx, "Where does Noor live?", g.noor, payload("latest_version"),
+                       as_of=datetime(2023, 8, 1, tzinfo=UTC))  # fmt: skip
+    assert r.answer == "Glasgow"
+
+
+# --- temporal --------------------------------------------------------------------------------------
+
+
+def test_value_at_a_time_from_the_question_or_as_of(g: Groups) -> None:
+    r = temporal(g.mem.ctx, "Where did Noor live in July 2023?", g.noor, payload("time_anchored"))
+    assert r.answer == "Glasgow" and r.trace["window"][0].startswith("2023-07-01")
+    manager = temporal(g.mem.ctx, "Who was Noor's manager in March 2023?", g.noor, payload("time_anchored"))
+    assert manager.answer == "Ines Duarte"
+    pinned = temporal(g.mem.ctx, "Where does Noor live?", g.noor, payload("time_anchored"),
+                      as_of=datetime(2023, 2, 1, tzinfo=UTC))  # fmt: skip
+    assert pinned.answer == "Cardiff"
+
+
+def test_when_questions_use_the_time_the_turn_resolved(g: Groups) -> None:
+    moved = temporal(g.mem.ctx, "When did Noor move to Glasgow?", g.noor, payload("time_anchored"))
+    assert moved.answer == "May 2023"  # "last month", said on 10 June 2023
+    adopted = temporal(g.mem.ctx, "When did Noor adopt Mochi?", g.noor, payload("time_anchored"))
+    assert adopted.answer == "the week of 29 May 2023"  # "last week", said on 10 June 2023
+    assert refs(adopted) == ["n12"]
+
+
+def test_before_an_entity_reads_the_neighbouring_version(g: Groups) -> None:
+    r = temporal(g.mem.ctx, "Where did Noor live before Glasgow?", g.noor, payload("time_anchored"))
+    assert r.answer.startswith("Cardiff") and r.trace["answered_by"] == "slot history"
+
+
+def test_chunks_in_a_window_come_back_in_time_order(g: Groups) -> None:
+    r = temporal(g.mem.ctx, "What happened with Noor in November 2023?", g.noor, payload("time_anchored"))
+    assert r.trace["question"]["predicate"] is None and r.trace["retrieval"]["time_range"]
+    times = [e.valid_at for e in r.evidence if e.valid_at is not None]
+    assert r.evidence and times == sorted(times)
+    lo, hi = datetime(2023, 11, 1, tzinfo=UTC), datetime(2023, 12, 1, tzinfo=UTC)
+    assert len(times) == len(r.evidence) and all(lo <= t < hi for t in times)
+
+
+# --- aggregation -----------------------------------------------------------------------------------
+
+
+def test_counts_distinct_values_over_the_whole_history(g: Groups) -> None:
+    r = aggregate(g.mem.ctx, "How many cities has Noor lived in?", g.noor, payload("aggregation"))
+    assert r.answer.startswith("3: ")
+    assert [v["value"] for v in r.trace["values"]] == ["Cardiff", "Glasgow", "Dublin"]
+    assert sorted(str(x) for x in refs(r)) == ["n2", "n22", "n9"]
+
+
+def test_lists_pets_and_bands_with_intervals(g: Groups) -> None:
+    pets = aggregate(g.mem.ctx, "Which pets has Noor had?", g.noor, payload("aggregation"))
+    values = {v["value"]: v["interval"] for v in pets.trace["values"]}
+    assert {"Pepper", "Mochi", "Juniper"} <= set(values)
+    assert "–" in values["Pepper"] and values["Juniper"].startswith("since")  # Pepper was lost
+    bands = aggregate(g.mem.ctx, "Which bands has Noor liked?", g.noor, payload("aggregation"))
+    assert [v["value"] for v in bands.trace["values"]] == ["Radiohead", "Khruangbin"]
+
+
+def test_aggregation_without_a_relation_falls_back_to_lookup(g: Groups) -> None:
+    r = aggregate(g.mem.ctx, "How many times did they bake bread?", g.quiet, payload("aggregation"))
+    assert r.trace["fallbacks"][0]["to"] == "lookup" and r.evidence
+
+
+def test_distinct_values_drop_emptied_versions() -> None:
+    t = [datetime(2023, m, 1, tzinfo=UTC) for m in (1, 2, 3)]
+    york = Fact("1", "g", "Priya", "lives_in", "York", "", t[1], invalid_at=t[1])  # corrected away
+    leeds = Fact("2", "g", "Priya", "lives_in", "Leeds", "", t[1])
+    again = Fact("3", "g", "Priya", "lives_in", "leeds", "", t[2])
+    values = distinct_values([york, leeds, again])
+    assert [(v.name, len(v.facts)) for v in values] == [("Leeds", 2)]
+    assert head_predicate("How many pets does she have?", DEFAULT_LEXICON) == ("has_pet", "")
+
+
+# --- long_form -------------------------------------------------------------------------------------
+
+
+def test_long_form_samples_every_period_in_time_order(g: Groups) -> None:
+    r = long_form(g.mem.ctx, "What has Noor been up to?", g.noor, payload("long_form"))
+    with_hits = [s for s in r.trace["strata"] if s["hits"]]
+    assert r.trace["strata_covered"] == len(with_hits) >= 3
+    months = {(e.valid_at.year, e.valid_at.month) for e in r.evidence if e.valid_at}
+    assert len(months) >= 4  # Jan, Jun and Nov 2023, Apr 2024
+    times = [e.valid_at for e in r.evidence if e.valid_at is not None]
+    assert len(times) == len(r.evidence) and times == sorted(times)
+    assert len(r.trace["entities_covered"]) >= 5
+    bullets = r.answer.splitlines()
+    assert len(bullets) == len(r.evidence) and all(b.startswith("- ") for b in bullets)
+
+
+def test_strata_split_the_span_by_depth() -> None:
+    first, last = datetime(2023, 1, 1, tzinfo=UTC), datetime(2023, 12, 31, tzinfo=UTC)
+    slices = strata(first, last, 40)
+    assert len(slices) == 8 and slices[0][0] == first and slices[-1][1] > last
+    assert all(a[1] == b[0] for a, b in zip(slices, slices[1:], strict=False))
+    assert len(strata(first, last, 5)) == 3 and len(strata(first, first, 40)) == 1
+
+
+# --- helpers ---------------------------------------------------------------------------------------
+
+
+def test_time_windows_and_formats() -> None:
+    anchor = datetime(2024, 4, 2, tzinfo=UTC)
+    assert resolve_window("July 2023", anchor) == (datetime(2023, 7, 1, tzinfo=UTC), datetime(2023, 8, 1, tzinfo=UTC))
+    before = resolve_window("before 2023", anchor)
+    assert before is not None and before[1] == datetime(2023, 1, 1, tzinfo=UTC)
+    assert resolve_window("since March 2024", anchor)[0] == datetime(2024, 3, 1, tzinfo=UTC)  # type: ignore[index]
+    assert granularity(datetime(2023, 5, 1, tzinfo=UTC), datetime(2023, 6, 1, tzinfo=UTC)) == "month"
+    assert format_day(datetime(2023, 5, 7, 13, tzinfo=UTC)) == "7 May 2023"
+    assert stem("shoes") == "shoe" and stem("moved") == "move"
+    assert best_sentence("Which band does Priya like?", "Long day. Fleetwood Mac is my favourite band.").startswith("Fleetwood")
+    assert best_sentence("What has she been up to?", "Busy! I moved to Leeds in May.", informative=True).startswith("I moved")

@@ -1,0 +1,138 @@
+"""Benchmark stores: a fresh one per run, warm models, and what the store holds afterwards.
+
+Numbers are only comparable when every run starts from the same place: an empty store (so no
+earlier groups crowd the shared indexes), the embedding model already loaded (so the first
+question does not pay for it) and, by default, no embedding cache (so ingest speed is the
+model's, not a disk cache's).
+
+Example::
+
+    >>> with bench_memory(None) as bm:  # doctest: +SKIP
+    ...     bm.mem.ingest("examples/priya_marco.json")
+    ...     bm.size()["bytes"] > 0
+    True
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import tempfile
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from ..stores.factory import parse_store_url
+
+
+@dataclass
+class BenchMemory:
+    """An open Memory on a benchmark store, with what we learned while opening it."""
+
+    mem: Any  # tkg.memory.Memory (typed loosely so importing this module stays cheap)
+    url: str  # redacted
+    backend: str  # "kuzu" | "neo4j"
+    path: Path | None  # the Kuzu database path
+    model_load_s: float = 0.0
+    notes: list[str] = field(default_factory=list)
+    raw_url: str = field(default="", repr=False)  # may hold a password: never print it
+
+    def size(self) -> dict[str, Any]:
+        """Bytes on disk for Kuzu; node and edge counts on both (Neo4j has no size call without APOC)."""
+        store = self.mem.ctx.store
+        nodes = store.read("MATCH (n) RETURN count(n) AS n")[0]["n"]
+        edges = store.read("MATCH ()-[r]->() RETURN count(r) AS n")[0]["n"]
+        out: dict[str, Any] = {"nodes": int(nodes), "edges": int(edges), "bytes": None}
+        if self.path is not None:
+            out["bytes"] = disk_bytes(self.path)
+        return out
+
+    def forget_groups(self, groups: Iterable[str]) -> list[str]:
+        """Delete groups a previous run left behind (Neo4j servers outlive runs); returns those deleted."""
+        gone = []
+        for g in groups:
+            counts = self.mem.counts(g)
+            if counts.get("episodes") or counts.get("entities"):
+                self.mem.forget(g)
+                gone.append(g)
+        return gone
+
+
+def disk_bytes(path: Path) -> int:
+    """Total size of a Kuzu database: the path itself (file or directory) and its ``.wal`` etc. siblings."""
+    total = 0
+    for p in [path, *path.parent.glob(path.name + ".*")]:
+        if p.is_file():
+            total += p.stat().st_size
+        elif p.is_dir():
+            total += sum(f.stat().st_size for f in p.rglob("*") if f.is_file())
+    return total
+
+
+@contextmanager
+def bench_memory(url: str | None, *, embed_cache: bool = False, keep: bool = False) -> Iterator[BenchMemory]:
+    """Open a benchmark Memory: ``url`` (Kuzu path must not exist yet) or a temporary Kuzu database.
+
+    A temporary database is deleted afterwards unless ``keep``. On Neo4j the server is used as is;
+    the caller deletes its own groups first (:meth:`BenchMemory.forget_groups`) and the run notes
+    how many other episodes share the indexes.
+    """
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from ..embed import get_embedder
+    from ..memory import Memory
+
+    tmp: Path | None = None
+    if url is None:
+        tmp = Path(tempfile.mkdtemp(prefix="tkg-bench-"))
+        url = f"kuzu://{tmp}/bench.kuzu"
+    spec = parse_store_url(url)
+    path = Path(spec.target) if spec.backend == "kuzu" else None
+    if path is not None and tmp is None and path.exists():
+        raise InputError(f"{path} already exists; a benchmark needs a fresh store (give a new path)")
+    embedder = get_embedder(None, cache=embed_cache)
+    started = time.perf_counter()
+    embedder.embed(["warm-up: load the model before anything is timed"])
+    load_s = time.perf_counter() - started
+    mem = Memory.open(url, embedder=embedder)
+    bm = BenchMemory(mem, mem.ctx.store.url, spec.backend, path, round(load_s, 2), raw_url=url)
+    try:
+        yield bm
+    finally:
+        mem.close()
+        if tmp is not None and not keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def other_episodes(bm: BenchMemory, groups: Iterable[str]) -> int:
+    """Episodes of groups other than ``groups`` in the store: they share (and slow) the indexes."""
+    mine = set(groups)
+    return sum(int(g.get("episodes") or 0) for g in bm.mem.groups() if g.get("group_id") not in mine)
+
+
+def machine() -> dict[str, Any]:
+    """Where and when a run happened, for the report header."""
+    cpu = platform.processor() or ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    ram_gb = None
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal"):
+                ram_gb = round(int(line.split()[1]) / 1024 / 1024, 1)
+    except OSError:
+        pass
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    return {"cpus": os.cpu_count(), "cpu": cpu, "ram_gb": ram_gb, "python": platform.python_version(),
+            "load_avg": [round(x, 2) for x in load] if load else None,
+            "at": datetime.now(UTC).isoformat(timespec="seconds")}

@@ -1,0 +1,204 @@
+"""LoCoMo evidence retrieval: ingest a LoCoMo-shaped file, ask every question, score the turns.
+
+A question is a hit at k when any of its gold ``evidence`` turns is among the first k distinct
+turns of ``answer.evidence`` (by source_ref). Categories 1–4 (multi-hop, temporal, open-domain,
+single-hop) have their answer in the conversation and make the retrieval numbers; category 5
+(adversarial) has none, so it is scored only by how often tkg abstains.
+
+Example::
+
+    >>> with bench_memory(None) as bm:  # doctest: +SKIP
+    ...     run = run_locomo(bm, Path("locomo_dev5.json"), limit=20)
+    >>> run.report["retrieval"]["hit@10"]  # doctest: +SKIP
+    0.81
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from ..ingest.loaders import load
+from ..models import EpisodeInput
+from .fresh import BenchMemory, machine, other_episodes
+from .metrics import RankScore, first_hit_rank, latency_summary, normalise_evidence
+
+CATEGORIES: dict[int, str] = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+ANSWERABLE = (1, 2, 3, 4)
+Tick = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class LocomoQuestion:
+    group: str  # the sample_id
+    question: str
+    category: int
+    evidence: tuple[str, ...]  # normalised gold turn ids
+    answer: str = ""
+    mode: str | None = None  # a routing label, when the file carries one
+
+
+@dataclass
+class QuestionResult:
+    q: LocomoQuestion
+    rank: int | None  # first gold turn's rank among distinct evidence turns
+    abstained: bool
+    mode: str
+    procedure: str
+    ms: float
+    refs: list[str | None]
+    answer: str
+    stages_ms: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"group": self.q.group, "question": self.q.question, "category": self.q.category,
+                "gold": list(self.q.evidence), "rank": self.rank, "abstained": self.abstained, "mode": self.mode,
+                "label": self.q.mode, "procedure": self.procedure, "ms": round(self.ms, 2),
+                "refs": self.refs[:10], "answer": self.answer}
+
+
+@dataclass
+class LocomoRun:
+    report: dict[str, Any]
+    results: list[QuestionResult]
+    questions: list[LocomoQuestion]
+    known: dict[str, set[str]]  # the turn ids each group holds
+
+
+def load_questions(path: Path, *, samples: int | None = None, limit: int | None = None) -> list[LocomoQuestion]:
+    """The ``qa`` items of a LoCoMo-shaped file (the first ``samples`` samples, ``limit`` questions each)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot read LoCoMo questions: {exc}", source=str(path)) from None
+    items = [data] if isinstance(data, dict) else data
+    out: list[LocomoQuestion] = []
+    for sample in items[: samples or None]:
+        qa = (sample.get("qa") or []) if isinstance(sample, dict) else []
+        for item in qa[: limit or None]:
+            try:
+                category = int(item.get("category", 0))
+            except (TypeError, ValueError):
+                category = 0
+            out.append(LocomoQuestion(
+                group=str(sample["sample_id"]), question=str(item["question"]), category=category,
+                evidence=tuple(normalise_evidence(item.get("evidence") or [])),
+                answer=str(item.get("answer", item.get("adversarial_answer", ""))), mode=item.get("mode"),
+            ))
+    if not out:
+        raise InputError("no questions (qa) in the file", source=str(path))
+    return out
+
+
+def ingest_turns(bm: BenchMemory, episodes: list[EpisodeInput], tick: Tick | None = None) -> dict[str, Any]:
+    """Ingest turns into the benchmark store (deleting their groups first on Neo4j); the ingest summary."""
+    wanted = list(dict.fromkeys(e.group for e in episodes))
+    removed = bm.forget_groups(wanted) if bm.backend == "neo4j" else []
+    if removed:
+        bm.notes.append(f"deleted {len(removed)} group(s) left by an earlier run before ingesting")
+    others = other_episodes(bm, wanted)
+    if others:
+        bm.notes.append(f"{others} episodes of other groups share this store's indexes")
+    report = bm.mem.ingest_episodes(episodes, progress=tick)
+    turns = report.episodes
+    return {"turns": turns, "seconds": report.seconds, "turns_per_s": round(turns / report.seconds, 1) if report.seconds else None,
+            "chunks": report.chunks, "entities": report.entities, "facts": report.facts,
+            "superseded": report.superseded, "skipped_existing": report.skipped_existing,
+            "refs": {g: {e.source_ref for e in episodes if e.group == g and e.source_ref} for g in wanted},
+            "groups": wanted, "other_episodes": others}
+
+
+def ask_all(bm: BenchMemory, questions: list[LocomoQuestion], known: dict[str, set[str]],
+            tick: Tick | None = None) -> list[QuestionResult]:
+    """Ask every question through ``Memory.ask``; one untimed warm-up ask first."""
+    if questions:
+        bm.mem.ask(questions[0].question, group=questions[0].group)
+    out: list[QuestionResult] = []
+    for q in questions:
+        gold = {e for e in q.evidence if e in known.get(q.group, set())}
+        started = time.perf_counter()
+        ans = bm.mem.ask(q.question, group=q.group)
+        ms = (time.perf_counter() - started) * 1000
+        refs = [e.source_ref for e in ans.evidence]
+        stages = ans.trace.get("timings_ms") or {}
+        out.append(QuestionResult(q, first_hit_rank(refs, gold) if gold else None, ans.abstained, ans.mode,
+                                  ans.procedure, ms, refs, ans.answer,
+                                  {k: float(v) for k, v in stages.items() if isinstance(v, int | float)}))
+        if tick:
+            tick(1)
+    return out
+
+
+def scorable(r: QuestionResult, known: dict[str, set[str]]) -> bool:
+    """Answerable (category 1–4) with at least one gold turn that exists in the ingested file."""
+    return r.q.category in ANSWERABLE and any(e in known.get(r.q.group, set()) for e in r.q.evidence)
+
+
+def summarise(results: list[QuestionResult], known: dict[str, set[str]]) -> dict[str, Any]:
+    """Retrieval overall / per category / per routed mode, abstention, latency and stage times."""
+    overall = RankScore()
+    by_cat: dict[int, RankScore] = defaultdict(RankScore)
+    by_mode: dict[str, RankScore] = defaultdict(RankScore)
+    for r in results:
+        if scorable(r, known):
+            overall.add(r.rank)
+            by_cat[r.q.category].add(r.rank)
+            by_mode[r.mode].add(r.rank)
+    adversarial = [r for r in results if r.q.category == 5]
+    answerable = [r for r in results if r.q.category in ANSWERABLE]
+    stages: dict[str, list[float]] = defaultdict(list)
+    for r in results:
+        for k, v in r.stages_ms.items():
+            stages[k].append(v)
+    out: dict[str, Any] = {
+        "questions": len(results),
+        "retrieval": overall.summary(),
+        "by_category": {CATEGORIES[c]: {"category": c, **by_cat[c].summary()} for c in sorted(by_cat)},
+        "by_mode": {m: {**s.summary(), "routed": sum(1 for r in results if r.mode == m)} for m, s in sorted(by_mode.items())},
+        "abstention": {
+            "adversarial_abstained": round(sum(r.abstained for r in adversarial) / len(adversarial), 3) if adversarial else None,
+            "adversarial_n": len(adversarial),
+            "false_abstention": round(sum(r.abstained for r in answerable) / len(answerable), 3) if answerable else None,
+            "answerable_n": len(answerable),
+        },
+        "unscorable": sum(1 for r in answerable if not scorable(r, known)),
+        "latency_ms": latency_summary([r.ms for r in results]),
+        "stage_mean_ms": {k: round(sum(v) / len(v), 1) for k, v in sorted(stages.items())},
+    }
+    labelled = [r for r in results if r.q.mode]
+    if labelled:
+        out["router_agreement"] = {"agree": round(sum(r.mode == r.q.mode for r in labelled) / len(labelled), 3),
+                                   "n": len(labelled)}
+    return out
+
+
+def run_locomo(
+    bm: BenchMemory, path: Path, *, samples: int | None = None, limit: int | None = None, baselines: bool = False,
+    progress: Callable[[str, int], Any] | None = None,
+) -> LocomoRun:
+    """The whole benchmark on one store: ingest, ask, score (and the baselines on the same data).
+
+    ``progress(label, total)`` returns a tick function (a progress bar); None runs silently.
+    """
+    questions = load_questions(path, samples=samples, limit=limit)
+    groups = {q.group for q in questions}
+    bar = progress or (lambda label, total: None)
+    episodes = [e for e in load(path).episodes if e.group in groups]
+    ingest = ingest_turns(bm, episodes, bar("ingest", len(episodes)))
+    known: dict[str, set[str]] = ingest.pop("refs")
+    results = ask_all(bm, questions, known, bar("questions", len(questions)))
+    report: dict[str, Any] = {"benchmark": "locomo", "file": str(path), "store": bm.url, "backend": bm.backend,
+                              "machine": machine(), "model_load_s": bm.model_load_s, **summarise(results, known),
+                              "ingest": ingest}
+    if baselines:
+        from .baselines import run_baselines
+
+        report["baselines"] = run_baselines(bm, questions, known, report, bar("baselines", len(questions)))
+    report["notes"] = list(bm.notes)
+    return LocomoRun(report, results, questions, known)
