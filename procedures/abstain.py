@@ -9,11 +9,13 @@ Two checks, both explained in the trace:
    ("Zed's"), the subject after the auxiliary ("where does Zed live"), or the only name — that
    none of these supports means abstention. Other unsupported names are only noted.
 2. **The main attribute belongs to the main entity.** When the main entity is a speaker, the
-   question's rarer content words are looked up in every turn; if the turn that matches them
-   best is someone else's and does not name the main entity, while the main entity's own turns
-   match clearly worse, the question asks about the wrong person ("What did Melanie realise
-   after her charity race?" when Caroline ran it) and the answer abstains, with that turn as
-   evidence. A question none of whose content words any turn says abstains too.
+   question's rarer content words are looked up in every turn and each matching turn is read
+   for whom it is about: its speaker when the matching sentences say "I"/"my", the listener
+   when they say "you"/"your". If the best match is another speaker about themselves, while
+   turns about the main entity match clearly worse, the question asks about the wrong person
+   ("What did Melanie realise after her charity race?" when Caroline ran it): abstain, with
+   that turn as evidence. Skipped when the question names both speakers or "X's friend". A
+   question with three or more content words, none of which any turn says, abstains too.
 
 Lower-case topics never count as names, and the speakers themselves are always grounded.
 """

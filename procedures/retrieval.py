@@ -46,6 +46,10 @@ LISTS: dict[str, tuple[str, str]] = {
     "fact": ("fact_text", "fact_vector"),
 }
 _KIND = {"turn": "chunk", "sentence": "sentence"}
+# (store, op, group) -> share of an index's rows the group filter kept last time; sizes the next
+# first fetch so a small tenant in a big store does not pay a retry on every question.
+_YIELD: dict[tuple[str, str, str], float] = {}
+_YIELD_MAX = 10_000
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,7 @@ class Tuning:
     k_fetch_factor: int = 4  # first over-fetch: per_list * factor rows from the shared index
     k_fetch_max: int = 4096
     max_retries: int = 3
+    learn_share: bool = True  # size the first fetch from the share the group kept last time
     normaliser: Normaliser = "z"  # how "score" fusion calibrates each list
     rrf_k: int = 60
     text_weight: float = 1.0  # BM25 lists; multiplies the payload's per-index weight
@@ -160,7 +165,7 @@ def retrieve(
         if uuids:
             for r in clock.time("fact_sources", lambda: ctx.store.named(
                     "retrieval.fact_sources", {**base, "uuids": uuids})):
-                if rng is None or _fact_overlaps(r, rng):
+                if rng is None or _fact_in_range(r, rng):
                     fact_rows[r["uuid"]] = r
         for name, rows in found.items():
             lists[name] = [c for r in rows if r["uuid"] in fact_rows for c in _fact_candidates(r, fact_rows[r["uuid"]])]
@@ -182,6 +187,9 @@ def retrieve(
         hits = hits[: payload.depth]
     counts["fused"] = len(fused)
     clock.ms["total"] = round((time.perf_counter() - started) * 1000, 2)
+    if keep is not None:  # with filters, only facts behind turns that passed them
+        passed = set(turns) - {h for h in turns if not _turn_passes(turns[h], speaker, cutoff)}
+        fact_rows = {u: r for u, r in fact_rows.items() if set(r.get("episodes") or []) & passed}
     facts = [row_to_fact(fact_rows[u], group) for u in _fact_order(lists) if u in fact_rows]
     return Retrieval(hits=hits, counts=counts, timings_ms=clock.ms, facts=facts, trace=trace)
 
@@ -208,8 +216,16 @@ def _search(
     ctx: Context, op: str, params: Mapping[str, Any], tune: Tuning, trace: dict[str, Any],
     wanted: list[str], keep: Callable[[Row], bool] | None,
 ) -> list[Row]:
-    """One index search with adaptive over-fetch; rows of this group that pass ``keep``."""
+    """One index search with adaptive over-fetch; rows of this group that pass ``keep``.
+
+    The first ``k_fetch`` is ``per_list * k_fetch_factor``, or more when an earlier search of
+    the same index for the same group kept only a small share of what the index returned.
+    """
+    key = (getattr(ctx.store, "url", ""), op, str(params.get("group_id")))
     k_fetch = tune.per_list * tune.k_fetch_factor
+    share = _YIELD.get(key) if tune.learn_share else None
+    if share:
+        k_fetch = max(k_fetch, min(tune.k_fetch_max, int(tune.per_list / share * 1.25)))
     retries = 0
     while True:
         result = ctx.store.named(op, {**params, "k_fetch": k_fetch, "efs": max(k_fetch, 200)})
@@ -223,6 +239,10 @@ def _search(
             break
         k_fetch = min(k_fetch * 4, tune.k_fetch_max)
         retries += 1
+    if tune.learn_share and raw >= k_fetch:  # the index was cut off by k_fetch: what share of it was ours?
+        if len(_YIELD) > _YIELD_MAX:
+            _YIELD.clear()
+        _YIELD[key] = max(len(rows), 1) / raw
     if retries:
         trace["retries"][op] = {"retries": retries, "k_fetch": k_fetch}
     rows.sort(key=lambda r: -float(r["score"]))
@@ -293,7 +313,7 @@ def _row_filter(
         if said is not None and _within(said, start, end):
             return True
         t0, t1 = row.get("time_start"), row.get("time_end") or row.get("time_start")
-        return t0 is not None and (end is None or t0 < end) and (start is None or t1 >= start)
+        return t0 is not None and (end is None or t0 < end) and (start is None or t1 > start)
 
     return keep
 
@@ -302,10 +322,11 @@ def _within(t: datetime, start: datetime | None, end: datetime | None) -> bool:
     return (start is None or t >= start) and (end is None or t < end)
 
 
-def _fact_overlaps(fact: Row, rng: tuple[datetime | None, datetime | None]) -> bool:
-    start, end = rng
-    v0, v1 = fact.get("valid_at"), fact.get("invalid_at")
-    return (v0 is None or end is None or v0 < end) and (v1 is None or start is None or v1 > start)
+def _fact_in_range(fact: Row, rng: tuple[datetime | None, datetime | None]) -> bool:
+    """A fact that began in the range (said then, or said of then): a fact merely still true
+    in it (a home of ten years) says nothing about the range."""
+    start = fact.get("valid_at")
+    return start is not None and _within(start, *rng)
 
 
 # --- turns -----------------------------------------------------------------------------------------
@@ -321,16 +342,20 @@ def _to_hits(
     """
     uuids = [f.episode_uuid for f in fused]
     turns = {r["uuid"]: r for r in ctx.store.named("retrieval.turns", {"group_id": group, "uuids": uuids})} if uuids else {}
-    check = _row_filter(None, speaker, cutoff)
     hits: list[Hit] = []
     for f in fused:
         row = turns.get(f.episode_uuid)
         if row is None:
             continue  # a fact pointing at a turn that is gone
-        if check is not None and all(v.startswith("fact_") for v in f.via) and not check(row):
+        if all(v.startswith("fact_") for v in f.via) and not _turn_passes(row, speaker, cutoff):
             continue
         hits.append(_hit(row, f.score, tuple(f.via), f.matched, f.fact_uuid))
     return hits, turns
+
+
+def _turn_passes(row: Row, speaker: str | None, cutoff: datetime | None) -> bool:
+    check = _row_filter(None, speaker, cutoff)
+    return check is None or check(row)
 
 
 def _hit(row: Row, score: float, via: tuple[str, ...], matched: str = "", fact_uuid: str | None = None) -> Hit:

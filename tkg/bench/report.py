@@ -97,6 +97,11 @@ def temporal_tables(r: Mapping[str, Any]) -> list[Table]:
         ("fact versions", ing["facts"]), ("superseded", ing["superseded"]), ("entities", ing["entities"]),
         ("store bytes", size["bytes"]), ("nodes", size["nodes"]), ("edges", size["edges"]),
         ("router agreement", (r.get("router_agreement") or {}).get("agree"))]))
+    if r.get("latency_by_procedure_ms"):
+        out.append(table("latency by procedure (ms)", ["procedure", "n", "p50", "p95", "mean"],
+                         ([p, v["n"], v["p50"], v["p95"], v["mean"]] for p, v in r["latency_by_procedure_ms"].items())))
+    if r.get("stage_mean_ms"):
+        out.append(table("mean time per answer stage (ms)", ["stage", "ms"], r["stage_mean_ms"].items()))
     return out
 
 

@@ -46,7 +46,8 @@ def ask_questions(bm: BenchMemory, questions: Sequence[Question], tick: Callable
                     "label": q.mode, "procedure": ans.procedure,
                     "correct": answer_correct(ans.answer, q.expected, q.forbidden),
                     "has_evidence": bool(q.evidence),
-                    "evidence_rank": first_hit_rank(refs, set(q.evidence)) if q.evidence else None, "ms": round(ms, 2)})
+                    "evidence_rank": first_hit_rank(refs, set(q.evidence)) if q.evidence else None, "ms": round(ms, 2),
+                    "stages": {k: v for k, v in (ans.trace.get("timings_ms") or {}).items() if isinstance(v, int | float)}})
         if tick:
             tick(1)
     return out
@@ -67,6 +68,12 @@ def score(records: list[dict[str, Any]]) -> dict[str, Any]:
                                               / len(with_ev), 3) if with_ev else None,
                      "latency_ms": latency_summary([r["ms"] for r in rs])}
     labelled = [r for r in records if r["label"]]
+    by_proc: dict[str, list[float]] = defaultdict(list)
+    stages: dict[str, list[float]] = defaultdict(list)
+    for r in records:
+        by_proc[r["procedure"]].append(r["ms"])
+        for k, v in r["stages"].items():
+            stages[k].append(v)
     return {
         "accuracy": acc,
         "overall_accuracy": round(sum(r["correct"] for r in records) / len(records), 3) if records else None,
@@ -75,6 +82,8 @@ def score(records: list[dict[str, Any]]) -> dict[str, Any]:
         "router_agreement": {"agree": round(sum(r["mode"] == r["label"] for r in labelled) / len(labelled), 3),
                              "n": len(labelled)} if labelled else None,
         "latency_ms": latency_summary([r["ms"] for r in records]),
+        "latency_by_procedure_ms": {p: latency_summary(v) for p, v in sorted(by_proc.items())},
+        "stage_mean_ms": {k: round(sum(v) / len(v), 1) for k, v in sorted(stages.items())},
     }
 
 

@@ -76,6 +76,7 @@ class GroupWorld:
     used_pets: set[str] = field(default_factory=set)
     late_done: set[str] = field(default_factory=set)
     homes: dict[str, set[str]] = field(default_factory=dict)  # every city a person has named as home
+    turns_left: int = 0  # in the current session: a slip is only made when there is room to correct it
     pending_fix: dict[str, tuple[str, str, datetime]] = field(default_factory=dict)  # person -> (wrong, right, at)
 
 
@@ -118,7 +119,7 @@ class _Speaker:
     def move(self, p: str, at: datetime) -> tuple[str, str, list[Change]]:
         rng, here = self.w.rng, self.w.state[p].get("lives_in")
         city = rng.choice([c for c in tx.CITIES if c != here])
-        if here and rng.random() < 0.2:  # say the wrong city first, correct it on the next own turn
+        if here and self.w.turns_left >= 3 and rng.random() < 0.2:  # a slip, corrected on the next own turn
             wrong = rng.choice([c for c in tx.CITIES if c not in (here, city)])
             self.w.pending_fix[p] = (wrong, city, at)
             return self._say(p, at, tx.MOVE, "MOVE", [Change(p, "lives_in", wrong, "set", at)], city=wrong)
@@ -259,8 +260,10 @@ def generate_group(name: str, n_turns: int, seed: int, people: int = 4) -> tuple
     while len(turns) < n_turns:
         session += 1
         pair = rng.sample(w.people, 2)
-        for i in range(min(rng.randint(6, 14), n_turns - len(turns))):
+        length = min(rng.randint(6, 14), n_turns - len(turns))
+        for i in range(length):
             speaker, listener = pair[i % 2], pair[(i + 1) % 2]
+            w.turns_left = length - i - 1
             when = at + timedelta(seconds=30 * i)
             if speaker in w.pending_fix or rng.random() < 0.45:
                 text, tid, changes = _next_fact(w, say, speaker, when)

@@ -72,9 +72,14 @@ def _bench(ctx: typer.Context, store: str | None, embed_cache: bool = False) -> 
 
 
 def _emit(report: dict[str, Any], tables: list[Any], as_json: bool) -> None:
+    from rich.console import Console
+
     from ..bench.report import json_line, show
 
-    show(tables, render.err if as_json else render.out)
+    console = render.err if as_json else render.out
+    if not console.is_terminal:  # a log file: wide enough that benchmark tables never wrap
+        console = Console(stderr=as_json, highlight=False, width=160)
+    show(tables, console)
     for note in report.get("notes") or []:
         render.status(f"note: {note}")
     if as_json:

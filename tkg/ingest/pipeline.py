@@ -23,13 +23,15 @@ from collections import deque
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from ..embed import Embedder
 from ..extract import Candidate, extract, mentions
 from ..models import Chunk, EpisodeInput, stable_uuid, utcnow
 from ..predicates import PredicateRegistry
-from ..stores.base import GraphStore
+from ..errors import TkgError
+from ..stores.base import GraphStore, Runner
 from ..text import normalize_name
 from .chunking import chunk_episode
 from .resolve import EntityIndex
@@ -37,6 +39,7 @@ from .supersede import FactWrite, apply_fact
 
 BATCH = 128  # episodes prepared (and embedded) together
 HISTORY = 40  # earlier candidates the extractor may refer back to
+EPISODES_PER_TX = 32  # whole episodes per transaction; a failing batch is redone one by one
 
 
 @dataclass
@@ -105,8 +108,8 @@ class Ingestor:
             fresh = [ep for ep in batch if not self._exists(ep)]
             report.skipped_existing += len(batch) - len(fresh)
             prepared = self._prepare(fresh)
-            for item in prepared:
-                self._write(item, report)
+            for group in dict.fromkeys(p.ep.group for p in prepared):
+                self._write_batch([p for p in prepared if p.ep.group == group], report)
             if progress:
                 progress(len(batch))
         self._embed_entity_names(groups)
@@ -161,57 +164,89 @@ class Ingestor:
             self._indexes[group] = EntityIndex(group, self.store.named("entity.list", {"group_id": group}))
         return self._indexes[group]
 
-    def _write(self, p: _Prepared, report: IngestReport) -> None:
+    def _write_batch(self, items: list[_Prepared], report: IngestReport) -> None:
+        """Write prepared episodes of one group, several per transaction (commits dominate the cost).
+
+        Each transaction holds whole episodes only. If one fails, the batch is rolled back and
+        re-written one episode per transaction, so the good episodes land and the bad one's error
+        reaches the caller with nothing of it written.
+        """
+        if not items:
+            return
+        group = items[0].ep.group
+        with self._lock(group):
+            for start in range(0, len(items), EPISODES_PER_TX):
+                chunk = items[start : start + EPISODES_PER_TX]
+                try:
+                    self._commit_episodes(group, chunk, report)
+                except TkgError:
+                    if len(chunk) == 1:
+                        raise
+                    for item in chunk:
+                        self._commit_episodes(group, [item], report)
+
+    def _commit_episodes(self, group: str, items: list[_Prepared], report: IngestReport) -> None:
+        index = self._index(group)
+        if group not in self._seq:
+            last = self.store.named("episode.last", {"group_id": group})
+            self._seq[group] = (last[0]["seq"], last[0]["uuid"]) if last else (0, None)
+        seq, prev = self._seq[group]
+        now = utcnow()
+        tally = IngestReport()
+        try:
+            with self.store.transaction() as tx:
+                for p in items:
+                    if tx.named("episode.get", {"uuid": p.uuid, "group_id": group}):
+                        tally.skipped_existing += 1  # another process wrote it meanwhile
+                        continue
+                    seq += 1
+                    self._write_episode(tx, p, index, seq, prev, now, tally)
+                    prev = p.uuid
+        except BaseException:
+            index.rollback()
+            raise
+        index.commit()
+        self._seq[group] = (seq, prev)
+        for key in ("episodes", "skipped_existing", "chunks", "entities", "facts", "superseded", "retracted", "reasserted"):
+            setattr(report, key, getattr(report, key) + getattr(tally, key))
+
+    def _write_episode(
+        self, tx: Runner, p: _Prepared, index: EntityIndex, seq: int, prev: str | None, now: datetime, tally: IngestReport
+    ) -> None:
         ep = p.ep
-        with self._lock(ep.group):
-            index = self._index(ep.group)
-            if ep.group not in self._seq:
-                last = self.store.named("episode.last", {"group_id": ep.group})
-                self._seq[ep.group] = (last[0]["seq"], last[0]["uuid"]) if last else (0, None)
-            seq, prev = self._seq[ep.group]
-            now = utcnow()
-            try:
-                with self.store.transaction() as tx:
-                    if tx.named("episode.get", {"uuid": p.uuid, "group_id": ep.group}):
-                        report.skipped_existing += 1  # another process wrote it meanwhile
-                        return
-                    tx.named("episode.create", _episode_params(p, seq + 1, prev, now))
-                    tx.named("chunk.create_many", {"episode_uuid": p.uuid, "group_id": ep.group, "chunks": [_chunk_row(c) for c in p.chunks]})
-                    mentioned = {index.resolve(name, type_).uuid for name, type_ in p.mentioned}
-                    writes = []
-                    for cand, text, vector in zip(p.candidates, p.fact_texts, p.fact_vectors, strict=True):
-                        subj = index.resolve(cand.subject, cand.subject_type)
-                        obj = index.resolve(cand.object, cand.object_type)
-                        mentioned.update((subj.uuid, obj.uuid))
-                        writes.append((cand, text, vector, subj.uuid, obj.uuid))
-                    for ent in index.staged():
-                        if ent.is_new:
-                            tx.named("entity.create", _entity_params(ep.group, ent, now))
-                            report.entities += 1
-                        elif ent.aliases_changed:
-                            tx.named("entity.update", {"uuid": ent.uuid, "group_id": ep.group, "name": ent.name, "name_key": normalize_name(ent.name), "aliases": ent.aliases, "type": ent.type})
-                    if mentioned:
-                        tx.named("mention.create_many", {"episode_uuid": p.uuid, "group_id": ep.group, "entity_uuids": sorted(mentioned), "created_at": now})
-                    for cand, text, vector, subj_uuid, obj_uuid in writes:
-                        fw = FactWrite(
-                            group_id=ep.group, subject_uuid=subj_uuid, object_uuid=obj_uuid, predicate=cand.predicate,
-                            qualifier=cand.qualifier, fact=text, valid_at=cand.valid_at or ep.timestamp,
-                            episode_uuid=p.uuid, source_ref=ep.source_ref, source_chunk=_chunk_for(p.chunks, cand),
-                            confidence=cand.confidence, polarity=cand.polarity, correction=cand.correction,
-                            time_text=cand.time_text, fact_embedding=vector,
-                        )
-                        outcome = apply_fact(tx, fw, single_valued=self.registry.is_single(cand.predicate), now=now)
-                        report.facts += len(outcome.created)
-                        report.superseded += len(outcome.superseded)
-                        report.retracted += len(outcome.retracted)
-                        report.reasserted += len(outcome.reasserted)
-            except BaseException:
-                index.rollback()
-                raise
-            index.commit()
-            self._seq[ep.group] = (seq + 1, p.uuid)
-            report.episodes += 1
-            report.chunks += len(p.chunks)
+        tx.named("episode.create", _episode_params(p, seq, prev, now))
+        tx.named("chunk.create_many", {"episode_uuid": p.uuid, "group_id": ep.group, "chunks": [_chunk_row(c) for c in p.chunks]})
+        mentioned = {index.resolve(name, type_).uuid for name, type_ in p.mentioned}
+        writes = []
+        for cand, text, vector in zip(p.candidates, p.fact_texts, p.fact_vectors, strict=True):
+            subj = index.resolve(cand.subject, cand.subject_type)
+            obj = index.resolve(cand.object, cand.object_type)
+            mentioned.update((subj.uuid, obj.uuid))
+            writes.append((cand, text, vector, subj.uuid, obj.uuid))
+        for ent in index.unwritten():
+            if ent.is_new:
+                tx.named("entity.create", _entity_params(ep.group, ent, now))
+                tally.entities += 1
+            else:
+                tx.named("entity.update", {"uuid": ent.uuid, "group_id": ep.group, "name": ent.name, "name_key": normalize_name(ent.name), "aliases": ent.aliases, "type": ent.type})
+        index.mark_written()
+        if mentioned:
+            tx.named("mention.create_many", {"episode_uuid": p.uuid, "group_id": ep.group, "entity_uuids": sorted(mentioned), "created_at": now})
+        for cand, text, vector, subj_uuid, obj_uuid in writes:
+            fw = FactWrite(
+                group_id=ep.group, subject_uuid=subj_uuid, object_uuid=obj_uuid, predicate=cand.predicate,
+                qualifier=cand.qualifier, fact=text, valid_at=cand.valid_at or ep.timestamp,
+                episode_uuid=p.uuid, source_ref=ep.source_ref, source_chunk=_chunk_for(p.chunks, cand),
+                confidence=cand.confidence, polarity=cand.polarity, correction=cand.correction,
+                time_text=cand.time_text, fact_embedding=vector,
+            )
+            outcome = apply_fact(tx, fw, single_valued=self.registry.is_single(cand.predicate), now=now)
+            tally.facts += len(outcome.created)
+            tally.superseded += len(outcome.superseded)
+            tally.retracted += len(outcome.retracted)
+            tally.reasserted += len(outcome.reasserted)
+        tally.episodes += 1
+        tally.chunks += len(p.chunks)
 
     def _embed_entity_names(self, groups: list[str]) -> None:
         for group in groups:

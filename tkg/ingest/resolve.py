@@ -144,8 +144,15 @@ class EntityIndex:
             found.type = type_
         return found
 
-    def staged(self) -> list[ResolvedEntity]:
-        return list(self._staged)
+    def unwritten(self) -> list[ResolvedEntity]:
+        """Entities created or renamed since the last :meth:`mark_written` (to write in this transaction)."""
+        return [e for e in self._staged if e.is_new or e.aliases_changed]
+
+    def mark_written(self) -> None:
+        """The pending changes are in the open transaction; :meth:`rollback` still undoes them."""
+        for ent in self._staged:
+            ent.is_new = False
+            ent.aliases_changed = False
 
     def _begin(self) -> None:
         if self._snapshot is None:

@@ -37,6 +37,19 @@ def _param(value: Any) -> Any:
     return value
 
 
+def _signature(values: dict[str, Any]) -> str:
+    """The parameter types Kuzu binds at prepare time (nulls and empty lists bind differently)."""
+
+    def sig(v: Any) -> str:
+        if isinstance(v, list):
+            return "[" + (sig(v[0]) if v else "") + "]"
+        if isinstance(v, dict):
+            return "{" + ",".join(f"{k}:{sig(x)}" for k, x in sorted(v.items())) + "}"
+        return type(v).__name__
+
+    return ";".join(f"{k}={sig(v)}" for k, v in sorted(values.items()))
+
+
 def _translate(exc: Exception, path: str) -> StoreError:
     text = str(exc)
     low = text.lower()
@@ -83,6 +96,7 @@ class KuzuStore(NamedMixin):
         self._local = threading.local()
         self._conns: list[kuzu.Connection] = []
         self._write_lock = threading.RLock()
+        self._prepared: dict[int, dict[tuple[str, str], kuzu.PreparedStatement]] = {}
         self._closed = False
 
     # -- connections ------------------------------------------------------------------------
@@ -103,7 +117,23 @@ class KuzuStore(NamedMixin):
 
     def _execute(self, conn: kuzu.Connection, query: str, params: Params) -> list[Row]:
         try:
-            result = conn.execute(query, {k: _param(v) for k, v in (params or {}).items()})
+            if params:
+                # preparing costs about as much as running a small statement, so prepared statements
+                # are kept per connection; Kuzu binds parameter types when preparing, hence the key
+                values = {k: _param(v) for k, v in params.items()}
+                key = (query, _signature(values))
+                cache = self._prepared.setdefault(id(conn), {})
+                prepared = cache.get(key)
+                if prepared is None:
+                    # execute(str) prepares internally through _prepare; the public prepare() only adds
+                    # a DeprecationWarning (kuzu is pinned at 0.11.3, its last release)
+                    prepared = conn._prepare(query, values)
+                    if not prepared.is_success():  # a failed preparation must not be cached
+                        raise RuntimeError(prepared.get_error_message())
+                    cache[key] = prepared
+                result = conn.execute(prepared, values)
+            else:
+                result = conn.execute(query)
         except RuntimeError as exc:
             raise _translate(exc, self.path) from exc
         if isinstance(result, list):  # several statements: keep the last result
@@ -185,6 +215,7 @@ class KuzuStore(NamedMixin):
         if self._closed:
             return
         self._closed = True
+        self._prepared.clear()
         for conn in self._conns:
             conn.close()
         self._conns.clear()

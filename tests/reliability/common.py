@@ -1,0 +1,100 @@
+"""What the reliability tests share: one embedder per session, stores per backend, probes.
+
+The real local embedder is used everywhere (retrieval must behave as in production), but it is
+loaded once per test session: `shared_embedder` is cached at module level, so every test file's
+session fixture hands out the same instance.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from tkg.embed import Embedder, get_embedder
+from tkg.memory import Memory
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+NEO4J_ENV = "TKG_TEST_NEO4J_URI"
+UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+
+
+@functools.cache
+def shared_embedder() -> Embedder:
+    """The production embedder (local MiniLM behind the content-hash cache), loaded once."""
+    emb = get_embedder()
+    emb.embed(["warm up the reliability suite"])
+    return emb
+
+
+def neo4j_url() -> str:
+    """The test server's URL, or skip (Neo4j halves run only when ``TKG_TEST_NEO4J_URI`` is set)."""
+    url = os.environ.get(NEO4J_ENV)
+    if not url:
+        pytest.skip(f"{NEO4J_ENV} is not set; export {NEO4J_ENV}=bolt://127.0.0.1:7687 to run the Neo4j half")
+    return url
+
+
+def store_url(backend: str, tmp: Path) -> str:
+    """A fresh Kuzu database under ``tmp``, or the shared test Neo4j."""
+    return neo4j_url() if backend == "neo4j" else f"kuzu://{tmp}/db.kuzu"
+
+
+def bounded(examples: int) -> settings:
+    """Hypothesis settings for these tests: few examples, no deadline (stores are slow)."""
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+        database=None,  # reproducible from the seed pytest prints, and no .hypothesis/ directory
+        print_blob=True,
+    )
+
+
+def unique(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:10]}"
+
+
+@contextmanager
+def memory(backend: str, tmp: Path) -> Iterator[Memory]:
+    """An open Memory with the shared embedder; groups written under it are the caller's to forget."""
+    mem = Memory.open(store_url(backend, tmp), embedder=shared_embedder())
+    try:
+        yield mem
+    finally:
+        mem.close()
+
+
+def forget_quietly(mem: Memory, groups: list[str]) -> None:
+    """Cleanup for the shared Neo4j: forget what a test made, ignoring groups never written."""
+    for group in groups:
+        mem.ctx.store.named("group.delete", {"group_id": group})
+
+
+def walk_values(value: Any) -> Iterator[Any]:
+    """Every scalar inside rows, dicts, lists, dataclasses' dicts."""
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from walk_values(v)
+    elif isinstance(value, (list, tuple, set)):
+        for v in value:
+            yield from walk_values(v)
+    else:
+        yield value
+
+
+def uuids_in(value: Any) -> set[str]:
+    return {v for v in walk_values(value) if isinstance(v, str) and UUID.match(v)}
+
+
+def strings_in(value: Any) -> list[str]:
+    return [v for v in walk_values(value) if isinstance(v, str)]

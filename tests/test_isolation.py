@@ -1,0 +1,246 @@
+"""Tenant isolation, property-based, on both stores: nothing of one group ever reaches another.
+
+Each hypothesis example writes two groups that share a speaker's name but nothing else (random
+names, cities, employers; group B's name is sometimes group A's plus a suffix). Then, asking on
+behalf of A — and handing every query B's own uuids, words and vectors to tempt it — no `ask`,
+`state`, `history`, named read query (every `search.*`, `retrieval.*`, `walk.*`, `graph.*`, ...)
+or hop walk may return a uuid that is not A's or a word only B said. Entity resolution never
+merges across groups, and `forget` removes one group while every other group's nodes, edges and
+properties stay exactly as they were.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from reliability.common import bounded, memory, strings_in, unique, uuids_in
+
+from planners.hop_planner import plan_hops
+from planners.walker import walk
+from tkg.bench.soak import TEMPLATES, Vocab, check_invariants, conversation, group_uuids, leftovers, snapshot
+from tkg.cypher import cypher_root, load_query
+from tkg.errors import NotFound
+from tkg.memory import Memory
+from tkg.models import EpisodeInput
+from tkg.stores.base import write_clause
+
+EXAMPLES = {"kuzu": 10, "neo4j": 5}  # per property; each example ingests two or three small groups
+FORGET_EXAMPLES = {"kuzu": 8, "neo4j": 4}
+_TEMPLATE_WORDS = {w.lower() for t in TEMPLATES for w in re.findall(r"[A-Za-z]+", t)} | {"i", "my", "live", "lives"}
+
+# A word the conversation uses as a name: capitalised, and never a word of the templates themselves.
+name_word = st.from_regex(r"\A[A-Z][a-z]{3,8}\Z").filter(lambda w: w.lower() not in _TEMPLATE_WORDS)
+# Group-name tails: any text a store can hold (the loaders refuse NUL and lone surrogates).
+group_tail = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), min_size=1, max_size=10)
+
+
+@pytest.fixture(scope="module", params=["kuzu", pytest.param("neo4j", marks=pytest.mark.neo4j)])
+def mem(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    """One store per backend for the module; every group written is forgotten at the end."""
+    backend = str(request.param)
+    with memory(backend, tmp_path_factory.mktemp("isolation")) as m:
+        made: list[str] = []
+        m.made = made  # type: ignore[attr-defined]
+        yield m
+        for group in made:
+            m.ctx.store.named("group.delete", {"group_id": group})
+
+
+def backend_of(mem: Memory) -> str:
+    return mem.ctx.store.dialect
+
+
+@st.composite
+def two_tenants(draw: st.DrawFn) -> dict[str, Any]:
+    words = draw(st.lists(name_word, min_size=11, max_size=11, unique_by=str.lower))
+    tail_a = draw(group_tail)
+    nested = draw(st.booleans())  # B = A + suffix: a prefix match would leak
+    tail_b = tail_a + draw(group_tail) if nested else draw(group_tail.filter(lambda t: t != tail_a))
+    return {
+        "speaker": words[0],
+        "a": Vocab(people=(words[0], words[1], words[2]), cities=(words[3], words[4]), orgs=(words[5],), pets=(words[6],)),
+        "b": Vocab(people=(words[0], words[7], words[8]), cities=(words[9], words[10]), orgs=("Brightfold",), pets=("Quill",)),
+        "tails": (tail_a, tail_b),
+        "seed": draw(st.integers(0, 2**16)),
+    }
+
+
+def script(group: str, vocab: Vocab, seed: int) -> list[EpisodeInput]:
+    """A fixed opening (so the shared speaker has facts in every group) and a random tail."""
+    speaker, other, sister = vocab.people
+    t0 = datetime(2020, 5, 1, 10, 0, tzinfo=UTC)
+    opening = [
+        EpisodeInput(group, speaker, f"I live in {vocab.cities[0]}.", t0, "o1", listeners=(other,)),
+        EpisodeInput(group, speaker, f"My sister {sister} lives in {vocab.cities[1]}.", t0 + timedelta(hours=1), "o2", listeners=(other,)),
+        EpisodeInput(group, other, f"I work at {vocab.orgs[0]}.", t0 + timedelta(hours=2), "o3", listeners=(speaker,)),
+    ]
+    return opening + conversation(random.Random(seed), group, 3, vocab=vocab, speakers=(speaker, other))
+
+
+def markers(vocab: Vocab) -> set[str]:
+    """The words only this tenant says (everything but the shared speaker's name)."""
+    return set(vocab.people[1:]) | set(vocab.cities) | set(vocab.orgs) | set(vocab.pets)
+
+
+def leaked_words(value: Any, words: set[str]) -> set[str]:
+    text = " ".join(strings_in(value))
+    return {w for w in words if re.search(rf"\b{re.escape(w)}\b", text)}
+
+
+def read_ops(dialect: str) -> list[str]:
+    """Every named read query for a dialect (group.list lists all groups by design)."""
+    names = {p.name[: -len(".cypher")] for d in ("common", dialect) for p in cypher_root().joinpath("ops", d).iterdir()}
+    return sorted(n for n in names if n != "group.list" and write_clause(load_query(n, dialect)) is None)
+
+
+def probe_params(mem: Memory, group: str, other: str, other_words: set[str]) -> dict[str, Any]:
+    """Parameters that would pull ``other``'s rows into ``group``'s answers if a query forgot the group."""
+    store = mem.ctx.store
+    own, theirs = sorted(group_uuids(store, group)), sorted(group_uuids(store, other))
+    their_entities = [r["uuid"] for r in store.named("entity.list", {"group_id": other})]
+    their_turn = store.named("graph.speakers", {"group_id": other})[0]["speaker"]
+    words = sorted(other_words)
+    return {
+        "group_id": group, "uuids": theirs + own, "episode_uuids": theirs + own, "subject_uuids": their_entities + own,
+        "from_uuids": their_entities + own, "uuid": theirs[0], "subject_uuid": their_entities[0],
+        "a_uuid": their_entities[0], "b_uuid": their_entities[-1], "text": " ".join(w.lower() for w in words),
+        "vector": mem.ctx.embedder.embed_one(f"{their_turn}: I live in {words[0]}."), "k": 20, "k_fetch": 200, "efs": 200,
+        "kind": "", "predicate": "lives_in", "predicates": mem.ctx.registry.names(), "qualifier": "",
+        "as_of": datetime.now(UTC), "seqs": list(range(0, 12)), "needles": [w.lower() for w in words],
+        "range_start": datetime(2000, 1, 1, tzinfo=UTC), "range_end": datetime(2100, 1, 1, tzinfo=UTC),
+    }  # fmt: skip
+
+
+def assert_only(group: str, own: set[str], their_words: set[str], what: str, value: Any) -> None:
+    stray = uuids_in(value) - own
+    assert not stray, f"{what} in group {group!r} returned uuids of another group: {sorted(stray)[:5]}"
+    leaked = leaked_words(value, their_words)
+    assert not leaked, f"{what} in group {group!r} returned words only another group said: {sorted(leaked)}"
+
+
+def ingest_tenants(mem: Memory, t: dict[str, Any]) -> tuple[str, str]:
+    prefix = unique("iso")
+    a, b = prefix + t["tails"][0], prefix + t["tails"][1]
+    mem.made += [a, b]  # type: ignore[attr-defined]
+    mem.ingest_episodes(script(a, t["a"], t["seed"]) + script(b, t["b"], t["seed"] + 1))
+    return a, b
+
+
+def check_tenants(mem: Memory, t: dict[str, Any]) -> None:
+    a, b = ingest_tenants(mem, t)
+    store = mem.ctx.store
+    own_a, own_b = group_uuids(store, a), group_uuids(store, b)
+    assert own_a and own_b and not own_a & own_b
+    assert check_invariants(store, a, registry=mem.ctx.registry) == []
+    assert check_invariants(store, b, registry=mem.ctx.registry) == []
+
+    # entity resolution: the shared speaker is one entity per group, never one across them
+    ents_a = {r["name"]: r["uuid"] for r in store.named("entity.list", {"group_id": a})}
+    ents_b = {r["name"]: r["uuid"] for r in store.named("entity.list", {"group_id": b})}
+    assert t["speaker"] in ents_a and t["speaker"] in ents_b
+    assert not set(ents_a.values()) & set(ents_b.values())
+
+    for group, other, own, their in ((a, b, own_a, markers(t["b"])), (b, a, own_b, markers(t["a"]))):
+        params = probe_params(mem, group, other, their)
+        for op in read_ops(store.dialect):
+            text = load_query(op, store.dialect)
+            needs = set(re.findall(r"\$(\w+)", re.sub(r"//[^\n]*", "", text)))
+            missing = needs - set(params)
+            assert not missing, f"named query {op} takes {sorted(missing)}: add a probe value in probe_params"
+            assert_only(group, own, their, op, store.named(op, {k: params[k] for k in needs}))
+        for fn in (mem.state, mem.history):
+            facts = fn(t["speaker"], group=group)
+            assert facts, f"{fn.__name__} found nothing for {t['speaker']} in {group!r}"
+            assert_only(group, own, their, fn.__name__, [f.to_dict() for f in facts])
+        names = list(ents_a if group == a else ents_b)
+        plan = plan_hops(f"Where does {t['speaker']}'s sister live?", names)
+        assert plan is not None
+        result = walk(mem.ctx, group, plan)
+        assert_only(group, own, their, "walk", [[f.to_dict() for f in p] for p in result.paths] + [result.values])
+        tempting = [f"Where does {t['speaker']} live?", f"Who lives in {sorted(their)[0]}?", f"What has {t['speaker']} been up to?"]
+        for question in tempting:
+            answer = mem.ask(question, group=group)
+            assert all(e.group == group and e.episode in own for e in answer.evidence), question
+            assert_only(group, own, their - set(question.replace("?", " ").split()), f"ask {question!r}",
+                        {"answer": answer.answer, "evidence": [e.to_dict() for e in answer.evidence],
+                         "facts": [f.to_dict() for f in answer.facts]})  # fmt: skip
+            assert not uuids_in(answer.trace) - own, f"the trace of {question!r} names another group's uuids"
+
+
+def test_queries_never_cross_groups(mem: Memory) -> None:
+    @bounded(EXAMPLES[backend_of(mem)])
+    @given(t=two_tenants())
+    def prop(t: dict[str, Any]) -> None:
+        check_tenants(mem, t)
+
+    prop()
+
+
+def test_group_scoped_writes_never_touch_another_group(mem: Memory) -> None:
+    """The update queries ingest runs, handed another group's uuids, change nothing there."""
+    rng = random.Random(11)
+    vocab_a = Vocab(people=("Ulla", "Rauf", "Sena"), cities=("Kesto", "Varnu"), orgs=("Tollbridge",), pets=("Moss",))
+    vocab_b = Vocab(people=("Ulla", "Pavo", "Inka"), cities=("Dremma", "Ostrel"), orgs=("Brightfold",), pets=("Quill",))
+    a, b = unique("iso-w"), unique("iso-w")
+    mem.made += [a, b]  # type: ignore[attr-defined]
+    mem.ingest_episodes(script(a, vocab_a, rng.randint(0, 99)) + script(b, vocab_b, rng.randint(0, 99)))
+    store = mem.ctx.store
+    before = snapshot(store, [b])
+    their_facts = [r["uuid"] for r in store.read(
+        "MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $g RETURN r.uuid AS uuid", {"g": b})]  # fmt: skip
+    their_entities = [r["uuid"] for r in store.named("entity.list", {"group_id": b})]
+    my_episode = store.named("episode.last", {"group_id": a})[0]["uuid"]
+    now = datetime.now(UTC)
+    with store.transaction() as tx:
+        for uid in their_facts:
+            assert tx.named("fact.close", {"uuid": uid, "group_id": a, "invalid_at": now, "expired_at": now}) == []
+            assert tx.named("fact.add_provenance", {"uuid": uid, "group_id": a, "episode_uuid": my_episode}) == []
+        for uid in their_entities:
+            tx.named("entity.update", {"uuid": uid, "group_id": a, "name": "X", "name_key": "x", "aliases": [], "type": "thing"})
+        tx.named("entity.set_embeddings", {"group_id": a, "rows": [{"uuid": u, "embedding": [0.0] * 384} for u in their_entities]})
+    assert snapshot(store, [b]) == before
+
+
+@st.composite
+def three_tenants(draw: st.DrawFn) -> dict[str, Any]:
+    t = draw(two_tenants())
+    t["victim"] = draw(st.integers(0, 2))
+    return t
+
+
+def test_forget_removes_one_group_and_leaves_the_others_exactly(mem: Memory) -> None:
+    @bounded(FORGET_EXAMPLES[backend_of(mem)])
+    @given(t=three_tenants())
+    def prop(t: dict[str, Any]) -> None:
+        a, b = ingest_tenants(mem, t)
+        c = unique("iso-c") + t["tails"][0]
+        mem.made.append(c)  # type: ignore[attr-defined]
+        mem.ingest_episodes(script(c, t["a"], t["seed"] + 2))  # same names as A, another tenant
+        groups = [a, b, c]
+        victim = groups[t["victim"]]
+        others = [g for g in groups if g != victim]
+        if backend_of(mem) == "kuzu":  # the embedded store is ours alone: every other group counts
+            others = sorted({r["group_id"] for r in mem.groups()} - {victim})
+        before = snapshot(mem.ctx.store, others)
+        counts = mem.counts(victim)
+        gone = mem.forget(victim)
+        assert gone["episodes"] == counts["episodes"] > 0
+        assert leftovers(mem.ctx.store, victim) == 0
+        assert mem.counts(victim)["episodes"] == 0
+        assert snapshot(mem.ctx.store, others) == before
+        with pytest.raises(NotFound):
+            mem.forget(victim)
+        # the forgotten tenant can come back, whole, as if for the first time
+        again = mem.ingest_episodes(script(victim, t["a"] if victim != b else t["b"], t["seed"] + groups.index(victim)))
+        assert again.skipped_existing == 0
+        assert mem.counts(victim)["episodes"] == counts["episodes"]
+        assert snapshot(mem.ctx.store, others) == before
+
+    prop()

@@ -1,0 +1,412 @@
+"""`tkg bench soak`: a long randomised run of ingest, ask, state, history and forget across groups.
+
+Short tests prove one property at a time; a soak mixes everything for minutes on one store and
+checks, every few operations, what must always hold: each group keeps exactly the episodes it was
+given (no loss, no duplicates), every episode is whole, no fact or chunk points at a missing
+episode, no edge crosses tenants, every single-valued slot has at most one current value, an
+answer's evidence comes from the asked group only, and forgetting one group leaves every other
+group byte-for-byte as it was. The generator, the invariant checks and the snapshots are public
+because the reliability tests use them too.
+
+Example::
+
+    >>> result = soak("kuzu:///tmp/tkg-soak.kuzu", minutes=0.5, seed=7)  # doctest: +SKIP
+    >>> result["ok"], result["violations"]  # doctest: +SKIP
+    (True, [])
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid as _uuid
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from ..errors import NotFound, TkgError
+from ..models import EpisodeInput
+from ..stores.base import GraphStore
+
+if TYPE_CHECKING:
+    from ..embed import Embedder
+    from ..predicates import PredicateRegistry
+
+# --- a small conversation generator --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Vocab:
+    """The names a generated conversation draws from (tests pass their own, e.g. from hypothesis)."""
+
+    people: tuple[str, ...] = ("Priya", "Marco", "Noor", "Felix", "Ines", "Tomas", "Aiko", "Chidi", "Dana", "Olek")
+    cities: tuple[str, ...] = ("Leeds", "Lisbon", "Porto", "Glasgow", "Lagos", "Osaka", "Quito", "Bergen", "Tartu", "Cork")
+    orgs: tuple[str, ...] = ("Northwind", "Globex", "Initech", "Hartley's Bakery", "Umbrella Books", "Acme Tools")
+    pets: tuple[str, ...] = ("Biscuit", "Pim", "Mochi", "Rex", "Luna", "Pepper")
+
+
+# Sentences the extractor turns into facts ({p} another person, {c} a city, {o} an org, {a} a pet).
+TEMPLATES: tuple[str, ...] = (
+    "I live in {c}.",
+    "I moved to {c} last month.",
+    "I work at {o}.",
+    "I started a new job at {o} this week.",
+    "My sister {p} lives in {c}.",
+    "My manager is {p}.",
+    "{p} grew up in {c}.",
+    "I have a dog named {a}.",
+    "We talked about the weather in {c} today.",
+    "Honestly it was a long day, nothing much happened.",
+)
+QUESTIONS: tuple[str, ...] = (
+    "Where does {s} live?",
+    "Where does {s} work?",
+    "Who is {s}'s manager?",
+    "Where does {s}'s sister live?",
+    "How many cities has {s} lived in?",
+    "What has {s} been up to?",
+    "What pets does {s} have?",
+    "Where did {s} live in 2021?",
+)
+START = datetime(2021, 1, 4, 9, 0, tzinfo=UTC)
+
+
+def conversation(
+    rng: random.Random, group: str, turns: int, *, vocab: Vocab | None = None, speakers: Sequence[str] | None = None,
+    start: datetime = START, ref_prefix: str = "t",
+) -> list[EpisodeInput]:
+    """``turns`` generated turns between two speakers, days apart, with refs ``t1``, ``t2``, ...
+
+    >>> eps = conversation(random.Random(1), "demo", 3)
+    >>> [e.source_ref for e in eps], eps[0].group
+    (['t1', 't2', 't3'], 'demo')
+    """
+    v = vocab or Vocab()
+    pair = list(speakers) if speakers else rng.sample(v.people, 2)
+    out: list[EpisodeInput] = []
+    at = start
+    for i in range(turns):
+        speaker = pair[i % len(pair)]
+        others = [p for p in v.people if p not in pair] or list(v.people)
+        text = rng.choice(TEMPLATES).format(p=rng.choice(others), c=rng.choice(v.cities), o=rng.choice(v.orgs), a=rng.choice(v.pets))
+        at += timedelta(days=rng.randint(1, 40), minutes=rng.randint(0, 600))
+        out.append(EpisodeInput(
+            group=group, speaker=speaker, text=text, timestamp=at, source_ref=f"{ref_prefix}{i + 1}",
+            listeners=tuple(p for p in pair if p != speaker), position=f"turn {i + 1}",
+        ))  # fmt: skip
+    return out
+
+
+def questions(rng: random.Random, subjects: Sequence[str], n: int) -> list[str]:
+    """``n`` questions about the given people, drawn from `QUESTIONS`."""
+    return [rng.choice(QUESTIONS).format(s=rng.choice(list(subjects))) for _ in range(n)]
+
+
+# --- reading a group back ------------------------------------------------------------------------
+
+_READS = {
+    "episodes": "MATCH (e:Episodic) WHERE e.group_id = $group_id "
+    "RETURN e.uuid AS uuid, e.seq AS seq, e.content_hash AS content_hash",
+    "chunks": "MATCH (c:Chunk) WHERE c.group_id = $group_id RETURN c.uuid AS uuid, c.episode_uuid AS episode, c.kind AS kind",
+    "has_chunk": "MATCH (e:Episodic)-[h:HAS_CHUNK]->(c:Chunk) WHERE e.group_id = $group_id OR c.group_id = $group_id "
+    "RETURN e.uuid AS episode, c.uuid AS chunk, e.group_id AS a, c.group_id AS b, h.group_id AS r",
+    "facts": "MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity) "
+    "WHERE r.group_id = $group_id OR s.group_id = $group_id OR o.group_id = $group_id "
+    "RETURN r.uuid AS uuid, r.episodes AS episodes, s.uuid AS subject, r.name AS predicate, r.qualifier AS qualifier, "
+    "r.invalid_at AS invalid_at, r.expired_at AS expired_at, s.group_id AS a, o.group_id AS b, r.group_id AS r",
+    "mentions": "MATCH (e:Episodic)-[m:MENTIONS]->(n:Entity) WHERE e.group_id = $group_id OR n.group_id = $group_id "
+    "RETURN e.uuid AS episode, e.group_id AS a, n.group_id AS b, m.group_id AS r",
+    "next": "MATCH (x:Episodic)-[n:NEXT_EPISODE]->(y:Episodic) WHERE x.group_id = $group_id OR y.group_id = $group_id "
+    "RETURN x.group_id AS a, y.group_id AS b, n.group_id AS r",
+    "entities": "MATCH (n:Entity) WHERE n.group_id = $group_id RETURN n.uuid AS uuid",
+}
+
+
+def _rows(store: GraphStore, name: str, group: str) -> list[dict[str, Any]]:
+    return store.read(_READS[name], {"group_id": group})
+
+
+def group_uuids(store: GraphStore, group: str) -> set[str]:
+    """Every uuid a group owns: episodes, chunks (fact shadows too), entities and fact edges."""
+    out: set[str] = set()
+    for name in ("episodes", "chunks", "entities", "facts"):
+        out.update(r["uuid"] for r in _rows(store, name, group))
+    return out
+
+
+def check_invariants(
+    store: GraphStore, group: str, *, expected_chunks: dict[str, set[str]] | None = None,
+    registry: PredicateRegistry | None = None,
+) -> list[str]:
+    """What is wrong with one group's subgraph, as readable lines; ``[]`` when it is whole.
+
+    ``expected_chunks`` (episode uuid → its turn/sentence chunk uuids, from `chunk_episode`)
+    makes "every episode has all its chunks" exact; without it an episode needs one turn chunk.
+    With ``registry``, a single-valued slot with two current values is reported too.
+    """
+    bad: list[str] = []
+    episodes = _rows(store, "episodes", group)
+    uuids = [r["uuid"] for r in episodes]
+    known = set(uuids)
+    if len(known) != len(uuids):
+        bad.append(f"{group}: {len(uuids) - len(known)} duplicate episode uuid(s)")
+    hashes = Counter(r["content_hash"] for r in episodes)
+    bad += [f"{group}: {n} episodes with the same content {h[:12]}" for h, n in hashes.items() if n > 1]
+    seqs = Counter(r["seq"] for r in episodes)
+    bad += [f"{group}: seq {s} used by {n} episodes" for s, n in seqs.items() if n > 1]
+    chunks = _rows(store, "chunks", group)
+    own: dict[str, set[str]] = {}
+    for c in chunks:
+        if c["episode"] not in known:
+            bad.append(f"{group}: {c['kind']} chunk {c['uuid']} points at missing episode {c['episode']}")
+        if c["kind"] != "fact":
+            own.setdefault(c["episode"], set()).add(c["uuid"])
+    linked: dict[str, set[str]] = {}
+    for h in _rows(store, "has_chunk", group):
+        if not h["a"] == h["b"] == h["r"] == group:
+            bad.append(f"{group}: HAS_CHUNK {h['episode']}→{h['chunk']} crosses groups ({h['a']}, {h['b']}, {h['r']})")
+        linked.setdefault(h["episode"], set()).add(h["chunk"])
+    for ep in uuids:
+        have = own.get(ep, set())
+        want = expected_chunks.get(ep) if expected_chunks is not None else None
+        if want is not None and have != want:
+            bad.append(f"{group}: episode {ep} has {len(have)} of its {len(want)} chunks")
+        elif not have:
+            bad.append(f"{group}: episode {ep} has no chunks")
+        if linked.get(ep, set()) != have:
+            bad.append(f"{group}: episode {ep} is linked to {len(linked.get(ep, set()))} of {len(have)} chunks")
+    facts = _rows(store, "facts", group)
+    fact_uuids = {f["uuid"] for f in facts}
+    slots: Counter[tuple[str, str, str]] = Counter()
+    for f in facts:
+        if not f["a"] == f["b"] == f["r"] == group:
+            bad.append(f"{group}: fact {f['uuid']} crosses groups ({f['a']}, {f['b']}, {f['r']})")
+        missing = [e for e in f["episodes"] or [] if e not in known]
+        if missing or not f["episodes"]:
+            bad.append(f"{group}: fact {f['uuid']} cites missing episode(s) {missing or '(none listed)'}")
+        if f["invalid_at"] is None and f["expired_at"] is None:
+            slots[(f["subject"], f["predicate"], f["qualifier"] or "")] += 1
+    if registry is not None:
+        bad += [
+            f"{group}: slot {p}/{q or '-'} of {s} has {n} current values"
+            for (s, p, q), n in slots.items() if n > 1 and registry.is_single(p)
+        ]  # fmt: skip
+    if store.dialect == "kuzu":  # facts are searched through Chunk shadow rows of kind 'fact'
+        shadows = {c["uuid"] for c in chunks if c["kind"] == "fact"}
+        bad += [f"{group}: fact {u} has no search shadow" for u in sorted(fact_uuids - shadows)]
+        bad += [f"{group}: fact shadow {u} has no fact edge" for u in sorted(shadows - fact_uuids)]
+    for name in ("mentions", "next"):
+        for m in _rows(store, name, group):
+            if not m["a"] == m["b"] == m["r"] == group:
+                bad.append(f"{group}: a {name} edge crosses groups ({m['a']}, {m['b']}, {m['r']})")
+    return bad
+
+
+# --- snapshots: a whole group's nodes, edges and properties, comparable across time --------------
+
+# Written out rather than formatted from label names: no Cypher in tkg is built by splicing.
+_SNAPSHOT_NODES = {
+    "Episodic": "MATCH (n:Episodic) WHERE n.group_id IN $groups RETURN n",
+    "Chunk": "MATCH (n:Chunk) WHERE n.group_id IN $groups RETURN n",
+    "Entity": "MATCH (n:Entity) WHERE n.group_id IN $groups RETURN n",
+}
+_SNAPSHOT_EDGES = {
+    "RELATES_TO": "MATCH (a:Entity)-[r:RELATES_TO]->(b:Entity)",
+    "MENTIONS": "MATCH (a:Episodic)-[r:MENTIONS]->(b:Entity)",
+    "HAS_CHUNK": "MATCH (a:Episodic)-[r:HAS_CHUNK]->(b:Chunk)",
+    "NEXT_EPISODE": "MATCH (a:Episodic)-[r:NEXT_EPISODE]->(b:Episodic)",
+}
+_EDGE_TAIL = " WHERE a.group_id IN $groups OR b.group_id IN $groups RETURN a.uuid AS a, b.uuid AS b, r"
+
+
+def _props(value: Any) -> dict[str, Any]:
+    """A node or relationship as a plain dict of its properties (both drivers' shapes)."""
+    items = value.items() if hasattr(value, "items") else []
+    return {str(k): _plain(v) for k, v in items if not str(k).startswith("_")}
+
+
+def _sorted_props(value: Any) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted(_props(value).items(), key=lambda kv: kv[0]))
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_plain(v) for v in value)
+    to_native = getattr(value, "to_native", None)
+    return to_native() if to_native is not None else value
+
+
+def snapshot(store: GraphStore, groups: Iterable[str]) -> dict[str, list[tuple[Any, ...]]]:
+    """Every node and edge of ``groups`` with all properties, sorted: equal snapshots, equal graphs.
+
+    >>> snapshot(store, ["a", "b"]) == snapshot(store, ["a", "b"])  # doctest: +SKIP
+    True
+    """
+    wanted = sorted(set(groups))
+    out: dict[str, list[tuple[Any, ...]]] = {}
+    for label, query in _SNAPSHOT_NODES.items():
+        rows = store.read(query, {"groups": wanted})
+        out[label] = sorted((_sorted_props(r["n"]) for r in rows), key=repr)
+    for rel, match in _SNAPSHOT_EDGES.items():
+        rows = store.read(match + _EDGE_TAIL, {"groups": wanted})
+        out[rel] = sorted(((r["a"], r["b"], _sorted_props(r["r"])) for r in rows), key=repr)
+    return out
+
+
+def leftovers(store: GraphStore, group: str) -> int:
+    """Nodes and edges still carrying ``group`` (0 after a complete `forget`)."""
+    snap = snapshot(store, [group])
+    return sum(len(rows) for rows in snap.values())
+
+
+# --- the soak itself -----------------------------------------------------------------------------
+
+
+@dataclass
+class _Group:
+    name: str
+    script: list[EpisodeInput]
+    done: int = 0  # how many of the script's turns are ingested
+    speakers: tuple[str, ...] = ()
+    episodes: set[str] = field(default_factory=set)
+
+
+@dataclass
+class _Run:
+    ops: Counter[str] = field(default_factory=Counter)
+    ms: dict[str, list[float]] = field(default_factory=dict)
+    violations: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    checks: int = 0
+    episodes: int = 0
+    created: int = 0
+    forgotten: int = 0
+
+    def timed(self, op: str, started: float) -> None:
+        self.ops[op] += 1
+        self.ms.setdefault(op, []).append((time.perf_counter() - started) * 1000)
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
+
+
+def soak(
+    url: str | None, minutes: float, seed: int, *, embedder: Embedder | None = None, groups: int = 4,
+    turns: int = 40, check_every: int = 25, keep: bool = False,
+) -> dict[str, Any]:
+    """Run random operations on the store at ``url`` for ``minutes``; return the figures.
+
+    Groups are named ``soak-<seed>-<random>-gN`` and forgotten at the end unless ``keep``, so a
+    shared server is left as it was. ``ok`` is true when no invariant broke and no operation
+    failed. Wire it as ``tkg bench soak --store URL --minutes M --seed S`` and print the JSON.
+
+    >>> soak("kuzu:///tmp/tkg-soak.kuzu", minutes=0.2, seed=1)["ok"]  # doctest: +SKIP
+    True
+    """
+    from ..ingest.chunking import chunk_episode
+    from ..ingest.pipeline import episode_uuid
+    from ..memory import Memory
+
+    rng = random.Random(seed)
+    prefix = f"soak-{seed}-{_uuid.uuid4().hex[:6]}"
+    run = _Run()
+    live: dict[str, _Group] = {}
+    started = time.perf_counter()
+    deadline = started + minutes * 60
+    mem = Memory.open(url, embedder=embedder)
+    store = mem.ctx.store
+
+    def new_group() -> None:
+        name = f"{prefix}-g{run.created}"
+        vocab = Vocab()
+        script = conversation(rng, name, turns, vocab=vocab)
+        live[name] = _Group(name, script, speakers=tuple(dict.fromkeys(e.speaker for e in script)))
+        run.created += 1
+
+    def check(g: _Group) -> None:
+        run.checks += 1
+        done = g.script[: g.done]
+        chunks = {episode_uuid(e): {c.uuid for c in chunk_episode(e, episode_uuid(e))} for e in done}
+        run.violations += check_invariants(store, g.name, expected_chunks=chunks, registry=mem.ctx.registry)
+        stored = {r["uuid"] for r in _rows(store, "episodes", g.name)}
+        if stored != g.episodes:
+            run.violations.append(f"{g.name}: {len(g.episodes - stored)} episode(s) lost, {len(stored - g.episodes)} unexpected")
+
+    def step() -> None:
+        while len(live) < groups:
+            new_group()
+        g = live[rng.choice(sorted(live))]
+        op = rng.choices(["ingest", "reingest", "ask", "state", "history", "forget"], [35, 5, 30, 10, 10, 4])[0]
+        t = time.perf_counter()
+        if op == "ingest" and g.done < len(g.script):
+            batch = g.script[g.done : g.done + rng.randint(1, 6)]
+            report = mem.ingest_episodes(batch)
+            g.done += len(batch)
+            g.episodes.update(episode_uuid(e) for e in batch)
+            run.episodes += report.episodes
+            if report.episodes + report.skipped_existing != len(batch):
+                run.violations.append(f"{g.name}: ingest of {len(batch)} turns reported {report.to_dict()}")
+        elif op == "reingest" and g.done:
+            report = mem.ingest_episodes(g.script[: g.done])
+            if report.episodes:
+                run.violations.append(f"{g.name}: re-ingest wrote {report.episodes} duplicate episode(s)")
+        elif op == "ask" and g.done:
+            answer = mem.ask(questions(rng, g.speakers, 1)[0], group=g.name)
+            foreign = [e for e in answer.evidence if e.group != g.name or (e.episode and e.episode not in g.episodes)]
+            if foreign:
+                run.violations.append(f"{g.name}: {len(foreign)} evidence item(s) from outside the group")
+        elif op in ("state", "history") and g.done:
+            who = rng.choice(g.speakers)
+            try:
+                facts = mem.state(who, group=g.name) if op == "state" else mem.history(who, group=g.name)
+            except NotFound:
+                facts = []  # nobody of that name was mentioned yet
+            if any(f.group_id != g.name or not set(f.episodes) <= g.episodes for f in facts):
+                run.violations.append(f"{g.name}: {op} of {who} returned a fact from outside the group")
+        elif op == "forget" and len(live) > 1 and g.done:
+            others = [n for n in live if n != g.name]
+            before = snapshot(store, others)
+            mem.forget(g.name)
+            del live[g.name]
+            run.forgotten += 1
+            if snapshot(store, others) != before:
+                run.violations.append(f"forgetting {g.name} changed another group")
+            if leftovers(store, g.name):
+                run.violations.append(f"{g.name}: nodes or edges left after forget")
+        else:
+            return
+        run.timed(op, t)
+
+    try:
+        n = 0
+        while time.perf_counter() < deadline:
+            try:
+                step()
+            except TkgError as exc:
+                run.errors.append(f"{type(exc).__name__}: {exc}")
+            n += 1
+            if n % check_every == 0:
+                for g in list(live.values()):
+                    check(g)
+        for g in list(live.values()):
+            check(g)
+    finally:
+        if not keep:
+            for name in list(live):
+                try:
+                    mem.forget(name)
+                except NotFound:
+                    pass
+        mem.close()
+    return {
+        "url": store.url, "seed": seed, "minutes": minutes, "seconds": round(time.perf_counter() - started, 1),
+        "ops": dict(run.ops), "checks": run.checks, "episodes_ingested": run.episodes,
+        "groups_created": run.created, "groups_forgotten": run.forgotten,
+        "latency_ms": {op: {"p50": _percentile(v, 0.5), "p95": _percentile(v, 0.95), "max": round(max(v), 1)} for op, v in run.ms.items()},
+        "violations": run.violations, "errors": run.errors[:20], "error_count": len(run.errors),
+        "ok": not run.violations and not run.errors,
+    }  # fmt: skip
