@@ -127,6 +127,7 @@ def aggregate(
     counting = bool(re.search(r"\bhow many\b|\bnumber of\b|\bcount\b", question, re.I))
     answer = f"{len(values)}: {listing}" if counting else listing
     firsts = [v.facts[0] for v in values]
+    trace["from_graph"] = True  # the answer rests on edges, not on retrieved text
     return ProcedureResult(answer, fact_evidence(ctx, group, firsts), [f for v in values for f in v.facts], False, trace)
 
 

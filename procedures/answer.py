@@ -95,7 +95,11 @@ def answer_question(
     timings["empty_retrieval_gate"] = _ms(t)
 
     t = time.perf_counter()
-    grounding = ground(ctx, question, group, ownership=not result.facts) if r.payload.abstention == "entity" else None
+    grounding = (
+        ground(ctx, question, group, ownership=not result.trace.get("from_graph"))
+        if r.payload.abstention == "entity"
+        else None
+    )
     abstain = grounding is not None and abstention_gate(grounding.grounded, r.payload)
     runtime.append(
         {"name": "abstention", "fired": abstain,

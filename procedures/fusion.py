@@ -24,8 +24,9 @@ Example::
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Literal
 
 RRF_K = 60  # the constant of Cormack et al. (2009); flattens the head so one list cannot dominate
@@ -42,6 +43,9 @@ class Candidate:
     score: float
     matched: str = ""  # the sentence or fact that matched, when narrower than the turn
     fact_uuid: str | None = None
+    speaker: str = ""  # who said the turn, when the index row told us
+    said: datetime | None = None  # when the turn was said, when the index row told us
+    about: tuple[datetime, datetime] | None = None  # a time the matched text refers to
 
 
 @dataclass
@@ -53,6 +57,9 @@ class Fused:
     via: list[str] = field(default_factory=list)  # lists that returned the turn, best first
     matched: str = ""
     fact_uuid: str | None = None
+    speaker: str = ""
+    said: datetime | None = None
+    about: list[tuple[datetime, datetime]] = field(default_factory=list)
     parts: dict[str, float] = field(default_factory=dict)  # each list's contribution
 
 
@@ -70,23 +77,29 @@ def best_per_turn(candidates: Sequence[Candidate]) -> list[Candidate]:
     return sorted(best.values(), key=lambda c: -c.score)
 
 
-def calibrate(scores: Sequence[float], normaliser: Normaliser = "z") -> list[float]:
-    """Scores re-expressed against their own list: 0 for the weakest, units of std (or range).
+def calibrate(scores: Sequence[float], normaliser: Normaliser = "z", reference: Sequence[float] | None = None) -> list[float]:
+    """Scores re-expressed against a distribution: 0 for its weakest, units of std (or range).
+
+    The distribution is the list's own, or ``reference`` (e.g. every list on the same scale
+    pooled, so a short list's best entry is not mistaken for a strong one).
 
     >>> calibrate([3.0, 2.0, 1.0])
     [2.449..., 1.224..., 0.0]
+    >>> calibrate([0.2], reference=[0.2, 0.6, 1.0])
+    [0.0]
     """
     if not scores:
         return []
-    lo, hi = min(scores), max(scores)
+    ref = list(reference) if reference else list(scores)
+    lo, hi = min(ref), max(ref)
     if normaliser == "minmax":
         spread = hi - lo
     else:
-        mean = sum(scores) / len(scores)
-        spread = math.sqrt(sum((s - mean) ** 2 for s in scores) / len(scores))
+        mean = sum(ref) / len(ref)
+        spread = math.sqrt(sum((s - mean) ** 2 for s in ref) / len(ref))
     if spread <= 1e-12:  # one candidate, or all tied: each is as good as the list's best
         return [1.0 for _ in scores]
-    return [(s - lo) / spread for s in scores]
+    return [max(0.0, s - lo) / spread for s in scores]
 
 
 def fuse(
@@ -96,34 +109,115 @@ def fuse(
     *,
     normaliser: Normaliser = "z",
     rrf_k: int = RRF_K,
+    pools: Mapping[str, str] | None = None,
 ) -> list[Fused]:
-    """One ranking of distinct turns from several ranked lists, best first (ties by first seen)."""
+    """One ranking of distinct turns from several ranked lists, best first (ties by first seen).
+
+    ``pools`` names lists whose scores share a scale (``{"chunk_text": "bm25", "fact_text":
+    "bm25", ...}``): score fusion then calibrates each list against the pool's distribution.
+    """
     fused: dict[str, Fused] = {}
-    for name, raw in lists.items():
+    ranked_lists = {name: best_per_turn(raw) for name, raw in lists.items()}
+    pooled: dict[str, list[float]] = {}
+    for name, ranked in ranked_lists.items():
+        if pools and name in pools:
+            pooled.setdefault(pools[name], []).extend(c.score for c in ranked)
+    for name, ranked in ranked_lists.items():
         weight = weights.get(name, 0.0)
-        ranked = best_per_turn(raw)
         if weight <= 0 or not ranked:
             continue
         if method == "rrf":
             contributions = [weight / (rrf_k + rank) for rank in range(1, len(ranked) + 1)]
         else:
-            contributions = [weight * v for v in calibrate([c.score for c in ranked], normaliser)]
+            reference = pooled.get(pools[name]) if pools and name in pools else None
+            contributions = [weight * v for v in calibrate([c.score for c in ranked], normaliser, reference)]
         for cand, part in zip(ranked, contributions, strict=True):
             f = fused.get(cand.episode_uuid)
             if f is None:
                 f = fused[cand.episode_uuid] = Fused(cand.episode_uuid, 0.0)
             f.score += part
             f.parts[name] = part
+            f.speaker = f.speaker or cand.speaker
+            f.said = f.said or cand.said
+            if cand.about and cand.about not in f.about:
+                f.about.append(cand.about)
     matched_part: dict[str, float] = {}
-    for name, raw in lists.items():  # what matched: the narrow text from the list that weighed most
-        for cand in best_per_turn(raw):
-            f = fused.get(cand.episode_uuid)
-            part = f.parts.get(name) if f is not None else None
-            if f is None or part is None or not (cand.matched or cand.fact_uuid):
+    for name, ranked in ranked_lists.items():  # what matched: the narrow text from the heaviest list
+        for cand in ranked:
+            hit = fused.get(cand.episode_uuid)
+            share = hit.parts.get(name) if hit is not None else None
+            if hit is None or share is None or not (cand.matched or cand.fact_uuid):
                 continue
-            if part > matched_part.get(f.episode_uuid, -1.0):
-                f.matched, f.fact_uuid = cand.matched, cand.fact_uuid
-                matched_part[f.episode_uuid] = part
+            if share > matched_part.get(hit.episode_uuid, -1.0):
+                hit.matched, hit.fact_uuid = cand.matched, cand.fact_uuid
+                matched_part[hit.episode_uuid] = share
     for f in fused.values():
         f.via = sorted(f.parts, key=lambda n: -f.parts[n])
     return sorted(fused.values(), key=lambda f: -f.score)
+
+
+def boost(
+    fused: list[Fused],
+    *,
+    names: Iterable[str] = (),
+    speaker_boost: float = 0.0,
+    when: tuple[datetime, datetime] | None = None,
+    date_boost: float = 0.0,
+    slack: timedelta = timedelta(days=1),
+) -> dict[str, int]:
+    """Raise, in place, turns said by a person the question names and turns said on (or speaking
+    of) the calendar time it names; re-sort; return how many each boost raised.
+
+    Scores are >= 0 after either fusion, so a factor ``1 + boost`` is fair to every list.
+
+    >>> fs = [Fused("a", 1.0, speaker="Jon"), Fused("b", 1.2, speaker="Gina")]
+    >>> boost(fs, names=["Jon"], speaker_boost=0.5), [f.episode_uuid for f in fs]
+    ({'speaker': 1, 'date': 0}, ['a', 'b'])
+    """
+    wanted = {n.casefold() for n in names}
+    raised = {"speaker": 0, "date": 0}
+    for f in fused:
+        if speaker_boost and f.speaker and _named(f.speaker, wanted):
+            f.score *= 1.0 + speaker_boost
+            raised["speaker"] += 1
+        if date_boost and when and _near(f, when[0] - slack, when[1] + slack):
+            f.score *= 1.0 + date_boost
+            raised["date"] += 1
+    fused.sort(key=lambda f: -f.score)
+    return raised
+
+
+def _named(speaker: str, wanted: set[str]) -> bool:
+    low = speaker.casefold()
+    return low in wanted or low.split(" ")[0] in wanted
+
+
+def _near(f: Fused, start: datetime, end: datetime) -> bool:
+    if f.said is not None and start <= f.said < end:
+        return True
+    return any(a < end and b > start for a, b in f.about)
+
+
+Place = tuple[object, int]  # (session, position of the turn in the group)
+
+
+def context_scores(
+    place: Mapping[str, Place], scores: Mapping[str, float], *, radius: int, weight: float, decay: float,
+) -> dict[str, float]:
+    """Each turn's score plus ``weight * decay**(d-1)`` of every scored turn ``d <= radius`` turns
+    away in the same session: a run of relevant turns outranks a lone lucky match.
+
+    >>> place = {"a": ("s1", 1), "b": ("s1", 2), "c": ("s2", 3)}
+    >>> context_scores(place, {"a": 1.0, "b": 2.0, "c": 4.0}, radius=1, weight=0.5, decay=0.5)
+    {'a': 2.0, 'b': 2.5, 'c': 4.0}
+    """
+    at = {p: uuid for uuid, p in place.items() if uuid in scores}
+    out = dict(scores)
+    for uuid, (session, seq) in place.items():
+        if uuid not in scores:
+            continue
+        for d in range(1, radius + 1):
+            for other in (at.get((session, seq - d)), at.get((session, seq + d))):
+                if other is not None:
+                    out[uuid] += weight * decay ** (d - 1) * scores[other]
+    return out

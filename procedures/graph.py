@@ -161,6 +161,7 @@ def relation_chain(
         trace["timings_ms"]["walk"] = _ms(started)
         if walked.complete:
             facts = walked.facts
+            trace["from_graph"] = True  # the answer rests on edges, not on retrieved text
             return ProcedureResult(
                 answer=walk_answer(walked), evidence=fact_evidence(ctx, group, facts), facts=facts, abstained=False, trace=trace
             )
@@ -290,6 +291,7 @@ def latest_version(
         trace["walk"] = walked.to_trace()
         if walked.complete:
             facts = walked.facts
+            trace["from_graph"] = True  # the answer rests on edges, not on retrieved text
             return ProcedureResult(walk_answer(walked), fact_evidence(ctx, group, facts), facts, False, trace)
     if slot.subject is not None and slot.predicate:
         current = current_slot(ctx, group, slot, as_of)
@@ -298,6 +300,7 @@ def latest_version(
             history = slot_history(ctx, group, slot)
             older = [f for f in history if f.uuid not in {c.uuid for c in current}][-2:]
             evidence = fact_evidence(ctx, group, current) + fact_evidence(ctx, group, older[::-1], score=0.5)
+            trace["from_graph"] = True  # the answer rests on edges, not on retrieved text
             return ProcedureResult(_latest_answer(question, slot, current), evidence, current + older, False, trace)
         trace["fallbacks"].append({"from": "slot", "to": "newest_chunks", "reason": "the graph has no open edge for the slot"})
     else:

@@ -7,8 +7,9 @@ turn's rank and for the sentence a sentence index or fact matched.
 
 It abstains (``NO_INFORMATION``) when nothing was retrieved, when the closest turn is too far
 from the question (best cosine below the payload's ``abstain_threshold``), or, with
-``abstention = "entity"``, when the question names someone or something that neither the
-retrieved turns nor the group's entities know.
+``abstention = "entity"``, when every name the question uses is unknown: in no retrieved turn
+and no entity of the group. One known name is enough to answer: "Would Melanie enjoy Vivaldi?"
+asks about Melanie, whom memory knows, and needs an inference, not an abstention.
 
 Example::
 
@@ -63,13 +64,19 @@ def best_sentence(question: str, hits: list[Hit]) -> tuple[str, str | None]:
     >>> best_sentence("Where did Priya move to?", [h])
     ('I moved to Lisbon in May.', 'D1:2')
     """
-    wanted = stems(parse_question(question).words)
+    q = parse_question(question)
+    wanted = stems(q.words)
+    named = {n.casefold() for n in q.names}
     best: tuple[float, str, str | None] = (-1.0, "", None)
     for rank, hit in enumerate(hits):
-        prior = 1.0 / (rank + 1)
+        prior = 1.0 / (rank + 1) + (0.5 if hit.speaker.casefold() in named else 0.0)  # their own words
         for sentence in split_sentences(hit.text) or [hit.text]:
-            have = stems(words_of(sentence)) | stems(words_of(hit.speaker))
-            score = len(wanted & have) + 0.5 * prior + (0.5 if hit.matched and hit.matched in sentence else 0.0)
+            words = stems(parse_question(sentence).words)
+            have = words | stems(words_of(hit.speaker))
+            # Covering the question matters most; then a sentence that adds something (an answer
+            # says more than the question did) and is not itself a question.
+            score = (len(wanted & have) + 0.5 * prior + (0.5 if hit.matched and hit.matched in sentence else 0.0)
+                     + 0.1 * min(len(words - wanted), 5) - (1.0 if sentence.rstrip().endswith("?") else 0.0))
             if score > best[0]:
                 best = (score, sentence, hit.source_ref)
     return best[1], best[2]
@@ -89,7 +96,7 @@ def _abstain_reason(ctx: Context, question: str, group: str, payload: Payload, r
 
 
 def _ungrounded_names(ctx: Context, question: str, group: str, hits: list[Hit]) -> list[str]:
-    """Names the question uses that no retrieved turn and no entity of the group carries.
+    """The question's names when none of them is known (in a retrieved turn or an entity), else [].
 
     The question's first word is not taken as a name: it is capitalised by position.
     """
@@ -98,8 +105,7 @@ def _ungrounded_names(ctx: Context, question: str, group: str, hits: list[Hit]) 
     if not names:
         return []
     seen = set().union(*(set(words_of(f"{h.speaker} {h.text}")) for h in hits))
-    unknown = [n for n in names if not set(words_of(n)) <= seen]
-    if not unknown:
+    if any(set(words_of(n)) <= seen for n in names):
         return []
     entities = ctx.entities(group)
-    return [n for n in unknown if entities.find(n) is None]
+    return [] if any(entities.find(n) is not None for n in names) else names

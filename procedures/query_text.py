@@ -25,8 +25,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from tkg.text import STOPWORDS
+from tkg.timeparse import find_times
 
 MAX_WORDS = 32  # bounds the engine's work (Lucene's clause limit is far above this)
 
@@ -35,6 +37,13 @@ QUESTION_FRAME = frozenset(
     """
     what when where which who whom whose why how did does do kind type sort many much ever
     would could should might may likely something anything thing things also yet still
+    """.split()
+)
+# Capitalised by the calendar or by abbreviation, not because they name someone.
+_NOT_NAMES = frozenset(
+    """
+    january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday dr mr mrs ms mx prof st
     """.split()
 )
 _AUXILIARIES = frozenset(
@@ -56,6 +65,8 @@ class QueryText:
     fts: str  # the full-text query: content words joined by spaces ('' = skip full text)
     dense: str  # the text to embed
     names: tuple[str, ...]  # capitalised words that may name a person or thing
+    when: tuple[datetime, datetime] | None = None  # a calendar date or month the question names
+    when_text: str = ""  # the words that named it ("on 7 July, 2023"), left out of `words`
 
 
 def words_of(text: str) -> list[str]:
@@ -109,14 +120,14 @@ def declarative(question: str) -> str:
 def names_in(question: str) -> tuple[str, ...]:
     """Capitalised words of the question that are not question or stop words.
 
-    >>> names_in("Did Melanie and Caroline meet Jon's sister in Paris?")
+    >>> names_in("Did Melanie and Caroline meet Jon's sister in Paris in June?")
     ('Melanie', 'Caroline', 'Jon', 'Paris')
     """
     out: list[str] = []
     for token in _TOKEN.findall(question):
         token = _POSSESSIVE.sub("", token)
         low = token.casefold()
-        if token[:1].isupper() and low not in STOPWORDS and low not in QUESTION_FRAME and len(token) > 1:
+        if token[:1].isupper() and len(token) > 1 and not {low} & (STOPWORDS | QUESTION_FRAME | _NOT_NAMES):
             out.append(token)
     return tuple(dict.fromkeys(out))
 
@@ -138,9 +149,32 @@ def stems(words: Iterable[str]) -> set[str]:
     return {stem(w) for w in words}
 
 
+# Two anchors far apart: an expression that resolves the same against both names a calendar
+# time by itself ("7 July, 2023", "May 2022"); "last week" or a bare "in June" does not.
+_ANCHORS = (datetime(2001, 6, 15, tzinfo=UTC), datetime(2049, 6, 15, tzinfo=UTC))
+
+
+def calendar_time(question: str) -> tuple[tuple[datetime, datetime], str] | None:
+    """The first absolute date, month or year the question names, and its words.
+
+    >>> span, text = calendar_time("What did Nate play on November 7, 2022?")
+    >>> span[0].date().isoformat(), span[1].date().isoformat(), text
+    ('2022-11-07', '2022-11-08', 'on November 7, 2022')
+    >>> calendar_time("What did Nate play last week?") is None
+    True
+    """
+    first, second = (find_times(question, anchor) for anchor in _ANCHORS)
+    for a in first:
+        if any(b.span == a.span and (b.start, b.end) == (a.start, a.end) for b in second):
+            return (a.start, a.end), a.text
+    return None
+
+
 def parse_question(question: str) -> QueryText:
     """Everything retrieval needs from a question, computed once."""
-    words = _content(words_of(question))
+    found = calendar_time(question)
+    undated = question.replace(found[1], " ") if found else question
+    words = _content(words_of(undated))
     if not words:  # a question made only of stop words still deserves a full-text try
         words = list(dict.fromkeys(w for w in words_of(question) if len(w) > 1))[:MAX_WORDS]
     return QueryText(
@@ -148,5 +182,7 @@ def parse_question(question: str) -> QueryText:
         words=tuple(words),
         fts=" ".join(words),
         dense=declarative(question),
-        names=names_in(question),
+        names=names_in(undated),
+        when=found[0] if found else None,
+        when_text=found[1] if found else "",
     )

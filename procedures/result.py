@@ -1,4 +1,4 @@
-"""What every answer procedure returns: an answer, the evidence behind it, and what it did.
+"""What procedures return: retrieved turns (`Hit`, `Retrieval`) and answers (`ProcedureResult`).
 
 The orchestrator (`procedures/answer.py`) turns a `ProcedureResult` into the public
 `tkg.models.Answer`; procedures never build `Answer` themselves, so routing, mode and
@@ -15,12 +15,34 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from datetime import datetime
+from typing import Any
 
 from tkg.models import Evidence, Fact
 
-if TYPE_CHECKING:
-    from .retrieval import Hit
+
+@dataclass
+class Hit:
+    """One turn (episode), the unit evidence is judged at."""
+
+    episode_uuid: str
+    source_ref: str | None  # e.g. LoCoMo dia_id "D3:12"
+    text: str  # the turn's text
+    speaker: str
+    valid_at: datetime | None
+    score: float
+    via: tuple[str, ...]  # lists that found it, heaviest first: "chunk_text", "neighbour", ...
+    matched: str = ""  # the sentence or fact that matched, when narrower than the turn
+    fact_uuid: str | None = None
+
+
+@dataclass
+class Retrieval:
+    hits: list[Hit]  # distinct turns, best first, at most payload.depth
+    counts: dict[str, int]  # candidates per list before fusion; "fused", "neighbour"
+    timings_ms: dict[str, float]
+    facts: list[Fact] = field(default_factory=list)  # the facts behind the hits a fact matched
+    trace: dict[str, Any] = field(default_factory=dict)  # words, fusion, retries, boosts, fallbacks
 
 
 @dataclass

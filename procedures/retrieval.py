@@ -2,19 +2,23 @@
 
 What it does for one question, all scoped to one group:
 
-1. the question becomes plain words for BM25 and a declarative sentence to embed (`query_text`);
+1. the question becomes plain words for BM25 (`query_text`: no engine syntax survives, and a
+   calendar date it names is set aside as a boost) and the question itself is embedded;
 2. each index the payload names is searched both ways — ``chunk`` (whole turns), ``sentence``
    (single sentences of longer turns) and ``fact`` (extracted fact sentences) — giving up to six
-   ranked lists (``chunk_text``, ``chunk_vector``, ``sentence_text``, ...);
+   ranked lists (``chunk_text``, ``chunk_vector``, ``sentence_text``, ...) from one full-text and
+   one vector query (`retrieval.text`, `retrieval.vector`);
 3. sentences and facts are mapped back to the turn that said them, and the lists are fused per
-   turn (`fusion`: reciprocal-rank or calibrated-score, as the payload says);
-4. turns by a person the question names get a boost, turns either side of the best hits join
-   with a decayed score (answers are often in the reply), and the result is cut to the payload's
-   depth.
+   turn (`fusion`: calibrated-score or reciprocal-rank, as the payload says);
+4. turns by a person the question names, and turns said on the date it names, are boosted; a
+   turn gains part of its neighbours' scores (a dialogue answers across turns) and the turns
+   next to the best hits join at a decayed score (the answer is often the reply); the result is
+   cut to the payload's depth.
 
-The stores' indexes are shared by all groups, so each search over-fetches (``k_fetch``) and keeps
-this group's rows; when too few survive and the index had more to give, it asks again with a
-larger ``k_fetch`` (at most `Tuning.max_retries` times, never above `Tuning.k_fetch_max`).
+Indexes are shared by all groups, so each search over-fetches (``k_fetch``) and keeps this group's
+rows; when too few survive and the index had more to give, it asks again with a larger
+``k_fetch`` (at most `Tuning.max_retries` times, never above `Tuning.k_fetch_max`), and it
+remembers the share it kept so the next question's first fetch is sized right.
 
 Example::
 
@@ -26,10 +30,12 @@ Example::
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from datetime import datetime
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from planners.payloads import Payload
@@ -37,62 +43,51 @@ from tkg.memory import Context, row_to_fact
 from tkg.models import Fact, as_utc
 from tkg.stores.base import Row
 
-from .fusion import Candidate, Fused, Normaliser, fuse
+from .fusion import Candidate, Fused, Method, Normaliser, boost, context_scores, fuse
 from .query_text import QueryText, parse_question
+from .result import Hit, Retrieval
+
+__all__ = ["Hit", "Retrieval", "Tuning", "retrieve"]
 
 LISTS: dict[str, tuple[str, str]] = {
     "chunk": ("chunk_text", "chunk_vector"),
     "sentence": ("sentence_text", "sentence_vector"),
     "fact": ("fact_text", "fact_vector"),
 }
-_KIND = {"turn": "chunk", "sentence": "sentence"}
+_INDEX_OF_KIND = {"turn": "chunk", "sentence": "sentence", "fact": "fact"}
 # (store, op, group) -> share of an index's rows the group filter kept last time; sizes the next
 # first fetch so a small tenant in a big store does not pay a retry on every question.
-_YIELD: dict[tuple[str, str, str], float] = {}
-_YIELD_MAX = 10_000
+_SHARE: dict[tuple[str, str, str], float] = {}
+_SHARE_MAX = 10_000
+
+Filter = Callable[[Row], bool]
 
 
 @dataclass(frozen=True)
 class Tuning:
-    """Retrieval knobs that are not part of a payload; the defaults are the measured best."""
+    """Retrieval knobs that are not part of a payload. Defaults: the best measured on LoCoMo dev
+    (tools/dev_locomo_eval.py; evidence-turn Hit@10 / MRR, see the report in the docstring there)."""
 
     per_list: int = 40  # candidates kept per ranked list (after the group filter)
     k_fetch_factor: int = 4  # first over-fetch: per_list * factor rows from the shared index
     k_fetch_max: int = 4096
     max_retries: int = 3
     learn_share: bool = True  # size the first fetch from the share the group kept last time
-    normaliser: Normaliser = "z"  # how "score" fusion calibrates each list
+    normaliser: Normaliser = "z"  # how "score" fusion calibrates each list (z beat minmax)
+    pool: bool = False  # calibrate against all lists of a modality pooled (measured: no gain)
     rrf_k: int = 60
+    bm25_k1: float = 1.2  # Kuzu only: Lucene's are fixed per index
+    bm25_b: float = 0.2  # turn BM25 Hit@10: b=0.75 0.643, 0.3 0.676, 0.2 0.688
     text_weight: float = 1.0  # BM25 lists; multiplies the payload's per-index weight
     vector_weight: float = 1.0  # dense lists
-    speaker_boost: float = 0.0  # extra share of score for turns said by a person the question names
-    neighbour_decay: float = 0.5  # a neighbour d turns away scores decay**d of its hit
-    dense_text: Literal["question", "declarative"] = "question"
-    window: int = 3  # turns fused beyond depth, so boosts and filters can reorder them
-
-
-@dataclass
-class Hit:
-    """One turn (episode), the unit evidence is judged at."""
-
-    episode_uuid: str
-    source_ref: str | None  # e.g. LoCoMo dia_id "D3:12"
-    text: str  # the turn's text
-    speaker: str
-    valid_at: datetime | None
-    score: float
-    via: tuple[str, ...]  # lists that found it: "chunk_text", "sentence_vector", "neighbour", ...
-    matched: str = ""  # the sentence or fact that matched, when narrower than the turn
-    fact_uuid: str | None = None
-
-
-@dataclass
-class Retrieval:
-    hits: list[Hit]  # distinct turns, best first, at most payload.depth
-    counts: dict[str, int]  # candidates per list before fusion
-    timings_ms: dict[str, float]
-    facts: list[Fact] = field(default_factory=list)  # the facts the fact lists found, best first
-    trace: dict[str, Any] = field(default_factory=dict)  # query words, fusion, over-fetch retries
+    speaker_boost: float = 0.3  # extra share for turns said by a person the question names
+    date_boost: float = 2.0  # extra share for turns said on / about the calendar date it names
+    date_slack_days: float = 1.0
+    neighbour_decay: float = 0.5  # a neighbour d turns away joins at decay**d of its hit's score
+    context_weight: float = 0.3  # share of a neighbouring hit's score a hit gains
+    context_radius: int | None = 2  # turns either side that lend score; None: payload.neighbours
+    dense_text: Literal["question", "declarative"] = "question"  # declarative measured worse
+    window: int = 3  # depth * window fused turns are read, so boosts and context can reorder
 
 
 class _Clock:
@@ -120,9 +115,9 @@ def retrieve(
 ) -> Retrieval:
     """The payload's depth of distinct turns that best answer ``question`` in ``group``.
 
-    ``time_range`` keeps turns said in ``[start, end)`` or whose words refer to a time that
-    overlaps it; ``speaker`` keeps only turns that person said (neighbours included); ``as_of``
-    keeps only what had been said by then (and facts recorded by then).
+    ``time_range`` keeps turns said in ``[start, end)`` or whose words refer to a time overlapping
+    it (and facts that began in it); ``speaker`` keeps only turns that person said (neighbours
+    included); ``as_of`` keeps only what had been said by then.
     """
     tune = tuning or Tuning()
     clock = _Clock()
@@ -132,72 +127,38 @@ def retrieve(
     rng = (as_utc(time_range[0]), as_utc(time_range[1])) if time_range else None
     cutoff = as_utc(as_of)
     keep = _row_filter(rng, speaker, cutoff)
-    trace: dict[str, Any] = {"words": list(q.words), "dense": _dense_text(q, tune), "lists": names,
-                             "fusion": payload.fusion, "retries": {}, "fallbacks": []}
-    lists: dict[str, list[Candidate]] = {}
-    vector: list[float] | None = None
-    if any(n.endswith("_vector") for n in names):
-        vector = clock.time("embed", lambda: ctx.embedder.embed_one(_dense_text(q, tune)))
-    if not q.fts and any(n.endswith("_text") for n in names):
-        trace["fallbacks"].append("no words for full text: dense lists only")
-    base = {"group_id": group}
-    kinds = [k for k in ("chunk", "sentence") if k in payload.indexes]
-    for mode in ("text", "vector"):
-        wanted = [f"{k}_{mode}" for k in kinds if f"{k}_{mode}" in names]
-        if not wanted or (mode == "text" and not q.fts):
-            continue
-        params = {**base, "text": q.fts} if mode == "text" else {**base, "vector": vector}
-        rows = clock.time(f"chunk_{mode}", lambda p=params, m=mode, w=wanted: _search(
-            ctx, f"retrieval.chunk_{m}", p, tune, trace, w, keep))
-        for name in wanted:
-            lists[name] = [_chunk_candidate(r) for r in rows if f"{_KIND[r['kind']]}_{mode}" == name]
-    fact_rows: dict[str, Row] = {}
-    if "fact" in payload.indexes:
-        found: dict[str, list[Row]] = {}
-        for mode in ("text", "vector"):
-            name = f"fact_{mode}"
-            if name not in names or (mode == "text" and not q.fts):
-                continue
-            params = {**base, "text": q.fts} if mode == "text" else {**base, "vector": vector}
-            found[name] = clock.time(name, lambda p=params, m=mode, n=name: _search(
-                ctx, f"retrieval.fact_{m}", p, tune, trace, [n], None))
-        uuids = list(dict.fromkeys(r["uuid"] for rows in found.values() for r in rows))
-        if uuids:
-            for r in clock.time("fact_sources", lambda: ctx.store.named(
-                    "retrieval.fact_sources", {**base, "uuids": uuids})):
-                if rng is None or _fact_in_range(r, rng):
-                    fact_rows[r["uuid"]] = r
-        for name, rows in found.items():
-            lists[name] = [c for r in rows if r["uuid"] in fact_rows for c in _fact_candidates(r, fact_rows[r["uuid"]])]
+    trace: dict[str, Any] = {"words": list(q.words), "lists": names, "fusion": payload.fusion,
+                             "retries": {}, "fallbacks": []}
+    lists = _gather(ctx, q, group, names, tune, keep, rng, clock, trace)
     counts = {name: len(cands) for name, cands in lists.items()}
     cosines = [c.score for n, cands in lists.items() if n.endswith("_vector") for c in cands[:1]]
     trace["best_cosine"] = round(max(cosines), 4) if cosines else None
-    fused = clock.time("fusion", lambda: _fuse(lists, payload, tune))
-    hits, turns = clock.time("turns", lambda: _to_hits(
-        ctx, group, fused[: payload.depth * tune.window], speaker, cutoff))
-    if tune.speaker_boost and q.names:
-        _boost_speakers(hits, q.names, tune.speaker_boost)
-    hits.sort(key=lambda h: -h.score)
-    hits = hits[: payload.depth]
-    if payload.neighbours and hits:
-        added = clock.time("neighbours", lambda: _add_neighbours(
-            ctx, group, hits, turns, payload.neighbours, tune.neighbour_decay, keep))
-        counts["neighbour"] = added
-        hits.sort(key=lambda h: -h.score)
-        hits = hits[: payload.depth]
+
+    def fused_and_boosted() -> list[Fused]:
+        fused = _fuse(lists, payload, tune)
+        trace["boosted"] = boost(fused, names=q.names, speaker_boost=tune.speaker_boost, when=q.when,
+                                 date_boost=tune.date_boost, slack=timedelta(days=tune.date_slack_days))
+        return fused
+
+    fused = clock.time("fusion", fused_and_boosted)
+    if q.when:
+        trace["when"] = [q.when[0].isoformat(), q.when[1].isoformat(), q.when_text]
+    hits, turns = clock.time("turns", lambda: _to_hits(ctx, group, fused[: payload.depth * tune.window], speaker, cutoff))
     counts["fused"] = len(fused)
+    if (payload.neighbours or tune.context_radius) and hits:
+        hits, counts["neighbour"] = clock.time("neighbours", lambda: _with_context(
+            ctx, group, hits, turns, payload.depth, payload.neighbours, tune, keep))
+    hits = hits[: payload.depth]
+    facts = clock.time("facts", lambda: _facts(ctx, group, hits))
     clock.ms["total"] = round((time.perf_counter() - started) * 1000, 2)
-    if keep is not None:  # with filters, only facts behind turns that passed them
-        passed = set(turns) - {h for h in turns if not _turn_passes(turns[h], speaker, cutoff)}
-        fact_rows = {u: r for u, r in fact_rows.items() if set(r.get("episodes") or []) & passed}
-    facts = [row_to_fact(fact_rows[u], group) for u in _fact_order(lists) if u in fact_rows]
     return Retrieval(hits=hits, counts=counts, timings_ms=clock.ms, facts=facts, trace=trace)
 
 
-# --- lists ---------------------------------------------------------------------------------------
+# --- searching ---------------------------------------------------------------------------------------
 
 
 def _lists(payload: Payload) -> list[str]:
+    """The ranked lists a payload asks for, e.g. ['chunk_text', 'chunk_vector', ...]."""
     out: list[str] = []
     for index in payload.indexes:
         text, vector = LISTS[index]
@@ -208,77 +169,132 @@ def _lists(payload: Payload) -> list[str]:
     return out
 
 
-def _dense_text(q: QueryText, tune: Tuning) -> str:
-    return q.dense if tune.dense_text == "declarative" else q.question
+def _gather(
+    ctx: Context, q: QueryText, group: str, names: list[str], tune: Tuning, keep: Filter | None,
+    rng: tuple[datetime | None, datetime | None] | None, clock: _Clock, trace: dict[str, Any],
+) -> dict[str, list[Candidate]]:
+    """One full-text and one vector search, rows split into lists (facts under their turn)."""
+    lists: dict[str, list[Candidate]] = {}
+    searches: dict[str, Callable[[], list[Row]]] = {}
+    for mode in ("text", "vector"):
+        wanted = [n for n in names if n.endswith("_" + mode)]
+        if not wanted:
+            continue
+        if mode == "text" and not q.fts:
+            trace["fallbacks"].append("no words for full text: dense lists only")
+            continue
+        searches[mode] = _searcher(ctx, q, group, mode, wanted, tune, keep, clock, trace)
+    # The full-text search runs while the question is embedded and the vector index searched:
+    # one question on one core each, about a third off the wall time.
+    pending = _pool().submit(searches.pop("text")) if len(searches) == 2 else None
+    results = {mode: run() for mode, run in searches.items()}
+    if pending is not None:
+        results["text"] = pending.result()
+    for mode, rows in results.items():
+        for name in (n for n in names if n.endswith("_" + mode)):
+            mine = [r for r in rows if _list_of(r, mode) == name]
+            if name.startswith("fact_"):
+                lists[name] = [_fact_candidate(r) for r in mine if rng is None or _fact_in_range(r, rng)]
+            else:
+                lists[name] = [_chunk_candidate(r) for r in mine]
+    return lists
+
+
+def _searcher(
+    ctx: Context, q: QueryText, group: str, mode: str, wanted: list[str], tune: Tuning, keep: Filter | None,
+    clock: _Clock, trace: dict[str, Any],
+) -> Callable[[], list[Row]]:
+    """The search of one modality as a thunk (embedding included), timed under its mode's name."""
+
+    def run() -> list[Row]:
+        if mode == "text":
+            params: dict[str, Any] = {"text": q.fts, "bm25_k1": tune.bm25_k1, "bm25_b": tune.bm25_b}
+        else:
+            question = q.dense if tune.dense_text == "declarative" else q.question
+            params = {"vector": clock.time("embed", lambda: ctx.embedder.embed_one(question))}
+        return clock.time(mode, lambda: _search(ctx, f"retrieval.{mode}", {"group_id": group, **params},
+                                                tune, trace, wanted, keep))
+
+    return run
+
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tkg-retrieval")
+        return _POOL
 
 
 def _search(
     ctx: Context, op: str, params: Mapping[str, Any], tune: Tuning, trace: dict[str, Any],
-    wanted: list[str], keep: Callable[[Row], bool] | None,
+    wanted: list[str], keep: Filter | None,
 ) -> list[Row]:
-    """One index search with adaptive over-fetch; rows of this group that pass ``keep``.
-
-    The first ``k_fetch`` is ``per_list * k_fetch_factor``, or more when an earlier search of
-    the same index for the same group kept only a small share of what the index returned.
-    """
-    key = (getattr(ctx.store, "url", ""), op, str(params.get("group_id")))
+    """One index search with adaptive over-fetch: this group's rows for the wanted lists,
+    at most ``per_list`` per list, best first. Fact rows skip ``keep`` (checked on the fact)."""
+    mode = op.rsplit(".", 1)[1]
+    key = (str(getattr(ctx.store, "url", "")), op, str(params.get("group_id")))
     k_fetch = tune.per_list * tune.k_fetch_factor
-    share = _YIELD.get(key) if tune.learn_share else None
+    share = _SHARE.get(key) if tune.learn_share else None
     if share:
         k_fetch = max(k_fetch, min(tune.k_fetch_max, int(tune.per_list / share * 1.25)))
     retries = 0
     while True:
         result = ctx.store.named(op, {**params, "k_fetch": k_fetch, "efs": max(k_fetch, 200)})
-        raw = int(result[0]["raw"]) if result else 0
-        rows = [r for r in (result[0]["hits"] if result else None) or [] if r is not None and _list_of(r, op) in wanted]
-        if keep is not None:
-            rows = [r for r in rows if keep(r)]
+        raw = int(result[0]["raw"] or 0) if result else 0
+        rows = [r for r in (result[0]["hits"] if result else None) or []
+                if r is not None and _list_of(r, mode) in wanted and (keep is None or r["kind"] == "fact" or keep(r))]
+        if tune.learn_share and raw >= k_fetch:  # cut off by k_fetch: what share of it was ours?
+            if len(_SHARE) > _SHARE_MAX:
+                _SHARE.clear()
+            _SHARE[key] = max(len(rows), 1) / raw
         # Over-fetch again only for what the group filter took away: the index had more to give
         # (raw == k_fetch) and fewer than per_list of this group's rows survived.
         if len(rows) >= tune.per_list or raw < k_fetch or k_fetch >= tune.k_fetch_max or retries >= tune.max_retries:
             break
         k_fetch = min(k_fetch * 4, tune.k_fetch_max)
         retries += 1
-    if tune.learn_share and raw >= k_fetch:  # the index was cut off by k_fetch: what share of it was ours?
-        if len(_YIELD) > _YIELD_MAX:
-            _YIELD.clear()
-        _YIELD[key] = max(len(rows), 1) / raw
     if retries:
         trace["retries"][op] = {"retries": retries, "k_fetch": k_fetch}
     rows.sort(key=lambda r: -float(r["score"]))
     per: dict[str, int] = {}
     out = []
     for r in rows:
-        name = _list_of(r, op)
+        name = _list_of(r, mode)
         per[name] = per.get(name, 0) + 1
         if per[name] <= tune.per_list:
             out.append(r)
     return out
 
 
-def _list_of(row: Row, op: str) -> str:
-    mode = op.rsplit("_", 1)[1]
-    if op.startswith("retrieval.fact_"):
-        return f"fact_{mode}"
-    return f"{_KIND.get(str(row.get('kind')), 'chunk')}_{mode}"
+def _list_of(row: Row, mode: str) -> str:
+    return f"{_INDEX_OF_KIND.get(str(row.get('kind')), 'chunk')}_{mode}"
 
 
 def _chunk_candidate(r: Row) -> Candidate:
-    if r["kind"] == "turn":
-        return Candidate(r["episode_uuid"], float(r["score"]))
-    return Candidate(r["episode_uuid"], float(r["score"]), matched=r["text"])
+    start, end = r.get("time_start"), r.get("time_end") or r.get("time_start")
+    return Candidate(
+        r["episode_uuid"], float(r["score"]), matched="" if r["kind"] == "turn" else r["text"],
+        speaker=str(r.get("speaker") or ""), said=r.get("valid_at"), about=(start, end) if start and end else None,
+    )
 
 
-def _fact_candidates(hit: Row, fact: Row) -> list[Candidate]:
-    episodes = list(fact.get("episodes") or [])
-    return [Candidate(e, float(hit["score"]), matched=fact.get("fact") or hit["fact"], fact_uuid=fact["uuid"])
-            for e in dict.fromkeys(episodes)]
+def _fact_candidate(r: Row) -> Candidate:
+    """A fact found by an index, under the turn that first said it."""
+    return Candidate(r["episode_uuid"], float(r["score"]), matched=r["text"], fact_uuid=r["uuid"], said=r.get("valid_at"))
 
 
-def _fact_order(lists: Mapping[str, list[Candidate]]) -> list[str]:
-    pairs = [(c.score, i, c.fact_uuid) for n in ("fact_vector", "fact_text") for i, c in enumerate(lists.get(n, []))]
-    ranked = sorted(pairs, key=lambda p: (p[1], -p[0]))  # interleave the two lists by rank
-    return list(dict.fromkeys(u for _, _, u in ranked if u))
+def _facts(ctx: Context, group: str, hits: list[Hit]) -> list[Fact]:
+    """The facts behind the hits (those a fact list matched), in hit order."""
+    uuids = list(dict.fromkeys(h.fact_uuid for h in hits if h.fact_uuid))
+    if not uuids:
+        return []
+    rows = {r["uuid"]: r for r in ctx.store.named("retrieval.fact_sources", {"group_id": group, "uuids": uuids})}
+    return [row_to_fact(rows[u], group) for u in uuids if u in rows]
 
 
 def _fuse(lists: Mapping[str, list[Candidate]], payload: Payload, tune: Tuning) -> list[Fused]:
@@ -287,16 +303,17 @@ def _fuse(lists: Mapping[str, list[Candidate]], payload: Payload, tune: Tuning) 
         text, vector = LISTS[index]
         weights[text] = payload.weight(index) * tune.text_weight
         weights[vector] = payload.weight(index) * tune.vector_weight
-    method = "rrf" if payload.fusion == "rrf" else "score"  # bm25/dense: one modality, scores fused
-    return fuse(lists, weights, method, normaliser=tune.normaliser, rrf_k=tune.rrf_k)
+    method: Method = "rrf" if payload.fusion == "rrf" else "score"  # bm25/dense: one modality, scores fused
+    pools = {name: name.rsplit("_", 1)[1] for name in lists} if tune.pool else None
+    return fuse(lists, weights, method, normaliser=tune.normaliser, rrf_k=tune.rrf_k, pools=pools)
 
 
-# --- filters ---------------------------------------------------------------------------------------
+# --- filters -----------------------------------------------------------------------------------------
 
 
 def _row_filter(
     rng: tuple[datetime | None, datetime | None] | None, speaker: str | None, cutoff: datetime | None,
-) -> Callable[[Row], bool] | None:
+) -> Filter | None:
     if rng is None and not speaker and cutoff is None:
         return None
     who = speaker.casefold() if speaker else None
@@ -313,7 +330,9 @@ def _row_filter(
         if said is not None and _within(said, start, end):
             return True
         t0, t1 = row.get("time_start"), row.get("time_end") or row.get("time_start")
-        return t0 is not None and (end is None or t0 < end) and (start is None or t1 > start)
+        if t0 is None or t1 is None:
+            return False
+        return (end is None or t0 < end) and (start is None or t1 > start)
 
     return keep
 
@@ -329,7 +348,12 @@ def _fact_in_range(fact: Row, rng: tuple[datetime | None, datetime | None]) -> b
     return start is not None and _within(start, *rng)
 
 
-# --- turns -----------------------------------------------------------------------------------------
+def _turn_passes(row: Row, speaker: str | None, cutoff: datetime | None) -> bool:
+    check = _row_filter(None, speaker, cutoff)
+    return check is None or check(row)
+
+
+# --- turns -------------------------------------------------------------------------------------------
 
 
 def _to_hits(
@@ -353,55 +377,56 @@ def _to_hits(
     return hits, turns
 
 
-def _turn_passes(row: Row, speaker: str | None, cutoff: datetime | None) -> bool:
-    check = _row_filter(None, speaker, cutoff)
-    return check is None or check(row)
-
-
 def _hit(row: Row, score: float, via: tuple[str, ...], matched: str = "", fact_uuid: str | None = None) -> Hit:
+    source_ref = row.get("source_ref")
     return Hit(
-        episode_uuid=str(row["uuid"]), source_ref=_str(row.get("source_ref")), text=str(row.get("text") or ""),
-        speaker=str(row.get("speaker") or ""), valid_at=row.get("valid_at"), score=score, via=via,
-        matched=matched, fact_uuid=fact_uuid,
+        episode_uuid=str(row["uuid"]), source_ref=None if source_ref is None else str(source_ref),
+        text=str(row.get("text") or ""), speaker=str(row.get("speaker") or ""), valid_at=row.get("valid_at"),
+        score=score, via=via, matched=matched, fact_uuid=fact_uuid,
     )
 
 
-def _boost_speakers(hits: list[Hit], names: Iterable[str], boost: float) -> None:
-    wanted = {n.casefold() for n in names}
-    for h in hits:
-        first = h.speaker.casefold().split(" ")[0] if h.speaker else ""
-        if h.speaker.casefold() in wanted or first in wanted:
-            h.score *= 1.0 + boost
+def _with_context(
+    ctx: Context, group: str, hits: list[Hit], turns: Mapping[str, Row], depth: int, n: int, tune: Tuning,
+    keep: Filter | None,
+) -> tuple[list[Hit], int]:
+    """Turns in context: a dialogue answers across neighbouring turns, so
 
+    * each hit gains ``context_weight * decay**(d-1) * score`` of every hit ``d`` turns away in the
+      same session, ``d <= context_radius`` (a run of relevant turns outranks a lone lucky match);
+    * the turns within ``n`` (the payload's ``neighbours``) of the best ``depth`` hits join, or
+      rise, at ``decay**d`` of the hit's score (the answer is often the reply, which shares no
+      word with the question).
 
-def _add_neighbours(
-    ctx: Context, group: str, hits: list[Hit], turns: Mapping[str, Row], n: int, decay: float,
-    keep: Callable[[Row], bool] | None,
-) -> int:
-    """Add the turns within ``n`` of each hit (same session) at ``decay**distance`` of its score."""
-    centres = [turns[h.episode_uuid] for h in hits if h.episode_uuid in turns]
-    have = {h.episode_uuid for h in hits}
-    seqs = sorted({int(r["seq"]) + d for r in centres for d in range(-n, n + 1) if d} - {int(r["seq"]) for r in centres})
-    if not seqs:
-        return 0
-    by_seq = {int(r["seq"]): r for r in ctx.store.named("retrieval.turns_by_seq", {"group_id": group, "seqs": seqs})}
-    best: dict[str, tuple[float, Row]] = {}
-    for h in hits:
-        centre = turns.get(h.episode_uuid)
-        if centre is None:
+    Returns the hits re-ranked and how many turns joined as neighbours.
+    """
+    place = {h.episode_uuid: (turns[h.episode_uuid].get("session"), int(turns[h.episode_uuid]["seq"]))
+             for h in hits if h.episode_uuid in turns}
+    at = {p: h for h in hits if (p := place.get(h.episode_uuid)) is not None}
+    radius = n if tune.context_radius is None else tune.context_radius
+    if tune.context_weight and radius:
+        scores = context_scores(place, {h.episode_uuid: h.score for h in hits}, radius=radius,
+                                weight=tune.context_weight, decay=tune.neighbour_decay)
+        for h in hits:
+            h.score = scores.get(h.episode_uuid, h.score)
+        hits.sort(key=lambda h: -h.score)
+    top = hits[:depth]
+    top_places = {place.get(h.episode_uuid) for h in top}
+    wanted = {(p[0], p[1] + d) for h in top if (p := place.get(h.episode_uuid)) for d in range(-n, n + 1) if d}
+    missing = sorted({seq for session, seq in wanted if (session, seq) not in at})
+    rows = ctx.store.named("retrieval.turns_by_seq", {"group_id": group, "seqs": missing}) if missing else []
+    found = {(r.get("session"), int(r["seq"])): r for r in rows if keep is None or keep(r)}
+    joined: dict[str, Hit] = {}
+    for h in top:
+        if (p := place.get(h.episode_uuid)) is None:
             continue
         for d in range(-n, n + 1):
-            row = by_seq.get(int(centre["seq"]) + d)
-            if not d or row is None or row["uuid"] in have or row.get("session") != centre.get("session"):
+            spot = (p[0], p[1] + d)
+            if not d or spot in top_places:
                 continue
-            if keep is not None and not keep(row):
-                continue
-            score = h.score * decay ** abs(d)
-            if row["uuid"] not in best or score > best[row["uuid"]][0]:
-                best[row["uuid"]] = (score, row)
-    hits.extend(_hit(row, score, ("neighbour",)) for score, row in best.values())
-    return len(best)
-
-
-def _str(value: Any) -> str | None:
-    return None if value is None else str(value)
+            score = h.score * tune.neighbour_decay ** abs(d)
+            if spot in at:  # fused already, below the cut: rise to the neighbour score if higher
+                at[spot].score = max(at[spot].score, score)
+            elif spot in found and (found[spot]["uuid"] not in joined or joined[found[spot]["uuid"]].score < score):
+                joined[found[spot]["uuid"]] = _hit(found[spot], score, ("neighbour",))
+    return sorted([*hits, *joined.values()], key=lambda h: -h.score), len(joined)

@@ -103,6 +103,13 @@ def granularity(start: datetime, end: datetime | None) -> str:
     return "range"
 
 
+def said_when(resolved: str, time_text: str | None, said_at: datetime | None) -> str:
+    """The resolved time with the words it came from: 'May 2023 ("last month", said on 10 June 2023)'."""
+    if not time_text or said_at is None:
+        return resolved
+    return f'{resolved} ("{time_text}", said on {format_day(said_at)})'
+
+
 def fact_time(fact: Fact, said_at: datetime | None) -> str | None:
     """When a fact became true, at the granularity its turn said it ("last month" → "May 2023"),
     resolving the fact's time words against the time the turn was said; None without them."""
@@ -110,7 +117,7 @@ def fact_time(fact: Fact, said_at: datetime | None) -> str | None:
         return None
     refs = find_times(fact.time_text, said_at)
     if refs and refs[0].start == fact.valid_at:
-        return format_ref(refs[0])
+        return said_when(format_ref(refs[0]), fact.time_text, said_at)
     return None
 
 
@@ -138,7 +145,7 @@ def turn_time(
         return None
     c = best[1]
     ref = TimeRef(c["time_text"] or "", c["time_start"], c["time_end"], granularity(c["time_start"], c["time_end"]))
-    return format_ref(ref), f"resolved time {c['time_text']!r} of the turn"
+    return said_when(format_ref(ref), c["time_text"], c["valid_at"]), f"resolved time {c['time_text']!r} of the turn"
 
 
 def temporal(
@@ -173,6 +180,7 @@ def temporal(
         walked = walk(ctx, group, slot.plan, as_of=point, fanout=payload.fanout, max_hops=max(1, payload.hop_limit), index=index)
         trace["walk"] = walked.to_trace()
         if walked.complete:
+            trace["from_graph"] = True  # the answer rests on edges, not on retrieved text
             return ProcedureResult(walk_answer(walked), fact_evidence(ctx, group, walked.facts), walked.facts, False, trace)
         trace["fallbacks"].append({"from": "walk", "to": "chunks", "reason": walked.reason})
     if slot.subject is not None and slot.predicate and anchor is None and as_of is None and slot.obj is not None:
@@ -189,6 +197,7 @@ def temporal(
         trace["facts_in_window"] = [f.object for f in facts]
         if facts:
             answer = facts[0].object if len(facts) == 1 else "; ".join(f"{f.object} ({interval_text(f)})" for f in facts)
+            trace["from_graph"] = True  # the answer rests on edges, not on retrieved text
             return ProcedureResult(answer, fact_evidence(ctx, group, facts), facts, False, trace)
         trace["fallbacks"].append({"from": "facts", "to": "chunks", "reason": "no edge of the slot overlaps the window"})
     return _chunks_in_window(ctx, question, group, payload, window, trace)
@@ -218,6 +227,7 @@ def _when_from_graph(
     if answer is None:
         answer, how = format_day(first.valid_at), "the edge's valid_at"
     trace["answered_by"] = how
+    trace["from_graph"] = True  # the answer rests on edges, not on retrieved text
     return ProcedureResult(answer, evidence, [first], False, trace)
 
 
@@ -257,6 +267,7 @@ def _neighbour_version(
         return None
     facts = [history[j], history[idx]]
     trace["answered_by"] = "slot history"
+    trace["from_graph"] = True  # the answer rests on edges, not on retrieved text
     return ProcedureResult(f"{history[j].object} ({interval_text(history[j])})", fact_evidence(ctx, group, facts), facts, False, trace)
 
 

@@ -128,3 +128,18 @@ def test_common_words_do_not_become_names() -> None:
     assert "Still" not in names and "Noor" in names
     assert mentioned_entities("Tell me where Noor lives", index) == ["Noor"]
     assert "Still" in planning_names("Where does Still live?", index)[0]  # written as a name, it is one
+
+
+def test_step_ops_by_name(graph: tuple[Memory, str]) -> None:
+    """The walker's named steps: direction, current vs as-of edges, and the group filter."""
+    mem, group = graph
+    store, ents = mem.ctx.store, {r["name"]: r["uuid"] for r in mem.ctx.store.named("entity.list", {"group_id": group})}
+    base = {"group_id": group, "predicate": "reports_to"}
+    out = store.named("walk.step_out", {**base, "from_uuids": [ents["Noor"]]})
+    assert [(r["from_uuid"], r["to_name"], r["invalid_at"]) for r in out] == [(ents["Noor"], "Omar Haddad", None)]
+    back = store.named("walk.step_in", {**base, "from_uuids": [ents["Ines Duarte"]]})
+    assert back == []  # Ines's edge is closed: not current
+    then = store.named("walk.step_in_as_of", {**base, "from_uuids": [ents["Ines Duarte"]], "as_of": JULY_2023})
+    assert [(r["to_name"], r["subject"], r["object"]) for r in then] == [("Noor", "Noor", "Ines Duarte")]
+    assert [r["to_name"] for r in store.named("walk.step_out_as_of", {**base, "from_uuids": [ents["Noor"]], "as_of": JULY_2023})] == ["Ines Duarte"]
+    assert store.named("walk.step_out", {**base, "group_id": "another-group", "from_uuids": [ents["Noor"]]}) == []

@@ -16,11 +16,6 @@ Usage::
         --data /work/shared/data/locomo/locomo_dev5.json --db /tmp/tkg-dev-locomo.kuzu \\
         --variant default --variant bm25 --variant dense
     python3 tools/dev_locomo_eval.py --list      # the variants it knows
-
-Kuzu 0.11.3 indexes every row of an ``UNWIND ... CREATE`` statement under the *first* row's text
-in a full-text index, and an incrementally built FactIndex full-text index segfaulted on some
-queries in the 5-conversation store; ``--rebuild-fts`` (implied after an ingest) rebuilds both
-full-text indexes of the dev store.
 """
 
 from __future__ import annotations
@@ -40,28 +35,39 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 KS = (1, 3, 5, 10)
 
-# name -> (payload changes, Tuning changes). "default" is what the code and payloads.toml ship.
+# name -> (payload changes, Tuning changes), applied to the payload of --mode and to `Tuning()`.
+# "default" is what the code and planners/payloads.toml ship; "no_x" variants take one thing away.
+OFF: dict[str, Any] = {"speaker_boost": 0.0, "date_boost": 0.0, "context_weight": 0.0}
+PLAIN: dict[str, Any] = {"neighbours": 0}
 VARIANTS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    # baselines: one modality, no boosts, no context
+    "bm25_turns_naive": ({**PLAIN, "fusion": "bm25", "indexes": ("chunk",)}, {**OFF, "bm25_b": 0.75}),
+    "bm25_turns": ({**PLAIN, "fusion": "bm25", "indexes": ("chunk",)}, OFF),
+    "bm25": ({**PLAIN, "fusion": "bm25"}, OFF),
+    "dense_turns": ({**PLAIN, "fusion": "dense", "indexes": ("chunk",)}, OFF),
+    "dense": ({**PLAIN, "fusion": "dense"}, OFF),
+    # fusion alone (all six lists, no boosts, no context)
+    "rrf_plain": ({**PLAIN, "fusion": "rrf"}, OFF),
+    "rrf_plain_turns": ({**PLAIN, "fusion": "rrf", "indexes": ("chunk",)}, OFF),
+    "score_plain": ({**PLAIN, "fusion": "score"}, OFF),
+    "score_plain_turns": ({**PLAIN, "fusion": "score", "indexes": ("chunk",)}, OFF),
+    "score_plain_minmax": ({**PLAIN, "fusion": "score"}, {**OFF, "normaliser": "minmax"}),
+    "score_plain_pool": ({**PLAIN, "fusion": "score"}, {**OFF, "pool": True}),
+    # the shipped configuration and ablations of it
     "default": ({}, {}),
-    "bm25": ({"fusion": "bm25", "neighbours": 0}, {}),
-    "bm25_turns": ({"fusion": "bm25", "neighbours": 0, "indexes": ("chunk",)}, {}),
-    "dense": ({"fusion": "dense", "neighbours": 0}, {}),
-    "dense_turns": ({"fusion": "dense", "neighbours": 0, "indexes": ("chunk",)}, {}),
     "rrf": ({"fusion": "rrf"}, {}),
-    "rrf_nonb": ({"fusion": "rrf", "neighbours": 0}, {}),
-    "score_z": ({"fusion": "score"}, {"normaliser": "z"}),
-    "score_z_nonb": ({"fusion": "score", "neighbours": 0}, {"normaliser": "z"}),
-    "score_minmax": ({"fusion": "score"}, {"normaliser": "minmax"}),
-    "score_minmax_nonb": ({"fusion": "score", "neighbours": 0}, {"normaliser": "minmax"}),
-    "no_fact": ({"indexes": ("chunk", "sentence")}, {}),
-    "no_sentence": ({"indexes": ("chunk", "fact")}, {}),
-    "turns_only": ({"indexes": ("chunk",)}, {}),
+    "minmax": ({}, {"normaliser": "minmax"}),
+    "no_facts": ({"indexes": ("chunk", "sentence")}, {}),
+    "no_sentences": ({"indexes": ("chunk", "fact")}, {}),
+    "facts1.5": ({"weights": "fact=1.5"}, {}),
+    "no_date": ({}, {"date_boost": 0.0}),
+    "no_speaker": ({}, {"speaker_boost": 0.0}),
+    "no_context": ({}, {"context_weight": 0.0}),
+    "no_neighbours": ({"neighbours": 0}, {}),
+    "neighbours2": ({"neighbours": 2}, {}),
+    "b0.75": ({}, {"bm25_b": 0.75}),
     "declarative": ({}, {"dense_text": "declarative"}),
-    "speaker_boost": ({}, {"speaker_boost": 0.2}),
-    "nb_decay_0.3": ({}, {"neighbour_decay": 0.3}),
-    "nb_decay_0.7": ({}, {"neighbour_decay": 0.7}),
-    "text_heavy": ({}, {"text_weight": 1.5}),
-    "vector_heavy": ({}, {"vector_weight": 1.5}),
+    "per_list60": ({}, {"per_list": 60}),
 }
 
 
@@ -73,9 +79,10 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="ad-hoc change for one extra variant 'custom', e.g. --set tune.speaker_boost=0.3")
     p.add_argument("--categories", default="1,2,3,4")
+    p.add_argument("--mode", default="single_fact", help="whose payload the variants start from")
     p.add_argument("--limit", type=int, default=0, help="first N questions only (smoke runs)")
-    p.add_argument("--rebuild-fts", action="store_true")
     p.add_argument("--cache", action="store_true", help="keep the embedding cache on (faster, lower latency)")
+    p.add_argument("--no-memo", action="store_true", help="query the store every time (for latency numbers)")
     p.add_argument("--json", help="write the results here as JSON")
     p.add_argument("--list", action="store_true")
     return p.parse_args(argv)
@@ -107,14 +114,28 @@ def _open(args: argparse.Namespace) -> Any:
         started = time.perf_counter()
         report = mem.ingest(args.data)
         print(f"ingested {report.episodes} turns in {time.perf_counter() - started:.0f}s", file=sys.stderr)
-        args.rebuild_fts = True
-    if args.rebuild_fts:
-        # Dev-store repair for the Kuzu UNWIND/FTS bug (see the module docstring).
-        for table, index, column in (("Chunk", "chunk_text", "search_text"), ("FactIndex", "fact_text", "fact")):
-            mem.ctx.store.run(f"CALL DROP_FTS_INDEX('{table}', '{index}')")
-            mem.ctx.store.run(f"CALL CREATE_FTS_INDEX('{table}', '{index}', ['{column}'], stemmer := 'english')")
-        print("rebuilt the full-text indexes", file=sys.stderr)
     return mem, samples
+
+
+class MemoStore:
+    """The dev store with every named query's rows remembered by (name, params).
+
+    Fusion variants then re-run `retrieve()` in milliseconds: only what changes the index
+    queries (per_list, bm25_b, dense_text, ...) reaches the database again. Latency numbers
+    are meaningless with it; measure them with ``--no-memo``.
+    """
+
+    def __init__(self, store: Any) -> None:
+        self._store = store
+        self.url = store.url
+        self.dialect = store.dialect
+        self._rows: dict[str, list[dict[str, Any]]] = {}
+
+    def named(self, name: str, params: Any = None) -> list[dict[str, Any]]:
+        key = name + json.dumps(params or {}, sort_keys=True, default=str)
+        if key not in self._rows:
+            self._rows[key] = self._store.named(name, params)
+        return self._rows[key]
 
 
 def _questions(samples: list[dict[str, Any]], cats: set[int], limit: int) -> list[dict[str, Any]]:
@@ -127,19 +148,26 @@ def _questions(samples: list[dict[str, Any]], cats: set[int], limit: int) -> lis
     return out[:limit] if limit else out
 
 
-def _evaluate(mem: Any, questions: list[dict[str, Any]], payload: Any, tuning: Any) -> dict[str, Any]:
+def _evaluate(ctx: Any, questions: list[dict[str, Any]], payload: Any, tuning: Any) -> dict[str, Any]:
     from procedures.retrieval import retrieve
 
     for q in questions[:10]:  # warm the indexes and the model; not measured
-        retrieve(mem.ctx, q["question"], q["group"], payload, tuning=tuning)
+        retrieve(ctx, q["question"], q["group"], payload, tuning=tuning)
     rows = []
     for q in questions:
-        r = retrieve(mem.ctx, q["question"], q["group"], payload, tuning=tuning)
+        cpu = time.process_time()
+        r = retrieve(ctx, q["question"], q["group"], payload, tuning=tuning)
+        r.timings_ms["cpu"] = (time.process_time() - cpu) * 1000
         refs = [h.source_ref for h in r.hits]
         rank = next((i + 1 for i, ref in enumerate(refs) if ref in q["evidence"]), None)
         rows.append({"category": q["category"], "rank": rank, "ms": r.timings_ms["total"],
-                     "retries": bool(r.trace.get("retries"))})
+                     "retries": bool(r.trace.get("retries")), "stages": r.timings_ms})
     return _summarise(rows)
+
+
+def _pcts(values: list[float]) -> dict[str, float]:
+    ordered = sorted(values)
+    return {"p50": ordered[len(ordered) // 2], "p95": ordered[int(0.95 * (len(ordered) - 1))]}
 
 
 def _summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -151,13 +179,15 @@ def _summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         return out
 
     ms = sorted(r["ms"] for r in rows)
-    summary = {"overall": block(rows)}
+    summary: dict[str, Any] = {"overall": block(rows)}
     for cat, name in CATEGORIES.items():
         sub = [r for r in rows if r["category"] == cat]
         if sub:
             summary[f"{cat}:{name}"] = block(sub)
     summary["latency_ms"] = {"p50": statistics.median(ms), "p95": ms[int(0.95 * (len(ms) - 1))], "max": ms[-1]}
     summary["retried"] = sum(r["retries"] for r in rows)
+    stages = sorted({k for r in rows for k in r["stages"]} - {"total"})
+    summary["stages_ms"] = {k: _pcts([r["stages"].get(k, 0.0) for r in rows]) for k in stages}
     return summary
 
 
@@ -168,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name:20} payload={pay} tuning={tune}")
         return 0
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    # One torch thread: a single question is too small to split, and on a busy CPU the default
+    # thread pool turns a ~10 ms embedding into hundreds of ms.
+    os.environ.setdefault("TKG_EMBED_THREADS", "1")
     if not args.cache:
         os.environ["TKG_EMBED_CACHE"] = "0"
     from planners.payloads import default_payloads
@@ -178,16 +211,20 @@ def main(argv: list[str] | None = None) -> int:
         variants["custom"] = _custom(args.set)
     names = args.variant or (["custom"] if args.set else ["default"])
     mem, samples = _open(args)
-    base = default_payloads().for_mode("single_fact")
+    ctx = mem.ctx if args.no_memo else replace(mem.ctx, store=MemoStore(mem.ctx.store))
+    base = default_payloads().for_mode(args.mode)
     questions = _questions(samples, {int(c) for c in args.categories.split(",")}, args.limit)
     results = {}
     try:
         for name in names:
             pay, tune = variants[name]
+            if isinstance(pay.get("weights"), str):  # "fact=0.25": change one weight of the base
+                index, _, value = pay["weights"].partition("=")
+                pay = {**pay, "weights": tuple({**dict(base.weights), index: float(value)}.items())}
             payload = replace(base, **pay)
-            if "indexes" in pay:
-                payload = replace(payload, weights=tuple((i, base.weight(i) or 1.0) for i in payload.indexes))
-            results[name] = _evaluate(mem, questions, payload, Tuning(**tune))
+            weights = dict(payload.weights)
+            payload = replace(payload, weights=tuple((i, weights.get(i, 1.0)) for i in payload.indexes))
+            results[name] = _evaluate(ctx, questions, payload, Tuning(**tune))
             _print(name, results[name])
     finally:
         mem.close()
@@ -200,6 +237,7 @@ def _print(name: str, s: dict[str, Any]) -> None:
     lat = s["latency_ms"]
     print(f"\n== {name}  (p50 {lat['p50']:.1f} ms, p95 {lat['p95']:.1f} ms, max {lat['max']:.1f} ms, "
           f"over-fetch retried on {s['retried']} questions)", flush=True)
+    print("stages p50/p95 ms: " + ", ".join(f"{k} {v['p50']:.1f}/{v['p95']:.1f}" for k, v in s["stages_ms"].items()))
     print(f"{'':16}{'n':>5}" + "".join(f"{'hit@' + str(k):>8}" for k in KS) + f"{'mrr':>8}")
     for key, b in s.items():
         if isinstance(b, dict) and "mrr" in b:

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis import strategies as st
 
 from tkg.embed import Embedder, get_embedder
 from tkg.memory import Memory
@@ -32,8 +33,12 @@ UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 def shared_embedder() -> Embedder:
     """The production embedder (local MiniLM behind the content-hash cache), loaded once."""
     emb = get_embedder()
-    emb.embed(["warm up the reliability suite"])
+    getattr(emb, "inner", emb).embed(["load the model now, past the cache"])
     return emb
+
+
+# Any text a store can hold: the loaders refuse NUL and lone surrogates before they reach one.
+storable_chars = st.characters(codec="utf-8", exclude_characters="\x00")
 
 
 def neo4j_url() -> str:
@@ -55,8 +60,10 @@ def bounded(examples: int) -> settings:
         max_examples=examples,
         deadline=None,
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
-        database=None,  # reproducible from the seed pytest prints, and no .hypothesis/ directory
+        database=None,  # no .hypothesis/ directory; a failure prints its blob to reproduce it
         print_blob=True,
+        # no shrinking: one example costs seconds here, and a shrink could take many minutes
+        phases=[Phase.explicit, Phase.reuse, Phase.generate],
     )
 
 

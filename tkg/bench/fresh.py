@@ -18,9 +18,10 @@ from __future__ import annotations
 import os
 import platform
 import shutil
+import sys
 import tempfile
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -31,11 +32,51 @@ from ..errors import InputError
 from ..stores.factory import parse_store_url
 
 
+class TimedEmbedder:
+    """An embedder that counts the seconds spent embedding, so reports can say what dominates."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.seconds = 0.0
+        self.texts = 0
+
+    @property
+    def name(self) -> str:
+        return str(self.inner.name)
+
+    @property
+    def dim(self) -> int:
+        return int(self.inner.dim)
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        started = time.perf_counter()
+        try:
+            return self.inner.embed(texts)
+        finally:
+            self.seconds += time.perf_counter() - started
+            self.texts += len(texts)
+
+    def embed_one(self, text: str) -> list[float]:
+        started = time.perf_counter()
+        try:
+            return list(self.inner.embed_one(text))
+        finally:
+            self.seconds += time.perf_counter() - started
+            self.texts += 1
+
+    def lap(self) -> dict[str, float]:
+        """Seconds and texts since the last lap (and start a new one)."""
+        out = {"embed_s": round(self.seconds, 2), "texts": self.texts}
+        self.seconds, self.texts = 0.0, 0
+        return out
+
+
 @dataclass
 class BenchMemory:
     """An open Memory on a benchmark store, with what we learned while opening it."""
 
     mem: Any  # tkg.memory.Memory (typed loosely so importing this module stays cheap)
+    embedder: TimedEmbedder
     url: str  # redacted
     backend: str  # "kuzu" | "neo4j"
     path: Path | None  # the Kuzu database path
@@ -95,12 +136,13 @@ def bench_memory(url: str | None, *, embed_cache: bool = False, keep: bool = Fal
     path = Path(spec.target) if spec.backend == "kuzu" else None
     if path is not None and tmp is None and path.exists():
         raise InputError(f"{path} already exists; a benchmark needs a fresh store (give a new path)")
-    embedder = get_embedder(None, cache=embed_cache)
+    embedder = TimedEmbedder(get_embedder(None, cache=embed_cache))
     started = time.perf_counter()
     embedder.embed(["warm-up: load the model before anything is timed"])
     load_s = time.perf_counter() - started
+    embedder.lap()
     mem = Memory.open(url, embedder=embedder)
-    bm = BenchMemory(mem, mem.ctx.store.url, spec.backend, path, round(load_s, 2), raw_url=url)
+    bm = BenchMemory(mem, embedder, mem.ctx.store.url, spec.backend, path, round(load_s, 2), raw_url=url)
     try:
         yield bm
     finally:
@@ -133,6 +175,23 @@ def machine() -> dict[str, Any]:
     except OSError:
         pass
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    torch = sys.modules.get("torch")  # only if the embedder loaded it: never import it just to ask
     return {"cpus": os.cpu_count(), "cpu": cpu, "ram_gb": ram_gb, "python": platform.python_version(),
             "load_avg": [round(x, 2) for x in load] if load else None,
+            "torch_threads": torch.get_num_threads() if torch is not None else None, "code": code_version(),
             "at": datetime.now(UTC).isoformat(timespec="seconds")}
+
+
+def code_version() -> dict[str, Any] | None:
+    """The git commit the code came from and how many files differ from it (None outside a checkout)."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[2]
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              timeout=5, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=5, check=True).stdout.splitlines()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return {"commit": head, "modified_files": len(dirty)}

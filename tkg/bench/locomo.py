@@ -27,7 +27,14 @@ from ..errors import InputError
 from ..ingest.loaders import load
 from ..models import EpisodeInput
 from .fresh import BenchMemory, machine, other_episodes
-from .metrics import RankScore, first_hit_rank, latency_summary, normalise_evidence
+from .metrics import (
+    RankScore,
+    first_hit_rank,
+    flat_timings,
+    latency_summary,
+    mean_timings,
+    normalise_evidence,
+)
 
 CATEGORIES: dict[int, str] = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 ANSWERABLE = (1, 2, 3, 4)
@@ -105,9 +112,12 @@ def ingest_turns(bm: BenchMemory, episodes: list[EpisodeInput], tick: Tick | Non
     others = other_episodes(bm, wanted)
     if others:
         bm.notes.append(f"{others} episodes of other groups share this store's indexes")
+    bm.embedder.lap()
     report = bm.mem.ingest_episodes(episodes, progress=tick)
-    turns = report.episodes
+    turns, embedded = report.episodes, bm.embedder.lap()
     return {"turns": turns, "seconds": report.seconds, "turns_per_s": round(turns / report.seconds, 1) if report.seconds else None,
+            "embed_s": embedded["embed_s"], "embedded_texts": embedded["texts"],
+            "embed_share": round(embedded["embed_s"] / report.seconds, 3) if report.seconds else None,
             "chunks": report.chunks, "entities": report.entities, "facts": report.facts,
             "superseded": report.superseded, "skipped_existing": report.skipped_existing,
             "refs": {g: {e.source_ref for e in episodes if e.group == g and e.source_ref} for g in wanted},
@@ -119,6 +129,7 @@ def ask_all(bm: BenchMemory, questions: list[LocomoQuestion], known: dict[str, s
     """Ask every question through ``Memory.ask``; one untimed warm-up ask first."""
     if questions:
         bm.mem.ask(questions[0].question, group=questions[0].group)
+    bm.embedder.lap()
     out: list[QuestionResult] = []
     for q in questions:
         gold = {e for e in q.evidence if e in known.get(q.group, set())}
@@ -126,10 +137,8 @@ def ask_all(bm: BenchMemory, questions: list[LocomoQuestion], known: dict[str, s
         ans = bm.mem.ask(q.question, group=q.group)
         ms = (time.perf_counter() - started) * 1000
         refs = [e.source_ref for e in ans.evidence]
-        stages = ans.trace.get("timings_ms") or {}
         out.append(QuestionResult(q, first_hit_rank(refs, gold) if gold else None, ans.abstained, ans.mode,
-                                  ans.procedure, ms, refs, ans.answer,
-                                  {k: float(v) for k, v in stages.items() if isinstance(v, int | float)}))
+                                  ans.procedure, ms, refs, ans.answer, flat_timings(ans.trace)))
         if tick:
             tick(1)
     return out
@@ -152,10 +161,6 @@ def summarise(results: list[QuestionResult], known: dict[str, set[str]]) -> dict
             by_mode[r.mode].add(r.rank)
     adversarial = [r for r in results if r.q.category == 5]
     answerable = [r for r in results if r.q.category in ANSWERABLE]
-    stages: dict[str, list[float]] = defaultdict(list)
-    for r in results:
-        for k, v in r.stages_ms.items():
-            stages[k].append(v)
     out: dict[str, Any] = {
         "questions": len(results),
         "retrieval": overall.summary(),
@@ -169,7 +174,9 @@ def summarise(results: list[QuestionResult], known: dict[str, set[str]]) -> dict
         },
         "unscorable": sum(1 for r in answerable if not scorable(r, known)),
         "latency_ms": latency_summary([r.ms for r in results]),
-        "stage_mean_ms": {k: round(sum(v) / len(v), 1) for k, v in sorted(stages.items())},
+        "latency_by_procedure_ms": {p: latency_summary([r.ms for r in results if r.procedure == p])
+                                    for p in sorted({r.procedure for r in results})},
+        "stage_mean_ms": mean_timings(r.stages_ms for r in results),
     }
     labelled = [r for r in results if r.q.mode]
     if labelled:
@@ -187,15 +194,18 @@ def run_locomo(
     ``progress(label, total)`` returns a tick function (a progress bar); None runs silently.
     """
     questions = load_questions(path, samples=samples, limit=limit)
+    host = machine()  # at the start: the load average while the run happens matters more than after
     groups = {q.group for q in questions}
     bar = progress or (lambda label, total: None)
     episodes = [e for e in load(path).episodes if e.group in groups]
     ingest = ingest_turns(bm, episodes, bar("ingest", len(episodes)))
     known: dict[str, set[str]] = ingest.pop("refs")
     results = ask_all(bm, questions, known, bar("questions", len(questions)))
+    query_embed = bm.embedder.lap()
     report: dict[str, Any] = {"benchmark": "locomo", "file": str(path), "store": bm.url, "backend": bm.backend,
-                              "machine": machine(), "model_load_s": bm.model_load_s, **summarise(results, known),
-                              "ingest": ingest}
+                              "machine": host, "finished_at": machine()["at"], "model_load_s": bm.model_load_s, **summarise(results, known),
+                              "ingest": ingest, "query_embed_ms_mean": round(1000 * query_embed["embed_s"] / len(results), 1)
+                              if results else None, "query_embed_texts": query_embed["texts"]}
     if baselines:
         from .baselines import run_baselines
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,6 +112,32 @@ def latency_summary(ms: Sequence[float]) -> dict[str, float]:
         return {"p50": 0.0, "p95": 0.0, "mean": 0.0, "max": 0.0, "n": 0}
     return {"p50": round(percentile(ms, 50), 1), "p95": round(percentile(ms, 95), 1),
             "mean": round(sum(ms) / len(ms), 1), "max": round(max(ms), 1), "n": len(ms)}
+
+
+def flat_timings(trace: Mapping[str, Any], prefix: str = "") -> dict[str, float]:
+    """Every number under a ``timings_ms`` key anywhere in an answer trace, by dotted path.
+
+    Tells which component a slow answer spent its time in (the embedder, a search, a walk).
+
+    >>> flat_timings({"timings_ms": {"total": 9.0}, "steps": {"timings_ms": {"embed": 4.0}}})
+    {'total': 9.0, 'steps.embed': 4.0}
+    """
+    out: dict[str, float] = {}
+    for key, value in trace.items():
+        if key == "timings_ms" and isinstance(value, Mapping):
+            out.update({f"{prefix}{k}": float(v) for k, v in value.items() if isinstance(v, int | float)})
+        elif isinstance(value, Mapping):
+            out.update(flat_timings(value, f"{prefix}{key}."))
+    return out
+
+
+def mean_timings(rows: Iterable[Mapping[str, float]]) -> dict[str, dict[str, float]]:
+    """Per stage: mean ms over the answers that went through it, and how many did."""
+    acc: dict[str, list[float]] = {}
+    for row in rows:
+        for k, v in row.items():
+            acc.setdefault(k, []).append(v)
+    return {k: {"mean": round(sum(v) / len(v), 1), "n": len(v)} for k, v in sorted(acc.items())}
 
 
 def ratio(value: float, base: float) -> float | None:

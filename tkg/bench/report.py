@@ -61,12 +61,16 @@ def locomo_tables(r: Mapping[str, Any]) -> list[Table]:
             ("query latency p50 / p95 ms", lat["p50"], lat["p95"]),
             ("ingest turns / seconds", ing["turns"], ing["seconds"]),
             ("ingest turns/s", ing["turns_per_s"], ""),
+            ("ingest time embedding (share)", ing.get("embed_s"), ing.get("embed_share")),
+            ("embedding ms per question (mean)", r.get("query_embed_ms_mean"), ""),
             ("model load s (excluded)", r.get("model_load_s"), "")]
     if r.get("router_agreement"):
         rows.append(("router agreement", r["router_agreement"]["agree"], f"n={r['router_agreement']['n']}"))
     out.append(table("abstention, latency, ingest", ["", "value", ""], rows))
+    if r.get("latency_by_procedure_ms"):
+        out.append(procedure_table(r))
     if r.get("stage_mean_ms"):
-        out.append(table("mean time per answer stage (ms)", ["stage", "ms"], r["stage_mean_ms"].items()))
+        out.append(stage_table(r))
     if r.get("baselines"):
         out.append(baselines_table(r))
     return out
@@ -94,15 +98,26 @@ def temporal_tables(r: Mapping[str, Any]) -> list[Table]:
     ing, size = r["ingest"], r["store_size"]
     out.append(table("ingest and store", ["", "value"], [
         ("turns", ing["turns"]), ("seconds", ing["seconds"]), ("turns/s", ing["turns_per_s"]),
+        ("share of ingest embedding", ing.get("embed_share")), ("embedding ms per question", r.get("query_embed_ms_mean")),
         ("fact versions", ing["facts"]), ("superseded", ing["superseded"]), ("entities", ing["entities"]),
         ("store bytes", size["bytes"]), ("nodes", size["nodes"]), ("edges", size["edges"]),
         ("router agreement", (r.get("router_agreement") or {}).get("agree"))]))
     if r.get("latency_by_procedure_ms"):
-        out.append(table("latency by procedure (ms)", ["procedure", "n", "p50", "p95", "mean"],
-                         ([p, v["n"], v["p50"], v["p95"], v["mean"]] for p, v in r["latency_by_procedure_ms"].items())))
+        out.append(procedure_table(r))
     if r.get("stage_mean_ms"):
-        out.append(table("mean time per answer stage (ms)", ["stage", "ms"], r["stage_mean_ms"].items()))
+        out.append(stage_table(r))
     return out
+
+
+def procedure_table(r: Mapping[str, Any]) -> Table:
+    return table("latency by procedure (ms)", ["procedure", "n", "p50", "p95", "mean"],
+                 ([p, v["n"], v["p50"], v["p95"], v["mean"]] for p, v in r["latency_by_procedure_ms"].items()))
+
+
+def stage_table(r: Mapping[str, Any]) -> Table:
+    """Mean ms per answer stage (dotted trace paths), over the answers that went through it."""
+    return table("mean time per answer stage (ms; n = answers that ran it)", ["stage", "mean ms", "n"],
+                 ([k, v["mean"], v["n"]] for k, v in r["stage_mean_ms"].items()))
 
 
 def scale_table(rows: Sequence[Mapping[str, Any]], growth: Mapping[str, Any]) -> list[Table]:

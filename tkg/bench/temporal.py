@@ -23,7 +23,7 @@ from typing import Any
 
 from .fresh import BenchMemory, machine
 from .locomo import ingest_turns
-from .metrics import answer_correct, first_hit_rank, latency_summary
+from .metrics import answer_correct, first_hit_rank, flat_timings, latency_summary, mean_timings
 from .temporal_gen import generate
 from .temporal_questions import KINDS, Question, build_questions
 
@@ -35,6 +35,7 @@ def ask_questions(bm: BenchMemory, questions: Sequence[Question], tick: Callable
     """One record per question: correct?, evidence rank, routed mode, latency (one untimed warm-up first)."""
     if questions:
         bm.mem.ask(questions[0].text, group=questions[0].group)
+    bm.embedder.lap()
     out = []
     for q in questions:
         started = time.perf_counter()
@@ -47,7 +48,7 @@ def ask_questions(bm: BenchMemory, questions: Sequence[Question], tick: Callable
                     "correct": answer_correct(ans.answer, q.expected, q.forbidden),
                     "has_evidence": bool(q.evidence),
                     "evidence_rank": first_hit_rank(refs, set(q.evidence)) if q.evidence else None, "ms": round(ms, 2),
-                    "stages": {k: v for k, v in (ans.trace.get("timings_ms") or {}).items() if isinstance(v, int | float)}})
+                    "stages": flat_timings(ans.trace)})
         if tick:
             tick(1)
     return out
@@ -69,11 +70,8 @@ def score(records: list[dict[str, Any]]) -> dict[str, Any]:
                      "latency_ms": latency_summary([r["ms"] for r in rs])}
     labelled = [r for r in records if r["label"]]
     by_proc: dict[str, list[float]] = defaultdict(list)
-    stages: dict[str, list[float]] = defaultdict(list)
     for r in records:
         by_proc[r["procedure"]].append(r["ms"])
-        for k, v in r["stages"].items():
-            stages[k].append(v)
     return {
         "accuracy": acc,
         "overall_accuracy": round(sum(r["correct"] for r in records) / len(records), 3) if records else None,
@@ -83,7 +81,7 @@ def score(records: list[dict[str, Any]]) -> dict[str, Any]:
                              "n": len(labelled)} if labelled else None,
         "latency_ms": latency_summary([r["ms"] for r in records]),
         "latency_by_procedure_ms": {p: latency_summary(v) for p, v in sorted(by_proc.items())},
-        "stage_mean_ms": {k: round(sum(v) / len(v), 1) for k, v in sorted(stages.items())},
+        "stage_mean_ms": mean_timings(r["stages"] for r in records),
     }
 
 
@@ -91,6 +89,7 @@ def run_temporal(bm: BenchMemory, size: int, seed: int = 0, *, questions: int = 
                  progress: Progress | None = None, failures: int = 3) -> dict[str, Any]:
     """Generate ``size`` turns, ingest them into ``bm``, ask ``questions`` questions, score them."""
     bar = progress or (lambda label, total: None)
+    host = machine()
     data = generate(size, seed)
     qs = build_questions(data, limit=questions)
     episodes = data.episodes()
@@ -98,13 +97,15 @@ def run_temporal(bm: BenchMemory, size: int, seed: int = 0, *, questions: int = 
     ingest.pop("refs")
     ingest.pop("groups")
     records = ask_questions(bm, qs, bar(f"questions {size}", len(qs)))
+    query_embed = bm.embedder.lap()
     wrong: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in records:
         if not r["correct"] and len(wrong[r["kind"]]) < failures:
             wrong[r["kind"]].append({k: r[k] for k in ("question", "expected", "answer", "mode", "procedure")})
     return {"benchmark": "temporal", "size": size, "seed": seed, "groups": len(data.groups), "store": bm.url,
-            "backend": bm.backend, "machine": machine(), "model_load_s": bm.model_load_s, **score(records),
-            "ingest": ingest, "store_size": bm.size(), "examples_wrong": dict(wrong), "notes": list(bm.notes),
+            "backend": bm.backend, "machine": host, "finished_at": machine()["at"], "model_load_s": bm.model_load_s, **score(records),
+            "ingest": ingest, "store_size": bm.size(),
+            "query_embed_ms_mean": round(1000 * query_embed["embed_s"] / len(records), 1) if records else None, "examples_wrong": dict(wrong), "notes": list(bm.notes),
             "records": records}
 
 

@@ -77,6 +77,7 @@ class GroupWorld:
     late_done: set[str] = field(default_factory=set)
     homes: dict[str, set[str]] = field(default_factory=dict)  # every city a person has named as home
     turns_left: int = 0  # in the current session: a slip is only made when there is room to correct it
+    said: set[tuple[str, str]] = field(default_factory=set)  # (person, kind) changed this session: once each
     pending_fix: dict[str, tuple[str, str, datetime]] = field(default_factory=dict)  # person -> (wrong, right, at)
 
 
@@ -229,8 +230,18 @@ def _next_fact(w: GroupWorld, say: _Speaker, p: str, at: datetime) -> tuple[str,
         _reorg(w, say)
         if w.queue[p]:
             return w.queue[p].popleft()(at)
-    weights = [o[0] for o in options]
-    return rng.choices([o[1] for o in options], weights=weights)[0](p, at)
+    weights = [0.0 if (p, fn.__name__) in w.said else weight for weight, fn in options]
+    if not any(weights):  # everything already changed this session: chit-chat instead
+        return _filler(w, p, at)
+    choice = rng.choices([o[1] for o in options], weights=weights)[0]
+    w.said.add((p, choice.__name__))
+    return choice(p, at)
+
+
+def _filler(w: GroupWorld, p: str, at: datetime) -> tuple[str, str, list[Change]]:
+    text, tid = _pick(w.rng, tx.FILLER, "FILLER")
+    others = [x for x in w.people if x != p]
+    return text.format(l=w.rng.choice(others) if others else p), tid, []
 
 
 def _intro(w: GroupWorld, say: _Speaker) -> None:
@@ -260,6 +271,7 @@ def generate_group(name: str, n_turns: int, seed: int, people: int = 4) -> tuple
     while len(turns) < n_turns:
         session += 1
         pair = rng.sample(w.people, 2)
+        w.said.clear()
         length = min(rng.randint(6, 14), n_turns - len(turns))
         for i in range(length):
             speaker, listener = pair[i % 2], pair[(i + 1) % 2]

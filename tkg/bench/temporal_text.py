@@ -1,6 +1,7 @@
 """Words for the temporal generator: value pools, several sentence shapes per fact, chit-chat.
 
 Pools are chosen so that no value contains another as whole words (no "York" and "New York"),
+no value is an everyday word a template uses ("Split" would match "we split up"),
 no person shares a name with a place, and no filler line states a fact: the answer key is
 computed from the facts the generator *meant*, so a filler that read as "I live in ..." would
 make the key wrong. Every fact type has several templates, so the extractor is measured on
@@ -15,7 +16,7 @@ Example::
 from __future__ import annotations
 
 CITIES = """Porto Ghent Tallinn Aarhus Seville Bergen Lyon Graz Utrecht Bologna Cork Galway Leipzig Bilbao Turku
-Kaunas Split Ljubljana Brno Gdansk Malmo Tampere Dresden Nantes Cadiz Ostend Lugano Salzburg Krakow Riga Vilnius
+Kaunas Tartu Ljubljana Brno Gdansk Malmo Tampere Dresden Nantes Cadiz Ostend Lugano Salzburg Krakow Riga Vilnius
 Zagreb Valencia Granada Toulouse Bruges Antwerp Rotterdam Hamburg Munich Verona Parma Lucerne Basel Innsbruck
 Trieste Coimbra Faro Oslo Uppsala Odense Aalborg Plovdiv Sibiu Cluj Pecs Debrecen Szeged Ohrid Kotor""".split()
 

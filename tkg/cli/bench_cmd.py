@@ -271,5 +271,14 @@ def classifier(as_json: Json = False) -> None:
     from ..bench.report import table
 
     report = {"benchmark": "classifier", **evaluate_classifier()}
-    rows = [(k, v if not isinstance(v, dict | list) else json.dumps(v)[:80]) for k, v in report.items() if k != "benchmark"]
-    _emit(report, [table("mode classifier", ["", "value"], rows)], as_json)
+    rows: list[tuple[Any, ...]] = []
+    for mode, row in (report.get("confusion") or {}).items():
+        n = sum(row.values())
+        rows.append((mode, n, row.get(mode, 0), round(row.get(mode, 0) / n, 3) if n else None))
+    rows.append(("all (held out)", report.get("n_heldout"), None, report.get("accuracy")))
+    tables = [table(f"mode classifier (trained on {report.get('n_train')} questions)", ["mode", "n", "correct", "accuracy"], rows)]
+    errors = report.get("errors") or []
+    if errors:
+        tables.append(table("misrouted held-out questions", ["question", "expected", "predicted"],
+                            ([e["question"], e["expected"], e["predicted"]] for e in errors)))
+    _emit(report, tables, as_json)

@@ -74,10 +74,22 @@ def _read_text(path: Path) -> str:
     return text
 
 
+# Huge turns are chunked, not rejected — up to this size. A bigger "turn" is almost always a file
+# pasted by mistake, and embedding it would take minutes (a 1 MB turn is ~17,000 chunks).
+MAX_TEXT_CHARS = 1_000_000
+# Names, groups and refs are keys that stores index; Neo4j refuses index entries over ~32 KB.
+MAX_NAME_CHARS = 1_000
+
+
 def _string(value: Any, what: str, source: str, position: str, *, empty_ok: bool = False) -> str:
-    """Check a field is text that every store can hold (no NUL, no lone surrogates)."""
+    """Check a field is text that every store can hold (no NUL, no lone surrogates, bounded size)."""
     if not isinstance(value, str):
         raise InputError(f"{what} must be a string, not {type(value).__name__}", source=source, position=position)
+    limit = MAX_TEXT_CHARS if what in ("text", "source_description") else MAX_NAME_CHARS
+    if len(value) > limit:
+        raise InputError(
+            f"{what} is {len(value):,} characters; the limit is {limit:,}", source=source, position=position
+        )
     if not empty_ok and not value.strip():
         raise InputError(f"{what} is empty", source=source, position=position)
     if "\x00" in value:
@@ -260,7 +272,9 @@ def load_jsonl(path: str | Path, *, group: str | None = None) -> LoadReport:
     source = str(path)
     _check_group_arg(group, source)
     report = LoadReport()
-    for n, line in enumerate(_read_text(path).splitlines(), start=1):
+    # split on "\n" only: str.splitlines() would also split on U+2028/U+2029/U+0085, which
+    # JSON allows raw inside strings
+    for n, line in enumerate(_read_text(path).split("\n"), start=1):
         if not line.strip():
             continue
         where = f"line {n}"

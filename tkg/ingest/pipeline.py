@@ -19,18 +19,18 @@ Example::
 from __future__ import annotations
 
 import threading
-from collections import deque
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from ..embed import Embedder
+from ..errors import TkgError
 from ..extract import Candidate, extract, mentions
 from ..models import Chunk, EpisodeInput, stable_uuid, utcnow
 from ..predicates import PredicateRegistry
-from ..errors import TkgError
 from ..stores.base import GraphStore, Runner
 from ..text import normalize_name
 from .chunking import chunk_episode

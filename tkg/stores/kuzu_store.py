@@ -140,11 +140,11 @@ class KuzuStore(NamedMixin):
             result = result[-1]
         columns = result.get_column_names()
 
-        def values() -> Iterator[list[Any]]:
+        def records() -> Iterator[list[Any]]:
             while result.has_next():
                 yield list(result.get_next())
 
-        rows = rows_iter(columns, values())
+        rows = rows_iter(columns, records())
         result.close()
         return rows
 
