@@ -569,3 +569,23 @@ def test_kuzu_database_held_by_another_process_is_reported_locked(tmp_path: Path
         holder.wait(timeout=30)
         assert holder.stdout is not None
         holder.stdout.close()
+
+
+def test_retrieval_ops_return_only_the_asked_group(store: GraphStore, new_group: Callable[[], str]) -> None:
+    a, b = new_group(), new_group()
+    _searchable(store, a, b)
+    (found,) = store.named("retrieval.vector", {"group_id": a, "vector": vec(3), "k_fetch": 50, "efs": 100})
+    hits = [h for h in found["hits"] if h]
+    chunks = [h for h in hits if h["kind"] != "fact"]  # the test's facts name no episode
+    assert found["raw"] >= len(hits) > 0 and {h["episode_uuid"] for h in chunks} == {episode(a, 0)}
+    assert max(hits, key=lambda h: h["score"])["score"] == pytest.approx(1.0, abs=1e-4)
+    turns = store.named("retrieval.turns", {"group_id": a, "uuids": [episode(a, 0), episode(b, 0)]})
+    assert [t["uuid"] for t in turns] == [episode(a, 0)] and turns[0]["source_ref"] == "D1:0"
+    by_seq = store.named("retrieval.turns_by_seq", {"group_id": a, "seqs": [0, 1]})
+    assert [t["uuid"] for t in by_seq] == [episode(a, 0)]
+    mine = [h["uuid"] for h in hits if h["kind"] == "fact"] or [
+        stable_uuid("fact", a, stable_uuid("entity", a, "Priya"), "said", stable_uuid("entity", a, "object 0"), "1")
+    ]
+    theirs = stable_uuid("fact", b, stable_uuid("entity", b, "Priya"), "said", stable_uuid("entity", b, "object 0"), "1")
+    facts = store.named("retrieval.fact_sources", {"group_id": a, "uuids": [*mine, theirs]})
+    assert facts and {f["uuid"] for f in facts} <= set(mine) and all(f["predicate"] == "said" for f in facts)
