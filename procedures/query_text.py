@@ -174,9 +174,7 @@ def parse_question(question: str) -> QueryText:
     """Everything retrieval needs from a question, computed once."""
     found = calendar_time(question)
     undated = question.replace(found[1], " ") if found else question
-    words = _content(words_of(undated))
-    if not words:  # a question made only of stop words still deserves a full-text try
-        words = list(dict.fromkeys(w for w in words_of(question) if len(w) > 1))[:MAX_WORDS]
+    words = _content(words_of(undated))  # none left (e.g. "What is it?"): dense search only
     return QueryText(
         question=question,
         words=tuple(words),

@@ -209,12 +209,13 @@ def test_query_syntax_never_reaches_the_engine(w: World, question: str) -> None:
     assert "h3" in refs(r)
 
 
-@pytest.mark.parametrize("question", ['"', "AND OR NOT", "*", "?", "((", "", "   ", "\\"])
-def test_questions_without_words_still_return_cleanly(w: World, question: str) -> None:
+@pytest.mark.parametrize("question", ['"', "AND OR NOT", "*", "?", "((", "", "   ", "\\", "What is it?"])
+def test_questions_without_content_words_search_dense_only(w: World, question: str) -> None:
+    assert plain_query(question) == "" and parse_question(question).fts == ""
     r = retrieve(w.mem.ctx, question, w.main, lookup_payload())
-    assert plain_query(question) == "" and isinstance(r.hits, list)
-    bm25 = retrieve(w.mem.ctx, question, w.main, lookup_payload(fusion="bm25"))
-    assert bm25.hits == [] or parse_question(question).fts  # only word-like fallbacks search text
+    assert "no words for full text: dense lists only" in r.trace["fallbacks"]
+    assert "chunk_text" not in r.counts and all("_text" not in v for h in r.hits for v in h.via)
+    assert retrieve(w.mem.ctx, question, w.main, lookup_payload(fusion="bm25")).hits == []
 
 
 def test_question_parsing() -> None:

@@ -10,12 +10,17 @@ variants asked for), and reports, overall and per category, the share of questio
 the p50/p95 latency of `retrieve()` (query embedding included, model load excluded, embedding
 cache off unless ``--cache``).
 
-Usage::
+Usage (``PYTHONPATH=.`` from the repo root)::
 
-    HF_HUB_OFFLINE=1 PYTHONPATH=. python3 tools/dev_locomo_eval.py \\
-        --data /work/shared/data/locomo/locomo_dev5.json --db /tmp/tkg-dev-locomo.kuzu \\
-        --variant default --variant bm25 --variant dense
-    python3 tools/dev_locomo_eval.py --list      # the variants it knows
+    python3 tools/dev_locomo_eval.py --list                     # the variants it knows
+    python3 tools/dev_locomo_eval.py --cache --variant default --variant rrf --variant bm25_turns
+    python3 tools/dev_locomo_eval.py --no-memo --variant default  # honest latency
+    python3 tools/dev_locomo_eval.py --set tune.context_weight=0.5 --set neighbours=2
+
+Without ``--no-memo`` every named query's rows are remembered, so variants that differ only in
+fusion re-run in seconds (their latency columns are then meaningless). ``TKG_EMBED_THREADS``
+defaults to 1 here: one question is too small for a thread pool, which on a busy CPU turned a
+~10 ms embedding into hundreds.
 """
 
 from __future__ import annotations

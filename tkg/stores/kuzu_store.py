@@ -106,11 +106,12 @@ class KuzuStore(NamedMixin):
             if self._closed:
                 raise StoreUnavailable(f"the store {self.url} is closed")
             conn = kuzu.Connection(self._db)
-            for ext in ("fts", "vector"):
-                try:
-                    conn.execute(f"LOAD EXTENSION {ext}")
-                except RuntimeError:
-                    pass  # built in on 0.11; loading twice is harmless
+            with self._write_lock:
+                for ext in ("fts", "vector"):
+                    try:
+                        conn.execute(f"LOAD EXTENSION {ext}")
+                    except RuntimeError:
+                        pass  # built in on 0.11; loading twice is harmless
             self._local.conn = conn
             self._conns.append(conn)
         return conn
@@ -151,7 +152,15 @@ class KuzuStore(NamedMixin):
     # -- GraphStore -------------------------------------------------------------------------
     def run(self, query: str, params: Params = None) -> list[Row]:
         # Kuzu runs one write transaction at a time; reads go concurrently on their own connections.
-        with self._write_lock if write_clause(query) else nullcontext():
+        # Some statements without a write keyword still need a write transaction in Kuzu (index
+        # table functions among them): those are retried under the lock.
+        try:
+            with self._write_lock if write_clause(query) else nullcontext():
+                return self._execute(self._conn(), query, params)
+        except StoreError as exc:
+            if "only one write transaction" not in str(exc).lower():
+                raise
+        with self._write_lock:
             return self._execute(self._conn(), query, params)
 
     def read(self, query: str, params: Params = None) -> list[Row]:
