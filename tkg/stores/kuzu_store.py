@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ import kuzu
 
 from ..cypher import load_schema
 from ..errors import ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
-from .base import SCHEMA_VERSION, NamedMixin, Params, Row, refuse_writes, rows_iter, to_utc, write_clause
+from .base import SCHEMA_VERSION, NamedMixin, Params, Row, refuse_writes, rows_iter, to_utc
 
 _INDEX_CALL = re.compile(r"CALL\s+CREATE_(?:FTS|VECTOR)_INDEX\(\s*'(\w+)'\s*,\s*'(\w+)'", re.I)
 
@@ -151,26 +151,21 @@ class KuzuStore(NamedMixin):
 
     # -- GraphStore -------------------------------------------------------------------------
     def run(self, query: str, params: Params = None) -> list[Row]:
-        # Kuzu runs one write transaction at a time; reads go concurrently on their own connections.
-        # Some statements without a write keyword still need a write transaction in Kuzu (index
-        # table functions among them): those are retried under the lock.
-        try:
-            with self._write_lock if write_clause(query) else nullcontext():
-                return self._execute(self._conn(), query, params)
-        except StoreError as exc:
-            if "only one write transaction" not in str(exc).lower():
-                raise
+        # One statement at a time per database: Kuzu 0.11.3 aborts the whole process when reads
+        # run on other connections while a write transaction updates the full-text and vector
+        # indexes (seen in tests/test_concurrency.py), so the adapter serialises every statement.
         with self._write_lock:
             return self._execute(self._conn(), query, params)
 
     def read(self, query: str, params: Params = None) -> list[Row]:
         refuse_writes(query)
-        conn = self._conn()
-        self._execute(conn, "BEGIN TRANSACTION READ ONLY", None)
-        try:
-            return self._execute(conn, query, params)
-        finally:
-            self._execute(conn, "ROLLBACK", None)
+        with self._write_lock:
+            conn = self._conn()
+            self._execute(conn, "BEGIN TRANSACTION READ ONLY", None)
+            try:
+                return self._execute(conn, query, params)
+            finally:
+                self._execute(conn, "ROLLBACK", None)
 
     @contextmanager
     def transaction(self) -> Iterator[_Tx]:
