@@ -73,7 +73,8 @@ def find_mentions(question: str, entity_names: Sequence[str], aliases: Mapping[s
     def free(s: int, e: int) -> bool:
         return all(e <= m.start or s >= m.end for m in found)
 
-    for name in sorted(names, key=len, reverse=True):
+    low = question.casefold()
+    for name in sorted((n for n in names if n.casefold() in low), key=len, reverse=True):  # cheap test first
         for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", question, re.IGNORECASE):
             if free(m.start(), m.end()):
                 found.append(Mention(m.start(), m.end(), m.group(0), names[name]))

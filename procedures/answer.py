@@ -1,10 +1,12 @@
 """The answer orchestrator: route → procedure → runtime gates → synthesis → `Answer`.
 
 `Memory.ask` calls :func:`answer_question`. The router picks the mode and payload; the
-payload's procedure answers; then two runtime gates may revise the result:
+payload's procedure answers; then runtime gates may revise the result:
 
 * **empty retrieval** — the procedure found no evidence: retry with
   `empty_retrieval_fallback(payload)` (deeper, every index, no graph walk) through `lookup`;
+* **evidence backfill** — the answer rests on edges only (a graph answer names one or two
+  source turns): the turns direct retrieval ranks for the question follow them;
 * **abstention** — the payload asks for grounding and the question's main entity or attribute
   has no support in the group (`procedures.abstain.ground`): the answer is
   "No information available", with what was looked at as evidence.
@@ -27,7 +29,7 @@ from planners.router import route
 from tkg.models import NO_INFORMATION, Answer
 
 from .abstain import ground
-from .result import ProcedureResult
+from .result import ProcedureResult, evidence_from_hits
 from .synthesis import dedupe, synthesize
 
 if TYPE_CHECKING:
@@ -95,6 +97,10 @@ def answer_question(
     timings["empty_retrieval_gate"] = _ms(t)
 
     t = time.perf_counter()
+    result = _backfill(ctx, question, group, r.payload, r.as_of, result, runtime)
+    timings["evidence_backfill"] = _ms(t)
+
+    t = time.perf_counter()
     grounding = (
         ground(ctx, question, group, ownership=not result.trace.get("from_graph"))
         if r.payload.abstention == "entity"
@@ -149,6 +155,31 @@ def _empty_retrieval_gate(
     trace = dict(result.trace)
     trace["empty_retrieval_retry"] = retried.trace
     return ProcedureResult(retried.answer, retried.evidence, retried.facts, retried.abstained, trace)
+
+
+def _backfill(
+    ctx: Context, question: str, group: str, payload: Payload, as_of: datetime | None,
+    result: ProcedureResult, runtime: list[dict[str, Any]],
+) -> ProcedureResult:  # fmt: skip
+    """Graph answers rest on a few edges; the turns retrieval ranks for the question follow them.
+
+    A fact-only answer ("Lisbon", from one edge) names one or two source turns. The user (and
+    an LLM phrasing the answer) also needs the conversation around the question, so when every
+    evidence item came through an edge and there are fewer than the payload's depth, the turns
+    direct retrieval ranks for the question are appended after the edges' own turns.
+    """
+    if not result.evidence or len(result.evidence) >= payload.depth or any(e.kind != "fact" for e in result.evidence):
+        runtime.append({"name": "evidence_backfill", "fired": False, "reason": "evidence came from retrieval", "effect": "none"})
+        return result
+    from .retrieval import retrieve
+
+    got = retrieve(ctx, question, group, payload, as_of=as_of)
+    extra = dedupe(result.evidence + evidence_from_hits(got.hits, group))[len(result.evidence) :]
+    runtime.append(
+        {"name": "evidence_backfill", "fired": True, "reason": f"{len(result.evidence)} evidence item(s), all from edges",
+         "effect": f"appended {len(extra)} retrieved turn(s) after them"}
+    )  # fmt: skip
+    return ProcedureResult(result.answer, result.evidence + extra, result.facts, result.abstained, result.trace)
 
 
 def _candidates(result: ProcedureResult, evidence: list[Any]) -> dict[str, Any]:

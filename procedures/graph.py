@@ -343,13 +343,15 @@ def _latest_answer(question: str, slot: QuestionSlot, current: list[Fact]) -> st
 def newest_chunks(
     ctx: Context, question: str, group: str, payload: Payload, trace: dict[str, Any], *, top: int = 5
 ) -> ProcedureResult:
-    """The best-scoring hits, newest first; the newest one's best sentence answers."""
+    """The best-scoring hits, in order of support; the newest of the first few answers."""
     from .retrieval import retrieve
 
     got = retrieve(ctx, question, group, payload)
     trace["retrieval"] = {"hits": len(got.hits), "counts": got.counts, "timings_ms": got.timings_ms}
-    evidence = newest_first(evidence_from_hits(got.hits[:top], group))
+    evidence = evidence_from_hits(got.hits, group)
     if not evidence:
         return ProcedureResult("", [], [], True, {**trace, "reason": "retrieval found nothing"})
+    newest = newest_first(evidence[:top])[0]  # the answer: the newest of the best few
     trace["answered_by"] = "newest_chunks"
-    return ProcedureResult(best_sentence(question, evidence[0].text), evidence, [], False, trace)
+    trace["answer_from"] = newest.source_ref
+    return ProcedureResult(best_sentence(question, newest.text), evidence, [], False, trace)

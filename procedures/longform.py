@@ -96,8 +96,8 @@ def long_form(
                 candidates[k].append(ev)
     names, aliases = planning_names(question, index)
     chosen, covered = select(candidates, names, aliases, target=max(len(slices), payload.depth // 3))
-    chosen.sort(key=lambda e: e.valid_at or span["first"])
-    bullets = [f"- {format_day(e.valid_at)} — {e.speaker + ': ' if e.speaker else ''}{best_sentence(question, e.text, informative=True)}" for e in chosen]
+    timeline = sorted(chosen, key=lambda e: e.valid_at or span["first"])
+    bullets = [f"- {format_day(e.valid_at)} — {e.speaker + ': ' if e.speaker else ''}{best_sentence(question, e.text, informative=True)}" for e in timeline]
     trace.update(
         strata=[{"from": lo.isoformat(), "to": hi.isoformat(), "hits": c} for (lo, hi), c in zip(slices, counts, strict=True)],
         strata_covered=sum(1 for c in candidates if c), facts=len(facts), selected=len(chosen),
@@ -105,7 +105,12 @@ def long_form(
     )  # fmt: skip
     if not chosen:
         return ProcedureResult("", [], [], True, {**trace, "reason": "no evidence in any stratum"})
-    return ProcedureResult("\n".join(bullets), chosen, facts, False, trace)
+    # The bullets are chronological; the evidence is ranked: the bullets' turns in the order the
+    # wide search ranked them, then the rest of that search (context the bullets did not use).
+    rank = {h.episode_uuid: i for i, h in enumerate(wide.hits)}
+    ranked = sorted(chosen, key=lambda e: rank.get(e.episode, len(rank)))
+    evidence = dedupe(ranked + evidence_from_hits(wide.hits[: payload.depth], group))
+    return ProcedureResult("\n".join(bullets), evidence, facts, False, trace)
 
 
 def select(
@@ -117,17 +122,24 @@ def select(
     covered: set[str] = set()
     seen: set[tuple[str, str]] = set()
 
+    mentioned: dict[str, set[str]] = {}
+
+    def mentions(e: Evidence) -> set[str]:
+        if e.text not in mentioned:
+            mentioned[e.text] = {m.canonical for m in find_mentions(e.text, names, aliases)}
+        return mentioned[e.text]
+
     def take(e: Evidence) -> None:
         chosen.append(e)
         seen.add((e.episode, e.text))
-        covered.update(m.canonical for m in find_mentions(e.text, names, aliases))
+        covered.update(mentions(e))
 
     for items in pool:
         if items:
             take(items[0])
     rest = [e for items in pool for e in items[1:] if (e.episode, e.text) not in seen]
     while rest and len(chosen) < target:
-        gains = [(len({m.canonical for m in find_mentions(e.text, names, aliases)} - covered), e.score, -i) for i, e in enumerate(rest)]
+        gains = [(len(mentions(e) - covered), e.score, -i) for i, e in enumerate(rest)]
         best = max(range(len(rest)), key=lambda i: gains[i])
         if gains[best][0] == 0 and len(chosen) >= len(pool):
             break

@@ -296,12 +296,13 @@ def _chunks_in_window(
     if window is not None and hits:
         inside = in_window(ctx, group, hits, window)
         trace["retrieval"]["in_window"] = len(inside)
-        hits = inside or hits
-    hits = hits[: max(3, min(8, payload.depth))]
+        # the window's turns lead; the rest keep their place after them (the window may be off)
+        hits = inside + [h for h in hits if h not in inside]
     if not hits:
         return ProcedureResult("", [], [], True, {**trace, "reason": "retrieval found nothing"})
     answer = best_sentence(question, hits[0].text)
-    evidence = sorted(evidence_from_hits(hits, group), key=lambda e: (e.valid_at is None, e.valid_at or _FAR_PAST))
     trace["answered_by"] = "best chunk in the window" if window else "best chunk"
-    trace["order"] = "chronological"
-    return ProcedureResult(answer, evidence, [], False, trace)
+    # Evidence stays in order of support; the chronology is the answer's business (the trace
+    # lists the same turns by time).
+    trace["chronology"] = [h.source_ref for h in sorted(hits, key=lambda h: (h.valid_at is None, h.valid_at or _FAR_PAST))]
+    return ProcedureResult(answer, evidence_from_hits(hits, group), [], False, trace)

@@ -123,8 +123,13 @@ def to_utc(value: datetime) -> datetime:
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def normalise_out(value: Any) -> Any:
     """Driver values → plain Python: aware UTC datetimes, lists, dicts."""
+    if type(value) in _PLAIN:  # most values: nothing to do (and this runs per value of every row)
+        return value
     if isinstance(value, datetime):
         return to_utc(value)
     to_native = getattr(value, "to_native", None)
