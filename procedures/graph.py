@@ -301,7 +301,7 @@ def latest_version(
             older = [f for f in history if f.uuid not in {c.uuid for c in current}][-2:]
             evidence = fact_evidence(ctx, group, current) + fact_evidence(ctx, group, older[::-1], score=0.5)
             trace["from_graph"] = True  # the answer rests on edges, not on retrieved text
-            return ProcedureResult(_latest_answer(question, slot, current), evidence, current + older, False, trace)
+            return ProcedureResult(latest_answer(question, slot, current), evidence, current + older, False, trace)
         trace["fallbacks"].append({"from": "slot", "to": "newest_chunks", "reason": "the graph has no open edge for the slot"})
     else:
         trace["fallbacks"].append({"from": "slot", "to": "newest_chunks", "reason": "no (subject, predicate) in the question"})
@@ -328,7 +328,7 @@ def slot_history(ctx: Context, group: str, slot: QuestionSlot) -> list[Fact]:
     return qualifier_filter(slot.hop(), [row_to_fact(r, group) for r in rows])
 
 
-def _latest_answer(question: str, slot: QuestionSlot, current: list[Fact]) -> str:
+def latest_answer(question: str, slot: QuestionSlot, current: list[Fact]) -> str:
     """The newest open value (older open values of a multi-valued slot follow as "also")."""
     values = list(dict.fromkeys(f.object for f in current))
     value = values[0] + (f" (also: {', '.join(values[1:])})" if len(values) > 1 else "")

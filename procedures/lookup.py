@@ -26,12 +26,13 @@ from typing import Any
 
 from planners.payloads import Payload
 from tkg.memory import Context
-from tkg.models import NO_INFORMATION
+from tkg.models import NO_INFORMATION, Evidence, Fact
 from tkg.text import split_sentences
 
 from .query_text import names_in, parse_question, stems, words_of
 from .result import ProcedureResult, evidence_from_hits
 from .retrieval import Hit, Retrieval, Tuning, retrieve
+from .synthesis import dedupe, fact_evidence
 
 ANSWER_FROM = 3  # the answer sentence comes from the first N turns
 
@@ -48,6 +49,10 @@ def lookup(
         "timings_ms": r.timings_ms, "as_of": as_of.isoformat() if as_of else None, **r.trace,
     }
     evidence = evidence_from_hits(r.hits, group)
+    graph = _slot_answer(ctx, question, group, as_of, trace)
+    if graph is not None:  # an open edge grounds the question by itself
+        answer, facts, support = graph
+        return ProcedureResult(answer=answer, evidence=dedupe(support + evidence), facts=facts, abstained=False, trace=trace)
     reason = _abstain_reason(ctx, question, group, payload, r)
     if reason:
         trace["abstained_because"] = reason
@@ -55,6 +60,29 @@ def lookup(
     answer, source = best_sentence(question, r.hits[:ANSWER_FROM])
     trace["answer_from"] = source
     return ProcedureResult(answer=answer, evidence=evidence, facts=r.facts, abstained=False, trace=trace)
+
+
+def _slot_answer(
+    ctx: Context, question: str, group: str, as_of: datetime | None, trace: dict[str, Any]
+) -> tuple[str, list[Fact], list[Evidence]] | None:
+    """Graph first: a question about one person's one relation ("Who is Nikolai dating?") that
+    the classifier sent here is answered from that slot's open edge when the graph has one.
+
+    Only a one-hop plan of the hop planner counts (subject and relation both recognised), so a
+    question merely mentioning a relation word keeps its extractive answer.
+    """
+    from .graph import analyse, current_slot, latest_answer
+
+    slot = analyse(ctx, question, group, ctx.entities(group))
+    if slot.plan is None or len(slot.plan.hops) != 1 or slot.subject is None or not slot.predicate:
+        return None
+    current = current_slot(ctx, group, slot, as_of)
+    if not current:
+        return None
+    trace["answer_from"] = "graph"
+    trace["from_graph"] = True  # the answer rests on an edge (the abstention gate reads this)
+    trace["slot"] = {"subject": slot.subject.name, "predicate": slot.predicate, "current": [f.object for f in current]}
+    return latest_answer(question, slot, current), current, fact_evidence(ctx, group, current)
 
 
 def best_sentence(question: str, hits: list[Hit]) -> tuple[str, str | None]:

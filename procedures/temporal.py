@@ -56,8 +56,9 @@ def resolve_window(text: str, anchor: datetime) -> Window | None:
     words = text.strip()
     lead = words.split(" ", 1)[0].lower()
     core = words.split(" ", 1)[1] if lead in ("before", "after", "since", "until", "till") and " " in words else words
-    probe = f"in {core}" if core[:1].isdigit() else core
-    refs = find_times(probe, anchor)
+    refs = find_times(core, anchor)
+    if not refs and core[:1].isdigit():  # a bare "2019" reads as a year only after "in"
+        refs = find_times(f"in {core}", anchor)
     if not refs:
         return None
     start, end = refs[0].start, refs[0].end

@@ -287,3 +287,23 @@ def test_survey_counts_predicates_on_a_locomo_shaped_file(tmp_path: Path) -> Non
     assert report["counts"]["lives_in"] == 2 and report["counts"]["has_pet"] == 1
     assert all(len(rows) <= 2 for rows in report["examples"].values())
     assert report["candidates"] == sum(report["counts"].values())
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Packed everything up and moved to Bruges!", fact("Priya", "lives_in", "Bruges")),
+        ("Just adopted a kitten named Olive.", fact("Priya", "has_pet", "Olive")),
+        ("I sold the flat and then moved to Leeds.", fact("Priya", "lives_in", "Leeds")),
+        ("Sadly we lost our dog Biscuit.", fact("Priya", "has_pet", "Biscuit", "retract")),
+        ("Meet Pumpkin, my new cat!", fact("Priya", "has_pet", "Pumpkin")),
+        ("We brought home a little hamster, we named it Biscuit.", fact("Priya", "has_pet", "Biscuit")),
+    ],
+)
+def test_chat_shorthand_elided_subjects_openers_and_appositive_objects(text: str, expected: tuple[str, ...]) -> None:
+    assert expected in facts(text)
+
+
+def test_sentence_openers_are_not_names() -> None:
+    assert [n for n, _ in mentions("Big news: I'm living in Ghent now.", speaker="Priya", listeners=["Marco"])] == ["Ghent"]
+    assert "Big Ben" in [n for n, _ in mentions("Big Ben is in London.", speaker="Priya", listeners=["Marco"])]

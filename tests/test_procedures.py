@@ -233,6 +233,9 @@ def test_time_windows_and_formats() -> None:
     before = resolve_window("before 2023", anchor)
     assert before is not None and before[1] == datetime(2023, 1, 1, tzinfo=UTC)
     assert resolve_window("since March 2024", anchor)[0] == datetime(2024, 3, 1, tzinfo=UTC)  # type: ignore[index]
+    # an ISO date is that day, not its year (a bare year still reads as the year)
+    assert resolve_window("2020-09-06", anchor) == (datetime(2020, 9, 6, tzinfo=UTC), datetime(2020, 9, 7, tzinfo=UTC))
+    assert resolve_window("2019", anchor) == (datetime(2019, 1, 1, tzinfo=UTC), datetime(2020, 1, 1, tzinfo=UTC))
     assert granularity(datetime(2023, 5, 1, tzinfo=UTC), datetime(2023, 6, 1, tzinfo=UTC)) == "month"
     assert format_day(datetime(2023, 5, 7, 13, tzinfo=UTC)) == "7 May 2023"
     assert stem("shoes") == "shoe" and stem("moved") == "move"

@@ -206,6 +206,33 @@ def _load_sentence_transformer(model: str, dtype: str) -> Any:
         return st
 
 
+SMALL_BATCH = 8  # up to this many texts (a question) are embedded on one thread
+
+
+@contextlib.contextmanager
+def _threads(n: int | None) -> Iterator[None]:
+    """Run torch on ``n`` threads for a while (None: leave it alone).
+
+    One question is too small to split: on 2 busy cores a short query took 255 ms (p50) on
+    torch's two threads and 20 ms on one, measured with other work running. Batches (ingest)
+    keep torch's own setting (TKG_EMBED_THREADS, else one per core).
+    """
+    if n is None:
+        yield
+        return
+    import torch
+
+    before = torch.get_num_threads()
+    if before == n:
+        yield
+        return
+    torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
 class LocalEmbedder(_EmbedderBase):
     """A sentence-transformers model on CPU; loads on the first `embed`, not before.
 
@@ -250,7 +277,7 @@ class LocalEmbedder(_EmbedderBase):
             return np.zeros((0, self.dim), dtype=np.float32)
         unique = list(dict.fromkeys(texts))  # a one-sentence turn is also its own sentence chunk
         model = self._model()
-        with self._lock:
+        with self._lock, _threads(1 if len(unique) <= SMALL_BATCH else None):
             vectors = model.encode(
                 unique,
                 batch_size=self.batch_size,

@@ -16,7 +16,14 @@ from datetime import datetime
 from tkg.extract.candidate import CONF_CONTEXT, Candidate, Hit, Sentence
 from tkg.extract.clauses import clause_hits, copula_hits, plan_hits, together_hits
 from tkg.extract.compiled import Compiled, compile_registry
-from tkg.extract.phrases import birthday_hits, favorite_hits, np_hits, pet_gone_hits, trip_hits
+from tkg.extract.phrases import (
+    birthday_hits,
+    favorite_hits,
+    np_hits,
+    pet_gone_hits,
+    pet_named_hits,
+    trip_hits,
+)
 from tkg.models import as_utc
 from tkg.predicates import PredicateRegistry
 from tkg.text import normalize_name, split_sentences
@@ -48,9 +55,32 @@ _ARTICLE = re.compile(r"^(?:the|a|an|in|at|to|from)\s+", re.I)
 _PARTNER_PREDS = ("engaged_to", "married_to", "partner_of")
 
 
+# Chat drops the subject: "Packed everything up and moved to Bruges!", "Just adopted a kitten."
+# Such a sentence starting with a past-tense life-event verb is the speaker's; so is a verb
+# coordinated after a first-person clause ("I sold the flat and moved to Leeds").
+_EVENT_VERBS = r"(?:packed|moved|relocated|settled|started|adopted|rescued|bought|sold|got|joined|quit|left|lost|began)"
+_ELIDED = re.compile(r"^(?=(?:(?:just|finally|officially|recently|also)\s+)?" + _EVENT_VERBS + r"\b)", re.I)
+_COORDINATED = re.compile(r"\b(and(?:\s+then)?|then)\s+(?=(?:(?:just|finally)\s+)?" + _EVENT_VERBS + r"\b)", re.I)
+_FIRST_PERSON = re.compile(r"^I\b|^(?:[A-Z][a-z]+,?\s+)?I\b")
+
+
+def spell_out_subject(text: str) -> str:
+    """The sentence with an elided "I" written out, for the clause rules only.
+
+    >>> spell_out_subject("Packed everything up and moved to Bruges!")
+    'I packed everything up and I moved to Bruges!'
+    """
+    if _ELIDED.match(text):
+        text = "I " + text[0].lower() + text[1:]
+    if _FIRST_PERSON.match(text):
+        text = _COORDINATED.sub(lambda m: m.group(1) + " I ", text)
+    return text
+
+
 def _sentence(text: str, index: int, speaker: str, listeners: Sequence[str], when: datetime,
               registry: PredicateRegistry) -> Sentence:
-    sent = Sentence(text.replace("\u2019", "'").replace("\u2018", "'"), index, speaker, listeners, when, registry)
+    text = spell_out_subject(text.replace("\u2019", "'").replace("\u2018", "'"))
+    sent = Sentence(text, index, speaker, listeners, when, registry)
     sent.times = find_times(sent.text, when)
     sent.question = sent.text.rstrip().endswith("?") or bool(_QUESTION_START.match(sent.text))
     sent.hypothetical = bool(_HYPOTHETICAL.search(sent.text))
@@ -126,7 +156,7 @@ def _sentence_hits(sent: Sentence, comp: Compiled, context: list[Hit]) -> list[H
     if sent.question:
         return hits
     hits += clause_hits(sent, comp) + copula_hits(sent, comp) + plan_hits(sent, comp)
-    hits += birthday_hits(sent) + trip_hits(sent) + pet_gone_hits(sent, comp)
+    hits += birthday_hits(sent) + trip_hits(sent) + pet_gone_hits(sent, comp) + pet_named_hits(sent, comp)
     hits += together_hits(sent, comp, _partner(context + hits, sent.speaker))
     if not hits or sent.correction:
         hits += _corrections(sent, context, sent.registry)

@@ -38,6 +38,8 @@ _ONLY_SYMBOLS = re.compile(r"^[\W\d_]+$")
 _OTHERS = re.compile(r"(?:his|her|their|its|your)\s", re.I)
 _VERBISH = frozenset("makes helps keeps gives means is was has gets feels brings lets takes made helped kept gave "
                      "meant got felt brought took".split())
+# "(our) dog Biscuit", "(my) little sister Megan": a pet or a person named after what it is
+_APPOSITIVE = re.compile(r"^(?:[a-z][\w\-]*\s+){1,2}([A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)?)$")
 _SIMPLE_NAME = re.compile(r"^[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?$")
 _NOT_A_NAME = re.compile(r"(?:ing|ive|ful|ous|able|ible|less|ly|ed|ness|ment|tion|[^uiaoes]s)$")
 _TRAIL_ADVERB = re.compile(r"(?:\s+[a-z]+ly)+[\s.,!?]*$")  # "Cork originally", "jazz obviously"
@@ -46,13 +48,26 @@ _COMMA_LIST = re.compile(r",[^,]*\b(?:and|or)\b")
 
 def is_name(text: str) -> bool:
     """Whether a capitalised run is plausibly a name, not a sentence-initial word ("Wow", "Irish")."""
-    first = text.split()[0].lower().rstrip(".")
-    return bool(text) and first not in lx.NOT_NAMES and first not in lx.NATIONALITIES and text[0].isupper()
+    if not text.strip():
+        return False
+    words = text.split()
+    first = words[0].lower().rstrip(".")
+    if len(words) == 1 and first in _LONE_OPENERS:
+        return False
+    return first not in lx.NOT_NAMES and first not in lx.NATIONALITIES and text[0].isupper()
+
+
+# Capitalised only because they open a sentence: "Meet Pumpkin, my new cat!" (an imperative
+# before a name) and "Big news: ..." (an adjective alone; "Big Ben" stays a name).
+_IMPERATIVE = re.compile(r"^(?:meet|say hi to|say hello to|guess|welcome|introducing)\s+(?=[A-Z])", re.I)
+_LONE_OPENERS = frozenset("meet say guess welcome big huge great good quick fun sad happy exciting amazing awesome lovely nice crazy".split())
 
 
 def clean_name(text: str) -> str:
-    """Trailing possessive and punctuation off a name: "Megan's" -> "Megan"."""
+    """Trailing possessive and punctuation, and a leading sentence opener, off a name:
+    "Megan's" -> "Megan", "Meet Pumpkin" -> "Pumpkin"."""
     text = _TRAIL.sub("", text.strip())
+    text = _IMPERATIVE.sub("", text)
     return text[:-2] if text.endswith("'s") else text
 
 
@@ -82,6 +97,9 @@ def _finish(raw: str, pred: Predicate) -> str | None:
         return None
     if all(w.lower() in STOPWORDS for w in words) or (len(words) > 1 and words[0].lower() in _VERBISH):
         return None  # "the things I love makes writing fun"
+    appositive = _APPOSITIVE.match(" ".join(words)) if pred.object_type in ("pet", "person") else None
+    if appositive:
+        words = appositive.group(1).split()  # "dog Biscuit" -> "Biscuit"
     if pred.proper_object:
         caps = [i for i, w in enumerate(words) if w[0].isupper() and w != "I"]
         if not caps:

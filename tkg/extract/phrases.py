@@ -226,3 +226,22 @@ def pet_gone_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
         if owner:
             out.append(Hit(owner, "has_pet", obj, polarity="retract", confidence=CONF_LOOSE + 0.1, anchor=m.end()))
     return out
+
+
+_NAMED_IT = re.compile(r"\b(?:we|I)\s+(?:'ve\s+)?(?:named|called)\s+(?:it|him|her)\s+(?P<name>" + NAME + r")")
+
+
+def pet_named_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
+    """"We brought home a little hamster, we named it Biscuit" -> has_pet Biscuit (a pet noun must
+    come before the naming, so "we named it Project X" about a product says nothing)."""
+    if "has_pet" not in sent.registry:
+        return []
+    out: list[Hit] = []
+    for m in _NAMED_IT.finditer(sent.text):
+        before = sent.text[: m.start()].lower()
+        if not re.search(r"\b(?:" + comp.pet_nouns + r")\b", before):
+            continue
+        name = m.group("name")
+        if is_name(name):
+            out.append(Hit(sent.speaker, "has_pet", clean_name(name), confidence=CONF_FIRST, anchor=m.end()))
+    return out
