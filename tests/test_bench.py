@@ -245,3 +245,16 @@ def test_fresh_store_refuses_an_existing_kuzu_path(tmp_path: Path) -> None:
     result = runner.invoke(app, ["bench", "temporal", "--size", "5", "--store", f"kuzu://{tmp_path}/used.kuzu"])
     assert result.exit_code == 1
     assert "fresh store" in result.stderr
+
+
+def test_bench_soak_a_few_seconds_on_kuzu(tmp_path: Path) -> None:
+    url = f"kuzu://{tmp_path}/s.kuzu"
+    result = runner.invoke(app, ["bench", "soak", "--minutes", "0.05", "--seed", "3", "--groups", "2", "--json", "--store", url])
+    assert result.exit_code == 0, result.output
+    report = _last_json(result.stdout)
+    assert report["benchmark"] == "soak" and report["seed"] == 3 and report["url"] == url
+    assert report["ok"] is True and report["violations"] == [] and report["error_count"] == 0
+    assert report["ops"].get("ingest", 0) >= 1 and report["episodes_ingested"] >= 1
+    assert report["checks"] >= 2  # at least the final check of each live group
+    assert 3.0 <= report["seconds"] < 60
+    assert set(report["latency_ms"]["ingest"]) == {"p50", "p95", "max"}

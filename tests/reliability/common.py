@@ -11,6 +11,7 @@ import functools
 import os
 import re
 import uuid
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -81,9 +82,17 @@ def memory(backend: str, tmp: Path) -> Iterator[Memory]:
         mem.close()
 
 
-def forget_quietly(mem: Memory, groups: list[str]) -> None:
-    """Cleanup for the shared Neo4j: forget what a test made, ignoring groups never written."""
-    for group in groups:
+_MADE: weakref.WeakKeyDictionary[Memory, list[str]] = weakref.WeakKeyDictionary()
+
+
+def track(mem: Memory, *groups: str) -> None:
+    """Remember groups a test writes, so `forget_tracked` can remove them from a shared server."""
+    _MADE.setdefault(mem, []).extend(groups)
+
+
+def forget_tracked(mem: Memory) -> None:
+    """Delete every tracked group (ones never written cost nothing)."""
+    for group in _MADE.pop(mem, []):
         mem.ctx.store.named("group.delete", {"group_id": group})
 
 

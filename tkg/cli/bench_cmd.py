@@ -23,7 +23,7 @@ from .common import state
 
 bench_app = typer.Typer(
     name="bench",
-    help="Benchmarks: LoCoMo retrieval, temporal questions, ingest speed, extraction and classifier accuracy.",
+    help="Benchmarks: LoCoMo retrieval, temporal questions, ingest speed, extraction and classifier accuracy, soak.",
     no_args_is_help=True,
 )
 
@@ -105,8 +105,7 @@ def locomo(
 ) -> None:
     """Ingest a LoCoMo file into a fresh store, ask every question, score evidence Hit@k / MRR.
 
-    Reports overall, per category and per routed mode; abstention on adversarial questions;
-    latency p50/p95 (model load excluded); ingest throughput.
+    Reports overall, per category and per routed mode; abstention on adversarial questions; latency p50/p95 (model load excluded); ingest throughput.
 
     Example: tkg bench locomo data/locomo10.json --baselines --json
     """
@@ -160,6 +159,8 @@ def temporal(
 ) -> None:
     """Generated conversations with changing facts: accuracy per question kind, latency, ingest, store size.
 
+    With --scale and --json, each size's report is printed as a JSON line when it finishes and the summary (rows, growth, every run) is the last line.
+
     Example: tkg bench temporal --size 1000 --seed 0
     """
     from ..bench.report import scale_table, temporal_tables
@@ -184,6 +185,11 @@ def temporal(
         rep.pop("records")
         reports.append(rep)
         rows.append(scale_row(rep))
+        if as_json:  # each size as soon as it is done, so a long run that dies keeps what it measured
+            from ..bench.report import json_line
+
+            sys.stdout.write(json_line(rep) + "\n")
+            sys.stdout.flush()
         render.status(f"size {n}: ingest {rep['ingest']['seconds']}s, p95 {rep['latency_ms']['p95']} ms, accuracy {rep['overall_accuracy']}")
     grow = growth(rows)
     summary: dict[str, Any] = {"benchmark": "temporal-scale", "seed": seed, "rows": rows, "growth": grow, "runs": reports}
@@ -235,6 +241,60 @@ def ingest(ctx: typer.Context, path: Annotated[Path, typer.Argument(help="A LoCo
               "ingest": result, "store_size": size, "target_turns_per_s": 100, "notes": notes}
     rows = [(k, result[k]) for k in ("turns", "seconds", "turns_per_s", "chunks", "entities", "facts", "superseded")]
     _emit(report, [table(f"ingest {path.name}", ["", "value"], [*rows, ("store bytes", size["bytes"])])], as_json)
+
+
+@bench_app.command("soak")
+def soak(
+    ctx: typer.Context, as_json: Json = False,
+    minutes: Annotated[float, typer.Option("--minutes", min=0.01, help="How long to run, wall clock (0.5 = 30 s).")] = 5.0,
+    seed: Annotated[int, typer.Option("--seed", help="Operation and conversation seed: the same seed gives the same sequence of choices.")] = 0,
+    groups: Annotated[int, typer.Option("--groups", min=2, help="Groups alive at once (one is forgotten now and then and replaced).")] = 4,
+    store: Store = None, embed_cache: EmbedCache = False,
+) -> None:
+    """Random ingest, re-ingest, ask, state, history and forget across groups, checking invariants as it goes.
+
+    Every few operations it checks that each group holds exactly the episodes it was given, whole, with no edge across groups and one current value per single-valued slot; that evidence never comes from another group; and that forgetting a group leaves the others byte for byte. Its groups are forgotten at the end, so a shared Neo4j is left as it was. Exits 1 when anything broke.
+
+    Example: tkg bench soak --minutes 1 --seed 7 --store bolt://127.0.0.1:7687 --json
+    """
+    import shutil
+    import tempfile
+
+    from ..bench.fresh import machine
+    from ..bench.report import table
+    from ..bench.soak import soak as run_soak
+    from ..embed import get_embedder
+    from ..errors import InputError
+    from ..stores.factory import parse_store_url
+
+    url, tmp = store or state(ctx).store, None
+    if url is None:
+        tmp = Path(tempfile.mkdtemp(prefix="tkg-soak-"))
+        url = f"kuzu://{tmp}/soak.kuzu"
+    spec = parse_store_url(url)
+    if spec.backend == "kuzu" and tmp is None and Path(spec.target).exists():
+        raise InputError(f"{spec.target} already exists; a benchmark needs a fresh store (give a new path)")
+    embedder = get_embedder(None, cache=embed_cache)
+    embedder.embed(["warm-up: load the model before anything is timed"])
+    render.status(f"soak store: {spec.redacted}, {minutes} min, seed {seed}")
+    try:
+        result = run_soak(url, minutes, seed, embedder=embedder, groups=groups)
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    report = {"benchmark": "soak", "machine": machine(), "embed_cache": embed_cache, **result,
+              "url": spec.redacted if tmp is None else "temporary kuzu"}
+    summary = [("seconds", result["seconds"]), ("operations", sum(result["ops"].values())), ("invariant checks", result["checks"]),
+               ("episodes ingested", result["episodes_ingested"]), ("groups created", result["groups_created"]),
+               ("groups forgotten", result["groups_forgotten"]), ("violations", len(result["violations"])),
+               ("errors", result["error_count"]), ("ok", result["ok"])]  # fmt: skip
+    ops = [(op, n, *(result["latency_ms"][op][k] for k in ("p50", "p95", "max"))) for op, n in sorted(result["ops"].items())]
+    for line in [*result["violations"], *result["errors"]]:
+        render.error(line)
+    _emit(report, [table(f"soak, seed {seed}", ["", "value"], summary),
+                   table("operations", ["op", "n", "p50 ms", "p95 ms", "max ms"], ops)], as_json)
+    if not result["ok"]:
+        raise typer.Exit(1)
 
 
 @bench_app.command("extraction")
