@@ -307,3 +307,12 @@ def test_chat_shorthand_elided_subjects_openers_and_appositive_objects(text: str
 def test_sentence_openers_are_not_names() -> None:
     assert [n for n, _ in mentions("Big news: I'm living in Ghent now.", speaker="Priya", listeners=["Marco"])] == ["Ghent"]
     assert "Big Ben" in [n for n, _ in mentions("Big Ben is in London.", speaker="Priya", listeners=["Marco"])]
+
+
+def test_a_very_long_word_costs_little_and_names_nothing() -> None:
+    """Rules once cost the square of a word's length (40 000 characters took minutes)."""
+    started = time.perf_counter()
+    got = facts("I moved to Leeds with " + "Z" + "a" * 40_000 + " yesterday.")
+    assert fact("Priya", "lives_in", "Leeds") in got and all(len(f[2]) < 64 for f in got)
+    assert [n for n, _ in mentions("Hi " + "Q" * 40_000 + ". I saw Megan.", speaker="Priya", listeners=["Marco"])] == ["Megan"]
+    assert time.perf_counter() - started < 5.0

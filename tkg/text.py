@@ -79,7 +79,9 @@ def split_sentences(text: str) -> list[str]:
         if punct.startswith("."):
             if len(punct) == 1 or punct == ".'":
                 # "Dr." / "J." / "3.5" are not boundaries.
-                word = _WORD_BEFORE.search(text, start, m.start())
+                # only the last few characters: an abbreviation is short, and searching a very long
+                # word from every position costs the square of its length
+                word = _WORD_BEFORE.search(text, max(start, m.start() - 32), m.start())
                 if word is not None:
                     w = word.group(1).lower()
                     if w in ABBREVIATIONS or (len(w) == 1 and word.group(1) not in "IA" and word.group(1).isupper()):

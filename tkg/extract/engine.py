@@ -64,6 +64,15 @@ _COORDINATED = re.compile(r"\b(and(?:\s+then)?|then)\s+(?=(?:(?:just|finally)\s+
 _FIRST_PERSON = re.compile(r"^I\b|^(?:[A-Z][a-z]+,?\s+)?I\b")
 
 
+_LONG_WORD = re.compile(r"\S{64,}")
+
+
+def without_long_words(text: str) -> str:
+    """Runs of 64+ non-space characters (links, hashes, keyboard mashing) blanked for the rules:
+    no name or fact is that long, and some rules cost the square of a word's length."""
+    return _LONG_WORD.sub(" ", text) if len(text) >= 64 else text
+
+
 def spell_out_subject(text: str) -> str:
     """The sentence with an elided "I" written out, for the clause rules only.
 
@@ -79,7 +88,7 @@ def spell_out_subject(text: str) -> str:
 
 def _sentence(text: str, index: int, speaker: str, listeners: Sequence[str], when: datetime,
               registry: PredicateRegistry) -> Sentence:
-    text = spell_out_subject(text.replace("\u2019", "'").replace("\u2018", "'"))
+    text = spell_out_subject(without_long_words(text.replace("\u2019", "'").replace("\u2018", "'")))
     sent = Sentence(text, index, speaker, listeners, when, registry)
     sent.times = find_times(sent.text, when)
     sent.question = sent.text.rstrip().endswith("?") or bool(_QUESTION_START.match(sent.text))

@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 
 from tkg.extract import lexicon as lx
+from tkg.extract.engine import without_long_words
 from tkg.extract.objects import clean_name, is_name
 from tkg.predicates import REGISTRY, PredicateRegistry
 from tkg.text import normalize_name, split_sentences
@@ -75,7 +76,7 @@ def mentions(
     known = {normalize_name(n) for n in (speaker, *listeners)}
     out: list[tuple[str, str]] = []
     seen: set[str] = set()
-    for sentence in split_sentences(text.replace("\u2019", "'")):
+    for sentence in split_sentences(without_long_words(text.replace("\u2019", "'"))):
         for m in _RUN.finditer(sentence):
             name = clean_name(m.group(0))
             words = name.split()
