@@ -5,6 +5,11 @@ more than the evidence supports. The sentence is chosen among the top turns by h
 question's content words it shares (on crude stems, "painted" ~ "paint"), with a prior for the
 turn's rank and for the sentence a sentence index or fact matched.
 
+Graph first: when the question is about one person's one relation ("Who is Nikolai dating?",
+"Where does Priya live?") and the graph holds an open edge for that slot, the edge's object is
+the answer and its source turn leads the evidence (the classifier may send such a question here
+rather than to ``graph_latest``).
+
 It abstains (``NO_INFORMATION``) when nothing was retrieved, when the closest turn is too far
 from the question (best cosine below the payload's ``abstain_threshold``), or, with
 ``abstention = "entity"``, when every name the question uses is unknown: in no retrieved turn

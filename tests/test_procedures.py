@@ -21,6 +21,7 @@ from planners.payloads import Payload, default_payloads
 from procedures.aggregation import aggregate, distinct_values, head_predicate
 from procedures.graph import latest_version, relation_chain
 from procedures.longform import long_form, strata
+from procedures.lookup import lookup
 from procedures.result import ProcedureResult
 from procedures.synthesis import best_sentence, format_day, stem
 from procedures.temporal import granularity, resolve_window, temporal
@@ -110,6 +111,15 @@ def test_latest_reads_the_open_edge_of_the_slot(g: Groups) -> None:
     assert {f.object for f in r.facts[1:]} <= {"Glasgow", "Cardiff"}  # older versions as context
     still = latest_version(g.mem.ctx, "Is Noor still in Glasgow?", g.noor, payload("latest_version"))
     assert still.answer.startswith("No") and "Dublin" in still.answer
+
+
+def test_lookup_answers_a_one_hop_slot_question_from_the_graph_first(g: Groups) -> None:
+    r = lookup(g.mem.ctx, "Where does Noor live?", g.noor, payload("single_fact"))
+    assert r.answer == "Dublin" and r.trace["answer_from"] == "graph" and r.trace["from_graph"]
+    assert r.evidence[0].source_ref == "n22" and r.evidence[0].kind == "fact"
+    assert len(r.evidence) > 1  # the retrieved turns follow the edge's own
+    plain = lookup(g.mem.ctx, "What is Noor obsessed with these days?", g.noor, payload("single_fact"))
+    assert plain.trace["answer_from"] != "graph" and "pottery" in plain.answer
 
 
 def test_latest_falls_back_to_the_newest_matching_chunks(g: Groups) -> None:
