@@ -1,24 +1,21 @@
 """Direct retrieval: full-text and vector search over turns, sentences and facts, fused per turn.
 
-What it does for one question, all scoped to one group:
+This module holds the pipeline and what happens after the search (`retrieve`, its `Tuning`,
+fusion, turns, neighbours); the index search itself, with its adaptive over-fetch and the row
+filters, is in `procedures.search`. What it does for one question, all scoped to one group:
 
 1. the question becomes plain words for BM25 (`query_text`: no engine syntax survives, and a
    calendar date it names is set aside as a boost) and the question itself is embedded;
 2. each index the payload names is searched both ways — ``chunk`` (whole turns), ``sentence``
    (single sentences of longer turns) and ``fact`` (extracted fact sentences) — giving up to six
    ranked lists (``chunk_text``, ``chunk_vector``, ``sentence_text``, ...) from one full-text and
-   one vector query (`retrieval.text`, `retrieval.vector`);
+   one vector query (`retrieval.text`, `retrieval.vector`; see `procedures.search`);
 3. sentences and facts are mapped back to the turn that said them, and the lists are fused per
    turn (`fusion`: calibrated-score or reciprocal-rank, as the payload says);
 4. turns by a person the question names, and turns said on the date it names, are boosted; a
    turn gains part of its neighbours' scores (a dialogue answers across turns) and the turns
    next to the best hits join at a decayed score (the answer is often the reply); the result is
    cut to the payload's depth.
-
-Indexes are shared by all groups, so each search over-fetches (``k_fetch``) and keeps this group's
-rows; when too few survive and the index had more to give, it asks again with a larger
-``k_fetch`` (at most `Tuning.max_retries` times, never above `Tuning.k_fetch_max`), and it
-remembers the share it kept so the next question's first fetch is sized right.
 
 Example::
 
@@ -30,10 +27,8 @@ Example::
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -44,23 +39,11 @@ from tkg.models import Fact, as_utc
 from tkg.stores.base import Row
 
 from .fusion import Candidate, Fused, Method, Normaliser, boost, context_scores, fuse
-from .query_text import QueryText, parse_question
+from .query_text import parse_question
 from .result import Hit, Retrieval
+from .search import LISTS, Clock, Filter, gather, list_names, row_filter, turn_passes
 
 __all__ = ["Hit", "Retrieval", "Tuning", "retrieve"]
-
-LISTS: dict[str, tuple[str, str]] = {
-    "chunk": ("chunk_text", "chunk_vector"),
-    "sentence": ("sentence_text", "sentence_vector"),
-    "fact": ("fact_text", "fact_vector"),
-}
-_INDEX_OF_KIND = {"turn": "chunk", "sentence": "sentence", "fact": "fact"}
-# (store, op, group) -> share of an index's rows the group filter kept last time; sizes the next
-# first fetch so a small tenant in a big store does not pay a retry on every question.
-_SHARE: dict[tuple[str, str, str], float] = {}
-_SHARE_MAX = 10_000
-
-Filter = Callable[[Row], bool]
 
 
 @dataclass(frozen=True)
@@ -90,18 +73,6 @@ class Tuning:
     window: int = 3  # depth * window fused turns are read, so boosts and context can reorder
 
 
-class _Clock:
-    def __init__(self) -> None:
-        self.ms: dict[str, float] = {}
-
-    def time(self, name: str, fn: Callable[[], Any]) -> Any:
-        start = time.perf_counter()
-        try:
-            return fn()
-        finally:
-            self.ms[name] = round(self.ms.get(name, 0.0) + (time.perf_counter() - start) * 1000, 2)
-
-
 def retrieve(
     ctx: Context,
     question: str,
@@ -120,16 +91,16 @@ def retrieve(
     included); ``as_of`` keeps only what had been said by then.
     """
     tune = tuning or Tuning()
-    clock = _Clock()
+    clock = Clock()
     started = time.perf_counter()
     q = parse_question(question)
-    names = _lists(payload)
+    names = list_names(payload)
     rng = (as_utc(time_range[0]), as_utc(time_range[1])) if time_range else None
     cutoff = as_utc(as_of)
-    keep = _row_filter(rng, speaker, cutoff)
+    keep = row_filter(rng, speaker, cutoff)
     trace: dict[str, Any] = {"words": list(q.words), "lists": names, "fusion": payload.fusion,
                              "retries": {}, "fallbacks": []}
-    lists = _gather(ctx, q, group, names, tune, keep, rng, clock, trace)
+    lists = gather(ctx, q, group, names, tune, keep, rng, clock, trace)
     counts = {name: len(cands) for name, cands in lists.items()}
     cosines = [c.score for n, cands in lists.items() if n.endswith("_vector") for c in cands[:1]]
     trace["best_cosine"] = round(max(cosines), 4) if cosines else None
@@ -154,147 +125,7 @@ def retrieve(
     return Retrieval(hits=hits, counts=counts, timings_ms=clock.ms, facts=facts, trace=trace)
 
 
-# --- searching ---------------------------------------------------------------------------------------
-
-
-def _lists(payload: Payload) -> list[str]:
-    """The ranked lists a payload asks for, e.g. ['chunk_text', 'chunk_vector', ...]."""
-    out: list[str] = []
-    for index in payload.indexes:
-        text, vector = LISTS[index]
-        if payload.fusion != "dense":
-            out.append(text)
-        if payload.fusion != "bm25":
-            out.append(vector)
-    return out
-
-
-def _gather(
-    ctx: Context, q: QueryText, group: str, names: list[str], tune: Tuning, keep: Filter | None,
-    rng: tuple[datetime | None, datetime | None] | None, clock: _Clock, trace: dict[str, Any],
-) -> dict[str, list[Candidate]]:
-    """One full-text and one vector search, rows split into lists (facts under their turn)."""
-    lists: dict[str, list[Candidate]] = {}
-    searches: dict[str, Callable[[], list[Row]]] = {}
-    for mode in ("text", "vector"):
-        wanted = [n for n in names if n.endswith("_" + mode)]
-        if not wanted:
-            continue
-        if mode == "text" and not q.fts:
-            trace["fallbacks"].append("no words for full text: dense lists only")
-            continue
-        searches[mode] = _searcher(ctx, q, group, mode, wanted, tune, keep, clock, trace)
-    # The full-text search runs while the question is embedded and the vector index searched:
-    # one question on one core each, about a third off the wall time.
-    pending = _pool().submit(searches.pop("text")) if len(searches) == 2 else None
-    results = {mode: run() for mode, run in searches.items()}
-    if pending is not None:
-        results["text"] = pending.result()
-    for mode, rows in results.items():
-        for name in (n for n in names if n.endswith("_" + mode)):
-            mine = [r for r in rows if _list_of(r, mode) == name]
-            if name.startswith("fact_"):
-                lists[name] = [_fact_candidate(r) for r in mine if rng is None or _fact_in_range(r, rng)]
-            else:
-                lists[name] = [_chunk_candidate(r) for r in mine]
-    return lists
-
-
-def _searcher(
-    ctx: Context, q: QueryText, group: str, mode: str, wanted: list[str], tune: Tuning, keep: Filter | None,
-    clock: _Clock, trace: dict[str, Any],
-) -> Callable[[], list[Row]]:
-    """The search of one modality as a thunk (embedding included), timed under its mode's name."""
-
-    def run() -> list[Row]:
-        if mode == "text":
-            params: dict[str, Any] = {"text": q.fts, "bm25_k1": tune.bm25_k1, "bm25_b": tune.bm25_b}
-        else:
-            question = q.dense if tune.dense_text == "declarative" else q.question
-            params = {"vector": clock.time("embed", lambda: ctx.embedder.embed_one(question))}
-        return clock.time(mode, lambda: _search(ctx, f"retrieval.{mode}", {"group_id": group, **params},
-                                                tune, trace, wanted, keep))
-
-    return run
-
-
-_POOL: ThreadPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
-
-
-def _pool() -> ThreadPoolExecutor:
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is None:
-            _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tkg-retrieval")
-        return _POOL
-
-
-def _search(
-    ctx: Context, op: str, params: Mapping[str, Any], tune: Tuning, trace: dict[str, Any],
-    wanted: list[str], keep: Filter | None,
-) -> list[Row]:
-    """One index search with adaptive over-fetch: this group's rows for the wanted lists,
-    at most ``per_list`` per list, best first. Fact rows skip ``keep`` (checked on the fact)."""
-    mode = op.rsplit(".", 1)[1]
-    key = (str(getattr(ctx.store, "url", "")), op, str(params.get("group_id")))
-    k_fetch = tune.per_list * tune.k_fetch_factor
-    share = _SHARE.get(key) if tune.learn_share else None
-    if share:
-        k_fetch = max(k_fetch, min(tune.k_fetch_max, int(tune.per_list / share * 1.25)))
-    retries = 0
-    while True:
-        result = ctx.store.named(op, {**params, "k_fetch": k_fetch, "efs": max(k_fetch, 200)})
-        raw = int(result[0]["raw"] or 0) if result else 0
-        rows = [r for r in (result[0]["hits"] if result else None) or []
-                if r is not None and _list_of(r, mode) in wanted and (keep is None or r["kind"] == "fact" or keep(r))]
-        if tune.learn_share and raw >= k_fetch:  # cut off by k_fetch: what share of it was ours?
-            if len(_SHARE) > _SHARE_MAX:
-                _SHARE.clear()
-            _SHARE[key] = max(len(rows), 1) / raw
-        # Over-fetch again only for what the group filter took away: the index had more to give
-        # (raw == k_fetch) and fewer than per_list of this group's rows survived.
-        if len(rows) >= tune.per_list or raw < k_fetch or k_fetch >= tune.k_fetch_max or retries >= tune.max_retries:
-            break
-        k_fetch = min(k_fetch * 4, tune.k_fetch_max)
-        retries += 1
-    if retries:
-        trace["retries"][op] = {"retries": retries, "k_fetch": k_fetch}
-    rows.sort(key=lambda r: -float(r["score"]))
-    per: dict[str, int] = {}
-    out = []
-    for r in rows:
-        name = _list_of(r, mode)
-        per[name] = per.get(name, 0) + 1
-        if per[name] <= tune.per_list:
-            out.append(r)
-    return out
-
-
-def _list_of(row: Row, mode: str) -> str:
-    return f"{_INDEX_OF_KIND.get(str(row.get('kind')), 'chunk')}_{mode}"
-
-
-def _chunk_candidate(r: Row) -> Candidate:
-    start, end = r.get("time_start"), r.get("time_end") or r.get("time_start")
-    return Candidate(
-        r["episode_uuid"], float(r["score"]), matched="" if r["kind"] == "turn" else r["text"],
-        speaker=str(r.get("speaker") or ""), said=r.get("valid_at"), about=(start, end) if start and end else None,
-    )
-
-
-def _fact_candidate(r: Row) -> Candidate:
-    """A fact found by an index, under the turn that first said it."""
-    return Candidate(r["episode_uuid"], float(r["score"]), matched=r["text"], fact_uuid=r["uuid"], said=r.get("valid_at"))
-
-
-def _facts(ctx: Context, group: str, hits: list[Hit]) -> list[Fact]:
-    """The facts behind the hits (those a fact list matched), in hit order."""
-    uuids = list(dict.fromkeys(h.fact_uuid for h in hits if h.fact_uuid))
-    if not uuids:
-        return []
-    rows = {r["uuid"]: r for r in ctx.store.named("retrieval.fact_sources", {"group_id": group, "uuids": uuids})}
-    return [row_to_fact(rows[u], group) for u in uuids if u in rows]
+# --- fusion and facts ------------------------------------------------------------------------------
 
 
 def _fuse(lists: Mapping[str, list[Candidate]], payload: Payload, tune: Tuning) -> list[Fused]:
@@ -308,49 +139,13 @@ def _fuse(lists: Mapping[str, list[Candidate]], payload: Payload, tune: Tuning) 
     return fuse(lists, weights, method, normaliser=tune.normaliser, rrf_k=tune.rrf_k, pools=pools)
 
 
-# --- filters -----------------------------------------------------------------------------------------
-
-
-def _row_filter(
-    rng: tuple[datetime | None, datetime | None] | None, speaker: str | None, cutoff: datetime | None,
-) -> Filter | None:
-    if rng is None and not speaker and cutoff is None:
-        return None
-    who = speaker.casefold() if speaker else None
-
-    def keep(row: Row) -> bool:
-        if who is not None and str(row.get("speaker") or "").casefold() != who:
-            return False
-        if cutoff is not None and (row.get("valid_at") is None or row["valid_at"] > cutoff):
-            return False
-        if rng is None:
-            return True
-        start, end = rng
-        said = row.get("valid_at")
-        if said is not None and _within(said, start, end):
-            return True
-        t0, t1 = row.get("time_start"), row.get("time_end") or row.get("time_start")
-        if t0 is None or t1 is None:
-            return False
-        return (end is None or t0 < end) and (start is None or t1 > start)
-
-    return keep
-
-
-def _within(t: datetime, start: datetime | None, end: datetime | None) -> bool:
-    return (start is None or t >= start) and (end is None or t < end)
-
-
-def _fact_in_range(fact: Row, rng: tuple[datetime | None, datetime | None]) -> bool:
-    """A fact that began in the range (said then, or said of then): a fact merely still true
-    in it (a home of ten years) says nothing about the range."""
-    start = fact.get("valid_at")
-    return start is not None and _within(start, *rng)
-
-
-def _turn_passes(row: Row, speaker: str | None, cutoff: datetime | None) -> bool:
-    check = _row_filter(None, speaker, cutoff)
-    return check is None or check(row)
+def _facts(ctx: Context, group: str, hits: list[Hit]) -> list[Fact]:
+    """The facts behind the hits (those a fact list matched), in hit order."""
+    uuids = list(dict.fromkeys(h.fact_uuid for h in hits if h.fact_uuid))
+    if not uuids:
+        return []
+    rows = {r["uuid"]: r for r in ctx.store.named("retrieval.fact_sources", {"group_id": group, "uuids": uuids})}
+    return [row_to_fact(rows[u], group) for u in uuids if u in rows]
 
 
 # --- turns -------------------------------------------------------------------------------------------
@@ -371,7 +166,7 @@ def _to_hits(
         row = turns.get(f.episode_uuid)
         if row is None:
             continue  # a fact pointing at a turn that is gone
-        if all(v.startswith("fact_") for v in f.via) and not _turn_passes(row, speaker, cutoff):
+        if all(v.startswith("fact_") for v in f.via) and not turn_passes(row, speaker, cutoff):
             continue
         hits.append(_hit(row, f.score, tuple(f.via), f.matched, f.fact_uuid))
     return hits, turns

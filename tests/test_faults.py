@@ -53,7 +53,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-POOL = "tkg-retrieval"  # procedures.retrieval's process-wide search pool: at most 4 threads, kept on purpose
+POOL = "tkg-retrieval"  # procedures.search's process-wide search pool: at most 4 threads, kept on purpose
 
 
 def own_threads() -> set[int]:

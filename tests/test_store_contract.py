@@ -2,12 +2,13 @@
 
 Each test takes the ``store`` fixture (tests/conftest.py), so it runs on Kuzu and, when
 ``TKG_TEST_NEO4J_URI`` is set, on Neo4j. Writes go through the named ops in ``cypher/ops``
-exactly as ingest will call them.
+exactly as ingest will call them (builders in tests/store_builders.py). This module holds the
+core contract (values, transactions, schema, write ops, groups, errors); the search and
+retrieval ops are in tests/test_store_contract_search.py.
 """
 
 from __future__ import annotations
 
-import math
 import subprocess
 import sys
 import time
@@ -17,15 +18,27 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from store_builders import (
+    DIM,
+    T0,
+    add_chunks,
+    add_entity,
+    add_episode,
+    add_fact,
+    add_versions,
+    chunk,
+    count,
+    episode,
+    fill_group,
+    vec,
+)
 
 from tkg.errors import NotFound, ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
 from tkg.models import stable_uuid
-from tkg.stores import GraphStore, Runner
+from tkg.stores import GraphStore
 from tkg.stores.kuzu_store import KuzuStore
 from tkg.stores.neo4j_store import Neo4jStore
 
-DIM = 384  # the vector dimension tests/conftest.py applies the schema with
-T0 = datetime(2023, 3, 12, 19, 15, 0, 123456, tzinfo=UTC)
 TRICKY = [
     "it's",
     'she said "hi"',
@@ -36,79 +49,6 @@ TRICKY = [
     "line\nbreak\ttab",
     "",
 ]
-
-
-# --- builders: the parameters ingest will pass -------------------------------------------------
-
-
-def vec(i: int) -> list[float]:
-    """A unit vector pointing mostly along axis ``i``: distinct axes are far apart."""
-    raw = [0.02] * DIM
-    raw[i % DIM] = 1.0
-    norm = math.sqrt(sum(x * x for x in raw))
-    return [x / norm for x in raw]
-
-
-def add_entity(db: Runner, group: str, name: str, aliases: list[str] | None = None, summary: str | None = "") -> str:
-    uid = stable_uuid("entity", group, name)
-    db.named(
-        "entity.create",
-        {
-            "uuid": uid, "group_id": group, "name": name, "name_key": name.lower(), "type": "person",
-            "aliases": aliases or [], "labels": ["Entity"], "summary": summary, "name_embedding": vec(len(name)),
-            "created_at": T0,
-        },
-    )
-    return uid
-
-
-def add_episode(db: Runner, group: str, seq: int, prev: str | None = None, at: datetime = T0) -> list[dict[str, Any]]:
-    return db.named(
-        "episode.create",
-        {
-            "uuid": stable_uuid("episode", group, str(seq)), "group_id": group, "name": f"turn {seq}",
-            "content": f"turn {seq} text", "source": "message", "source_description": "test", "speaker": "Priya",
-            "source_ref": f"D1:{seq}", "content_hash": str(seq), "seq": seq, "session": "session_1",
-            "valid_at": at, "created_at": T0, "entity_edges": [], "prev_uuid": prev,
-        },
-    )
-
-
-def episode(group: str, seq: int) -> str:
-    return stable_uuid("episode", group, str(seq))
-
-
-def chunk(group: str, ep: str, seq: int, text: str, axis: int, kind: str = "sentence", **times: Any) -> dict[str, Any]:
-    return {
-        "uuid": stable_uuid("chunk", group, ep, str(seq)), "kind": kind, "text": text, "search_text": f"Priya: {text}",
-        "seq": seq, "speaker": "Priya",
-        "source_ref": f"D1:{seq}", "valid_at": T0, "embedding": vec(axis),
-        "time_text": times.get("time_text"), "time_start": times.get("time_start"), "time_end": times.get("time_end"),
-    }
-
-
-def add_chunks(db: Runner, group: str, ep: str, chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return db.named("chunk.create_many", {"group_id": group, "episode_uuid": ep, "chunks": chunks})
-
-
-def add_fact(db: Runner, group: str, subj: str, pred: str, obj: str, text: str, valid_at: datetime | None, *,
-             axis: int = 0, version: int = 1, episodes: list[str] | None = None, supersedes: str | None = None) -> str:
-    uid = stable_uuid("fact", group, subj, pred, obj, str(version))
-    db.named(
-        "fact.create",
-        {
-            "uuid": uid, "group_id": group, "subject_uuid": subj, "object_uuid": obj, "predicate": pred, "fact": text,
-            "fact_embedding": vec(axis), "qualifier": "", "episodes": episodes or [], "source_chunk": None,
-            "source_episode": (episodes or [""])[0],
-            "source_ref": "D1:1", "version": version, "confidence": 0.9, "supersedes": supersedes, "time_text": None,
-            "valid_at": valid_at, "invalid_at": None, "created_at": T0, "expired_at": None,
-        },
-    )
-    return uid
-
-
-def count(store: GraphStore, label: str, group: str) -> int:
-    return int(store.run(f"MATCH (n:{label}) WHERE n.group_id = $group_id RETURN count(n) AS n", {"group_id": group})[0]["n"])
 
 
 # --- values ------------------------------------------------------------------------------------
@@ -341,20 +281,8 @@ def test_fact_create_and_add_provenance(store: GraphStore, group: str) -> None:
     assert row["source_chunk"] is None and row["supersedes"] is None and row["valid_at"] == T0
 
 
-def _versions(store: GraphStore, group: str) -> tuple[str, str, str, str]:
-    """Priya lived in Bristol until May 2023, then Leeds; she also works at Northwind."""
-    priya = add_entity(store, group, "Priya")
-    bristol, leeds, north = (add_entity(store, group, n) for n in ("Bristol", "Leeds", "Northwind"))
-    may = datetime(2023, 5, 1, tzinfo=UTC)
-    v1 = add_fact(store, group, priya, "lives_in", bristol, "Priya lives in Bristol", T0)
-    store.named("fact.close", {"group_id": group, "uuid": v1, "invalid_at": may, "expired_at": may + timedelta(days=34)})
-    v2 = add_fact(store, group, priya, "lives_in", leeds, "Priya lives in Leeds", may, version=2, supersedes=v1)
-    add_fact(store, group, priya, "works_at", north, "Priya works at Northwind", T0)
-    return priya, v1, v2, leeds
-
-
 def test_fact_slot_history_and_states(store: GraphStore, group: str) -> None:
-    priya, v1, v2, leeds = _versions(store, group)
+    priya, v1, v2, leeds = add_versions(store, group)
     slot = store.named("fact.slot", {"group_id": group, "subject_uuid": priya, "predicate": "lives_in", "qualifier": ""})
     assert [r["uuid"] for r in slot] == [v2, v1] and slot[0]["supersedes"] == v1
     assert slot[1]["invalid_at"] == datetime(2023, 5, 1, tzinfo=UTC)
@@ -377,19 +305,9 @@ def test_fact_slot_history_and_states(store: GraphStore, group: str) -> None:
 # --- groups --------------------------------------------------------------------------------------
 
 
-def _fill(store: GraphStore, group: str) -> None:
-    add_episode(store, group, 0)
-    add_episode(store, group, 1, prev=episode(group, 0), at=T0 + timedelta(days=1))
-    ep = episode(group, 0)
-    add_chunks(store, group, ep, [chunk(group, ep, 0, "Priya lives in Leeds", 1, kind="turn")])
-    _versions(store, group)
-    store.named("mention.create_many", {"group_id": group, "episode_uuid": ep,
-                                        "entity_uuids": [stable_uuid("entity", group, "Priya")], "created_at": T0})
-
-
 def test_group_counts_and_list(store: GraphStore, new_group: Callable[[], str]) -> None:
     a, b = new_group(), new_group()
-    _fill(store, a)
+    fill_group(store, a)
     add_episode(store, b, 0)
     assert store.named("group.counts", {"group_id": a}) == [
         {"episodes": 2, "chunks": 1, "entities": 4, "facts": 3, "current_facts": 2}]
@@ -402,8 +320,8 @@ def test_group_counts_and_list(store: GraphStore, new_group: Callable[[], str]) 
 
 def test_group_delete_leaves_other_groups_intact_and_nothing_orphaned(store: GraphStore, new_group: Callable[[], str]) -> None:
     a, b = new_group(), new_group()
-    _fill(store, a)
-    _fill(store, b)
+    fill_group(store, a)
+    fill_group(store, b)
     before = store.named("group.counts", {"group_id": b})
     store.named("group.delete", {"group_id": a})
     assert store.named("group.counts", {"group_id": a})[0]["episodes"] == 0
@@ -414,75 +332,17 @@ def test_group_delete_leaves_other_groups_intact_and_nothing_orphaned(store: Gra
     assert a not in {r["group_id"] for r in store.named("group.list")}
 
 
-# --- search --------------------------------------------------------------------------------------
-
-SENTENCES = ["Priya moved to Lisbon in May", "Marco works at a bakery", "Biscuit the dog loves walks",
-             "Megan lives in Manchester"]
-
-
-def _searchable(store: GraphStore, a: str, b: str) -> None:
-    """The same sentences in two groups; group b's copies share a's vectors, so only the filter separates them."""
-    for g in (a, b):
-        add_episode(store, g, 0)
-        ep = episode(g, 0)
-        add_chunks(store, g, ep, [chunk(g, ep, i + 1, s, i + 1) for i, s in enumerate(SENTENCES)]
-                   + [chunk(g, ep, 0, " ".join(SENTENCES), 0, kind="turn")])
-        subj = add_entity(store, g, "Priya")
-        for i, s in enumerate(SENTENCES):
-            add_fact(store, g, subj, "said", add_entity(store, g, f"object {i}"), s, T0, axis=i + 1)
-
-
-def _search(store: GraphStore, name: str, group: str, **params: Any) -> list[dict[str, Any]]:
-    return store.named(name, {"group_id": group, "k": 3, "k_fetch": 50, **params})
-
-
-def test_search_chunk_vector(store: GraphStore, new_group: Callable[[], str]) -> None:
-    a, b = new_group(), new_group()
-    _searchable(store, a, b)
-    rows = _search(store, "search.chunk_vector", a, vector=vec(3), kind="")
-    assert rows and rows[0]["text"] == SENTENCES[2] and rows[0]["score"] == pytest.approx(1.0, abs=1e-4)
-    assert len(rows) <= 3 and {r["episode_uuid"] for r in rows} == {episode(a, 0)}
-    assert [r["score"] for r in rows] == sorted((r["score"] for r in rows), reverse=True)
-    turns = _search(store, "search.chunk_vector", a, vector=vec(3), kind="turn")
-    assert [r["kind"] for r in turns] == ["turn"]
-
-
-def test_search_chunk_text(store: GraphStore, new_group: Callable[[], str]) -> None:
-    a, b = new_group(), new_group()
-    _searchable(store, a, b)
-    rows = _search(store, "search.chunk_text", a, text="bakery", kind="sentence")
-    assert [r["text"] for r in rows] == [SENTENCES[1]]
-    assert rows[0]["episode_uuid"] == episode(a, 0) and rows[0]["valid_at"] == T0
-    both = _search(store, "search.chunk_text", b, text="Manchester", kind="")
-    assert {r["kind"] for r in both} == {"turn", "sentence"} and both[0]["text"] == SENTENCES[3]
-    assert {r["episode_uuid"] for r in both} == {episode(b, 0)}
-
-
-def test_search_fact_vector(store: GraphStore, new_group: Callable[[], str]) -> None:
-    a, b = new_group(), new_group()
-    _searchable(store, a, b)
-    rows = _search(store, "search.fact_vector", b, vector=vec(4))
-    assert rows[0]["fact"] == SENTENCES[3] and rows[0]["score"] == pytest.approx(1.0, abs=1e-4)
-    mine = {stable_uuid("fact", b, stable_uuid("entity", b, "Priya"), "said", stable_uuid("entity", b, f"object {i}"), "1")
-            for i in range(len(SENTENCES))}
-    assert {r["uuid"] for r in rows} <= mine and len(rows) == 3
-
-
-def test_search_fact_text(store: GraphStore, new_group: Callable[[], str]) -> None:
-    a, b = new_group(), new_group()
-    _searchable(store, a, b)
-    rows = _search(store, "search.fact_text", a, text="Lisbon")
-    assert [r["fact"] for r in rows] == [SENTENCES[0]]
-    assert rows[0]["uuid"] == stable_uuid("fact", a, stable_uuid("entity", a, "Priya"), "said",
-                                          stable_uuid("entity", a, "object 0"), "1")
+# --- coverage ------------------------------------------------------------------------------------
 
 
 def test_every_named_op_has_a_contract_test() -> None:
     root = Path(__file__).resolve().parent.parent / "cypher" / "ops"
     ops = {p.stem for p in root.glob("*/*.cypher")}
-    # an op counts as tested when some test module runs it by name (store ops here, domain ops
-    # in the tests of the procedure that owns them)
-    source = "\n".join(p.read_text(encoding="utf-8") for p in Path(__file__).parent.glob("test_*.py"))
+    # an op counts as tested when some test module runs it by name (store ops here, through the
+    # builders they share, or in test_store_contract_search.py; domain ops in the tests of the
+    # procedure that owns them)
+    here = Path(__file__).parent
+    source = "\n".join(p.read_text(encoding="utf-8") for p in [*here.glob("test_*.py"), here / "store_builders.py"])
     untested = sorted(op for op in ops if f'"{op}"' not in source)
     assert not untested, f"named ops no test runs by name: {untested}"
 
@@ -517,39 +377,6 @@ def test_unreachable_neo4j_raises_store_unavailable_quickly() -> None:
     assert time.monotonic() - started < 10
 
 
-_MULTI_CHUNK_DELETE = """
-import json, sys
-from datetime import UTC, datetime
-from tkg.stores.kuzu_store import KuzuStore
-t = datetime(2024, 1, 1, tzinfo=UTC)
-store = KuzuStore(sys.argv[1])
-store.ensure_schema(3)
-texts = ["Priya moved to Lisbon in May", "Marco works at a bakery", "Biscuit the dog loves walks"]
-for g in ("a", "b"):
-    store.named("episode.create", {"uuid": g, "group_id": g, "name": g, "content": "", "source": "message",
-        "source_description": "", "speaker": "P", "source_ref": None, "content_hash": g, "seq": 0, "session": None,
-        "valid_at": t, "created_at": t, "entity_edges": [], "prev_uuid": None})
-    store.named("chunk.create_many", {"group_id": g, "episode_uuid": g, "chunks": [
-        {"uuid": g + str(i), "kind": "sentence", "text": s, "search_text": s, "seq": i, "speaker": "P",
-         "source_ref": None, "valid_at": t, "embedding": [1.0, float(i), 0.5], "time_text": None,
-         "time_start": None, "time_end": None} for i, s in enumerate(texts)]})
-store.named("group.delete", {"group_id": "a"})
-hits = store.named("search.chunk_text", {"group_id": "b", "text": "bakery", "kind": "", "k": 3, "k_fetch": 20})
-print(json.dumps([h["uuid"] for h in hits]))
-"""
-
-
-@pytest.mark.slow
-def test_kuzu_group_delete_after_a_multi_chunk_insert(tmp_path: Path) -> None:
-    # Run apart: Kuzu 0.11.3 mis-indexes multi-row UNWIND inserts into a full-text-indexed table,
-    # and deleting those rows can crash the whole process.
-    root = Path(__file__).resolve().parent.parent
-    done = subprocess.run([sys.executable, "-c", _MULTI_CHUNK_DELETE, str(tmp_path / "db.kuzu")], cwd=root,
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, f"exit {done.returncode}: {done.stderr[-400:]}"
-    assert done.stdout.strip() == '["b1"]'
-
-
 @pytest.mark.slow
 def test_kuzu_database_held_by_another_process_is_reported_locked(tmp_path: Path) -> None:
     path = tmp_path / "held.kuzu"
@@ -569,23 +396,3 @@ def test_kuzu_database_held_by_another_process_is_reported_locked(tmp_path: Path
         holder.wait(timeout=30)
         assert holder.stdout is not None
         holder.stdout.close()
-
-
-def test_retrieval_ops_return_only_the_asked_group(store: GraphStore, new_group: Callable[[], str]) -> None:
-    a, b = new_group(), new_group()
-    _searchable(store, a, b)
-    (found,) = store.named("retrieval.vector", {"group_id": a, "vector": vec(3), "k_fetch": 50, "efs": 100})
-    hits = [h for h in found["hits"] if h]
-    chunks = [h for h in hits if h["kind"] != "fact"]  # the test's facts name no episode
-    assert found["raw"] >= len(hits) > 0 and {h["episode_uuid"] for h in chunks} == {episode(a, 0)}
-    assert max(hits, key=lambda h: h["score"])["score"] == pytest.approx(1.0, abs=1e-4)
-    turns = store.named("retrieval.turns", {"group_id": a, "uuids": [episode(a, 0), episode(b, 0)]})
-    assert [t["uuid"] for t in turns] == [episode(a, 0)] and turns[0]["source_ref"] == "D1:0"
-    by_seq = store.named("retrieval.turns_by_seq", {"group_id": a, "seqs": [0, 1]})
-    assert [t["uuid"] for t in by_seq] == [episode(a, 0)]
-    mine = [h["uuid"] for h in hits if h["kind"] == "fact"] or [
-        stable_uuid("fact", a, stable_uuid("entity", a, "Priya"), "said", stable_uuid("entity", a, "object 0"), "1")
-    ]
-    theirs = stable_uuid("fact", b, stable_uuid("entity", b, "Priya"), "said", stable_uuid("entity", b, "object 0"), "1")
-    facts = store.named("retrieval.fact_sources", {"group_id": a, "uuids": [*mine, theirs]})
-    assert facts and {f["uuid"] for f in facts} <= set(mine) and all(f["predicate"] == "said" for f in facts)

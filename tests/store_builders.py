@@ -1,0 +1,111 @@
+"""Builders for the store contract tests: the exact parameters ingest passes to the write ops.
+
+Shared by tests/test_store_contract.py (core contract) and tests/test_store_contract_search.py
+(search and retrieval ops), so both write their fixtures through ``cypher/ops`` the same way.
+Tests import it as ``store_builders``, like ``reliability.common``.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from tkg.models import stable_uuid
+from tkg.stores import GraphStore, Runner
+
+DIM = 384  # the vector dimension tests/conftest.py applies the schema with
+T0 = datetime(2023, 3, 12, 19, 15, 0, 123456, tzinfo=UTC)
+
+
+def vec(i: int) -> list[float]:
+    """A unit vector pointing mostly along axis ``i``: distinct axes are far apart."""
+    raw = [0.02] * DIM
+    raw[i % DIM] = 1.0
+    norm = math.sqrt(sum(x * x for x in raw))
+    return [x / norm for x in raw]
+
+
+def add_entity(db: Runner, group: str, name: str, aliases: list[str] | None = None, summary: str | None = "") -> str:
+    uid = stable_uuid("entity", group, name)
+    db.named(
+        "entity.create",
+        {
+            "uuid": uid, "group_id": group, "name": name, "name_key": name.lower(), "type": "person",
+            "aliases": aliases or [], "labels": ["Entity"], "summary": summary, "name_embedding": vec(len(name)),
+            "created_at": T0,
+        },
+    )
+    return uid
+
+
+def add_episode(db: Runner, group: str, seq: int, prev: str | None = None, at: datetime = T0) -> list[dict[str, Any]]:
+    return db.named(
+        "episode.create",
+        {
+            "uuid": stable_uuid("episode", group, str(seq)), "group_id": group, "name": f"turn {seq}",
+            "content": f"turn {seq} text", "source": "message", "source_description": "test", "speaker": "Priya",
+            "source_ref": f"D1:{seq}", "content_hash": str(seq), "seq": seq, "session": "session_1",
+            "valid_at": at, "created_at": T0, "entity_edges": [], "prev_uuid": prev,
+        },
+    )
+
+
+def episode(group: str, seq: int) -> str:
+    return stable_uuid("episode", group, str(seq))
+
+
+def chunk(group: str, ep: str, seq: int, text: str, axis: int, kind: str = "sentence", **times: Any) -> dict[str, Any]:
+    return {
+        "uuid": stable_uuid("chunk", group, ep, str(seq)), "kind": kind, "text": text, "search_text": f"Priya: {text}",
+        "seq": seq, "speaker": "Priya",
+        "source_ref": f"D1:{seq}", "valid_at": T0, "embedding": vec(axis),
+        "time_text": times.get("time_text"), "time_start": times.get("time_start"), "time_end": times.get("time_end"),
+    }
+
+
+def add_chunks(db: Runner, group: str, ep: str, chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return db.named("chunk.create_many", {"group_id": group, "episode_uuid": ep, "chunks": chunks})
+
+
+def add_fact(db: Runner, group: str, subj: str, pred: str, obj: str, text: str, valid_at: datetime | None, *,
+             axis: int = 0, version: int = 1, episodes: list[str] | None = None, supersedes: str | None = None) -> str:
+    uid = stable_uuid("fact", group, subj, pred, obj, str(version))
+    db.named(
+        "fact.create",
+        {
+            "uuid": uid, "group_id": group, "subject_uuid": subj, "object_uuid": obj, "predicate": pred, "fact": text,
+            "fact_embedding": vec(axis), "qualifier": "", "episodes": episodes or [], "source_chunk": None,
+            "source_episode": (episodes or [""])[0],
+            "source_ref": "D1:1", "version": version, "confidence": 0.9, "supersedes": supersedes, "time_text": None,
+            "valid_at": valid_at, "invalid_at": None, "created_at": T0, "expired_at": None,
+        },
+    )
+    return uid
+
+
+def add_versions(store: GraphStore, group: str) -> tuple[str, str, str, str]:
+    """Priya lived in Bristol until May 2023, then Leeds; she also works at Northwind."""
+    priya = add_entity(store, group, "Priya")
+    bristol, leeds, north = (add_entity(store, group, n) for n in ("Bristol", "Leeds", "Northwind"))
+    may = datetime(2023, 5, 1, tzinfo=UTC)
+    v1 = add_fact(store, group, priya, "lives_in", bristol, "Priya lives in Bristol", T0)
+    store.named("fact.close", {"group_id": group, "uuid": v1, "invalid_at": may, "expired_at": may + timedelta(days=34)})
+    v2 = add_fact(store, group, priya, "lives_in", leeds, "Priya lives in Leeds", may, version=2, supersedes=v1)
+    add_fact(store, group, priya, "works_at", north, "Priya works at Northwind", T0)
+    return priya, v1, v2, leeds
+
+
+def fill_group(store: GraphStore, group: str) -> None:
+    """Two episodes, a chunk, `add_versions` facts and a mention: a bit of everything a group owns."""
+    add_episode(store, group, 0)
+    add_episode(store, group, 1, prev=episode(group, 0), at=T0 + timedelta(days=1))
+    ep = episode(group, 0)
+    add_chunks(store, group, ep, [chunk(group, ep, 0, "Priya lives in Leeds", 1, kind="turn")])
+    add_versions(store, group)
+    store.named("mention.create_many", {"group_id": group, "episode_uuid": ep,
+                                        "entity_uuids": [stable_uuid("entity", group, "Priya")], "created_at": T0})
+
+
+def count(store: GraphStore, label: str, group: str) -> int:
+    return int(store.run(f"MATCH (n:{label}) WHERE n.group_id = $group_id RETURN count(n) AS n", {"group_id": group})[0]["n"])
