@@ -54,6 +54,18 @@ def load_query(name: str, dialect: str) -> str:
     return text
 
 
+@cache
+def load_check(name: str) -> str:
+    """Text of an invariant-check query in ``cypher/checks`` (the same for both dialects).
+
+    The checks read a group back independently of the ops that wrote it (tkg/bench/invariants.py).
+    """
+    text = _read("checks", f"{name}.cypher") if _NAME.match(name) else None
+    if text is None:
+        raise NotFound(f"no check query named {name!r} in cypher/checks")
+    return text
+
+
 def load_schema(dialect: str, dim: int) -> list[str]:
     """Schema statements for a dialect with the vector dimension filled in."""
     if not isinstance(dim, int) or not 1 <= dim <= 8192:

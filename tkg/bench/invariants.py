@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from ..cypher import load_check
 from ..stores.base import GraphStore
 
 if TYPE_CHECKING:
@@ -27,26 +28,12 @@ __all__ = ["check_invariants", "episode_uuids", "group_uuids", "leftovers", "sna
 
 # --- reading a group back ------------------------------------------------------------------------
 
-_READS = {
-    "episodes": "MATCH (e:Episodic) WHERE e.group_id = $group_id "
-    "RETURN e.uuid AS uuid, e.seq AS seq, e.content_hash AS content_hash",
-    "chunks": "MATCH (c:Chunk) WHERE c.group_id = $group_id RETURN c.uuid AS uuid, c.episode_uuid AS episode, c.kind AS kind",
-    "has_chunk": "MATCH (e:Episodic)-[h:HAS_CHUNK]->(c:Chunk) WHERE e.group_id = $group_id OR c.group_id = $group_id "
-    "RETURN e.uuid AS episode, c.uuid AS chunk, e.group_id AS a, c.group_id AS b, h.group_id AS r",
-    "facts": "MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity) "
-    "WHERE r.group_id = $group_id OR s.group_id = $group_id OR o.group_id = $group_id "
-    "RETURN r.uuid AS uuid, r.episodes AS episodes, s.uuid AS subject, r.name AS predicate, r.qualifier AS qualifier, "
-    "r.invalid_at AS invalid_at, r.expired_at AS expired_at, s.group_id AS a, o.group_id AS b, r.group_id AS r",
-    "mentions": "MATCH (e:Episodic)-[m:MENTIONS]->(n:Entity) WHERE e.group_id = $group_id OR n.group_id = $group_id "
-    "RETURN e.uuid AS episode, e.group_id AS a, n.group_id AS b, m.group_id AS r",
-    "next": "MATCH (x:Episodic)-[n:NEXT_EPISODE]->(y:Episodic) WHERE x.group_id = $group_id OR y.group_id = $group_id "
-    "RETURN x.group_id AS a, y.group_id AS b, n.group_id AS r",
-    "entities": "MATCH (n:Entity) WHERE n.group_id = $group_id RETURN n.uuid AS uuid",
-}
+# The check queries live in cypher/checks (one file each), written apart from the ops under test.
+_READS = ("episodes", "chunks", "has_chunk", "facts", "mentions", "next", "entities")
 
 
 def _rows(store: GraphStore, name: str, group: str) -> list[dict[str, Any]]:
-    return store.read(_READS[name], {"group_id": group})
+    return store.read(load_check(name), {"group_id": group})
 
 
 def group_uuids(store: GraphStore, group: str) -> set[str]:
@@ -132,19 +119,8 @@ def check_invariants(
 
 # --- snapshots: a whole group's nodes, edges and properties, comparable across time --------------
 
-# Written out rather than formatted from label names: no Cypher in tkg is built by splicing.
-_SNAPSHOT_NODES = {
-    "Episodic": "MATCH (n:Episodic) WHERE n.group_id IN $groups RETURN n",
-    "Chunk": "MATCH (n:Chunk) WHERE n.group_id IN $groups RETURN n",
-    "Entity": "MATCH (n:Entity) WHERE n.group_id IN $groups RETURN n",
-}
-_SNAPSHOT_EDGES = {
-    "RELATES_TO": "MATCH (a:Entity)-[r:RELATES_TO]->(b:Entity)",
-    "MENTIONS": "MATCH (a:Episodic)-[r:MENTIONS]->(b:Entity)",
-    "HAS_CHUNK": "MATCH (a:Episodic)-[r:HAS_CHUNK]->(b:Chunk)",
-    "NEXT_EPISODE": "MATCH (a:Episodic)-[r:NEXT_EPISODE]->(b:Episodic)",
-}
-_EDGE_TAIL = " WHERE a.group_id IN $groups OR b.group_id IN $groups RETURN a.uuid AS a, b.uuid AS b, r"
+_SNAPSHOT_NODES = ("Episodic", "Chunk", "Entity")
+_SNAPSHOT_EDGES = ("RELATES_TO", "MENTIONS", "HAS_CHUNK", "NEXT_EPISODE")
 
 
 def _props(value: Any) -> dict[str, Any]:
@@ -172,11 +148,11 @@ def snapshot(store: GraphStore, groups: Iterable[str]) -> dict[str, list[tuple[A
     """
     wanted = sorted(set(groups))
     out: dict[str, list[tuple[Any, ...]]] = {}
-    for label, query in _SNAPSHOT_NODES.items():
-        rows = store.read(query, {"groups": wanted})
+    for label in _SNAPSHOT_NODES:
+        rows = store.read(load_check(f"snapshot_{label.lower()}"), {"groups": wanted})
         out[label] = sorted((_sorted_props(r["n"]) for r in rows), key=repr)
-    for rel, match in _SNAPSHOT_EDGES.items():
-        rows = store.read(match + _EDGE_TAIL, {"groups": wanted})
+    for rel in _SNAPSHOT_EDGES:
+        rows = store.read(load_check(f"snapshot_{rel.lower()}"), {"groups": wanted})
         out[rel] = sorted(((r["a"], r["b"], _sorted_props(r["r"])) for r in rows), key=repr)
     return out
 

@@ -1,0 +1,2 @@
+// Fact edges touching a group, with the group of each end and of the edge. Params: $group_id.
+MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity) WHERE r.group_id = $group_id OR s.group_id = $group_id OR o.group_id = $group_id RETURN r.uuid AS uuid, r.episodes AS episodes, s.uuid AS subject, r.name AS predicate, r.qualifier AS qualifier, r.invalid_at AS invalid_at, r.expired_at AS expired_at, s.group_id AS a, o.group_id AS b, r.group_id AS r

@@ -1,0 +1,2 @@
+// Every Entity node of some groups, all properties (snapshots compared before and after). Params: $groups.
+MATCH (n:Entity) WHERE n.group_id IN $groups RETURN n
