@@ -258,3 +258,13 @@ def test_bench_soak_a_few_seconds_on_kuzu(tmp_path: Path) -> None:
     assert report["checks"] >= 2  # at least the final check of each live group
     assert 3.0 <= report["seconds"] < 60
     assert set(report["latency_ms"]["ingest"]) == {"p50", "p95", "max"}
+
+
+def test_bench_extraction_counts_facts_of_a_locomo_file_per_predicate() -> None:
+    example = Path(__file__).resolve().parent.parent / "examples" / "priya_marco.json"
+    result = runner.invoke(app, ["bench", "extraction", "--locomo", str(example), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    counts = report["locomo"]["counts"]
+    assert counts["lives_in"] >= 3 and sum(counts.values()) == report["locomo"]["candidates"]
+    assert report["locomo"]["turns"] == 63 and all(report["locomo"]["examples"][p] for p in counts)

@@ -301,10 +301,12 @@ def soak(
 def extraction(
     as_json: Json = False,
     file: Annotated[Path, typer.Option("--file", help="The labelled JSONL set.")] = Path("tests/data/extraction_labelled.jsonl"),
+    locomo: Annotated[Path | None, typer.Option("--locomo", metavar="PATH", show_default=False,
+                                                help="Also count the facts extracted from a LoCoMo-shaped file, per predicate, with sampled examples to spot-check.")] = None,
 ) -> None:
     """Precision / recall / F1 of fact extraction against labelled sentences, per split and predicate.
 
-    Example: tkg bench extraction --json
+    Example: tkg bench extraction --locomo data/locomo10.json --json
     """
     from ..bench.report import table
     from ..extract.evaluate import evaluate
@@ -312,12 +314,20 @@ def extraction(
     report = evaluate(file)
     errors = report.pop("errors", [])
     report = {"benchmark": "extraction", "file": str(file), **report, "error_count": len(errors)}
+    extra = []
+    if locomo is not None:
+        from ..extract.survey import survey_locomo
+
+        report["locomo"] = survey_locomo(locomo)
+        counts = report["locomo"]["counts"]
+        extra.append(table(f"facts extracted from {locomo.name} ({report['locomo']['turns']} turns)", ["predicate", "facts"],
+                           [*counts.items(), ("all", sum(counts.values()))]))
     rows = [("all", *(report["overall"][k] for k in ("precision", "recall", "f1", "tp", "fp", "fn")))]
     rows += [(f"split {s}", *(v["overall"][k] for k in ("precision", "recall", "f1", "tp", "fp", "fn")))
              for s, v in report.get("splits", {}).items()]
     rows += [(p, *(v[k] for k in ("precision", "recall", "f1", "tp", "fp", "fn"))) for p, v in report["per_predicate"].items()]
     _emit(report, [table(f"extraction ({report['sentences']} sentences; time accuracy {report['time_accuracy']})",
-                         ["", "precision", "recall", "f1", "tp", "fp", "fn"], rows)], as_json)
+                         ["", "precision", "recall", "f1", "tp", "fp", "fn"], rows), *extra], as_json)
 
 
 @bench_app.command("classifier")
