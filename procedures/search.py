@@ -46,6 +46,11 @@ _INDEX_OF_KIND = {"turn": "chunk", "sentence": "sentence", "fact": "fact"}
 _SHARE: dict[tuple[str, str, str], float] = {}
 _SHARE_MAX = 10_000
 
+
+def forget_shares() -> None:
+    """Drop every learned group share (the next searches start from ``per_list * k_fetch_factor``)."""
+    _SHARE.clear()
+
 Filter = Callable[[Row], bool]
 
 

@@ -26,6 +26,7 @@ from procedures.lookup import best_sentence, lookup
 from procedures.query_text import declarative, names_in, parse_question, plain_query
 from procedures.result import evidence_from_hits
 from procedures.retrieval import Hit, Retrieval, Tuning, retrieve
+from procedures.search import forget_shares
 from tkg.memory import Memory
 from tkg.models import NO_INFORMATION, EpisodeInput
 
@@ -253,6 +254,7 @@ def test_over_fetch_grows_until_the_group_has_rows(w: World) -> None:
 
 def test_the_first_fetch_learns_the_groups_share(w: World) -> None:
     payload, learn = only("chunk", "bm25"), Tuning(per_list=2, k_fetch_factor=1, learn_share=True)
+    forget_shares()  # what earlier tests' searches in this group taught it
     first = retrieve(w.mem.ctx, "kayaking", w.main, payload, tuning=learn)
     second = retrieve(w.mem.ctx, "kayaking", w.main, payload, tuning=learn)
     assert refs(first)[:1] == refs(second)[:1] == ["h21"]

@@ -21,8 +21,13 @@ CREATE INDEX tkg_fact_group_name IF NOT EXISTS FOR ()-[e:RELATES_TO]-() ON (e.gr
 CREATE INDEX tkg_mentions_uuid IF NOT EXISTS FOR ()-[e:MENTIONS]-() ON (e.uuid);
 
 // search_text = "speaker: text", so a question naming the speaker matches their turns.
-CREATE FULLTEXT INDEX chunk_text IF NOT EXISTS FOR (n:Chunk) ON EACH [n.search_text];
-CREATE FULLTEXT INDEX fact_text IF NOT EXISTS FOR ()-[e:RELATES_TO]-() ON EACH [e.fact];
+// The english analyzer stems ("painted" finds "paint"), as the Kuzu index does: on LoCoMo dev the
+// standard analyzer left Neo4j's BM25 behind Kuzu's. An index created before keeps its analyzer
+// (IF NOT EXISTS); drop chunk_text and fact_text and reopen the store to rebuild them.
+CREATE FULLTEXT INDEX chunk_text IF NOT EXISTS FOR (n:Chunk) ON EACH [n.search_text]
+  OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
+CREATE FULLTEXT INDEX fact_text IF NOT EXISTS FOR ()-[e:RELATES_TO]-() ON EACH [e.fact]
+  OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
 
 CREATE VECTOR INDEX chunk_embedding IF NOT EXISTS FOR (n:Chunk) ON (n.embedding)
   OPTIONS {indexConfig: {`vector.dimensions`: {dim}, `vector.similarity_function`: 'cosine'}};
