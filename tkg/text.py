@@ -58,6 +58,19 @@ def _is_symbol(ch: str) -> bool:
     return cat in ("So", "Sk", "Cs") or (cat == "Mn" and ord(ch) > 0x2000)
 
 
+_LONG_WORD = re.compile(r"\S{64,}")
+
+
+def without_long_words(text: str) -> str:
+    """Runs of 64+ non-space characters (links, hashes, keyboard mashing) blanked, for the
+    extraction rules: no name or fact is that long, and some rules cost the square of a word's length.
+
+    >>> without_long_words("see " + "x" * 70 + " now")
+    'see   now'
+    """
+    return _LONG_WORD.sub(" ", text) if len(text) >= 64 else text
+
+
 def split_sentences(text: str) -> list[str]:
     """Split chat text into sentences; never returns empty items.
 

@@ -28,11 +28,8 @@ __all__ = ["check_invariants", "episode_uuids", "group_uuids", "leftovers", "sna
 
 # --- reading a group back ------------------------------------------------------------------------
 
-# The check queries live in cypher/checks (one file each), written apart from the ops under test.
-_READS = ("episodes", "chunks", "has_chunk", "facts", "mentions", "next", "entities")
-
-
 def _rows(store: GraphStore, name: str, group: str) -> list[dict[str, Any]]:
+    """One check query of cypher/checks (written apart from the ops under test) for ``group``."""
     return store.read(load_check(name), {"group_id": group})
 
 

@@ -26,7 +26,7 @@ from tkg.extract.phrases import (
 )
 from tkg.models import as_utc
 from tkg.predicates import PredicateRegistry
-from tkg.text import normalize_name, split_sentences
+from tkg.text import normalize_name, split_sentences, without_long_words
 from tkg.timeparse import find_times
 
 _QUESTION_START = re.compile(
@@ -61,16 +61,7 @@ _PARTNER_PREDS = ("engaged_to", "married_to", "partner_of")
 _EVENT_VERBS = r"(?:packed|moved|relocated|settled|started|adopted|rescued|bought|sold|got|joined|quit|left|lost|began)"
 _ELIDED = re.compile(r"^(?=(?:(?:just|finally|officially|recently|also)\s+)?" + _EVENT_VERBS + r"\b)", re.I)
 _COORDINATED = re.compile(r"\b(and(?:\s+then)?|then)\s+(?=(?:(?:just|finally)\s+)?" + _EVENT_VERBS + r"\b)", re.I)
-_FIRST_PERSON = re.compile(r"^I\b|^(?:[A-Z][a-z]+,?\s+)?I\b")
-
-
-_LONG_WORD = re.compile(r"\S{64,}")
-
-
-def without_long_words(text: str) -> str:
-    """Runs of 64+ non-space characters (links, hashes, keyboard mashing) blanked for the rules:
-    no name or fact is that long, and some rules cost the square of a word's length."""
-    return _LONG_WORD.sub(" ", text) if len(text) >= 64 else text
+_FIRST_PERSON = re.compile(r"^(?:[A-Z][a-z]+,?\s+)?I\b")
 
 
 def spell_out_subject(text: str) -> str:

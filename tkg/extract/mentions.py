@@ -12,10 +12,9 @@ import re
 from collections.abc import Sequence
 
 from tkg.extract import lexicon as lx
-from tkg.extract.engine import without_long_words
 from tkg.extract.objects import clean_name, is_name
 from tkg.predicates import REGISTRY, PredicateRegistry
-from tkg.text import normalize_name, split_sentences
+from tkg.text import normalize_name, split_sentences, without_long_words
 
 _RUN = re.compile(
     r"(?:[A-Z][\w'\-]*\.?|[A-Z]{2,})(?:\s+(?:(?:of|de|van|von|la|le|da|du|del|the)\s+)?(?:[A-Z][\w'\-]*\.?|&)){0,4}"
