@@ -16,6 +16,7 @@ import logging
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -34,6 +35,7 @@ _SCHEMA = """CREATE TABLE IF NOT EXISTS embedding (
     vector BLOB NOT NULL
 ) WITHOUT ROWID"""
 _BUSY_TIMEOUT_S = 30.0
+_OPEN_ATTEMPTS = 10
 
 
 def default_cache_path() -> Path:
@@ -79,20 +81,30 @@ class EmbeddingCache:
             return None
         if self._conn is not None and self._pid == os.getpid():
             return self._conn
-        try:  # (re)open: first use, or a forked child that must not share the parent's handle
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(
-                str(self.path), timeout=_BUSY_TIMEOUT_S, check_same_thread=False, isolation_level=None
-            )
-            conn.execute(f"PRAGMA busy_timeout = {int(_BUSY_TIMEOUT_S * 1000)}")
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
-            conn.execute(_SCHEMA)
-        except (OSError, sqlite3.Error) as exc:
-            self._disable(exc)
-            return None
-        self._conn, self._pid = conn, os.getpid()
-        return conn
+        for attempt in range(_OPEN_ATTEMPTS):  # (re)open: first use, or a forked child
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                conn = sqlite3.connect(
+                    str(self.path), timeout=_BUSY_TIMEOUT_S, check_same_thread=False, isolation_level=None
+                )
+                conn.execute(f"PRAGMA busy_timeout = {int(_BUSY_TIMEOUT_S * 1000)}")
+                conn.execute("PRAGMA journal_mode = WAL")
+                conn.execute("PRAGMA synchronous = NORMAL")
+                conn.execute(_SCHEMA)
+            except sqlite3.OperationalError as exc:
+                # Two processes creating the file at once: switching a new database to WAL reports
+                # "locked" without waiting on the busy timeout, so the open is tried again.
+                if "locked" in str(exc) and attempt + 1 < _OPEN_ATTEMPTS:
+                    time.sleep(0.05 * (attempt + 1))
+                    continue
+                self._disable(exc)
+                return None
+            except (OSError, sqlite3.Error) as exc:
+                self._disable(exc)
+                return None
+            self._conn, self._pid = conn, os.getpid()
+            return conn
+        return None  # pragma: no cover - the loop always returns
 
     def _disable(self, exc: Exception) -> None:
         if not self._broken:
