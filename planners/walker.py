@@ -152,7 +152,7 @@ def walk(
     frontier = [Reached(seed.uuid, seed.name, ())]
     for i, hop in enumerate(plan.hops):
         edges = _step(ctx, group, hop, frontier, as_of, sym)
-        nxt = _expand(hop, frontier, edges, max(1, fanout))
+        nxt = _expand(hop, frontier, edges, max(1, fanout), revisit=hop.predicate not in sym)
         result.steps.append(
             {"hop": _hop_text(hop), "from": [n.name for n in frontier], "edges": len(edges),
              "kept": [n.name for n in nxt]}
@@ -188,15 +188,21 @@ def _step(
     return out
 
 
-def _expand(hop: Hop, frontier: list[Reached], edges: list[tuple[str, str, str, Fact]], fanout: int) -> list[Reached]:
+def _expand(hop: Hop, frontier: list[Reached], edges: list[tuple[str, str, str, Fact]], fanout: int, *,
+            revisit: bool = False) -> list[Reached]:
+    """The next frontier. A path never takes the same edge twice; with `revisit` (a directed hop)
+    it may come back to a node by another edge: when Ana reports to Ben and Ben to Ana, "Ana's
+    manager's manager" is Ana. A symmetric hop never returns to a node already on the path
+    ("Lena's sister's sister" is not Lena again)."""
     by_source: dict[str, list[tuple[str, str, Fact]]] = {}
     for src, dst, name, fact in edges:
         by_source.setdefault(src, []).append((dst, name, fact))
     nxt: list[Reached] = []
     taken: set[str] = set()
     for node in frontier:
-        on_path = {node.uuid, *(f.object_uuid for f in node.path), *(f.subject_uuid for f in node.path)}
-        options = [(d, n, f) for d, n, f in by_source.get(node.uuid, []) if d not in on_path]
+        used = {f.uuid for f in node.path}
+        on_path = set() if revisit else {node.uuid, *(f.object_uuid for f in node.path), *(f.subject_uuid for f in node.path)}
+        options = [(d, n, f) for d, n, f in by_source.get(node.uuid, []) if d not in on_path and f.uuid not in used]
         kept_facts = qualifier_filter(hop, [f for _, _, f in options])
         kept = sorted((o for o in options if o[2] in kept_facts), key=lambda o: edge_order(o[2], o[1]))[:fanout]
         for dst, name, fact in kept:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from planners.cues import recency_cue
 from planners.lexicon import Lexicon
 from planners.walker import STRICT_QUALIFIERS
 from tkg.memory import row_to_fact
@@ -119,6 +120,9 @@ def aggregate(
     if as_of is not None:
         facts = [f for f in facts if f.valid_at is not None and f.valid_at <= as_of]
     values = distinct_values(facts, qualifier)
+    if held_now(question):  # "how many pets does she have now": the ones still held, not all ever
+        values = [v for v in values if v.end is None or (as_of is not None and v.end > as_of)]
+        trace["held_now"] = True
     trace["versions"] = len(facts)
     trace["values"] = [{"subject": v.subject, "value": v.name, "interval": v.interval(), "versions": len(v.facts)} for v in values]
     if not values:
@@ -129,6 +133,20 @@ def aggregate(
     firsts = [v.facts[0] for v in values]
     trace["from_graph"] = True  # the answer rests on edges, not on retrieved text
     return ProcedureResult(answer, fact_evidence(ctx, group, firsts), [f for v in values for f in v.facts], False, trace)
+
+
+_PRESENT_HAVE = re.compile(r"\b(?:do|does)\s+(?:\S+\s+){1,4}?(?:have|own|keep)\b", re.I)
+
+
+def held_now(question: str) -> bool:
+    """Whether the question counts what is held at one moment ("how many pets does Priya have
+    (now)?", "which cars does she currently own?") rather than everything there ever was ("how
+    many cities has Priya lived in?", "which pets has she had?").
+
+    >>> held_now("How many pets does Priya have?"), held_now("Which pets has Priya had?")
+    (True, False)
+    """
+    return bool(recency_cue(question) or _PRESENT_HAVE.search(question))
 
 
 def _relation(question: str, slot: QuestionSlot, lexicon: Lexicon) -> tuple[str | None, str]:

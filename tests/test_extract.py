@@ -316,3 +316,60 @@ def test_a_very_long_word_costs_little_and_names_nothing() -> None:
     assert fact("Priya", "lives_in", "Leeds") in got and all(len(f[2]) < 64 for f in got)
     assert [n for n, _ in mentions("Hi " + "Q" * 40_000 + ". I saw Megan.", speaker="Priya", listeners=["Marco"])] == ["Megan"]
     assert time.perf_counter() - started < 5.0
+
+
+# -- shapes the temporal benchmark showed we missed (our own wording) -----------------------------
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("After the merger I work for Initech.", fact("Priya", "works_at", "Initech")),
+        ("Following the restructure we report to Dana.", fact("Priya", "reports_to", "Dana")),
+        ("In the spring I relocated to Leeds.", fact("Priya", "lives_in", "Leeds")),
+    ],
+)
+def test_a_fronted_phrase_does_not_make_the_subject_a_relative_clause(text: str, expected: tuple[str, ...]) -> None:
+    assert expected in facts(text)
+
+
+def test_a_relative_clause_still_states_nothing_about_its_head() -> None:
+    assert facts("The company I work for is hiring.") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Last spring we had to give away our hamster Tofu.", fact("Priya", "has_pet", "Tofu", "retract")),
+        ("I had to sell the Corolla.", fact("Priya", "owns", "Corolla", "retract")),
+        ("We had to move to Leeds for work.", fact("Priya", "lives_in", "Leeds")),
+    ],
+)
+def test_a_past_obligation_reports_what_happened(text: str, expected: tuple[str, ...]) -> None:
+    assert expected in facts(text)
+
+
+@pytest.mark.parametrize("text", ["I have to sell the Corolla.", "If I had to move to Leeds, I'd cry.",
+                                  "I would have had to move to Leeds."])
+def test_a_present_or_hypothetical_obligation_states_nothing(text: str) -> None:
+    assert facts(text) == set()
+
+
+def test_a_bare_correction_fixes_the_speakers_own_slip_before_the_listeners_news() -> None:
+    earlier = (Candidate("Priya", "lives_in", "Ohrid"), Candidate("Marco", "works_at", "Initech"))
+    assert facts("Sorry, I meant Leeds.", history=earlier) == {fact("Priya", "lives_in", "Leeds")}
+    assert facts("Actually, it's Globex, not Initech.", history=earlier) == {fact("Marco", "works_at", "Globex")}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I've been seeing someone, Tomasz, for a month.", fact("Priya", "partner_of", "Tomasz")),
+        ("I'm dating somebody named Ilse.", fact("Priya", "partner_of", "Ilse")),
+    ],
+)
+def test_someone_named_after_a_pause_is_the_partner(text: str, expected: tuple[str, ...]) -> None:
+    assert facts(text) == {expected}
+
+
+@pytest.mark.parametrize("text", ["I'm dating somebody new.", "I'm seeing Dana tomorrow.", "I love someone."])
+def test_an_unnamed_someone_or_a_plain_meeting_is_no_partner(text: str) -> None:
+    assert facts(text) == set()

@@ -19,7 +19,7 @@ from planners import Hop, HopPlan, plan_hops
 from planners.walker import edge_order, mentioned_entities, planning_names, qualifier_filter, walk
 from tkg.ingest.resolve import EntityIndex
 from tkg.memory import Memory
-from tkg.models import Fact
+from tkg.models import EpisodeInput, Fact
 
 DATA = Path(__file__).parent / "data" / "procedures" / "noor_felix.jsonl"
 NEO4J_ENV = "TKG_TEST_NEO4J_URI"
@@ -100,6 +100,30 @@ def test_fanout_keeps_the_newest_edges_and_is_deterministic(graph: tuple[Memory,
     expected_first = sorted(newest, key=edge_order)[0].object
     one = walk(mem.ctx, group, plan, fanout=1)
     assert one.values == [expected_first] == walk(mem.ctx, group, plan, fanout=1).values
+
+
+def test_a_directed_chain_may_come_back_to_its_seed_by_another_edge(graph: tuple[Memory, str]) -> None:
+    """Two re-organisations half told: Ada reports to Bruno, and Bruno now to Ada."""
+    mem, _ = graph
+    group = f"walk-cycle-{uuid.uuid4().hex[:10]}"
+    said = [("Ada", "Bruno", "I live in Porto these days."), ("Ada", "Bruno", "My manager is Bruno."),
+            ("Bruno", "Ada", "I moved to Lyon."), ("Bruno", "Ada", "Since the shake-up I report to Ada.")]
+    mem.ingest_episodes([EpisodeInput(group, who, text, datetime(2024, 3, 1, 9, i, tzinfo=UTC), f"c{i}", listeners=(to,))
+                         for i, (who, to, text) in enumerate(said)])
+    try:
+        boss2 = walk(mem.ctx, group, _plan(mem, group, "Where does Ada's manager's manager live?"))
+        assert boss2.complete and boss2.values == ["Porto"]
+        assert [f.object for f in boss2.paths[0]] == ["Bruno", "Ada", "Porto"]
+        again = walk(mem.ctx, group, HopPlan("Ada", "Ada", (Hop("reports_to"), Hop("reports_to", inverse=True)), "entity"))
+        assert not again.complete  # the same edge is never walked back
+    finally:
+        mem.forget(group)
+
+
+def test_a_symmetric_hop_does_not_return_to_the_path(graph: tuple[Memory, str]) -> None:
+    mem, group = graph
+    result = walk(mem.ctx, group, _plan(mem, group, "Who is Lena's sister's sister?"))
+    assert "Lena" not in result.values and not result.complete
 
 
 def test_limits_and_unknown_seeds_stop_cleanly(graph: tuple[Memory, str]) -> None:

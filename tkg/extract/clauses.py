@@ -31,6 +31,8 @@ _WEAK_PLAN = re.compile(lx.PLAN_WEAK)
 _PRAISE = frozenset("great good amazing awesome wonderful fantastic terrible bad excellent brilliant natural born real "
                     "true total such lovely fine proper better best worse worst super incredible".split())
 _MAYBE_NUMBER = re.compile(r"\d|turn|teen|ty\b|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve")
+# "I'm seeing someone, Nerys, ...": a verb that needs a name may give it after a comma.
+_NAME_AFTER_PAUSE = re.compile(r"\s*,\s*(?=[A-Z])")
 _INFINITIVE = re.compile(r"\s+(?!(?:a|an|the|my|our|his|her|their|your|this|that|some|see|visit)\b)[a-z]+\b(?!')")
 
 
@@ -39,7 +41,7 @@ def _mode(mid: str) -> dict[str, bool]:
         "neg": bool(lx.NEGATION_RX.search(mid)),
         "future": bool(lx.FUTURE_RX.search(mid)),
         "plan": bool(lx.PLAN_RX.search(mid)),
-        "modal": bool(lx.MODAL_RX.search(mid)),
+        "modal": bool(lx.MODAL_RX.search(lx.HAD_TO_RX.sub(" ", mid))),
         "used": bool(lx.USED_RX.search(mid)),
         "be": bool(lx.BE_RX.search(mid)),
     }
@@ -90,7 +92,8 @@ def clause_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             pname, polarity = decided
             if entry.base in lx.TRAVEL and entry.base.endswith(" to") and _INFINITIVE.match(rest):
                 continue  # "I'm going to check it out": "going to" is the future, not travel
-            objs = take_objects(sent, m.end(), reg.get(pname))
+            pause = _NAME_AFTER_PAUSE.match(rest) if entry.needs_name else None
+            objs = take_objects(sent, m.end() + (pause.end() if pause else 0), reg.get(pname))
             if entry.loose and entry.predicate in comp.vocab and not all(
                 vocab_ok(o, comp.vocab[entry.predicate], strict=False) for o in objs
             ):

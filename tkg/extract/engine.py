@@ -127,9 +127,11 @@ def _corrections(sent: Sentence, context: list[Hit], registry: PredicateRegistry
     if not new:
         return []
     old_key = normalize_name(_clean(old)) if old else None
-    for h in reversed(context):
-        if h.subject != sent.speaker and h.subject not in sent.listeners:
-            continue
+    # A speaker corrects their own slip first ("Oops, I meant Brno" after their own "I moved to
+    # Ohrid", with the listener's news in between); only then what the listener said.
+    own = [h for h in context if h.subject == sent.speaker]
+    theirs = [h for h in context if h.subject != sent.speaker and h.subject in sent.listeners]
+    for h in [*reversed(own), *reversed(theirs)]:
         if old_key is not None and normalize_name(h.object) != old_key:
             continue
         if old_key is None and not registry.is_single(h.predicate):

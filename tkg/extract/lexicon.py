@@ -108,6 +108,8 @@ NEGATION_RX = re.compile(r"\b(?:" + NEGATION + r")\b|n't\b", re.I)
 FUTURE_RX = re.compile(r"(?:\b(?:" + FUTURE + r")\b|'ll\b)", re.I)
 PLAN_RX = re.compile(r"\b(?:" + PLAN + r")\b", re.I)
 MODAL_RX = re.compile(r"(?:\b(?:" + MODAL + r")\b|'d\b)", re.I)
+# "We had to rehome Biscuit": a past obligation reports what happened, unlike "have to" or "would".
+HAD_TO_RX = re.compile(r"\bhad\s+to\b", re.I)
 USED_RX = re.compile(r"\b(?:" + USED_TO + r")\b", re.I)
 BE_RX = re.compile(r"(?:\b(?:am|is|are|was|were|be|been)\b|'m\b|'s\b|'re\b)", re.I)
 NO_LONGER_RX = re.compile(r"\b(?:no longer|not anymore|anymore|any more|no more)\b", re.I)
@@ -150,8 +152,9 @@ NOT_NAMES = frozenset(
 PRONOUN_OBJECTS = frozenset(
     """
     it this that them him her you me us those these what how when where why who which whatever everything
-    something anything nothing all there here so such being having going getting to myself yourself himself
-    herself themselves ourselves one ones lot lots much more most it's that's what's each both either neither
+    something anything nothing someone somebody anyone anybody everyone everybody nobody all there here so such
+    being having going getting to myself yourself himself herself themselves ourselves one ones lot lots much
+    more most it's that's what's each both either neither
     not no never in on at out up off into onto with about around over
     """.split()
 )

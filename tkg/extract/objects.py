@@ -162,13 +162,22 @@ _BEFORE_SUBJECT = frozenset(
     """.split()
 )
 _PREV_WORD = re.compile(r"([A-Za-z']+)\W*$")
+# A short prepositional phrase opening the sentence ("After the reshuffle I report to Dana",
+# "Since the merger we work at Acme"): the pronoun after it is the main clause's subject.
+_FRONTED = re.compile(r"^(?:after|before|since|following|during|in|on|at|from|with|over|until|by|as\s+of|"
+                      r"throughout|within)\s+(?:[\w'\-]+\s+){0,4}$", re.I)
 
 
-def _relative_clause(text: str, start: int) -> bool:
-    """Whether the pronoun at `start` opens a relative clause ("the band I love"), judged by the word before."""
+def _relative_clause(sent: Sentence, start: int) -> bool:
+    """Whether the pronoun at `start` opens a relative clause ("the band I love"), judged by the word
+    before; not after a fronted phrase or time ("After the merger I ...", "Last spring we ...")."""
+    text = sent.text
     m = _PREV_WORD.search(text, max(0, start - 30), start)
     if m is None or text[m.end(1):start].strip():
         return False  # sentence start or punctuation in between
+    if _FRONTED.match(text[:start]) or any(t.span[1] <= start and not text[t.span[1]:start].strip(" ,")
+                                           for t in sent.times):
+        return False
     word = m.group(1)
     return word.islower() and not word.endswith("ly") and word not in _BEFORE_SUBJECT
 
@@ -197,7 +206,7 @@ def subjects(m: re.Match[str], sent: Sentence, comp: Compiled) -> list[tuple[str
             return []
         name, hits = relative(sent, owner, m.group("rnoun"), comp)
         return [(name, CONF_LOOSE, hits)]
-    if low in ("i", "we", "you") and _relative_clause(sent.text, m.start()):
+    if low in ("i", "we", "you") and _relative_clause(sent, m.start()):
         return []  # "a company I like", "the things we love": the object is behind us
     if low.startswith("congrat"):
         return [(sent.listener, CONF_SECOND, [])] if sent.listener else []

@@ -1,6 +1,0 @@
-// Chunks by uuid, with the times resolved at ingest.
-MATCH (c:Chunk)
-WHERE c.group_id = $group_id AND c.uuid IN $uuids
-RETURN c.uuid AS uuid, c.episode_uuid AS episode_uuid, c.kind AS kind, c.text AS text, c.seq AS seq,
-       c.speaker AS speaker, c.source_ref AS source_ref, c.valid_at AS valid_at,
-       c.time_text AS time_text, c.time_start AS time_start, c.time_end AS time_end
