@@ -88,8 +88,17 @@ def retrieve(
 
     ``time_range`` keeps turns said in ``[start, end)`` or whose words refer to a time overlapping
     it (and facts that began in it); ``speaker`` keeps only turns that person said (neighbours
-    included); ``as_of`` keeps only what had been said by then.
+    included); ``as_of`` keeps only what had been said by then. Within one question (`Context.asking`)
+    the same arguments retrieve once.
     """
+    key = repr((question, group, payload, time_range, speaker, as_of, tuning))
+    return ctx.once(("retrieval", key), lambda: _retrieve(ctx, question, group, payload, time_range, speaker, as_of, tuning))
+
+
+def _retrieve(
+    ctx: Context, question: str, group: str, payload: Payload, time_range: tuple[datetime, datetime] | None,
+    speaker: str | None, as_of: datetime | None, tuning: Tuning | None,
+) -> Retrieval:  # fmt: skip
     tune = tuning or Tuning()
     clock = Clock()
     started = time.perf_counter()

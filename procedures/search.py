@@ -125,7 +125,7 @@ def _searcher(
             params: dict[str, Any] = {"text": q.fts, "bm25_k1": tune.bm25_k1, "bm25_b": tune.bm25_b}
         else:
             question = q.dense if tune.dense_text == "declarative" else q.question
-            params = {"vector": clock.time("embed", lambda: ctx.embedder.embed_one(question))}
+            params = {"vector": clock.time("embed", lambda: ctx.embed_query(question))}
         return clock.time(mode, lambda: _search(ctx, f"retrieval.{mode}", {"group_id": group, **params},
                                                 tune, trace, wanted, keep))
 

@@ -112,22 +112,18 @@ def interval_text(fact: Fact) -> str:
 
 
 def fact_evidence(ctx: Context, group: str, facts: Sequence[Fact], *, score: float = 1.0) -> list[Evidence]:
-    """One evidence item per source turn of `facts` (a fact's first source episode), in fact order."""
-    if not facts:
-        return []
-    chunk_ids = sorted({f.source_chunk for f in facts if f.source_chunk})
-    chunks = {r["uuid"]: r for r in ctx.store.named("graph.chunks_by_uuid", {"group_id": group, "uuids": chunk_ids})} if chunk_ids else {}
-    episode_of = {f.uuid: (chunks[f.source_chunk]["episode_uuid"] if f.source_chunk in chunks else (f.episodes or [""])[0]) for f in facts}
-    ep_ids = sorted({e for e in episode_of.values() if e})
-    turns = {r["uuid"]: r for r in ctx.store.named("graph.source_turns", {"group_id": group, "uuids": ep_ids})} if ep_ids else {}
+    """One evidence item per source turn of `facts` (a fact's first source episode), in fact order.
+
+    Each turn is read by its key, one query per distinct turn: a graph answer names a few.
+    """
     out: list[Evidence] = []
     seen: set[str] = set()
     for f in facts:
-        ep = episode_of[f.uuid]
+        turn = _source_turn(ctx, group, f)
+        ep = str(turn.get("uuid") or (f.episodes or [""])[0])
         if ep and ep in seen:
             continue  # one item per turn: the first fact it supports names it
         seen.add(ep)
-        turn = turns.get(ep, {})
         out.append(
             Evidence(
                 source_ref=f.source_ref or turn.get("source_ref"), episode=ep, text=turn.get("text") or f.fact,
@@ -136,6 +132,16 @@ def fact_evidence(ctx: Context, group: str, facts: Sequence[Fact], *, score: flo
             )
         )  # fmt: skip
     return out
+
+
+def _source_turn(ctx: Context, group: str, fact: Fact) -> dict[str, Any]:
+    if fact.episodes:
+        rows = ctx.store.named("graph.turn", {"group_id": group, "episode_uuid": fact.episodes[0]})
+    elif fact.source_chunk:
+        rows = ctx.store.named("graph.turn_of_chunk", {"group_id": group, "chunk_uuid": fact.source_chunk})
+    else:
+        rows = []
+    return rows[0] if rows else {}
 
 
 def dedupe(evidence: Iterable[Evidence]) -> list[Evidence]:

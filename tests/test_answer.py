@@ -179,3 +179,24 @@ def test_long_form_prose_comes_from_the_sampled_bullets(mg: tuple[Memory, str]) 
 def test_perspective_decides_whose_attribute_a_turn_states() -> None:
     assert about_speaker("I ran my first marathon last weekend.", ["marathon"])
     assert not about_speaker("Great job! How was your marathon?", ["marathon"])
+
+
+def test_answers_resting_on_facts_are_backfilled_with_turns_about_their_entities(mg: tuple[Memory, str]) -> None:
+    """A graph answer names its source turns first; the turns that mention its entities follow,
+    those sharing the question's words first, and no other group's turn is among them."""
+    from procedures.synthesis import content_terms
+
+    mem, group = mg
+    a = mem.ask("Where does Noor live now?", group=group)
+    gate = next(g for g in a.trace["runtime_gates"] if g["name"] == "evidence_backfill")
+    assert gate["fired"] and "entities" in gate["effect"], gate
+    own = [e for e in a.evidence if e.kind == "fact"]
+    extra = a.evidence[len(own):]
+    assert own and a.evidence[: len(own)] == own and 0 < len(extra) <= 10 - len(own)
+    about_noor = {r["uuid"] for r in mem.cypher(
+        "MATCH (n:Entity)<-[:MENTIONS]-(e:Episodic) WHERE n.group_id = $g AND n.name = 'Noor' RETURN e.uuid AS uuid",
+        {"g": group})}  # fmt: skip
+    assert {e.episode for e in extra} <= about_noor and all(e.group == group for e in extra)
+    wanted = content_terms(a.question)
+    overlaps = [len(content_terms(e.text) & wanted) for e in extra]
+    assert overlaps == sorted(overlaps, reverse=True)

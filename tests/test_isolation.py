@@ -109,14 +109,16 @@ def read_ops(dialect: str) -> dict[str, set[str]]:
     for name in sorted(names):
         text = load_query(name, dialect)
         if name != "group.list" and write_clause(text) is None:
-            out[name] = set(re.findall(r"\$(\w+)", re.sub(r"//[^\n]*", "", text)))
+            needs = set(re.findall(r"\$(\w+)", re.sub(r"//[^\n]*", "", text)))
+            each = re.search(r"^//\s*@each\s+(\w+)\s+AS\s+(\w+)", text, re.M)  # the list is passed, not its item
+            out[name] = needs - {each.group(2)} | {each.group(1)} if each else needs
     return out
 
 
 PROBED = {
     "group_id", "uuids", "episode_uuids", "subject_uuids", "from_uuids", "uuid", "subject_uuid", "a_uuid", "b_uuid",
     "text", "vector", "k", "k_fetch", "efs", "kind", "bm25_k1", "bm25_b", "predicate", "predicates", "qualifier",
-    "as_of", "seqs", "needles", "range_start", "range_end",
+    "as_of", "seqs", "needles", "range_start", "range_end", "entity_uuid", "episode_uuid", "chunk_uuid", "limit",
 }  # fmt: skip
 
 
@@ -126,6 +128,7 @@ def probe_params(mem: Memory, group: str, other: str, other_words: set[str]) -> 
     own, theirs = sorted(group_uuids(store, group)), sorted(group_uuids(store, other))
     their_entities = [r["uuid"] for r in store.named("entity.list", {"group_id": other})]
     their_turn = store.named("graph.speakers", {"group_id": other})[0]["speaker"]
+    their_chunk = store.read("MATCH (c:Chunk) WHERE c.group_id = $g RETURN c.uuid AS uuid, c.episode_uuid AS episode LIMIT 1", {"g": other})[0]
     words = sorted(other_words)
     return {
         "group_id": group, "uuids": theirs + own, "episode_uuids": theirs + own, "subject_uuids": their_entities + own,
@@ -135,6 +138,7 @@ def probe_params(mem: Memory, group: str, other: str, other_words: set[str]) -> 
         "kind": "", "bm25_k1": 1.2, "bm25_b": 0.75, "predicate": "lives_in", "predicates": mem.ctx.registry.names(), "qualifier": "",
         "as_of": datetime.now(UTC), "seqs": list(range(0, 12)), "needles": [w.lower() for w in words],
         "range_start": datetime(2000, 1, 1, tzinfo=UTC), "range_end": datetime(2100, 1, 1, tzinfo=UTC),
+        "entity_uuid": their_entities[0], "episode_uuid": their_chunk["episode"], "chunk_uuid": their_chunk["uuid"], "limit": 50,
     }  # fmt: skip
 
 

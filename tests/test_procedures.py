@@ -194,6 +194,15 @@ def test_lists_pets_and_bands_with_intervals(g: Groups) -> None:
     assert [v["value"] for v in bands.trace["values"]] == ["Radiohead", "Khruangbin"]
 
 
+def test_a_present_tense_count_keeps_only_what_is_still_held(g: Groups) -> None:
+    now = aggregate(g.mem.ctx, "How many pets does Noor have at the moment?", g.noor, payload("aggregation"))
+    held = [v["value"] for v in now.trace["values"]]
+    assert now.trace["held_now"] and "Pepper" not in held and {"Mochi", "Juniper"} <= set(held)
+    assert now.answer.startswith(f"{len(held)}: ")
+    ever = aggregate(g.mem.ctx, "How many pets has Noor had?", g.noor, payload("aggregation"))
+    assert "held_now" not in ever.trace and "Pepper" in [v["value"] for v in ever.trace["values"]]
+
+
 def test_aggregation_without_a_relation_falls_back_to_lookup(g: Groups) -> None:
     r = aggregate(g.mem.ctx, "How many times did they bake bread?", g.quiet, payload("aggregation"))
     assert r.trace["fallbacks"][0]["to"] == "lookup" and r.evidence
@@ -265,6 +274,14 @@ def test_procedure_ops_by_name(g: Groups) -> None:
     assert [(r["predicate"], r["object"]) for r in between] == [("lives_in", "Glasgow")]
     history = store.named("aggregate.history", {"group_id": group, "predicates": ["lives_in"], "subject_uuids": noor})
     assert [r["object"] for r in history] == ["Cardiff", "Glasgow", "Dublin"]
+    # `// @each`: one key lookup per distinct uuid, rows in item order; a key of no edge adds none
+    repeated = store.named("fact.history", {"group_id": group, "predicate": "lives_in", "subject_uuids": [*noor, ents["Glasgow"], *noor]})
+    assert [r["object"] for r in repeated] == ["Cardiff", "Glasgow", "Dublin"]
+    assert store.named("fact.history", {"group_id": g.quiet, "predicate": "", "subject_uuids": noor}) == []
+    assert store.named("group.exists", {"group_id": group}) and store.named("group.exists", {"group_id": "no-" + group}) == []
+    about = store.named("graph.entity_turns", {"group_id": group, "entity_uuid": noor[0], "limit": 3})
+    assert len(about) == 3 and [t["valid_at"] for t in about] == sorted((t["valid_at"] for t in about), reverse=True)
+    assert store.named("graph.entity_turns", {"group_id": g.quiet, "entity_uuid": noor[0], "limit": 3}) == []
     everyone = store.named("aggregate.history_all", {"group_id": group, "predicates": ["lives_in"]})
     assert {r["subject"] for r in everyone} >= {"Noor", "Lena", "Jonas"}
     window = {"range_start": datetime(2023, 12, 1, tzinfo=UTC), "range_end": datetime(2024, 6, 1, tzinfo=UTC)}
@@ -272,11 +289,13 @@ def test_procedure_ops_by_name(g: Groups) -> None:
     assert [r["object"] for r in overlapping] == ["Glasgow", "Dublin"]
     span = store.named("temporal.group_span", {"group_id": group})[0]
     assert span["turns"] == 27 and span["first"] < span["last"]
-    turns = store.named("graph.source_turns", {"group_id": group, "uuids": history[0]["episodes"]})
+    turns = store.named("graph.turn", {"group_id": group, "episode_uuid": history[0]["episodes"][0]})
     assert [t["source_ref"] for t in turns] == ["n2"] and "Cardiff" in turns[0]["text"]
-    chunks = store.named("graph.chunks_by_uuid", {"group_id": group, "uuids": [history[1]["source_chunk"]]})
-    assert chunks and "Glasgow" in chunks[0]["text"] and chunks[0]["time_text"] == "last month"
-    said = store.named("temporal.episode_chunks", {"group_id": group, "episode_uuids": [chunks[0]["episode_uuid"]]})
+    assert store.named("graph.turn", {"group_id": g.quiet, "episode_uuid": history[0]["episodes"][0]}) == []
+    of_chunk = store.named("graph.turn_of_chunk", {"group_id": group, "chunk_uuid": history[1]["source_chunk"]})
+    assert [t["uuid"] for t in of_chunk] == history[1]["episodes"][:1] and "Glasgow" in of_chunk[0]["text"]
+    said = store.named("temporal.episode_chunks", {"group_id": group, "episode_uuids": [of_chunk[0]["uuid"]]})
+    assert any(c["time_text"] == "last month" for c in said)
     assert {c["kind"] for c in said} >= {"turn"} and any(c["time_start"] for c in said)
     marathon = store.named("graph.turns_containing", {"group_id": group, "needles": ["marathon", "pottery"]})
     assert sorted((r["needle"], r["source_ref"]) for r in marathon) == [("marathon", "n21"), ("pottery", "n27")]

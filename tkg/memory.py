@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -40,9 +40,29 @@ class Context:
     registry: PredicateRegistry
     llm: LLMProvider | None
     payloads_path: Path | None = None
+    memo: dict[tuple[str, str], Any] | None = field(default=None, compare=False, repr=False)
 
     def entities(self, group: str) -> EntityIndex:
-        return EntityIndex(group, self.store.named("entity.list", {"group_id": group}))
+        """The group's entities; read once per question when the context carries a memo (`asking`)."""
+        return self.once(("entities", group), lambda: EntityIndex(group, self.store.named("entity.list", {"group_id": group})))
+
+    def embed_query(self, text: str) -> Any:
+        """The embedding of a query text; computed once per question when the context carries a memo."""
+        return self.once(("embedding", text), lambda: self.embedder.embed_one(text))
+
+    def asking(self) -> Context:
+        """A copy for one question, so the entity list, a query's embedding and a retrieval are
+        computed once, not by every step (a chain's fallbacks and the evidence backfill retrieve
+        for the same question up to three times)."""
+        return replace(self, memo={})
+
+    def once(self, key: tuple[str, str], make: Callable[[], Any]) -> Any:
+        """``make()`` once per question for ``key`` (every time when the context carries no memo)."""
+        if self.memo is None:
+            return make()
+        if key not in self.memo:
+            self.memo[key] = make()
+        return self.memo[key]
 
 
 class Memory:
@@ -81,19 +101,31 @@ class Memory:
         format: str | None = None,
         group: str | None = None,
         progress: Callable[[int], None] | None = None,
+        bulk: bool | None = None,
     ) -> IngestReport:
-        """Ingest a LoCoMo-shaped ``.json`` or a ``.jsonl`` file; validated whole before any write."""
+        """Ingest a LoCoMo-shaped ``.json`` or a ``.jsonl`` file; validated whole before any write.
+
+        ``bulk`` as in :meth:`ingest_episodes`.
+        """
         loaded = load(Path(path), format=format, group=group)
-        report = self.ingest_episodes(loaded.episodes, progress=progress)
+        report = self.ingest_episodes(loaded.episodes, progress=progress, bulk=bulk)
         report.skipped_empty += len(loaded.skipped)
         report.warnings.extend(loaded.skipped)
         return report
 
     def ingest_episodes(
-        self, episodes: Iterable[EpisodeInput], progress: Callable[[int], None] | None = None
+        self,
+        episodes: Iterable[EpisodeInput],
+        progress: Callable[[int], None] | None = None,
+        bulk: bool | None = None,
     ) -> IngestReport:
-        """Ingest episodes already in memory (one transaction per episode; idempotent)."""
-        return self._ingestor.ingest(list(episodes), progress=progress)
+        """Ingest episodes already in memory (whole episodes per transaction; idempotent).
+
+        ``bulk=True`` loads with the store's indexes built once at the end (much faster on Kuzu;
+        other threads' searches wait meanwhile); ``None`` chooses it for a first load of at least
+        500 episodes into a store with no episodes; ``False`` never (see ``Ingestor.ingest``).
+        """
+        return self._ingestor.ingest(list(episodes), progress=progress, bulk=bulk)
 
     def forget(self, group: str) -> dict[str, Any]:
         """Delete a group completely; returns what it held."""

@@ -104,7 +104,11 @@ def load_questions(path: Path, *, samples: int | None = None, limit: int | None 
 
 
 def ingest_turns(bm: BenchMemory, episodes: list[EpisodeInput], tick: Tick | None = None) -> dict[str, Any]:
-    """Ingest turns into the benchmark store (deleting their groups first on Neo4j); the ingest summary."""
+    """Ingest turns into the benchmark store (deleting their groups first on Neo4j); the ingest summary.
+
+    An empty store loads in bulk (indexes built once at the end), as a first import would;
+    ``bulk`` in the summary says which way the figures were taken.
+    """
     wanted = list(dict.fromkeys(e.group for e in episodes))
     removed = bm.forget_groups(wanted) if bm.backend == "neo4j" else []
     if removed:
@@ -113,13 +117,14 @@ def ingest_turns(bm: BenchMemory, episodes: list[EpisodeInput], tick: Tick | Non
     if others:
         bm.notes.append(f"{others} episodes of other groups share this store's indexes")
     bm.embedder.lap()
-    report = bm.mem.ingest_episodes(episodes, progress=tick)
+    report = bm.mem.ingest_episodes(episodes, progress=tick, bulk=not others)
     turns, embedded = report.episodes, bm.embedder.lap()
     return {"turns": turns, "seconds": report.seconds, "turns_per_s": round(turns / report.seconds, 1) if report.seconds else None,
             "embed_s": embedded["embed_s"], "embedded_texts": embedded["texts"],
             "embed_share": round(embedded["embed_s"] / report.seconds, 3) if report.seconds else None,
             "chunks": report.chunks, "entities": report.entities, "facts": report.facts,
             "superseded": report.superseded, "skipped_existing": report.skipped_existing,
+            "bulk": report.bulk, "index_build_s": report.index_build_s,
             "refs": {g: {e.source_ref for e in episodes if e.group == g and e.source_ref} for g in wanted},
             "groups": wanted, "other_episodes": others}
 

@@ -41,6 +41,7 @@ def ingest_summary(report: dict[str, Any]) -> None:
         ("superseded", report.get("superseded")),
         ("retracted", report.get("retracted")),
         ("re-asserted", report.get("reasserted")),
+        ("bulk load", f"yes (indexes built in {report.get('index_build_s')} s)" if report.get("bulk") else "no"),
         ("seconds", report.get("seconds")),
         ("turns/s", report.get("turns_per_s")),
     ]
@@ -66,6 +67,16 @@ def ingest(
             "--group", "-g", help="Put every turn in this group (default: the file's sample_id / group field).", show_default=False
         ),
     ] = None,
+    bulk: Annotated[
+        bool | None,
+        typer.Option(
+            "--bulk/--no-bulk",
+            help="Bulk load: build the search indexes once at the end instead of row by row (much faster on "
+            "Kuzu for a large first load; searches wait until it ends). Default: on for 500+ turns into an "
+            "empty store.",
+            show_default=False,
+        ),
+    ] = None,
     as_json: Json = False,
 ) -> None:
     """Ingest a conversation: episodes, chunks, entities and versioned facts.
@@ -78,7 +89,7 @@ def ingest(
     loaded = load(path, format=fmt, group=group)  # fail on a bad file before loading a model
     with open_memory(ctx) as mem, progress_bar(len(loaded.episodes), f"ingest {path.name}") as tick:
         render.status(f"ingesting {len(loaded.episodes)} turn(s) from {path} into {mem.ctx.store.url}")
-        report = mem.ingest(path, format=fmt, group=group, progress=tick)
+        report = mem.ingest(path, format=fmt, group=group, progress=tick, bulk=bulk)
     data = report.to_dict()
     if as_json:
         render.emit_json(data)

@@ -9,6 +9,9 @@ Work happens in two phases so that the slow part batches well and the write part
    whole; the episode's uuid is derived from its content, so re-running an ingest skips what
    is already there and finishes the rest.
 
+A large first load runs inside ``store.bulk_load()`` (see :meth:`Ingestor.ingest`): on Kuzu the
+full-text and vector indexes are built once at the end instead of row by row.
+
 Example::
 
     >>> from tkg import Memory
@@ -22,6 +25,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -42,6 +46,7 @@ from .supersede import FactWrite, apply_fact
 BATCH = 128  # episodes prepared (and embedded) together
 HISTORY = 40  # earlier candidates the extractor may refer back to
 EPISODES_PER_TX = 32  # whole episodes per transaction; a failing batch is redone one by one
+BULK_AUTO = 500  # episodes from which an ingest into a store with no episodes loads in bulk by itself
 
 
 @dataclass
@@ -58,6 +63,8 @@ class IngestReport:
     retracted: int = 0
     reasserted: int = 0
     seconds: float = 0.0
+    bulk: bool = False  # ran inside store.bulk_load()
+    index_build_s: float = 0.0  # of ``seconds``: ending the bulk load (rebuilding indexes)
     groups: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -87,7 +94,7 @@ class Ingestor:
         self.registry = registry
         self._indexes: dict[str, EntityIndex] = {}
         self._seq: dict[str, tuple[int, str | None]] = {}
-        self._locks: dict[str, threading.Lock] = {}
+        self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
         # recent candidates per group, so "actually, it's Leeds, not York" can refer to an earlier turn
         self._recent: dict[str, deque[Candidate]] = {}
@@ -97,7 +104,17 @@ class Ingestor:
         episodes: Sequence[EpisodeInput],
         *,
         progress: Callable[[int], None] | None = None,
+        bulk: bool | None = None,
     ) -> IngestReport:
+        """Write ``episodes`` (per-episode transactions, idempotent), in bulk-load mode if chosen.
+
+        ``bulk=True`` runs the whole ingest in ``store.bulk_load()``: faster writes on Kuzu, and
+        reads on other threads wait until the indexes are rebuilt at the end. ``bulk=None`` (the
+        default) chooses it only when the store holds no episodes yet and ``episodes`` has at least
+        ``BULK_AUTO`` items, because rebuilding covers every indexed row, old ones too, and a small
+        batch gains less than the rebuild costs. ``bulk=False`` never uses it. Either way the
+        episodes, their transactions and the counts written are the same.
+        """
         report = IngestReport()
         started = time.perf_counter()
         groups: list[str] = []
@@ -105,17 +122,27 @@ class Ingestor:
             if ep.group not in groups:
                 groups.append(ep.group)
         report.groups = groups
-        for start in range(0, len(episodes), BATCH):
-            batch = [ep for ep in episodes[start : start + BATCH]]
-            fresh = [ep for ep in batch if not self._exists(ep)]
-            report.skipped_existing += len(batch) - len(fresh)
-            prepared = self._prepare(fresh)
-            for group in dict.fromkeys(p.ep.group for p in prepared):
-                self._write_batch([p for p in prepared if p.ep.group == group], report)
-            if progress:
-                progress(len(batch))
-        self._embed_entity_names(groups)
+        report.bulk = bulk if bulk is not None else len(episodes) >= BULK_AUTO and not self.store.named("group.list", {})
+        with ExitStack() as stack:
+            if report.bulk:
+                # group locks before the store's lock, in one order, as every writer takes them
+                for group in sorted(groups):
+                    stack.enter_context(self._lock(group))
+                stack.enter_context(self.store.bulk_load())
+            for start in range(0, len(episodes), BATCH):
+                batch = [ep for ep in episodes[start : start + BATCH]]
+                fresh = [ep for ep in batch if not self._exists(ep)]
+                report.skipped_existing += len(batch) - len(fresh)
+                prepared = self._prepare(fresh)
+                for group in dict.fromkeys(p.ep.group for p in prepared):
+                    self._write_batch([p for p in prepared if p.ep.group == group], report)
+                if progress:
+                    progress(len(batch))
+            self._embed_entity_names(groups)
+            written = time.perf_counter()
         report.seconds = round(time.perf_counter() - started, 3)
+        if report.bulk:
+            report.index_build_s = round(time.perf_counter() - written, 3)
         return report
 
     # -- phase 1: prepare ---------------------------------------------------------------------
@@ -175,9 +202,9 @@ class Ingestor:
             i += len(p.fact_texts)
 
     # -- phase 2: write -----------------------------------------------------------------------
-    def _lock(self, group: str) -> threading.Lock:
-        with self._guard:
-            return self._locks.setdefault(group, threading.Lock())
+    def _lock(self, group: str) -> threading.RLock:
+        with self._guard:  # re-entrant: a bulk ingest holds its groups' locks around _write_batch
+            return self._locks.setdefault(group, threading.RLock())
 
     def _index(self, group: str) -> EntityIndex:
         if group not in self._indexes:

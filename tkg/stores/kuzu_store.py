@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import kuzu
 
@@ -21,7 +21,29 @@ from ..cypher import load_schema
 from ..errors import ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
 from .base import SCHEMA_VERSION, NamedMixin, Params, Row, refuse_writes, rows_iter, to_utc
 
-_INDEX_CALL = re.compile(r"CALL\s+CREATE_(?:FTS|VECTOR)_INDEX\(\s*'(\w+)'\s*,\s*'(\w+)'", re.I)
+# kind, table and index name of a schema statement that creates an index (names are \w+ only)
+_INDEX_CALL = re.compile(r"CALL\s+CREATE_(FTS|VECTOR)_INDEX\(\s*'(\w+)'\s*,\s*'(\w+)'", re.I)
+# kind, name and (for a rel table) the FROM and TO tables of a schema statement that creates a table
+_TABLE = re.compile(
+    r"CREATE\s+(NODE|REL)\s+TABLE\s+IF\s+NOT\s+EXISTS\s+(\w+)\s*\(\s*(?:FROM\s+(\w+)\s+TO\s+(\w+))?", re.I
+)
+
+
+class _Index(NamedTuple):
+    kind: str  # FTS | VECTOR
+    table: str
+    name: str
+    create: str  # the schema statement
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.table, self.name)
+
+
+def _schema_indexes(schema: list[str]) -> list[_Index]:
+    """The indexes a schema makes, in its order."""
+    found = ((_INDEX_CALL.search(stmt), stmt) for stmt in schema)
+    return [_Index(m.group(1), m.group(2), m.group(3), stmt) for m, stmt in found if m]
 
 
 def _param(value: Any) -> Any:
@@ -29,6 +51,8 @@ def _param(value: Any) -> Any:
     if isinstance(value, datetime):
         return to_utc(value).replace(tzinfo=None)
     if isinstance(value, list):
+        if value and type(value[0]) is float:
+            return value  # an embedding: Kuzu lists are of one type, so nothing inside to convert
         return [_param(v) for v in value]
     if isinstance(value, dict):
         return {k: _param(v) for k, v in value.items()}
@@ -72,6 +96,9 @@ class _Tx(NamedMixin):
     def run(self, query: str, params: Params = None) -> list[Row]:
         return self._store._execute(self._conn, query, params)
 
+    def _split_foreach(self) -> bool:
+        return self._store._split_foreach()
+
 
 class KuzuStore(NamedMixin):
     """An embedded Kuzu database at a directory path.
@@ -98,6 +125,8 @@ class KuzuStore(NamedMixin):
         self._write_lock = threading.RLock()
         self._prepared: dict[int, dict[tuple[str, str], kuzu.PreparedStatement]] = {}
         self._closed = False
+        self._in_bulk = False  # inside bulk_load (held by the thread holding the write lock)
+        self._unindexed = False  # ...and its tables have none of the schema's indexes
 
     # -- connections ------------------------------------------------------------------------
     def _conn(self) -> kuzu.Connection:
@@ -182,23 +211,101 @@ class KuzuStore(NamedMixin):
     def ensure_schema(self, dim: int) -> None:
         with self._write_lock:
             conn = self._conn()
-            existing = {(r["table"], r["name"]) for r in self._indexes(conn)}
             recorded = self._meta(conn, "embedding_dim")
             if recorded is not None and recorded != str(dim):
                 raise SchemaError(
                     f"the Kuzu database at {self.path} was built for {recorded}-dim embeddings, "
                     f"not {dim}; use the same embedder or a new database"
                 )
-            for stmt in load_schema("kuzu", dim):
+            schema = load_schema("kuzu", dim)
+            # An empty table lacking one of its indexes is what a crash inside bulk_load leaves, maybe
+            # with the vector index half dropped (see _reset_empty): such a table is made anew.
+            existing = self._index_keys(conn)
+            lacking = {ix.table for ix in _schema_indexes(schema) if ix.key not in existing}
+            self._reset_empty(conn, schema, lacking)
+            existing = self._index_keys(conn)
+            for stmt in schema:
                 found = _INDEX_CALL.search(stmt)
-                if found and (found.group(1), found.group(2)) in existing:
-                    continue
+                if found and (found.group(2), found.group(3)) in existing:
+                    continue  # missing ones are made here, also those a crash inside bulk_load left out
                 try:
                     self._execute(conn, stmt, None)
                 except StoreError as exc:
                     raise SchemaError(f"applying the Kuzu schema failed at {stmt[:60]!r}: {exc}") from exc
             for key, value in (("schema_version", SCHEMA_VERSION), ("embedding_dim", str(dim))):
                 self._execute(conn, "MERGE (m:TkgMeta {key: $k}) SET m.value = $v", {"k": key, "v": value})
+
+    @contextmanager
+    def bulk_load(self) -> Iterator[None]:
+        """Into an empty store: write without the full-text and vector indexes, build them at the end.
+
+        Kuzu updates both indexes row by row as it inserts (6.1 ms a chunk row with both, 1.8 ms
+        with none and one build afterwards: tools/kuzu_insert_cost.py). Kuzu 0.11.3 cannot drop a
+        vector index from a table that keeps its rows (inserts then fail, for good), so only empty
+        indexed tables are made anew without indexes; into a store that already holds chunks the
+        block changes nothing but the locking. The write lock is held throughout, so statements on
+        other threads wait rather than search without indexes; a crash inside leaves them missing
+        until the next ``ensure_schema`` (every ``Memory.open``) builds them.
+        """
+        with self._write_lock:
+            if self._in_bulk:
+                yield
+                return
+            conn = self._conn()
+            dim = self._meta(conn, "embedding_dim")
+            schema = load_schema("kuzu", int(dim)) if dim else []
+            indexed = {ix.table for ix in _schema_indexes(schema)}
+            reset = self._reset_empty(conn, schema, indexed)
+            self._in_bulk, self._unindexed = True, bool(reset) and reset == indexed
+            try:
+                yield
+            finally:
+                self._in_bulk = self._unindexed = False
+                self._prepared.clear()  # plans made without the indexes would not update them
+                existing = self._index_keys(conn)
+                for ix in _schema_indexes(schema):
+                    if ix.table in reset and ix.key not in existing:
+                        try:
+                            self._execute(conn, ix.create, None)
+                        except StoreError as exc:
+                            raise SchemaError(
+                                f"building the index {ix.table}.{ix.name} after a bulk load failed ({exc}); "
+                                "opening the store again retries it"
+                            ) from exc
+
+    def _split_foreach(self) -> bool:
+        return not self._unindexed  # no full-text index to mis-index a multi-row create
+
+    def _reset_empty(self, conn: kuzu.Connection, schema: list[str], tables: set[str]) -> set[str]:
+        """Drop and recreate, without indexes, those of ``tables`` that exist and hold no rows.
+
+        An index goes with its table (and the rel tables that point at the table, empty with it):
+        Kuzu 0.11.3 refuses to drop a table an index refers to, and after DROP_VECTOR_INDEX the
+        table takes no insert and no new index until it is dropped. Returns the tables made anew.
+        """
+        present = {r["name"] for r in self._execute(conn, "CALL SHOW_TABLES() RETURN name", None)}
+        # table names are \w+ words from tkg's own schema file, never input
+        empty = {t for t in tables & present if not self._execute(conn, f"MATCH (n:{t}) RETURN 1 AS x LIMIT 1", None)}
+        if not empty:
+            return empty
+        existing = self._index_keys(conn)
+        for ix in _schema_indexes(schema):
+            if ix.table in empty and ix.key in existing:
+                self._execute(conn, f"CALL DROP_{ix.kind.upper()}_INDEX('{ix.table}', '{ix.name}')", None)
+        found = [_TABLE.search(stmt) for stmt in schema]
+        tables_stmts = [(m, stmt) for m, stmt in zip(found, schema, strict=True) if m]
+        for m, _ in tables_stmts:
+            if m.group(3) and {m.group(3), m.group(4)} & empty and m.group(2) in present:
+                self._execute(conn, f"DROP TABLE {m.group(2)}", None)
+        for t in empty:
+            self._execute(conn, f"DROP TABLE {t}", None)
+        for _, stmt in tables_stmts:
+            self._execute(conn, stmt, None)  # IF NOT EXISTS: only the dropped ones are made
+        self._prepared.clear()  # plans name the tables of the time
+        return empty
+
+    def _index_keys(self, conn: kuzu.Connection) -> set[tuple[str, str]]:
+        return {(r["table"], r["name"]) for r in self._indexes(conn)}
 
     def _indexes(self, conn: kuzu.Connection) -> list[Row]:
         rows = self._execute(conn, "CALL SHOW_INDEXES() RETURN *", None)
@@ -213,7 +320,8 @@ class KuzuStore(NamedMixin):
 
     def indexes(self) -> list[Row]:
         """Every index with its table, name and type (for `tkg doctor`)."""
-        return self._indexes(self._conn())
+        with self._write_lock:
+            return self._indexes(self._conn())
 
     def close(self) -> None:
         if self._closed:

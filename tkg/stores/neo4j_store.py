@@ -200,6 +200,11 @@ class Neo4jStore(NamedMixin):
         rows = self.run("SHOW INDEXES YIELD name, type, state, labelsOrTypes RETURN *")
         return [{"table": ",".join(r["labelsOrTypes"] or []), "name": r["name"], "type": r["type"], "state": r["state"]} for r in rows]
 
+    @contextmanager
+    def bulk_load(self) -> Iterator[None]:
+        """Nothing to do: Neo4j populates its indexes in the background and inserts stay cheap."""
+        yield
+
     def close(self) -> None:
         self._driver.close()
 

@@ -1,7 +1,8 @@
+// @each subject_uuids AS subject_uuid: one key lookup per entity (see NamedMixin.named)
 // Every version of the given subjects' edges over several predicates, oldest first: the
 // input of counting and listing. (Kuzu cannot bind an empty list: see aggregate.history_all.)
-MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity)
-WHERE r.group_id = $group_id AND r.name IN $predicates AND s.uuid IN $subject_uuids
+MATCH (s:Entity {uuid: $subject_uuid})-[r:RELATES_TO]->(o:Entity)
+WHERE r.group_id = $group_id AND r.name IN $predicates
 RETURN r.uuid AS uuid, s.uuid AS subject_uuid, s.name AS subject, r.name AS predicate,
        o.uuid AS object_uuid, o.name AS object, r.qualifier AS qualifier, r.fact AS fact,
        r.version AS version, r.valid_at AS valid_at, r.invalid_at AS invalid_at,

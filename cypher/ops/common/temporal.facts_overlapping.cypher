@@ -1,7 +1,8 @@
+// @each subject_uuids AS subject_uuid: one key lookup per entity (see NamedMixin.named)
 // Edges of the given subjects whose valid interval overlaps [$range_start, $range_end); versions that a
 // correction emptied (invalid_at <= valid_at) never held and are left out.
-MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity)
-WHERE r.group_id = $group_id AND s.uuid IN $subject_uuids AND ($predicate = '' OR r.name = $predicate)
+MATCH (s:Entity {uuid: $subject_uuid})-[r:RELATES_TO]->(o:Entity)
+WHERE r.group_id = $group_id AND ($predicate = '' OR r.name = $predicate)
   AND r.valid_at < $range_end AND (r.invalid_at IS NULL OR (r.invalid_at > $range_start AND r.invalid_at > r.valid_at))
 RETURN r.uuid AS uuid, s.uuid AS subject_uuid, s.name AS subject, r.name AS predicate,
        o.uuid AS object_uuid, o.name AS object, r.qualifier AS qualifier, r.fact AS fact,

@@ -1,7 +1,8 @@
+// @each from_uuids AS from_uuid: one key lookup per entity (see NamedMixin.named)
 // One hop of the grounded walker, subject → object, over current edges only
 // (valid time and record time both open). $from_uuids is the frontier.
-MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity)
-WHERE r.group_id = $group_id AND s.uuid IN $from_uuids AND r.name = $predicate
+MATCH (s:Entity {uuid: $from_uuid})-[r:RELATES_TO]->(o:Entity)
+WHERE r.group_id = $group_id AND r.name = $predicate
   AND r.invalid_at IS NULL AND r.expired_at IS NULL
 RETURN r.uuid AS uuid, s.uuid AS subject_uuid, s.name AS subject, r.name AS predicate,
        o.uuid AS object_uuid, o.name AS object, r.qualifier AS qualifier, r.fact AS fact,

@@ -1,6 +1,7 @@
+// @each from_uuids AS from_uuid: one key lookup per entity (see NamedMixin.named)
 // One hop, subject → object, over edges valid at $as_of: valid_at <= as_of < invalid_at.
-MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity)
-WHERE r.group_id = $group_id AND s.uuid IN $from_uuids AND r.name = $predicate
+MATCH (s:Entity {uuid: $from_uuid})-[r:RELATES_TO]->(o:Entity)
+WHERE r.group_id = $group_id AND r.name = $predicate
   AND r.valid_at <= $as_of AND (r.invalid_at IS NULL OR r.invalid_at > $as_of)
 RETURN r.uuid AS uuid, s.uuid AS subject_uuid, s.name AS subject, r.name AS predicate,
        o.uuid AS object_uuid, o.name AS object, r.qualifier AS qualifier, r.fact AS fact,

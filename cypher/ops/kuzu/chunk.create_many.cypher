@@ -1,6 +1,7 @@
 // @foreach chunks
 // Kuzu 0.11 indexes every row of a multi-row CREATE with the first row's text (and may crash on
-// delete afterwards), so the adapter runs this once per chunk inside the episode's transaction.
+// delete afterwards), so the adapter runs this once per chunk inside the episode's transaction;
+// inside a bulk load (no index present, built afterwards) it runs once for the whole list.
 // Kuzu types a struct field that is null in every row as STRING: cast the optional times.
 MATCH (e:Episodic {uuid: $episode_uuid})
 UNWIND $chunks AS ch
