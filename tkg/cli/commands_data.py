@@ -71,9 +71,9 @@ def ingest(
         bool | None,
         typer.Option(
             "--bulk/--no-bulk",
-            help="Bulk load: build the search indexes once at the end instead of row by row (much faster on "
-            "Kuzu for a large first load; searches wait until it ends). Default: on for 500+ turns into an "
-            "empty store.",
+            help="Bulk load: build the search indexes once at the end instead of row by row (faster for a "
+            "large first load into an empty Kuzu store; searches wait until it ends). Default: on for 500+ "
+            "turns into an empty store.",
             show_default=False,
         ),
     ] = None,

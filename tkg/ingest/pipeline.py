@@ -45,7 +45,6 @@ from .supersede import FactWrite, apply_fact
 
 BATCH = 128  # episodes prepared (and embedded) together
 HISTORY = 40  # earlier candidates the extractor may refer back to
-EPISODES_PER_TX = 32  # whole episodes per transaction; a failing batch is redone one by one
 BULK_AUTO = 500  # episodes from which an ingest into a store with no episodes loads in bulk by itself
 
 
@@ -212,7 +211,7 @@ class Ingestor:
         return self._indexes[group]
 
     def _write_batch(self, items: list[_Prepared], report: IngestReport) -> None:
-        """Write prepared episodes of one group, several per transaction (commits dominate the cost).
+        """Write prepared episodes of one group, ``store.episodes_per_transaction`` per transaction.
 
         Each transaction holds whole episodes only. If one fails, the batch is rolled back and
         re-written one episode per transaction, so the good episodes land and the bad one's error
@@ -222,8 +221,9 @@ class Ingestor:
             return
         group = items[0].ep.group
         with self._lock(group):
-            for start in range(0, len(items), EPISODES_PER_TX):
-                chunk = items[start : start + EPISODES_PER_TX]
+            per_tx = max(1, self.store.episodes_per_transaction)
+            for start in range(0, len(items), per_tx):
+                chunk = items[start : start + per_tx]
                 try:
                     self._commit_episodes(group, chunk, report)
                 except TkgError:

@@ -50,6 +50,9 @@ class GraphStore(Runner, Protocol):
     """A graph database holding tkg's substrate."""
 
     url: str  # with any password removed; safe to print
+    # Whole episodes the ingest may write in one transaction: commits dominate the write cost, but
+    # an adapter whose engine mis-handles many new edges in one transaction asks for fewer.
+    episodes_per_transaction: int
 
     def read(self, query: str, params: Params = None) -> list[Row]:
         """Run a statement in a read-only transaction; writes raise ReadOnlyViolation."""

@@ -65,6 +65,7 @@ class Neo4jStore(NamedMixin):
     """
 
     dialect = "neo4j"
+    episodes_per_transaction = 32  # a commit is a network round trip and a log flush
 
     def __init__(
         self,
