@@ -268,3 +268,12 @@ def test_bench_extraction_counts_facts_of_a_locomo_file_per_predicate() -> None:
     counts = report["locomo"]["counts"]
     assert counts["lives_in"] >= 3 and sum(counts.values()) == report["locomo"]["candidates"]
     assert report["locomo"]["turns"] == 63 and all(report["locomo"]["examples"][p] for p in counts)
+
+
+def test_bench_ingest_forces_the_bulk_load_either_way(tmp_path: Path) -> None:
+    data = Path(__file__).parent / "data" / "cli" / "small.jsonl"
+    for flag, bulk in (("--bulk", True), ("--no-bulk", False)):
+        result = runner.invoke(app, ["bench", "ingest", str(data), "--json", flag, "--store", f"kuzu://{tmp_path}/i{flag}.kuzu"])
+        assert result.exit_code == 0, result.output
+        report = _last_json(result.stdout)
+        assert report["ingest"]["bulk"] is bulk and report["ingest"]["turns"] > 0

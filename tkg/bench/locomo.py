@@ -103,11 +103,14 @@ def load_questions(path: Path, *, samples: int | None = None, limit: int | None 
     return out
 
 
-def ingest_turns(bm: BenchMemory, episodes: list[EpisodeInput], tick: Tick | None = None) -> dict[str, Any]:
+def ingest_turns(
+    bm: BenchMemory, episodes: list[EpisodeInput], tick: Tick | None = None, *, bulk: bool | None = None
+) -> dict[str, Any]:
     """Ingest turns into the benchmark store (deleting their groups first on Neo4j); the ingest summary.
 
     An empty store loads in bulk (indexes built once at the end), as a first import would;
-    ``bulk`` in the summary says which way the figures were taken.
+    ``bulk`` in the summary says which way the figures were taken (``bulk=False`` forces row by
+    row, to compare).
     """
     wanted = list(dict.fromkeys(e.group for e in episodes))
     removed = bm.forget_groups(wanted) if bm.backend == "neo4j" else []
@@ -117,7 +120,7 @@ def ingest_turns(bm: BenchMemory, episodes: list[EpisodeInput], tick: Tick | Non
     if others:
         bm.notes.append(f"{others} episodes of other groups share this store's indexes")
     bm.embedder.lap()
-    report = bm.mem.ingest_episodes(episodes, progress=tick, bulk=not others)
+    report = bm.mem.ingest_episodes(episodes, progress=tick, bulk=(not others) if bulk is None else bulk)
     turns, embedded = report.episodes, bm.embedder.lap()
     return {"turns": turns, "seconds": report.seconds, "turns_per_s": round(turns / report.seconds, 1) if report.seconds else None,
             "embed_s": embedded["embed_s"], "embedded_texts": embedded["texts"],

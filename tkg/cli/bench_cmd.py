@@ -221,10 +221,12 @@ def _scaled(url: str | None, n: int) -> str | None:
 
 @bench_app.command("ingest")
 def ingest(ctx: typer.Context, path: Annotated[Path, typer.Argument(help="A LoCoMo .json or a .jsonl conversation file.", show_default=False)],
-           as_json: Json = False, store: Store = None, embed_cache: EmbedCache = False) -> None:
+           as_json: Json = False, store: Store = None, embed_cache: EmbedCache = False,
+           bulk: Annotated[bool | None, typer.Option("--bulk/--no-bulk", show_default=False,
+                                                     help="Force the bulk load on or off (default: on, the store is fresh).")] = None) -> None:
     """Ingest throughput only: turns, seconds, turns/s into a fresh store (model load excluded).
 
-    Example: tkg bench ingest data/locomo10.json
+    Example: tkg bench ingest data/locomo10.json --embed-cache --no-bulk
     """
     from ..bench.fresh import machine
     from ..bench.locomo import ingest_turns
@@ -233,7 +235,7 @@ def ingest(ctx: typer.Context, path: Annotated[Path, typer.Argument(help="A LoCo
 
     episodes = load(path).episodes
     with _bench(ctx, store, embed_cache) as (bm, bars):
-        result = ingest_turns(bm, episodes, bars("ingest", len(episodes)))
+        result = ingest_turns(bm, episodes, bars("ingest", len(episodes)), bulk=bulk)
         size = bm.size()
         notes = list(bm.notes)
     result.pop("refs")
