@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -170,27 +171,32 @@ def _backfill(
     needs the conversation around the question, so below `BACKFILL_TO` items more turns follow
     the procedure's own, which keep their place at the front:
 
-    * an answer that rests on facts gets the turns that mention the facts' entities, best
-      matching the question's words first (`entity_turns`): a walk from the entities' keys, so
-      its cost does not grow with the store (a full-text backfill cost 35 ms a question at
-      10,000 episodes on Kuzu, the fused one 82 ms);
-    * any other answer gets the turns that fused retrieval ranks for the question (measured on
-      LoCoMo dev, time-anchored questions: evidence Hit@10 0.791 → 0.870, MRR 0.605 → 0.622).
+    * a graph answer (a slot's edge, a walked chain) gets the turns that mention its entities or
+      that they said, best matching the question's words first (`entity_turns`): read from the
+      entities' keys and the group's speakers, not a search of the whole store (a full-text
+      backfill cost 35 ms a question at 10,000 episodes on Kuzu, the fused one 82 ms);
+    * a count or a date that facts gave gets the turns full-text search ranks for the question
+      (no embedding): giving those the entity turns instead lost 0.04 evidence Hit@10 on LoCoMo
+      dev (0.807 → 0.764 at ece630b; their facts are few and loose);
+    * any other answer gets the turns fused retrieval ranks (on LoCoMo's time-anchored
+      questions: Hit@10 0.791 → 0.870).
     """
     want = min(payload.depth, BACKFILL_TO)
     if not result.evidence or len(result.evidence) >= want:
         runtime.append({"name": "evidence_backfill", "fired": False,
                         "reason": f"{len(result.evidence)} evidence item(s)", "effect": "none"})  # fmt: skip
         return result
-    if result.facts:
+    trace = result.trace
+    if result.facts and (trace.get("procedure") in ("graph_latest", "graph_chain") or trace.get("answer_from") == "graph"):
         extra = dedupe(result.evidence + entity_turns(ctx, question, group, result.facts))[len(result.evidence) : want]
-        how = "that mention the answer's entities"
+        how = "that mention or were said by the answer's entities"
     else:
         from .retrieval import retrieve
 
-        got = retrieve(ctx, question, group, payload, as_of=as_of)
+        cheap = bool(trace.get("from_graph"))  # a count or date from edges: full-text search, no embedding
+        got = retrieve(ctx, question, group, replace(payload, fusion="bm25") if cheap else payload, as_of=as_of)
         extra = dedupe(result.evidence + evidence_from_hits(got.hits, group))[len(result.evidence) :]
-        how = "retrieval ranked"
+        how = "full-text search ranked" if cheap else "retrieval ranked"
     runtime.append(
         {"name": "evidence_backfill", "fired": True, "reason": f"only {len(result.evidence)} evidence item(s)",
          "effect": f"appended {len(extra)} turn(s) {how} after them"}
@@ -198,18 +204,20 @@ def _backfill(
     return ProcedureResult(result.answer, result.evidence + extra, result.facts, result.abstained, result.trace)
 
 
-def entity_turns(ctx: Context, question: str, group: str, facts: list[Fact], *, per_entity: int = 40) -> list[Evidence]:
-    """Turns mentioning the facts' entities (subjects first, at most three), those sharing the most
-    content words with the question first, then the newest.
+def entity_turns(ctx: Context, question: str, group: str, facts: list[Fact], *, per_entity: int = 500) -> list[Evidence]:
+    """Turns that mention the facts' entities or that they said (subjects first, at most three),
+    those sharing the most content words with the question first, then the newest.
 
     >>> [e.source_ref for e in entity_turns(ctx, "Where does Priya live?", "priya-marco", facts)][:2]  # doctest: +SKIP
     ['D6:2', 'D5:7']
     """
-    uuids = list(dict.fromkeys(u for f in facts for u in (f.subject_uuid, f.object_uuid) if u))[:3]
+    named = {u: n for f in facts for u, n in ((f.subject_uuid, f.subject), (f.object_uuid, f.object)) if u}
     wanted = content_terms(question)
     seen: dict[str, tuple[int, int, float, Evidence]] = {}
-    for i, uuid in enumerate(uuids):
-        for r in ctx.store.named("graph.entity_turns", {"group_id": group, "entity_uuid": uuid, "limit": per_entity}):
+    for i, (uuid, name) in enumerate(list(named.items())[:3]):
+        rows = ctx.store.named("graph.entity_turns", {"group_id": group, "entity_uuid": uuid, "limit": per_entity})
+        rows += ctx.store.named("graph.spoken_turns", {"group_id": group, "speaker": name, "limit": per_entity})
+        for r in rows:
             if r["uuid"] in seen:
                 continue
             overlap = len(content_terms(r["text"] or "") & wanted)

@@ -181,8 +181,9 @@ def test_perspective_decides_whose_attribute_a_turn_states() -> None:
     assert not about_speaker("Great job! How was your marathon?", ["marathon"])
 
 
-def test_answers_resting_on_facts_are_backfilled_with_turns_about_their_entities(mg: tuple[Memory, str]) -> None:
-    """A graph answer names its source turns first; the turns that mention its entities follow,
+def test_graph_answers_are_backfilled_with_turns_about_their_entities(mg: tuple[Memory, str]) -> None:
+    """A graph answer names its source turns first; the turns that mention its entities (or that
+    they said) follow,
     those sharing the question's words first, and no other group's turn is among them."""
     from procedures.synthesis import content_terms
 
@@ -196,7 +197,17 @@ def test_answers_resting_on_facts_are_backfilled_with_turns_about_their_entities
     about_noor = {r["uuid"] for r in mem.cypher(
         "MATCH (n:Entity)<-[:MENTIONS]-(e:Episodic) WHERE n.group_id = $g AND n.name = 'Noor' RETURN e.uuid AS uuid",
         {"g": group})}  # fmt: skip
+    about_noor |= {r["uuid"] for r in mem.cypher(
+        "MATCH (e:Episodic) WHERE e.group_id = $g AND e.speaker = 'Noor' RETURN e.uuid AS uuid", {"g": group})}
     assert {e.episode for e in extra} <= about_noor and all(e.group == group for e in extra)
     wanted = content_terms(a.question)
     overlaps = [len(content_terms(e.text) & wanted) for e in extra]
     assert overlaps == sorted(overlaps, reverse=True)
+
+
+def test_counts_from_facts_are_backfilled_by_full_text_search(mg: tuple[Memory, str]) -> None:
+    mem, group = mg
+    a = mem.ask("How many cities has Noor lived in?", group=group)
+    gate = next(g for g in a.trace["runtime_gates"] if g["name"] == "evidence_backfill")
+    assert a.procedure == "aggregation" and a.facts
+    assert not gate["fired"] or "full-text search" in gate["effect"], gate

@@ -282,6 +282,9 @@ def test_procedure_ops_by_name(g: Groups) -> None:
     about = store.named("graph.entity_turns", {"group_id": group, "entity_uuid": noor[0], "limit": 3})
     assert len(about) == 3 and [t["valid_at"] for t in about] == sorted((t["valid_at"] for t in about), reverse=True)
     assert store.named("graph.entity_turns", {"group_id": g.quiet, "entity_uuid": noor[0], "limit": 3}) == []
+    said = store.named("graph.spoken_turns", {"group_id": group, "speaker": "Noor", "limit": 4})
+    assert len(said) == 4 and {t["speaker"] for t in said} == {"Noor"}
+    assert store.named("graph.spoken_turns", {"group_id": g.quiet, "speaker": "Noor", "limit": 4}) == []
     everyone = store.named("aggregate.history_all", {"group_id": group, "predicates": ["lives_in"]})
     assert {r["subject"] for r in everyone} >= {"Noor", "Lena", "Jonas"}
     window = {"range_start": datetime(2023, 12, 1, tzinfo=UTC), "range_end": datetime(2024, 6, 1, tzinfo=UTC)}
