@@ -118,8 +118,9 @@ def fact_evidence(ctx: Context, group: str, facts: Sequence[Fact], *, score: flo
     """
     out: list[Evidence] = []
     seen: set[str] = set()
+    read: dict[tuple[str, str], dict[str, Any]] = {}  # facts of one turn (a history list) share a read
     for f in facts:
-        turn = _source_turn(ctx, group, f)
+        turn = _source_turn(ctx, group, f, read)
         ep = str(turn.get("uuid") or (f.episodes or [""])[0])
         if ep and ep in seen:
             continue  # one item per turn: the first fact it supports names it
@@ -134,14 +135,17 @@ def fact_evidence(ctx: Context, group: str, facts: Sequence[Fact], *, score: flo
     return out
 
 
-def _source_turn(ctx: Context, group: str, fact: Fact) -> dict[str, Any]:
+def _source_turn(ctx: Context, group: str, fact: Fact, read: dict[tuple[str, str], dict[str, Any]]) -> dict[str, Any]:
     if fact.episodes:
-        rows = ctx.store.named("graph.turn", {"group_id": group, "episode_uuid": fact.episodes[0]})
+        op, key, param = "graph.turn", fact.episodes[0], "episode_uuid"
     elif fact.source_chunk:
-        rows = ctx.store.named("graph.turn_of_chunk", {"group_id": group, "chunk_uuid": fact.source_chunk})
+        op, key, param = "graph.turn_of_chunk", fact.source_chunk, "chunk_uuid"
     else:
-        rows = []
-    return rows[0] if rows else {}
+        return {}
+    if (op, key) not in read:
+        rows = ctx.store.named(op, {"group_id": group, param: key})
+        read[(op, key)] = rows[0] if rows else {}
+    return read[(op, key)]
 
 
 def dedupe(evidence: Iterable[Evidence]) -> list[Evidence]:
