@@ -88,7 +88,7 @@ def ground(
     False
     """
     index = index if index is not None else ctx.entities(group)
-    speakers = {str(r["speaker"]): int(r["turns"]) for r in ctx.store.named("graph.speakers", {"group_id": group})}
+    speakers = ctx.speakers(group)
     candidates = _candidates(question, index, speakers)
     checks: list[dict[str, Any]] = []
     unchecked = [c for c in candidates if _speaker_of(c, speakers) is None and index.find(c, "person") is None]

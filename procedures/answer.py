@@ -6,7 +6,7 @@ payload's procedure answers; then runtime gates may revise the result:
 * **empty retrieval** — the procedure found no evidence: retry with
   `empty_retrieval_fallback(payload)` (deeper, every index, no graph walk) through `lookup`;
 * **evidence backfill** — fewer than `BACKFILL_TO` evidence items (a graph answer names one or
-  two source turns): the turns direct retrieval ranks for the question follow them;
+  two source turns): more turns about the question follow them (`procedures.backfill`);
 * **abstention** — the payload asks for grounding and the question's main entity or attribute
   has no support in the group (`procedures.abstain.ground`): the answer is
   "No information available", with what was looked at as evidence.
@@ -20,24 +20,23 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from planners.gates import abstention_gate, empty_retrieval_fallback
 from planners.payloads import Payload, load_payloads
 from planners.router import route
-from tkg.models import NO_INFORMATION, Answer, Evidence, Fact
+from tkg.models import NO_INFORMATION, Answer
 
 from .abstain import ground
-from .result import ProcedureResult, evidence_from_hits
-from .synthesis import content_terms, dedupe, synthesize
+from .backfill import backfill
+from .result import ProcedureResult
+from .synthesis import dedupe, synthesize
 
 if TYPE_CHECKING:
     from tkg.memory import Context
 
 Procedure = Callable[..., ProcedureResult]
-BACKFILL_TO = 10  # evidence items an answer should carry when retrieval can supply them
 
 
 def procedures() -> dict[str, Procedure]:
@@ -100,7 +99,7 @@ def answer_question(
     timings["empty_retrieval_gate"] = _ms(t)
 
     t = time.perf_counter()
-    result = _backfill(ctx, question, group, r.payload, r.as_of, result, runtime)
+    result = backfill(ctx, question, group, r.payload, r.as_of, result, runtime)
     timings["evidence_backfill"] = _ms(t)
 
     t = time.perf_counter()
@@ -158,74 +157,6 @@ def _empty_retrieval_gate(
     trace = dict(result.trace)
     trace["empty_retrieval_retry"] = retried.trace
     return ProcedureResult(retried.answer, retried.evidence, retried.facts, retried.abstained, trace)
-
-
-def _backfill(
-    ctx: Context, question: str, group: str, payload: Payload, as_of: datetime | None,
-    result: ProcedureResult, runtime: list[dict[str, Any]],
-) -> ProcedureResult:  # fmt: skip
-    """A short evidence list is topped up with more turns about the question.
-
-    A graph answer ("Lisbon", from one edge) names one or two source turns, and a time-anchored
-    answer the one turn it read the date from. The user (and an LLM phrasing the answer) also
-    needs the conversation around the question, so below `BACKFILL_TO` items more turns follow
-    the procedure's own, which keep their place at the front:
-
-    * a graph answer (a slot's edge, a walked chain) gets the turns that mention its entities or
-      that they said, best matching the question's words first (`entity_turns`): read from the
-      entities' keys and the group's speakers, not a search of the whole store (a full-text
-      backfill cost 35 ms a question at 10,000 episodes on Kuzu, the fused one 82 ms);
-    * a count or a date that facts gave gets the turns full-text search ranks for the question
-      (no embedding): giving those the entity turns instead lost 0.04 evidence Hit@10 on LoCoMo
-      dev (0.807 → 0.764 at ece630b; their facts are few and loose);
-    * any other answer gets the turns fused retrieval ranks (on LoCoMo's time-anchored
-      questions: Hit@10 0.791 → 0.870).
-    """
-    want = min(payload.depth, BACKFILL_TO)
-    if not result.evidence or len(result.evidence) >= want:
-        runtime.append({"name": "evidence_backfill", "fired": False,
-                        "reason": f"{len(result.evidence)} evidence item(s)", "effect": "none"})  # fmt: skip
-        return result
-    trace = result.trace
-    if result.facts and (trace.get("procedure") in ("graph_latest", "graph_chain") or trace.get("answer_from") == "graph"):
-        extra = dedupe(result.evidence + entity_turns(ctx, question, group, result.facts))[len(result.evidence) : want]
-        how = "that mention or were said by the answer's entities"
-    else:
-        from .retrieval import retrieve
-
-        cheap = bool(trace.get("from_graph"))  # a count or date from edges: full-text search, no embedding
-        got = retrieve(ctx, question, group, replace(payload, fusion="bm25") if cheap else payload, as_of=as_of)
-        extra = dedupe(result.evidence + evidence_from_hits(got.hits, group))[len(result.evidence) :]
-        how = "full-text search ranked" if cheap else "retrieval ranked"
-    runtime.append(
-        {"name": "evidence_backfill", "fired": True, "reason": f"only {len(result.evidence)} evidence item(s)",
-         "effect": f"appended {len(extra)} turn(s) {how} after them"}
-    )  # fmt: skip
-    return ProcedureResult(result.answer, result.evidence + extra, result.facts, result.abstained, result.trace)
-
-
-def entity_turns(ctx: Context, question: str, group: str, facts: list[Fact], *, per_entity: int = 500) -> list[Evidence]:
-    """Turns that mention the facts' entities or that they said (subjects first, at most three),
-    those sharing the most content words with the question first, then the newest.
-
-    >>> [e.source_ref for e in entity_turns(ctx, "Where does Priya live?", "priya-marco", facts)][:2]  # doctest: +SKIP
-    ['D6:2', 'D5:7']
-    """
-    named = {u: n for f in facts for u, n in ((f.subject_uuid, f.subject), (f.object_uuid, f.object)) if u}
-    wanted = content_terms(question)
-    seen: dict[str, tuple[int, int, float, Evidence]] = {}
-    for i, (uuid, name) in enumerate(list(named.items())[:3]):
-        rows = ctx.store.named("graph.entity_turns", {"group_id": group, "entity_uuid": uuid, "limit": per_entity})
-        rows += ctx.store.named("graph.spoken_turns", {"group_id": group, "speaker": name, "limit": per_entity})
-        for r in rows:
-            if r["uuid"] in seen:
-                continue
-            overlap = len(content_terms(r["text"] or "") & wanted)
-            ev = Evidence(source_ref=r["source_ref"], episode=r["uuid"], text=r["text"] or "", valid_at=r["valid_at"],
-                          score=round(overlap / (1 + len(wanted)), 6), group=group, speaker=r["speaker"] or "")
-            newest = -r["valid_at"].timestamp() if r["valid_at"] else 0.0
-            seen[r["uuid"]] = (-overlap, i, newest, ev)
-    return [ev for *_, ev in sorted(seen.values(), key=lambda x: x[:3])]
 
 
 def _candidates(result: ProcedureResult, evidence: list[Any]) -> dict[str, Any]:

@@ -116,7 +116,7 @@ def analyse(ctx: Context, question: str, group: str, index: EntityIndex) -> Ques
             slot.notes.append(f"predicate from the phrase {phrase!r}")
             break
     if slot.predicate is None and slot.subject is not None and slot.obj is not None:
-        rows = ctx.store.named("graph.edges_between", {"group_id": group, "a_uuid": slot.subject.uuid, "b_uuid": slot.obj.uuid})
+        rows = ctx.store.named("graph.edges_between", {"group_id": group, "pair": [slot.subject.uuid, slot.obj.uuid]})
         if rows:
             newest = min((row_to_fact(r, group) for r in rows), key=edge_order)
             slot.predicate = newest.predicate

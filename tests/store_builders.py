@@ -36,11 +36,12 @@ def add_entity(db: Runner, group: str, name: str, aliases: list[str] | None = No
             "created_at": T0,
         },
     )
+    db.named("group.anchor", {"group_id": group, "uuids": [uid]})  # as ingest does after each batch
     return uid
 
 
 def add_episode(db: Runner, group: str, seq: int, prev: str | None = None, at: datetime = T0) -> list[dict[str, Any]]:
-    return db.named(
+    rows = db.named(
         "episode.create",
         {
             "uuid": stable_uuid("episode", group, str(seq)), "group_id": group, "name": f"turn {seq}",
@@ -49,6 +50,8 @@ def add_episode(db: Runner, group: str, seq: int, prev: str | None = None, at: d
             "valid_at": at, "created_at": T0, "entity_edges": [], "prev_uuid": prev,
         },
     )
+    db.named("group.anchor", {"group_id": group, "uuids": [stable_uuid("episode", group, str(seq))]})
+    return rows
 
 
 def episode(group: str, seq: int) -> str:

@@ -205,9 +205,26 @@ def test_graph_answers_are_backfilled_with_turns_about_their_entities(mg: tuple[
     assert overlaps == sorted(overlaps, reverse=True)
 
 
-def test_counts_from_facts_are_backfilled_by_full_text_search(mg: tuple[Memory, str]) -> None:
+def test_counts_from_facts_are_backfilled_with_the_groups_turns_bm25_ranked(mg: tuple[Memory, str]) -> None:
     mem, group = mg
     a = mem.ask("How many cities has Noor lived in?", group=group)
     gate = next(g for g in a.trace["runtime_gates"] if g["name"] == "evidence_backfill")
     assert a.procedure == "aggregation" and a.facts
-    assert not gate["fired"] or "full-text search" in gate["effect"], gate
+    assert not gate["fired"] or "BM25" in gate["effect"], gate
+
+
+def test_group_turns_ranks_the_groups_turns_by_bm25(mg: tuple[Memory, str]) -> None:
+    """A turn is read as "speaker: text"; whole stemmed words count, not substrings; a turn said
+    after `as_of` and any other group's turn are left out."""
+    from procedures.backfill import group_turns
+    from procedures.synthesis import content_terms
+
+    mem, group = mg
+    ranked = group_turns(mem.ctx, "When did Noor move to Dublin?", group)
+    assert ranked and "dublin" in ranked[0].text.lower() and all(e.group == group for e in ranked)
+    assert [e.score for e in ranked] == sorted((e.score for e in ranked), reverse=True)
+    assert all(content_terms(f"{e.speaker}: {e.text}") & content_terms("When did Noor move to Dublin?") for e in ranked)
+    first = min(e.valid_at for e in ranked if e.valid_at)
+    assert all(e.valid_at <= first for e in group_turns(mem.ctx, "When did Noor move to Dublin?", group, as_of=first))
+    assert group_turns(mem.ctx, "When did Noor move to Dublin?", "no-such-" + group) == []
+    assert group_turns(mem.ctx, "What is it?", group) == []  # no content word: nothing to rank by

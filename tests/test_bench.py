@@ -81,7 +81,10 @@ def test_growth_compares_with_log_and_linear() -> None:
             {"size": 100000, "ingest_s": 1000.0, "bytes": 10000, "p50_ms": 15.0, "p95_ms": 30.0}]
     g = growth(rows)
     assert g["linear"] == 100.0 and g["log"] == round(5 / 3, 2)
-    assert g["ingest_s"] == 100.0 and g["p95_ms"] == 1.5 and g["p95_within_log"]
+    assert g["ingest_s"] == 100.0 and g["p95_ms"] == 1.5 and g["p95_within_log"] and g["p95_vs_log"] == 0.9
+    assert g["p50_ms"] == 1.5 and g["p50_within_log"]
+    rows[1]["p95_ms"] = 34.0  # ×1.7 against log ×1.67: faster than log, with no slack for noise
+    assert not growth(rows)["p95_within_log"] and growth(rows)["p95_vs_log"] == 1.02
 
 
 # --- the temporal generator ----------------------------------------------------------------------

@@ -223,7 +223,8 @@ def mem(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Memory]:
 
 
 def test_the_invariant_check_sees_broken_episodes(mem: Memory) -> None:
-    """The checker the kill tests rely on reports a torn episode, an orphan chunk and a fact citing nothing."""
+    """The checker the kill tests rely on reports a torn episode, an orphan chunk, a fact citing
+    nothing and a turn anchored twice."""
     group = unique("crash-planted")
     t0 = conversation(random.Random(5), group, 1)[0].timestamp
     episodes = [
@@ -240,7 +241,10 @@ def test_the_invariant_check_sees_broken_episodes(mem: Memory) -> None:
         store.run("MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $g SET r.episodes = ['gone']", {"g": group})
         torn = sorted(u for uuids in expected.values() for u in uuids)[0]
         store.run("MATCH (c:Chunk) WHERE c.uuid = $u DETACH DELETE c", {"u": torn})
+        first = sorted(expected)[0]
+        store.run("MATCH (g:TkgGroup {group_id: $g}), (e:Episodic {uuid: $u}) CREATE (g)-[:HAS_EPISODE]->(e)", {"g": group, "u": first})
         bad = " | ".join(check_invariants(store, group, expected_chunks=expected))
+        assert f"{first} is anchored 2 times" in bad
         assert "turn chunk" in bad and "points at missing episode gone" in bad
         assert "chunks" in bad.replace("turn chunk", "")  # the torn episode
         assert "cites missing episode(s) ['gone']" in bad

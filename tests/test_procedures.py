@@ -270,7 +270,7 @@ def test_procedure_ops_by_name(g: Groups) -> None:
     store, group = g.mem.ctx.store, g.noor
     ents = {r["name"]: r["uuid"] for r in store.named("entity.list", {"group_id": group})}
     noor = [ents["Noor"]]
-    between = store.named("graph.edges_between", {"group_id": group, "a_uuid": ents["Glasgow"], "b_uuid": ents["Noor"]})
+    between = store.named("graph.edges_between", {"group_id": group, "pair": [ents["Glasgow"], ents["Noor"]]})
     assert [(r["predicate"], r["object"]) for r in between] == [("lives_in", "Glasgow")]
     history = store.named("aggregate.history", {"group_id": group, "predicates": ["lives_in"], "subject_uuids": noor})
     assert [r["object"] for r in history] == ["Cardiff", "Glasgow", "Dublin"]
@@ -279,12 +279,15 @@ def test_procedure_ops_by_name(g: Groups) -> None:
     assert [r["object"] for r in repeated] == ["Cardiff", "Glasgow", "Dublin"]
     assert store.named("fact.history", {"group_id": g.quiet, "predicate": "", "subject_uuids": noor}) == []
     assert store.named("group.exists", {"group_id": group}) and store.named("group.exists", {"group_id": "no-" + group}) == []
-    about = store.named("graph.entity_turns", {"group_id": group, "entity_uuid": noor[0], "limit": 3})
+    # entity and spoken turns: those containing most of the terms first, then the newest
+    about = store.named("graph.entity_turns", {"group_id": group, "entity_uuid": noor[0], "terms": [""], "limit": 3})
     assert len(about) == 3 and [t["valid_at"] for t in about] == sorted((t["valid_at"] for t in about), reverse=True)
-    assert store.named("graph.entity_turns", {"group_id": g.quiet, "entity_uuid": noor[0], "limit": 3}) == []
-    said = store.named("graph.spoken_turns", {"group_id": group, "speaker": "Noor", "limit": 4})
-    assert len(said) == 4 and {t["speaker"] for t in said} == {"Noor"}
-    assert store.named("graph.spoken_turns", {"group_id": g.quiet, "speaker": "Noor", "limit": 4}) == []
+    ranked = store.named("graph.entity_turns", {"group_id": group, "entity_uuid": noor[0], "terms": ["cardiff"], "limit": 3})
+    assert "cardiff" in ranked[0]["text"].lower() and ranked[0]["overlap"] == 1 >= ranked[-1]["overlap"]
+    assert store.named("graph.entity_turns", {"group_id": g.quiet, "entity_uuid": noor[0], "terms": [""], "limit": 3}) == []
+    said = store.named("graph.spoken_turns", {"group_id": group, "speaker": "Noor", "terms": ["dublin", "glasgow"], "limit": 4})
+    assert len(said) == 4 and {t["speaker"] for t in said} == {"Noor"} and said[0]["overlap"] >= said[-1]["overlap"]
+    assert store.named("graph.spoken_turns", {"group_id": g.quiet, "speaker": "Noor", "terms": [""], "limit": 4}) == []
     everyone = store.named("aggregate.history_all", {"group_id": group, "predicates": ["lives_in"]})
     assert {r["subject"] for r in everyone} >= {"Noor", "Lena", "Jonas"}
     window = {"range_start": datetime(2023, 12, 1, tzinfo=UTC), "range_end": datetime(2024, 6, 1, tzinfo=UTC)}

@@ -244,6 +244,7 @@ def test_entity_update_and_embeddings(store: GraphStore, new_group: Callable[[],
     store.named("entity.create", {
         "uuid": stable_uuid(a, "bare"), "group_id": a, "name": "Leeds", "name_key": "leeds", "type": "place",
         "aliases": [], "labels": [], "summary": "", "name_embedding": None, "created_at": T0})
+    store.named("group.anchor", {"group_id": a, "uuids": [stable_uuid(a, "bare")]})
     update = {"uuid": meg, "name": "Megan", "name_key": "megan", "aliases": ["Meg"], "type": "person"}
     assert store.named("entity.update", {**update, "group_id": b}) == []
     assert store.named("entity.update", {**update, "group_id": a}) == [{"uuid": meg}]
@@ -330,6 +331,35 @@ def test_group_delete_leaves_other_groups_intact_and_nothing_orphaned(store: Gra
     edges = store.run("MATCH ()-[r]->() WHERE r.group_id = $group_id RETURN count(r) AS n", {"group_id": a})
     assert nodes == [{"n": 0}] and edges == [{"n": 0}]
     assert a not in {r["group_id"] for r in store.named("group.list")}
+
+
+def _anchored(store: GraphStore, group: str) -> tuple[int, int, int]:
+    """TkgGroup nodes, HAS_EPISODE and HAS_ENTITY edges of one group."""
+    q = "MATCH (g:TkgGroup {group_id: $group_id}) OPTIONAL MATCH (g)-[r:%s]->() RETURN count(DISTINCT g) AS g, count(r) AS r"
+    eps = store.run(q % "HAS_EPISODE", {"group_id": group})[0]
+    ents = store.run(q % "HAS_ENTITY", {"group_id": group})[0]
+    return int(eps["g"]), int(eps["r"]), int(ents["r"])
+
+
+def test_group_anchor_and_adopt(store: GraphStore, new_group: Callable[[], str]) -> None:
+    """Per-group reads start from the group's TkgGroup node. Ingest links what it wrote
+    (group.anchor); ensure_schema links whatever still lacks a link (group.adopt): nodes of an
+    older schema, or of an ingest that died in between. Both leave linked nodes alone."""
+    a = new_group()
+    fill_group(store, a)  # the builders write as ingest does: anchors included
+    assert _anchored(store, a) == (1, 2, 4)
+    names = [r["name"] for r in store.named("entity.list", {"group_id": a})]
+    store.run("MATCH (g:TkgGroup {group_id: $group_id}) DETACH DELETE g", {"group_id": a})
+    assert store.named("entity.list", {"group_id": a}) == [] and store.named("group.exists", {"group_id": a}) == []
+    store.named("group.anchor", {"group_id": a, "uuids": [episode(a, 0), episode(a, 0)]})
+    assert _anchored(store, a) == (1, 1, 0) and store.named("group.exists", {"group_id": a})
+    store.ensure_schema(DIM)
+    assert _anchored(store, a) == (1, 2, 4)
+    assert [r["name"] for r in store.named("entity.list", {"group_id": a})] == names == ["Bristol", "Leeds", "Northwind", "Priya"]
+    assert store.named("graph.speakers", {"group_id": a})[0]["turns"] == 2
+    store.named("group.adopt")
+    store.named("group.anchor", {"group_id": a, "uuids": [episode(a, 1)]})
+    assert _anchored(store, a) == (1, 2, 4)
 
 
 # --- coverage ------------------------------------------------------------------------------------

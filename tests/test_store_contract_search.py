@@ -34,7 +34,8 @@ def _searchable(store: GraphStore, a: str, b: str) -> None:
                    + [chunk(g, ep, 0, " ".join(SENTENCES), 0, kind="turn")])
         subj = add_entity(store, g, "Priya")
         for i, s in enumerate(SENTENCES):
-            add_fact(store, g, subj, "said", add_entity(store, g, f"object {i}"), s, T0, axis=i + 1)
+            add_fact(store, g, subj, "said", add_entity(store, g, f"object {i}"), s, T0, axis=i + 1, episodes=[ep])
+        store.named("mention.create_many", {"group_id": g, "episode_uuid": ep, "entity_uuids": [subj], "created_at": T0})
 
 
 def _search(store: GraphStore, name: str, group: str, **params: Any) -> list[dict[str, Any]]:
@@ -90,7 +91,7 @@ def test_retrieval_ops_return_only_the_asked_group(store: GraphStore, new_group:
     _searchable(store, a, b)
     (found,) = store.named("retrieval.vector", {"group_id": a, "vector": vec(3), "k_fetch": 50, "efs": 100})
     hits = [h for h in found["hits"] if h]
-    chunks = [h for h in hits if h["kind"] != "fact"]  # the test's facts name no episode
+    chunks = [h for h in hits if h["kind"] != "fact"]
     assert found["raw"] >= len(hits) > 0 and {h["episode_uuid"] for h in chunks} == {episode(a, 0)}
     assert max(hits, key=lambda h: h["score"])["score"] == pytest.approx(1.0, abs=1e-4)
     turns = store.named("retrieval.turns", {"group_id": a, "uuids": [episode(a, 0), episode(b, 0)]})

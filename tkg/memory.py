@@ -46,6 +46,11 @@ class Context:
         """The group's entities; read once per question when the context carries a memo (`asking`)."""
         return self.once(("entities", group), lambda: EntityIndex(group, self.store.named("entity.list", {"group_id": group})))
 
+    def speakers(self, group: str) -> dict[str, int]:
+        """Who speaks in the group and how many turns each; read once per question with a memo."""
+        return self.once(("speakers", group), lambda: {
+            str(r["speaker"]): int(r["turns"]) for r in self.store.named("graph.speakers", {"group_id": group})})
+
     def embed_query(self, text: str) -> Any:
         """The embedding of a query text; computed once per question when the context carries a memo."""
         return self.once(("embedding", text), lambda: self.embedder.embed_one(text))

@@ -41,6 +41,15 @@ CREATE REL TABLE IF NOT EXISTS HAS_CHUNK(FROM Episodic TO Chunk, group_id STRING
 
 CREATE REL TABLE IF NOT EXISTS NEXT_EPISODE(FROM Episodic TO Episodic, group_id STRING);
 
+// One anchor node per group, linked to its turns and entities: Kuzu has no index but the primary
+// key, so `WHERE e.group_id = $g` reads the whole table, while a walk from the group's key reads
+// only the group's own rows (their cost stays flat as other groups fill the store).
+CREATE NODE TABLE IF NOT EXISTS TkgGroup(group_id STRING PRIMARY KEY);
+
+CREATE REL TABLE IF NOT EXISTS HAS_EPISODE(FROM TkgGroup TO Episodic);
+
+CREATE REL TABLE IF NOT EXISTS HAS_ENTITY(FROM TkgGroup TO Entity);
+
 CALL CREATE_FTS_INDEX('Chunk', 'chunk_text', ['search_text'], stemmer := 'english');
 
 // HNSW with a smaller graph degree and construction beam than Kuzu's defaults (mu 30, ml 60,

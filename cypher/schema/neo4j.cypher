@@ -5,12 +5,15 @@
 // Labels, relationship types and property names follow graphiti-core (Episodic, Entity,
 // RELATES_TO, MENTIONS; uuid, group_id, name, fact, fact_embedding, name_embedding, episodes,
 // valid_at, invalid_at, expired_at, created_at) so graphiti-core's search reads a tkg graph.
-// tkg adds Chunk nodes, versioning properties on RELATES_TO and the TkgMeta node.
+// tkg adds Chunk nodes, versioning properties on RELATES_TO, the TkgMeta node and one TkgGroup
+// node per group, linked to its turns (HAS_EPISODE) and entities (HAS_ENTITY), from which the
+// per-group reads in cypher/ops start (Kuzu has no other index to start them from).
 
 CREATE CONSTRAINT tkg_meta_key IF NOT EXISTS FOR (m:TkgMeta) REQUIRE m.key IS UNIQUE;
 CREATE CONSTRAINT tkg_episodic_uuid IF NOT EXISTS FOR (n:Episodic) REQUIRE n.uuid IS UNIQUE;
 CREATE CONSTRAINT tkg_entity_uuid IF NOT EXISTS FOR (n:Entity) REQUIRE n.uuid IS UNIQUE;
 CREATE CONSTRAINT tkg_chunk_uuid IF NOT EXISTS FOR (n:Chunk) REQUIRE n.uuid IS UNIQUE;
+CREATE CONSTRAINT tkg_group_id IF NOT EXISTS FOR (g:TkgGroup) REQUIRE g.group_id IS UNIQUE;
 
 CREATE INDEX tkg_episodic_group IF NOT EXISTS FOR (n:Episodic) ON (n.group_id, n.seq);
 CREATE INDEX tkg_episodic_hash IF NOT EXISTS FOR (n:Episodic) ON (n.group_id, n.content_hash);

@@ -111,6 +111,12 @@ def check_invariants(
         for m in _rows(store, name, group):
             if not m["a"] == m["b"] == m["r"] == group:
                 bad.append(f"{group}: a {name} edge crosses groups ({m['a']}, {m['b']}, {m['r']})")
+    # a node may lack its anchor for a moment (ingest links it after the episode's transaction, and
+    # every open links stragglers), but never has one of another group's, or two
+    anchors = _rows(store, "anchors", group)
+    bad += [f"{group}: {a['node']} is anchored to group {a['a']}" for a in anchors if not a["a"] == a["b"] == group]
+    twice = Counter(a["node"] for a in anchors)
+    bad += [f"{group}: {node} is anchored {n} times" for node, n in twice.items() if n > 1]
     return bad
 
 

@@ -220,19 +220,32 @@ class Ingestor:
         if not items:
             return
         group = items[0].ep.group
+        written: list[str] = []  # uuids of the turns and entities committed, to anchor
         with self._lock(group):
             per_tx = max(1, self.store.episodes_per_transaction)
-            for start in range(0, len(items), per_tx):
-                chunk = items[start : start + per_tx]
-                try:
-                    self._commit_episodes(group, chunk, report)
-                except TkgError:
-                    if len(chunk) == 1:
-                        raise
-                    for item in chunk:
-                        self._commit_episodes(group, [item], report)
+            try:
+                for start in range(0, len(items), per_tx):
+                    chunk = items[start : start + per_tx]
+                    try:
+                        self._commit_episodes(group, chunk, report, written)
+                    except TkgError:
+                        if len(chunk) == 1:
+                            raise
+                        for item in chunk:
+                            self._commit_episodes(group, [item], report, written)
+            finally:
+                self._anchor(group, written)
 
-    def _commit_episodes(self, group: str, items: list[_Prepared], report: IngestReport) -> None:
+    def _anchor(self, group: str, written: list[str]) -> None:
+        """Link committed turns and entities to the group's TkgGroup node, in a transaction of their
+        own: Kuzu 0.11.3 lost or crashed on rows of episode transactions that also wrote the
+        anchors (tests/test_bad_input.py, about one run in two). A crash before this leaves
+        nodes without an anchor, which ``ensure_schema`` (every open) links (``group.adopt``)."""
+        if written:
+            with self.store.transaction() as tx:
+                tx.named("group.anchor", {"group_id": group, "uuids": written})
+
+    def _commit_episodes(self, group: str, items: list[_Prepared], report: IngestReport, written: list[str]) -> None:
         index = self._index(group)
         if group not in self._seq:
             last = self.store.named("episode.last", {"group_id": group})
@@ -240,6 +253,7 @@ class Ingestor:
         seq, prev = self._seq[group]
         now = utcnow()
         tally = IngestReport()
+        made: list[str] = []
         try:
             with self.store.transaction() as tx:
                 for p in items:
@@ -248,11 +262,14 @@ class Ingestor:
                         continue
                     seq += 1
                     self._write_episode(tx, p, index, seq, prev, now, tally)
+                    made.append(p.uuid)
                     prev = p.uuid
+                made += index.staged()
         except BaseException:
             index.rollback()
             raise
         index.commit()
+        written += made
         self._seq[group] = (seq, prev)
         for key in ("episodes", "skipped_existing", "chunks", "entities", "facts", "superseded", "retracted", "reasserted"):
             setattr(report, key, getattr(report, key) + getattr(tally, key))

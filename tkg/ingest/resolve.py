@@ -148,6 +148,10 @@ class EntityIndex:
         """Entities created or renamed since the last :meth:`mark_written` (to write in this transaction)."""
         return [e for e in self._staged if e.is_new or e.aliases_changed]
 
+    def staged(self) -> list[str]:
+        """Uuids of the entities created or renamed in the open transaction."""
+        return [e.uuid for e in self._staged]
+
     def mark_written(self) -> None:
         """The pending changes are in the open transaction; :meth:`rollback` still undoes them."""
         for ent in self._staged:

@@ -27,7 +27,8 @@ from ..errors import ReadOnlyViolation
 Row = dict[str, Any]
 Params = Mapping[str, Any] | None
 
-SCHEMA_VERSION = "1"
+# 2: TkgGroup anchors (HAS_EPISODE, HAS_ENTITY), which per-group reads start from.
+SCHEMA_VERSION = "2"
 
 
 @runtime_checkable
@@ -102,9 +103,10 @@ class NamedMixin:
         """Run a named query; a file of several statements runs them in order, returning the last rows.
 
         A file may start with ``// @each LIST AS ITEM``: it then runs once per distinct item of the
-        list parameter LIST, bound as the scalar ITEM, and the rows are concatenated (in item
-        order; an ORDER BY orders each item's rows). Lookups by a key written ``{uuid: $ITEM}`` are
-        index lookups on both stores, where Kuzu scans the whole table for ``uuid IN $LIST``.
+        list parameter LIST, bound as the scalar ITEM (LIST stays bound too), and the rows are
+        concatenated (in item order; an ORDER BY orders each item's rows). Lookups by a key
+        written ``{uuid: $ITEM}`` are index lookups on both stores, where Kuzu scans the whole
+        table for ``uuid IN $LIST``.
 
         A dialect file may start with ``// @foreach PARAM``: the adapter then runs it once per item
         of the list parameter PARAM (bound as a one-item list). Kuzu 0.11 needs this where one
@@ -114,9 +116,8 @@ class NamedMixin:
         text = load_query(name, self.dialect)
         per = _EACH.search(text)
         if per and params is not None and per.group(1) in params:
-            rest = {k: v for k, v in params.items() if k != per.group(1)}
             items = list(dict.fromkeys(params[per.group(1)] or []))
-            return [row for item in items for row in self._run_statements(text, {**rest, per.group(2): item})]
+            return [row for item in items for row in self._run_statements(text, {**params, per.group(2): item})]
         each = _FOREACH.search(text)
         if each and params and isinstance(params.get(each.group(1)), list) and self._split_foreach():
             runs = [self._run_statements(text, {**params, each.group(1): [item]}) for item in params[each.group(1)]]

@@ -238,6 +238,7 @@ class KuzuStore(NamedMixin):
                     self._execute(conn, stmt, None)
                 except StoreError as exc:
                     raise SchemaError(f"applying the Kuzu schema failed at {stmt[:60]!r}: {exc}") from exc
+            self.named("group.adopt")  # nodes an older schema, or an ingest that died, left without an anchor
             for key, value in (("schema_version", SCHEMA_VERSION), ("embedding_dim", str(dim))):
                 self._execute(conn, "MERGE (m:TkgMeta {key: $k}) SET m.value = $v", {"k": key, "v": value})
 

@@ -189,6 +189,7 @@ class Neo4jStore(NamedMixin):
                 if "equivalent" in str(exc).lower() or "already exists" in str(exc).lower():
                     continue  # an index graphiti-core (or an older tkg) made under another name
                 raise SchemaError(f"applying the Neo4j schema failed at {stmt[:60]!r}: {exc}") from exc
+        self.named("group.adopt")  # nodes an older schema, or an ingest that died, left without an anchor
         for key, value in (("schema_version", SCHEMA_VERSION), ("embedding_dim", str(dim))):
             self.run("MERGE (m:TkgMeta {key: $k}) SET m.value = $v", {"k": key, "v": value})
 

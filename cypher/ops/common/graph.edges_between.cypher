@@ -1,6 +1,8 @@
-// Every version of every edge between two entities, either direction, oldest first.
-MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity)
-WHERE r.group_id = $group_id AND ((s.uuid = $a_uuid AND o.uuid = $b_uuid) OR (s.uuid = $b_uuid AND o.uuid = $a_uuid))
+// @each pair AS subject_uuid: one key lookup per end (see NamedMixin.named)
+// Every version of every edge between two entities (the two uuids in $pair), either direction,
+// oldest first within each.
+MATCH (s:Entity {uuid: $subject_uuid})-[r:RELATES_TO]->(o:Entity)
+WHERE r.group_id = $group_id AND o.uuid IN $pair AND o.uuid <> s.uuid
 RETURN r.uuid AS uuid, s.uuid AS subject_uuid, s.name AS subject, r.name AS predicate,
        o.uuid AS object_uuid, o.name AS object, r.qualifier AS qualifier, r.fact AS fact,
        r.version AS version, r.valid_at AS valid_at, r.invalid_at AS invalid_at,

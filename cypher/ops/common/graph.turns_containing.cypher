@@ -1,7 +1,9 @@
-// Turn chunks whose lower-cased text contains any of $needles (already lower-case): the
-// grounding check for names and attribute words. Word boundaries are checked by the caller.
+// Turns whose lower-cased text contains any of $needles (already lower-case), from the group's
+// anchor: the grounding check for names and attribute words. Word boundaries are checked by the
+// caller. `uuid` and `episode_uuid` are both the turn's.
+MATCH (:TkgGroup {group_id: $group_id})-[:HAS_EPISODE]->(e:Episodic)
 UNWIND $needles AS needle
-MATCH (c:Chunk)
-WHERE c.group_id = $group_id AND c.kind = 'turn' AND lower(c.text) CONTAINS needle
-RETURN needle, c.uuid AS uuid, c.episode_uuid AS episode_uuid, c.text AS text, c.speaker AS speaker,
-       c.source_ref AS source_ref, c.valid_at AS valid_at
+WITH needle, e
+WHERE lower(e.content) CONTAINS needle
+RETURN needle, e.uuid AS uuid, e.uuid AS episode_uuid, e.content AS text, e.speaker AS speaker,
+       e.source_ref AS source_ref, e.valid_at AS valid_at

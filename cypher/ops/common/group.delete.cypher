@@ -1,4 +1,7 @@
 // Forget a tenant: relationships go with their nodes (DETACH), so nothing is left behind.
+OPTIONAL MATCH (g:TkgGroup {group_id: $group_id})
+DETACH DELETE g
+WITH count(*) AS _g
 OPTIONAL MATCH (c:Chunk) WHERE c.group_id = $group_id
 DETACH DELETE c
 WITH count(*) AS _c

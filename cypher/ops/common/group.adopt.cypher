@@ -1,0 +1,21 @@
+// Anchors for every turn and entity that lacks one: those written before TkgGroup existed (schema
+// version 1), or by an ingest that died between an episode's transaction and its anchoring
+// (group.anchor). Run by ensure_schema on every open; each statement only touches nodes that still
+// lack their anchor, so running it again changes nothing.
+MATCH (e:Episodic)
+WHERE NOT EXISTS { MATCH (e)<-[:HAS_EPISODE]-(:TkgGroup) }
+WITH DISTINCT e.group_id AS gid
+MERGE (:TkgGroup {group_id: gid});
+MATCH (e:Episodic)
+WHERE NOT EXISTS { MATCH (e)<-[:HAS_EPISODE]-(:TkgGroup) }
+MATCH (g:TkgGroup {group_id: e.group_id})
+CREATE (g)-[:HAS_EPISODE]->(e);
+MATCH (n:Entity)
+WHERE NOT EXISTS { MATCH (n)<-[:HAS_ENTITY]-(:TkgGroup) }
+WITH DISTINCT n.group_id AS gid
+MERGE (:TkgGroup {group_id: gid});
+MATCH (n:Entity)
+WHERE NOT EXISTS { MATCH (n)<-[:HAS_ENTITY]-(:TkgGroup) }
+MATCH (g:TkgGroup {group_id: n.group_id})
+CREATE (g)-[:HAS_ENTITY]->(n)
+RETURN count(*) AS adopted

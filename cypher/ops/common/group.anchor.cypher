@@ -1,0 +1,14 @@
+// Link just-committed turns and entities ($uuids) to their group's anchor (TkgGroup), from which
+// the per-group reads start; a node already linked is left as it is.
+MERGE (g:TkgGroup {group_id: $group_id});
+UNWIND $uuids AS u
+WITH DISTINCT u
+MATCH (g:TkgGroup {group_id: $group_id}), (e:Episodic {uuid: u})
+WHERE e.group_id = $group_id AND NOT EXISTS { MATCH (e)<-[:HAS_EPISODE]-(:TkgGroup) }
+CREATE (g)-[:HAS_EPISODE]->(e);
+UNWIND $uuids AS u
+WITH DISTINCT u
+MATCH (g:TkgGroup {group_id: $group_id}), (n:Entity {uuid: u})
+WHERE n.group_id = $group_id AND NOT EXISTS { MATCH (n)<-[:HAS_ENTITY]-(:TkgGroup) }
+CREATE (g)-[:HAS_ENTITY]->(n)
+RETURN count(*) AS anchored
