@@ -119,6 +119,7 @@ PROBED = {
     "group_id", "uuids", "episode_uuids", "subject_uuids", "from_uuids", "uuid", "subject_uuid", "a_uuid", "b_uuid",
     "text", "vector", "k", "k_fetch", "efs", "kind", "bm25_k1", "bm25_b", "predicate", "predicates", "qualifier",
     "as_of", "seqs", "needles", "range_start", "range_end", "entity_uuid", "episode_uuid", "chunk_uuid", "limit", "speaker",
+    "pair", "terms",
 }  # fmt: skip
 
 
@@ -139,7 +140,7 @@ def probe_params(mem: Memory, group: str, other: str, other_words: set[str]) -> 
         "as_of": datetime.now(UTC), "seqs": list(range(0, 12)), "needles": [w.lower() for w in words],
         "range_start": datetime(2000, 1, 1, tzinfo=UTC), "range_end": datetime(2100, 1, 1, tzinfo=UTC),
         "entity_uuid": their_entities[0], "episode_uuid": their_chunk["episode"], "chunk_uuid": their_chunk["uuid"], "limit": 50,
-        "speaker": their_turn,
+        "speaker": their_turn, "pair": [their_entities[0], their_entities[-1]], "terms": [w.lower() for w in words],
     }  # fmt: skip
 
 

@@ -288,6 +288,11 @@ def test_procedure_ops_by_name(g: Groups) -> None:
     said = store.named("graph.spoken_turns", {"group_id": group, "speaker": "Noor", "terms": ["dublin", "glasgow"], "limit": 4})
     assert len(said) == 4 and {t["speaker"] for t in said} == {"Noor"} and said[0]["overlap"] >= said[-1]["overlap"]
     assert store.named("graph.spoken_turns", {"group_id": g.quiet, "speaker": "Noor", "terms": [""], "limit": 4}) == []
+    worded = store.named("graph.turns_with_terms", {"group_id": group, "terms": ["dublin", "noor"], "limit": 500})
+    assert worded and all("dublin" in t["text"].lower() or "noor" in (t["text"] + t["speaker"]).lower() for t in worded)
+    assert len({t["uuid"] for t in worded}) == len(worded) and len(store.named(
+        "graph.turns_with_terms", {"group_id": group, "terms": ["dublin", "noor"], "limit": 2})) == 2
+    assert store.named("graph.turns_with_terms", {"group_id": g.quiet, "terms": ["dublin"], "limit": 5}) == []
     everyone = store.named("aggregate.history_all", {"group_id": group, "predicates": ["lives_in"]})
     assert {r["subject"] for r in everyone} >= {"Noor", "Lena", "Jonas"}
     window = {"range_start": datetime(2023, 12, 1, tzinfo=UTC), "range_end": datetime(2024, 6, 1, tzinfo=UTC)}
