@@ -78,7 +78,8 @@ def answer_question(
     timings["route"] = _ms(t)
     trace: dict[str, Any] = r.to_dict()
     trace["route_timings_ms"] = trace.pop("timings_ms")
-    empty = not ctx.store.named("group.exists", {"group_id": group})
+    ctx = ctx.asking()
+    empty = not ctx.speakers(group)  # the group's speakers, read once here, also serve grounding and backfill
     trace["group"] = {"name": group, "empty": empty}
     runtime: list[dict[str, Any]] = []
     trace["runtime_gates"] = runtime
@@ -88,7 +89,6 @@ def answer_question(
         trace.update(timings_ms=timings, candidates={"evidence": 0, "facts": 0})
         return Answer(question, NO_INFORMATION, True, r.mode, r.procedure, [], trace, group)
 
-    ctx = ctx.asking()
     t = time.perf_counter()
     result = procedures()[r.procedure](ctx, question, group, r.payload, as_of=r.as_of)
     timings["procedure"] = _ms(t)

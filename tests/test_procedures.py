@@ -278,7 +278,7 @@ def test_procedure_ops_by_name(g: Groups) -> None:
     repeated = store.named("fact.history", {"group_id": group, "predicate": "lives_in", "subject_uuids": [*noor, ents["Glasgow"], *noor]})
     assert [r["object"] for r in repeated] == ["Cardiff", "Glasgow", "Dublin"]
     assert store.named("fact.history", {"group_id": g.quiet, "predicate": "", "subject_uuids": noor}) == []
-    assert store.named("group.exists", {"group_id": group}) and store.named("group.exists", {"group_id": "no-" + group}) == []
+    assert store.named("graph.speakers", {"group_id": group}) and store.named("graph.speakers", {"group_id": "no-" + group}) == []
     # entity and spoken turns: those containing most of the terms first, then the newest
     about = store.named("graph.entity_turns", {"group_id": group, "entity_uuid": noor[0], "terms": [""], "limit": 3})
     assert len(about) == 3 and [t["valid_at"] for t in about] == sorted((t["valid_at"] for t in about), reverse=True)

@@ -350,9 +350,9 @@ def test_group_anchor_and_adopt(store: GraphStore, new_group: Callable[[], str])
     assert _anchored(store, a) == (1, 2, 4)
     names = [r["name"] for r in store.named("entity.list", {"group_id": a})]
     store.run("MATCH (g:TkgGroup {group_id: $group_id}) DETACH DELETE g", {"group_id": a})
-    assert store.named("entity.list", {"group_id": a}) == [] and store.named("group.exists", {"group_id": a}) == []
+    assert store.named("entity.list", {"group_id": a}) == [] and store.named("graph.speakers", {"group_id": a}) == []
     store.named("group.anchor", {"group_id": a, "uuids": [episode(a, 0), episode(a, 0)]})
-    assert _anchored(store, a) == (1, 1, 0) and store.named("group.exists", {"group_id": a})
+    assert _anchored(store, a) == (1, 1, 0) and store.named("graph.speakers", {"group_id": a})
     store.ensure_schema(DIM)
     assert _anchored(store, a) == (1, 2, 4)
     assert [r["name"] for r in store.named("entity.list", {"group_id": a})] == names == ["Bristol", "Leeds", "Northwind", "Priya"]
