@@ -13,7 +13,6 @@ Example::
 from __future__ import annotations
 
 import math
-import re
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -21,13 +20,12 @@ from planners.payloads import Payload
 from tkg.models import Evidence, Fact
 
 from .result import ProcedureResult, evidence_from_hits
-from .synthesis import content_terms, dedupe, stem
+from .synthesis import content_terms, dedupe, stemmed_words
 
 if TYPE_CHECKING:
     from tkg.memory import Context
 
 BACKFILL_TO = 10  # evidence items an answer should carry when retrieval can supply them
-_WORD = re.compile(r"[a-z0-9]+")
 
 
 def backfill(
@@ -102,8 +100,7 @@ def entity_turns(ctx: Context, question: str, group: str, facts: list[Fact], *, 
             if r["uuid"] in seen:
                 continue
             overlap = len(content_terms(r["text"] or "") & wanted)
-            ev = Evidence(source_ref=r["source_ref"], episode=r["uuid"], text=r["text"] or "", valid_at=r["valid_at"],
-                          score=round(overlap / (1 + len(wanted)), 6), group=group, speaker=r["speaker"] or "")
+            ev = _turn_evidence(r, overlap / (1 + len(wanted)), group)
             newest = -r["valid_at"].timestamp() if r["valid_at"] else 0.0
             seen[r["uuid"]] = (-overlap, i, newest, ev)
     return [ev for *_, ev in sorted(seen.values(), key=lambda x: x[:3])]
@@ -129,7 +126,7 @@ def group_turns(ctx: Context, question: str, group: str, *, as_of: datetime | No
     if not rows:
         return []
     total = max(len(rows), sum(ctx.speakers(group).values()))
-    words = {r["uuid"]: [stem(w) for w in _WORD.findall(f"{r['speaker'] or ''}: {r['text'] or ''}".lower())] for r in rows}
+    words = {r["uuid"]: stemmed_words(f"{r['speaker'] or ''}: {r['text'] or ''}") for r in rows}
     df = {t: sum(1 for ws in words.values() if t in ws) for t in wanted}
     idf = {t: math.log(1 + (total - n + 0.5) / (n + 0.5)) for t, n in df.items() if n}
     avg = sum(len(ws) for ws in words.values()) / len(words) or 1.0
@@ -141,5 +138,10 @@ def group_turns(ctx: Context, question: str, group: str, *, as_of: datetime | No
         if score > 0:
             scored.append((score, r["valid_at"].timestamp() if r["valid_at"] else 0.0, r))
     scored.sort(key=lambda x: (-x[0], -x[1]))
-    return [Evidence(source_ref=r["source_ref"], episode=r["uuid"], text=r["text"] or "", valid_at=r["valid_at"],
-                     score=round(score, 6), group=group, speaker=r["speaker"] or "") for score, _, r in scored[:k]]
+    return [_turn_evidence(r, score, group) for score, _, r in scored[:k]]
+
+
+def _turn_evidence(row: dict[str, Any], score: float, group: str) -> Evidence:
+    """A turn row of graph.entity_turns, graph.spoken_turns or graph.turns_with_terms as evidence."""
+    return Evidence(source_ref=row["source_ref"], episode=row["uuid"], text=row["text"] or "", valid_at=row["valid_at"],
+                    score=round(score, 6), group=group, speaker=row["speaker"] or "")

@@ -55,6 +55,11 @@ def stem(word: str) -> str:
     return word
 
 
+def stemmed_words(text: str) -> list[str]:
+    """Every word of `text`, lower-cased and stemmed, in order (stop words kept)."""
+    return [stem(w) for w in _WORD.findall(text.lower())]
+
+
 def content_terms(text: str, *, drop: Iterable[str] = ()) -> set[str]:
     """Stemmed content words of `text` (no stop words or question frame), minus `drop`."""
     dropped = {stem(w) for t in drop for w in _WORD.findall(t.lower())}
