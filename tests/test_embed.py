@@ -57,10 +57,13 @@ def _offline(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 
 class SpyEmbedder(LocalEmbedder):
-    """The real local model, remembering what it was asked to embed."""
+    """The real local model in float32, remembering what it was asked to embed.
+
+    float32 whatever the CPU: in bfloat16 (chosen on CPUs with AMX) a text's vector depends on the
+    batch it was padded in by up to about 1e-3, so exact comparisons would fail there."""
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__(dtype="float32")
         self.calls: list[list[str]] = []
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
