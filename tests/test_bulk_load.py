@@ -255,28 +255,29 @@ if __name__ == "__main__":
     _child(sys.argv[1])
 
 
-@pytest.mark.parametrize("per_tx", [32, None])
+@pytest.mark.parametrize("per_tx", [1, None])
 def test_a_checkpoint_does_not_change_what_ingest_writes(tmp_path: Path, per_tx: int | None) -> None:
-    """Kuzu 0.11.3 after a checkpoint mis-writes edges created and superseded together in one big
-    transaction; one episode per transaction (the adapter's setting) writes the same facts as a
-    store that never checkpointed. With 32 per transaction the run differs: the bug is still there."""
+    """Every version of every slot, with its interval, is the same whether the store checkpointed
+    half-way or not, at the adapter's episodes per transaction and at one. Kuzu 0.11.3's edge scans
+    read wrong rows of a big transaction after a checkpoint when the edge filter sat in the MATCH's
+    WHERE (session 5 found it: 401 of 520 edges differed at 32 a transaction, seed 3), which is
+    why the slot reads filter after a WITH and the writes reach an edge from its subject's key."""
     from tkg.bench.temporal_gen import generate
 
-    turns = generate(600, seed=3).episodes()
-    counted = []
+    turns = generate(1200, seed=3).episodes()
+    written = []
     for checkpoint in (False, True):
         mem = open_memory(f"kuzu://{tmp_path}/c{checkpoint}.kuzu")
         if per_tx is not None:
             mem.ctx.store.episodes_per_transaction = per_tx  # type: ignore[misc]
-        mem.ingest_episodes(turns[:300], bulk=False)
+        mem.ingest_episodes(turns[:500], bulk=False)
         if checkpoint:
             mem.ctx.store.run("CHECKPOINT")
-        mem.ingest_episodes(turns[300:], bulk=False)
-        counted.append(mem.ctx.store.run(
-            "MATCH ()-[r:RELATES_TO]->() RETURN count(r) AS facts, "
-            "sum(CASE WHEN r.invalid_at IS NULL AND r.expired_at IS NULL THEN 1 ELSE 0 END) AS current"))  # fmt: skip
+        mem.ingest_episodes(turns[500:], bulk=False)
+        written.append(mem.ctx.store.run(
+            "MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity) RETURN r.uuid AS uuid, s.name AS subject, o.name AS object, "
+            "r.version AS version, r.valid_at AS valid_at, r.invalid_at AS invalid_at, r.expired_at IS NULL AS open "
+            "ORDER BY uuid"))  # fmt: skip
         mem.close()
-    if per_tx is None:
-        assert counted[0] == counted[1]
-    else:
-        assert counted[0] != counted[1], "Kuzu no longer mis-writes big transactions after a checkpoint: batch again"
+    assert len(written[0]) > 400
+    assert written[0] == written[1]

@@ -225,15 +225,16 @@ def test_group_scoped_writes_never_touch_another_group(mem: Memory) -> None:
     mem.ingest_episodes(script(a, vocab_a, rng.randint(0, 99)) + script(b, vocab_b, rng.randint(0, 99)))
     store = mem.ctx.store
     before = snapshot(store, [b])
-    their_facts = [r["uuid"] for r in store.read(
-        "MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $g RETURN r.uuid AS uuid", {"g": b})]  # fmt: skip
+    their_facts = [(r["uuid"], r["subject"]) for r in store.read(
+        "MATCH (s:Entity)-[r:RELATES_TO]->() WHERE r.group_id = $g RETURN r.uuid AS uuid, s.uuid AS subject", {"g": b})]  # fmt: skip
     their_entities = [r["uuid"] for r in store.named("entity.list", {"group_id": b})]
     my_episode = store.named("episode.last", {"group_id": a})[0]["uuid"]
     now = datetime.now(UTC)
     with store.transaction() as tx:
-        for uid in their_facts:
-            assert tx.named("fact.close", {"uuid": uid, "group_id": a, "invalid_at": now, "expired_at": now}) == []
-            assert tx.named("fact.add_provenance", {"uuid": uid, "group_id": a, "episode_uuid": my_episode}) == []
+        for uid, subject in their_facts:
+            keys = {"uuid": uid, "subject_uuid": subject, "group_id": a}
+            assert tx.named("fact.close", {**keys, "invalid_at": now, "expired_at": now}) == []
+            assert tx.named("fact.add_provenance", {**keys, "episode_uuid": my_episode}) == []
         for uid in their_entities:
             tx.named("entity.update", {"uuid": uid, "group_id": a, "name": "X", "name_key": "x", "aliases": [], "type": "thing"})
         tx.named("entity.set_embeddings", {"group_id": a, "rows": [{"uuid": u, "embedding": [0.0] * 384} for u in their_entities]})

@@ -69,7 +69,7 @@ def apply_fact(tx: Runner, fw: FactWrite, *, single_valued: bool, now: datetime)
     if fw.polarity == "retract":
         targets = open_same if (open_same or not single_valued) else [r for r in slot if _is_open(r)]
         for row in targets:
-            _close(tx, row["uuid"], fw.group_id, invalid_at=max(fw.valid_at, row["valid_at"]), expired_at=now)
+            _close(tx, row["uuid"], fw, invalid_at=max(fw.valid_at, row["valid_at"]), expired_at=now)
             out.retracted.append(row["uuid"])
         return out
 
@@ -92,7 +92,7 @@ def apply_fact(tx: Runner, fw: FactWrite, *, single_valued: bool, now: datetime)
     if current is not None and fw.correction:
         # the current value was never true: it expires in record time with an empty valid interval,
         # and the corrected value takes over its valid time.
-        _close(tx, current["uuid"], fw.group_id, invalid_at=current["valid_at"], expired_at=now)
+        _close(tx, current["uuid"], fw, invalid_at=current["valid_at"], expired_at=now)
         out.superseded.append(current["uuid"])
         fixed = replace(fw, valid_at=min(fw.valid_at, current["valid_at"]))
         out.created.append(_create(tx, fixed, version=top_version + 1, supersedes=current["uuid"], now=now))
@@ -100,7 +100,7 @@ def apply_fact(tx: Runner, fw: FactWrite, *, single_valued: bool, now: datetime)
 
     if current is None or fw.valid_at >= current["valid_at"]:
         if current is not None:
-            _close(tx, current["uuid"], fw.group_id, invalid_at=fw.valid_at, expired_at=now)
+            _close(tx, current["uuid"], fw, invalid_at=fw.valid_at, expired_at=now)
             out.superseded.append(current["uuid"])
         out.created.append(
             _create(tx, fw, version=top_version + 1, supersedes=current["uuid"] if current else None, now=now)
@@ -127,7 +127,7 @@ def _insert_late(
     until = min(later) if later else None
     if containing is not None:
         # the older version now ends where the late value begins
-        _close(tx, containing["uuid"], fw.group_id, invalid_at=fw.valid_at, expired_at=containing["expired_at"])
+        _close(tx, containing["uuid"], fw, invalid_at=fw.valid_at, expired_at=containing["expired_at"])
     out.created.append(
         _create(
             tx,
@@ -181,9 +181,12 @@ def _create(
     return uuid
 
 
-def _close(tx: Runner, uuid: str, group_id: str, *, invalid_at: datetime | None, expired_at: datetime | None) -> None:
-    tx.named("fact.close", {"uuid": uuid, "group_id": group_id, "invalid_at": invalid_at, "expired_at": expired_at})
+def _close(tx: Runner, uuid: str, fw: FactWrite, *, invalid_at: datetime | None, expired_at: datetime | None) -> None:
+    """End a version of ``fw``'s slot (every version of a slot has ``fw``'s subject)."""
+    tx.named("fact.close", {"uuid": uuid, "subject_uuid": fw.subject_uuid, "group_id": fw.group_id,
+                            "invalid_at": invalid_at, "expired_at": expired_at})
 
 
 def _provenance(tx: Runner, uuid: str, fw: FactWrite) -> None:
-    tx.named("fact.add_provenance", {"uuid": uuid, "group_id": fw.group_id, "episode_uuid": fw.episode_uuid})
+    tx.named("fact.add_provenance", {"uuid": uuid, "subject_uuid": fw.subject_uuid, "group_id": fw.group_id,
+                                     "episode_uuid": fw.episode_uuid})

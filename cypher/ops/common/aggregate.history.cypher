@@ -2,6 +2,7 @@
 // Every version of the given subjects' edges over several predicates, oldest first: the
 // input of counting and listing. (Kuzu cannot bind an empty list: see aggregate.history_all.)
 MATCH (s:Entity {uuid: $subject_uuid})-[r:RELATES_TO]->(o:Entity)
+WITH s, r, o  // filter after WITH: see cypher/ops/README.md (edge filters in Kuzu)
 WHERE r.group_id = $group_id AND r.name IN $predicates
 RETURN r.uuid AS uuid, s.uuid AS subject_uuid, s.name AS subject, r.name AS predicate,
        o.uuid AS object_uuid, o.name AS object, r.qualifier AS qualifier, r.fact AS fact,

@@ -1,5 +1,6 @@
 // Every version of every subject's edges over several predicates, oldest first (no subject named), from the group's anchor.
 MATCH (:TkgGroup {group_id: $group_id})-[:HAS_ENTITY]->(s:Entity)-[r:RELATES_TO]->(o:Entity)
+WITH s, r, o  // filter after WITH: see cypher/ops/README.md (edge filters in Kuzu)
 WHERE r.group_id = $group_id AND r.name IN $predicates
 RETURN r.uuid AS uuid, s.uuid AS subject_uuid, s.name AS subject, r.name AS predicate,
        o.uuid AS object_uuid, o.name AS object, r.qualifier AS qualifier, r.fact AS fact,

@@ -1,6 +1,7 @@
 // @each subject_uuids AS subject_uuid: one key lookup per entity (see NamedMixin.named)
 // Every version of a subject's facts (optionally one predicate), oldest first within a slot.
 MATCH (s:Entity {uuid: $subject_uuid})-[r:RELATES_TO]->(o:Entity)
+WITH s, r, o  // filter after WITH: see cypher/ops/README.md (edge filters in Kuzu)
 WHERE r.group_id = $group_id AND ($predicate = '' OR r.name = $predicate)
 RETURN r.uuid AS uuid, s.uuid AS subject_uuid, s.name AS subject, r.name AS predicate,
        o.uuid AS object_uuid, o.name AS object, r.qualifier AS qualifier, r.fact AS fact,

@@ -1,6 +1,7 @@
 // @each subject_uuids AS subject_uuid: one key lookup per entity (see NamedMixin.named)
 // What was true at $as_of (valid time): valid_at <= as_of < invalid_at.
 MATCH (s:Entity {uuid: $subject_uuid})-[r:RELATES_TO]->(o:Entity)
+WITH s, r, o  // filter after WITH: see cypher/ops/README.md (edge filters in Kuzu)
 WHERE r.group_id = $group_id AND ($predicate = '' OR r.name = $predicate)
   AND r.valid_at <= $as_of AND (r.invalid_at IS NULL OR r.invalid_at > $as_of)
 RETURN r.uuid AS uuid, s.uuid AS subject_uuid, s.name AS subject, r.name AS predicate,

@@ -1,6 +1,7 @@
 // @each subject_uuids AS subject_uuid: one key lookup per entity (see NamedMixin.named)
 // What is true now: versions whose valid time and record time are both open.
 MATCH (s:Entity {uuid: $subject_uuid})-[r:RELATES_TO]->(o:Entity)
+WITH s, r, o  // filter after WITH: see cypher/ops/README.md (edge filters in Kuzu)
 WHERE r.group_id = $group_id AND ($predicate = '' OR r.name = $predicate)
   AND r.invalid_at IS NULL AND r.expired_at IS NULL
 RETURN r.uuid AS uuid, s.uuid AS subject_uuid, s.name AS subject, r.name AS predicate,

@@ -2,6 +2,7 @@
 // Every version of every edge between two entities (the two uuids in $pair), either direction,
 // oldest first within each.
 MATCH (s:Entity {uuid: $subject_uuid})-[r:RELATES_TO]->(o:Entity)
+WITH s, r, o  // filter after WITH: see cypher/ops/README.md (edge filters in Kuzu)
 WHERE r.group_id = $group_id AND o.uuid IN $pair AND o.uuid <> s.uuid
 RETURN r.uuid AS uuid, s.uuid AS subject_uuid, s.name AS subject, r.name AS predicate,
        o.uuid AS object_uuid, o.name AS object, r.qualifier AS qualifier, r.fact AS fact,

@@ -1,6 +1,7 @@
 // The facts a search found, with what maps them back to turns (episodes, source_chunk) and the
 // columns tkg.memory.row_to_fact reads.
 MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity)
+WITH s, r, o  // filter after WITH: see cypher/ops/README.md (edge filters in Kuzu)
 WHERE r.group_id = $group_id AND r.uuid IN $uuids
 RETURN r.uuid AS uuid, s.uuid AS subject_uuid, s.name AS subject, r.name AS predicate,
        o.uuid AS object_uuid, o.name AS object, r.qualifier AS qualifier, r.fact AS fact,

@@ -2,6 +2,7 @@
 // Edges of the given subjects whose valid interval overlaps [$range_start, $range_end); versions that a
 // correction emptied (invalid_at <= valid_at) never held and are left out.
 MATCH (s:Entity {uuid: $subject_uuid})-[r:RELATES_TO]->(o:Entity)
+WITH s, r, o  // filter after WITH: see cypher/ops/README.md (edge filters in Kuzu)
 WHERE r.group_id = $group_id AND ($predicate = '' OR r.name = $predicate)
   AND r.valid_at < $range_end AND (r.invalid_at IS NULL OR (r.invalid_at > $range_start AND r.invalid_at > r.valid_at))
 RETURN r.uuid AS uuid, s.uuid AS subject_uuid, s.name AS subject, r.name AS predicate,

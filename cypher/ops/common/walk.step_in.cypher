@@ -1,6 +1,7 @@
 // @each from_uuids AS from_uuid: one key lookup per entity (see NamedMixin.named)
 // One hop of the grounded walker against the edge direction, object → subject, current edges only.
 MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity {uuid: $from_uuid})
+WITH s, r, o  // filter after WITH: see cypher/ops/README.md (edge filters in Kuzu)
 WHERE r.group_id = $group_id AND r.name = $predicate
   AND r.invalid_at IS NULL AND r.expired_at IS NULL
 RETURN r.uuid AS uuid, s.uuid AS subject_uuid, s.name AS subject, r.name AS predicate,

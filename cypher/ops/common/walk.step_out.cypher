@@ -2,6 +2,7 @@
 // One hop of the grounded walker, subject → object, over current edges only
 // (valid time and record time both open). $from_uuids is the frontier.
 MATCH (s:Entity {uuid: $from_uuid})-[r:RELATES_TO]->(o:Entity)
+WITH s, r, o  // filter after WITH: see cypher/ops/README.md (edge filters in Kuzu)
 WHERE r.group_id = $group_id AND r.name = $predicate
   AND r.invalid_at IS NULL AND r.expired_at IS NULL
 RETURN r.uuid AS uuid, s.uuid AS subject_uuid, s.name AS subject, r.name AS predicate,
