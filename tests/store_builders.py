@@ -11,6 +11,7 @@ import math
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from tkg.group_cache import anchor
 from tkg.models import stable_uuid
 from tkg.stores import GraphStore, Runner
 
@@ -36,7 +37,7 @@ def add_entity(db: Runner, group: str, name: str, aliases: list[str] | None = No
             "created_at": T0,
         },
     )
-    db.named("group.anchor", {"group_id": group, "uuids": [uid]})  # as ingest does after each batch
+    anchor(db, group, [uid])  # as ingest does after each batch
     return uid
 
 
@@ -50,7 +51,7 @@ def add_episode(db: Runner, group: str, seq: int, prev: str | None = None, at: d
             "valid_at": at, "created_at": T0, "entity_edges": [], "prev_uuid": prev,
         },
     )
-    db.named("group.anchor", {"group_id": group, "uuids": [stable_uuid("episode", group, str(seq))]})
+    anchor(db, group, [stable_uuid("episode", group, str(seq))])
     return rows
 
 
@@ -93,7 +94,7 @@ def add_versions(store: GraphStore, group: str) -> tuple[str, str, str, str]:
     bristol, leeds, north = (add_entity(store, group, n) for n in ("Bristol", "Leeds", "Northwind"))
     may = datetime(2023, 5, 1, tzinfo=UTC)
     v1 = add_fact(store, group, priya, "lives_in", bristol, "Priya lives in Bristol", T0)
-    store.named("fact.close", {"group_id": group, "uuid": v1, "invalid_at": may, "expired_at": may + timedelta(days=34)})
+    store.named("fact.close", {"group_id": group, "uuid": v1, "subject_uuid": priya, "invalid_at": may, "expired_at": may + timedelta(days=34)})
     v2 = add_fact(store, group, priya, "lives_in", leeds, "Priya lives in Leeds", may, version=2, supersedes=v1)
     add_fact(store, group, priya, "works_at", north, "Priya works at Northwind", T0)
     return priya, v1, v2, leeds

@@ -34,6 +34,8 @@ from store_builders import (
 )
 
 from tkg.errors import NotFound, ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
+from tkg.group_cache import anchor
+from tkg.group_cache import stamp as group_stamp
 from tkg.models import stable_uuid
 from tkg.stores import GraphStore
 from tkg.stores.kuzu_store import KuzuStore
@@ -244,7 +246,7 @@ def test_entity_update_and_embeddings(store: GraphStore, new_group: Callable[[],
     store.named("entity.create", {
         "uuid": stable_uuid(a, "bare"), "group_id": a, "name": "Leeds", "name_key": "leeds", "type": "place",
         "aliases": [], "labels": [], "summary": "", "name_embedding": None, "created_at": T0})
-    store.named("group.anchor", {"group_id": a, "uuids": [stable_uuid(a, "bare")]})
+    anchor(store, a, [stable_uuid(a, "bare")])
     update = {"uuid": meg, "name": "Megan", "name_key": "megan", "aliases": ["Meg"], "type": "person"}
     assert store.named("entity.update", {**update, "group_id": b}) == []
     assert store.named("entity.update", {**update, "group_id": a}) == [{"uuid": meg}]
@@ -274,9 +276,9 @@ def test_mention_create_many_links_only_the_groups_entities(store: GraphStore, n
 def test_fact_create_and_add_provenance(store: GraphStore, group: str) -> None:
     priya, leeds = add_entity(store, group, "Priya"), add_entity(store, group, "Leeds")
     uid = add_fact(store, group, priya, "lives_in", leeds, "Priya lives in Leeds", T0, episodes=["ep-1"])
-    assert store.named("fact.add_provenance", {"group_id": group, "uuid": uid, "episode_uuid": "ep-2"}) == [{"uuid": uid}]
-    assert store.named("fact.add_provenance", {"group_id": group, "uuid": uid, "episode_uuid": "ep-2"}) == []
-    assert store.named("fact.add_provenance", {"group_id": "elsewhere", "uuid": uid, "episode_uuid": "ep-3"}) == []
+    assert store.named("fact.add_provenance", {"group_id": group, "uuid": uid, "subject_uuid": priya, "episode_uuid": "ep-2"}) == [{"uuid": uid}]
+    assert store.named("fact.add_provenance", {"group_id": group, "uuid": uid, "subject_uuid": priya, "episode_uuid": "ep-2"}) == []
+    assert store.named("fact.add_provenance", {"group_id": "elsewhere", "uuid": uid, "subject_uuid": priya, "episode_uuid": "ep-3"}) == []
     (row,) = store.named("fact.history", {"group_id": group, "subject_uuids": [priya], "predicate": ""})
     assert row["episodes"] == ["ep-1", "ep-2"] and row["confidence"] == pytest.approx(0.9)
     assert row["source_chunk"] is None and row["supersedes"] is None and row["valid_at"] == T0
@@ -333,6 +335,27 @@ def test_group_delete_leaves_other_groups_intact_and_nothing_orphaned(store: Gra
     assert a not in {r["group_id"] for r in store.named("group.list")}
 
 
+def test_group_stamp_changes_with_every_anchoring_and_goes_with_the_group(store: GraphStore, new_group: Callable[[], str]) -> None:
+    """group.anchor gives the group a new stamp; group.delete and group.adopt take it away, so a
+    cached list (tkg/group_cache.py) is never reused past a write of any process."""
+    a, b = new_group(), new_group()
+    assert store.named("group.stamp", {"group_id": a}) == [] and group_stamp(store, a) is None
+    fill_group(store, a)
+    fill_group(store, b)
+    first = group_stamp(store, a)
+    assert first is not None and group_stamp(store, b) not in (None, first)
+    anchor(store, a, [episode(a, 0)])  # already anchored: the stamp still changes
+    assert group_stamp(store, a) not in (None, first)
+    store.named("group.anchor", {"group_id": a, "uuids": [], "stamp": "s-1"})
+    assert store.named("group.stamp", {"group_id": a}) == [{"stamp": "s-1"}]
+    other = group_stamp(store, b)
+    store.named("group.delete", {"group_id": a})
+    assert group_stamp(store, a) is None and group_stamp(store, b) == other
+    store.run("MATCH (g:TkgGroup {group_id: $group_id}) DETACH DELETE g", {"group_id": b})
+    store.named("group.adopt")  # b's nodes are adopted again: its old stamp must not survive
+    assert group_stamp(store, b) is None and _anchored(store, b) == (1, 2, 4)
+
+
 def _anchored(store: GraphStore, group: str) -> tuple[int, int, int]:
     """TkgGroup nodes, HAS_EPISODE and HAS_ENTITY edges of one group."""
     q = "MATCH (g:TkgGroup {group_id: $group_id}) OPTIONAL MATCH (g)-[r:%s]->() RETURN count(DISTINCT g) AS g, count(r) AS r"
@@ -351,14 +374,14 @@ def test_group_anchor_and_adopt(store: GraphStore, new_group: Callable[[], str])
     names = [r["name"] for r in store.named("entity.list", {"group_id": a})]
     store.run("MATCH (g:TkgGroup {group_id: $group_id}) DETACH DELETE g", {"group_id": a})
     assert store.named("entity.list", {"group_id": a}) == [] and store.named("graph.speakers", {"group_id": a}) == []
-    store.named("group.anchor", {"group_id": a, "uuids": [episode(a, 0), episode(a, 0)]})
+    anchor(store, a, [episode(a, 0), episode(a, 0)])
     assert _anchored(store, a) == (1, 1, 0) and store.named("graph.speakers", {"group_id": a})
     store.ensure_schema(DIM)
     assert _anchored(store, a) == (1, 2, 4)
     assert [r["name"] for r in store.named("entity.list", {"group_id": a})] == names == ["Bristol", "Leeds", "Northwind", "Priya"]
     assert store.named("graph.speakers", {"group_id": a})[0]["turns"] == 2
     store.named("group.adopt")
-    store.named("group.anchor", {"group_id": a, "uuids": [episode(a, 1)]})
+    anchor(store, a, [episode(a, 1)])
     assert _anchored(store, a) == (1, 2, 4)
 
 

@@ -20,6 +20,8 @@ from typing import Any
 
 from .embed import Embedder, get_embedder
 from .errors import ConfigError, NotFound
+from .group_cache import GroupCache
+from .group_cache import stamp as group_stamp
 from .ingest.loaders import load
 from .ingest.pipeline import Ingestor, IngestReport
 from .ingest.resolve import EntityIndex
@@ -41,15 +43,25 @@ class Context:
     llm: LLMProvider | None
     payloads_path: Path | None = None
     memo: dict[tuple[str, str], Any] | None = field(default=None, compare=False, repr=False)
+    # shared by every per-question copy (`asking`): lists kept while the group's stamp stays
+    cache: GroupCache = field(default_factory=GroupCache, compare=False, repr=False)
 
     def entities(self, group: str) -> EntityIndex:
-        """The group's entities; read once per question when the context carries a memo (`asking`)."""
-        return self.once(("entities", group), lambda: EntityIndex(group, self.store.named("entity.list", {"group_id": group})))
+        """The group's entities, kept while its stamp stays (tkg/group_cache.py); the stamp is read
+        once per question when the context carries a memo (`asking`)."""
+        return self.once(("entities", group), lambda: self.cache.get(
+            group, "entities", self.stamp(group),
+            lambda: EntityIndex(group, self.store.named("entity.list", {"group_id": group}))))
 
     def speakers(self, group: str) -> dict[str, int]:
-        """Who speaks in the group and how many turns each; read once per question with a memo."""
-        return self.once(("speakers", group), lambda: {
-            str(r["speaker"]): int(r["turns"]) for r in self.store.named("graph.speakers", {"group_id": group})})
+        """Who speaks in the group and how many turns each; kept like `entities`."""
+        return self.once(("speakers", group), lambda: self.cache.get(
+            group, "speakers", self.stamp(group),
+            lambda: {str(r["speaker"]): int(r["turns"]) for r in self.store.named("graph.speakers", {"group_id": group})}))
+
+    def stamp(self, group: str) -> str | None:
+        """The group's write stamp, read once per question with a memo."""
+        return self.once(("stamp", group), lambda: group_stamp(self.store, group))
 
     def embed_query(self, text: str) -> Any:
         """The embedding of a query text; computed once per question when the context carries a memo."""
@@ -140,6 +152,7 @@ class Memory:
         with self.ctx.store.transaction() as tx:
             tx.named("group.delete", {"group_id": group})
         self._ingestor.forget_group(group)
+        self.ctx.cache.forget(group)
         return {"group": group, **counts}
 
     # -- reading ------------------------------------------------------------------------------
@@ -174,7 +187,11 @@ class Memory:
     def cypher(self, query: str, params: dict[str, Any] | None = None, write: bool = False) -> list[dict[str, Any]]:
         """Run Cypher for exploration; read-only unless ``write=True``. Parameters stay parameters."""
         if write:
-            return self.ctx.store.run(query, params)
+            self.ctx.cache.forget()  # a raw write sets no group stamp
+            try:
+                return self.ctx.store.run(query, params)
+            finally:
+                self.ctx.cache.forget()
         return self.ctx.store.read(query, params)
 
     def groups(self) -> list[dict[str, Any]]:

@@ -25,6 +25,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -35,6 +36,7 @@ import numpy as np
 from ..embed import Embedder
 from ..errors import TkgError
 from ..extract import Candidate, extract, mentions
+from ..group_cache import anchor
 from ..models import Chunk, EpisodeInput, stable_uuid, utcnow
 from ..predicates import PredicateRegistry
 from ..stores.base import GraphStore, Runner
@@ -121,28 +123,45 @@ class Ingestor:
             if ep.group not in groups:
                 groups.append(ep.group)
         report.groups = groups
-        report.bulk = bulk if bulk is not None else len(episodes) >= BULK_AUTO and not self.store.named("group.list", {})
+        empty = not self.store.named("group.list", {})  # then nothing here can exist yet but what this ingest writes
+        report.bulk = bulk if bulk is not None else len(episodes) >= BULK_AUTO and empty
         with ExitStack() as stack:
             if report.bulk:
                 # group locks before the store's lock, in one order, as every writer takes them
                 for group in sorted(groups):
                     stack.enter_context(self._lock(group))
                 stack.enter_context(self.store.bulk_load())
+            # Batch k+1 is embedded on a worker thread while batch k is written: torch and the store's
+            # driver both release the GIL, so on two cores the model's time mostly hides behind the
+            # writes. Extraction stays on this thread, in order (it reads the group's earlier turns).
+            pool = stack.enter_context(ThreadPoolExecutor(max_workers=1, thread_name_prefix="tkg-embed"))
+            pending: tuple[list[_Prepared], Future[None], int] | None = None
             for start in range(0, len(episodes), BATCH):
                 batch = [ep for ep in episodes[start : start + BATCH]]
-                fresh = [ep for ep in batch if not self._exists(ep)]
+                # the check inside each episode's transaction stays: this one only saves preparing
+                fresh = batch if empty else [ep for ep in batch if not self._exists(ep)]
                 report.skipped_existing += len(batch) - len(fresh)
                 prepared = self._prepare(fresh)
-                for group in dict.fromkeys(p.ep.group for p in prepared):
-                    self._write_batch([p for p in prepared if p.ep.group == group], report)
-                if progress:
-                    progress(len(batch))
+                embedded = pool.submit(self._embed_prepared, prepared)
+                if pending is not None:
+                    self._write_prepared(*pending, report, progress)
+                pending = (prepared, embedded, len(batch))
+            if pending is not None:
+                self._write_prepared(*pending, report, progress)
             self._embed_entity_names(groups)
             written = time.perf_counter()
         report.seconds = round(time.perf_counter() - started, 3)
         if report.bulk:
             report.index_build_s = round(time.perf_counter() - written, 3)
         return report
+
+    def _write_prepared(self, prepared: list[_Prepared], embedded: Future[None], size: int, report: IngestReport,
+                        progress: Callable[[int], None] | None) -> None:
+        embedded.result()  # re-raises the embedder's error here, before anything of the batch is written
+        for group in dict.fromkeys(p.ep.group for p in prepared):
+            self._write_batch([p for p in prepared if p.ep.group == group], report)
+        if progress:
+            progress(size)
 
     # -- phase 1: prepare ---------------------------------------------------------------------
     def _exists(self, ep: EpisodeInput) -> bool:
@@ -169,7 +188,6 @@ class Ingestor:
                     fact_texts=[fact_sentence(c, self.registry) for c in candidates],
                 )
             )
-        self._embed_prepared(out)
         return out
 
     def _embed_prepared(self, out: list[_Prepared]) -> None:
@@ -243,7 +261,7 @@ class Ingestor:
         nodes without an anchor, which ``ensure_schema`` (every open) links (``group.adopt``)."""
         if written:
             with self.store.transaction() as tx:
-                tx.named("group.anchor", {"group_id": group, "uuids": written})
+                anchor(tx, group, written)
 
     def _commit_episodes(self, group: str, items: list[_Prepared], report: IngestReport, written: list[str]) -> None:
         index = self._index(group)

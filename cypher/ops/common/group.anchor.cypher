@@ -1,6 +1,9 @@
 // Link just-committed turns and entities ($uuids) to their group's anchor (TkgGroup), from which
-// the per-group reads start; a node already linked is left as it is.
+// the per-group reads start; a node already linked is left as it is. The group's stamp changes in
+// the same transaction, so per-group caches (tkg/group_cache.py) see the new nodes with it.
 MERGE (g:TkgGroup {group_id: $group_id});
+MERGE (m:TkgMeta {key: 'group:' + $group_id})
+SET m.value = $stamp;
 UNWIND $uuids AS u
 WITH DISTINCT u
 MATCH (g:TkgGroup {group_id: $group_id}), (e:Episodic {uuid: u})

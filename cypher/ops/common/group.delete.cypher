@@ -2,6 +2,9 @@
 OPTIONAL MATCH (g:TkgGroup {group_id: $group_id})
 DETACH DELETE g
 WITH count(*) AS _g
+OPTIONAL MATCH (m:TkgMeta {key: 'group:' + $group_id})
+DELETE m
+WITH count(*) AS _m
 OPTIONAL MATCH (c:Chunk) WHERE c.group_id = $group_id
 DETACH DELETE c
 WITH count(*) AS _c

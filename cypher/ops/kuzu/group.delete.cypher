@@ -1,6 +1,8 @@
 // Forget a tenant: relationships go with their nodes (DETACH); fact shadow rows are Chunks.
 MATCH (g:TkgGroup {group_id: $group_id})
 DETACH DELETE g;
+MATCH (m:TkgMeta {key: 'group:' + $group_id})
+DELETE m;
 MATCH (c:Chunk) WHERE c.group_id = $group_id
 DETACH DELETE c;
 MATCH (n:Entity) WHERE n.group_id = $group_id
