@@ -21,6 +21,7 @@ from tkg.memory import row_to_fact
 from tkg.models import Fact
 from tkg.text import normalize_name
 
+from .coverage import HEAD, covers
 from .graph import QuestionSlot, analyse, lexicon_for
 from .result import ProcedureResult
 from .synthesis import fact_evidence, format_day
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
 # is also answered by his favourite bands).
 RELATED: dict[str, tuple[str, ...]] = {"likes": ("likes", "favorite"), "favorite": ("favorite", "likes")}
 _FAR_FUTURE = datetime(2200, 1, 1, tzinfo=UTC)
-_HEAD = re.compile(r"\b(?:how many|which|what|list(?: all)?(?: the)?|all the)\s+([a-z][a-z-]+)", re.I)
 
 
 @dataclass
@@ -63,7 +63,7 @@ class Value:
 
 def head_predicate(question: str, lexicon: Lexicon) -> tuple[str, str] | None:
     """(predicate, qualifier) named by the noun after "how many"/"which": "pets" → has_pet."""
-    m = _HEAD.search(question)
+    m = HEAD.search(question)
     if m is None:
         return None
     word = m.group(1).lower()
@@ -127,6 +127,10 @@ def aggregate(
     trace["values"] = [{"subject": v.subject, "value": v.name, "interval": v.interval(), "versions": len(v.facts)} for v in values]
     if not values:
         return _fallback(ctx, question, group, payload, as_of, trace, f"no {predicate} history in the graph")
+    subjects = [slot.subject.name] if slot.subject is not None else []
+    if not covers(question, subjects, predicate, [f for v in values for f in v.facts], ctx.registry):
+        return _fallback(ctx, question, group, payload, as_of, trace,
+                         f"the {predicate} values do not say what the question asks about")
     listing = "; ".join(f"{v.name} ({v.interval()})" for v in values)
     counting = bool(re.search(r"\bhow many\b|\bnumber of\b|\bcount\b", question, re.I))
     answer = f"{len(values)}: {listing}" if counting else listing

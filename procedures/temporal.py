@@ -25,6 +25,7 @@ from tkg.memory import row_to_fact
 from tkg.models import Fact, utcnow
 from tkg.timeparse import TimeRef, find_times
 
+from .coverage import covers
 from .graph import QuestionSlot, analyse, slot_history, walk_answer
 from .result import ProcedureResult, evidence_from_hits
 from .synthesis import best_sentence, content_terms, fact_evidence, format_day, format_ref, interval_text
@@ -196,11 +197,12 @@ def temporal(
         )  # fmt: skip
         facts = [row_to_fact(r, group) for r in rows]
         trace["facts_in_window"] = [f.object for f in facts]
-        if facts:
+        if facts and covers(question, [slot.subject.name], slot.predicate, facts, ctx.registry):
             answer = facts[0].object if len(facts) == 1 else "; ".join(f"{f.object} ({interval_text(f)})" for f in facts)
             trace["from_graph"] = True  # the answer rests on edges, not on retrieved text
             return ProcedureResult(answer, fact_evidence(ctx, group, facts), facts, False, trace)
-        trace["fallbacks"].append({"from": "facts", "to": "chunks", "reason": "no edge of the slot overlaps the window"})
+        reason = "the edges do not say what the question asks about" if facts else "no edge of the slot overlaps the window"
+        trace["fallbacks"].append({"from": "facts", "to": "chunks", "reason": reason})
     return _chunks_in_window(ctx, question, group, payload, window, trace)
 
 
@@ -217,6 +219,10 @@ def _when_from_graph(
     trace["when_facts"] = [f.object for f in history]
     if not history:
         trace["fallbacks"].append({"from": "facts", "to": "chunks", "reason": "no edge says when"})
+        return None
+    if not covers(question, [slot.subject.name], slot.predicate, history, ctx.registry):
+        # "When did Jon start going to the gym?" is not answered by Jon's one visit (Paris)
+        trace["fallbacks"].append({"from": "facts", "to": "chunks", "reason": "the edge does not say what the question asks about"})
         return None
     first = min(history, key=lambda f: (f.valid_at is None, f.valid_at or _FAR_PAST))
     evidence = fact_evidence(ctx, group, [first])
