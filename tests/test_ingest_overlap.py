@@ -1,4 +1,4 @@
-"""Ingest embeds batch k+1 on a worker thread while it writes batch k (tkg/ingest/pipeline.py).
+"""Ingest prepares (extracts, embeds) batch k+1 on a worker thread while it writes batch k.
 
 What the overlap must not change: an embedder that fails stops the ingest with its own error
 before anything of its batch is written, what was written before stays whole, and running the
@@ -47,7 +47,7 @@ def test_a_failing_embedder_stops_before_its_batch_and_a_rerun_finishes(tmp_path
     with Memory.open(f"kuzu://{tmp_path}/f.kuzu", embedder=failing) as mem:  # type: ignore[arg-type]
         with pytest.raises(RuntimeError, match="ran out of memory"):
             mem.ingest_episodes(turns, bulk=False)
-        assert any(name.startswith("tkg-embed") for name in failing.threads)  # embedded off the writing thread
+        assert failing.threads and all(name.startswith("tkg-embed") for name in failing.threads)  # off the writing thread
         (row,) = mem.ctx.store.run("MATCH (e:Episodic) RETURN count(e) AS n")
         assert row["n"] == 2 * pipeline.BATCH  # the two batches embedded before the failure, whole
         mem.ctx.embedder = WordHashEmbedder()  # type: ignore[assignment]

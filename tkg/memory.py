@@ -187,11 +187,10 @@ class Memory:
     def cypher(self, query: str, params: dict[str, Any] | None = None, write: bool = False) -> list[dict[str, Any]]:
         """Run Cypher for exploration; read-only unless ``write=True``. Parameters stay parameters."""
         if write:
-            self.ctx.cache.forget()  # a raw write sets no group stamp
             try:
                 return self.ctx.store.run(query, params)
             finally:
-                self.ctx.cache.forget()
+                self.ctx.cache.forget()  # a raw write sets no group stamp
         return self.ctx.store.read(query, params)
 
     def groups(self) -> list[dict[str, Any]]:

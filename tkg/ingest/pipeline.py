@@ -131,21 +131,21 @@ class Ingestor:
                 for group in sorted(groups):
                     stack.enter_context(self._lock(group))
                 stack.enter_context(self.store.bulk_load())
-            # Batch k+1 is embedded on a worker thread while batch k is written: torch and the store's
-            # driver both release the GIL, so on two cores the model's time mostly hides behind the
-            # writes. Extraction stays on this thread, in order (it reads the group's earlier turns).
+            # Batch k+1 is prepared (extracted, embedded) on one worker thread while batch k is
+            # written: torch and the store's drivers release the GIL, so on two cores the model's
+            # and the extractor's time mostly hide behind the writes. One worker keeps extraction
+            # in order (it reads the group's earlier turns); the store is only used from here.
             pool = stack.enter_context(ThreadPoolExecutor(max_workers=1, thread_name_prefix="tkg-embed"))
-            pending: tuple[list[_Prepared], Future[None], int] | None = None
+            pending: tuple[Future[list[_Prepared]], int] | None = None
             for start in range(0, len(episodes), BATCH):
                 batch = [ep for ep in episodes[start : start + BATCH]]
                 # the check inside each episode's transaction stays: this one only saves preparing
                 fresh = batch if empty else [ep for ep in batch if not self._exists(ep)]
                 report.skipped_existing += len(batch) - len(fresh)
-                prepared = self._prepare(fresh)
-                embedded = pool.submit(self._embed_prepared, prepared)
+                preparing = pool.submit(self._prepare, fresh)
                 if pending is not None:
                     self._write_prepared(*pending, report, progress)
-                pending = (prepared, embedded, len(batch))
+                pending = (preparing, len(batch))
             if pending is not None:
                 self._write_prepared(*pending, report, progress)
             self._embed_entity_names(groups)
@@ -155,9 +155,10 @@ class Ingestor:
             report.index_build_s = round(time.perf_counter() - written, 3)
         return report
 
-    def _write_prepared(self, prepared: list[_Prepared], embedded: Future[None], size: int, report: IngestReport,
+    def _write_prepared(self, preparing: Future[list[_Prepared]], size: int, report: IngestReport,
                         progress: Callable[[int], None] | None) -> None:
-        embedded.result()  # re-raises the embedder's error here, before anything of the batch is written
+        """Write a batch once it is prepared, group by group."""
+        prepared = preparing.result()  # re-raises the extractor's or embedder's error, before any write of the batch
         for group in dict.fromkeys(p.ep.group for p in prepared):
             self._write_batch([p for p in prepared if p.ep.group == group], report)
         if progress:
@@ -188,6 +189,7 @@ class Ingestor:
                     fact_texts=[fact_sentence(c, self.registry) for c in candidates],
                 )
             )
+        self._embed_prepared(out)
         return out
 
     def _embed_prepared(self, out: list[_Prepared]) -> None:
