@@ -1,4 +1,4 @@
-"""Ingest prepares (extracts, embeds) batch k+1 on a worker thread while it writes batch k.
+"""Ingest embeds batch k+1 on a worker thread while it writes batch k (tkg/ingest/pipeline.py).
 
 What the overlap must not change: an embedder that fails stops the ingest with its own error
 before anything of its batch is written, what was written before stays whole, and running the

@@ -131,21 +131,22 @@ class Ingestor:
                 for group in sorted(groups):
                     stack.enter_context(self._lock(group))
                 stack.enter_context(self.store.bulk_load())
-            # Batch k+1 is prepared (extracted, embedded) on one worker thread while batch k is
-            # written: torch and the store's drivers release the GIL, so on two cores the model's
-            # and the extractor's time mostly hide behind the writes. One worker keeps extraction
-            # in order (it reads the group's earlier turns); the store is only used from here.
+            # Batch k+1 is embedded on a worker thread while batch k is written: torch and the store's
+            # drivers release the GIL, so on two cores the model's time mostly hides behind the writes.
+            # Extraction stays here: it is pure Python, and on the worker it slowed the writes'
+            # Python more than it saved (temporal 10,000: 69 turns/s with it, 89 without; BENCHMARKS.md).
             pool = stack.enter_context(ThreadPoolExecutor(max_workers=1, thread_name_prefix="tkg-embed"))
-            pending: tuple[Future[list[_Prepared]], int] | None = None
+            pending: tuple[list[_Prepared], Future[None], int] | None = None
             for start in range(0, len(episodes), BATCH):
                 batch = [ep for ep in episodes[start : start + BATCH]]
                 # the check inside each episode's transaction stays: this one only saves preparing
                 fresh = batch if empty else [ep for ep in batch if not self._exists(ep)]
                 report.skipped_existing += len(batch) - len(fresh)
-                preparing = pool.submit(self._prepare, fresh)
+                prepared = self._prepare(fresh)
+                embedded = pool.submit(self._embed_prepared, prepared)
                 if pending is not None:
                     self._write_prepared(*pending, report, progress)
-                pending = (preparing, len(batch))
+                pending = (prepared, embedded, len(batch))
             if pending is not None:
                 self._write_prepared(*pending, report, progress)
             self._embed_entity_names(groups)
@@ -155,10 +156,10 @@ class Ingestor:
             report.index_build_s = round(time.perf_counter() - written, 3)
         return report
 
-    def _write_prepared(self, preparing: Future[list[_Prepared]], size: int, report: IngestReport,
+    def _write_prepared(self, prepared: list[_Prepared], embedded: Future[None], size: int, report: IngestReport,
                         progress: Callable[[int], None] | None) -> None:
-        """Write a batch once it is prepared, group by group."""
-        prepared = preparing.result()  # re-raises the extractor's or embedder's error, before any write of the batch
+        """Write a prepared batch once its embedding is done, group by group."""
+        embedded.result()  # re-raises the embedder's error here, before anything of the batch is written
         for group in dict.fromkeys(p.ep.group for p in prepared):
             self._write_batch([p for p in prepared if p.ep.group == group], report)
         if progress:
@@ -189,7 +190,6 @@ class Ingestor:
                     fact_texts=[fact_sentence(c, self.registry) for c in candidates],
                 )
             )
-        self._embed_prepared(out)
         return out
 
     def _embed_prepared(self, out: list[_Prepared]) -> None:
