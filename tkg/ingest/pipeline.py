@@ -107,7 +107,7 @@ class Ingestor:
         progress: Callable[[int], None] | None = None,
         bulk: bool | None = None,
     ) -> IngestReport:
-        """Write ``episodes`` (per-episode transactions, idempotent), in bulk-load mode if chosen.
+        """Write ``episodes`` (whole episodes per transaction, idempotent), in bulk-load mode if chosen.
 
         ``bulk=True`` runs the whole ingest in ``store.bulk_load()``: faster writes on Kuzu, and
         reads on other threads wait until the indexes are rebuilt at the end. ``bulk=None`` (the
