@@ -1,11 +1,10 @@
 """Does a graph answer cover what the question asks about?
 
 A fact answers a question only when it speaks of what the question asks. "When did Jon start
-going to the gym?" finds Jon's one `visited` edge (Paris) through the words "go to", but nothing
+to go to the gym?" finds Jon's one `visited` edge (Paris) through the words "go to", but nothing
 of the edge says "gym": answering 28 January from it is wrong, and its source turn, put first,
-pushes the turns that do say it down the evidence. On LoCoMo dev, dates and lists resting on such
-edges ranked gold evidence far worse than retrieval did for the same questions (MRR 0.416 against
-0.749 for dates, 0.354 against 0.481 for lists; BENCHMARKS.md). So the words the question asks
+pushes the turns that do say it down the evidence (on LoCoMo dev this check took MRR from 0.549
+to 0.565; BENCHMARKS.md, session 5). So the words the question asks
 about, beyond its subject, the relation's own words and the frame ("names", "kind"), must be at
 least half covered by the facts' objects, qualifiers and sentences. The head noun of a list
 question names the kind of its values, not a topic, so "Which cities has Jon visited?" asks
@@ -15,8 +14,9 @@ Example::
 
     >>> from tkg.predicates import PredicateRegistry
     >>> registry = PredicateRegistry.load()
-    >>> coverage("When did Jon start going to the gym?", ["Jon"], "visited", ["Jon visited Paris"], registry)
-    ({'gym', 'start'}, set())
+    >>> asked, said = coverage("When did Jon start to go to the gym?", ["Jon"], "visited", ["Jon visited Paris"], registry)
+    >>> sorted(asked), said
+    (['gym', 'start'], set())
 """
 
 from __future__ import annotations

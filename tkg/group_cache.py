@@ -1,10 +1,9 @@
 """Per-group reads kept across questions until the group is written again.
 
-Every question needs its group's entity list and speakers; at 10,000 episodes on Kuzu those two
-reads were about 5.5 ms of a 30 ms question, and they change only when an ingest adds turns or
-entities. Each anchoring transaction (``group.anchor``, after every ingest batch, in any process)
-stores a fresh random stamp for its group in ``TkgMeta``; a question reads that one key (about
-0.3 ms) and reuses what this process read under the same stamp. A group without a stamp (deleted,
+Every question needs its group's entity list and speakers, two reads that cost several ms on a
+large Kuzu store and change only when an ingest adds turns or entities. Each anchoring
+transaction (``group.anchor``, after every ingest batch, in any process) stores a fresh random
+stamp for its group in ``TkgMeta``; a question reads that one key and reuses what this process read under the same stamp. A group without a stamp (deleted,
 adopted from an older store, never written) is always read fresh. The stamp changes in the same
 transaction that makes new nodes visible to anchored reads, so a cached list is never older than
 what those reads would see.
