@@ -29,28 +29,31 @@ def vec(i: int) -> list[float]:
 
 def add_entity(db: Runner, group: str, name: str, aliases: list[str] | None = None, summary: str | None = "") -> str:
     uid = stable_uuid("entity", group, name)
-    db.named(
-        "entity.create",
-        {
-            "uuid": uid, "group_id": group, "name": name, "name_key": name.lower(), "type": "person",
-            "aliases": aliases or [], "labels": ["Entity"], "summary": summary, "name_embedding": vec(len(name)),
-            "created_at": T0,
-        },
-    )
+    create_entity(db, group, uid, name, name.lower(), aliases=aliases, summary=summary)
+    db.named("entity.set_embeddings", {"group_id": group, "rows": [{"uuid": uid, "embedding": vec(len(name))}]})
     anchor(db, group, [uid])  # as ingest does after each batch
     return uid
 
 
+def create_entity(db: Runner, group: str, uid: str, name: str, key: str, *, type_: str = "person",
+                  aliases: list[str] | None = None, summary: str | None = "", at: datetime = T0) -> list[dict[str, Any]]:
+    """One entity through ``entity.create_many``, as ingest writes it (no name embedding yet)."""
+    row = {"uuid": uid, "name": name, "name_key": key, "type": type_, "aliases": aliases or [], "summary": summary}
+    return db.named("entity.create_many", {"group_id": group, "created_at": at, "entities": [row]})
+
+
+def episode_row(group: str, seq: int, prev: str | None = None, at: datetime = T0, **fields: Any) -> dict[str, Any]:
+    """An ``episode.create_many`` row for turn ``seq`` of ``group``, linked to ``prev``."""
+    return {
+        "uuid": stable_uuid("episode", group, str(seq)), "name": f"turn {seq}", "content": f"turn {seq} text",
+        "source": "message", "source_description": "test", "speaker": "Priya", "source_ref": f"D1:{seq}",
+        "content_hash": str(seq), "seq": seq, "session": "session_1", "valid_at": at, "entity_edges": [],
+        "prev_uuid": prev, **fields,
+    }
+
+
 def add_episode(db: Runner, group: str, seq: int, prev: str | None = None, at: datetime = T0) -> list[dict[str, Any]]:
-    rows = db.named(
-        "episode.create",
-        {
-            "uuid": stable_uuid("episode", group, str(seq)), "group_id": group, "name": f"turn {seq}",
-            "content": f"turn {seq} text", "source": "message", "source_description": "test", "speaker": "Priya",
-            "source_ref": f"D1:{seq}", "content_hash": str(seq), "seq": seq, "session": "session_1",
-            "valid_at": at, "created_at": T0, "entity_edges": [], "prev_uuid": prev,
-        },
-    )
+    rows = db.named("episode.create_many", {"group_id": group, "created_at": T0, "episodes": [episode_row(group, seq, prev, at)]})
     anchor(db, group, [stable_uuid("episode", group, str(seq))])
     return rows
 
@@ -61,15 +64,20 @@ def episode(group: str, seq: int) -> str:
 
 def chunk(group: str, ep: str, seq: int, text: str, axis: int, kind: str = "sentence", **times: Any) -> dict[str, Any]:
     return {
-        "uuid": stable_uuid("chunk", group, ep, str(seq)), "kind": kind, "text": text, "search_text": f"Priya: {text}",
+        "uuid": stable_uuid("chunk", group, ep, str(seq)), "episode_uuid": ep, "kind": kind, "text": text, "search_text": f"Priya: {text}",
         "seq": seq, "speaker": "Priya",
         "source_ref": f"D1:{seq}", "valid_at": T0, "embedding": vec(axis),
         "time_text": times.get("time_text"), "time_start": times.get("time_start"), "time_end": times.get("time_end"),
     }
 
 
-def add_chunks(db: Runner, group: str, ep: str, chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return db.named("chunk.create_many", {"group_id": group, "episode_uuid": ep, "chunks": chunks})
+def add_chunks(db: Runner, group: str, chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return db.named("chunk.create_many", {"group_id": group, "chunks": chunks})
+
+
+def add_mentions(db: Runner, group: str, ep: str, entities: list[str]) -> list[dict[str, Any]]:
+    mentions = [{"episode_uuid": ep, "entity_uuid": u} for u in entities]
+    return db.named("mention.create_many", {"group_id": group, "created_at": T0, "mentions": mentions})
 
 
 def add_fact(db: Runner, group: str, subj: str, pred: str, obj: str, text: str, valid_at: datetime | None, *,
@@ -105,10 +113,9 @@ def fill_group(store: GraphStore, group: str) -> None:
     add_episode(store, group, 0)
     add_episode(store, group, 1, prev=episode(group, 0), at=T0 + timedelta(days=1))
     ep = episode(group, 0)
-    add_chunks(store, group, ep, [chunk(group, ep, 0, "Priya lives in Leeds", 1, kind="turn")])
+    add_chunks(store, group, [chunk(group, ep, 0, "Priya lives in Leeds", 1, kind="turn")])
     add_versions(store, group)
-    store.named("mention.create_many", {"group_id": group, "episode_uuid": ep,
-                                        "entity_uuids": [stable_uuid("entity", group, "Priya")], "created_at": T0})
+    add_mentions(store, group, ep, [stable_uuid("entity", group, "Priya")])
 
 
 def count(store: GraphStore, label: str, group: str) -> int:

@@ -1,6 +1,6 @@
 """The analysts' queries in ``cypher/queries``: each runs read-only on both stores and its rows make sense.
 
-The graph is written through the real write path (``episode.create``, ``entity.create`` and
+The graph is written through the real write path (``episode.create_many``, ``entity.create_many`` and
 ``apply_fact`` for supersession) with record times we choose, so valid-time and record-time
 answers can be checked exactly. A second group holding the same names checks tenant isolation.
 """
@@ -50,20 +50,19 @@ def write_graph(store: GraphStore, group: str, turns: list[Any] = TURNS) -> None
     for seq, (ref, said, recorded, speaker, text, facts) in enumerate(turns, start=1):
         ep = stable_uuid("episode", group, ref)
         with store.transaction() as tx:
-            tx.named("episode.create", {
-                "uuid": ep, "group_id": group, "name": ref, "content": text, "source": "message",
-                "source_description": "test", "speaker": speaker, "source_ref": ref, "content_hash": ref, "seq": seq,
-                "session": "s", "valid_at": said, "created_at": recorded, "entity_edges": [], "prev_uuid": prev,
-            })
+            tx.named("episode.create_many", {"group_id": group, "created_at": recorded, "episodes": [{
+                "uuid": ep, "name": ref, "content": text, "source": "message", "source_description": "test",
+                "speaker": speaker, "source_ref": ref, "content_hash": ref, "seq": seq, "session": "s",
+                "valid_at": said, "entity_edges": [], "prev_uuid": prev,
+            }]})
             for subject, predicate, obj, valid in facts:
                 for name in (subject, obj):
                     if name not in entities:
                         entities.add(name)
-                        tx.named("entity.create", {
-                            "uuid": stable_uuid("entity", group, name), "group_id": group, "name": name,
-                            "name_key": name.lower(), "type": "person" if name in ("Priya", "Megan") else "place",
-                            "aliases": [], "labels": ["Entity"], "summary": "", "name_embedding": None, "created_at": recorded,
-                        })
+                        tx.named("entity.create_many", {"group_id": group, "created_at": recorded, "entities": [{
+                            "uuid": stable_uuid("entity", group, name), "name": name, "name_key": name.lower(),
+                            "type": "person" if name in ("Priya", "Megan") else "place", "aliases": [], "summary": "",
+                        }]})
                 fw = FactWrite(
                     group_id=group, subject_uuid=stable_uuid("entity", group, subject),
                     object_uuid=stable_uuid("entity", group, obj), predicate=predicate, qualifier="",

@@ -25,10 +25,13 @@ from store_builders import (
     add_entity,
     add_episode,
     add_fact,
+    add_mentions,
     add_versions,
     chunk,
     count,
+    create_entity,
     episode,
+    episode_row,
     fill_group,
     vec,
 )
@@ -58,10 +61,7 @@ TRICKY = [
 
 def test_strings_are_stored_and_read_back_verbatim(store: GraphStore, group: str) -> None:
     for i, text in enumerate(TRICKY):
-        store.named("entity.create", {
-            "uuid": stable_uuid(group, str(i)), "group_id": group, "name": text, "name_key": str(i), "type": "thing",
-            "aliases": [text], "labels": [], "summary": text, "name_embedding": None, "created_at": T0,
-        })
+        create_entity(store, group, stable_uuid(group, str(i)), text, str(i), type_="thing", aliases=[text], summary=text)
     rows = store.run("MATCH (n:Entity) WHERE n.group_id = $group_id RETURN n.name AS name, n.aliases AS aliases, "
                      "n.summary AS summary ORDER BY n.name_key", {"group_id": group})
     assert [r["name"] for r in rows] == TRICKY
@@ -192,9 +192,13 @@ def test_ensure_schema_with_another_dimension_raises(store: GraphStore) -> None:
 # --- named ops: writes ---------------------------------------------------------------------------
 
 
-def test_episode_create_returns_its_uuid(store: GraphStore, group: str) -> None:
-    assert add_episode(store, group, 0) == [{"uuid": episode(group, 0)}]
-    assert add_episode(store, group, 1, prev=episode(group, 0)) == [{"uuid": episode(group, 1)}]
+def test_episode_create_many_links_turns_in_order_and_reports_the_links(store: GraphStore, group: str) -> None:
+    assert add_episode(store, group, 0) == [{"linked": 0}]
+    rows = [episode_row(group, 1, episode(group, 0)), episode_row(group, 2, episode(group, 1), session=None)]
+    assert store.named("episode.create_many", {"group_id": group, "created_at": T0, "episodes": rows}) == [{"linked": 2}]
+    seqs = store.run("MATCH (p:Episodic)-[:NEXT_EPISODE]->(e:Episodic) WHERE e.group_id = $group_id "
+                     "RETURN p.seq AS prev, e.seq AS seq, e.session AS session ORDER BY prev", {"group_id": group})
+    assert seqs == [{"prev": 0, "seq": 1, "session": "session_1"}, {"prev": 1, "seq": 2, "session": None}]
 
 
 def test_episode_create_links_next_episode_within_the_group(store: GraphStore, new_group: Callable[[], str]) -> None:
@@ -208,17 +212,18 @@ def test_episode_create_links_next_episode_within_the_group(store: GraphStore, n
                       {"groups": [a, b]})
     assert links == [{"prev": 0, "seq": 1, "g": a, "ng": a}, {"prev": 1, "seq": 2, "g": a, "ng": a}]
     assert store.named("episode.last", {"group_id": a}) == [{"uuid": episode(a, 2), "seq": 2}]
-    assert store.named("episode.get", {"group_id": a, "uuid": episode(a, 1)}) == [{"uuid": episode(a, 1), "seq": 1}]
-    assert store.named("episode.get", {"group_id": b, "uuid": episode(a, 1)}) == []
+    asked = [episode(a, 1), episode(a, 9), episode(a, 2)]
+    assert sorted(r["uuid"] for r in store.named("episode.existing", {"group_id": a, "uuids": asked})) == sorted(asked[::2])
+    assert store.named("episode.existing", {"group_id": b, "uuids": asked}) == []
 
 
 def test_chunk_create_many_accepts_null_optional_times(store: GraphStore, group: str) -> None:
     add_episode(store, group, 0)
     ep = episode(group, 0)
-    assert add_chunks(store, group, ep, [chunk(group, ep, 0, "whole turn", 1, kind="turn"),
+    assert add_chunks(store, group, [chunk(group, ep, 0, "whole turn", 1, kind="turn"),
                                          chunk(group, ep, 1, "a sentence", 2)]) == [{"created": 2}]
     later: dict[str, Any] = {"time_text": "last week", "time_start": T0 - timedelta(days=7), "time_end": T0}
-    assert add_chunks(store, group, ep, [chunk(group, ep, 2, "timed", 3, **later), chunk(group, ep, 3, "untimed", 4)]) == [{"created": 2}]
+    assert add_chunks(store, group, [chunk(group, ep, 2, "timed", 3, **later), chunk(group, ep, 3, "untimed", 4)]) == [{"created": 2}]
     rows = store.run(
         "MATCH (e:Episodic)-[h:HAS_CHUNK]->(c:Chunk) WHERE e.group_id = $group_id RETURN c.seq AS seq, c.kind AS kind, "
         "c.time_text AS tt, c.time_start AS ts, c.time_end AS te, c.valid_at AS at, c.episode_uuid AS ep, "
@@ -243,9 +248,7 @@ def test_entity_create_and_list(store: GraphStore, new_group: Callable[[], str])
 def test_entity_update_and_embeddings(store: GraphStore, new_group: Callable[[], str]) -> None:
     a, b = new_group(), new_group()
     meg = add_entity(store, a, "Meg")
-    store.named("entity.create", {
-        "uuid": stable_uuid(a, "bare"), "group_id": a, "name": "Leeds", "name_key": "leeds", "type": "place",
-        "aliases": [], "labels": [], "summary": "", "name_embedding": None, "created_at": T0})
+    create_entity(store, a, stable_uuid(a, "bare"), "Leeds", "leeds", type_="place")
     anchor(store, a, [stable_uuid(a, "bare")])
     update = {"uuid": meg, "name": "Megan", "name_key": "megan", "aliases": ["Meg"], "type": "person"}
     assert store.named("entity.update", {**update, "group_id": b}) == []
@@ -264,8 +267,7 @@ def test_mention_create_many_links_only_the_groups_entities(store: GraphStore, n
     add_episode(store, a, 0)
     mine = [add_entity(store, a, "Priya"), add_entity(store, a, "Leeds")]
     theirs = add_entity(store, b, "Priya")
-    rows = store.named("mention.create_many", {"group_id": a, "episode_uuid": episode(a, 0),
-                                               "entity_uuids": [*mine, theirs], "created_at": T0})
+    rows = add_mentions(store, a, episode(a, 0), [*mine, theirs])
     assert rows == [{"created": 2}]
     linked = store.run("MATCH (e:Episodic)-[m:MENTIONS]->(n:Entity) WHERE e.group_id = $group_id "
                        "RETURN n.uuid AS uuid, m.uuid AS muid, m.group_id AS g", {"group_id": a})

@@ -14,7 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from store_builders import T0, add_chunks, add_entity, add_episode, add_fact, chunk, episode, vec
+from store_builders import (
+    T0,
+    add_chunks,
+    add_entity,
+    add_episode,
+    add_fact,
+    add_mentions,
+    chunk,
+    episode,
+    vec,
+)
 
 from tkg.models import stable_uuid
 from tkg.stores import GraphStore
@@ -30,12 +40,12 @@ def _searchable(store: GraphStore, a: str, b: str) -> None:
     for g in (a, b):
         add_episode(store, g, 0)
         ep = episode(g, 0)
-        add_chunks(store, g, ep, [chunk(g, ep, i + 1, s, i + 1) for i, s in enumerate(SENTENCES)]
+        add_chunks(store, g, [chunk(g, ep, i + 1, s, i + 1) for i, s in enumerate(SENTENCES)]
                    + [chunk(g, ep, 0, " ".join(SENTENCES), 0, kind="turn")])
         subj = add_entity(store, g, "Priya")
         for i, s in enumerate(SENTENCES):
             add_fact(store, g, subj, "said", add_entity(store, g, f"object {i}"), s, T0, axis=i + 1, episodes=[ep])
-        store.named("mention.create_many", {"group_id": g, "episode_uuid": ep, "entity_uuids": [subj], "created_at": T0})
+        add_mentions(store, g, ep, [subj])
 
 
 def _search(store: GraphStore, name: str, group: str, **params: Any) -> list[dict[str, Any]]:
@@ -117,11 +127,11 @@ store = KuzuStore(sys.argv[1])
 store.ensure_schema(3)
 texts = ["Priya moved to Lisbon in May", "Marco works at a bakery", "Biscuit the dog loves walks"]
 for g in ("a", "b"):
-    store.named("episode.create", {"uuid": g, "group_id": g, "name": g, "content": "", "source": "message",
-        "source_description": "", "speaker": "P", "source_ref": None, "content_hash": g, "seq": 0, "session": None,
-        "valid_at": t, "created_at": t, "entity_edges": [], "prev_uuid": None})
-    store.named("chunk.create_many", {"group_id": g, "episode_uuid": g, "chunks": [
-        {"uuid": g + str(i), "kind": "sentence", "text": s, "search_text": s, "seq": i, "speaker": "P",
+    store.named("episode.create_many", {"group_id": g, "created_at": t, "episodes": [{"uuid": g, "name": g,
+        "content": "", "source": "message", "source_description": "", "speaker": "P", "source_ref": None,
+        "content_hash": g, "seq": 0, "session": None, "valid_at": t, "entity_edges": [], "prev_uuid": None}]})
+    store.named("chunk.create_many", {"group_id": g, "chunks": [
+        {"uuid": g + str(i), "episode_uuid": g, "kind": "sentence", "text": s, "search_text": s, "seq": i, "speaker": "P",
          "source_ref": None, "valid_at": t, "embedding": [1.0, float(i), 0.5], "time_text": None,
          "time_start": None, "time_end": None} for i, s in enumerate(texts)]})
 store.named("group.delete", {"group_id": "a"})

@@ -86,6 +86,17 @@ class _Prepared:
     fact_vectors: list[list[float]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class _Resolved:
+    """A candidate fact of a turn with its subject and object resolved to entity uuids."""
+
+    candidate: Candidate
+    text: str
+    vector: list[float]
+    subject_uuid: str
+    object_uuid: str
+
+
 class Ingestor:
     """Writes episodes into one store. One instance per Memory; safe across threads per group."""
 
@@ -140,7 +151,7 @@ class Ingestor:
             for start in range(0, len(episodes), BATCH):
                 batch = [ep for ep in episodes[start : start + BATCH]]
                 # the check inside each episode's transaction stays: this one only saves preparing
-                fresh = batch if empty else [ep for ep in batch if not self._exists(ep)]
+                fresh = batch if empty else self._absent(batch)
                 report.skipped_existing += len(batch) - len(fresh)
                 prepared = self._prepare(fresh)
                 embedded = pool.submit(self._embed_prepared, prepared)
@@ -166,9 +177,13 @@ class Ingestor:
             progress(size)
 
     # -- phase 1: prepare ---------------------------------------------------------------------
-    def _exists(self, ep: EpisodeInput) -> bool:
-        uuid = episode_uuid(ep)
-        return bool(self.store.named("episode.get", {"uuid": uuid, "group_id": ep.group}))
+    def _absent(self, batch: list[EpisodeInput]) -> list[EpisodeInput]:
+        """The episodes of ``batch`` not in the store yet (one statement per group)."""
+        there: set[str] = set()
+        for group in dict.fromkeys(ep.group for ep in batch):
+            uuids = [episode_uuid(ep) for ep in batch if ep.group == group]
+            there.update(r["uuid"] for r in self.store.named("episode.existing", {"group_id": group, "uuids": uuids}))
+        return [ep for ep in batch if episode_uuid(ep) not in there]
 
     def _prepare(self, episodes: Iterable[EpisodeInput]) -> list[_Prepared]:
         out: list[_Prepared] = []
@@ -266,6 +281,8 @@ class Ingestor:
                 anchor(tx, group, written)
 
     def _commit_episodes(self, group: str, items: list[_Prepared], report: IngestReport, written: list[str]) -> None:
+        """One transaction for ``items``: a few statements for all their turns, chunks, entities and
+        mentions (each costs about 1 ms on Kuzu however many rows it writes), then the facts in order."""
         index = self._index(group)
         if group not in self._seq:
             last = self.store.named("episode.last", {"group_id": group})
@@ -276,14 +293,21 @@ class Ingestor:
         made: list[str] = []
         try:
             with self.store.transaction() as tx:
-                for p in items:
-                    if tx.named("episode.get", {"uuid": p.uuid, "group_id": group}):
-                        tally.skipped_existing += 1  # another process wrote it meanwhile
-                        continue
+                # checked inside the transaction: another process may have written some meanwhile
+                there = {r["uuid"] for r in tx.named("episode.existing", {"group_id": group, "uuids": [p.uuid for p in items]})}
+                fresh = [p for p in items if p.uuid not in there]
+                tally.skipped_existing += len(items) - len(fresh)
+                rows = []
+                for p in fresh:
                     seq += 1
-                    self._write_episode(tx, p, index, seq, prev, now, tally)
-                    made.append(p.uuid)
+                    rows.append(_episode_row(p, seq, prev))
                     prev = p.uuid
+                if fresh:
+                    plans = [self._resolve(p, index) for p in fresh]
+                    self._write_nodes(tx, group, fresh, rows, plans, index, now, tally)
+                    for p, (_, writes) in zip(fresh, plans, strict=True):
+                        self._write_facts(tx, p, writes, now, tally)
+                made += [p.uuid for p in fresh]
                 made += index.staged()
         except BaseException:
             index.rollback()
@@ -294,43 +318,57 @@ class Ingestor:
         for key in ("episodes", "skipped_existing", "chunks", "entities", "facts", "superseded", "retracted", "reasserted"):
             setattr(report, key, getattr(report, key) + getattr(tally, key))
 
-    def _write_episode(
-        self, tx: Runner, p: _Prepared, index: EntityIndex, seq: int, prev: str | None, now: datetime, tally: IngestReport
-    ) -> None:
-        ep = p.ep
-        tx.named("episode.create", _episode_params(p, seq, prev, now))
-        tx.named("chunk.create_many", {"episode_uuid": p.uuid, "group_id": ep.group, "chunks": [_chunk_row(c) for c in p.chunks]})
+    @staticmethod
+    def _resolve(p: _Prepared, index: EntityIndex) -> tuple[set[str], list[_Resolved]]:
+        """The entities a turn mentions and its facts with their entities resolved (staged in ``index``)."""
         mentioned = {index.resolve(name, type_).uuid for name, type_ in p.mentioned}
         writes = []
         for cand, text, vector in zip(p.candidates, p.fact_texts, p.fact_vectors, strict=True):
             subj = index.resolve(cand.subject, cand.subject_type)
             obj = index.resolve(cand.object, cand.object_type)
             mentioned.update((subj.uuid, obj.uuid))
-            writes.append((cand, text, vector, subj.uuid, obj.uuid))
-        for ent in index.unwritten():
-            if ent.is_new:
-                tx.named("entity.create", _entity_params(ep.group, ent, now))
-                tally.entities += 1
-            else:
-                tx.named("entity.update", {"uuid": ent.uuid, "group_id": ep.group, "name": ent.name, "name_key": normalize_name(ent.name), "aliases": ent.aliases, "type": ent.type})
+            writes.append(_Resolved(cand, text, vector, subj.uuid, obj.uuid))
+        return mentioned, writes
+
+    def _write_nodes(self, tx: Runner, group: str, items: list[_Prepared], episodes: list[dict[str, Any]],
+                     plans: list[tuple[set[str], list[_Resolved]]], index: EntityIndex, now: datetime,
+                     tally: IngestReport) -> None:
+        """The turns, their chunks, new and renamed entities and the mentions, in a few statements."""
+        tx.named("episode.create_many", {"group_id": group, "created_at": now, "episodes": episodes})
+        chunks = [_chunk_row(c, p.uuid) for p in items for c in p.chunks]
+        if chunks:
+            tx.named("chunk.create_many", {"group_id": group, "chunks": chunks})
+        pending = index.unwritten()
+        new = [_entity_row(ent) for ent in pending if ent.is_new]
+        if new:
+            tx.named("entity.create_many", {"group_id": group, "created_at": now, "entities": new})
+        for ent in pending:
+            if not ent.is_new:
+                tx.named("entity.update", {"uuid": ent.uuid, "group_id": group, "name": ent.name, "name_key": normalize_name(ent.name), "aliases": ent.aliases, "type": ent.type})
         index.mark_written()
-        if mentioned:
-            tx.named("mention.create_many", {"episode_uuid": p.uuid, "group_id": ep.group, "entity_uuids": sorted(mentioned), "created_at": now})
-        for cand, text, vector, subj_uuid, obj_uuid in writes:
+        mentions = [{"episode_uuid": p.uuid, "entity_uuid": u} for p, (mentioned, _) in zip(items, plans, strict=True) for u in sorted(mentioned)]
+        if mentions:
+            tx.named("mention.create_many", {"group_id": group, "created_at": now, "mentions": mentions})
+        tally.entities += len(new)
+        tally.episodes += len(items)
+        tally.chunks += len(chunks)
+
+    def _write_facts(self, tx: Runner, p: _Prepared, writes: list[_Resolved], now: datetime, tally: IngestReport) -> None:
+        ep = p.ep
+        for w in writes:
+            cand = w.candidate
             fw = FactWrite(
-                group_id=ep.group, subject_uuid=subj_uuid, object_uuid=obj_uuid, predicate=cand.predicate,
-                qualifier=cand.qualifier, fact=text, valid_at=cand.valid_at or ep.timestamp,
+                group_id=ep.group, subject_uuid=w.subject_uuid, object_uuid=w.object_uuid, predicate=cand.predicate,
+                qualifier=cand.qualifier, fact=w.text, valid_at=cand.valid_at or ep.timestamp,
                 episode_uuid=p.uuid, source_ref=ep.source_ref, source_chunk=_chunk_for(p.chunks, cand),
                 confidence=cand.confidence, polarity=cand.polarity, correction=cand.correction,
-                time_text=cand.time_text, fact_embedding=vector,
+                time_text=cand.time_text, fact_embedding=w.vector,
             )
             outcome = apply_fact(tx, fw, single_valued=self.registry.is_single(cand.predicate), now=now)
             tally.facts += len(outcome.created)
             tally.superseded += len(outcome.superseded)
             tally.retracted += len(outcome.retracted)
             tally.reasserted += len(outcome.reasserted)
-        tally.episodes += 1
-        tally.chunks += len(p.chunks)
 
     def _embed_entity_names(self, groups: list[str]) -> None:
         for group in groups:
@@ -380,27 +418,24 @@ def _chunk_for(chunks: list[Chunk], cand: Candidate) -> str | None:
     return chunks[0].uuid if chunks else None
 
 
-def _episode_params(p: _Prepared, seq: int, prev: str | None, now: Any) -> dict[str, Any]:
+def _episode_row(p: _Prepared, seq: int, prev: str | None) -> dict[str, Any]:
     ep = p.ep
     return {
-        "uuid": p.uuid, "group_id": ep.group, "name": ep.source_ref or f"{ep.group}:{seq}", "content": ep.text,
+        "uuid": p.uuid, "name": ep.source_ref or f"{ep.group}:{seq}", "content": ep.text,
         "source": "message", "source_description": ep.source_description, "speaker": ep.speaker,
         "source_ref": ep.source_ref, "content_hash": ep.digest(), "seq": seq, "session": ep.session,
-        "valid_at": ep.timestamp, "created_at": now, "entity_edges": [], "prev_uuid": prev,
+        "valid_at": ep.timestamp, "entity_edges": [], "prev_uuid": prev,
     }
 
 
-def _chunk_row(c: Chunk) -> dict[str, Any]:
+def _chunk_row(c: Chunk, episode: str) -> dict[str, Any]:
     return {
-        "uuid": c.uuid, "kind": c.kind, "text": c.text, "search_text": search_text(c), "seq": c.seq,
-        "speaker": c.speaker, "source_ref": c.source_ref, "valid_at": c.valid_at, "time_text": c.time_text,
-        "time_start": c.time_start, "time_end": c.time_end, "embedding": c.embedding,
+        "uuid": c.uuid, "episode_uuid": episode, "kind": c.kind, "text": c.text, "search_text": search_text(c),
+        "seq": c.seq, "speaker": c.speaker, "source_ref": c.source_ref, "valid_at": c.valid_at,
+        "time_text": c.time_text, "time_start": c.time_start, "time_end": c.time_end, "embedding": c.embedding,
     }
 
 
-def _entity_params(group: str, ent: Any, now: Any) -> dict[str, Any]:
-    return {
-        "uuid": ent.uuid, "group_id": group, "name": ent.name, "name_key": normalize_name(ent.name),
-        "type": ent.type, "aliases": list(ent.aliases), "labels": ["Entity"], "summary": "",
-        "name_embedding": None, "created_at": now,
-    }
+def _entity_row(ent: Any) -> dict[str, Any]:
+    return {"uuid": ent.uuid, "name": ent.name, "name_key": normalize_name(ent.name), "type": ent.type,
+            "aliases": list(ent.aliases), "summary": ""}

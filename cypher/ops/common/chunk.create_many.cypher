@@ -1,7 +1,9 @@
-MATCH (e:Episodic {uuid: $episode_uuid})
+// Chunks of the turns of one write transaction, each row naming its turn (`episode_uuid`).
 UNWIND $chunks AS ch
+MATCH (e:Episodic {uuid: ch.episode_uuid})
+WHERE e.group_id = $group_id
 CREATE (c:Chunk {
-  uuid: ch.uuid, group_id: $group_id, episode_uuid: $episode_uuid, kind: ch.kind, text: ch.text, search_text: ch.search_text,
+  uuid: ch.uuid, group_id: $group_id, episode_uuid: ch.episode_uuid, kind: ch.kind, text: ch.text, search_text: ch.search_text,
   seq: ch.seq, speaker: ch.speaker, source_ref: ch.source_ref, valid_at: ch.valid_at,
   time_text: ch.time_text, time_start: ch.time_start, time_end: ch.time_end, embedding: ch.embedding
 })

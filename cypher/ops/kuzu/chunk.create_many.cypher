@@ -3,10 +3,11 @@
 // delete afterwards), so the adapter runs this once per chunk inside the episode's transaction;
 // inside a bulk load (no index present, built afterwards) it runs once for the whole list.
 // Kuzu types a struct field that is null in every row as STRING: cast the optional times.
-MATCH (e:Episodic {uuid: $episode_uuid})
 UNWIND $chunks AS ch
+MATCH (e:Episodic {uuid: ch.episode_uuid})
+WHERE e.group_id = $group_id
 CREATE (c:Chunk {
-  uuid: ch.uuid, group_id: $group_id, episode_uuid: $episode_uuid, kind: ch.kind, text: ch.text, search_text: ch.search_text,
+  uuid: ch.uuid, group_id: $group_id, episode_uuid: ch.episode_uuid, kind: ch.kind, text: ch.text, search_text: ch.search_text,
   seq: ch.seq, speaker: ch.speaker, source_ref: ch.source_ref, valid_at: CAST(ch.valid_at AS TIMESTAMP),
   time_text: CAST(ch.time_text AS STRING), time_start: CAST(ch.time_start AS TIMESTAMP),
   time_end: CAST(ch.time_end AS TIMESTAMP), embedding: ch.embedding
