@@ -245,6 +245,28 @@ def test_entity_create_and_list(store: GraphStore, new_group: Callable[[], str])
     ]
 
 
+def test_create_many_rows_may_differ_in_which_fields_are_empty(store: GraphStore, group: str) -> None:
+    # Kuzu binds parameter types when it prepares a statement; rows whose first one has an empty
+    # or null field must not reuse a plan made for rows where that field was always empty
+    def row(name: str, aliases: list[str]) -> dict[str, Any]:
+        return {"uuid": stable_uuid(group, name), "name": name, "name_key": name.lower(), "type": "person",
+                "aliases": aliases, "summary": None}
+    for rows in ([row("Ann", []), row("Bo", [])], [row("Cy", []), row("Di", ["Dee"])], [row("Ed", ["Eddie"]), row("Fay", [])]):
+        assert store.named("entity.create_many", {"group_id": group, "created_at": T0, "entities": rows}) == [{"created": 2}]
+    rows = store.run("MATCH (n:Entity) WHERE n.group_id = $group_id RETURN n.name AS name, n.aliases AS aliases "
+                     "ORDER BY name", {"group_id": group})
+    assert [(r["name"], r["aliases"]) for r in rows] == [
+        ("Ann", []), ("Bo", []), ("Cy", []), ("Di", ["Dee"]), ("Ed", ["Eddie"]), ("Fay", [])]
+    first = [episode_row(group, 1, None, session=None), episode_row(group, 2, episode(group, 1))]
+    then = [episode_row(group, 3, episode(group, 2), session=None), episode_row(group, 4, episode(group, 3), session=None)]
+    for rows in (first, then):
+        store.named("episode.create_many", {"group_id": group, "created_at": T0, "episodes": rows})
+    links = store.run("MATCH (p:Episodic)-[:NEXT_EPISODE]->(e:Episodic) WHERE e.group_id = $group_id "
+                      "RETURN p.seq AS prev, e.seq AS seq, e.session AS session ORDER BY prev", {"group_id": group})
+    assert links == [{"prev": 1, "seq": 2, "session": "session_1"}, {"prev": 2, "seq": 3, "session": None},
+                     {"prev": 3, "seq": 4, "session": None}]
+
+
 def test_entity_update_and_embeddings(store: GraphStore, new_group: Callable[[], str]) -> None:
     a, b = new_group(), new_group()
     meg = add_entity(store, a, "Meg")

@@ -4,10 +4,12 @@ Work happens in two phases so that the slow part batches well and the write part
 
 1. *prepare* (pure, batched): chunk each turn, resolve its time expressions, extract candidate
    facts and mentions, and embed every chunk and fact sentence of a batch in one call;
-2. *write* (one transaction per episode): resolve entities, write the episode, its chunks,
-   mentions and facts, applying supersession slot by slot. A failure rolls the episode back
-   whole; the episode's uuid is derived from its content, so re-running an ingest skips what
-   is already there and finishes the rest.
+2. *write* (whole episodes per transaction, ``store.episodes_per_transaction`` of them):
+   resolve entities, write the transaction's turns, chunks, new entities and mentions in one
+   statement each, then its facts in order, applying supersession slot by slot. A failing
+   transaction is re-run one episode at a time, so only the bad episode is left out, whole;
+   an episode's uuid is derived from its content, so re-running an ingest skips what is
+   already there and finishes the rest.
 
 A large first load runs inside ``store.bulk_load()`` (see :meth:`Ingestor.ingest`): on Kuzu the
 full-text and vector indexes are built once at the end instead of row by row.

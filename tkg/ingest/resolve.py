@@ -46,7 +46,7 @@ class ResolvedEntity:
 class EntityIndex:
     """The entities of one group, held in memory during an ingest.
 
-    Changes are staged per episode: :meth:`commit` keeps them once the episode's transaction
+    Changes are staged per transaction: :meth:`commit` keeps them once the transaction
     committed, :meth:`rollback` forgets them when it did not.
     """
 

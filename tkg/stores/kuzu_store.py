@@ -66,6 +66,13 @@ def _signature(values: dict[str, Any]) -> str:
 
     def sig(v: Any) -> str:
         if isinstance(v, list):
+            if v and isinstance(v[0], dict):  # rows: a field null in the first row may not be in the rest
+                fields: dict[str, str] = {}
+                for row in v:
+                    for k, x in row.items():
+                        if x is not None or k not in fields:
+                            fields[k] = sig(x) if x is not None else fields.get(k, "NoneType")
+                return "[{" + ",".join(f"{k}:{t}" for k, t in sorted(fields.items())) + "}]"
             return "[" + (sig(v[0]) if v else "") + "]"
         if isinstance(v, dict):
             return "{" + ",".join(f"{k}:{sig(x)}" for k, x in sorted(v.items())) + "}"

@@ -1,6 +1,7 @@
 // The facts a search found, with what maps them back to turns (episodes, source_chunk) and the
-// columns tkg.memory.row_to_fact reads.
-MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity)
+// columns tkg.memory.row_to_fact reads. Read from the group's anchor: an edge has no index, and
+// without the anchor this reads every edge of the store.
+MATCH (:TkgGroup {group_id: $group_id})-[:HAS_ENTITY]->(s:Entity)-[r:RELATES_TO]->(o:Entity)
 WITH s, r, o  // filter after WITH: see cypher/ops/README.md (edge filters in Kuzu)
 WHERE r.group_id = $group_id AND r.uuid IN $uuids
 RETURN r.uuid AS uuid, s.uuid AS subject_uuid, s.name AS subject, r.name AS predicate,
