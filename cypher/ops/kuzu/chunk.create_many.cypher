@@ -1,7 +1,9 @@
 // @foreach chunks
 // Kuzu 0.11 indexes every row of a multi-row CREATE with the first row's text (and may crash on
-// delete afterwards), so the adapter runs this once per chunk inside the episode's transaction;
+// delete afterwards), so the adapter runs this once per chunk inside the write transaction;
 // inside a bulk load (no index present, built afterwards) it runs once for the whole list.
+// Kuzu matches {uuid: ch.episode_uuid} after the UNWIND by a scan of Episodic, which is small
+// beside the index updates of a chunk row outside a bulk load.
 // Kuzu types a struct field that is null in every row as STRING: cast the optional times.
 UNWIND $chunks AS ch
 MATCH (e:Episodic {uuid: ch.episode_uuid})
