@@ -44,7 +44,7 @@ from ..predicates import PredicateRegistry
 from ..stores.base import GraphStore, Runner
 from ..text import normalize_name
 from .chunking import chunk_episode
-from .resolve import EntityIndex
+from .resolve import EntityIndex, ResolvedEntity
 from .supersede import FactWrite, apply_fact
 
 BATCH = 128  # episodes prepared (and embedded) together
@@ -152,7 +152,7 @@ class Ingestor:
             pending: tuple[list[_Prepared], Future[None], int] | None = None
             for start in range(0, len(episodes), BATCH):
                 batch = [ep for ep in episodes[start : start + BATCH]]
-                # the check inside each episode's transaction stays: this one only saves preparing
+                # the check inside each write transaction stays: this one only saves preparing
                 fresh = batch if empty else self._absent(batch)
                 report.skipped_existing += len(batch) - len(fresh)
                 prepared = self._prepare(fresh)
@@ -181,11 +181,12 @@ class Ingestor:
     # -- phase 1: prepare ---------------------------------------------------------------------
     def _absent(self, batch: list[EpisodeInput]) -> list[EpisodeInput]:
         """The episodes of ``batch`` not in the store yet (one statement per group)."""
+        keyed = [(ep, episode_uuid(ep)) for ep in batch]
         there: set[str] = set()
         for group in dict.fromkeys(ep.group for ep in batch):
-            uuids = [episode_uuid(ep) for ep in batch if ep.group == group]
+            uuids = [uuid for ep, uuid in keyed if ep.group == group]
             there.update(r["uuid"] for r in self.store.named("episode.existing", {"group_id": group, "uuids": uuids}))
-        return [ep for ep in batch if episode_uuid(ep) not in there]
+        return [ep for ep, uuid in keyed if uuid not in there]
 
     def _prepare(self, episodes: Iterable[EpisodeInput]) -> list[_Prepared]:
         out: list[_Prepared] = []
@@ -438,6 +439,6 @@ def _chunk_row(c: Chunk, episode: str) -> dict[str, Any]:
     }
 
 
-def _entity_row(ent: Any) -> dict[str, Any]:
+def _entity_row(ent: ResolvedEntity) -> dict[str, Any]:
     return {"uuid": ent.uuid, "name": ent.name, "name_key": normalize_name(ent.name), "type": ent.type,
             "aliases": list(ent.aliases), "summary": ""}

@@ -70,8 +70,10 @@ def _signature(values: dict[str, Any]) -> str:
                 fields: dict[str, str] = {}
                 for row in v:
                     for k, x in row.items():
-                        if x is not None or k not in fields:
-                            fields[k] = sig(x) if x is not None else fields.get(k, "NoneType")
+                        if x is not None:
+                            fields[k] = sig(x)
+                        else:
+                            fields.setdefault(k, "NoneType")
                 return "[{" + ",".join(f"{k}:{t}" for k, t in sorted(fields.items())) + "}]"
             return "[" + (sig(v[0]) if v else "") + "]"
         if isinstance(v, dict):
