@@ -36,9 +36,11 @@ def add_entity(db: Runner, group: str, name: str, aliases: list[str] | None = No
 
 
 def create_entity(db: Runner, group: str, uid: str, name: str, key: str, *, type_: str = "person",
-                  aliases: list[str] | None = None, summary: str | None = "", at: datetime = T0) -> list[dict[str, Any]]:
-    """One entity through ``entity.create_many``, as ingest writes it (no name embedding yet)."""
-    row = {"uuid": uid, "name": name, "name_key": key, "type": type_, "aliases": aliases or [], "summary": summary}
+                  aliases: list[str] | None = None, summary: str | None = "", at: datetime = T0,
+                  name_embedding: list[float] | None = None) -> list[dict[str, Any]]:
+    """One entity through ``entity.create_many``, as ingest writes it."""
+    row = {"uuid": uid, "name": name, "name_key": key, "type": type_, "aliases": aliases or [], "summary": summary,
+           "name_embedding": name_embedding}
     return db.named("entity.create_many", {"group_id": group, "created_at": at, "entities": [row]})
 
 

@@ -36,7 +36,7 @@ from tkg.ingest.pipeline import episode_uuid
 from tkg.memory import Memory
 from tkg.models import EpisodeInput
 from tkg.stores import GraphStore
-from tkg.stores.kuzu_store import KuzuStore
+from tkg.stores.kuzu_store import BULK_CHECKPOINT_BYTES, KuzuStore
 
 ROOT = Path(__file__).resolve().parent.parent
 DIM = 384
@@ -182,6 +182,26 @@ def test_kuzu_reader_waits_for_the_bulk_block(tmp_path: Path) -> None:
         with store.bulk_load():  # not empty now: the indexes stay
             assert OURS <= {i["name"] for i in store.indexes()}
             assert mem.ingest_episodes(episodes("h", 3), bulk=True).episodes == 3
+
+
+def test_kuzu_bulk_load_defers_checkpoints_and_restores_the_threshold(tmp_path: Path) -> None:
+    """Inside the block Kuzu checkpoints only past BULK_CHECKPOINT_BYTES of log; after it, as before."""
+    def threshold(store: KuzuStore) -> int:
+        return int(store.run("CALL current_setting('checkpoint_threshold') RETURN *")[0]["checkpoint_threshold"])
+
+    with open_memory(f"kuzu://{tmp_path}/ckpt.kuzu") as mem:
+        store = mem.ctx.store
+        assert isinstance(store, KuzuStore)
+        before = threshold(store)
+        assert before < BULK_CHECKPOINT_BYTES
+        with store.bulk_load():
+            assert threshold(store) == BULK_CHECKPOINT_BYTES
+            assert mem.ingest_episodes(episodes("g", 8), bulk=True).episodes == 8
+        assert threshold(store) == before
+        with pytest.raises(RuntimeError, match="inside"), store.bulk_load():
+            raise RuntimeError("inside")
+        assert threshold(store) == before
+        assert unsearchable(store, "g") == []
 
 
 def test_kuzu_heals_a_half_dropped_vector_index(tmp_path: Path) -> None:

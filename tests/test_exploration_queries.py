@@ -61,7 +61,7 @@ def write_graph(store: GraphStore, group: str, turns: list[Any] = TURNS) -> None
                         entities.add(name)
                         tx.named("entity.create_many", {"group_id": group, "created_at": recorded, "entities": [{
                             "uuid": stable_uuid("entity", group, name), "name": name, "name_key": name.lower(),
-                            "type": "person" if name in ("Priya", "Megan") else "place", "aliases": [], "summary": "",
+                            "type": "person" if name in ("Priya", "Megan") else "place", "aliases": [], "summary": "", "name_embedding": None,
                         }]})
                 fw = FactWrite(
                     group_id=group, subject_uuid=stable_uuid("entity", group, subject),

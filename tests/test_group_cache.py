@@ -11,10 +11,12 @@ import os
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_bulk_load import WordHashEmbedder
 
+from tkg.group_cache import GroupCache, read_entities, read_speakers
 from tkg.memory import Memory
 from tkg.models import EpisodeInput
 
@@ -46,6 +48,43 @@ def test_a_write_in_the_same_memory_is_seen_at_the_next_question(tmp_path: Path)
         assert names(mem, g) == set() and mem.ctx.asking().speakers(g) == {}
 
 
+def test_an_ingest_leaves_both_lists_cached_for_the_first_question(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The anchoring transaction reads the lists it stamps, so asking right after an ingest reads neither."""
+    g = "cache-through"
+    with Memory.open(f"kuzu://{tmp_path}/w.kuzu", embedder=WordHashEmbedder()) as mem:  # type: ignore[arg-type]
+        mem.ingest_episodes([turn(g, 0, "Ines", "I moved to Porto last spring."),
+                             turn(g, 1, "Tomas", "My sister adopted a dog named Biscuit.")])
+        store = mem.ctx.store
+        fresh = (read_entities(store, g), read_speakers(store, g))
+        ran: list[str] = []
+        named = store.named
+
+        def counting(name: str, params: Any = None) -> Any:
+            ran.append(name)
+            return named(name, params)
+
+        monkeypatch.setattr(store, "named", counting)
+        asked = mem.ctx.asking()
+        assert sorted(asked.entities(g).names()) == sorted(fresh[0].names()) and {"Porto", "Biscuit"} <= set(fresh[0].names())
+        assert asked.speakers(g) == fresh[1] == {"Ines": 1, "Tomas": 1}
+        assert mem.ask("Where does Ines live?", group=g).answer == "Porto"
+        assert ran and "entity.list" not in ran and "graph.speakers" not in ran
+
+
+def test_the_cache_is_bounded_by_entries_and_by_what_they_hold() -> None:
+    cache = GroupCache(size=3, weight=10)
+    for i in range(4):
+        cache.put(f"g{i}", "speakers", "s", {"a": 1})  # weight 2 each
+    assert cache.get("g0", "speakers", "s", lambda: {"fresh": 1}) == {"fresh": 1}  # the oldest went first
+    assert cache.get("g3", "speakers", "s", lambda: {"fresh": 1}) == {"a": 1}
+    cache.put("big", "speakers", "s", {str(i): i for i in range(8)})  # weight 9: the others go
+    assert cache.get("big", "speakers", "s", lambda: {}) == {str(i): i for i in range(8)}
+    cache.put("big", "speakers", "s2", {"b": 1})  # replacing an entry frees what it held
+    for group in ("g2", "g3"):  # gone with the big one; now they fit beside it
+        assert cache.get(group, "speakers", "s", lambda: {"fresh": 1}) == {"fresh": 1}
+    assert cache.get("big", "speakers", "s2", lambda: {}) == {"b": 1}
+
+
 @pytest.mark.neo4j
 def test_another_writer_on_the_same_neo4j_is_seen_at_the_next_question() -> None:
     uri = os.environ.get("TKG_TEST_NEO4J_URI")
@@ -57,6 +96,7 @@ def test_another_writer_on_the_same_neo4j_is_seen_at_the_next_question() -> None
     try:
         writer.ingest_episodes([turn(g, 0, "Ines", "I moved to Porto last spring.")])
         assert "Porto" in names(reader, g)
+        assert names(writer, g) == names(reader, g)  # the writer's own, kept by its ingest
         writer.ingest_episodes([turn(g, 1, "Tomas", "My sister moved to Valencia.")])
         assert "Valencia" in names(reader, g)
         assert reader.ctx.asking().speakers(g) == {"Ines": 1, "Tomas": 1}

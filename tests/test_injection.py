@@ -148,6 +148,7 @@ _RUNS = {"run", "read", "named", "execute", "execute_read", "execute_write", "ru
 ALLOWED = {
     ("tkg/cypher.py", "load_schema"): "DDL takes no parameters; the vector dimension is a validated int in 1..8192",
     ("tkg/stores/kuzu_store.py", "_conn"): "LOAD EXTENSION of names from a literal tuple ('fts', 'vector')",
+    ("tkg/stores/kuzu_store.py", "_set_checkpoint_threshold"): "a setting takes a literal only; the value is an int",
     ("tkg/stores/kuzu_store.py", "_reset_empty"): "DDL on table and index names matched as \\w+ in tkg's own schema file",
 }
 

@@ -17,6 +17,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from store_builders import (
     DIM,
@@ -250,7 +251,7 @@ def test_create_many_rows_may_differ_in_which_fields_are_empty(store: GraphStore
     # or null field must not reuse a plan made for rows where that field was always empty
     def row(name: str, aliases: list[str]) -> dict[str, Any]:
         return {"uuid": stable_uuid(group, name), "name": name, "name_key": name.lower(), "type": "person",
-                "aliases": aliases, "summary": None}
+                "aliases": aliases, "summary": None, "name_embedding": None}
     for rows in ([row("Ann", []), row("Bo", [])], [row("Cy", []), row("Di", ["Dee"])], [row("Ed", ["Eddie"]), row("Fay", [])]):
         assert store.named("entity.create_many", {"group_id": group, "created_at": T0, "entities": rows}) == [{"created": 2}]
     rows = store.run("MATCH (n:Entity) WHERE n.group_id = $group_id RETURN n.name AS name, n.aliases AS aliases "
@@ -271,7 +272,8 @@ def test_entity_update_and_embeddings(store: GraphStore, new_group: Callable[[],
     a, b = new_group(), new_group()
     meg = add_entity(store, a, "Meg")
     create_entity(store, a, stable_uuid(a, "bare"), "Leeds", "leeds", type_="place")
-    anchor(store, a, [stable_uuid(a, "bare")])
+    create_entity(store, a, stable_uuid(a, "made"), "York", "york", type_="place", name_embedding=vec(3))
+    anchor(store, a, [stable_uuid(a, "bare"), stable_uuid(a, "made")])
     update = {"uuid": meg, "name": "Megan", "name_key": "megan", "aliases": ["Meg"], "type": "person"}
     assert store.named("entity.update", {**update, "group_id": b}) == []
     assert store.named("entity.update", {**update, "group_id": a}) == [{"uuid": meg}]
@@ -281,7 +283,11 @@ def test_entity_update_and_embeddings(store: GraphStore, new_group: Callable[[],
     assert store.named("entity.set_embeddings", {"group_id": a, "rows": rows}) == [{"updated": 1}]
     assert store.named("entity.missing_embedding", {"group_id": a}) == []
     listed = {r["name"]: (r["name_key"], r["aliases"], r["type"]) for r in store.named("entity.list", {"group_id": a})}
-    assert listed == {"Megan": ("megan", ["Meg"], "person"), "Leeds": ("leeds", [], "place")}
+    assert listed == {"Megan": ("megan", ["Meg"], "person"), "Leeds": ("leeds", [], "place"), "York": ("york", [], "place")}
+    stored = store.run("MATCH (n:Entity) WHERE n.group_id = $group_id AND n.name IN ['Leeds', 'York'] "
+                       "RETURN n.name AS name, n.name_embedding AS v ORDER BY name", {"group_id": a})
+    assert [r["name"] for r in stored] == ["Leeds", "York"]
+    assert [np.allclose(r["v"], want, atol=1e-6) for r, want in zip(stored, (vec(7), vec(3)), strict=True)] == [True, True]
 
 
 def test_mention_create_many_links_only_the_groups_entities(store: GraphStore, new_group: Callable[[], str]) -> None:

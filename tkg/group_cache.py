@@ -6,7 +6,9 @@ transaction (``group.anchor``, after every ingest batch, in any process) stores 
 stamp for its group in ``TkgMeta``; a question reads that one key and reuses what this process read under the same stamp. A group without a stamp (deleted,
 adopted from an older store, never written) is always read fresh. The stamp changes in the same
 transaction that makes new nodes visible to anchored reads, so a cached list is never older than
-what those reads would see.
+what those reads would see. An ingest with a cache (``Memory``'s) reads both lists inside its
+anchoring transaction and keeps them under the stamp it wrote, so the first question after an
+ingest finds them too (write-through).
 
 Example::
 
@@ -28,17 +30,33 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
+    from .ingest.resolve import EntityIndex
     from .stores.base import Runner
 
 T = TypeVar("T")
 
 
-def anchor(tx: Runner, group: str, uuids: list[str]) -> None:
+def anchor(tx: Runner, group: str, uuids: list[str]) -> str:
     """Link committed turns and entities to the group's anchor and give the group a new stamp.
 
     A random stamp, so no earlier write of any group had it (a deleted group may be recreated).
+    Returns the stamp.
     """
-    tx.named("group.anchor", {"group_id": group, "uuids": uuids, "stamp": uuid.uuid4().hex})
+    new = uuid.uuid4().hex
+    tx.named("group.anchor", {"group_id": group, "uuids": uuids, "stamp": new})
+    return new
+
+
+def read_entities(runner: Runner, group: str) -> EntityIndex:
+    """The group's entities from its anchor, as questions match names against them."""
+    from .ingest.resolve import EntityIndex
+
+    return EntityIndex(group, runner.named("entity.list", {"group_id": group}))
+
+
+def read_speakers(runner: Runner, group: str) -> dict[str, int]:
+    """Who speaks in the group and how many turns each, most first."""
+    return {str(r["speaker"]): int(r["turns"]) for r in runner.named("graph.speakers", {"group_id": group})}
 
 
 def stamp(runner: Runner, group: str) -> str | None:
@@ -48,11 +66,17 @@ def stamp(runner: Runner, group: str) -> str | None:
 
 
 class GroupCache:
-    """(group, name) → value read under a stamp; least recently used entries go past ``size``."""
+    """(group, name) → value read under a stamp, least recently used first out.
 
-    def __init__(self, size: int = 256) -> None:
+    Bounded by entries (``size``) and by the items the values hold (``weight``: an entity list
+    weighs its entities, about half a kilobyte each), so a few very large groups cannot fill memory.
+    """
+
+    def __init__(self, size: int = 2048, weight: int = 250_000) -> None:
         self.size = size
-        self._entries: OrderedDict[tuple[str, str], tuple[str, Any]] = OrderedDict()
+        self.weight = weight
+        self._entries: OrderedDict[tuple[str, str], tuple[str, Any, int]] = OrderedDict()
+        self._held = 0
         self._lock = threading.Lock()
 
     def get(self, group: str, name: str, stamp: str | None, make: Callable[[], T]) -> T:
@@ -66,15 +90,26 @@ class GroupCache:
                 self._entries.move_to_end(key)
                 return hit[1]
         value = make()
-        with self._lock:
-            self._entries[key] = (stamp, value)
-            self._entries.move_to_end(key)
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+        self.put(group, name, stamp, value)
         return value
+
+    def put(self, group: str, name: str, stamp: str, value: Any) -> None:
+        """Keep ``value`` for ``(group, name)`` under ``stamp`` (what was read under that stamp)."""
+        weight = len(value) + 1 if hasattr(value, "__len__") else 1
+        with self._lock:
+            self._drop((group, name))
+            self._entries[(group, name)] = (stamp, value, weight)
+            self._held += weight
+            while self._entries and (len(self._entries) > self.size or self._held > self.weight):
+                self._drop(next(iter(self._entries)))
 
     def forget(self, group: str | None = None) -> None:
         """Drop one group's entries, or all (after a raw Cypher write, which sets no stamp)."""
         with self._lock:
             for key in [k for k in self._entries if group is None or k[0] == group]:
-                del self._entries[key]
+                self._drop(key)
+
+    def _drop(self, key: tuple[str, str]) -> None:
+        gone = self._entries.pop(key, None)
+        if gone is not None:
+            self._held -= gone[2]

@@ -20,7 +20,7 @@ from typing import Any
 
 from .embed import Embedder, get_embedder
 from .errors import ConfigError, NotFound
-from .group_cache import GroupCache
+from .group_cache import GroupCache, read_entities, read_speakers
 from .group_cache import stamp as group_stamp
 from .ingest.loaders import load
 from .ingest.pipeline import Ingestor, IngestReport
@@ -50,14 +50,12 @@ class Context:
         """The group's entities, kept while its stamp stays (tkg/group_cache.py); the stamp is read
         once per question when the context carries a memo (`asking`)."""
         return self.once(("entities", group), lambda: self.cache.get(
-            group, "entities", self.stamp(group),
-            lambda: EntityIndex(group, self.store.named("entity.list", {"group_id": group}))))
+            group, "entities", self.stamp(group), lambda: read_entities(self.store, group)))
 
     def speakers(self, group: str) -> dict[str, int]:
         """Who speaks in the group and how many turns each; kept like `entities`."""
         return self.once(("speakers", group), lambda: self.cache.get(
-            group, "speakers", self.stamp(group),
-            lambda: {str(r["speaker"]): int(r["turns"]) for r in self.store.named("graph.speakers", {"group_id": group})}))
+            group, "speakers", self.stamp(group), lambda: read_speakers(self.store, group)))
 
     def stamp(self, group: str) -> str | None:
         """The group's write stamp, read once per question with a memo."""
@@ -87,7 +85,7 @@ class Memory:
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        self._ingestor = Ingestor(ctx.store, ctx.embedder, ctx.registry)
+        self._ingestor = Ingestor(ctx.store, ctx.embedder, ctx.registry, cache=ctx.cache)
 
     @classmethod
     def open(

@@ -26,7 +26,7 @@ from typing import Any
 from ..errors import InputError
 from ..ingest.loaders import load
 from ..models import EpisodeInput
-from .fresh import BenchMemory, machine, other_episodes
+from .fresh import BenchMemory, finished, machine, other_episodes
 from .metrics import (
     RankScore,
     first_hit_rank,
@@ -211,7 +211,7 @@ def run_locomo(
     results = ask_all(bm, questions, known, bar("questions", len(questions)))
     query_embed = bm.embedder.lap()
     report: dict[str, Any] = {"benchmark": "locomo", "file": str(path), "store": bm.url, "backend": bm.backend,
-                              "machine": host, "finished_at": machine()["at"], "model_load_s": bm.model_load_s, **summarise(results, known),
+                              "machine": host, **finished(), "model_load_s": bm.model_load_s, **summarise(results, known),
                               "ingest": ingest, "query_embed_ms_mean": round(1000 * query_embed["embed_s"] / len(results), 1)
                               if results else None, "query_embed_texts": query_embed["texts"]}
     if baselines:

@@ -21,7 +21,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .fresh import BenchMemory, machine
+from .fresh import BenchMemory, finished, machine
 from .locomo import ingest_turns
 from .metrics import answer_correct, first_hit_rank, flat_timings, latency_summary, mean_timings
 from .temporal_gen import generate
@@ -103,7 +103,7 @@ def run_temporal(bm: BenchMemory, size: int, seed: int = 0, *, questions: int = 
         if not r["correct"] and len(wrong[r["kind"]]) < failures:
             wrong[r["kind"]].append({k: r[k] for k in ("question", "expected", "answer", "mode", "procedure")})
     return {"benchmark": "temporal", "size": size, "seed": seed, "groups": len(data.groups), "store": bm.url,
-            "backend": bm.backend, "machine": host, "finished_at": machine()["at"], "model_load_s": bm.model_load_s, **score(records),
+            "backend": bm.backend, "machine": host, **finished(), "model_load_s": bm.model_load_s, **score(records),
             "ingest": ingest, "store_size": bm.size(),
             "query_embed_ms_mean": round(1000 * query_embed["embed_s"] / len(records), 1) if records else None, "examples_wrong": dict(wrong), "notes": list(bm.notes),
             "records": records}

@@ -3,7 +3,8 @@
 Work happens in two phases so that the slow part batches well and the write part stays atomic:
 
 1. *prepare* (pure, batched): chunk each turn, resolve its time expressions, extract candidate
-   facts and mentions, and embed every chunk and fact sentence of a batch in one call;
+   facts and mentions, and embed every chunk, fact sentence and new entity name of a batch in
+   one call;
 2. *write* (whole episodes per transaction, ``store.episodes_per_transaction`` of them):
    resolve entities, write the transaction's turns, chunks, new entities and mentions in one
    statement each, then its facts in order, applying supersession slot by slot. A failing
@@ -38,7 +39,7 @@ import numpy as np
 from ..embed import Embedder
 from ..errors import TkgError
 from ..extract import Candidate, extract, mentions
-from ..group_cache import anchor
+from ..group_cache import GroupCache, anchor, read_entities, read_speakers
 from ..models import Chunk, EpisodeInput, stable_uuid, utcnow
 from ..predicates import PredicateRegistry
 from ..stores.base import GraphStore, Runner
@@ -85,7 +86,9 @@ class _Prepared:
     candidates: list[Candidate]
     mentioned: list[tuple[str, str]]
     fact_texts: list[str]
+    names: list[str] = field(default_factory=list)  # entity names to embed with the batch (see _names_to_embed)
     fact_vectors: list[list[float]] = field(default_factory=list)
+    name_vectors: dict[str, list[float]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -102,16 +105,19 @@ class _Resolved:
 class Ingestor:
     """Writes episodes into one store. One instance per Memory; safe across threads per group."""
 
-    def __init__(self, store: GraphStore, embedder: Embedder, registry: PredicateRegistry) -> None:
+    def __init__(self, store: GraphStore, embedder: Embedder, registry: PredicateRegistry,
+                 cache: GroupCache | None = None) -> None:
         self.store = store
         self.embedder = embedder
         self.registry = registry
+        self.cache = cache  # questions' per-group lists, kept up to date by each anchoring transaction
         self._indexes: dict[str, EntityIndex] = {}
         self._seq: dict[str, tuple[int, str | None]] = {}
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
         # recent candidates per group, so "actually, it's Leeds, not York" can refer to an earlier turn
         self._recent: dict[str, deque[Candidate]] = {}
+        self._queued_names: dict[str, set[str]] = {}  # names already sent to the embedder, per group
 
     def ingest(
         self,
@@ -198,16 +204,34 @@ class Ingestor:
                 history=tuple(recent),
             )
             recent.extend(c for c in candidates if c.polarity == "assert")
+            mentioned = mentions(ep.text, speaker=ep.speaker, listeners=ep.listeners)
             out.append(
                 _Prepared(
                     ep=ep,
                     uuid=uuid,
                     chunks=chunk_episode(ep, uuid),
                     candidates=candidates,
-                    mentioned=mentions(ep.text, speaker=ep.speaker, listeners=ep.listeners),
+                    mentioned=mentioned,
                     fact_texts=[fact_sentence(c, self.registry) for c in candidates],
+                    names=self._names_to_embed(ep.group, candidates, mentioned),
                 )
             )
+        return out
+
+    def _names_to_embed(self, group: str, candidates: list[Candidate], mentioned: list[tuple[str, str]]) -> list[str]:
+        """The names this turn may create entities under, embedded with its batch so that a new entity
+        is created with its name's vector: setting it afterwards (``entity.set_embeddings``) costs
+        Kuzu about 0.6 ms a row. Names this process already sent, or that the group's entity index
+        holds, are left out; a new entity whose name was left out (its batch failed, say) is
+        embedded by itself in its transaction (``_write_nodes``)."""
+        queued = self._queued_names.setdefault(group, set())
+        index = self._indexes.get(group)  # only if loaded: it is built under the group's lock
+        out = []
+        for surface in [c.subject for c in candidates] + [c.object for c in candidates] + [n for n, _ in mentioned]:
+            name = " ".join(surface.split())
+            if name and name not in queued and not (index is not None and index.knows(name)):
+                queued.add(name)
+                out.append(name)
         return out
 
     def _embed_prepared(self, out: list[_Prepared]) -> None:
@@ -222,6 +246,7 @@ class Ingestor:
         plans = [(p, _derived_turn(p.chunks)) for p in out]
         texts = [search_text(c) for p, derived in plans for c in p.chunks if c is not derived]
         texts += [t for p in out for t in p.fact_texts]
+        texts += [n for p in out for n in p.names]
         if not texts:
             return
         vectors = self.embedder.embed(texts)
@@ -237,6 +262,9 @@ class Ingestor:
         for p in out:
             p.fact_vectors = [[float(x) for x in vectors[i + j]] for j in range(len(p.fact_texts))]
             i += len(p.fact_texts)
+        for p in out:
+            p.name_vectors = {n: [float(x) for x in vectors[i + j]] for j, n in enumerate(p.names)}
+            i += len(p.names)
 
     # -- phase 2: write -----------------------------------------------------------------------
     def _lock(self, group: str) -> threading.RLock:
@@ -245,7 +273,7 @@ class Ingestor:
 
     def _index(self, group: str) -> EntityIndex:
         if group not in self._indexes:
-            self._indexes[group] = EntityIndex(group, self.store.named("entity.list", {"group_id": group}))
+            self._indexes[group] = read_entities(self.store, group)
         return self._indexes[group]
 
     def _write_batch(self, items: list[_Prepared], report: IngestReport) -> None:
@@ -278,10 +306,19 @@ class Ingestor:
         """Link committed turns and entities to the group's TkgGroup node, in a transaction of their
         own: Kuzu 0.11.3 lost or crashed on rows of episode transactions that also wrote the
         anchors (tests/test_bad_input.py, about one run in two). A crash before this leaves
-        nodes without an anchor, which ``ensure_schema`` (every open) links (``group.adopt``)."""
-        if written:
-            with self.store.transaction() as tx:
-                anchor(tx, group, written)
+        nodes without an anchor, which ``ensure_schema`` (every open) links (``group.adopt``).
+
+        With a cache, the group's entity list and speakers are read in the same transaction, after
+        the stamp changed: no other anchoring can come between (it writes the same stamp node), so
+        they are what any process reads under this stamp."""
+        if not written:
+            return
+        with self.store.transaction() as tx:
+            stamp = anchor(tx, group, written)
+            lists = (read_entities(tx, group), read_speakers(tx, group)) if self.cache is not None else None
+        if self.cache is not None and lists is not None:
+            self.cache.put(group, "entities", stamp, lists[0])
+            self.cache.put(group, "speakers", stamp, lists[1])
 
     def _commit_episodes(self, group: str, items: list[_Prepared], report: IngestReport, written: list[str]) -> None:
         """One transaction for ``items``: a few statements for all their turns, chunks, entities and
@@ -342,9 +379,14 @@ class Ingestor:
         if chunks:
             tx.named("chunk.create_many", {"group_id": group, "chunks": chunks})
         pending = index.unwritten()
-        new = [_entity_row(ent) for ent in pending if ent.is_new]
+        new = [ent for ent in pending if ent.is_new]
+        vectors = {n: v for p in items for n, v in p.name_vectors.items()}
+        unseen = list(dict.fromkeys(ent.name for ent in new if ent.name not in vectors))
+        if unseen:  # rare (a name queued by a batch that failed); rows must all carry a vector
+            vectors.update(zip(unseen, ([float(x) for x in v] for v in self.embedder.embed(unseen)), strict=True))
         if new:
-            tx.named("entity.create_many", {"group_id": group, "created_at": now, "entities": new})
+            rows = [_entity_row(ent, vectors[ent.name]) for ent in new]
+            tx.named("entity.create_many", {"group_id": group, "created_at": now, "entities": rows})
         for ent in pending:
             if not ent.is_new:
                 tx.named("entity.update", {"uuid": ent.uuid, "group_id": group, "name": ent.name, "name_key": normalize_name(ent.name), "aliases": ent.aliases, "type": ent.type})
@@ -374,6 +416,8 @@ class Ingestor:
             tally.reasserted += len(outcome.reasserted)
 
     def _embed_entity_names(self, groups: list[str]) -> None:
+        """Embed the names of entities that have no vector: ingest creates each with one, so only
+        entities written without (by an older tkg, or by hand) are left."""
         for group in groups:
             rows = self.store.named("entity.missing_embedding", {"group_id": group})
             if not rows:
@@ -388,6 +432,7 @@ class Ingestor:
             self._indexes.pop(group, None)
             self._seq.pop(group, None)
             self._recent.pop(group, None)
+            self._queued_names.pop(group, None)
 
 
 def episode_uuid(ep: EpisodeInput) -> str:
@@ -439,6 +484,6 @@ def _chunk_row(c: Chunk, episode: str) -> dict[str, Any]:
     }
 
 
-def _entity_row(ent: ResolvedEntity) -> dict[str, Any]:
+def _entity_row(ent: ResolvedEntity, name_embedding: list[float] | None) -> dict[str, Any]:
     return {"uuid": ent.uuid, "name": ent.name, "name_key": normalize_name(ent.name), "type": ent.type,
-            "aliases": list(ent.aliases), "summary": ""}
+            "aliases": list(ent.aliases), "summary": "", "name_embedding": name_embedding}

@@ -61,12 +61,19 @@ class EntityIndex:
             self._add(ent)
 
     # -- lookups ----------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self._by_uuid)
+
     def names(self) -> list[str]:
         return [e.name for e in self._by_uuid.values()]
 
     def aliases(self) -> dict[str, str]:
         """alias → canonical name, for the hop planner."""
         return {a: e.name for e in self._by_uuid.values() for a in e.aliases}
+
+    def knows(self, name: str) -> bool:
+        """Whether ``name`` is exactly (after normalising) an entity's name or alias here."""
+        return normalize_name(name) in self._keys
 
     def get(self, uuid: str) -> ResolvedEntity | None:
         return self._by_uuid.get(uuid)
