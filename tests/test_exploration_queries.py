@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from store_builders import vec
 
 from tkg.cli.common import query_params
 from tkg.cypher import exploration_query_path, list_exploration_queries, split_statements
@@ -67,7 +68,7 @@ def write_graph(store: GraphStore, group: str, turns: list[Any] = TURNS) -> None
                     group_id=group, subject_uuid=stable_uuid("entity", group, subject),
                     object_uuid=stable_uuid("entity", group, obj), predicate=predicate, qualifier="",
                     fact=f"{subject} {predicate} {obj}", valid_at=valid, episode_uuid=ep, source_ref=ref,
-                    source_chunk=None, confidence=0.9,
+                    source_chunk=None, confidence=0.9, fact_embedding=vec(len(predicate)),
                 )
                 apply_fact(tx, fw, single_valued=predicate in SINGLE, now=recorded)
         prev = ep

@@ -40,7 +40,7 @@ from store_builders import (
 from tkg.errors import NotFound, ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
 from tkg.group_cache import anchor
 from tkg.group_cache import stamp as group_stamp
-from tkg.models import stable_uuid
+from tkg.models import Vector, stable_uuid
 from tkg.stores import GraphStore
 from tkg.stores.kuzu_store import KuzuStore
 from tkg.stores.neo4j_store import Neo4jStore
@@ -272,7 +272,7 @@ def test_entity_update_and_embeddings(store: GraphStore, new_group: Callable[[],
     a, b = new_group(), new_group()
     meg = add_entity(store, a, "Meg")
     create_entity(store, a, stable_uuid(a, "bare"), "Leeds", "leeds", type_="place")
-    create_entity(store, a, stable_uuid(a, "made"), "York", "york", type_="place", name_embedding=vec(3))
+    create_entity(store, a, stable_uuid(a, "made"), "York", "york", type_="place", name_embedding=Vector(vec(3)))
     anchor(store, a, [stable_uuid(a, "bare"), stable_uuid(a, "made")])
     update = {"uuid": meg, "name": "Megan", "name_key": "megan", "aliases": ["Meg"], "type": "person"}
     assert store.named("entity.update", {**update, "group_id": b}) == []

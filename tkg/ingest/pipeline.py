@@ -40,7 +40,7 @@ from ..embed import Embedder
 from ..errors import TkgError
 from ..extract import Candidate, extract, mentions
 from ..group_cache import GroupCache, anchor, read_entities, read_speakers
-from ..models import Chunk, EpisodeInput, stable_uuid, utcnow
+from ..models import Chunk, EpisodeInput, Vector, stable_uuid, utcnow
 from ..predicates import PredicateRegistry
 from ..stores.base import GraphStore, Runner
 from ..text import normalize_name
@@ -87,8 +87,8 @@ class _Prepared:
     mentioned: list[tuple[str, str]]
     fact_texts: list[str]
     names: list[str] = field(default_factory=list)  # entity names to embed with the batch (see _names_to_embed)
-    fact_vectors: list[list[float]] = field(default_factory=list)
-    name_vectors: dict[str, list[float]] = field(default_factory=dict)
+    fact_vectors: list[Vector] = field(default_factory=list)
+    name_vectors: dict[str, Vector] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -254,16 +254,16 @@ class Ingestor:
         for p, derived in plans:
             own = [c for c in p.chunks if c is not derived]
             for c, v in zip(own, vectors[i : i + len(own)], strict=True):
-                c.embedding = [float(x) for x in v]
+                c.embedding = Vector(v.tolist())
             if derived is not None:
                 mean = np.mean(vectors[i : i + len(own)], axis=0)
-                derived.embedding = [float(x) for x in mean / (np.linalg.norm(mean) or 1.0)]
+                derived.embedding = Vector((mean / (np.linalg.norm(mean) or 1.0)).tolist())
             i += len(own)
         for p in out:
-            p.fact_vectors = [[float(x) for x in vectors[i + j]] for j in range(len(p.fact_texts))]
+            p.fact_vectors = [Vector(vectors[i + j].tolist()) for j in range(len(p.fact_texts))]
             i += len(p.fact_texts)
         for p in out:
-            p.name_vectors = {n: [float(x) for x in vectors[i + j]] for j, n in enumerate(p.names)}
+            p.name_vectors = {n: Vector(vectors[i + j].tolist()) for j, n in enumerate(p.names)}
             i += len(p.names)
 
     # -- phase 2: write -----------------------------------------------------------------------
@@ -383,7 +383,7 @@ class Ingestor:
         vectors = {n: v for p in items for n, v in p.name_vectors.items()}
         unseen = list(dict.fromkeys(ent.name for ent in new if ent.name not in vectors))
         if unseen:  # rare (a name queued by a batch that failed); rows must all carry a vector
-            vectors.update(zip(unseen, ([float(x) for x in v] for v in self.embedder.embed(unseen)), strict=True))
+            vectors.update(zip(unseen, (Vector(v.tolist()) for v in self.embedder.embed(unseen)), strict=True))
         if new:
             rows = [_entity_row(ent, vectors[ent.name]) for ent in new]
             tx.named("entity.create_many", {"group_id": group, "created_at": now, "entities": rows})

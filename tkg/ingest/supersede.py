@@ -37,10 +37,10 @@ class FactWrite:
     source_ref: str | None
     source_chunk: str | None
     confidence: float
+    fact_embedding: list[float]  # of the fact sentence, for fact search (tkg.models.Vector from ingest)
     polarity: str = "assert"  # "assert" | "retract"
     correction: bool = False
     time_text: str | None = None
-    fact_embedding: list[float] | None = None
 
 
 @dataclass

@@ -19,6 +19,7 @@ import kuzu
 
 from ..cypher import load_schema
 from ..errors import ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
+from ..models import Vector
 from .base import SCHEMA_VERSION, NamedMixin, Params, Row, refuse_writes, rows_iter, to_utc
 
 # write-ahead log a bulk load may gather before Kuzu checkpoints (see KuzuStore.bulk_load)
@@ -49,8 +50,23 @@ def _schema_indexes(schema: list[str]) -> list[_Index]:
     return [_Index(m.group(1), m.group(2), m.group(3), stmt) for m, stmt in found if m]
 
 
+_VECTOR_FORMATS: dict[int, str] = {}
+
+
+def _vector_text(vector: Vector) -> str:
+    """``[x,y,...]`` with 9 significant digits, which gives back every float32 exactly."""
+    fmt = _VECTOR_FORMATS.get(len(vector))
+    if fmt is None:
+        fmt = _VECTOR_FORMATS.setdefault(len(vector), "[" + ",".join(["%.9g"] * len(vector)) + "]")
+    return fmt % tuple(vector)
+
+
 def _param(value: Any) -> Any:
-    """Kuzu stores TIMESTAMP without zone: hand it naive UTC."""
+    """Kuzu stores TIMESTAMP without zone: hand it naive UTC. A stored embedding (``Vector``) goes
+    as text, which the writing statements cast: a row's 384 floats cost Kuzu 0.11.3 about 0.97 ms
+    as a list parameter, and 0.38 ms as text, made and cast (tools/kuzu_vector_param_cost.py)."""
+    if isinstance(value, Vector):
+        return _vector_text(value)
     if isinstance(value, datetime):
         return to_utc(value).replace(tzinfo=None)
     if isinstance(value, list):

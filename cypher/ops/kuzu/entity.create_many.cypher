@@ -1,9 +1,9 @@
 // New entities of one write transaction, each with its name's embedding (ingest embeds every name
 // it creates; null only where a caller has none, then entity.missing_embedding and
-// entity.set_embeddings fill it). Kuzu types a struct field that is null in every row as STRING,
-// hence the CAST; and casting a list of rows where some vectors are null and some are not fails
-// in Kuzu 0.11.3 (the null becomes an empty list), so the rows of one call must all have a vector
-// or all have none.
+// entity.set_embeddings fill it). The embedding comes as text when ingest sends it
+// (tkg.models.Vector) or as a list, and Kuzu types a struct field that is null in every row as
+// STRING: the CAST takes all three. Casting rows where some lists are null and some are not fails
+// in Kuzu 0.11.3 (the null becomes an empty list), so give every row a vector or none.
 UNWIND $entities AS n
 CREATE (x:Entity {
   uuid: n.uuid, group_id: $group_id, name: n.name, name_key: n.name_key, type: n.type,

@@ -1,5 +1,7 @@
 // Kuzu indexes only node tables: a Chunk row of kind 'fact' (same uuid as the edge) carries the
-// fact sentence and embedding for search, linked to the episode that said it.
+// fact sentence and embedding for search, linked to the episode that said it. The embedding comes
+// as text when ingest sends it (tkg.models.Vector), or as a list: cast either (not null: Kuzu
+// 0.11.3 cannot bind a null parameter cast to a list of unknown length).
 MATCH (s:Entity {uuid: $subject_uuid}), (o:Entity {uuid: $object_uuid})
 WHERE s.group_id = $group_id AND o.group_id = $group_id
 CREATE (s)-[r:RELATES_TO {
@@ -10,5 +12,5 @@ CREATE (s)-[r:RELATES_TO {
 }]->(o)
 CREATE (f:Chunk {uuid: $uuid, group_id: $group_id, episode_uuid: $source_episode, kind: 'fact', text: $fact,
                  search_text: $fact, seq: -1, speaker: '', source_ref: $source_ref, valid_at: $valid_at,
-                 embedding: $fact_embedding})
+                 embedding: CAST($fact_embedding AS FLOAT[])})
 RETURN r.uuid AS uuid
