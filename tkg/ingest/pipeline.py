@@ -220,8 +220,8 @@ class Ingestor:
 
     def _names_to_embed(self, group: str, candidates: list[Candidate], mentioned: list[tuple[str, str]]) -> list[str]:
         """The names this turn may create entities under, embedded with its batch so that a new entity
-        is created with its name's vector: setting it afterwards (``entity.set_embeddings``) costs
-        Kuzu about 0.6 ms a row. Names this process already sent, or that the group's entity index
+        is created with its name's vector: setting it afterwards (``entity.set_embeddings``) is a
+        row update each, slow on Kuzu. Names this process already sent, or that the group's entity index
         holds, are left out; a new entity whose name was left out (its batch failed, say) is
         embedded by itself in its transaction (``_write_nodes``)."""
         queued = self._queued_names.setdefault(group, set())

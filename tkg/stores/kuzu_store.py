@@ -282,9 +282,9 @@ class KuzuStore(NamedMixin):
         until the next ``ensure_schema`` (every ``Memory.open``) builds them.
 
         Kuzu checkpoints whenever its write-ahead log passes 16 MiB, and a checkpoint costs more
-        the larger the store: during a temporal 40,000-turn load the mean COMMIT went from 10.9 to
-        34.9 ms. Inside the block the threshold is ``BULK_CHECKPOINT_BYTES``, so the load
-        checkpoints about once (when the indexes are built) and its log may grow to that size.
+        the larger the store, so a long load's commits slowed as it grew. Inside the block the
+        threshold is ``BULK_CHECKPOINT_BYTES``, so the load checkpoints about once (when the
+        indexes are built) and its log may grow to that size (BENCHMARKS.md, session 7).
         """
         with self._write_lock:
             if self._in_bulk:
