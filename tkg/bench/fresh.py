@@ -175,23 +175,24 @@ def machine() -> dict[str, Any]:
     except OSError:
         pass
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
-    try:
-        import resource  # POSIX only
-
-        peak_mb: float | None = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)  # KiB on Linux
-    except ImportError:
-        peak_mb = None
     torch = sys.modules.get("torch")  # only if the embedder loaded it: never import it just to ask
     return {"cpus": os.cpu_count(), "cpu": cpu, "ram_gb": ram_gb, "python": platform.python_version(),
-            "load_avg": [round(x, 2) for x in load] if load else None, "peak_rss_mb": peak_mb,
+            "load_avg": [round(x, 2) for x in load] if load else None, "peak_rss_mb": _peak_rss_mb(),
             "torch_threads": torch.get_num_threads() if torch is not None else None, "code": code_version(),
             "at": datetime.now(UTC).isoformat(timespec="seconds")}
 
 
 def finished() -> dict[str, Any]:
     """When a run ended and the process's peak memory by then (the model, the store, the run)."""
-    end = machine()
-    return {"finished_at": end["at"], "peak_rss_mb": end["peak_rss_mb"]}
+    return {"finished_at": datetime.now(UTC).isoformat(timespec="seconds"), "peak_rss_mb": _peak_rss_mb()}
+
+
+def _peak_rss_mb() -> float | None:
+    try:
+        import resource  # POSIX only
+    except ImportError:
+        return None
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)  # KiB on Linux
 
 
 def code_version() -> dict[str, Any] | None:

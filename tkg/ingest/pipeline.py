@@ -45,7 +45,7 @@ from ..predicates import PredicateRegistry
 from ..stores.base import GraphStore, Runner
 from ..text import normalize_name
 from .chunking import chunk_episode
-from .resolve import EntityIndex, ResolvedEntity
+from .resolve import EntityIndex, ResolvedEntity, entity_name
 from .supersede import FactWrite, apply_fact
 
 BATCH = 128  # episodes prepared (and embedded) together
@@ -228,7 +228,7 @@ class Ingestor:
         index = self._indexes.get(group)  # only if loaded: it is built under the group's lock
         out = []
         for surface in [c.subject for c in candidates] + [c.object for c in candidates] + [n for n, _ in mentioned]:
-            name = " ".join(surface.split())
+            name = entity_name(surface)
             if name and name not in queued and not (index is not None and index.knows(name)):
                 queued.add(name)
                 out.append(name)
@@ -315,10 +315,11 @@ class Ingestor:
             return
         with self.store.transaction() as tx:
             stamp = anchor(tx, group, written)
-            lists = (read_entities(tx, group), read_speakers(tx, group)) if self.cache is not None else None
-        if self.cache is not None and lists is not None:
-            self.cache.put(group, "entities", stamp, lists[0])
-            self.cache.put(group, "speakers", stamp, lists[1])
+            if self.cache is None:
+                return
+            entities, speakers = read_entities(tx, group), read_speakers(tx, group)
+        self.cache.put(group, "entities", stamp, entities)
+        self.cache.put(group, "speakers", stamp, speakers)
 
     def _commit_episodes(self, group: str, items: list[_Prepared], report: IngestReport, written: list[str]) -> None:
         """One transaction for ``items``: a few statements for all their turns, chunks, entities and

@@ -33,6 +33,11 @@ _GENERIC_ORG = {
 }
 
 
+def entity_name(surface: str) -> str:
+    """The name an entity created from ``surface`` gets: its words, single-spaced."""
+    return " ".join(surface.split())
+
+
 @dataclass
 class ResolvedEntity:
     uuid: str
@@ -127,7 +132,7 @@ class EntityIndex:
     # -- changes ----------------------------------------------------------------------------
     def resolve(self, surface: str, type_: str = "thing") -> ResolvedEntity:
         """The entity for a surface name, creating (staged) or extending it as needed."""
-        surface = " ".join(surface.split())
+        surface = entity_name(surface)
         self._begin()
         found = self.find(surface, type_)
         if found is None:
