@@ -76,7 +76,7 @@ class QAResult:
                 "key": [list(g) for g in self.item.key], "wanted": self.item.answer, "answer": self.answer,
                 "right": self.right, "abstained": self.abstained, "mode": self.mode, "procedure": self.procedure,
                 "gold": list(self.item.evidence), "rank": self.rank, "refs": self.refs[:10],
-                "ms": round(self.ms, 2), "answer_kind": self.trace.get("answer_kind"),
+                "ms": round(self.ms, 2), "reading": self.trace.get("reading"),
                 "abstained_by": self.trace.get("abstained_by")}
 
 

@@ -150,7 +150,8 @@ def qa_failures(results: Iterable[Mapping[str, Any]]) -> Table:
     """Each wrong answer beside the wanted one, with the mode and procedure that produced it."""
     return table("wrong answers", ["question", "answer", "wanted", "label → mode", "procedure", "kind"],
                  ([f"{r['group']}: {r['question']}", r["answer"][:80], r["wanted"][:80],
-                   f"{r['label']} → {r['mode']}", r["procedure"], r.get("answer_kind") or ""]
+                   f"{r['label']} → {r['mode']}", r["procedure"],
+                   ((r.get("reading") or {}).get("asked") or {}).get("kind", "")]
                   for r in results if not r["right"]))
 
 
