@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from tkg.nlp import is_place_name
+
 from .query_text import names_in
 
 FIRST = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b", re.I)
@@ -44,6 +46,8 @@ def subject_of(question: str, speakers: dict[str, int]) -> Subject | None:
     """The question's subject: a name right after a relation noun ("her sister Lena"), else the
     first possessor ("Tobias's manager"), else the first name; matched to a speaker when it is one."""
     names = names_in(question)
+    people = [n for n in names if any(s.lower() == n.lower() or s.lower().split()[0] == n.lower() for s in speakers)]
+    names = tuple(people + [n for n in names if n not in people and not is_place_name(n)]) or names
     if not names:
         return None
     chosen = names[0]
@@ -86,26 +90,57 @@ def clause_subject(token: Any) -> Any | None:
     return None
 
 
-def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, ...], fallback: float) -> float:
+def _refers_to(s: Subject, word: Any, *, said_by: bool, listener_ok: bool) -> bool | None:
+    """Whether a pronoun or name refers to the subject (None: it says nothing either way)."""
+    low = word.lower_
+    if s.named_in(low):
+        return True
+    if low in ("i", "we", "me", "us", "my", "our", "mine"):
+        return s.speaker and said_by
+    if low in ("you", "u", "ya", "your", "ur", "yours"):
+        return s.speaker and not said_by and listener_ok
+    if word.pos_ == "PROPN":
+        return False
+    return None
+
+
+def _appositions(token: Any) -> list[Any]:
+    """Nouns in apposition with the token, either way round."""
+    out = [c for c in token.children if c.dep_ == "appos"]
+    if token.dep_ == "appos":
+        out.append(token.head)
+    return out
+
+
+def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, ...], fallback: float,
+                 relation: frozenset[str] = frozenset()) -> float:
     """How surely the clause holding ``token`` is about the subject, from its grammatical subject:
-    "I"/"we" is the speaker, "you" the listener, a name that person, "my sister" someone else;
-    without a subject, ``fallback`` (the sentence's own :func:`about`) a little discounted."""
+    "I"/"we" is the speaker, "you" the listener, a name that person, "my sister" someone else, but
+    "my boss" the subject's own relation when the question asks for it (``relation`` nouns);
+    without a grammatical subject, ``fallback`` (what the sentence and its turn say) discounted."""
+    said_by = speaker.lower() == s.name.lower() or speaker.lower().split()[0] in s.aliases
+    listener_ok = len(speakers) <= 2
+    for noun in _appositions(token):  # "Marjolein (my supervisor)", "my boss (hannah)"
+        poss = next((c for c in noun.children if c.dep_ == "poss"), None)
+        if poss is not None and (noun.lemma_.lower() in relation or noun.lower_ in relation):
+            return 0.9 if _refers_to(s, poss, said_by=said_by, listener_ok=listener_ok) else 0.0
     subj = clause_subject(token)
     if subj is None:
         return fallback * 0.8
     words = " ".join(t.lower_ for t in subj.subtree)
-    said_by = speaker.lower() == s.name.lower() or speaker.lower().split()[0] in s.aliases
-    if s.named_in(words):
+    if s.named_in(words) and not any(c.dep_ == "poss" for c in subj.children):
         return 1.0
-    low = subj.lower_
-    if low in ("i", "we", "me", "us"):
-        return 0.9 if s.speaker and said_by else 0.0
-    if low in ("you", "u", "ya"):
-        return 0.8 if s.speaker and not said_by and len(speakers) <= 2 else 0.0
-    if low in ("he", "she", "they", "it", "this", "that", "there", "which", "who"):
+    poss = next((c for c in subj.children if c.dep_ == "poss"), None)
+    if poss is not None:
+        mine = _refers_to(s, poss, said_by=said_by, listener_ok=listener_ok)
+        if subj.lemma_.lower() in relation or subj.lower_ in relation:
+            return 0.9 if mine else (fallback * 0.5 if mine is None else 0.0)
+        return 0.0  # "my sister moved to Oslo" is about the sister
+    direct = _refers_to(s, subj, said_by=said_by, listener_ok=listener_ok)
+    if direct is not None:
+        return 0.9 if direct else 0.0
+    if subj.lower_ in ("he", "she", "they", "it", "this", "that", "there", "which", "who"):
         return fallback * 0.8
-    if subj.pos_ == "PROPN" or any(c.dep_ == "poss" for c in subj.children):
-        return 0.0  # another named person, or "my sister", "his boss"
     return fallback * 0.7
 
 

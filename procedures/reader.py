@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from planners.asked import Asked
 from tkg.models import NO_INFORMATION, Evidence, Fact
-from tkg.nlp import parse
+from tkg.nlp import is_place_name, parse
+from tkg.timeparse import find_times
 
 from .about import Subject, about, clause_about
 from .spans import Span, hypothetical, negated, spans_of
@@ -64,10 +65,18 @@ def norm(value: str) -> str:
     return " ".join("".join(c if c.isalnum() else " " for c in plain.casefold()).split())
 
 
-def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subject | None) -> set[str]:
+KIND_CUES: dict[str, set[str]] = {
+    "number": {"old", "age", "turn", "turned", "birthday", "year", "years"},
+    "status": {"married", "engaged", "wedding", "dating", "together", "propos", "split", "single"},
+    "role": {"job", "work", "title", "promot", "hire", "role", "position"},
+}
+
+
+def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subject | None,
+              asked: Asked | None = None) -> set[str]:
     """Stemmed words a stating sentence is likely to share with the question: its content words
     and, for the relation it asks about, the predicate's verbs, nouns and phrases."""
-    terms = content_terms(question, drop=sorted(subject.aliases) if subject else ())
+    terms = content_terms(question, drop=sorted(subject.aliases) if subject else ()) | (KIND_CUES.get(asked.kind, set()) if asked else set())
     if predicate and predicate in ctx.registry:
         p = ctx.registry.get(predicate)
         words = " ".join((*p.phrases, *(v.split(" ")[0] for v in p.verbs), *p.nouns,
@@ -85,41 +94,65 @@ def candidates(
     without it the sentence is enough (a chain: the city the subject's manager came from)."""
     out: list[Candidate] = []
     previous = ""
+    relation = frozenset({asked.head, *cues}) if asked.head else frozenset(cues)
     for rank, ev in enumerate(turns):
         doc = parse(ev.text)
-        for sent in doc.sents:
+        sents = list(doc.sents)
+        per_sent = [about(subject, speaker=ev.speaker, sentence=x.text, turn=ev.text, others=speakers,
+                          previous=previous) if subject else 0.6 for x in sents]
+        turn_about = max(per_sent, default=0.0)
+        last_cues: list[int] = []
+        for sent, a in zip(sents, per_sent, strict=True):
             text = sent.text
-            a = about(subject, speaker=ev.speaker, sentence=text, turn=ev.text, others=speakers,
-                      previous=previous) if subject else 0.6
+            a = max(a, 0.8 * turn_about)
+            at = [t.i for t in sent if stem(t.lower_) in cues]
+            near_cues = at + [i - 4 for i in last_cues[-1:]]  # a cue in the sentence before counts, further off
+            last_cues = at or last_cues
             if a <= 0.0:
                 continue
             words = content_terms(text)
             overlap = len(words & cues)
-            at = [t.i for t in sent if stem(t.lower_) in cues]
             weight = (0.3 + a) * (1.15 if rank < 5 else 1.0)
             if asked.kind in _STATE_KINDS:
                 if hypothetical(sent):
                     weight *= 0.25
-                elif negated(sent):
-                    weight *= 0.35
                 if asked.kind == "place" and words & _VISIT:
                     weight *= 0.4
+            when = said_time(sent.text, ev.valid_at)
             spans = spans_of(sent, asked.kind, asked.head)
             if verb and asked.kind == "thing":
                 spans += _objects_of(sent, verb)
             for sp in spans:
-                if norm(sp.text) in excluded or not norm(sp.text):
+                if norm(sp.text) in excluded or not norm(sp.text) or norm(sp.text) in (asked.head, asked.head + "s"):
                     continue
-                gap = min((max(sp.start - i, i - sp.end + 1, 0) for i in at if not sp.start <= i < sp.end), default=None)
+                gap = min((max(sp.start - i, i - sp.end + 1, 0) for i in near_cues), default=None)
+                if asked.kind == "place" and sp.start > sent.start and doc[sp.start - 1].lower_ in ("in", "to", "into"):
+                    gap = min(gap if gap is not None else 9, 2)  # "she's in bergen now", "moved to porto"
                 near = _FLOOR.get(asked.kind, 0.3) + (0.9 / (1 + gap / 3) if gap is not None else 0.0) \
                     + 0.15 * min(overlap, 3)
                 penalty = 0.6 if asked.kind == "person" and sp.text.lower() in {s.lower() for s in speakers} else 1.0
-                owner = clause_about(subject, doc[sp.start], speaker=ev.speaker, speakers=speakers, fallback=a) \
-                    if subject and attribute else a
-                out.append(Candidate(sp.text, sp.sure * (0.3 + owner) / (0.3 + a) * weight * near * penalty,
-                                     ev.valid_at, ev, "turn"))
+                owner = clause_about(subject, doc[sp.start], speaker=ev.speaker, speakers=speakers, fallback=a,
+                                     relation=relation) if subject and attribute else a
+                scale = _place_scale(asked.head, sp.text) if asked.kind == "place" else 1.0
+                if asked.kind in _STATE_KINDS and negated(sent, doc[sp.start]):
+                    scale *= 0.35
+                out.append(Candidate(sp.text, sp.sure * (0.3 + owner) / (0.3 + a) * weight * near * penalty * scale,
+                                     when, ev, "turn"))
         previous = ev.text
     return out
+
+
+_TOWN_HEADS = frozenset({"city", "town", "country", "village", "state"})
+_AREA_HEADS = frozenset({"neighbourhood", "neighborhood", "suburb", "area", "district"})
+
+
+def _place_scale(head: str, value: str) -> float:
+    """"Which city": a gazetteer city over a neighbourhood; "which suburb": the other way round."""
+    if head in _TOWN_HEADS:
+        return 1.0 if is_place_name(value) else 0.6
+    if head in _AREA_HEADS:
+        return 0.6 if is_place_name(value) else 1.0
+    return 1.0
 
 
 def _objects_of(sent: Any, verb: str) -> list[Any]:
@@ -157,6 +190,7 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     groups: dict[str, list[Candidate]] = {}
     for c in cands:
         groups.setdefault(norm(c.value), []).append(c)
+    _merge_nested(groups)
     support = {k: max(c.score for c in cs) + 0.15 * (len(cs) - 1) for k, cs in groups.items()}
     strong = {k: s for k, s in support.items() if s >= SUPPORT}
     trace: dict[str, Any] = {"values": {groups[k][0].value: round(s, 3) for k, s in
@@ -192,6 +226,29 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
         return [top(k)], {**trace, "chosen_by": "the latest well-supported value"}
     k = max(keep, key=lambda k: strong[k])
     return [top(k)], {**trace, "chosen_by": "the best-supported value"}
+
+
+def said_time(text: str, turn_time: datetime | None) -> datetime | None:
+    """When a sentence says its state holds: the first day or month it names ("keys on may 15",
+    "I moved to Leeds back in 2019"), else the turn's own time."""
+    if turn_time is None:
+        return None
+    refs = [r for r in find_times(text, turn_time) if r.granularity in ("day", "week", "weekend", "month", "year")]
+    return refs[0].start if refs else turn_time
+
+
+def _merge_nested(groups: dict[str, list[Candidate]]) -> None:
+    """A value said inside a longer one in the same turn joins it: "manager" in "engineering
+    manager", "Raman" in "Priya Raman" (the longer says more)."""
+    keys = sorted(groups, key=lambda k: -len(k.split()))
+    for short in sorted(groups, key=lambda k: len(k.split())):
+        for long in keys:
+            if long == short or len(long.split()) <= len(short.split()) or short not in groups or long not in groups:
+                continue
+            if f" {short} " in f" {long} " and {c.evidence.episode for c in groups[short]} & {
+                    c.evidence.episode for c in groups[long]}:
+                groups[long].extend(groups.pop(short))
+                break
 
 
 def phrase(asked: Asked, chosen: list[Candidate]) -> str:

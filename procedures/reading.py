@@ -43,9 +43,9 @@ if TYPE_CHECKING:
 
 _FAR_PAST = datetime(1900, 1, 1).astimezone()
 # "X's manager", "the woman X dated": the value belongs to someone the subject is related to
-_RELATIONAL = re.compile(r"['\u2019]s?\s+(?:\w+\s+)?(?:manager|boss|supervisor|sister|brother|mother|father|mom|mum|"
-                         r"dad|son|daughter|husband|wife|partner|girlfriend|boyfriend|fianc\w*|friend|co-?founder|"
-                         r"colleague|cousin|employee|drummer|family)\b|\bthe (?:man|woman|person|company)\b", re.I)
+_RELATIONAL = re.compile(r"['\u2019]s?\s+(?:(?:current|new|first|old|former|business|phd|ex)\s+)*(?P<rel>manager|boss|"
+                         r"supervisor|sister|brother|mother|father|mom|mum|dad|son|daughter|son-in-law|husband|wife|"
+                         r"partner|girlfriend|boyfriend|fianc\w*|friend|co-?founder|colleague|cousin|employee)\b", re.I)
 _EVENT_CLAUSE = re.compile(r"\b(when|while|before|after|since)\s+(?!(?:the\s+)?(?:latest|most recent)\b)(.+?)[?,]?$",
                            re.I)
 EVENTS: dict[str, str] = {
@@ -94,8 +94,9 @@ def event_window(ctx: Context, question: str, group: str, turns: list[Evidence],
         return None, ""
     link, clause = m.group(1).lower(), m.group(2)
     words = content_terms(clause, drop=[n for n in names_in(clause) if len(n) < 3])
-    best = max(((len(content_terms(e.text) & words), e) for e in turns if e.valid_at), key=lambda x: x[0],
-               default=(0, None))
+    scored = [(len(content_terms(e.text) & words), e) for e in turns if e.valid_at]
+    top = max((n for n, _ in scored), default=0)  # the first turn that tells the event best: later ones look back
+    best = min(((n, e) for n, e in scored if n == top), key=lambda x: x[1].valid_at, default=(0, None))
     if best[1] is None or best[0] < max(1, len(words) // 2) or best[1].valid_at is None:
         return None, ""
     when = best[1].valid_at
@@ -130,6 +131,21 @@ def read_event(asked: Asked, question: str, subject: Subject | None, turns: list
     return word, ev
 
 
+def _bridge(ctx: Context, group: str, relation: str, subject: Subject, speakers: tuple[str, ...],
+            excluded: set[str], window: tuple[datetime, datetime] | None, latest: bool) -> Subject | None:
+    """The person a relation noun names for the subject ("Tobias's *manager*" → Olu), read like
+    "Who is Tobias's manager?"; None when no one is well supported."""
+    asked = Asked("person", relation, recency=latest)
+    cues = content_terms(relation) | {relation}
+    turns = subject_turns(ctx, group, subject, cues)
+    chosen, _ = choose(asked, candidates(ctx, asked, subject, turns, cues, speakers, excluded, None),
+                       latest=latest, window=window)
+    if not chosen:
+        return None
+    name = chosen[0].value
+    return Subject(name, frozenset({name.lower(), name.lower().split()[0]}), speaker=False)
+
+
 def main_verb(question: str) -> str | None:
     """The question's own verb ("play" in "What instrument does Aarav play now?"), not be/have/do."""
     for t in parse(question):
@@ -148,7 +164,7 @@ def read(ctx: Context, question: str, group: str, *, mode: str, as_of: datetime 
     speakers = tuple(ctx.speakers(group))
     subject = subject_of(question, ctx.speakers(group))
     trace["subject"] = subject.name if subject else None
-    cue_set = cue_terms(ctx, question, predicate, subject)
+    cue_set = cue_terms(ctx, question, predicate, subject, asked)
     turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set))
     premise = check(asked, question, subject, turns, speakers)
     trace["premise"] = premise.reason
@@ -165,17 +181,26 @@ def read(ctx: Context, question: str, group: str, *, mode: str, as_of: datetime 
         answer = (f"No, {word}" if asked.yesno else word) + (f" ({format_day(ev.valid_at)})" if ev.valid_at else "")
         return Reading(answer, False, dedupe([ev, *result.evidence]), {**trace, "event": word})
     excluded = {norm(n) for n in names_in(question)} | ({norm(a) for a in subject.aliases} if subject else set())
-    cands = graph_candidates(ctx, asked, list(result.facts), result.evidence)
-    rel = _RELATIONAL.search(question)
-    chain = mode == "relation_chain" or (rel is not None and subject is not None and subject.named_in(
-        question[max(0, rel.start() - 40) : rel.start() + 2]))
-    cands += candidates(ctx, asked, subject, turns, cue_set, speakers, excluded, main_verb(question),
-                        attribute=not chain)
     window, why = ((_FAR_PAST, as_of), "as_of") if as_of else event_window(ctx, question, group, turns,
                                                                            group_time(ctx, group))
     if why:
         trace["window"] = {"from": why, "start": window[0] if window else None, "end": window[1] if window else None}
-    chosen, how = choose(asked, cands, latest=asked.recency or mode == "latest_version", window=window)
+    latest = asked.recency or mode == "latest_version"
+    verb = main_verb(question)
+    rel = _RELATIONAL.search(question)
+    if rel is not None and subject is not None and asked.head != rel.group("rel").lower() \
+            and subject.named_in(question[max(0, rel.start() - 40) : rel.start() + 2]):
+        bridge = _bridge(ctx, group, rel.group("rel").lower(), subject, speakers, excluded, window, latest)
+        if bridge is not None:  # "Tobias's manager" is Olu: read Olu's city, not Tobias's
+            trace["bridge"] = bridge.name
+            subject = bridge
+            cue_set = cue_terms(ctx, question, predicate, subject, asked) - {rel.group("rel").lower()}
+            turns = dedupe(subject_turns(ctx, group, subject, cue_set) + result.evidence)
+            excluded |= {norm(a) for a in subject.aliases}
+    cands = graph_candidates(ctx, asked, list(result.facts), result.evidence) if "bridge" not in trace else []
+    cands += candidates(ctx, asked, subject, turns, cue_set, speakers, excluded, verb,
+                        attribute="bridge" in trace or mode != "relation_chain")
+    chosen, how = choose(asked, cands, latest=latest, window=window)
     trace["choice"] = how
     if not chosen:
         if result.trace.get("from_graph") and result.answer:

@@ -30,7 +30,7 @@ ROLE_HEADS = frozenset("""
     entrepreneur farmer firefighter founder freelancer gardener guide hairdresser head illustrator instructor
     intern journalist judge lawyer lead lecturer librarian manager mechanic midwife musician nanny nurse officer
     owner painter paralegal paramedic partner pharmacist photographer physician physiotherapist pilot plumber
-    postdoc producer professor programmer psychologist receptionist reporter researcher scientist secretary
+    postdoc producer professor dev programmer psychologist receptionist reporter researcher scientist secretary
     singer specialist student supervisor surgeon tailor teacher technician tester therapist translator tutor
     vet veterinarian waiter waitress writer crew attendant captain principal administrator strategist planner
     copywriter marketer recruiter mechanic janitor porter steward stewardess resident registrar
@@ -51,7 +51,8 @@ ANIMALS = frozenset("""dog cat puppy pup kitten kitty horse pony rabbit bunny ha
 _NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
                           "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty "
                           "ninety hundred".split())
-_DET = frozenset("a an the my your his her our their its this that these those some new old current first".split())
+_DET = frozenset("a an the my your his her our their its this that these those some new old current first ur u "
+                 "yr".split())
 
 
 @dataclass(frozen=True)
@@ -135,17 +136,34 @@ def _chunks_with(sent: Any, heads: frozenset[str] | set[str]) -> list[tuple[Any,
     return out
 
 
+_PREDICATING = frozenset({"attr", "appos", "acomp", "ROOT", "oprd", "npadvmod", "dep"})
+
+
+def _predicated(chunk: Any) -> bool:
+    """The role is said *of* someone ("I'm a nurse", "promoted to team lead", "job as a tester",
+    "junior frontend dev 🤓"), not merely mentioned ("I have a new supervisor")."""
+    root = chunk.root
+    if root.dep_ in _PREDICATING:
+        return True
+    return root.dep_ == "pobj" and root.head.lower_ in ("as", "to", "into")
+
+
 def _roles(sent: Any) -> list[Span]:
     out = []
     for chunk, hit in _chunks_with(sent, ROLE_HEADS):
         toks = [t for t in chunk if t.i <= hit.i and t.ent_type_ not in ("PERSON", "GPE")]
         cleaned = _clean(toks)
         if cleaned:
-            out.append(Span(cleaned[0], "role", 0.9 if hit.i == chunk.root.i else 0.6, cleaned[1], cleaned[2]))
+            sure = (0.9 if hit.i == chunk.root.i else 0.6) * (1.0 if _predicated(chunk) else 0.4)
+            out.append(Span(cleaned[0], "role", sure, cleaned[1], cleaned[2]))
     return out
 
 
-def _numbers(sent: Any) -> list[Span]:
+def _numbers(sent: Any, head: str) -> list[Span]:
+    if head == "age":  # an age is a count of years: no clock times, money or ordinals
+        return [s for s in _ents(sent, ("CARDINAL", "DATE", "QUANTITY"), "number", 0.9)
+                if re.fullmatch(r"(?:\d{1,3}|[a-z]+(?:[- ][a-z]+)?)(?: years?(?: old)?)?", s.text.lower())
+                and (s.text[:1].isdigit() or s.text.split()[0].split("-")[0].lower() in _NUMBER_WORDS)]
     out = _ents(sent, _NER_KINDS["number"], "number", 0.9)
     seen = {s.start for s in out}
     for t in sent:
@@ -182,13 +200,31 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
     return names
 
 
+_FAVOURITE = frozenset("favourite favorite fave fav fav' new old current latest usual main".split())
+
+
+def _linked(chunk: Any) -> Any | None:
+    """What a copula says a noun phrase is: "my fave food *is ur mushroom bao*" / "*X* is my band"."""
+    root = chunk.root
+    verb = root.head
+    if verb.lemma_ != "be" or root.dep_ not in ("nsubj", "attr"):
+        return None
+    want = "attr" if root.dep_ == "nsubj" else "nsubj"
+    return next((c for c in verb.children if c.dep_ == want and c is not root), None)
+
+
 def _things(sent: Any, head: str) -> list[Span]:
     """Values of a category noun: "a green cannondale gravel *bike*", "my favourite *band*, Paper Lanterns"."""
     out = []
     heads = {head, head + "s"} if head else set()
     for chunk, hit in _chunks_with(sent, heads):
+        other = _linked(chunk)
+        if other is not None:
+            cleaned = _clean(list(other.subtree))
+            if cleaned and len(cleaned[0].split()) <= 5:
+                out.append(Span(cleaned[0], "thing", 0.8, cleaned[1], cleaned[2]))
         toks = [t for t in chunk if t.i < hit.i and t.lower_ not in _DET and t.tag_ not in ("PRP$", "POS")
-                and t.lower_ not in ("favourite", "favorite", "new", "old", "current")]
+                and t.lower_ not in _FAVOURITE]
         if toks:
             cleaned = _clean(toks + [hit])
             if cleaned:
@@ -215,12 +251,17 @@ def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         taken = {i for s in people for i in range(s.start, s.end)}
         extra = [Span(s.text, "person", 0.5, s.start, s.end) for s in _proper_runs(sent)
                  if not any(i in taken for i in range(s.start, s.end)) and len(s.text.split()) <= 2
+                 and not all(is_common_word(w) for w in s.text.split())
                  and not any(t.ent_type_ in ("GPE", "ORG", "LOC", "DATE") for t in sent.doc[s.start : s.end])]
-        return [p for p in people + extra if not is_place_name(p.text)]
+        taken |= {i for p in extra for i in range(p.start, p.end)}
+        lower = [Span(t.text, "person", 0.45, t.i, t.i + 1) for t in sent
+                 if t.i not in taken and t.is_lower and t.is_alpha and len(t.text) > 2 and not t.is_stop
+                 and t.pos_ in ("PROPN", "NOUN", "ADJ", "X") and not is_common_word(t.text)]
+        return [p for p in people + extra + lower if not is_place_name(p.text)]
     if kind == "role":
         return _roles(sent)
     if kind == "number":
-        return _numbers(sent)
+        return _numbers(sent, head)
     if kind == "date":
         return _ents(sent, _NER_KINDS["date"], "date", 0.9)
     if kind == "status":
@@ -240,9 +281,26 @@ _HYPOTHETICAL = re.compile(r"\b(?:if|would|might|maybe|perhaps|someday|one day|t
                            r"might|could|should i|whether)\b", re.I)
 
 
-def negated(sent: Any) -> bool:
-    """The sentence denies or calls off what it says ("didn't get the job", "the move fell through")."""
-    return bool(_NEGATION.search(sent.text)) or any(t.dep_ == "neg" for t in sent)
+_RETRACTED = re.compile(r"\b(?:fell through|called off|cancel+ed|never happened|not happening|off the table|"
+                        r"scrapped|no longer)\b", re.I)
+
+
+def negated(sent: Any, token: Any | None = None) -> bool:
+    """The sentence calls off what it says ("the move fell through"), or the clause holding
+    ``token`` is denied ("didn't get the job"; "he wants to stay in brisbane and I don't" does not
+    deny Brisbane). Without a token, any denial in the sentence counts."""
+    if _RETRACTED.search(sent.text):
+        return True
+    if token is None:
+        return bool(_NEGATION.search(sent.text)) or any(t.dep_ == "neg" for t in sent)
+    t, hops = token, 0
+    while hops < 4:
+        if any(c.dep_ == "neg" or c.lower_ in ("never", "not", "n't") for c in t.children):
+            return True
+        if t.head is t or t.dep_ in ("ROOT", "conj", "ccomp", "advcl"):
+            break
+        t, hops = t.head, hops + 1
+    return False
 
 
 def hypothetical(sent: Any) -> bool:
