@@ -139,7 +139,9 @@ def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, .
     direct = _refers_to(s, subj, said_by=said_by, listener_ok=listener_ok)
     if direct is not None:
         return 0.9 if direct else 0.0
-    if subj.lower_ in ("he", "she", "they", "it", "this", "that", "there", "which", "who"):
+    if subj.lower_ in ("he", "she", "him", "her"):  # a third person: never the speaker or the listener
+        return 0.0 if s.speaker else fallback * 0.8
+    if subj.lower_ in ("they", "it", "this", "that", "there", "which", "who"):
         return fallback * 0.8
     return fallback * 0.7
 

@@ -23,7 +23,7 @@ from tkg.nlp import is_place_name, parse
 from tkg.timeparse import find_times
 
 from .about import Subject, about, clause_about
-from .spans import Span, hypothetical, negated, spans_of
+from .spans import ANIMALS, GREETING, Span, hypothetical, negated, spans_of
 from .synthesis import content_terms, format_day, stem
 
 if TYPE_CHECKING:
@@ -88,16 +88,17 @@ def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subje
 def candidates(
     ctx: Context, asked: Asked, subject: Subject | None, turns: list[Evidence], cues: set[str],
     speakers: tuple[str, ...], excluded: set[str], verb: str | None, *, attribute: bool = True,
+    before: dict[str, str] | None = None,
 ) -> list[Candidate]:
     """Every span of the asked kind in ``turns``, weighed (see the module doc). With ``attribute``
     the span's own clause must be about the subject (a slot of the subject's: where they live);
     without it the sentence is enough (a chain: the city the subject's manager came from)."""
     out: list[Candidate] = []
-    previous = ""
     relation = frozenset({asked.head, *cues}) if asked.head else frozenset(cues)
     for rank, ev in enumerate(turns):
         doc = parse(ev.text)
         sents = list(doc.sents)
+        previous = (before or {}).get(ev.episode, "")
         per_sent = [about(subject, speaker=ev.speaker, sentence=x.text, turn=ev.text, others=speakers,
                           previous=previous) if subject else 0.6 for x in sents]
         turn_about = max(per_sent, default=0.0)
@@ -126,7 +127,7 @@ def candidates(
                 if norm(sp.text) in excluded or not norm(sp.text) or norm(sp.text) in (asked.head, asked.head + "s"):
                     continue
                 gap = min((max(sp.start - i, i - sp.end + 1, 0) for i in near_cues), default=None)
-                if asked.kind == "place" and sp.start > sent.start and doc[sp.start - 1].lower_ in ("in", "to", "into"):
+                if asked.kind == "place" and sp.start > sent.start and _locates(doc, sp.start):
                     gap = min(gap if gap is not None else 9, 2)  # "she's in bergen now", "moved to porto"
                 near = _FLOOR.get(asked.kind, 0.3) + (0.9 / (1 + gap / 3) if gap is not None else 0.0) \
                     + 0.15 * min(overlap, 3)
@@ -138,8 +139,15 @@ def candidates(
                     scale *= 0.35
                 out.append(Candidate(sp.text, sp.sure * (0.3 + owner) / (0.3 + a) * weight * near * penalty * scale,
                                      when, ev, "turn"))
-        previous = ev.text
     return out
+
+
+def _locates(doc: Any, start: int) -> bool:
+    """A place right after "in"/"to"/"into", or after a greeting's "from" ("hi from ghent!")."""
+    prev = doc[start - 1].lower_
+    if prev in ("in", "to", "into"):
+        return True
+    return prev == "from" and (start < 2 or doc[start - 2].lower_ in GREETING or doc[start - 2].is_sent_start)
 
 
 _TOWN_HEADS = frozenset({"city", "town", "country", "village", "state"})
@@ -148,10 +156,11 @@ _AREA_HEADS = frozenset({"neighbourhood", "neighborhood", "suburb", "area", "dis
 
 def _place_scale(head: str, value: str) -> float:
     """"Which city": a gazetteer city over a neighbourhood; "which suburb": the other way round."""
+    town = is_place_name(value, locative=True)
     if head in _TOWN_HEADS:
-        return 1.0 if is_place_name(value) else 0.6
+        return 1.0 if town else 0.6
     if head in _AREA_HEADS:
-        return 0.6 if is_place_name(value) else 1.0
+        return 0.6 if town else 1.0
     return 1.0
 
 
@@ -169,13 +178,17 @@ def _objects_of(sent: Any, verb: str) -> list[Any]:
     return out
 
 
-def graph_candidates(ctx: Context, asked: Asked, facts: list[Fact], evidence: list[Evidence]) -> list[Candidate]:
-    """The procedure's facts whose object is of the asked kind, as candidates that rest on edges."""
+def graph_candidates(ctx: Context, asked: Asked, facts: list[Fact], evidence: list[Evidence],
+                     excluded: set[str]) -> list[Candidate]:
+    """The procedure's facts whose object is of the asked kind, as candidates that rest on edges
+    (never a value the question itself names, its head noun, or an animal word for a pet's name)."""
     by_fact = {e.fact: e for e in evidence if e.fact}
     out = []
     for f in facts:
         kinds = _OBJECT_KINDS.get(ctx.registry.get(f.predicate).object_type, ()) if f.predicate in ctx.registry else ()
-        if asked.kind not in kinds:
+        value = norm(f.object)
+        if asked.kind not in kinds or value in excluded or value in (asked.head, asked.head + "s") or (
+                asked.kind == "pet_name" and value in ANIMALS):
             continue
         ev = by_fact.get(f.uuid) or next((e for e in evidence if f.episodes and e.episode == f.episodes[0]), None)
         if ev is not None:
@@ -218,9 +231,10 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     elif window is not None:
         start, end = window
         before = [k for k in keep if any(c.when and c.when <= end for c in groups[k])]
-        if before:
-            k = max(before, key=lambda k: (last_said(k, end), strong[k]))
-            return [top(k)], {**trace, "chosen_by": f"the latest said by {format_day(end)}"}
+        if not before:
+            return [], {**trace, "chosen_by": f"nothing well supported was said by {format_day(end)}"}
+        k = max(before, key=lambda k: (last_said(k, end), strong[k]))
+        return [top(k)], {**trace, "chosen_by": f"the latest said by {format_day(end)}"}
     if latest:
         k = max(keep, key=lambda k: (last_said(k), strong[k]))
         return [top(k)], {**trace, "chosen_by": "the latest well-supported value"}

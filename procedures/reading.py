@@ -80,6 +80,20 @@ def subject_turns(ctx: Context, group: str, subject: Subject | None, cues_: set[
     return [_turn_evidence(r, float(s), group) for s, r in scored[:k]]
 
 
+def turns_before(ctx: Context, group: str, turns: list[Evidence]) -> dict[str, str]:
+    """The text of the turn said just before each of ``turns`` ("she's in Oslo now" after "How is
+    Maren?"), read by position from the group's anchor."""
+    uuids = [e.episode for e in turns if e.episode]
+    if not uuids:
+        return {}
+    seq_of = {r["uuid"]: r["seq"] for r in ctx.store.named("retrieval.turns", {"group_id": group, "uuids": uuids})
+              if r.get("seq") is not None}
+    wanted = sorted({s - 1 for s in seq_of.values() if s > 0})
+    rows = ctx.store.named("retrieval.turns_by_seq", {"group_id": group, "seqs": wanted}) if wanted else []
+    text_at = {r["seq"]: r["text"] or "" for r in rows}
+    return {u: text_at.get(s - 1, "") for u, s in seq_of.items()}
+
+
 def event_window(ctx: Context, question: str, group: str, turns: list[Evidence],
                  anchor_now: datetime) -> tuple[tuple[datetime, datetime] | None, str]:
     """The time window the question is anchored to: a date ("in March 2021"), or an event
@@ -197,9 +211,9 @@ def read(ctx: Context, question: str, group: str, *, mode: str, as_of: datetime 
             cue_set = cue_terms(ctx, question, predicate, subject, asked) - {rel.group("rel").lower()}
             turns = dedupe(subject_turns(ctx, group, subject, cue_set) + result.evidence)
             excluded |= {norm(a) for a in subject.aliases}
-    cands = graph_candidates(ctx, asked, list(result.facts), result.evidence) if "bridge" not in trace else []
+    cands = graph_candidates(ctx, asked, list(result.facts), result.evidence, excluded) if "bridge" not in trace else []
     cands += candidates(ctx, asked, subject, turns, cue_set, speakers, excluded, verb,
-                        attribute="bridge" in trace or mode != "relation_chain")
+                        attribute="bridge" in trace or mode != "relation_chain", before=turns_before(ctx, group, turns))
     chosen, how = choose(asked, cands, latest=latest, window=window)
     trace["choice"] = how
     if not chosen:

