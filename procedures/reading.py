@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from tkg.memory import Context
 
 _FAR_PAST = datetime(1900, 1, 1).astimezone()
+# kinds whose spans are typed well enough that finding none means the evidence does not say
+TYPED = frozenset({"place", "organisation", "person", "role", "pet_name", "animal", "status", "number"})
 # "X's manager", "the woman X dated": the value belongs to someone the subject is related to
 _RELATIONAL = re.compile(r"['\u2019]s?\s+(?:(?:current|new|first|old|former|business|phd|ex)\s+)*(?P<rel>manager|boss|"
                          r"supervisor|sister|brother|mother|father|mom|mum|dad|son|daughter|son-in-law|husband|wife|"
@@ -217,8 +219,8 @@ def read(ctx: Context, question: str, group: str, *, mode: str, as_of: datetime 
     chosen, how = choose(asked, cands, latest=latest, window=window)
     trace["choice"] = how
     if not chosen:
-        if result.trace.get("from_graph") and result.answer:
-            return None  # an answer walked over edges stands without a typed span beside it
+        if (result.trace.get("from_graph") and result.answer) or asked.kind not in TYPED:
+            return None  # an answer walked over edges stands; an untyped kind ("what did she do") is not read
         return no_information(f"no {asked.kind} is supported by the evidence", result.evidence or turns[:5], trace)
     answer = phrase(asked, chosen)
     if asked.yesno:
