@@ -212,7 +212,10 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     if not strong:
         return [], {**trace, "chosen_by": "nothing reached the support needed", "support_needed": SUPPORT}
     best = max(strong.values())
-    keep = {k for k, s in strong.items() if s >= 0.5 * best}
+    # "now" and "as of" weigh every well-supported value by when it was said; the best and a
+    # list keep only values near the best
+    keep = set(strong) if (latest or window is not None) and not asked.many else {
+        k for k, s in strong.items() if s >= 0.5 * best}
 
     def top(k: str) -> Candidate:
         return max(groups[k], key=lambda c: c.score)

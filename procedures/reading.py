@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from planners import cues
 from planners.asked import Asked, asked_for
 from tkg.models import Evidence
-from tkg.nlp import parse
+from tkg.nlp import parse, parse_many
 
 from .about import Subject, subject_of
 from .backfill import _turn_evidence
@@ -182,6 +182,7 @@ def read(ctx: Context, question: str, group: str, *, mode: str, as_of: datetime 
     trace["subject"] = subject.name if subject else None
     cue_set = cue_terms(ctx, question, predicate, subject, asked)
     turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set))
+    parse_many([e.text for e in turns])  # one batch for the turns every later step reads
     premise = check(asked, question, subject, turns, speakers)
     trace["premise"] = premise.reason
     if not premise.holds:
