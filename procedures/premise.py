@@ -65,6 +65,8 @@ class Premise:
 
 
 def _stated(sent: Any) -> bool:
+    """The sentence states what it says: no question, wish, plan or denial anywhere in it (a
+    presupposition needs a plain statement; "no dog yet, but if I get one…" is none)."""
     return not hypothetical(sent) and not negated(sent)
 
 
@@ -90,14 +92,13 @@ def check(asked: Asked, question: str, subject: Subject | None, turns: list[Evid
         for sent in parse(ev.text).sents:
             text = sent.text.lower()
             a = about(subject, speaker=ev.speaker, sentence=sent.text, turn=ev.text, others=speakers) if subject else 1.0
-            if not _stated(sent):
-                continue
             for n in need_names:
-                if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text) and (
+                if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text) and _stated(sent) and (
                         not event_verb or {stem(w) for w in re.findall(r"[a-z]+", text)} & event_verb):
                     need_names[n] = True
                     seen_any = seen_any or ev
-            if nouns and a >= 0.8 and any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text) for w in nouns):
+            said = [w for w in nouns if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text)]
+            if said and a >= 0.8 and _stated(sent):
                 need_noun = True
                 seen_any = seen_any or ev
     missing = [n for n, ok in need_names.items() if not ok]

@@ -48,7 +48,8 @@ TYPED = frozenset({"place", "organisation", "person", "role", "pet_name", "anima
 _RELATIONAL = re.compile(r"['\u2019]s?\s+(?:(?:current|new|first|old|former|business|phd|ex)\s+)*(?P<rel>manager|boss|"
                          r"supervisor|sister|brother|mother|father|mom|mum|dad|son|daughter|son-in-law|husband|wife|"
                          r"partner|girlfriend|boyfriend|fianc\w*|friend|co-?founder|colleague|cousin|employee)\b", re.I)
-_EVENT_CLAUSE = re.compile(r"\b(when|while|before|after|since)\s+(?!(?:the\s+)?(?:latest|most recent)\b)(.+?)[?,]?$",
+_EVENT_CLAUSE = re.compile(r"(?<!look )(?<!looks )(?<!looked )(?<!looking )(?<!named )(?<!take )(?<!took )"
+                           r"\b(when|while|before|after|since)\s+(?!(?:the\s+)?(?:latest|most recent)\b)(.+?)[?,]?$",
                            re.I)
 EVENTS: dict[str, str] = {
     "stolen": "stolen", "stole": "stolen", "nicked": "stolen", "robbed": "stolen", "theft": "stolen",
