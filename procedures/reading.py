@@ -66,7 +66,7 @@ _ENDING = frozenset({"quit", "left", "retired", "no longer", "gave up", "dropped
                      "fell through"})
 
 
-def subject_turns(ctx: Context, group: str, subject: Subject | None, cues_: set[str], *, k: int = 40) -> list[Evidence]:
+def subject_turns(ctx: Context, group: str, subject: Subject | None, cues_: set[str], *, k: int = 24) -> list[Evidence]:
     """The group's turns naming the subject or said by them that share the most cue words."""
     terms = sorted({*(subject.aliases if subject else ()), *(c for c in cues_ if len(c) >= 4)})
     if not terms:
@@ -227,5 +227,8 @@ def read(ctx: Context, question: str, group: str, *, mode: str, as_of: datetime 
     answer = phrase(asked, chosen)
     if asked.yesno:
         answer = f"Yes, {answer}"
-    support = dedupe([c.evidence for c in chosen] + result.evidence + turns)[: max(10, len(result.evidence))]
+    # the evidence keeps the procedure's ranking (what retrieval found best for the question); the
+    # turns that state the answer are named in the trace and follow when the list lacks them
+    trace["support"] = [c.evidence.source_ref for c in chosen]
+    support = dedupe(result.evidence + [c.evidence for c in chosen])
     return Reading(answer, False, support, trace)

@@ -32,7 +32,7 @@ MODEL_VERSION = "3.8.0"
 # sha256 over config.cfg and every component's weights, in path order (see _model_digest)
 MODEL_SHA256 = "e3b0ece28f834768772e8a242a8fa6559fe194bd82eed09e7c8b103b3dbc02da"
 _INSTALL_HINT = 'install the offline reader with: pip install "tkg[local]"'
-_CACHE_SIZE = 20_000
+_CACHE_SIZE = 10_000
 
 _PLAIN_NAME = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*")
 _lock = threading.Lock()
