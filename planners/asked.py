@@ -58,7 +58,8 @@ _COUNT_Q = re.compile(r"\bhow (?:many|much)\b", re.I)
 _AGE_Q = re.compile(r"\bhow old\b", re.I)
 _DURATION_Q = re.compile(r"\bhow long\b", re.I)
 _EVENT_Q = re.compile(r"\bwhat (?:happened|happens) (?:to|with)\b|\bwhat became of\b|\bwhat went wrong\b", re.I)
-_ROLE_Q = re.compile(r"\bwhat does \w+(?:'s)? (?:\w+ )?do\b|\bdo for (?:work|a living)\b|\bwork as\b", re.I)
+_ROLE_Q = re.compile(r"\bwhat (?:does|did) \w+(?:'s)? (?:\w+ )?do(?: now| these days| nowadays)?\s*\??$"
+                     r"|\bdo for (?:work|a living)\b|\bwork as\b|\bdo professionally\b", re.I)
 _STATUS_Q = re.compile(r"\b(?:relationship|marital) status\b|\brelationship (?:with|between)\b"
                        r"|\bstatus of \w+(?: and \w+)?(?:'s)? relationship\b", re.I)
 _NAME_OF = re.compile(r"\bname of ([^?,.]+)", re.I)

@@ -116,7 +116,9 @@ def answer_question(
 
     t = time.perf_counter()
     grounding = (
-        ground(ctx, question, group, ownership=reading is None and not result.trace.get("from_graph"))
+        # a typed value the reader found in a clause about the subject settles whose attribute it is
+        ground(ctx, question, group, ownership=not result.trace.get("from_graph") and (
+            reading is None or reading.abstained or not reading.typed))
         if r.payload.abstention == "entity"
         else None
     )

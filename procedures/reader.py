@@ -57,6 +57,7 @@ class Reading:
     abstained: bool
     support: list[Evidence]
     trace: dict[str, Any] = field(default_factory=dict)
+    typed: bool = False  # a value of a well-typed kind (a place, a person…) stated about the subject
 
 
 def norm(value: str) -> str:

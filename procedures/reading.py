@@ -44,6 +44,10 @@ if TYPE_CHECKING:
 _FAR_PAST = datetime(1900, 1, 1).astimezone()
 # kinds whose spans are typed well enough that finding none means the evidence does not say
 TYPED = frozenset({"place", "organisation", "person", "role", "pet_name", "animal", "status", "number"})
+_RELATION_HEADS = frozenset({"manager", "boss", "supervisor", "sister", "brother", "mother", "father", "son", "daughter",
+                             "husband", "wife", "partner", "girlfriend", "boyfriend", "fiance", "fiancee", "friend",
+                             "job", "title", "profession", "occupation", "role", "city", "town", "country",
+                             "relationship", "dog", "cat", "pet", "age"})
 # "X's manager", "the woman X dated": the value belongs to someone the subject is related to
 _RELATIONAL = re.compile(r"['\u2019]s?\s+(?:(?:current|new|first|old|former|business|phd|ex)\s+)*(?P<rel>manager|boss|"
                          r"supervisor|sister|brother|mother|father|mom|mum|dad|son|daughter|son-in-law|husband|wife|"
@@ -193,8 +197,7 @@ def read(ctx: Context, question: str, group: str, *, mode: str, as_of: datetime 
     if asked.kind == "event" or (asked.yesno and asked.kind == "thing" and not asked.head):
         got = read_event(asked, question, subject, turns)
         if got is None:
-            return None if asked.yesno else no_information("no event word next to the thing asked about",
-                                                           turns[:5], trace)
+            return None  # no event word next to it: the procedure's answer stands
         word, ev = got
         answer = (f"No, {word}" if asked.yesno else word) + (f" ({format_day(ev.valid_at)})" if ev.valid_at else "")
         return Reading(answer, False, dedupe([ev, *result.evidence]), {**trace, "event": word})
@@ -221,8 +224,9 @@ def read(ctx: Context, question: str, group: str, *, mode: str, as_of: datetime 
     chosen, how = choose(asked, cands, latest=latest, window=window)
     trace["choice"] = how
     if not chosen:
-        if (result.trace.get("from_graph") and result.answer) or asked.kind not in TYPED:
-            return None  # an answer walked over edges stands; an untyped kind ("what did she do") is not read
+        slot = predicate is not None or latest or window is not None or asked.head in _RELATION_HEADS
+        if (result.trace.get("from_graph") and result.answer) or asked.kind not in TYPED or not slot:
+            return None  # an answer walked over edges stands; an untyped or open question is not read
         return no_information(f"no {asked.kind} is supported by the evidence", result.evidence or turns[:5], trace)
     answer = phrase(asked, chosen)
     if asked.yesno:
@@ -231,4 +235,4 @@ def read(ctx: Context, question: str, group: str, *, mode: str, as_of: datetime 
     # turns that state the answer are named in the trace and follow when the list lacks them
     trace["support"] = [c.evidence.source_ref for c in chosen]
     support = dedupe(result.evidence + [c.evidence for c in chosen])
-    return Reading(answer, False, support, trace)
+    return Reading(answer, False, support, trace, typed=asked.kind in TYPED)
