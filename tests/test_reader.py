@@ -117,7 +117,8 @@ def test_typed_answers_from_the_turns(mem: tuple[Memory, str], question: str, wa
     a = m.ask(question, group=group)
     assert wanted in a.answer.lower() and not a.abstained, (a.answer, a.trace.get("reading"))
     assert len(a.answer) < 40  # a value, not a sentence
-    assert any(wanted in e.text.lower() for e in a.evidence[:3])  # its turn comes first
+    support = [e for e in a.evidence if e.source_ref in a.trace["reading"]["support"]]
+    assert support and all(wanted in e.text.lower() for e in support)  # the turns that state it are evidence
 
 
 @pytest.mark.parametrize("question", [
