@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tkg.text import STOPWORDS
+
 from .cues import count_cue, recency_cue, summary_cue, tokenize
 
 KINDS = ("place", "organisation", "person", "role", "date", "number", "status", "pet_name", "animal",
@@ -184,7 +186,7 @@ def _wh_head(q: str) -> tuple[str, str]:
             return _pick_head(phrase)
     if poss:
         words = [poss.group(2).lower()]
-        if poss.group(3) and poss.group(3).islower() and poss.group(3) not in _PHRASE_END | _TIME_WORDS:
+        if poss.group(3) and poss.group(3).islower() and poss.group(3) not in _PHRASE_END | _TIME_WORDS | STOPWORDS:
             words.append(poss.group(3))
         return _pick_head(words)
     return "", "thing"

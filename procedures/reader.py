@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from tkg.memory import Context
 
 SUPPORT = 0.55  # the least support a value needs to answer
+NEWER = 1.0  # the support a value said after the graph's newest edge needs to replace it
 _EPOCH = datetime(1900, 1, 1, tzinfo=UTC)
 # a span whose kind is itself specific ("I'm a paralegal", "we got engaged") needs fewer cue words
 _FLOOR = {"role": 0.6, "status": 0.6, "pet_name": 0.45, "animal": 0.45}
@@ -180,12 +181,17 @@ def _objects_of(sent: Any, verb: str) -> list[Any]:
 
 
 def graph_candidates(ctx: Context, asked: Asked, facts: list[Fact], evidence: list[Evidence],
-                     excluded: set[str]) -> list[Candidate]:
+                     excluded: set[str], *, at: datetime | None = None, open_only: bool = False) -> list[Candidate]:
     """The procedure's facts whose object is of the asked kind, as candidates that rest on edges
-    (never a value the question itself names, its head noun, or an animal word for a pet's name)."""
+    (never a value the question itself names, its head noun, or an animal word for a pet's name):
+    only the open ones for "now" (``open_only``), only those valid at ``at`` for a date."""
     by_fact = {e.fact: e for e in evidence if e.fact}
     out = []
     for f in facts:
+        if open_only and f.invalid_at is not None:
+            continue
+        if at is not None and not ((f.valid_at is None or f.valid_at <= at) and (f.invalid_at is None or f.invalid_at > at)):
+            continue
         kinds = _OBJECT_KINDS.get(ctx.registry.get(f.predicate).object_type, ()) if f.predicate in ctx.registry else ()
         value = norm(f.object)
         if asked.kind not in kinds or value in excluded or value in (asked.head, asked.head + "s") or (
@@ -194,7 +200,7 @@ def graph_candidates(ctx: Context, asked: Asked, facts: list[Fact], evidence: li
             continue  # an edge whose object is not of the asked kind ("has_pet Japan") answers nothing
         ev = by_fact.get(f.uuid) or next((e for e in evidence if f.episodes and e.episode == f.episodes[0]), None)
         if ev is not None:
-            out.append(Candidate(f.object, 1.6, f.valid_at, ev, "graph"))
+            out.append(Candidate(f.object, 2.5, f.valid_at, ev, "graph"))
     return out
 
 

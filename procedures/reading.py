@@ -25,6 +25,7 @@ from .premise import check
 from .query_text import names_in
 from .reader import (
     FAR_FUTURE,
+    NEWER,
     Reading,
     candidates,
     choose,
@@ -192,8 +193,8 @@ def read(ctx: Context, question: str, group: str, *, mode: str, as_of: datetime 
     trace["premise"] = premise.reason
     if not premise.holds:
         return no_information(f"false premise: {premise.reason}", result.evidence or turns[:5], trace)
-    if asked.kind == "date":
-        return None
+    if asked.kind == "date" or asked.count:
+        return None  # dates and counts are the procedures' (the temporal one, the aggregation)
     if asked.kind == "event" or (asked.yesno and asked.kind == "thing" and not asked.head):
         got = read_event(asked, question, subject, turns)
         if got is None:
@@ -209,7 +210,7 @@ def read(ctx: Context, question: str, group: str, *, mode: str, as_of: datetime 
     latest = asked.recency or mode == "latest_version"
     verb = main_verb(question)
     rel = _RELATIONAL.search(question)
-    if rel is not None and subject is not None and asked.head != rel.group("rel").lower() \
+    if rel is not None and subject is not None and (asked.kind != "person" or asked.head != rel.group("rel").lower()) \
             and subject.named_in(question[max(0, rel.start() - 40) : rel.start() + 2]):
         bridge = _bridge(ctx, group, rel.group("rel").lower(), subject, speakers, excluded, window, latest)
         if bridge is not None:  # "Tobias's manager" is Olu: read Olu's city, not Tobias's
@@ -218,10 +219,18 @@ def read(ctx: Context, question: str, group: str, *, mode: str, as_of: datetime 
             cue_set = cue_terms(ctx, question, predicate, subject, asked) - {rel.group("rel").lower()}
             turns = dedupe(subject_turns(ctx, group, subject, cue_set) + result.evidence)
             excluded |= {norm(a) for a in subject.aliases}
-    cands = graph_candidates(ctx, asked, list(result.facts), result.evidence, excluded) if "bridge" not in trace else []
-    cands += candidates(ctx, asked, subject, turns, cue_set, speakers, excluded, verb,
-                        attribute="bridge" in trace or mode != "relation_chain", before=turns_before(ctx, group, turns))
-    chosen, how = choose(asked, cands, latest=latest, window=window)
+    graph = graph_candidates(ctx, asked, list(result.facts), result.evidence, excluded,
+                             at=window[1] if window is not None and window[1] < FAR_FUTURE else None,
+                             open_only=latest and window is None)
+    turn_cands = [] if graph and asked.many else candidates(
+        ctx, asked, subject, turns, cue_set, speakers, excluded, verb,
+        attribute="bridge" in trace or mode != "relation_chain", before=turns_before(ctx, group, turns))
+    if graph:  # graph first: the edges valid then stand; "now", unless a turn clearly said a newer value
+        newest = max((c.when for c in graph if c.when), default=None)
+        turn_cands = [] if window is not None else [
+            c for c in turn_cands if c.score >= NEWER and (newest is None or (c.when and c.when > newest))]
+        trace["graph_values"] = [c.value for c in graph]
+    chosen, how = choose(asked, graph + turn_cands, latest=latest, window=window)
     trace["choice"] = how
     if not chosen:
         slot = predicate is not None or latest or window is not None or asked.head in _RELATION_HEADS

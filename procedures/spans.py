@@ -164,6 +164,8 @@ def _roles(sent: Any) -> list[Span]:
             if cleaned:
                 out.append(Span(cleaned[0], "role", 0.7, cleaned[1], cleaned[2]))
     for chunk, hit in _chunks_with(sent, ROLE_HEADS):
+        if any(c.dep_ == "poss" for c in hit.children):
+            continue  # "my manager", "her boss": someone's relation, not a role
         toks = [t for t in chunk if t.i <= hit.i and t.ent_type_ not in ("PERSON", "GPE")]
         cleaned = _clean(toks)
         if cleaned:
