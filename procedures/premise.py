@@ -42,6 +42,7 @@ KIN: dict[str, frozenset[str]] = {
     "wife": frozenset({"wife", "married", "wedding"}), "husband": frozenset({"husband", "married", "wedding"}),
     "dog": frozenset({"dog", "puppy", "pup"}), "cat": frozenset({"cat", "kitten", "kitty"}),
 }
+_INFERENCE = re.compile(r"^\s*(?:would|could|might|is it likely|are they likely|does it seem)\b|\blikely\b", re.I)
 _PRESUPPOSING = frozenset({"pet_name", "animal", "person"})
 _DOG_WORDS = ANIMALS - {"cat", "kitten", "kitty", "tabby", "horse", "pony", "rabbit", "bunny", "hamster", "parrot",
                         "budgie", "bird", "fish", "tortoise", "turtle", "snake", "lizard", "gecko", "hen",
@@ -72,7 +73,10 @@ def _stated(sent: Any) -> bool:
 
 def check(asked: Asked, question: str, subject: Subject | None, turns: list[Evidence],
           speakers: tuple[str, ...]) -> Premise:
-    """Whether every presupposition of ``question`` is stated about its subject in ``turns``."""
+    """Whether every presupposition of ``question`` is stated about its subject in ``turns``.
+    A question that asks for an inference ("Would she likely enjoy Vivaldi?") presupposes nothing."""
+    if _INFERENCE.search(question):
+        return Premise(True, "an inference question presupposes nothing")
     focus = [n for n in names_in(question) if subject is None or n.lower() not in subject.aliases]
     focus = [n for n in focus if n.lower() not in {s.lower() for s in speakers}]
     nouns: set[str] = set()
