@@ -1,23 +1,27 @@
 """`tkg bench mcp`: what the MCP server costs against the Python API, on the same store and questions.
 
-One fresh store gets the LoCoMo samples; every question is asked through ``Memory.ask`` in this
-process (one untimed warm-up first), then the Memory is closed (Kuzu admits one process) and
-``tkg serve mcp`` is started as a subprocess over stdio and driven by the `mcp` SDK's client,
-which asks the same questions again. Reported: the time from spawning the server to its first
-answer (the start-up an assistant waits for once), a cold ``tkg ask`` process for comparison
-(what every question costs without a server), p50/p95 of both paths, and the per-call overhead
-of MCP (each question's MCP time minus its API time). The server runs without the embedding
-cache unless asked, so it cannot reuse the API run's query embeddings.
+One fresh store gets the LoCoMo samples and the ingesting Memory is closed; every question is
+asked through ``Memory.ask`` on a newly opened Memory in this process (one untimed warm-up
+first), which is closed in turn (Kuzu admits one process), and ``tkg serve mcp`` is started as a
+subprocess over stdio and driven by the `mcp` SDK's client, which asks the same questions again.
+Reported: the time from spawning the server to its first answer (the start-up an assistant waits
+for once); one cold ``tkg ask --mode single_fact`` process (a lookup embeds its question, so it
+loads the model: what such a question costs without a server); p50/p95 of both paths; the
+overhead of MCP per call, both as each question's MCP time minus its API time and as the round
+trip minus the server's own time (``server_ms``), which leaves out the two processes' differences.
+The server runs without the embedding cache unless asked, so it cannot reuse the API run's
+query embeddings. On Neo4j the benchmark's groups are deleted at the end.
 
 Example::
 
     >>> with bench_memory(None) as bm:  # doctest: +SKIP
     ...     report = run_mcp(bm, Path("locomo_dev5.json"), samples=1, limit=100)
-    >>> report["overhead_ms"]["p50"]  # doctest: +SKIP
+    >>> report["mcp_transport_ms"]["p50"]  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -34,6 +38,7 @@ from mcp.client.stdio import stdio_client
 
 from ..errors import TkgError
 from ..ingest.loaders import load
+from ..memory import Memory
 from .fresh import BenchMemory, finished, machine
 from .locomo import LocomoQuestion, ingest_turns, load_questions
 from .metrics import latency_summary, percentile
@@ -53,14 +58,24 @@ def run_mcp(
     episodes = [e for e in load(path).episodes if e.group in groups]
     ingest = ingest_turns(bm, episodes, bar("ingest", len(episodes)))
     ingest.pop("refs")
-    api_ms, api_answers = _api(bm, questions, bar("python api", len(questions)))
-    bm.mem.close()  # Kuzu admits one process: the server opens the store next
+    bm.mem.close()
+    gc.collect()  # the API is timed like the server: a Memory just opened, not the one that ingested
+    with Memory.open(bm.raw_url, embedder=bm.embedder) as mem:
+        api_ms, api_answers = _api(mem, questions, bar("python api", len(questions)))
+    gc.collect()  # Kuzu admits one process: the server opens the store next
     env = {**os.environ, "TKG_STORE": bm.raw_url, "HF_HUB_OFFLINE": "1"}  # the URL stays out of the process list
     if not embed_cache:
         env["TKG_EMBED_CACHE"] = "0"
-    mcp = anyio.run(_mcp, questions, env, bar("mcp stdio", len(questions)))
-    cold = _cold_cli(questions[0], env)
+    try:
+        mcp = anyio.run(_mcp, questions, env, bar("mcp stdio", len(questions)))
+        cold = _cold_cli(questions[0], env)
+    finally:
+        if bm.backend == "neo4j":  # a shared server is left as it was
+            with Memory.open(bm.raw_url, embedder=bm.embedder) as mem:
+                for g in groups:
+                    mem.forget(g)
     overhead = [m - a for m, a in zip(mcp["ms"], api_ms, strict=True)]
+    transport = [m - s for m, s in zip(mcp["ms"], mcp["server_ms"], strict=True)]
     same = sum(1 for m, a in zip(mcp["answers"], api_answers, strict=True) if m == a)
     return {
         "benchmark": "mcp", "file": str(path), "store": bm.url, "backend": bm.backend, "machine": host, **finished(),
@@ -70,17 +85,20 @@ def run_mcp(
         "latency_ms": {"python_api": latency_summary(api_ms), "mcp_stdio": latency_summary(mcp["ms"])},
         "overhead_ms": {"p50": round(percentile(overhead, 50), 2), "p95": round(percentile(overhead, 95), 2),
                         "mean": round(sum(overhead) / len(overhead), 2)},
+        "mcp_transport_ms": {"p50": round(percentile(transport, 50), 2), "p95": round(percentile(transport, 95), 2),
+                             "mean": round(sum(transport) / len(transport), 2)},
+        "server_ms": latency_summary(mcp["server_ms"]),
         "same_answers": same, "notes": list(bm.notes),
     }
 
 
-def _api(bm: BenchMemory, questions: list[LocomoQuestion], tick: Tick) -> tuple[list[float], list[str]]:
+def _api(mem: Memory, questions: list[LocomoQuestion], tick: Tick) -> tuple[list[float], list[str]]:
     """Each question through ``Memory.ask`` in this process, after one untimed warm-up."""
-    bm.mem.ask(questions[0].question, group=questions[0].group)
+    mem.ask(questions[0].question, group=questions[0].group)
     ms, answers = [], []
     for q in questions:
         started = time.perf_counter()
-        answers.append(bm.mem.ask(q.question, group=q.group).answer)
+        answers.append(mem.ask(q.question, group=q.group).answer)
         ms.append((time.perf_counter() - started) * 1000)
         if tick:
             tick(1)
@@ -90,7 +108,9 @@ def _api(bm: BenchMemory, questions: list[LocomoQuestion], tick: Tick) -> tuple[
 async def _mcp(questions: list[LocomoQuestion], env: dict[str, str], tick: Tick) -> dict[str, Any]:
     """Spawn the server on stdio, time it to its first answer, then time every question as a tool call."""
     params = StdioServerParameters(command=sys.executable, args=["-m", "tkg.cli", "serve", "mcp"], env=env)
-    ms, answers = [], []
+    ms: list[float] = []
+    answers: list[str] = []
+    server_ms: list[float] = []
     with tempfile.TemporaryFile("w+") as log:
         started = time.perf_counter()
         try:
@@ -100,29 +120,34 @@ async def _mcp(questions: list[LocomoQuestion], env: dict[str, str], tick: Tick)
                 first_s = time.perf_counter() - started
                 for q in questions:
                     t = time.perf_counter()
-                    answers.append(await _ask(client, q))
+                    answer, took = await _ask(client, q)
                     ms.append((time.perf_counter() - t) * 1000)
+                    answers.append(answer)
+                    server_ms.append(took)
                     if tick:
                         tick(1)
         except BaseException:
             log.seek(0)
             sys.stderr.write(log.read()[-3000:])
             raise
-    return {"ready_s": round(ready, 2), "first_answer_s": round(first_s, 2), "ms": ms, "answers": answers}
+    return {"ready_s": round(ready, 2), "first_answer_s": round(first_s, 2), "ms": ms, "answers": answers,
+            "server_ms": server_ms}
 
 
-async def _ask(client: Any, q: LocomoQuestion) -> str:
+async def _ask(client: Any, q: LocomoQuestion) -> tuple[str, float]:
+    """The answer and the server's own time for it (``server_ms``)."""
     result = await client.call_tool("ask", {"question": q.question, "group": q.group})
     if result.is_error:
         raise TkgError(f"the MCP server failed a question: {result.content[0].text}")
-    return str(result.structured_content["answer"])
+    return str(result.structured_content["answer"]), float(result.structured_content["server_ms"])
 
 
 def _cold_cli(q: LocomoQuestion, env: dict[str, str]) -> dict[str, Any]:
-    """One ``tkg ask`` in a new process, what each question costs without a server: its seconds,
-    the procedure that answered and the answer's own time (the rest is start-up)."""
+    """One ``tkg ask --mode single_fact`` in a new process (a lookup embeds the question, so the model
+    loads): its seconds, the procedure that answered and the answer's own time (the rest is start-up)."""
     started = time.perf_counter()
-    child = subprocess.run([sys.executable, "-m", "tkg.cli", "ask", q.question, "--group", q.group, "--json"], env=env,
+    args = ["-m", "tkg.cli", "ask", q.question, "--group", q.group, "--mode", "single_fact", "--json"]
+    child = subprocess.run([sys.executable, *args], env=env,
                            capture_output=True, text=True, timeout=600)
     seconds = round(time.perf_counter() - started, 2)
     if child.returncode != 0:

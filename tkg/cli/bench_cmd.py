@@ -361,7 +361,7 @@ def mcp(ctx: typer.Context, path: LocomoPath, as_json: Json = False, limit: Limi
         store: Store = None, embed_cache: EmbedCache = False) -> None:
     """The MCP server against the Python API on the same LoCoMo questions: start-up to first answer, p50/p95, overhead per call.
 
-    Ingests into a fresh store, asks every question through Memory.ask, then starts `tkg serve mcp` on stdio and asks them again through the mcp SDK's client; also times one cold `tkg ask` process.
+    Ingests into a fresh store, asks every question through Memory.ask on a newly opened Memory, then starts `tkg serve mcp` on stdio and asks them again through the mcp SDK's client; also times one cold `tkg ask` process. Overhead is reported as MCP time minus API time per question, and as the round trip minus the server's own time.
 
     Example: tkg bench mcp data/locomo_dev5.json --samples 1 --limit 100 --json
     """
@@ -378,9 +378,11 @@ def mcp(ctx: typer.Context, path: LocomoPath, as_json: Json = False, limit: Limi
         table("start-up and overhead", ["", "value"], [
             ("server start to first answer (s)", report["start_to_first_answer_s"]),
             ("server start to ready (s)", report["start_to_ready_s"]),
-            ("one cold `tkg ask` process (s)", report["cli_cold_ask"]["seconds"]),
+            ("one cold `tkg ask --mode single_fact` process (s)", report["cli_cold_ask"]["seconds"]),
             ("  of which answering (ms)", report["cli_cold_ask"]["answer_ms"]),
             ("MCP overhead per call p50 (ms)", over["p50"]), ("MCP overhead per call p95 (ms)", over["p95"]),
             ("MCP overhead per call mean (ms)", over["mean"]),
+            ("MCP round trip minus server time p50 (ms)", report["mcp_transport_ms"]["p50"]),
+            ("MCP round trip minus server time p95 (ms)", report["mcp_transport_ms"]["p95"]),
             ("same answer both ways", f"{report['same_answers']} / {report['questions']}")]),
     ], as_json)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
@@ -142,15 +143,17 @@ class MemoryTools:
         mode: Annotated[ModeArg | None, Field(description="Force a retrieval mode instead of the classifier's choice.")] = None,
         as_of: AsOfArg = None,
     ) -> dict[str, Any]:
-        """Answer a question from the group's memory: the answer (or an abstention), the mode and procedure that produced it, and the evidence turns (source ref, time, speaker, text)."""
+        """Answer a question from the group's memory: the answer (or an abstention), the mode and procedure that produced it, and the evidence turns (source ref, time, speaker, text). server_ms is the time the server spent on it."""
 
         def run() -> dict[str, Any]:
+            started = time.perf_counter()
             target = self.existing(self.group(group))
             when = parse_as_of(as_of)
             a = self.mem.ask(question, group=target, mode=mode, as_of=when)
             return {"question": question, "group": target, "as_of": _iso(when), "answer": a.answer,
                     "abstained": a.abstained, "mode": a.mode, "procedure": a.procedure,
-                    "evidence": [evidence(e) for e in a.evidence], "facts": [fact(f) for f in a.facts]}
+                    "evidence": [evidence(e) for e in a.evidence], "facts": [fact(f) for f in a.facts],
+                    "server_ms": round((time.perf_counter() - started) * 1000, 2)}
 
         return await self.call(run)
 
