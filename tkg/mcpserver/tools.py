@@ -2,8 +2,9 @@
 
 `MemoryTools` holds the one `Memory` of the server process and what every call shares: the group
 it is pinned to (``--group``), whether ``forget_group`` is offered, a fixed pool of worker threads
-(the store keeps one connection per thread, so a fixed pool keeps a fixed set of connections;
-the SDK's own thread pool would start new threads, and connections, as old ones idle out) and a
+(the Kuzu adapter keeps one connection per thread, so a fixed pool keeps a fixed set of them;
+the SDK runs a sync tool on anyio's worker threads, which come and go, each new one opening a
+connection) and a
 lock that lets one write run at a time (Kuzu has a single writer; reads run side by side on their
 own connections). A TkgError becomes an MCP tool error carrying the message a CLI user would
 read; the SDK answers anything else with a generic error naming only the tool.
