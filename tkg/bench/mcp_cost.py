@@ -1,9 +1,10 @@
 """`tkg bench mcp`: what the MCP server costs against the Python API, on the same store and questions.
 
-One fresh store gets the LoCoMo samples and the ingesting Memory is closed; every question is
-asked through ``Memory.ask`` on a newly opened Memory in this process (one untimed warm-up
-first), which is closed in turn (Kuzu admits one process), and ``tkg serve mcp`` is started as a
-subprocess over stdio and driven by the `mcp` SDK's client, which asks the same questions again.
+One fresh store gets the LoCoMo samples and the ingesting Memory is closed (Kuzu admits one
+process); every question is asked through ``Memory.ask`` in a process of its own (a spawned child:
+a Memory just opened, the model loaded, one untimed warm-up question), and then ``tkg serve mcp``
+is started as a subprocess over stdio and driven by the `mcp` SDK's client, which asks the same
+questions again. Both paths thus start alike; neither runs in the process that ingested.
 Reported: the time from spawning the server to its first answer (the start-up an assistant waits
 for once); one cold ``tkg ask --mode single_fact`` process (a lookup embeds its question, so it
 loads the model: what such a question costs without a server); p50/p95 of both paths; the
@@ -21,7 +22,6 @@ Example::
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import subprocess
@@ -38,6 +38,7 @@ from mcp.client.stdio import stdio_client
 
 from ..errors import TkgError
 from ..ingest.loaders import load
+from ..mcpserver.run import open_warm
 from ..memory import Memory
 from .fresh import BenchMemory, finished, machine
 from .locomo import LocomoQuestion, ingest_turns, load_questions
@@ -58,11 +59,9 @@ def run_mcp(
     episodes = [e for e in load(path).episodes if e.group in groups]
     ingest = ingest_turns(bm, episodes, bar("ingest", len(episodes)))
     ingest.pop("refs")
-    bm.mem.close()
-    gc.collect()  # the API is timed like the server: a Memory just opened, not the one that ingested
-    with Memory.open(bm.raw_url, embedder=bm.embedder) as mem:
-        api_ms, api_answers = _api(mem, questions, bar("python api", len(questions)))
-    gc.collect()  # Kuzu admits one process: the server opens the store next
+    bm.mem.close()  # Kuzu admits one process: the API's process and then the server's open the store next
+    bar("python api (own process)", len(questions))
+    api_ms, api_answers = _api_in_child(bm.raw_url, questions, embed_cache)
     env = {**os.environ, "TKG_STORE": bm.raw_url, "HF_HUB_OFFLINE": "1"}  # the URL stays out of the process list
     if not embed_cache:
         env["TKG_EMBED_CACHE"] = "0"
@@ -92,17 +91,32 @@ def run_mcp(
     }
 
 
-def _api(mem: Memory, questions: list[LocomoQuestion], tick: Tick) -> tuple[list[float], list[str]]:
-    """Each question through ``Memory.ask`` in this process, after one untimed warm-up."""
-    mem.ask(questions[0].question, group=questions[0].group)
+def _api_in_child(url: str, questions: list[LocomoQuestion], embed_cache: bool) -> tuple[list[float], list[str]]:
+    """Each question through ``Memory.ask`` in a new Python process (`api_child`), started like the
+    server (`open_warm`, then the first question once, untimed), not in the process that ingested
+    and holds its garbage. The store URL goes over stdin, not argv."""
+    job = {"url": url, "questions": [[q.question, q.group] for q in questions]}
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"} | ({} if embed_cache else {"TKG_EMBED_CACHE": "0"})
+    child = subprocess.run([sys.executable, "-c", "from tkg.bench.mcp_cost import api_child; api_child()"],
+                           input=json.dumps(job), capture_output=True, text=True, timeout=3600, env=env)
+    if child.returncode != 0:
+        raise TkgError(f"the Python API run failed: {child.stderr.strip()[-800:]}")
+    out = json.loads(child.stdout.strip().splitlines()[-1])
+    return out["ms"], out["answers"]
+
+
+def api_child() -> None:
+    """The child's side of `_api_in_child`: read the job from stdin, print one JSON line of timings."""
+    job = json.loads(sys.stdin.read())
     ms, answers = [], []
-    for q in questions:
-        started = time.perf_counter()
-        answers.append(mem.ask(q.question, group=q.group).answer)
-        ms.append((time.perf_counter() - started) * 1000)
-        if tick:
-            tick(1)
-    return ms, answers
+    with open_warm(job["url"], None) as mem:  # the server's own start: model loaded, one question asked
+        first, group = job["questions"][0]
+        mem.ask(first, group=group)
+        for question, group in job["questions"]:
+            started = time.perf_counter()
+            answers.append(mem.ask(question, group=group).answer)
+            ms.append((time.perf_counter() - started) * 1000)
+    sys.stdout.write(json.dumps({"ms": ms, "answers": answers}) + "\n")
 
 
 async def _mcp(questions: list[LocomoQuestion], env: dict[str, str], tick: Tick) -> dict[str, Any]:

@@ -361,7 +361,7 @@ def mcp(ctx: typer.Context, path: LocomoPath, as_json: Json = False, limit: Limi
         store: Store = None, embed_cache: EmbedCache = False) -> None:
     """The MCP server against the Python API on the same LoCoMo questions: start-up to first answer, p50/p95, overhead per call.
 
-    Ingests into a fresh store, asks every question through Memory.ask on a newly opened Memory, then starts `tkg serve mcp` on stdio and asks them again through the mcp SDK's client; also times one cold `tkg ask` process. Overhead is reported as MCP time minus API time per question, and as the round trip minus the server's own time.
+    Ingests into a fresh store, asks every question through Memory.ask in a Python process of its own (warmed like the server), then starts `tkg serve mcp` on stdio and asks them again through the mcp SDK's client; also times one cold `tkg ask` process. Overhead is reported as MCP time minus API time per question, and as the round trip minus the server's own time.
 
     Example: tkg bench mcp data/locomo_dev5.json --samples 1 --limit 100 --json
     """
