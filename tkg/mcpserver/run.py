@@ -5,9 +5,9 @@ told otherwise, and any other address needs a bearer token in ``TKG_MCP_TOKEN`` 
 is set, every address requires it). Then the store is opened once and warmed — the embedding model
 loads and one question runs — so the first client question is as fast as the rest.
 
-Example::
+Example (serves stdio until the client closes it)::
 
-    >>> serve(ServeOptions(url=None, group="priya-marco"))  # doctest: +SKIP  (stdio until EOF)
+    >>> serve(ServeOptions(url=None, group="priya-marco"))  # doctest: +SKIP
 """
 
 from __future__ import annotations
