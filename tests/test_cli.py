@@ -117,6 +117,18 @@ def test_bench_sub_app_is_registered() -> None:
         assert name in result.stdout
 
 
+def test_serve_mcp_and_bench_mcp_have_help_with_an_example(monkeypatch: pytest.MonkeyPatch) -> None:
+    found = dict(_commands(get_command(app)))
+    assert {("serve",), ("serve", "mcp"), ("bench", "mcp")} <= set(found)
+    for path in (("serve", "mcp"), ("bench", "mcp")):
+        result = tkg(None, *path, "--help")
+        assert result.exit_code == 0 and "Example: tkg " in result.stdout, result.stdout
+    assert all(opt in tkg(None, "serve", "mcp", "--help").stdout for opt in ("--group", "--http", "--allow-forget", "--store"))
+    monkeypatch.delenv("TKG_MCP_TOKEN", raising=False)
+    failed(tkg(None, "serve", "mcp", "--http", "0.0.0.0:8765"), "TKG_MCP_TOKEN")  # refused before any store opens
+    failed(tkg(None, "serve", "mcp", "--http", "nowhere"), "HOST:PORT")
+
+
 # --- input parsing -------------------------------------------------------------------------------
 
 

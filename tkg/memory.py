@@ -22,11 +22,11 @@ from .embed import Embedder, get_embedder
 from .errors import ConfigError, NotFound
 from .group_cache import GroupCache, read_entities, read_speakers
 from .group_cache import stamp as group_stamp
-from .ingest.loaders import load
+from .ingest.loaders import load, load_records
 from .ingest.pipeline import Ingestor, IngestReport
 from .ingest.resolve import EntityIndex
 from .llm import LLMProvider, get_provider
-from .models import MODES, Answer, EpisodeInput, Fact, as_utc
+from .models import MODES, Answer, EpisodeInput, Evidence, Fact, as_utc
 from .predicates import PredicateRegistry
 from .stores import GraphStore, open_store
 
@@ -142,6 +142,14 @@ class Memory:
         """
         return self._ingestor.ingest(list(episodes), progress=progress, bulk=bulk)
 
+    def ingest_records(
+        self, records: Iterable[dict[str, Any]], group: str | None = None, bulk: bool | None = None
+    ) -> IngestReport:
+        """Ingest episodes given as dicts of the JSONL line format (``speaker``, ``text``, ``timestamp``
+        ISO 8601, optional ``source_ref``, ``listeners``, ...), for callers without a file such as
+        `tkg serve mcp`. Validated whole before any write (`load_records`); idempotent like `ingest`."""
+        return self.ingest_episodes(load_records(records, group=group).episodes, bulk=bulk)
+
     def forget(self, group: str) -> dict[str, Any]:
         """Delete a group completely; returns what it held."""
         counts = self.ctx.store.named("group.counts", {"group_id": group})[0]
@@ -181,6 +189,39 @@ class Memory:
             "fact.history", {"group_id": group, "subject_uuids": uuids, "predicate": self._predicate(predicate)}
         )
         return [row_to_fact(r, group) for r in rows]
+
+    def search(self, query: str, group: str, k: int = 10) -> list[Evidence]:
+        """The ``k`` turns that best match ``query`` in ``group``, best first, with no answering step:
+        the retrieval `ask` uses for single-fact questions (full-text and vector search over turns,
+        sentences and facts, fused per turn), cut to ``k``. For callers that read evidence themselves."""
+        if not group:
+            raise ConfigError("a group is required (every query is scoped to one group)")
+        if not 1 <= k <= 100:
+            raise ConfigError(f"k must be between 1 and 100, not {k}")
+        # imported here like `ask`'s procedures: procedures and planners import this module
+        from planners.payloads import default_payloads, load_payloads
+        from procedures.result import evidence_from_hits
+        from procedures.retrieval import retrieve
+
+        path = self.ctx.payloads_path
+        payload = replace((load_payloads(path) if path else default_payloads()).for_mode("single_fact"), depth=k)
+        return evidence_from_hits(retrieve(self.ctx.asking(), query, group, payload).hits, group)
+
+    def summary(self, group: str, recent: int = 10) -> dict[str, Any]:
+        """What a group holds at a glance: its counts, speakers (turns each), time span, and its
+        ``recent`` newest fact versions (by valid time). Reads only; an unknown group gives zeros."""
+        if not group:
+            raise ConfigError("a group is required (every query is scoped to one group)")
+        span = self.ctx.store.named("temporal.group_span", {"group_id": group})
+        rows = self.ctx.store.named("fact.recent", {"group_id": group, "limit": max(0, recent)})
+        return {
+            "group": group,
+            **self.counts(group),
+            "speakers": [{"speaker": s, "turns": n} for s, n in self.ctx.speakers(group).items()],
+            "first": span[0].get("first") if span else None,
+            "last": span[0].get("last") if span else None,
+            "recent_facts": [row_to_fact(r, group) for r in rows],
+        }
 
     def cypher(self, query: str, params: dict[str, Any] | None = None, write: bool = False) -> list[dict[str, Any]]:
         """Run Cypher for exploration; read-only unless ``write=True``. Parameters stay parameters."""

@@ -20,6 +20,7 @@ from typer.core import TyperGroup
 from ..errors import TkgError
 from . import commands_cypher, commands_data, commands_demo, commands_doctor, commands_query, render
 from .bench_cmd import bench_app
+from .commands_serve import serve_app
 from .common import State
 
 
@@ -87,6 +88,7 @@ commands_query.register(app)  # ask, explain, state, history
 commands_cypher.register(app)
 commands_doctor.register(app)
 app.add_typer(bench_app, name="bench")
+app.add_typer(serve_app, name="serve")
 
 
 def main() -> None:

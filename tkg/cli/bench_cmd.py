@@ -384,3 +384,35 @@ def classifier(as_json: Json = False) -> None:
         tables.append(table("misrouted held-out questions", ["question", "expected", "predicted"],
                             ([e["question"], e["expected"], e["predicted"]] for e in errors)))
     _emit(report, tables, as_json)
+
+
+@bench_app.command("mcp")
+def mcp(ctx: typer.Context, path: LocomoPath, as_json: Json = False, limit: Limit = None, samples: Samples = None,
+        store: Store = None, embed_cache: EmbedCache = False) -> None:
+    """The MCP server against the Python API on the same LoCoMo questions: start-up to first answer, p50/p95, overhead per call.
+
+    Ingests into a fresh store, asks every question through Memory.ask in a Python process of its own (warmed like the server), then starts `tkg serve mcp` on stdio and asks them again through the mcp SDK's client; also times one cold `tkg ask` process. Overhead is reported as MCP time minus API time per question, and as the round trip minus the server's own time.
+
+    Example: tkg bench mcp data/locomo_dev5.json --samples 1 --limit 100 --json
+    """
+    from ..bench.mcp_cost import run_mcp
+    from ..bench.report import table
+
+    with _bench(ctx, store, embed_cache) as (bm, bars):
+        report = run_mcp(bm, path, samples=samples, limit=limit, embed_cache=embed_cache, progress=bars)
+    lat, over = report["latency_ms"], report["overhead_ms"]
+    rows = [(name, lat[key]["n"], lat[key]["p50"], lat[key]["p95"], lat[key]["mean"], lat[key]["max"])
+            for name, key in (("python api (Memory.ask)", "python_api"), ("mcp stdio (call_tool ask)", "mcp_stdio"))]
+    _emit(report, [
+        table(f"ask latency, {report['questions']} questions ({report['backend']})", ["path", "n", "p50 ms", "p95 ms", "mean ms", "max ms"], rows),
+        table("start-up and overhead", ["", "value"], [
+            ("server start to first answer (s)", report["start_to_first_answer_s"]),
+            ("server start to ready (s)", report["start_to_ready_s"]),
+            ("one cold `tkg ask --mode single_fact` process (s)", report["cli_cold_ask"]["seconds"]),
+            ("  of which answering (ms)", report["cli_cold_ask"]["answer_ms"]),
+            ("MCP overhead per call p50 (ms)", over["p50"]), ("MCP overhead per call p95 (ms)", over["p95"]),
+            ("MCP overhead per call mean (ms)", over["mean"]),
+            ("MCP round trip minus server time p50 (ms)", report["mcp_transport_ms"]["p50"]),
+            ("MCP round trip minus server time p95 (ms)", report["mcp_transport_ms"]["p95"]),
+            ("same answer both ways", f"{report['same_answers']} / {report['questions']}")]),
+    ], as_json)

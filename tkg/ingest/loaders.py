@@ -313,6 +313,33 @@ def _jsonl_record(record: dict[str, Any], group: str | None, source: str, where:
     )
 
 
+def load_records(records: Iterable[Any], *, group: str | None = None, source: str = "episodes") -> LoadReport:
+    """Episodes handed over in memory as objects of the JSONL line format, validated whole first.
+
+    For callers without a file (an API, a server tool): ``records`` are dicts with ``speaker``,
+    ``text``, ``timestamp`` and the optional JSONL fields; ``group`` overrides (or fills) each one's
+    ``group``. Unlike a file, an empty ``text`` is an error here (there is no file to clean up), so
+    every record either becomes an episode or the whole call fails naming ``episode N``.
+
+    >>> load_records([{"speaker": "Priya", "text": "I moved to Leeds.", "timestamp": "2023-06-04T10:00Z"}],
+    ...              group="g").episodes[0].timestamp.isoformat()
+    '2023-06-04T10:00:00+00:00'
+    """
+    _check_group_arg(group, source)
+    report = LoadReport()
+    for i, record in enumerate(records):
+        where = f"episode {i}"
+        if not isinstance(record, dict):
+            raise InputError(f"an episode must be an object, not {type(record).__name__}", source=source, position=where)
+        if "text" in record:
+            _string(record["text"], "text", source, where)  # empty text fails here, not skipped
+        report.episodes.append(_jsonl_record(record, group, source, where))
+    if not report.episodes:
+        raise InputError("no episodes given", source=source)
+    _check_unique(report.episodes, source)
+    return report
+
+
 # --- dispatch ------------------------------------------------------------------------------------
 
 
