@@ -30,6 +30,7 @@ from tkg.models import NO_INFORMATION, Answer
 
 from .abstain import ground
 from .backfill import backfill
+from .model_answer import revise
 from .result import ProcedureResult
 from .synthesis import dedupe, synthesize
 
@@ -133,7 +134,8 @@ def answer_question(
     timings["total"] = _ms(started)
     trace["timings_ms"] = timings
     trace["candidates"] = _candidates(result, evidence)
-    return Answer(question, answer, abstained, r.mode, r.procedure, evidence, trace, group, list(result.facts))
+    offline = Answer(question, answer, abstained, r.mode, r.procedure, evidence, trace, group, list(result.facts))
+    return revise(ctx, offline) if ctx.models.models else offline  # the model stages, when set (model_answer.py)
 
 
 def _empty_retrieval_gate(

@@ -26,7 +26,7 @@ from .ingest.loaders import load
 from .ingest.model_extract import ModelExtractor
 from .ingest.pipeline import Ingestor, IngestReport
 from .ingest.resolve import EntityIndex
-from .llm import LLMProvider, LLMSpec, Stages, load_prices, summarize
+from .llm import LLMProvider, LLMSpec, Stages, UsageLog, load_prices, summarize
 from .models import MODES, Answer, EpisodeInput, Fact, as_utc
 from .predicates import PredicateRegistry
 from .stores import GraphStore, open_store
@@ -169,8 +169,18 @@ class Memory:
         if mode is not None and mode not in MODES:
             raise ConfigError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
         from procedures.answer import answer_question
+        from procedures.model_answer import route_mode
 
-        return answer_question(self.ctx, question, group=group, mode=mode, as_of=as_utc(as_of))
+        log = UsageLog()
+        routed: dict[str, Any] = {}
+        if mode is None:
+            mode, routed = route_mode(self.ctx, question, log)
+        ans = answer_question(self.ctx, question, group=group, mode=mode, as_of=as_utc(as_of))
+        if routed:
+            ans.trace.setdefault("model", {})["route"] = routed
+        if log:
+            ans.trace["usage"] = [*log.rows(), *ans.trace.get("usage", [])]
+        return ans
 
     def state(
         self, subject: str, predicate: str | None = None, group: str = "", as_of: datetime | None = None
