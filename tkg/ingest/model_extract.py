@@ -23,7 +23,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..extract import Candidate, mentions
 from ..group_cache import read_entities
-from ..llm import Deferred, Reply, Request, StageModel, UsageLog
+from ..llm import Deferred, ReplayMissing, Reply, Request, StageModel, UsageLog
 from ..models import EpisodeInput
 from ..predicates import PredicateRegistry
 from ..stores.base import GraphStore
@@ -189,6 +189,8 @@ class ModelExtractor:
             except Deferred:
                 counts["deferred"] += 1
                 break
+            except ReplayMissing:  # the response set does not cover this run: an error, not a fallback
+                raise
             except Exception as exc:  # ProviderError naming the stage and model; the window keeps the rules
                 counts["provider_errors"] += 1
                 warning = str(exc)

@@ -221,16 +221,18 @@ class AnthropicProvider:
         api_key: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_RETRIES,
+        base_url: str | None = None,
     ) -> None:
         self.model = model
-        self.name = f"anthropic:{model}"
+        self.name = f"anthropic:{model}" + (f"@{base_url}" if base_url else "")
         self._key: str | None = None
         if client is None:
             import anthropic
 
             self._key = api_key or _env_key("ANTHROPIC_API_KEY", "Anthropic")
             client = anthropic.Anthropic(
-                api_key=self._key, timeout=timeout, max_retries=max_retries, http_client=http_client
+                api_key=self._key, timeout=timeout, max_retries=max_retries, http_client=http_client,
+                base_url=base_url,
             )
         self.client = client
 

@@ -21,8 +21,17 @@ from dataclasses import dataclass, field
 from tkg.errors import ConfigError, ProviderError
 
 from .cache import ResponseCache, cache_dir
-from .providers import AnthropicProvider, Backend, OpenAIProvider, Reply, Request, redact_secrets
-from .replay import Deferred, RecordBackend, ReplayBackend
+from .providers import (
+    DEFAULT_RETRIES,
+    DEFAULT_TIMEOUT,
+    AnthropicProvider,
+    Backend,
+    OpenAIProvider,
+    Reply,
+    Request,
+    redact_secrets,
+)
+from .replay import Deferred, RecordBackend, ReplayBackend, ReplayMissing
 from .usage import UsageLog
 
 STAGES = ("extract", "route", "answer", "rank")
@@ -53,14 +62,22 @@ def stage_specs(llm: LLMSpec = None, env: Mapping[str, str] | None = None) -> di
 
 
 def backend(spec: str) -> Backend:
-    """The provider a spec names (built once per stage; SDK clients connect lazily)."""
+    """The provider a spec names (built once per stage; SDK clients connect lazily).
+
+    ``TKG_LLM_TIMEOUT`` (seconds a request may take, default 30) and ``TKG_LLM_RETRIES`` (retries
+    after the first attempt on 429, 5xx and timeouts, with the SDK's backoff; default 2) apply."""
     kind, _, rest = spec.partition(":")
     kind = kind.strip().lower()
+    model, _, base_url = rest.partition("@")
+    try:
+        limits = {"timeout": float(os.environ.get("TKG_LLM_TIMEOUT", DEFAULT_TIMEOUT)),
+                  "max_retries": int(os.environ.get("TKG_LLM_RETRIES", DEFAULT_RETRIES))}
+    except ValueError as exc:
+        raise ConfigError(f"TKG_LLM_TIMEOUT / TKG_LLM_RETRIES must be numbers ({exc})") from None
     if kind == "openai":
-        model, _, base_url = rest.partition("@")
-        return OpenAIProvider(model or "gpt-4o-mini", base_url=base_url or None)
+        return OpenAIProvider(model or "gpt-4o-mini", base_url=base_url or None, **limits)  # type: ignore[arg-type]
     if kind == "anthropic":
-        return AnthropicProvider(rest or "claude-haiku-4-5")
+        return AnthropicProvider(model or "claude-haiku-4-5", base_url=base_url or None, **limits)  # type: ignore[arg-type]
     if kind in ("record", "replay") and rest:
         return RecordBackend(rest) if kind == "record" else ReplayBackend(rest)
     raise ConfigError(f"unknown LLM spec {spec!r}: use openai:MODEL[@BASE_URL], anthropic:MODEL, "
@@ -86,13 +103,14 @@ class StageModel:
     def ask(self, request: Request, log: UsageLog | None = None) -> Reply:
         """The reply to ``request`` (from the cache when there), counted in ``log``.
 
-        Raises ProviderError naming the stage and model (`Deferred` under ``record:``)."""
+        Raises ProviderError naming the stage and model (`Deferred` under ``record:``), and
+        `ReplayMissing` (not a ProviderError: no stage falls back on it) under ``replay:``."""
         reply = self.cache.get(self.name, request) if self.cache else None
         if reply is None:
             try:
                 with self.limit:
                     reply = self.model.call(request)
-            except Deferred:
+            except (Deferred, ReplayMissing):
                 raise
             except ProviderError as exc:
                 raise ProviderError(f"the {self.stage} stage's model {self.name} failed: {exc}") from None
