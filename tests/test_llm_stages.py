@@ -220,3 +220,20 @@ def test_a_provider_down_names_the_stage_and_model(store: GraphStore, group: str
     assert report.llm["extract"]["provider_errors"] == 1
     assert report.llm["warnings"][0].startswith(f"the extract stage's model {down} failed")
 
+
+
+def test_usage_rows_are_summed_per_group_and_forgotten_with_it(store: GraphStore, new_group: Any) -> None:
+    mine, other = new_group(), new_group()
+    row = {"stage": "extract", "model": "openai:gpt-4o-mini", "calls": 1, "cached": 0, "fallbacks": 0,
+           "tokens_in": 120, "tokens_out": 30}
+    for group, n in ((mine, 2), (other, 1)):
+        with store.transaction() as tx:
+            tx.named("usage.create_many", {"group_id": group, "created_at": T, "rows": [
+                {**row, "uuid": f"{group}-{i}", "episode_uuid": f"{group}-ep{i}"} for i in range(n)]})
+    got = store.named("usage.summary", {"group_id": mine})
+    assert got == [{"stage": "extract", "model": "openai:gpt-4o-mini", "calls": 2, "cached": 0, "fallbacks": 0,
+                    "tokens_in": 240, "tokens_out": 60, "episodes": 2}]
+    with store.transaction() as tx:
+        tx.named("group.delete", {"group_id": mine})
+    assert store.named("usage.summary", {"group_id": mine}) == []
+    assert store.named("usage.summary", {"group_id": other})[0]["tokens_in"] == 120
