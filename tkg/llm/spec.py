@@ -32,7 +32,7 @@ from .providers import (
     redact_secrets,
 )
 from .replay import Deferred, RecordBackend, ReplayBackend, ReplayMissing
-from .usage import UsageLog
+from .usage import PROCESS, UsageLog
 
 STAGES = ("extract", "route", "answer", "rank")
 OFF = {"", "none", "off", "0"}
@@ -119,6 +119,7 @@ class StageModel:
                 raise ProviderError(f"the {self.stage} stage's model {self.name} failed: {detail}") from None
         if log is not None:
             log.add(self.stage, reply)
+        PROCESS.add(self.stage, reply)
         return reply
 
     def keep(self, request: Request, reply: Reply) -> None:

@@ -61,6 +61,9 @@ class UsageLog:
         return bool(self._rows)
 
 
+PROCESS = UsageLog()  # every call this process made, for reports that span many Memory calls (benches)
+
+
 def load_prices(path: Path | None = None) -> dict[str, tuple[float, float]]:
     """The default list prices, overridden by ``path`` (or ``TKG_LLM_PRICES``) when given."""
     prices = dict(PRICES)
