@@ -16,7 +16,9 @@ from typing import Any
 import pytest
 from llm_server import anthropic_tool, error_json, openai_json, serve
 from reliability.common import shared_embedder
+from typer.testing import CliRunner
 
+from tkg.cli import app
 from tkg.errors import ConfigError
 from tkg.llm import ReplayMissing, Stages, stage_specs
 from tkg.memory import Context, Memory
@@ -237,3 +239,21 @@ def test_usage_rows_are_summed_per_group_and_forgotten_with_it(store: GraphStore
         tx.named("group.delete", {"group_id": mine})
     assert store.named("usage.summary", {"group_id": mine}) == []
     assert store.named("usage.summary", {"group_id": other})[0]["tokens_in"] == 120
+
+
+def test_cli_llm_option_usage_and_a_fallback_said_on_stderr(tmp_path: Path) -> None:
+    data = tmp_path / "turns.jsonl"
+    data.write_text("\n".join(json.dumps({"group": "cli-llm", "speaker": who, "text": text, "timestamp": T.isoformat(),
+                                          "source_ref": f"D1:{i}"}) for i, (who, text) in enumerate(TURNS, 1)))
+    url, rec = f"kuzu://{tmp_path}/cli.kuzu", tmp_path / "rec"
+    runner = CliRunner()
+    ingested = runner.invoke(app, ["--store", url, "ingest", str(data), "--llm", f"extract=record:{rec}", "--json"])
+    assert ingested.exit_code == 0, ingested.output
+    assert json.loads(ingested.stdout)["llm"]["extract"]["deferred"] == 1 and len(list(rec.glob("*.prompt.json"))) == 1
+    usage = runner.invoke(app, ["--store", url, "usage", "--group", "cli-llm", "--json"])
+    assert usage.exit_code == 0 and json.loads(usage.stdout)["total"]["fallbacks"] == 1
+    with serve([]) as (server, _):
+        down = f"openai:gpt-4o-mini@{server.rsplit(':', 1)[0]}:9/v1"
+    asked = runner.invoke(app, ["--store", url, "ask", "Where does Wren live now?", "-g", "cli-llm", "--llm", f"answer={down}"])
+    assert asked.exit_code == 0, asked.output
+    assert f"note: the answer stage ({down}) fell back" in asked.stderr and "failed" in asked.stderr
