@@ -24,6 +24,7 @@ from pydantic import BaseModel, ValidationError
 from ..extract import Candidate, mentions
 from ..group_cache import read_entities
 from ..llm import Deferred, ReplayMissing, Reply, Request, StageModel, UsageLog
+from ..llm.usage import PROCESS
 from ..models import EpisodeInput
 from ..predicates import PredicateRegistry
 from ..stores.base import GraphStore
@@ -200,6 +201,8 @@ class ModelExtractor:
                 self.model.keep(request, reply)
                 break
             counts["invalid_outputs"] += 1
+            if attempt == 1:
+                PROCESS.fallback("extract", self.model.name)
             if attempt == 0:
                 counts["retries"] += 1
         results: dict[str, TurnResult] = {}

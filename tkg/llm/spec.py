@@ -110,11 +110,16 @@ class StageModel:
             try:
                 with self.limit:
                     reply = self.model.call(request)
-            except (Deferred, ReplayMissing):
+            except ReplayMissing:
+                raise
+            except Deferred:
+                PROCESS.fallback(self.stage, self.name)
                 raise
             except ProviderError as exc:
+                PROCESS.fallback(self.stage, self.name)
                 raise ProviderError(f"the {self.stage} stage's model {self.name} failed: {exc}") from None
             except Exception as exc:  # an SDK or transport error the provider did not translate
+                PROCESS.fallback(self.stage, self.name)
                 detail = redact_secrets(f"{type(exc).__name__}: {exc}")
                 raise ProviderError(f"the {self.stage} stage's model {self.name} failed: {detail}") from None
         if log is not None:

@@ -61,7 +61,9 @@ class UsageLog:
         return bool(self._rows)
 
 
-PROCESS = UsageLog()  # every call this process made, for reports that span many Memory calls (benches)
+# every call this process made, and every call that failed or was deferred (``fallbacks``), for
+# reports that span many Memory calls (benches)
+PROCESS = UsageLog()
 
 
 def load_prices(path: Path | None = None) -> dict[str, tuple[float, float]]:
