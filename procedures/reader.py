@@ -188,8 +188,9 @@ def graph_candidates(ctx: Context, asked: Asked, facts: list[Fact], evidence: li
         kinds = _OBJECT_KINDS.get(ctx.registry.get(f.predicate).object_type, ()) if f.predicate in ctx.registry else ()
         value = norm(f.object)
         if asked.kind not in kinds or value in excluded or value in (asked.head, asked.head + "s") or (
-                asked.kind == "pet_name" and value in ANIMALS):
-            continue
+                asked.kind == "pet_name" and value in ANIMALS) or (
+                asked.kind in ("pet_name", "person") and is_place_name(f.object, locative=True)):
+            continue  # an edge whose object is not of the asked kind ("has_pet Japan") answers nothing
         ev = by_fact.get(f.uuid) or next((e for e in evidence if f.episodes and e.episode == f.episodes[0]), None)
         if ev is not None:
             out.append(Candidate(f.object, 1.6, f.valid_at, ev, "graph"))
@@ -211,7 +212,10 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     if not strong:
         return [], {**trace, "chosen_by": "nothing reached the support needed", "support_needed": SUPPORT}
     best = max(strong.values())
-    keep = {k for k, s in strong.items() if s >= 0.5 * best}
+    # "now" and "as of" weigh every well-supported value by when it was said; the best and a
+    # list keep only values near the best
+    keep = set(strong) if (latest or window is not None) and not asked.many else {
+        k for k, s in strong.items() if s >= 0.5 * best}
 
     def top(k: str) -> Candidate:
         return max(groups[k], key=lambda c: c.score)

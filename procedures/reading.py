@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from planners import cues
 from planners.asked import Asked, asked_for
 from tkg.models import Evidence
-from tkg.nlp import parse
+from tkg.nlp import parse, parse_many
 
 from .about import Subject, subject_of
 from .backfill import _turn_evidence
@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from tkg.memory import Context
 
 _FAR_PAST = datetime(1900, 1, 1).astimezone()
+# kinds whose spans are typed well enough that finding none means the evidence does not say
+TYPED = frozenset({"place", "organisation", "person", "role", "pet_name", "animal", "status", "number"})
 # "X's manager", "the woman X dated": the value belongs to someone the subject is related to
 _RELATIONAL = re.compile(r"['\u2019]s?\s+(?:(?:current|new|first|old|former|business|phd|ex)\s+)*(?P<rel>manager|boss|"
                          r"supervisor|sister|brother|mother|father|mom|mum|dad|son|daughter|son-in-law|husband|wife|"
@@ -110,7 +112,7 @@ def event_window(ctx: Context, question: str, group: str, turns: list[Evidence],
     words = content_terms(clause, drop=[n for n in names_in(clause) if len(n) < 3])
     scored = [(len(content_terms(e.text) & words), e) for e in turns if e.valid_at]
     top = max((n for n, _ in scored), default=0)  # the first turn that tells the event best: later ones look back
-    best = min(((n, e) for n, e in scored if n == top), key=lambda x: x[1].valid_at, default=(0, None))
+    best = min(((n, e) for n, e in scored if n == top), key=lambda x: x[1].valid_at or _FAR_PAST, default=(0, None))
     if best[1] is None or best[0] < max(1, len(words) // 2) or best[1].valid_at is None:
         return None, ""
     when = best[1].valid_at
@@ -180,6 +182,7 @@ def read(ctx: Context, question: str, group: str, *, mode: str, as_of: datetime 
     trace["subject"] = subject.name if subject else None
     cue_set = cue_terms(ctx, question, predicate, subject, asked)
     turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set))
+    parse_many([e.text for e in turns])  # one batch for the turns every later step reads
     premise = check(asked, question, subject, turns, speakers)
     trace["premise"] = premise.reason
     if not premise.holds:
@@ -217,8 +220,8 @@ def read(ctx: Context, question: str, group: str, *, mode: str, as_of: datetime 
     chosen, how = choose(asked, cands, latest=latest, window=window)
     trace["choice"] = how
     if not chosen:
-        if result.trace.get("from_graph") and result.answer:
-            return None  # an answer walked over edges stands without a typed span beside it
+        if (result.trace.get("from_graph") and result.answer) or asked.kind not in TYPED:
+            return None  # an answer walked over edges stands; an untyped kind ("what did she do") is not read
         return no_information(f"no {asked.kind} is supported by the evidence", result.evidence or turns[:5], trace)
     answer = phrase(asked, chosen)
     if asked.yesno:

@@ -174,7 +174,8 @@ def _roles(sent: Any) -> list[Span]:
 
 def _number_runs(sent: Any) -> list[Span]:
     """Numbers as written: "34", "sixty-two", "twenty five" (a run of number words and hyphens)."""
-    out, run = [], []
+    out: list[Span] = []
+    run: list[Any] = []
     toks = list(sent) + [None]
     for t in toks:
         is_num = t is not None and (t.like_num and not t.text[:1].isalpha() or t.lower_ in _NUMBER_WORDS)
