@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 SHOWN = 12  # evidence items the answer model sees
 HISTORY = 30  # slot-history lines the answer model sees
 TEXT = 400  # characters of one evidence item
+_NOT_NAMES = {"who", "what", "where", "when", "which", "why", "how", "did", "does", "do", "is", "was", "are",
+              "were", "has", "have", "had", "can", "could", "will", "would", "should", "in", "on", "at", "the", "a"}
 
 SYSTEM = f"""You answer a question about people from their conversation history.
 Use only the numbered evidence and the fact histories given. Later evidence overrides earlier unless the question asks about an earlier time.
@@ -137,7 +139,9 @@ def histories(ctx: Context, ans: Answer) -> list[str]:
     """Every version of the slots of the entities the question names (and the answer's facts)."""
     index = ctx.entities(ans.group)
     words = re.findall(r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*", ans.question)
-    uuids = [e.uuid for w in words if (e := index.find(w.rstrip("'’s"), "person")) is not None]
+    names = [w.removesuffix("'s").removesuffix("’s") for w in words]
+    names = [" ".join(n.split()[1:]) if n.split()[0].lower() in _NOT_NAMES else n for n in names]
+    uuids = [e.uuid for n in names if n and (e := index.find(n, "person")) is not None]
     uuids += [f.subject_uuid for f in ans.facts if f.subject_uuid]
     uuids = list(dict.fromkeys(uuids))
     if not uuids:
