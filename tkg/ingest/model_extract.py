@@ -4,8 +4,8 @@ A window is up to `WINDOW` consecutive turns of one session. The model sees the 
 turn's id, time and text, the predicate vocabulary, and the current slots of the entities the
 window mentions, and returns facts through a JSON schema (parsed with pydantic). tkg keeps a
 fact only if it names a predicate of the closed vocabulary, a turn of the window, and a quote
-that really occurs in that turn; its time is resolved by tkg's own parser against that turn's
-time; supersession stays `supersede.apply_fact`. A window whose output does not parse is asked
+that really occurs in that turn; its time (words of that turn, else the turn's time) is resolved
+by tkg's own parser against that turn's time; supersession stays `supersede.apply_fact`. A window whose output does not parse is asked
 once more, then keeps the rules' facts alone; every drop and fallback is counted.
 """
 
@@ -242,7 +242,9 @@ class ModelExtractor:
                 continue
             pred = self.registry.get(f.predicate)
             valid_at, time_text = None, None
-            if f.time.strip():
+            if f.time.strip() and _norm(f.time) not in _norm(ep.text):
+                counts["time_not_in_turn"] += 1  # kept, at the turn's time: tkg reads times from the turn only
+            elif f.time.strip():
                 times = find_times(f.time, ep.timestamp)
                 if times:
                     valid_at, time_text = times[0].start, times[0].text
