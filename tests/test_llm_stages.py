@@ -195,9 +195,11 @@ def test_record_writes_prompts_and_replay_answers_from_them(store: GraphStore, n
     assert mem.counts(second)["episodes"] == 0  # nothing half-written
 
     # the other group's prompt differs only by nothing the model sees: same turns, same speakers
-    Path(str(prompts[0]).replace(".prompt.", ".response.")).write_text(json.dumps({"facts": [GOOD]}))
+    said = {**GOOD, "time": "yesterday"}  # a time the turn does not say: the fact keeps the turn's time
+    Path(str(prompts[0]).replace(".prompt.", ".response.")).write_text(json.dumps({"facts": [said]}))
     report = mem.ingest_episodes(episodes(third))
-    assert report.llm["extract"]["kept"] == 1
+    assert report.llm["extract"]["kept"] == 1 and report.llm["extract"]["time_not_in_turn"] == 1
+    assert [f.valid_at for f in mem.history("Wren", "lives_in", group=third)] == [T]
     assert edges(mem, third) == [("lives_in", "Tromso", f"rules+replay:{rec}")]
 
 
