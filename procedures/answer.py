@@ -31,6 +31,7 @@ from tkg.models import NO_INFORMATION, Answer
 from .abstain import ground
 from .backfill import backfill
 from .graph import analyse
+from .model_answer import revise
 from .reading import read
 from .result import ProcedureResult
 from .synthesis import dedupe, synthesize
@@ -156,7 +157,8 @@ def answer_question(
     timings["total"] = _ms(started)
     trace["timings_ms"] = timings
     trace["candidates"] = _candidates(result, evidence)
-    return Answer(question, answer, abstained, r.mode, r.procedure, evidence, trace, group, list(result.facts))
+    offline = Answer(question, answer, abstained, r.mode, r.procedure, evidence, trace, group, list(result.facts))
+    return revise(ctx, offline) if ctx.models.models else offline  # the model stages, when set (model_answer.py)
 
 
 def _empty_retrieval_gate(

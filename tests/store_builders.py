@@ -91,7 +91,7 @@ def add_fact(db: Runner, group: str, subj: str, pred: str, obj: str, text: str, 
             "uuid": uid, "group_id": group, "subject_uuid": subj, "object_uuid": obj, "predicate": pred, "fact": text,
             "fact_embedding": vec(axis), "qualifier": "", "episodes": episodes or [], "source_chunk": None,
             "source_episode": (episodes or [""])[0],
-            "source_ref": "D1:1", "version": version, "confidence": 0.9, "supersedes": supersedes, "time_text": None,
+            "source_ref": "D1:1", "version": version, "confidence": 0.9, "supersedes": supersedes, "time_text": None, "extractor": "rules",
             "valid_at": valid_at, "invalid_at": None, "created_at": T0, "expired_at": None,
         },
     )

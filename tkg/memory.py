@@ -23,9 +23,10 @@ from .errors import ConfigError, NotFound
 from .group_cache import GroupCache, read_entities, read_speakers
 from .group_cache import stamp as group_stamp
 from .ingest.loaders import load, load_records
+from .ingest.model_extract import ModelExtractor
 from .ingest.pipeline import Ingestor, IngestReport
 from .ingest.resolve import EntityIndex
-from .llm import LLMProvider, get_provider
+from .llm import LLMProvider, LLMSpec, Stages, UsageLog, load_prices, summarize
 from .models import MODES, Answer, EpisodeInput, Evidence, Fact, as_utc
 from .predicates import PredicateRegistry
 from .stores import GraphStore, open_store
@@ -40,8 +41,9 @@ class Context:
     store: GraphStore
     embedder: Embedder
     registry: PredicateRegistry
-    llm: LLMProvider | None
+    llm: LLMProvider | None  # a provider object that phrases offline answers (procedures/synthesis.py)
     payloads_path: Path | None = None
+    models: Stages = field(default_factory=Stages)  # the model of each stage (tkg/llm/spec.py); none offline
     memo: dict[tuple[str, str], Any] | None = field(default=None, compare=False, repr=False)
     # shared by every per-question copy (`asking`): lists kept while the group's stamp stays
     cache: GroupCache = field(default_factory=GroupCache, compare=False, repr=False)
@@ -85,7 +87,9 @@ class Memory:
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        self._ingestor = Ingestor(ctx.store, ctx.embedder, ctx.registry, cache=ctx.cache)
+        extract = ctx.models.get("extract")
+        model = ModelExtractor(extract, ctx.registry, ctx.store) if extract is not None else None
+        self._ingestor = Ingestor(ctx.store, ctx.embedder, ctx.registry, cache=ctx.cache, model=model)
 
     @classmethod
     def open(
@@ -95,11 +99,17 @@ class Memory:
         embedder: Embedder | str | None = None,
         predicates: Path | None = None,
         payloads: Path | None = None,
-        llm: LLMProvider | str | None = None,
+        llm: LLMProvider | LLMSpec = None,
     ) -> Memory:
-        """Open (and initialise, idempotently) the store at ``url`` (default: embedded Kuzu)."""
+        """Open (and initialise, idempotently) the store at ``url`` (default: embedded Kuzu).
+
+        ``llm``: a spec for every stage (``"openai:gpt-4o-mini"``, ``"replay:DIR"``…), a mapping
+        per stage (``{"extract": "anthropic:claude-haiku-4-5"}``), or None for the environment
+        (``TKG_LLM``, ``TKG_LLM_EXTRACT``…; unset: offline). See tkg/llm/spec.py.
+        """
         emb = embedder if embedder is not None and not isinstance(embedder, str) else get_embedder(embedder)
-        provider = llm if llm is not None and not isinstance(llm, str) else get_provider(llm)
+        provider = llm if isinstance(llm, LLMProvider) else None
+        models = Stages() if provider is not None else Stages.build(llm)  # type: ignore[arg-type]
         registry = PredicateRegistry.load(predicates or _env_path("TKG_PREDICATES"))
         store = open_store(url)
         try:
@@ -107,7 +117,7 @@ class Memory:
         except BaseException:
             store.close()
             raise
-        return cls(Context(store, emb, registry, provider, payloads or _env_path("TKG_PAYLOADS")))
+        return cls(Context(store, emb, registry, provider, payloads or _env_path("TKG_PAYLOADS"), models=models))
 
     # -- writing ------------------------------------------------------------------------------
     def ingest(
@@ -167,8 +177,18 @@ class Memory:
         if mode is not None and mode not in MODES:
             raise ConfigError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
         from procedures.answer import answer_question
+        from procedures.model_answer import route_mode
 
-        return answer_question(self.ctx, question, group=group, mode=mode, as_of=as_utc(as_of))
+        log = UsageLog()
+        routed: dict[str, Any] = {}
+        if mode is None:
+            mode, routed = route_mode(self.ctx, question, log)
+        ans = answer_question(self.ctx, question, group=group, mode=mode, as_of=as_utc(as_of))
+        if routed:
+            ans.trace.setdefault("model", {})["route"] = routed
+        if log:
+            ans.trace["usage"] = [*log.rows(), *ans.trace.get("usage", [])]
+        return ans
 
     def state(
         self, subject: str, predicate: str | None = None, group: str = "", as_of: datetime | None = None
@@ -231,6 +251,19 @@ class Memory:
             finally:
                 self.ctx.cache.forget()  # a raw write sets no group stamp
         return self.ctx.store.read(query, params)
+
+    def usage(self, group: str | None = None) -> dict[str, Any]:
+        """Tokens the models spent ingesting, per group, stage and model, with their cost at list
+        prices (tkg/llm/usage.py); ``group`` None: every group."""
+        names = [group] if group else [g["group_id"] for g in self.groups()]
+        prices = load_prices()
+        groups, every = {}, []
+        for name in names:
+            rows = self.ctx.store.named("usage.summary", {"group_id": name})
+            if rows:
+                groups[name] = {"rows": rows, **summarize(rows, prices)}
+                every += rows
+        return {"groups": groups, **summarize(every, prices)}
 
     def groups(self) -> list[dict[str, Any]]:
         return self.ctx.store.named("group.list", {})

@@ -33,7 +33,15 @@ CREATE REL TABLE IF NOT EXISTS RELATES_TO(
   FROM Entity TO Entity, uuid STRING, group_id STRING, name STRING, fact STRING, qualifier STRING,
   episodes STRING[], source_chunk STRING, source_ref STRING, version INT64, confidence DOUBLE,
   supersedes STRING, time_text STRING, valid_at TIMESTAMP, invalid_at TIMESTAMP,
-  created_at TIMESTAMP, expired_at TIMESTAMP);
+  created_at TIMESTAMP, expired_at TIMESTAMP, extractor STRING);
+
+// A store made before facts named their extractor gains the column (its facts are the rules').
+ALTER TABLE RELATES_TO ADD IF NOT EXISTS extractor STRING DEFAULT 'rules';
+
+// A model's tokens per ingested turn, stage and model (tkg/llm/usage.py; `tkg usage`).
+CREATE NODE TABLE IF NOT EXISTS TkgUsage(
+  uuid STRING PRIMARY KEY, group_id STRING, episode_uuid STRING, stage STRING, model STRING,
+  calls INT64, cached INT64, fallbacks INT64, tokens_in INT64, tokens_out INT64, created_at TIMESTAMP);
 
 CREATE REL TABLE IF NOT EXISTS MENTIONS(FROM Episodic TO Entity, uuid STRING, group_id STRING, created_at TIMESTAMP);
 

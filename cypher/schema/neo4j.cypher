@@ -14,6 +14,8 @@ CREATE CONSTRAINT tkg_episodic_uuid IF NOT EXISTS FOR (n:Episodic) REQUIRE n.uui
 CREATE CONSTRAINT tkg_entity_uuid IF NOT EXISTS FOR (n:Entity) REQUIRE n.uuid IS UNIQUE;
 CREATE CONSTRAINT tkg_chunk_uuid IF NOT EXISTS FOR (n:Chunk) REQUIRE n.uuid IS UNIQUE;
 CREATE CONSTRAINT tkg_group_id IF NOT EXISTS FOR (g:TkgGroup) REQUIRE g.group_id IS UNIQUE;
+CREATE CONSTRAINT tkg_usage_uuid IF NOT EXISTS FOR (u:TkgUsage) REQUIRE u.uuid IS UNIQUE;
+CREATE INDEX tkg_usage_group IF NOT EXISTS FOR (u:TkgUsage) ON (u.group_id);
 
 CREATE INDEX tkg_episodic_group IF NOT EXISTS FOR (n:Episodic) ON (n.group_id, n.seq);
 CREATE INDEX tkg_episodic_hash IF NOT EXISTS FOR (n:Episodic) ON (n.group_id, n.content_hash);

@@ -117,10 +117,11 @@ def disk_bytes(path: Path) -> int:
 
 
 @contextmanager
-def bench_memory(url: str | None, *, embed_cache: bool = False, keep: bool = False) -> Iterator[BenchMemory]:
+def bench_memory(url: str | None, *, embed_cache: bool = False, keep: bool = False,
+                 llm: Any = None) -> Iterator[BenchMemory]:
     """Open a benchmark Memory: ``url`` (Kuzu path must not exist yet) or a temporary Kuzu database.
 
-    A temporary database is deleted afterwards unless ``keep``. On Neo4j the server is used as is;
+    A temporary database is deleted afterwards unless ``keep``. ``llm`` as in ``Memory.open``. On Neo4j the server is used as is;
     the caller deletes its own groups first (:meth:`BenchMemory.forget_groups`) and the run notes
     how many other episodes share the indexes.
     """
@@ -141,7 +142,7 @@ def bench_memory(url: str | None, *, embed_cache: bool = False, keep: bool = Fal
     embedder.embed(["warm-up: load the model before anything is timed"])
     load_s = time.perf_counter() - started
     embedder.lap()
-    mem = Memory.open(url, embedder=embedder)
+    mem = Memory.open(url, embedder=embedder, llm=llm)  # llm: the model stages (tkg/llm/spec.py); None: TKG_LLM…
     bm = BenchMemory(mem, embedder, mem.ctx.store.url, spec.backend, path, round(load_s, 2), raw_url=url)
     try:
         yield bm

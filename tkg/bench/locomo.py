@@ -129,7 +129,7 @@ def ingest_turns(
             "superseded": report.superseded, "skipped_existing": report.skipped_existing,
             "bulk": report.bulk, "index_build_s": report.index_build_s,
             "refs": {g: {e.source_ref for e in episodes if e.group == g and e.source_ref} for g in wanted},
-            "groups": wanted, "other_episodes": others}
+            "groups": wanted, "other_episodes": others, **({"llm": report.llm} if report.llm else {})}
 
 
 def ask_all(bm: BenchMemory, questions: list[LocomoQuestion], known: dict[str, set[str]],

@@ -77,7 +77,8 @@ class QAResult:
                 "right": self.right, "abstained": self.abstained, "mode": self.mode, "procedure": self.procedure,
                 "gold": list(self.item.evidence), "rank": self.rank, "refs": self.refs[:10],
                 "ms": round(self.ms, 2), "reading": self.trace.get("reading"),
-                "abstained_by": self.trace.get("abstained_by")}
+                "abstained_by": self.trace.get("abstained_by"), "model": self.trace.get("model"),
+                "usage": self.trace.get("usage")}
 
 
 def load_items(path: Path, *, samples: int | None = None, limit: int | None = None) -> list[QAItem]:

@@ -19,7 +19,7 @@ from typing import Annotated, Any
 import typer
 
 from . import render
-from .common import state
+from .common import LLMOption, llm_spec, state
 
 bench_app = typer.Typer(
     name="bench",
@@ -59,11 +59,14 @@ class Bars:
 
 
 @contextmanager
-def _bench(ctx: typer.Context, store: str | None, embed_cache: bool = False) -> Iterator[tuple[Any, Bars]]:
+def _bench(ctx: typer.Context, store: str | None, embed_cache: bool = False,
+           llm: str | None = None) -> Iterator[tuple[Any, Bars]]:
     from ..bench.fresh import bench_memory
 
     bars = Bars()
-    with bench_memory(store or state(ctx).store, embed_cache=embed_cache) as bm:
+    with bench_memory(store or state(ctx).store, embed_cache=embed_cache, llm=llm_spec(llm)) as bm:
+        if bm.mem.ctx.models.models:
+            render.status(f"model stages: {bm.mem.ctx.models.describe()}")
         render.status(f"benchmark store: {bm.url} (model loaded in {bm.model_load_s}s, not timed)")
         try:
             yield bm, bars
@@ -75,7 +78,9 @@ def _emit(report: dict[str, Any], tables: list[Any], as_json: bool) -> None:
     from rich.console import Console
 
     from ..bench.report import json_line, show
+    from ..llm.usage import PROCESS, summarize
 
+    report.setdefault("usage", summarize(PROCESS.rows()))  # the model stages' tokens and cost; zeros offline
     console = render.err if as_json else render.out
     if not console.is_terminal:  # a log file: wide enough that benchmark tables never wrap
         console = Console(stderr=as_json, highlight=False, width=160)
@@ -102,6 +107,7 @@ def locomo(
     baselines: Annotated[bool, typer.Option("--baselines", help="Also score BM25-only, dense-only and brute-force numpy retrieval on the same store.")] = False,
     peers: Annotated[bool, typer.Option("--peers", help="Also run graphiti-core's hybrid search on the same graph (Neo4j stores only).")] = False,
     limit: Limit = None, samples: Samples = None, store: Store = None, embed_cache: EmbedCache = False, details: Details = None,
+    llm: LLMOption = None,
 ) -> None:
     """Ingest a LoCoMo file into a fresh store, ask every question, score evidence Hit@k / MRR.
 
@@ -112,7 +118,7 @@ def locomo(
     from ..bench.locomo import run_locomo
     from ..bench.report import locomo_tables, peers_tables
 
-    with _bench(ctx, store, embed_cache) as (bm, bars):
+    with _bench(ctx, store, embed_cache, llm) as (bm, bars):
         run = run_locomo(bm, path, samples=samples, limit=limit, baselines=baselines, progress=bars)
         tables = locomo_tables(run.report)
         if peers:
@@ -133,7 +139,7 @@ def qa(
     show_fails: Annotated[bool, typer.Option("--show-fails", help="Print each wrong answer with the wanted one, "
                                                                   "the routed mode and the procedure.")] = False,
     limit: Limit = None, samples: Samples = None, store: Store = None, embed_cache: EmbedCache = False,
-    details: Details = None,
+    details: Details = None, llm: LLMOption = None,
 ) -> None:
     """Answer accuracy on labelled conversations: by mode, abstention, answered precision, evidence hits.
 
@@ -146,7 +152,7 @@ def qa(
     from ..bench.report import qa_failures, qa_tables
 
     items = load_items(path, samples=samples, limit=limit)
-    with _bench(ctx, store, embed_cache) as (bm, bars):
+    with _bench(ctx, store, embed_cache, llm) as (bm, bars):
         report, results = run_qa(bm, path, items, progress=bars)
     rows = [r.to_dict() for r in results]
     tables = qa_tables(report) + ([qa_failures(rows)] if show_fails else [])
@@ -185,7 +191,7 @@ def temporal(
     scale: Annotated[str | None, typer.Option("--scale", metavar="SIZES", show_default=False,
                                               help="Comma-separated sizes, e.g. 1000,10000,100000: one fresh store each; prints how cost grows with N.")] = None,
     plot: Annotated[Path | None, typer.Option("--plot", metavar="PNG", show_default=False, help="With --scale: write a plot here (needs matplotlib, the 'plot' extra).")] = None,
-    store: Store = None, embed_cache: EmbedCache = False, details: Details = None,
+    store: Store = None, embed_cache: EmbedCache = False, details: Details = None, llm: LLMOption = None,
 ) -> None:
     """Generated conversations with changing facts: accuracy per question kind, latency, ingest, store size.
 
@@ -198,7 +204,7 @@ def temporal(
     from ..bench.temporal import plot as draw
 
     if scale is None:
-        with _bench(ctx, store, embed_cache) as (bm, bars):
+        with _bench(ctx, store, embed_cache, llm) as (bm, bars):
             report = run_temporal(bm, size, seed, questions=questions, progress=bars)
         _write_details(details, report.pop("records"))
         _emit(report, temporal_tables(report), as_json)
@@ -206,7 +212,7 @@ def temporal(
     sizes = _sizes(scale)
     reports, rows = [], []
     for n in sizes:
-        with _bench(ctx, _scaled(store or state(ctx).store, n), embed_cache) as (bm, bars):
+        with _bench(ctx, _scaled(store or state(ctx).store, n), embed_cache, llm) as (bm, bars):
             rep = run_temporal(bm, n, seed, questions=questions, progress=bars)
             if bm.backend == "neo4j":
                 from ..bench.temporal import cleanup
@@ -253,7 +259,8 @@ def _scaled(url: str | None, n: int) -> str | None:
 def ingest(ctx: typer.Context, path: Annotated[Path, typer.Argument(help="A LoCoMo .json or a .jsonl conversation file.", show_default=False)],
            as_json: Json = False, store: Store = None, embed_cache: EmbedCache = False,
            bulk: Annotated[bool | None, typer.Option("--bulk/--no-bulk", show_default=False,
-                                                     help="Force the bulk load on or off (default: on, the store is fresh).")] = None) -> None:
+                                                     help="Force the bulk load on or off (default: on, the store is fresh).")] = None,
+           llm: LLMOption = None) -> None:
     """Ingest throughput only: turns, seconds, turns/s into a fresh store (model load excluded).
 
     Example: tkg bench ingest data/locomo10.json --embed-cache --no-bulk
@@ -264,7 +271,7 @@ def ingest(ctx: typer.Context, path: Annotated[Path, typer.Argument(help="A LoCo
     from ..ingest.loaders import load
 
     episodes = load(path).episodes
-    with _bench(ctx, store, embed_cache) as (bm, bars):
+    with _bench(ctx, store, embed_cache, llm) as (bm, bars):
         result = ingest_turns(bm, episodes, bars("ingest", len(episodes)), bulk=bulk)
         size = bm.size()
         notes = list(bm.notes)

@@ -12,7 +12,7 @@ import typer
 
 from ..ingest.loaders import load
 from . import render
-from .common import JSON_HELP, FormatChoice, open_memory, require_group
+from .common import JSON_HELP, FormatChoice, LLMOption, open_memory, require_group
 
 Json = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 
@@ -48,6 +48,12 @@ def ingest_summary(report: dict[str, Any]) -> None:
     render.out.print(render.kv_table(rows, title="ingest"))
     for warning in report.get("warnings") or []:
         render.status(f"warning: {warning}")
+    model = report.get("llm") or {}
+    if model.get("extract"):
+        counts = " · ".join(f"{k} {v}" for k, v in model["extract"].items())
+        render.status(f"extract stage: {counts}")
+    for warning in model.get("warnings") or []:
+        render.status(f"warning: the model fell back to the rules: {warning}")
 
 
 def ingest(
@@ -77,6 +83,7 @@ def ingest(
             show_default=False,
         ),
     ] = None,
+    llm: LLMOption = None,
     as_json: Json = False,
 ) -> None:
     """Ingest a conversation: episodes, chunks, entities and versioned facts.
@@ -87,7 +94,7 @@ def ingest(
     """
     fmt = format.value if format else None
     loaded = load(path, format=fmt, group=group)  # fail on a bad file before loading a model
-    with open_memory(ctx) as mem, progress_bar(len(loaded.episodes), f"ingest {path.name}") as tick:
+    with open_memory(ctx, llm=llm) as mem, progress_bar(len(loaded.episodes), f"ingest {path.name}") as tick:
         render.status(f"ingesting {len(loaded.episodes)} turn(s) from {path} into {mem.ctx.store.url}")
         report = mem.ingest(path, format=fmt, group=group, progress=tick, bulk=bulk)
     data = report.to_dict()

@@ -13,7 +13,16 @@ import typer
 
 from ..models import Answer, Fact
 from . import render
-from .common import AS_OF_HELP, GROUP_HELP, JSON_HELP, ModeChoice, open_memory, parse_as_of, require_group
+from .common import (
+    AS_OF_HELP,
+    GROUP_HELP,
+    JSON_HELP,
+    LLMOption,
+    ModeChoice,
+    open_memory,
+    parse_as_of,
+    require_group,
+)
 from .render_trace import show_trace
 
 Group = Annotated[str, typer.Option("--group", "-g", help=GROUP_HELP, show_default=False)]
@@ -36,22 +45,28 @@ Predicate = Annotated[
 
 
 def _answer(
-    ctx: typer.Context, question: str, group: str, mode: ModeChoice | None, as_of: str | None
+    ctx: typer.Context, question: str, group: str, mode: ModeChoice | None, as_of: str | None, llm: str | None = None
 ) -> tuple[Answer, datetime | None]:
     when = parse_as_of(as_of)
-    with open_memory(ctx) as mem:
+    with open_memory(ctx, llm=llm) as mem:
         require_group(mem, group)
-        return mem.ask(question, group=group, mode=mode.value if mode else None, as_of=when), when
+        answer = mem.ask(question, group=group, mode=mode.value if mode else None, as_of=when)
+    for stage, step in (answer.trace.get("model") or {}).items():  # never silent: say which stage fell back
+        if step.get("fell_back"):
+            error = f" ({step['error']})" if step.get("error") else ""
+            render.status(f"note: the {stage} stage ({step.get('model')}) fell back: {step['fell_back']}{error}")
+    return answer, when
 
 
-def ask(ctx: typer.Context, question: Question, group: Group, mode: Mode = None, as_of: AsOf = None, as_json: Json = False) -> None:
+def ask(ctx: typer.Context, question: Question, group: Group, mode: Mode = None, as_of: AsOf = None,
+        llm: LLMOption = None, as_json: Json = False) -> None:
     """Answer a question from one group's memory, with the evidence behind it.
 
     Shows the answer (or that tkg abstained), the mode and procedure that produced it, and the evidence: source turn, time, speaker, text and score.
 
     Example: tkg ask "Where does Priya live now?" --group priya-marco
     """
-    answer, when = _answer(ctx, question, group, mode, as_of)
+    answer, when = _answer(ctx, question, group, mode, as_of, llm)
     if as_json:
         render.emit_json({**answer.to_dict(), "as_of": when})
         return
@@ -129,8 +144,34 @@ def history(ctx: typer.Context, subject: Subject, group: Group, predicate: Predi
     render.out.print(table)
 
 
+def usage(ctx: typer.Context, group: Annotated[str | None, typer.Option("--group", "-g", help="Only this group (default: every group).", show_default=False)] = None,
+          as_json: Json = False) -> None:
+    """Tokens the models spent ingesting, per group, stage and model, and their cost at list prices.
+
+    Prices are dollars per million tokens (tkg/llm/usage.py; override with TKG_LLM_PRICES=prices.toml). Questions' tokens are in each answer's trace (`tkg ask --json`).
+
+    Example: tkg usage --group priya-marco
+    """
+    with open_memory(ctx) as mem:
+        data = mem.usage(group)
+    if as_json:
+        render.emit_json(data)
+        return
+    rows: list[tuple[str, Any]] = []
+    for name, g in data["groups"].items():
+        for r in g["rows"]:
+            rows.append((f"{name} · {r['stage']} · {r['model']}",
+                         f"{r['calls']} calls ({r['cached']} cached, {r['fallbacks']} fell back) · "
+                         f"{r['tokens_in']} in / {r['tokens_out']} out · {r['episodes']} turns"))
+    total = data["total"]
+    rows.append(("total", f"{total['calls']} calls · {total['tokens_in']} in / {total['tokens_out']} out"))
+    rows += [(f"at {m} list prices", f"${c:.4f}") for m, c in data["at_list_prices"].items()]
+    render.out.print(render.kv_table(rows, title="model usage"))
+
+
 def register(app: typer.Typer) -> None:
     app.command("ask")(ask)
+    app.command("usage")(usage)
     app.command("explain")(explain)
     app.command("state")(state)
     app.command("history")(history)

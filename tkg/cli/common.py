@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Annotated, Any, overload
 
 import typer
 
@@ -45,8 +45,22 @@ def state(ctx: typer.Context) -> State:
     return obj if isinstance(obj, State) else State()
 
 
+LLM_HELP = ("A model for every stage (openai:MODEL, openai:MODEL@http://127.0.0.1:11434/v1, anthropic:MODEL, "
+            "record:DIR, replay:DIR, none), or STAGE=SPEC,... for some (stages: extract, route, answer, rank). "
+            "Default: TKG_LLM and TKG_LLM_<STAGE>; unset: offline.")
+LLMOption = Annotated[str | None, typer.Option("--llm", metavar="SPEC", help=LLM_HELP, show_default=False)]
+
+
+def llm_spec(value: str | None) -> str | dict[str, str] | None:
+    """``--llm``: one spec for every stage, or ``extract=SPEC,answer=SPEC`` per stage."""
+    if value is None or "=" not in value:
+        return value
+    pairs = [part.split("=", 1) for part in value.split(",") if part.strip()]
+    return {k.strip(): v.strip() for k, v in pairs}
+
+
 @contextmanager
-def open_memory(ctx: typer.Context, url: str | None = None) -> Iterator[Memory]:
+def open_memory(ctx: typer.Context, url: str | None = None, llm: str | None = None) -> Iterator[Memory]:
     """Open the memory the global ``--store`` names (or ``url``) and close it afterwards.
 
     Imported lazily so ``tkg --help`` does not load drivers and models.
@@ -54,7 +68,7 @@ def open_memory(ctx: typer.Context, url: str | None = None) -> Iterator[Memory]:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from ..memory import Memory
 
-    mem = Memory.open(url if url is not None else state(ctx).store)
+    mem = Memory.open(url if url is not None else state(ctx).store, llm=llm_spec(llm))
     try:
         yield mem
     finally:

@@ -45,6 +45,7 @@ from ..predicates import PredicateRegistry
 from ..stores.base import GraphStore, Runner
 from ..text import normalize_name
 from .chunking import chunk_episode
+from .model_extract import ModelExtractor, TurnResult, merge, tally
 from .resolve import EntityIndex, ResolvedEntity, entity_name
 from .supersede import FactWrite, apply_fact
 
@@ -71,6 +72,7 @@ class IngestReport:
     index_build_s: float = 0.0  # of ``seconds``: ending the bulk load (rebuilding indexes)
     groups: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    llm: dict[str, Any] = field(default_factory=dict)  # the model stage's counts and usage (model_extract.tally)
 
     def to_dict(self) -> dict[str, Any]:
         data = dict(self.__dict__)
@@ -89,6 +91,7 @@ class _Prepared:
     names: list[str] = field(default_factory=list)  # entity names to embed with the batch (see _names_to_embed)
     fact_vectors: list[Vector] = field(default_factory=list)
     name_vectors: dict[str, Vector] = field(default_factory=dict)
+    model: TurnResult | None = None  # the extract stage's result for this turn, when a model is set
 
 
 @dataclass(frozen=True)
@@ -106,8 +109,9 @@ class Ingestor:
     """Writes episodes into one store. One instance per Memory; safe across threads per group."""
 
     def __init__(self, store: GraphStore, embedder: Embedder, registry: PredicateRegistry,
-                 cache: GroupCache | None = None) -> None:
+                 cache: GroupCache | None = None, model: ModelExtractor | None = None) -> None:
         self.store = store
+        self.model = model  # the extract stage (model_extract.py), None offline
         self.embedder = embedder
         self.registry = registry
         self.cache = cache  # questions' per-group lists, kept up to date by each anchoring transaction
@@ -179,6 +183,7 @@ class Ingestor:
                         progress: Callable[[int], None] | None) -> None:
         """Write a prepared batch once its embedding is done, group by group."""
         embedded.result()  # re-raises the embedder's error here, before anything of the batch is written
+        tally(report.llm, [p.model for p in prepared if p.model is not None])
         for group in dict.fromkeys(p.ep.group for p in prepared):
             self._write_batch([p for p in prepared if p.ep.group == group], report)
         if progress:
@@ -196,14 +201,25 @@ class Ingestor:
 
     def _prepare(self, episodes: Iterable[EpisodeInput]) -> list[_Prepared]:
         out: list[_Prepared] = []
-        for ep in episodes:
-            uuid = episode_uuid(ep)
+        ruled_eps = list(episodes)
+        ruled: dict[str, list[Candidate]] = {}  # the rules first: a model window is shown the earlier turns' facts
+        for ep in ruled_eps:
             recent = self._recent.setdefault(ep.group, deque(maxlen=HISTORY))
             candidates = extract(
                 ep.text, speaker=ep.speaker, listeners=ep.listeners, when=ep.timestamp, registry=self.registry,
                 history=tuple(recent),
             )
+            ruled[episode_uuid(ep)] = candidates
             recent.extend(c for c in candidates if c.polarity == "assert")
+        by_model = self.model.run([(episode_uuid(ep), ep) for ep in ruled_eps], ruled) if self.model else {}
+        for ep in ruled_eps:
+            uuid = episode_uuid(ep)
+            recent = self._recent[ep.group]
+            candidates = ruled[uuid]
+            turn = by_model.get(uuid)
+            if turn is not None and turn.candidates is not None:
+                candidates = merge(candidates, turn.candidates, self.registry)
+                recent.extend(c for c in turn.candidates if c.polarity == "assert")
             mentioned = mentions(ep.text, speaker=ep.speaker, listeners=ep.listeners)
             out.append(
                 _Prepared(
@@ -214,6 +230,7 @@ class Ingestor:
                     mentioned=mentioned,
                     fact_texts=[fact_sentence(c, self.registry) for c in candidates],
                     names=self._names_to_embed(ep.group, candidates, mentioned),
+                    model=turn,
                 )
             )
         return out
@@ -408,13 +425,17 @@ class Ingestor:
                 qualifier=cand.qualifier, fact=w.text, valid_at=cand.valid_at or ep.timestamp,
                 episode_uuid=p.uuid, source_ref=ep.source_ref, source_chunk=_chunk_for(p.chunks, cand),
                 confidence=cand.confidence, polarity=cand.polarity, correction=cand.correction,
-                time_text=cand.time_text, fact_embedding=w.vector,
+                time_text=cand.time_text, fact_embedding=w.vector, extractor=getattr(cand, "extractor", "rules"),
             )
             outcome = apply_fact(tx, fw, single_valued=self.registry.is_single(cand.predicate), now=now)
             tally.facts += len(outcome.created)
             tally.superseded += len(outcome.superseded)
             tally.retracted += len(outcome.retracted)
             tally.reasserted += len(outcome.reasserted)
+        if p.model is not None and p.model.usage:  # the model's tokens, with the turn they were spent on
+            tx.named("usage.create_many", {"group_id": ep.group, "created_at": now, "rows": [
+                {**u, "uuid": stable_uuid("usage", p.uuid, u["stage"], u["model"]), "episode_uuid": p.uuid}
+                for u in p.model.usage]})
 
     def _embed_entity_names(self, groups: list[str]) -> None:
         """Embed the names of entities that have no vector: ingest creates each with one, so only

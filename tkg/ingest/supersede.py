@@ -41,6 +41,7 @@ class FactWrite:
     polarity: str = "assert"  # "assert" | "retract"
     correction: bool = False
     time_text: str | None = None
+    extractor: str = "rules"  # who read the fact off the turn: "rules", a model's name, or both
 
 
 @dataclass
@@ -172,6 +173,7 @@ def _create(
             "confidence": fw.confidence,
             "supersedes": supersedes,
             "time_text": fw.time_text,
+            "extractor": fw.extractor,
             "valid_at": fw.valid_at,
             "invalid_at": invalid_at,
             "created_at": now,

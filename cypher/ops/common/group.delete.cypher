@@ -5,6 +5,9 @@ WITH count(*) AS _g
 OPTIONAL MATCH (m:TkgMeta {key: 'group:' + $group_id})
 DELETE m
 WITH count(*) AS _m
+OPTIONAL MATCH (u:TkgUsage) WHERE u.group_id = $group_id
+DELETE u
+WITH count(*) AS _u
 OPTIONAL MATCH (c:Chunk) WHERE c.group_id = $group_id
 DETACH DELETE c
 WITH count(*) AS _c

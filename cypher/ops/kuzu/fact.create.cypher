@@ -7,7 +7,7 @@ WHERE s.group_id = $group_id AND o.group_id = $group_id
 CREATE (s)-[r:RELATES_TO {
   uuid: $uuid, group_id: $group_id, name: $predicate, fact: $fact,
   qualifier: $qualifier, episodes: $episodes, source_chunk: $source_chunk, source_ref: $source_ref,
-  version: $version, confidence: $confidence, supersedes: $supersedes, time_text: $time_text,
+  version: $version, confidence: $confidence, supersedes: $supersedes, time_text: $time_text, extractor: $extractor,
   valid_at: $valid_at, invalid_at: $invalid_at, created_at: $created_at, expired_at: $expired_at
 }]->(o)
 CREATE (f:Chunk {uuid: $uuid, group_id: $group_id, episode_uuid: $source_episode, kind: 'fact', text: $fact,

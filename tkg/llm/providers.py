@@ -1,8 +1,9 @@
-"""Optional LLM providers, and the prompts that let a model rank or phrase evidence.
+"""The OpenAI and Anthropic providers: free text (`complete`) or one structured call (`call`).
 
-tkg answers extractively by default, with no provider and no network. A provider is
-opt-in (``TKG_LLM=openai:gpt-4o-mini``) and only ever sees evidence tkg already holds:
-it may reorder passages or phrase an answer from them, never add a fact to the graph.
+tkg runs offline by default, with no provider and no network. A provider is opt-in per
+stage (tkg/llm/spec.py); `call` sends one `Request` (system + user message, and the JSON
+schema the output must follow: OpenAI's ``response_format``, Anthropic's forced tool use)
+and returns a `Reply` with the provider's token counts.
 
 The SDK clients are built lazily with bounded timeouts and retries; tests inject an
 ``http_client`` whose transport replays recorded responses. API keys come from the
@@ -11,17 +12,69 @@ environment and are scrubbed from every error message.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
-from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from tkg.errors import ConfigError, ProviderError
-from tkg.models import NO_INFORMATION
 
 DEFAULT_TIMEOUT = 30.0  # seconds, per request
 DEFAULT_RETRIES = 2  # on top of the first attempt; the SDKs back off between them
 _KEY_PATTERN = re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}")  # OpenAI and Anthropic key shapes
+
+
+@dataclass(frozen=True)
+class Request:
+    """One prompt: exactly what a model sees (system, user message, the output's JSON schema)."""
+
+    stage: str
+    system: str
+    user: str
+    schema_name: str = ""
+    schema: dict[str, Any] | None = field(default=None, hash=False)  # None: free text
+    max_tokens: int = 512
+
+    def payload(self) -> dict[str, Any]:
+        """The prompt as data: what record files hold and what the hash covers."""
+        out: dict[str, Any] = {"stage": self.stage, "system": self.system, "user": self.user}
+        if self.schema is not None:
+            out["output_schema"] = {"name": self.schema_name, "schema": self.schema}
+        return out
+
+    def key(self) -> str:
+        """A hash of (stage, prompt, schema): the name of its record file."""
+        text = json.dumps(self.payload(), sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A model's output (JSON text when the request had a schema) and what it cost."""
+
+    text: str
+    tokens_in: int
+    tokens_out: int
+    model: str
+    cached: bool = False
+    estimated: bool = False  # tokens estimated from characters (record/replay), not counted by a provider
+
+
+def estimate_tokens(text: str) -> int:
+    """About 4 characters a token for English (OpenAI's rule of thumb), at least 1 for any text."""
+    return (len(text) + 3) // 4 if text else 0
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """What a stage needs from a model: one call per request."""
+
+    @property
+    def name(self) -> str: ...
+
+    def call(self, request: Request) -> Reply: ...
 
 
 @runtime_checkable
@@ -81,17 +134,21 @@ class OpenAIProvider:
         timeout: float = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_RETRIES,
         temperature: float | None = 0.0,
+        base_url: str | None = None,
     ) -> None:
         self.model = model
-        self.name = f"openai:{model}"
+        self.name = f"openai:{model}" + (f"@{base_url}" if base_url else "")
         self.temperature = temperature  # None leaves it out, for models that reject it
         self._key: str | None = None
         if client is None:
             import openai
 
-            self._key = api_key or _env_key("OPENAI_API_KEY", "OpenAI")
+            # a local server (Ollama, vLLM, llama.cpp, LM Studio) needs no key
+            local = base_url is not None and not os.environ.get("OPENAI_API_KEY")
+            self._key = api_key or ("local" if local else _env_key("OPENAI_API_KEY", "OpenAI"))
             client = openai.OpenAI(
-                api_key=self._key, timeout=timeout, max_retries=max_retries, http_client=http_client
+                api_key=self._key, timeout=timeout, max_retries=max_retries, http_client=http_client,
+                base_url=base_url,
             )
         self.client = client
 
@@ -116,6 +173,33 @@ class OpenAIProvider:
             raise ProviderError(f"OpenAI {self.model} returned no text (finish_reason: {reason})")
         return str(text).strip()
 
+    def call(self, request: Request) -> Reply:
+        """One request; with a schema, the output is constrained by ``response_format`` (strict)."""
+        import openai
+
+        params: dict[str, Any] = {
+            "model": self.model,
+            "messages": [{"role": "system", "content": request.system}, {"role": "user", "content": request.user}],
+            "max_completion_tokens": request.max_tokens,
+        }
+        if self.temperature is not None:
+            params["temperature"] = self.temperature
+        if request.schema is not None:
+            params["response_format"] = {"type": "json_schema", "json_schema": {
+                "name": request.schema_name, "schema": request.schema, "strict": True}}
+        try:
+            response = self.client.chat.completions.create(**params)
+        except openai.OpenAIError as exc:
+            raise _sdk_error("OpenAI", self.model, exc, self._key) from None
+        choices = getattr(response, "choices", None) or []
+        text = (choices[0].message.content or "") if choices else ""
+        if not text.strip():
+            reason = choices[0].finish_reason if choices else "no choices"
+            raise ProviderError(f"OpenAI {self.model} returned no text (finish_reason: {reason})")
+        usage = getattr(response, "usage", None)
+        return Reply(str(text).strip(), int(getattr(usage, "prompt_tokens", 0) or 0),
+                     int(getattr(usage, "completion_tokens", 0) or 0), self.name)
+
 
 class AnthropicProvider:
     """The Messages API through the official ``anthropic`` package.
@@ -137,16 +221,18 @@ class AnthropicProvider:
         api_key: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_RETRIES,
+        base_url: str | None = None,
     ) -> None:
         self.model = model
-        self.name = f"anthropic:{model}"
+        self.name = f"anthropic:{model}" + (f"@{base_url}" if base_url else "")
         self._key: str | None = None
         if client is None:
             import anthropic
 
             self._key = api_key or _env_key("ANTHROPIC_API_KEY", "Anthropic")
             client = anthropic.Anthropic(
-                api_key=self._key, timeout=timeout, max_retries=max_retries, http_client=http_client
+                api_key=self._key, timeout=timeout, max_retries=max_retries, http_client=http_client,
+                base_url=base_url,
             )
         self.client = client
 
@@ -169,6 +255,35 @@ class AnthropicProvider:
             raise ProviderError(f"Anthropic {self.model} returned no text (stop_reason: {reason})")
         return text.strip()
 
+    def call(self, request: Request) -> Reply:
+        """One request; with a schema, the output is the input of a forced tool call."""
+        import anthropic
+
+        params: dict[str, Any] = {
+            "model": self.model, "system": request.system, "max_tokens": request.max_tokens,
+            "messages": [{"role": "user", "content": request.user}],
+        }
+        if request.schema is not None:
+            params["tools"] = [{"name": request.schema_name, "description": "Report the result.",
+                                "input_schema": request.schema}]
+            params["tool_choice"] = {"type": "tool", "name": request.schema_name}
+        try:
+            response = self.client.messages.create(**params)
+        except anthropic.AnthropicError as exc:
+            raise _sdk_error("Anthropic", self.model, exc, self._key) from None
+        blocks = getattr(response, "content", None) or []
+        if request.schema is not None:
+            inputs = [getattr(b, "input", None) for b in blocks if getattr(b, "type", "") == "tool_use"]
+            text = json.dumps(inputs[0], ensure_ascii=False) if inputs else ""
+        else:
+            text = "".join(getattr(b, "text", "") for b in blocks if getattr(b, "type", "") == "text")
+        if not text.strip():
+            reason = getattr(response, "stop_reason", None)
+            raise ProviderError(f"Anthropic {self.model} returned no output (stop_reason: {reason})")
+        usage = getattr(response, "usage", None)
+        return Reply(text.strip(), int(getattr(usage, "input_tokens", 0) or 0),
+                     int(getattr(usage, "output_tokens", 0) or 0), self.name)
+
 
 def get_provider(spec: str | None = None) -> LLMProvider | None:
     """The provider named by ``spec``, else by ``TKG_LLM``, else None (offline, extractive).
@@ -182,121 +297,11 @@ def get_provider(spec: str | None = None) -> LLMProvider | None:
         return None
     kind, _, model = spec.partition(":")
     kind = kind.strip().lower()
-    model = model.strip()
+    model, _, base_url = model.strip().partition("@")
     if kind == "openai":
-        return OpenAIProvider(model or "gpt-4o-mini")
+        return OpenAIProvider(model or "gpt-4o-mini", base_url=base_url or None)
     if kind == "anthropic":
         return AnthropicProvider(model or "claude-haiku-4-5")
     raise ConfigError(
         f"unknown LLM provider {spec!r}: use 'openai:MODEL' or 'anthropic:MODEL' (or leave TKG_LLM unset)"
     )
-
-
-# --- prompts -------------------------------------------------------------------------
-
-_SYNTHESIS_SYSTEM = f"""You answer questions about a person's conversation history.
-Use ONLY the numbered evidence in the message. Never add facts that the evidence does not state.
-Evidence items may disagree over time (an item may start with its date); prefer the most recent one
-unless the question asks about an earlier time.
-If the evidence does not mention the main person or thing the question is about, answer exactly:
-{NO_INFORMATION}
-Reply in exactly two lines:
-ANSWER: <a short answer, a few words or one sentence>
-CITED: <the numbers of the evidence items you used, comma-separated, or none>"""
-
-_RANK_SYSTEM = """You rank passages from a conversation history by how useful they are for answering a question.
-Do not answer the question. Do not invent passages.
-Reply with one line: the passage numbers, most useful first, comma-separated (for example: 3, 1, 2).
-Leave out passages that do not help at all."""
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _numbered(items: Sequence[str]) -> str:
-    return "\n".join(f"[{i}] {_one_line(t)}" for i, t in enumerate(items, start=1))
-
-
-def synthesis_prompt(question: str, evidence_texts: Sequence[str]) -> tuple[str, str]:
-    """(system, prompt) asking a model to answer from numbered evidence only, with citations.
-
-    >>> system, prompt = synthesis_prompt("Where does Ana live?", ["Ana: I moved to Oslo."])
-    >>> prompt.splitlines()[1]
-    '[1] Ana: I moved to Oslo.'
-    """
-    evidence = _numbered(evidence_texts) if evidence_texts else "(no evidence)"
-    prompt = f"Evidence:\n{evidence}\n\nQuestion: {_one_line(question)}"
-    return _SYNTHESIS_SYSTEM, prompt
-
-
-_CITED_LINE = re.compile(r"^\s*CITED\s*:(.*)$", re.IGNORECASE | re.MULTILINE)
-_ANSWER_LINE = re.compile(
-    r"^\s*ANSWER\s*:(.*?)(?=^\s*CITED\s*:|\Z)", re.IGNORECASE | re.MULTILINE | re.DOTALL
-)
-_BRACKETED = re.compile(r"\s*\[(\d+)\]")
-
-
-def _is_no_information(answer: str) -> bool:
-    return re.sub(r"[^a-z ]", "", answer.lower()).strip() == NO_INFORMATION.lower()
-
-
-def parse_synthesis(text: str, n: int | None = None) -> tuple[str, list[int]]:
-    """(answer, cited evidence indexes, 0-based) from a reply to `synthesis_prompt`.
-
-    Citations out of range (when `n`, the number of evidence items, is given) are dropped;
-    an abstention comes back as exactly `NO_INFORMATION` with no citations.
-
-    >>> parse_synthesis("ANSWER: Oslo [1].\\nCITED: 1, 3", n=2)
-    ('Oslo.', [0])
-    """
-    answer_match = _ANSWER_LINE.search(text)
-    cited_match = _CITED_LINE.search(text)
-    if answer_match:
-        answer = answer_match.group(1)
-    else:  # a model that ignored the format: the whole reply minus any CITED line
-        answer = _CITED_LINE.sub("", text)
-    numbers = [int(m) for m in _BRACKETED.findall(answer)]
-    if cited_match:
-        numbers += [int(m) for m in re.findall(r"\d+", cited_match.group(1))]
-    answer = _one_line(_BRACKETED.sub("", answer))
-    if _is_no_information(answer) or not answer:
-        return NO_INFORMATION, []
-    cited: list[int] = []
-    for number in numbers:
-        index = number - 1
-        if index >= 0 and (n is None or index < n) and index not in cited:
-            cited.append(index)
-    return answer, cited
-
-
-def rank_prompt(question: str, passages: Sequence[str]) -> tuple[str, str]:
-    """(system, prompt) asking a model to order numbered passages by usefulness.
-
-    >>> rank_prompt("Who is Bo?", ["Bo is my brother.", "It rained."])[1].splitlines()[-1]
-    'Question: Who is Bo?'
-    """
-    prompt = f"Passages:\n{_numbered(passages)}\n\nQuestion: {_one_line(question)}"
-    return _RANK_SYSTEM, prompt
-
-
-def parse_ranking(text: str, n: int, *, complete: bool = True) -> list[int]:
-    """0-based passage indexes in the model's order, from a reply to `rank_prompt`.
-
-    Numbers outside 1..n and repeats are ignored. With `complete` (the default) the
-    passages the model left out follow in their original order, so ranking never
-    loses evidence; ``complete=False`` returns only those the model listed.
-
-    >>> parse_ranking("3, 1", 4)
-    [2, 0, 1, 3]
-    >>> parse_ranking("[3] > [1]", 4, complete=False)
-    [2, 0]
-    """
-    order: list[int] = []
-    for match in re.findall(r"\d+", text):
-        index = int(match) - 1
-        if 0 <= index < n and index not in order:
-            order.append(index)
-    if complete:
-        order += [i for i in range(n) if i not in order]
-    return order
