@@ -17,16 +17,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from planners.asked import Asked
 from tkg.models import Evidence
-from tkg.nlp import parse
+from tkg.nlp import is_common_word, is_place_name, parse
 
 from .about import Subject, about
+from .abstain import GENERIC
 from .query_text import names_in
 from .spans import ANIMALS, hypothetical, negated
-from .synthesis import content_terms, stem
+from .synthesis import content_terms
 
 if TYPE_CHECKING:
     pass
@@ -43,10 +45,23 @@ KIN: dict[str, frozenset[str]] = {
     "dog": frozenset({"dog", "puppy", "pup"}), "cat": frozenset({"cat", "kitten", "kitty"}),
 }
 _INFERENCE = re.compile(r"^\s*(?:would|could|might|is it likely|are they likely|does it seem)\b|\blikely\b", re.I)
+_EPOCH = datetime(1900, 1, 1, tzinfo=UTC)
+_GENERIC = GENERIC | {"mention", "mentione", "talk", "month", "year", "week", "date", "time", "day", "first", "last"}
+_CALENDAR = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun".split())
 _PRESUPPOSING = frozenset({"pet_name", "animal", "person"})
 _DOG_WORDS = ANIMALS - {"cat", "kitten", "kitty", "tabby", "horse", "pony", "rabbit", "bunny", "hamster", "parrot",
                         "budgie", "bird", "fish", "tortoise", "turtle", "snake", "lizard", "gecko", "hen",
                         "chicken", "ferret", "goldfish", "guinea"}
+
+
+def _names_a_thing(word: str, question: str) -> bool:
+    """A capitalised word of the question that names something ("Lisbon", "Fagiolo"), not a word
+    capitalised by position or habit ("According", "TV", "Aug", "European")."""
+    if word.isupper() and len(word) <= 4:
+        return False
+    if question.lstrip().startswith(word):
+        return False
+    return word.lower() not in _CALENDAR and not (is_common_word(word) and not is_place_name(word))
 
 
 def presupposed_nouns(question: str, head: str) -> set[str]:
@@ -78,37 +93,52 @@ def check(asked: Asked, question: str, subject: Subject | None, turns: list[Evid
     if _INFERENCE.search(question):
         return Premise(True, "an inference question presupposes nothing")
     focus = [n for n in names_in(question) if subject is None or n.lower() not in subject.aliases]
-    focus = [n for n in focus if n.lower() not in {s.lower() for s in speakers}]
+    focus = [n for n in focus if n.lower() not in {s.lower() for s in speakers} and _names_a_thing(n, question)]
     nouns: set[str] = set()
     if asked.kind in _PRESUPPOSING and (asked.head in KIN or asked.head in ANIMALS):
         nouns = presupposed_nouns(question, asked.head)
         if asked.head == "dog":
             nouns |= _DOG_WORDS
-    event = sorted(content_terms(question, drop=[*focus, *(subject.aliases if subject else ())]))
-    event_verb = {stem(w) for w in event} if asked.kind == "date" and focus else set()
     need_names = {n.lower(): False for n in focus}
+    retracted: dict[str, bool] = {}  # a name's latest mention calls it off ("the Lisbon move fell through")
+    # a "when" question presupposes its event: one of its words is said in some plain statement
+    event = content_terms(question, drop=[*focus, *(subject.aliases if subject else ())]) - _GENERIC \
+        if asked.kind == "date" else set()
+    need_event = set(event)  # one of them will do
+    # a place is presupposed together with its event ("move back to Accra"), anything else alone
+    placed = {n.lower(): is_place_name(n) for n in focus}
     need_noun = not nouns
     seen_any: Evidence | None = None
-    for ev in turns:
+    for ev in sorted(turns, key=lambda e: e.valid_at or _EPOCH):
         low = ev.text.lower()
-        if not any(n in low for n in need_names) and not any(w in low for w in nouns):
+        if not any(n in low for n in need_names) and not any(w in low for w in nouns) and not need_event:
             continue
         for sent in parse(ev.text).sents:
             text = sent.text.lower()
             a = about(subject, speaker=ev.speaker, sentence=sent.text, turn=ev.text, others=speakers) if subject else 1.0
+            words = content_terms(sent.text)
             for n in need_names:
-                if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text) and _stated(sent) and (
-                        not event_verb or {stem(w) for w in re.findall(r"[a-z]+", text)} & event_verb):
+                if not re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text):
+                    continue
+                if asked.kind == "date":
+                    retracted[n] = negated(sent) and not hypothetical(sent)
+                if _stated(sent) and (not event or not placed[n] or words & event):
                     need_names[n] = True
                     seen_any = seen_any or ev
+            if need_event and _stated(sent) and words & need_event:
+                need_event = set()
             said = [w for w in nouns if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text)]
             if said and a >= 0.8 and _stated(sent):
                 need_noun = True
                 seen_any = seen_any or ev
     missing = [n for n, ok in need_names.items() if not ok]
     if missing:
-        what = "stated" if not event_verb else f"stated with {'/'.join(sorted(event_verb))}"
-        return Premise(False, f"no sentence states {', '.join(missing)} ({what}, not asked, planned or denied)")
+        return Premise(False, f"no sentence states {', '.join(missing)} (stated, not asked, planned or denied)")
+    if need_event:
+        return Premise(False, f"no plain statement says any of {', '.join(sorted(need_event))}: the event has no date")
+    called_off = [n for n, off in retracted.items() if off]
+    if called_off:
+        return Premise(False, f"the last word on {', '.join(called_off)} calls it off, so it has no date")
     if not need_noun:
         who = subject.name if subject else "the subject"
         return Premise(False, f"no sentence about {who} states a {asked.head}")

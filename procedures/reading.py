@@ -48,7 +48,8 @@ TYPED = frozenset({"place", "organisation", "person", "role", "pet_name", "anima
 _RELATION_HEADS = frozenset({"manager", "boss", "supervisor", "sister", "brother", "mother", "father", "son", "daughter",
                              "husband", "wife", "partner", "girlfriend", "boyfriend", "fiance", "fiancee", "friend",
                              "job", "title", "profession", "occupation", "role", "city", "town", "country",
-                             "relationship", "dog", "cat", "pet", "age"})
+                             "relationship", "dog", "cat", "age", "baby", "child", "kid"})
+_SLOT_KINDS = frozenset({"place", "person", "role", "status", "pet_name", "organisation"})
 # "X's manager", "the woman X dated": the value belongs to someone the subject is related to
 _RELATIONAL = re.compile(r"['\u2019]s?\s+(?:(?:current|new|first|old|former|business|phd|ex)\s+)*(?P<rel>manager|boss|"
                          r"supervisor|sister|brother|mother|father|mom|mum|dad|son|daughter|son-in-law|husband|wife|"
@@ -233,7 +234,7 @@ def read(ctx: Context, question: str, group: str, *, mode: str, as_of: datetime 
     chosen, how = choose(asked, graph + turn_cands, latest=latest, window=window)
     trace["choice"] = how
     if not chosen:
-        slot = predicate is not None or latest or window is not None or asked.head in _RELATION_HEADS
+        slot = asked.head in _RELATION_HEADS or ((latest or window is not None) and asked.kind in _SLOT_KINDS)
         if (result.trace.get("from_graph") and result.answer) or asked.kind not in TYPED or not slot:
             return None  # an answer walked over edges stands; an untyped or open question is not read
         return no_information(f"no {asked.kind} is supported by the evidence", result.evidence or turns[:5], trace)
