@@ -38,7 +38,7 @@ from tkg.cypher import cypher_root, load_query
 from tkg.errors import NotFound
 from tkg.memory import Memory
 from tkg.models import EpisodeInput
-from tkg.stores.base import write_clause
+from tkg.stores.read_guard import write_clause
 
 # Per property; each example ingests two or three small groups and costs 2-7 s (more on Neo4j), so
 # these stay small to keep the suite fast: a longer randomised run is `tkg bench soak`.
