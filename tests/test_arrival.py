@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from reliability.common import bounded, memory, neo4j_url, shared_embedder, unique
+from reliability.common import bounded, facts_of, memory, neo4j_url, shared_embedder, unique
 
 from tkg.ingest.pipeline import Ingestor
 from tkg.memory import Memory
@@ -38,12 +38,6 @@ ORGS = ("Globex", "Initech", "Umbrella", "Hooli")
 PETS = ("Mochi", "Biscuit", "Pixel")
 KINDS = ("move", "correct_not", "correct_meant", "job", "quit", "pet", "sibling", "filler")
 START = datetime(2023, 3, 1, 9, 0, tzinfo=UTC)
-FACTS = """
-MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity) WHERE r.group_id = $g
-RETURN r.uuid AS uuid, s.name AS s, r.name AS p, o.name AS o, r.qualifier AS q, r.version AS v,
-       r.valid_at AS valid, r.invalid_at AS invalid, r.expired_at IS NULL AS live, r.supersedes AS sup,
-       r.source_ref AS ref, r.confidence AS conf, r.time_text AS tt
-"""
 # a fixed conversation with every kind of turn: the explicit example, and the one-turn-per-process run
 FIXED = [("move", 0, 0), ("filler", 1, 0), ("correct_not", 0, 1), ("job", 0, 0), ("pet", 1, 0), ("correct_meant", 0, 1),
          ("quit", 0, 1), ("move", 1, 3), ("correct_meant", 1, 4), ("sibling", 0, 5), ("move", 0, 2), ("filler", 0, 1)]
@@ -82,12 +76,7 @@ def conversation(group: str, turns: list[tuple[str, int, int]]) -> list[EpisodeI
 
 
 def facts(mem: Memory, group: str) -> list[tuple[Any, ...]]:
-    """The group's facts without anything group-specific (uuids become the fact they name)."""
-    rows = mem.cypher(FACTS, {"g": group})  # the read-only path, so the guard lets tkg's own reads through
-    name = {r["uuid"]: (r["s"], r["p"], r["o"], r["v"]) for r in rows}
-    out = [(r["s"], r["p"], r["o"], r["q"], r["v"], r["valid"], r["invalid"], r["live"], name.get(r["sup"]), r["ref"],
-            r["conf"], r["tt"]) for r in rows]
-    return sorted(out, key=repr)
+    return facts_of(mem.ctx.store, group)
 
 
 def in_parts(mem: Memory, episodes: list[EpisodeInput], cuts: set[int], *, fresh: bool = False) -> None:

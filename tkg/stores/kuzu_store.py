@@ -221,9 +221,7 @@ class KuzuStore(NamedMixin):
             return self._execute(self._conn(), query, params)
 
     def read(self, query: str, params: Params = None) -> list[Row]:
-        """One allowed read (tkg/stores/read_guard.py) in a read-only transaction. Kuzu ends the
-        transaction itself when a statement fails, so the ROLLBACK after a failure may find none:
-        its own error must not hide the statement's."""
+        """One allowed read (tkg/stores/read_guard.py) in a read-only transaction."""
         check_read_only(query)
         with self._write_lock:
             conn = self._conn()
@@ -231,10 +229,7 @@ class KuzuStore(NamedMixin):
             try:
                 rows = self._execute(conn, query, params)
             except BaseException:
-                try:
-                    self._execute(conn, "ROLLBACK", None)
-                except StoreError:
-                    pass  # no active transaction left: the statement's error is the one to report
+                self._rollback(conn)
                 raise
             self._execute(conn, "ROLLBACK", None)
             return rows
@@ -247,9 +242,17 @@ class KuzuStore(NamedMixin):
             try:
                 yield _Tx(self, conn)
             except BaseException:
-                self._execute(conn, "ROLLBACK", None)
+                self._rollback(conn)
                 raise
             self._execute(conn, "COMMIT", None)
+
+    def _rollback(self, conn: kuzu.Connection) -> None:
+        """Roll back after a failure. Kuzu ends the transaction itself when a statement fails, so
+        there may be none left: that must not replace the error being raised."""
+        try:
+            self._execute(conn, "ROLLBACK", None)
+        except StoreError:
+            pass
 
     def ensure_schema(self, dim: int) -> None:
         with self._write_lock:
