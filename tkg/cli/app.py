@@ -16,9 +16,9 @@ import logging
 import os
 from typing import Annotated, Any
 
-import click
 import typer
 from typer.core import TyperGroup
+from typer.exceptions import TyperException
 
 from ..errors import TkgError
 from . import commands_cypher, commands_data, commands_demo, commands_doctor, commands_query, render
@@ -33,8 +33,8 @@ class TkgGroup(TyperGroup):
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
-        except (click.exceptions.Exit, click.ClickException, click.Abort):
-            raise
+        except (typer.Exit, typer.Abort, TyperException):
+            raise  # typer's own exits and usage errors (status 2) stay typer's
         except TkgError as exc:
             if _debug(ctx):
                 raise
