@@ -199,11 +199,13 @@ def crash_loop(backend: str, url: str, reopen: Any, groups: list[str], tmp: Path
     try:
         bad, present = survey(store, groups, expected)
         count = sum(store.named("group.counts", {"group_id": g})[0]["episodes"] for g in groups)
-        differ = [g for g in groups if facts_of(store, g) != uninterrupted[g]]
+        got = {g: facts_of(store, g) for g in groups}
+        differ = [g for g in groups if got[g] != uninterrupted[g]]
     finally:
         store.close()
     assert not bad, bad[:10]
-    assert not differ, f"facts differ from an uninterrupted ingest in {len(differ)} of {len(groups)} groups"
+    assert not differ, (f"facts differ from an uninterrupted ingest in {len(differ)} of {len(groups)} groups: "
+                        f"{[(sorted(set(got[g]) - set(uninterrupted[g]), key=repr), sorted(set(uninterrupted[g]) - set(got[g]), key=repr)) for g in differ]}")
     lost = set(expected) - present
     stats.update(episodes=count, lost=len(lost), final_report=report, statements_per_run=total,
                  facts=sum(len(f) for f in uninterrupted.values()), groups_with_other_facts=len(differ))
