@@ -110,13 +110,16 @@ def _json(text: str, source: str, line: str | None = None) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        where = f"{line}, column {exc.colno}" if line else f"line {exc.lineno} column {exc.colno}"
-        raise InputError(f"invalid JSON: {exc.msg}", source=source, position=where) from None
+        if line:
+            raise InputError(f"invalid JSON: {exc.msg} (column {exc.colno})", source=source, position=line) from None
+        raise InputError(f"invalid JSON: {exc.msg}", source=source, position=f"line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
         pos = _too_deep(text)
         row, col = text.count("\n", 0, pos) + 1, pos - (text.rfind("\n", 0, pos) + 1) + 1
-        where = f"{line}, column {col}" if line else f"line {row} column {col}"
-        raise InputError(f"JSON nested more than {MAX_DEPTH_SHOWN} levels deep", source=source, position=where) from None
+        reason = f"JSON nested more than {MAX_DEPTH_SHOWN} levels deep"
+        if line:
+            raise InputError(f"{reason} (column {col})", source=source, position=line) from None
+        raise InputError(reason, source=source, position=f"line {row} column {col}") from None
 
 
 def _too_deep(text: str) -> int:
