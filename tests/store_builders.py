@@ -49,7 +49,7 @@ def episode_row(group: str, seq: int, prev: str | None = None, at: datetime = T0
     return {
         "uuid": stable_uuid("episode", group, str(seq)), "name": f"turn {seq}", "content": f"turn {seq} text",
         "source": "message", "source_description": "test", "speaker": "Priya", "source_ref": f"D1:{seq}",
-        "content_hash": str(seq), "seq": seq, "session": "session_1", "valid_at": at, "entity_edges": [],
+        "content_hash": str(seq), "seq": seq, "session": "session_1", "valid_at": at, "entity_edges": [], "extract_context": "",
         "prev_uuid": prev, **fields,
     }
 

@@ -320,3 +320,130 @@ def test_as_of_is_a_date_or_an_input_error(raw: str) -> None:
         return
     offset = value.utcoffset()
     assert offset is not None and offset.total_seconds() == 0, value
+
+
+# --- issue 19: edge dates, deep JSON, group names, wrong types, hidden errors, the cache ---------
+
+
+def jsonl(path: Path, lines: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("stamp", ["0001-01-01T00:30:00+01:00", "9999-12-31T23:30:00-01:00"])
+def test_timestamps_past_the_calendar_name_the_file_and_line(mem: Memory, tmp_path: Path, stamp: str) -> None:
+    group = unique("edge-year")
+    path = jsonl(tmp_path / "edge.jsonl", [{"group": group, "speaker": "Ana", "timestamp": stamp, "text": "I moved to Leeds."}])
+    before = state_of(mem, [group])
+    with pytest.raises(InputError) as refused:
+        mem.ingest(path)
+    assert str(refused.value).startswith(f"{path}, line 1: timestamp") and "out of range" in str(refused.value)
+    assert state_of(mem, [group]) == before
+
+
+@pytest.mark.parametrize("when", ["31 December, 9999", "11:59 pm on 31 December, 9999", "1 January, 0001"])
+def test_relative_times_past_the_calendar_are_no_times(mem: Memory, tmp_path: Path, when: str) -> None:
+    """"next year" said on 31 December 9999 names no date: the turn is kept, the time expression is not."""
+    group = unique("edge-locomo")
+    track(mem, group)
+    sample = {"sample_id": group, "conversation": {"speaker_a": "Ana", "speaker_b": "Ben", "session_1_date_time": when,
+              "session_1": [{"speaker": "Ana", "dia_id": "D1:1", "text": "I moved to Leeds last week, and next year to Oslo."},
+                            {"speaker": "Ben", "dia_id": "D1:2", "text": "A year ago I lived in Rome."}]}}
+    path = tmp_path / "edge.json"
+    path.write_text(json.dumps([sample]), encoding="utf-8")
+    assert mem.ingest(path).episodes == 2
+
+
+@pytest.mark.parametrize("suffix", [".json", ".jsonl"])
+def test_json_nested_200000_deep_names_the_file_and_position(mem: Memory, tmp_path: Path, suffix: str) -> None:
+    group = unique("deep")
+    deep = "[" * 200_000 + "]" * 200_000
+    path = tmp_path / f"deep{suffix}"
+    if suffix == ".json":
+        path.write_text(deep, encoding="utf-8")
+    else:
+        line = json.dumps({"group": group, "speaker": "Ana", "timestamp": "2023-01-01T00:00:00Z", "text": "hi"})
+        path.write_text(line + "\n" + line[:-1] + ', "x": ' + deep + "}\n", encoding="utf-8")
+    before = state_of(mem, [group])
+    with pytest.raises(InputError) as refused:
+        mem.ingest(path)
+    message = str(refused.value)
+    assert message.startswith(str(path)) and "nested more than 512 levels" in message
+    assert ("line 1 column 513" if suffix == ".json" else "line 2: JSON nested more than 512 levels deep (column") in message
+    assert state_of(mem, [group]) == before
+
+
+def test_a_group_is_stripped_however_it_arrives(mem: Memory, tmp_path: Path) -> None:
+    """A JSONL line's group " B " and --group " B " (and the API's) are one group, B: the loaders strip
+    every name a file gives, so the option and the API strip too."""
+    group = unique("strip")
+    track(mem, group)
+    line = {"group": f"  {group} ", "speaker": "Ana", "timestamp": "2023-01-01T00:00:00Z", "text": "I live in Oslo."}
+    assert load(jsonl(tmp_path / "a.jsonl", [line])).groups == [group]
+    assert load(jsonl(tmp_path / "b.jsonl", [{**line, "group": "other"}]), group=f" {group}\t").groups == [group]
+    mem.ingest(tmp_path / "a.jsonl")
+    mem.ingest(jsonl(tmp_path / "c.jsonl", [{**line, "text": "I work at Acme."}]), group=f" {group} ")
+    assert mem.counts(f" {group} ")["episodes"] == mem.counts(group)["episodes"] == 2
+    assert [f.object for f in mem.state("Ana", "lives_in", group=f" {group} ")] == ["Oslo"]
+
+
+@pytest.mark.parametrize("bad", [None, ["g"], ("g",), 3, "", "   "])
+def test_a_group_of_the_wrong_kind_is_a_config_error(mem: Memory, bad: Any) -> None:
+    from tkg.errors import ConfigError
+    from tkg.models import EpisodeInput
+
+    calls = [lambda: mem.ask("Where?", group=bad), lambda: mem.state("Ana", group=bad), lambda: mem.history("Ana", group=bad),
+             lambda: mem.counts(bad), lambda: mem.forget(bad),
+             lambda: mem.ingest_episodes([EpisodeInput(bad, "Ana", "hi", datetime(2023, 1, 1))])]
+    if bad is not None:
+        calls.append(lambda: mem.ingest(Path("examples/priya_marco.json"), group=bad))
+    for call in calls:
+        with pytest.raises(ConfigError, match="group"):
+            call()
+
+
+def test_the_stores_own_errors_are_not_hidden_behind_rollback(mem: Memory) -> None:
+    from tkg.errors import StoreError
+
+    for query, params, word in [("RETURN nosuchfunction(1) AS x", None, "nosuchfunction"),
+                                ("UNWIND $xs AS x RETURN x + 1 AS y", {"xs": [["a"], 1]}, ""),
+                                ("MATCH (e:Entity) RETURN e.nosuch AS x" if mem.ctx.store.dialect == "kuzu" else
+                                 "MATCH (e:NoSuchLabelAtAll) RETURN e.x + [] + {} AS x", None, "")]:
+        try:
+            mem.cypher(query, params)
+        except StoreError as exc:
+            assert "No active transaction" not in str(exc) and word in str(exc).lower(), str(exc)
+        assert mem.cypher("RETURN 1 AS one") == [{"one": 1}]  # the connection is still usable
+
+
+def test_forget_removes_the_groups_texts_from_the_embedding_cache(tmp_path: Path) -> None:
+    from reliability.common import shared_embedder
+
+    from tkg.embed_cache import CachedEmbedder, cache_key
+    from tkg.models import EpisodeInput
+
+    inner = getattr(shared_embedder(), "inner", shared_embedder())
+    emb = CachedEmbedder(inner, tmp_path / "cache.sqlite")
+    group, text = unique("forget-cache"), "I adopted a parrot called Zebedee-7f3a."
+    with Memory.open(f"kuzu://{tmp_path}/db.kuzu", embedder=emb) as mem:
+        mem.ingest_episodes([EpisodeInput(group, "Ana", text, datetime(2023, 1, 1), listeners=("Ben",))])
+        key = cache_key(emb.name, f"Ana: {text}")
+        assert emb.cache.get_many([key], emb.dim)  # the turn, as indexed, is cached
+        kept = emb.cache.count()
+        mem.forget(group)
+        assert not emb.cache.get_many([key], emb.dim)  # the cache cannot say it was ever ingested
+        assert emb.cache.count() < kept
+        assert not emb.cache.get_many([cache_key(emb.name, "Zebedee-7f3a")], emb.dim)
+
+
+def test_cli_errors_are_one_line_and_debug_shows_the_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    store = f"kuzu://{tmp_path}/cli.kuzu"
+    result = runner.invoke(app, ["--store", store, "ingest", str(path)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{path}, line 1 column 513" in result.output and len(result.output.strip().splitlines()) <= 2
+    debug = runner.invoke(app, ["--store", store, "--debug", "ingest", str(path)])
+    assert isinstance(debug.exception, InputError)  # raised, so the traceback prints
+    bad_url = runner.invoke(app, ["--store", "kuzu://u:pw@/x.kuzu", "groups"])
+    assert bad_url.exit_code == 1 and "pw" not in bad_url.output and "three slashes" in bad_url.output

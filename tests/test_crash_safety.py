@@ -24,11 +24,12 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from reliability.common import memory, neo4j_url, shared_embedder, unique
+from reliability.common import facts_of, memory, neo4j_url, shared_embedder, unique
 
 from tkg.bench.soak import check_invariants, conversation
 from tkg.ingest.chunking import chunk_episode
@@ -60,25 +61,40 @@ def write_conversation(path: Path, groups: list[str], seed: int) -> list[Episode
 class Child:
     """One ingest subprocess with its stdout read line by line under a timeout."""
 
-    def __init__(self, url: str, path: Path, stop_at: int | None, log: Path) -> None:
+    def __init__(self, url: str, path: Path, stop_at: int | None, log: Path, stop_at_tx: int | None = None) -> None:
         args = [sys.executable, str(CHILD), url, str(path)] + (["--stop-at", str(stop_at)] if stop_at else [])
+        args += ["--stop-at-tx", str(stop_at_tx)] if stop_at_tx else []
         env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
         self._log = log.open("ab")
-        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self._log, text=True, env=env, cwd=ROOT)
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self._log, env=env, cwd=ROOT)
         assert self.proc.stdout is not None
         self._sel = selectors.DefaultSelector()
         self._sel.register(self.proc.stdout, selectors.EVENT_READ)
         self.lines: list[str] = []
+        self._unread: list[str] = []  # lines read from the pipe but not yet looked at
+        self._partial = b""
+
+    def _next_line(self, deadline: float) -> str | None:
+        """The next line the child printed ("" when it exited); None at the deadline. Reads the pipe
+        unbuffered, so two lines arriving together are both seen."""
+        assert self.proc.stdout is not None
+        while not self._unread:
+            if time.monotonic() >= deadline:
+                return None
+            if not self._sel.select(timeout=max(0.0, deadline - time.monotonic())):
+                continue
+            data = os.read(self.proc.stdout.fileno(), 65536)
+            if not data:
+                return ""
+            *lines, self._partial = (self._partial + data).split(b"\n")
+            self._unread += [ln.decode(errors="replace") for ln in lines]
+        return self._unread.pop(0)
 
     def wait_for(self, prefix: str, timeout: float = STEP_TIMEOUT) -> str | None:
         """The first line starting with ``prefix``; None if the child exits first."""
-        assert self.proc.stdout is not None
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if not self._sel.select(timeout=max(0.0, deadline - time.monotonic())):
-                continue
-            line = self.proc.stdout.readline()
-            if not line:
+        while (line := self._next_line(deadline)) is not None:
+            if line == "" and not self._unread:
                 return None
             self.lines.append(line.rstrip())
             if line.startswith(prefix):
@@ -141,6 +157,7 @@ def crash_loop(backend: str, url: str, reopen: Any, groups: list[str], tmp: Path
         warm = [EpisodeInput(**{**e.__dict__, "group": f"{scratch_group}-{e.group}"}) for e in episodes]
         total, writing_s = statements_per_run(scratch, warm, monkeypatch)  # same texts, same cache entries
         per_tx_s = writing_s / len(groups)
+        uninterrupted = {g: facts_of(scratch.ctx.store, f"{scratch_group}-{g}") for g in groups}
         for g in {e.group for e in warm}:
             scratch.ctx.store.named("group.delete", {"group_id": g})
     log = tmp / "child.log"
@@ -182,11 +199,16 @@ def crash_loop(backend: str, url: str, reopen: Any, groups: list[str], tmp: Path
     try:
         bad, present = survey(store, groups, expected)
         count = sum(store.named("group.counts", {"group_id": g})[0]["episodes"] for g in groups)
+        got = {g: facts_of(store, g) for g in groups}
+        differ = [g for g in groups if got[g] != uninterrupted[g]]
     finally:
         store.close()
     assert not bad, bad[:10]
+    assert not differ, (f"facts differ from an uninterrupted ingest in {len(differ)} of {len(groups)} groups: "
+                        f"{[(sorted(set(got[g]) - set(uninterrupted[g]), key=repr), sorted(set(uninterrupted[g]) - set(got[g]), key=repr)) for g in differ]}")
     lost = set(expected) - present
-    stats.update(episodes=count, lost=len(lost), final_report=report, statements_per_run=total)
+    stats.update(episodes=count, lost=len(lost), final_report=report, statements_per_run=total,
+                 facts=sum(len(f) for f in uninterrupted.values()), groups_with_other_facts=len(differ))
     assert count == len(episodes) == len(present), stats
     assert not lost
     return stats
@@ -214,6 +236,53 @@ def test_kill_minus_nine_during_ingest_neo4j(tmp_path: Path, monkeypatch: pytest
                 store.named("group.delete", {"group_id": group})
     assert stats["kills"] >= KILLS["neo4j"] // 2, stats
     print(f"\nneo4j crash safety: {stats}")
+
+
+def correction_across_transactions(group: str) -> list[EpisodeInput]:
+    """40 turns: a move in the first write transaction (32 turns), its correction in the second."""
+    t0 = conversation(random.Random(9), group, 1)[0].timestamp
+    texts = ["Oh nice, how is it going?"] * 40
+    texts[28], texts[34] = "I moved to York.", "Actually, it's Vienna, not York."  # Ines speaks the even turns
+    texts[30], texts[32] = "I started working at Globex.", "Sorry, I meant Initech."
+    return [EpisodeInput(group, "Ines" if i % 2 == 0 else "Tomas", text, t0 + timedelta(hours=i), f"c{i + 1}",
+                         listeners=("Tomas" if i % 2 == 0 else "Ines",)) for i, text in enumerate(texts)]
+
+
+@pytest.mark.parametrize("backend", ["kuzu", pytest.param("neo4j", marks=pytest.mark.neo4j)])
+def test_a_correction_after_a_kill_between_transactions_is_kept(backend: str, tmp_path: Path) -> None:
+    """The review's case: kill -9 once the first transaction committed, run again; the correction in
+    the second transaction still reaches the claim of the first (the extractor's history is read
+    from the store), so the facts are those of an uninterrupted ingest."""
+    shared_embedder()
+    group, reference = unique("crash-corr"), unique("crash-corr-ref")
+    url = neo4j_url() if backend == "neo4j" else f"kuzu://{tmp_path}/corr.kuzu"
+    path = tmp_path / "corr.jsonl"
+    episodes = correction_across_transactions(group)
+    path.write_text("".join(json.dumps({"group": e.group, "speaker": e.speaker, "listeners": list(e.listeners),
+                                        "timestamp": e.timestamp.isoformat(), "source_ref": e.source_ref,
+                                        "text": e.text}) + "\n" for e in episodes), encoding="utf-8")
+    with memory(backend, tmp_path / "ref") as ref:
+        try:
+            ref.ingest_episodes(correction_across_transactions(reference))
+            expected = facts_of(ref.ctx.store, reference)
+        finally:
+            ref.ctx.store.named("group.delete", {"group_id": reference})
+    assert any(f[2] == "Vienna" and f[7] for f in expected) and any(f[2] == "Initech" and f[7] for f in expected)
+    log = tmp_path / "child.log"
+    child = Child(url, path, None, log, stop_at_tx=2)
+    try:
+        assert child.wait_for("STOP TX 2"), child.lines
+    finally:
+        child.kill()
+    final = Child(url, path, None, log)
+    assert final.wait_for("DONE") and final.close() == 0, final.lines
+    store = open_store(url)
+    try:
+        assert facts_of(store, group) == expected
+    finally:
+        if backend == "neo4j":
+            store.named("group.delete", {"group_id": group})
+        store.close()
 
 
 @pytest.fixture(params=["kuzu", pytest.param("neo4j", marks=pytest.mark.neo4j)])

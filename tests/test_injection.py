@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from reliability.common import bounded, memory, storable_chars, unique
 
 from tkg.bench.soak import snapshot
-from tkg.errors import ConfigError, NotFound, ReadOnlyViolation
+from tkg.errors import ConfigError, InputError, NotFound, ReadOnlyViolation, StoreError
 from tkg.memory import Memory
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -150,6 +150,8 @@ ALLOWED = {
     ("tkg/stores/kuzu_store.py", "_conn"): "LOAD EXTENSION of names from a literal tuple ('fts', 'vector')",
     ("tkg/stores/kuzu_store.py", "_set_checkpoint_threshold"): "a setting takes a literal only; the value is an int",
     ("tkg/stores/kuzu_store.py", "_reset_empty"): "DDL on table and index names matched as \\w+ in tkg's own schema file",
+    ("tkg/stores/read_guard.py", "_call"): "the refusal message names the CALL it refused; nothing built here is run",
+    ("tkg/stores/read_guard.py", "check_read_only"): "the refusal message lists the allowed clauses; nothing built here is run",
 }
 
 
@@ -217,3 +219,129 @@ def test_no_cypher_is_built_by_string_splicing() -> None:
     assert not spliced, "Cypher built by string splicing (pass values as $parameters):\n" + "\n".join(spliced)
     stale = [key for key in ALLOWED if key not in hits]
     assert not stale, f"allow-list entries that no longer match anything (remove them): {stale}"
+
+
+# --- the read-only guard (issue 19): what a hostile review got through, and a fuzzer -------------
+
+FUZZ_EXAMPLES = {"kuzu": 300, "neo4j": 200}
+
+
+@pytest.fixture(scope="module")
+def trap(mem: Memory, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A folder where nothing may appear, a secret file no read may return, and the settings to watch."""
+    folder = tmp_path_factory.mktemp("trap")
+    secret = folder / "secret.csv"
+    token = unique("secret-token")
+    secret.write_text(f"{token},x\n", encoding="utf-8")
+    out = folder / "out"
+    out.mkdir()
+    return {"out": out, "secret": secret, "token": token, "mark": unique("FuzzMark").replace("-", "_"),
+            "settings": settings_of(mem)}
+
+
+def settings_of(mem: Memory) -> dict[str, Any]:
+    if mem.ctx.store.dialect != "kuzu":
+        return {}
+    return {name: mem.ctx.store.run(f"CALL current_setting('{name}') RETURN *")[0][name]
+            for name in ("timeout", "checkpoint_threshold", "threads")}
+
+
+def payloads(trap: dict[str, Any], dialect: str) -> list[str]:
+    """Statements that would leave a trace if they ran: a file, a node, a setting, the secret read."""
+    out, secret, mark = trap["out"], trap["secret"], trap["mark"]
+    # writes touch only the mark's own node: on the shared Neo4j a slip must not hurt other tests
+    common = [f"CREATE (:TkgMeta {{key: '{mark}', value: 'x'}})", f"MERGE (m:TkgMeta {{key: '{mark}'}})",
+              f"MATCH (m:TkgMeta {{key: '{mark}'}}) SET m.value = 'y'", f"MATCH (m:TkgMeta {{key: '{mark}'}}) DETACH DELETE m"]
+    if dialect == "neo4j":
+        return common + [f"LOAD CSV FROM 'file://{secret}' AS row RETURN row", f"CALL {{ CREATE (:TkgMeta {{key: '{mark}'}}) }}",
+                         f"FOREACH (x IN [1] | CREATE (:TkgMeta {{key: '{mark}'}}))"]
+    return common + [
+        f"COPY (MATCH (e:Episodic) RETURN e.content) TO '{out}/copy.csv'", f"EXPORT DATABASE '{out}/export'",
+        f"LOAD FROM '{secret}' (header=false) RETURN *", f"ATTACH '{out}/attached.kuzu' AS fuzz (dbtype kuzu)",
+        "CALL timeout=1", "CALL checkpoint_threshold=1", "CALL threads=1", "CHECKPOINT",
+    ]
+
+
+def traces(mem: Memory, trap: dict[str, Any], rows: Any = None) -> list[str]:
+    """What a forbidden statement would have left behind."""
+    found = [f"file {p}" for p in trap["out"].rglob("*")]
+    if mem.ctx.store.run("MATCH (m:TkgMeta) WHERE m.key = $k OR m.value = $k RETURN count(m) AS n", {"k": trap["mark"]})[0]["n"]:
+        found.append("a node was written or changed")
+    if settings_of(mem) != trap["settings"]:
+        found.append(f"settings changed: {settings_of(mem)}")
+    if rows is not None and trap["token"] in json.dumps(rows, default=str):
+        found.append("the secret file was read")
+    return found
+
+
+def test_the_reviews_read_only_escapes_are_refused(mem: Memory, hostile: dict[str, Any], trap: dict[str, Any]) -> None:
+    out = trap["out"]
+    for query in [
+        f"/* **/ 'x */ COPY (MATCH (e:Episodic) RETURN e.group_id, e.content) TO \"{out}/x.csv\" //'",
+        f"/* **/ 'x */ EXPORT DATABASE '{out}/exp' //'",
+        f"/* **/ 'x */ ATTACH '{out}/a.kuzu' AS a (dbtype kuzu) //'",
+        f"UNWIND [1] AS x WITH x LIMIT 1LOAD FROM \"{trap['secret']}\" (file_format=\"csv\", header=false) RETURN * LIMIT 3",
+        "CALL timeout=1", "CALL checkpoint_threshold=1", "CHECKPOINT", "RETURN 1 AS a; RETURN 2 AS b",
+        "MATCH (n) RETURN n LIMIT 1 /* */ USE other", "SHOW INDEXES", "MATCH (n) CALL { MATCH (m) DETACH DELETE m } RETURN n",
+    ]:
+        with pytest.raises(ReadOnlyViolation) as refused:
+            mem.cypher(query)
+        assert "read-only:" in str(refused.value) and "line 1, column" in str(refused.value), query
+    assert traces(mem, trap) == []
+    assert mem.ask("Where does O'Brien live?", group=hostile["group"]).evidence  # later questions still work
+    assert snapshot(mem.ctx.store, [hostile["sentinel"]]) == hostile["sentinel_before"]
+
+
+def test_several_statements_are_refused_even_with_write(mem: Memory) -> None:
+    """Kuzu 0.11.3 ended the process (SIGSEGV) on this string; now it never reaches the store."""
+    with pytest.raises(InputError, match="several statements"):
+        mem.cypher("RETURN 1 AS a; RETURN 2 AS b", write=True)
+    assert mem.cypher("RETURN 1 AS a;", write=True) == [{"a": 1}]
+
+
+def test_reads_tkg_and_analysts_use_pass_the_guard(mem: Memory, hostile: dict[str, Any]) -> None:
+    g = {"g": hostile["group"]}
+    assert mem.cypher("MATCH (e:Episodic) WHERE e.group_id = $g WITH e ORDER BY e.seq DESC LIMIT 2 RETURN count(*) AS n", g) == [{"n": 2}]
+    assert mem.cypher("OPTIONAL MATCH (e:Episodic) WHERE e.group_id = $g AND e.speaker STARTS WITH 'O' "
+                      "RETURN CASE WHEN e IS NULL THEN 0 ELSE 1 END AS x SKIP 0 LIMIT 1", g) == [{"x": 1}]
+    assert mem.cypher("UNWIND [1, 2] AS x RETURN x /* a // comment */ UNION RETURN 3 AS x // end") != []
+    schema = "CALL SHOW_TABLES() RETURN name" if mem.ctx.store.dialect == "kuzu" else "CALL db.labels() YIELD label RETURN label"
+    assert mem.cypher(schema)
+
+
+# hostile surroundings: comments of every shape, strings with escapes, names, unicode, glued digits
+_COMMENT_BODY = st.lists(st.sampled_from(list("*/ '\"`\\\nxX1;") + ["**/", "*/", "/*", "\u2028", "é"]), max_size=12).map("".join)
+_STRING_BODY = st.lists(st.sampled_from(list("ab '\"`*/;") + ["\\'", '\\"', "\\\\", "\\n", "*/", "//", "🐕"]), max_size=10).map("".join)
+NOISE = st.one_of(
+    st.sampled_from([" ", "\t", "\n", "\r\n", "\u00a0", "\u2028", "", "1", " 1", "LIMIT 1", "'", '"', "`", "\\", ";", "é", "0x1"]),
+    _COMMENT_BODY.map(lambda b: f"/*{b}*/"), _COMMENT_BODY.map(lambda b: f"//{b}\n"),
+    _STRING_BODY.map(lambda b: f"'{b}'"), _STRING_BODY.map(lambda b: f'"{b}"'), _STRING_BODY.map(lambda b: f"`{b}`"),
+)
+PREFIXES = st.sampled_from(["", "RETURN 1 AS x", "UNWIND [1] AS x WITH x LIMIT 1", "MATCH (m:TkgMeta) WITH m LIMIT 1",
+                            "RETURN '", "RETURN 1 AS x //", "RETURN 1 AS x /*", "WITH 1 AS x"])
+
+
+def test_fuzzed_queries_never_run_anything_forbidden(mem: Memory, hostile: dict[str, Any], trap: dict[str, Any]) -> None:
+    dialect = mem.ctx.store.dialect
+    stats = {"tried": 0, "refused": 0, "ran": 0, "store_errors": 0}
+
+    @bounded(FUZZ_EXAMPLES[dialect])
+    @given(prefix=PREFIXES, before=st.lists(NOISE, max_size=4), payload=st.sampled_from(payloads(trap, dialect)),
+           after=st.lists(NOISE, max_size=4), upper=st.booleans())
+    def prop(prefix: str, before: list[str], payload: str, after: list[str], upper: bool) -> None:
+        query = prefix + "".join(before) + (payload.upper() if upper and "'" not in payload else payload) + "".join(after)
+        stats["tried"] += 1
+        rows = None
+        try:
+            rows = mem.cypher(query)
+            stats["ran"] += 1
+        except ReadOnlyViolation:
+            stats["refused"] += 1
+        except StoreError:
+            stats["store_errors"] += 1  # the database's own parse error: it ran nothing either
+        assert traces(mem, trap, rows) == [], query
+
+    prop()
+    print(f"\n{dialect} guard fuzzer: {stats}")
+    assert stats["tried"] >= FUZZ_EXAMPLES[dialect] and stats["refused"] > 0
+    assert snapshot(mem.ctx.store, [hostile["sentinel"]]) == hostile["sentinel_before"]

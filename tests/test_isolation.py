@@ -37,8 +37,8 @@ from tkg.bench.soak import TEMPLATES, Vocab, check_invariants, conversation, gro
 from tkg.cypher import cypher_root, load_query
 from tkg.errors import NotFound
 from tkg.memory import Memory
-from tkg.models import EpisodeInput
-from tkg.stores.base import write_clause
+from tkg.models import EpisodeInput, group_name
+from tkg.stores.read_guard import write_clause
 
 # Per property; each example ingests two or three small groups and costs 2-7 s (more on Neo4j), so
 # these stay small to keep the suite fast: a longer randomised run is `tkg bench soak`.
@@ -160,7 +160,7 @@ def assert_only(group: str, own: set[str], their_words: set[str], what: str, val
 
 def ingest_tenants(mem: Memory, t: dict[str, Any]) -> tuple[str, str]:
     prefix = unique("iso")
-    a, b = prefix + t["tails"][0], prefix + t["tails"][1]
+    a, b = (group_name(prefix + tail) for tail in t["tails"])  # a group is stripped however it arrives
     track(mem, a, b)
     mem.ingest_episodes(script(a, t["a"], t["seed"]) + script(b, t["b"], t["seed"] + 1))
     return a, b

@@ -418,6 +418,26 @@ def test_group_anchor_and_adopt(store: GraphStore, new_group: Callable[[], str])
 # --- coverage ------------------------------------------------------------------------------------
 
 
+def test_recent_context_reads_what_the_last_turns_handed_on(store: GraphStore, group: str) -> None:
+    """episode.recent_context: newest first, turns that handed on nothing left out, at most $limit."""
+    rows = [episode_row(group, seq, extract_context=f'[["Priya","lives_in","City{seq}","","assert",0.9]]' if seq % 2 else "")
+            for seq in range(1, 8)]
+    store.named("episode.create_many", {"group_id": group, "created_at": T0, "episodes": rows})
+    anchor(store, group, [r["uuid"] for r in rows])
+    got = store.named("episode.recent_context", {"group_id": group, "limit": 3})
+    assert [r["seq"] for r in got] == [7, 5, 3] and "City7" in got[0]["context"]
+    assert store.named("episode.recent_context", {"group_id": group + "-other", "limit": 3}) == []
+
+
+def test_group_texts_lists_what_the_group_embedded(store: GraphStore, group: str) -> None:
+    fill_group(store, group)
+    texts = {r["text"] for r in store.named("group.texts", {"group_id": group})}
+    names = {r["name"] for r in store.named("entity.list", {"group_id": group})}
+    facts = {r["fact"] for r in store.read("MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $g RETURN r.fact AS fact", {"g": group})}
+    assert names <= texts and facts <= texts and len(texts) > len(names | facts)  # and the chunks' search texts
+    assert store.named("group.texts", {"group_id": group + "-other"}) == []
+
+
 def test_every_named_op_has_a_contract_test() -> None:
     root = Path(__file__).resolve().parent.parent / "cypher" / "ops"
     ops = {p.stem for p in root.glob("*/*.cypher")}

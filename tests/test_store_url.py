@@ -125,3 +125,21 @@ def test_open_store_reports_the_redacted_url() -> None:
         assert store.url == "bolt://neo4j:***@127.0.0.1:1?database=tkg"
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("url", ["bolt://neo4j:se#cret@127.0.0.1:bad", "bolt://neo4j:se?cret@127.0.0.1:bad",
+                                 "neo4j://neo4j:se/cret@127.0.0.1:bad", "bolt://neo4j:secret@127.0.0.1:bad"])
+def test_a_password_is_never_printed_however_it_is_written(url: str) -> None:
+    with pytest.raises(ConfigError) as refused:
+        parse_store_url(url)
+    assert "cret" not in str(refused.value) and "127.0.0.1" in str(refused.value)
+
+
+@pytest.mark.parametrize("url", ["kuzu://u:pw@/tmp/x.kuzu", "kuzu://tmp/x.kuzu", "kuzu://~/x.kuzu", "kuzu:///tmp/a#b.kuzu",
+                                 "kuzu:///tmp/a.kuzu?mode=ro"])
+def test_ambiguous_kuzu_urls_are_refused_and_make_nothing(url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError) as refused:
+        open_store(url)
+    assert "pw" not in str(refused.value)
+    assert list(tmp_path.iterdir()) == []  # no folder named 'u:pw@' or 'tmp'

@@ -152,6 +152,26 @@ class EmbeddingCache:
             except sqlite3.Error as exc:
                 self._disable(exc)
 
+    def delete_many(self, keys: Iterable[str]) -> None:
+        """Remove entries (absent keys are fine), in one transaction."""
+        rows = [(key,) for key in keys]
+        if not rows:
+            return
+        with self._lock:
+            conn = self._connection()
+            if conn is None:
+                return
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    conn.executemany("DELETE FROM embedding WHERE key = ?", rows)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as exc:
+                self._disable(exc)
+
     def count(self, model: str | None = None) -> int:
         """How many vectors are cached (for one model, or in all)."""
         with self._lock:
@@ -218,5 +238,15 @@ class CachedEmbedder:
     def embed_one(self, text: str) -> list[float]:
         return [float(x) for x in self.embed([text])[0]]
 
+    def forget(self, texts: Iterable[str]) -> None:
+        """Drop these texts' vectors, so the cache cannot tell that they were ever embedded."""
+        self.cache.delete_many({cache_key(self.name, t) for t in texts})
+
     def close(self) -> None:
         self.cache.close()
+
+
+def forget_texts(embedder: Embedder, texts: Iterable[str]) -> None:
+    """Drop ``texts`` from the embedder's cache, if it keeps one (``forget`` of a group)."""
+    if isinstance(embedder, CachedEmbedder):
+        embedder.forget(texts)

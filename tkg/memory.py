@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .embed import Embedder, get_embedder
+from .embed_cache import forget_texts
 from .errors import ConfigError, NotFound
 from .group_cache import GroupCache, read_entities, read_speakers
 from .group_cache import stamp as group_stamp
@@ -27,9 +28,10 @@ from .ingest.model_extract import ModelExtractor
 from .ingest.pipeline import Ingestor, IngestReport
 from .ingest.resolve import EntityIndex
 from .llm import LLMProvider, LLMSpec, Stages, UsageLog, load_prices, summarize
-from .models import MODES, Answer, EpisodeInput, Evidence, Fact, as_utc
+from .models import MODES, Answer, EpisodeInput, Evidence, Fact, as_utc, group_name
 from .predicates import PredicateRegistry
 from .stores import GraphStore, open_store
+from .stores.read_guard import check_one_statement
 
 os.environ.setdefault("GRAPHITI_TELEMETRY_ENABLED", "false")
 
@@ -132,7 +134,7 @@ class Memory:
 
         ``bulk`` as in :meth:`ingest_episodes`.
         """
-        loaded = load(Path(path), format=format, group=group)
+        loaded = load(Path(path), format=format, group=None if group is None else group_name(group))
         report = self.ingest_episodes(loaded.episodes, progress=progress, bulk=bulk)
         report.skipped_empty += len(loaded.skipped)
         report.warnings.extend(loaded.skipped)
@@ -150,7 +152,7 @@ class Memory:
         other threads' searches wait meanwhile); ``None`` chooses it for a first load of at least
         500 episodes into a store with no episodes; ``False`` never (see ``Ingestor.ingest``).
         """
-        return self._ingestor.ingest(list(episodes), progress=progress, bulk=bulk)
+        return self._ingestor.ingest([_checked(ep) for ep in episodes], progress=progress, bulk=bulk)
 
     def ingest_records(
         self, records: Iterable[dict[str, Any]], group: str | None = None, bulk: bool | None = None
@@ -161,19 +163,23 @@ class Memory:
         return self.ingest_episodes(load_records(records, group=group).episodes, bulk=bulk)
 
     def forget(self, group: str) -> dict[str, Any]:
-        """Delete a group completely; returns what it held."""
+        """Delete a group completely, and its texts from the embedding cache; returns what it held."""
+        group = group_name(group)
         counts = self.ctx.store.named("group.counts", {"group_id": group})[0]
         if not counts["episodes"] and not counts["entities"]:
             raise NotFound(f"no group named {group!r} in {self.ctx.store.url}")
+        texts = {r["text"] for r in self.ctx.store.named("group.texts", {"group_id": group}) if r["text"]}
         with self.ctx.store.transaction() as tx:
             tx.named("group.delete", {"group_id": group})
         self._ingestor.forget_group(group)
         self.ctx.cache.forget(group)
+        forget_texts(self.ctx.embedder, texts)
         return {"group": group, **counts}
 
     # -- reading ------------------------------------------------------------------------------
     def ask(self, question: str, group: str, mode: str | None = None, as_of: datetime | None = None) -> Answer:
         """Answer a question from one group's memory, with evidence and the routing trace."""
+        group = group_name(group)
         if mode is not None and mode not in MODES:
             raise ConfigError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
         from procedures.answer import answer_question
@@ -194,6 +200,7 @@ class Memory:
         self, subject: str, predicate: str | None = None, group: str = "", as_of: datetime | None = None
     ) -> list[Fact]:
         """What is true of ``subject`` now (or at ``as_of``), one fact per slot."""
+        group = self._group(group)
         uuids = self._subject_uuids(subject, group)
         params = {"group_id": group, "subject_uuids": uuids, "predicate": self._predicate(predicate)}
         if as_of is None:
@@ -204,6 +211,7 @@ class Memory:
 
     def history(self, subject: str, predicate: str | None = None, group: str = "") -> list[Fact]:
         """Every version of ``subject``'s facts, in valid-time order within each slot."""
+        group = self._group(group)
         uuids = self._subject_uuids(subject, group)
         rows = self.ctx.store.named(
             "fact.history", {"group_id": group, "subject_uuids": uuids, "predicate": self._predicate(predicate)}
@@ -244,8 +252,14 @@ class Memory:
         }
 
     def cypher(self, query: str, params: dict[str, Any] | None = None, write: bool = False) -> list[dict[str, Any]]:
-        """Run Cypher for exploration; read-only unless ``write=True``. Parameters stay parameters."""
+        """Run one Cypher statement for exploration; read-only unless ``write=True``
+        (tkg/stores/read_guard.py says what a read may hold). Parameters stay parameters."""
+        if not isinstance(query, str):
+            raise ConfigError(f"query must be a string of Cypher, not {type(query).__name__}")
+        if params is not None and not isinstance(params, dict):
+            raise ConfigError(f"params must be a dict of parameter values, not {type(params).__name__}")
         if write:
+            check_one_statement(query)  # Kuzu 0.11.3 crashes the process on some strings of several
             try:
                 return self.ctx.store.run(query, params)
             finally:
@@ -269,16 +283,22 @@ class Memory:
         return self.ctx.store.named("group.list", {})
 
     def counts(self, group: str) -> dict[str, Any]:
-        return self.ctx.store.named("group.counts", {"group_id": group})[0]
+        return self.ctx.store.named("group.counts", {"group_id": group_name(group)})[0]
 
     # -- helpers ------------------------------------------------------------------------------
     def _subject_uuids(self, subject: str, group: str) -> list[str]:
-        if not group:
-            raise ConfigError("a group is required (every query is scoped to one group)")
+        if not isinstance(subject, str) or not subject.strip():
+            raise ConfigError(f"subject must be a non-empty name, not {subject!r:.60}")
         found = self.ctx.entities(group).find(subject, "person")
         if found is None:
             raise NotFound(f"no entity named {subject!r} in group {group!r}")
         return [found.uuid]
+
+    @staticmethod
+    def _group(group: object) -> str:
+        if group == "":
+            raise ConfigError("a group is required (every query is scoped to one group)")
+        return group_name(group)
 
     def _predicate(self, predicate: str | None) -> str:
         if predicate in (None, ""):
@@ -307,6 +327,14 @@ def row_to_fact(r: dict[str, Any], group: str) -> Fact:
         source_ref=r.get("source_ref"), source_chunk=r.get("source_chunk"), supersedes=r.get("supersedes"),
         subject_uuid=r.get("subject_uuid"), object_uuid=r.get("object_uuid"), time_text=r.get("time_text"),
     )
+
+
+def _checked(ep: object) -> EpisodeInput:
+    """An episode handed to the API, its group checked and stripped as a file's would be."""
+    if not isinstance(ep, EpisodeInput):
+        raise ConfigError(f"ingest_episodes takes EpisodeInput items, not {type(ep).__name__}")
+    group = group_name(ep.group, "an episode's group")
+    return ep if group == ep.group else replace(ep, group=group)
 
 
 def _env_path(name: str) -> Path | None:

@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from .errors import ConfigError
+
 Mode = Literal["single_fact", "relation_chain", "latest_version", "time_anchored", "long_form", "aggregation"]
 MODES: tuple[str, ...] = (
     "single_fact",
@@ -46,6 +48,32 @@ def stable_uuid(*parts: str) -> str:
 def content_hash(*parts: str) -> str:
     """sha256 hex of the parts joined by a unit separator."""
     return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()
+
+
+MAX_GROUP_CHARS = 1_000  # a key the stores index; Neo4j refuses index entries over ~32 KB
+
+
+def group_name(value: object, what: str = "group") -> str:
+    """A group (tenant) name as every entry point takes it: text, surrounding whitespace removed.
+
+    The loaders strip every name a file gives (speakers, refs, a JSONL line's group), so the
+    ``--group`` option and the API strip a group too: ``" B "`` is group ``B`` however it arrives.
+
+    >>> group_name(" B ")
+    'B'
+    """
+    if not isinstance(value, str):
+        raise ConfigError(f"{what} must be a string naming a group, not {type(value).__name__} ({value!r:.60})")
+    name = value.strip()
+    if not name:
+        raise ConfigError(f"{what} must be a non-empty name, not {value!r:.60}")
+    if len(name) > MAX_GROUP_CHARS or "\x00" in name:
+        raise ConfigError(f"{what} must be at most {MAX_GROUP_CHARS:,} characters without NUL")
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ConfigError(f"{what} contains invalid unicode (a lone surrogate escape)") from None
+    return name
 
 
 def utcnow() -> datetime:

@@ -348,7 +348,10 @@ def find_times(text: str, anchor: datetime) -> list[TimeRef]:
     found: list[tuple[int, int, datetime, datetime, str]] = []
     for rx, handler in _RULES:
         for m in rx.finditer(text):
-            res = handler(m, anchor, clause_tense(text, m.start()))
+            try:
+                res = handler(m, anchor, clause_tense(text, m.start()))
+            except (OverflowError, ValueError):
+                continue  # "next year" said on 31 December 9999: no date the calendar holds
             if res is not None:
                 found.append((m.start(), m.end(), *res))
     found.sort(key=lambda f: (f[0], -(f[1] - f[0])))
@@ -397,4 +400,7 @@ def parse_session_datetime(value: str) -> datetime:
         raise InputError(
             f"unrecognised date {value!r}; expected e.g. '1:56 pm on 8 May, 2023' or ISO 8601 '2023-05-08T13:56:00Z'"
         ) from None
-    return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
+    try:
+        return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
+    except OverflowError:
+        raise InputError(f"date {value!r} is out of range in UTC (years 1 to 9999)") from None

@@ -114,3 +114,23 @@ def uuids_in(value: Any) -> set[str]:
 
 def strings_in(value: Any) -> list[str]:
     return [v for v in walk_values(value) if isinstance(v, str)]
+
+
+FACTS = """
+MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity) WHERE r.group_id = $g
+RETURN r.uuid AS uuid, s.name AS s, r.name AS p, o.name AS o, r.qualifier AS q, r.version AS v,
+       r.valid_at AS valid, r.invalid_at AS invalid, r.expired_at IS NULL AS live, r.supersedes AS sup,
+       r.source_ref AS ref, r.confidence AS conf, r.time_text AS tt
+"""
+
+
+def facts_of(store: Any, group: str) -> list[tuple[Any, ...]]:
+    """A group's facts with nothing group-specific in them (a uuid becomes the fact it names), sorted:
+    subject, predicate, object, qualifier, version, valid and invalid time, current or not, the
+    version superseded, the turn that said it, confidence, time text. Read through ``read``, the
+    read-only path."""
+    rows = store.read(FACTS, {"g": group})
+    name = {r["uuid"]: (r["s"], r["p"], r["o"], r["v"]) for r in rows}
+    out = [(r["s"], r["p"], r["o"], r["q"], r["v"], r["valid"], r["invalid"], r["live"], name.get(r["sup"]), r["ref"],
+            r["conf"], r["tt"]) for r in rows]
+    return sorted(out, key=repr)

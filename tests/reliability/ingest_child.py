@@ -1,11 +1,12 @@
 """Ingest one file into a store, to be killed with SIGKILL by tests/test_crash_safety.py.
 
-    python tests/reliability/ingest_child.py URL FILE [--stop-at N]
+    python tests/reliability/ingest_child.py URL FILE [--stop-at N | --stop-at-tx N]
 
 Prints ``READY`` once the store is open, ``TX n`` as the n-th write transaction begins and
 ``DONE <report json>`` at the end. With ``--stop-at N`` it freezes right after the N-th
 statement run inside a write transaction and prints ``STOP N`` first, so the parent can kill it
-mid-transaction at a point it chose.
+mid-transaction at a point it chose. With ``--stop-at-tx N`` it freezes as the N-th write
+transaction begins (the ones before it committed) and prints ``STOP TX N``.
 """
 
 from __future__ import annotations
@@ -38,8 +39,9 @@ def freeze_at(n: int) -> None:
         module._Tx.run = run
 
 
-def mark_transactions() -> None:
-    """Print ``TX n`` whenever a write transaction begins (its runner object is made)."""
+def mark_transactions(stop_at: int | None = None) -> None:
+    """Print ``TX n`` whenever a write transaction begins (its runner object is made); freeze at
+    the ``stop_at``-th."""
     from tkg.stores import kuzu_store, neo4j_store
 
     count = 0
@@ -51,6 +53,10 @@ def mark_transactions() -> None:
             _original(self, *args)
             count += 1
             print(f"TX {count}", flush=True)
+            if count == stop_at:
+                print(f"STOP TX {count}", flush=True)
+                while True:
+                    time.sleep(60)
 
         module._Tx.__init__ = init
 
@@ -58,7 +64,7 @@ def mark_transactions() -> None:
 def main(argv: list[str]) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     url, path = argv[0], argv[1]
-    mark_transactions()
+    mark_transactions(int(argv[3]) if len(argv) == 4 and argv[2] == "--stop-at-tx" else None)
     if len(argv) == 4 and argv[2] == "--stop-at":
         freeze_at(int(argv[3]))
     from tkg.memory import Memory

@@ -1,7 +1,8 @@
 """The `tkg` Typer app: a global ``--store`` option, the commands, and error handling in one place.
 
 Every :class:`~tkg.errors.TkgError` raised by any command (or sub-command) ends here as one red
-line on stderr and exit status 1, with no traceback; typer's own usage errors keep status 2.
+line on stderr and exit status 1, with no traceback (any other exception too, named in one line);
+`tkg --debug …` shows the traceback. Typer's own usage errors keep status 2.
 
 Example::
 
@@ -12,10 +13,12 @@ Example::
 from __future__ import annotations
 
 import logging
+import os
 from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
+from typer.exceptions import TyperException
 
 from ..errors import TkgError
 from . import commands_cypher, commands_data, commands_demo, commands_doctor, commands_query, render
@@ -25,14 +28,28 @@ from .common import State
 
 
 class TkgGroup(TyperGroup):
-    """The root command group; turns TkgError into a one-line message and exit status 1."""
+    """The root command group; turns TkgError into a one-line message and exit status 1, and any
+    other failure into one line naming it; ``--debug`` (or ``TKG_DEBUG=1``) shows the traceback."""
 
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
+        except (typer.Exit, typer.Abort, TyperException):
+            raise  # typer's own exits and usage errors (status 2) stay typer's
         except TkgError as exc:
+            if _debug(ctx):
+                raise
             render.error(str(exc))
             raise typer.Exit(1) from None
+        except Exception as exc:
+            if _debug(ctx):
+                raise
+            render.error(f"unexpected {type(exc).__name__}: {str(exc)[:300]} (run with --debug for the traceback)")
+            raise typer.Exit(1) from None
+
+
+def _debug(ctx: Any) -> bool:
+    return bool(ctx.params.get("debug")) or os.environ.get("TKG_DEBUG", "") not in ("", "0")
 
 
 app = typer.Typer(
@@ -70,6 +87,9 @@ def root(
     ] = None,
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Print tkg's version and exit.")
+    ] = False,
+    debug: Annotated[
+        bool, typer.Option("--debug", help="On an error, print the traceback as well as the one-line message.")
     ] = False,
 ) -> None:
     """tkg — temporal knowledge-graph memory: versioned facts, routed questions, evidence.

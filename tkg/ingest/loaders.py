@@ -30,8 +30,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
-from ..models import EpisodeInput, as_utc
+from ..errors import ConfigError, InputError
+from ..models import EpisodeInput, as_utc, group_name
 from ..timeparse import parse_session_datetime
 
 FORMATS = ("locomo", "jsonl")
@@ -101,6 +101,41 @@ def _string(value: Any, what: str, source: str, position: str, *, empty_ok: bool
     return value
 
 
+_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+MAX_DEPTH_SHOWN = 512
+
+
+def _json(text: str, source: str, line: str | None = None) -> Any:
+    """Parse JSON; a syntax error or nesting too deep for the parser names the file and position."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        if line:
+            raise InputError(f"invalid JSON: {exc.msg} (column {exc.colno})", source=source, position=line) from None
+        raise InputError(f"invalid JSON: {exc.msg}", source=source, position=f"line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        pos = _too_deep(text)
+        row, col = text.count("\n", 0, pos) + 1, pos - (text.rfind("\n", 0, pos) + 1) + 1
+        reason = f"JSON nested more than {MAX_DEPTH_SHOWN} levels deep"
+        if line:
+            raise InputError(f"{reason} (column {col})", source=source, position=line) from None
+        raise InputError(reason, source=source, position=f"line {row} column {col}") from None
+
+
+def _too_deep(text: str) -> int:
+    """Where the nesting of ``text`` first passes ``MAX_DEPTH_SHOWN`` (strings skipped), else 0."""
+    depth = 0
+    for m in _NESTING.finditer(text):
+        token = m.group(0)
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH_SHOWN:
+                return m.start()
+        elif token in "]}":
+            depth -= 1
+    return 0
+
+
 def _check_unique(episodes: Iterable[EpisodeInput], source: str) -> None:
     """Raise on a source_ref used twice in one group: evidence must point at exactly one turn."""
     seen: dict[tuple[str, str], str] = {}
@@ -117,9 +152,12 @@ def _check_unique(episodes: Iterable[EpisodeInput], source: str) -> None:
         seen[key] = ep.position
 
 
-def _check_group_arg(group: str | None, source: str) -> None:
-    if group is not None and (not isinstance(group, str) or not group.strip()):
-        raise InputError(f"the group must be a non-empty name, not {group!r}", source=source)
+def _group(value: Any, source: str, position: str | None = None) -> str:
+    """A group name, stripped like every name a file gives (``--group " B "`` is group ``B``, as a line's is)."""
+    try:
+        return group_name(value)
+    except ConfigError as exc:
+        raise InputError(str(exc), source=source, position=position) from None
 
 
 def _keep(ep: EpisodeInput, report: LoadReport) -> None:
@@ -143,12 +181,9 @@ def load_locomo(path: str | Path, *, group: str | None = None) -> LoadReport:
     """
     path = Path(path)
     source = str(path)
-    _check_group_arg(group, source)
+    group = None if group is None else _group(group, source)
     text = _read_text(path)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON: {exc.msg}", source=source, position=f"line {exc.lineno} column {exc.colno}") from None
+    data = _json(text, source)
     samples = [data] if isinstance(data, dict) else data
     if not isinstance(samples, list):
         raise InputError(f"expected a list of samples or one sample object, not {type(data).__name__}", source=source)
@@ -184,7 +219,7 @@ def _load_sample(sample: Any, i: int, group: str | None, source: str, report: Lo
     )
     if not sessions:
         raise InputError("the conversation has no session_N turn lists", source=source, position=where)
-    target = group if group is not None else sample_id
+    target = group if group is not None else _group(sample_id, source, where)
     for _, name in sessions:
         _load_session(conv, name, speakers, target, sample_id, i, source, report)
 
@@ -232,7 +267,7 @@ def _load_session(
                 group=group,
                 speaker=speaker,
                 text=text,
-                timestamp=start + timedelta(seconds=j),
+                timestamp=_turn_time(start, j, source, at),
                 source_ref=dia_id,
                 source_description=f"locomo {sample_id} {name}",
                 listeners=tuple(s for s in speakers if s != speaker),
@@ -241,6 +276,14 @@ def _load_session(
             ),
             report,
         )
+
+
+def _turn_time(start: datetime, j: int, source: str, at: str) -> datetime:
+    """Turn ``j`` of a session is ``j`` seconds after its start (their order, on the same clock)."""
+    try:
+        return start + timedelta(seconds=j)
+    except OverflowError:
+        raise InputError(f"the turn's time {start.isoformat()} + {j} s is past the year 9999", source=source, position=at) from None
 
 
 # --- JSONL ---------------------------------------------------------------------------------------
@@ -254,7 +297,10 @@ def _parse_timestamp(value: Any, source: str, where: str) -> datetime:
         raise InputError(
             f"invalid timestamp {text!r}; expected ISO 8601 such as '2024-03-05T14:30:00Z'", source=source, position=where
         ) from None
-    stamp = as_utc(parsed)
+    try:
+        stamp = as_utc(parsed)
+    except OverflowError:
+        raise InputError(f"timestamp {text!r} is out of range in UTC (years 1 to 9999)", source=source, position=where) from None
     assert stamp is not None
     return stamp
 
@@ -270,7 +316,7 @@ def load_jsonl(path: str | Path, *, group: str | None = None) -> LoadReport:
     """
     path = Path(path)
     source = str(path)
-    _check_group_arg(group, source)
+    group = None if group is None else _group(group, source)
     report = LoadReport()
     # split on "\n" only: str.splitlines() would also split on U+2028/U+2029/U+0085, which
     # JSON allows raw inside strings
@@ -278,10 +324,7 @@ def load_jsonl(path: str | Path, *, group: str | None = None) -> LoadReport:
         if not line.strip():
             continue
         where = f"line {n}"
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"invalid JSON: {exc.msg} (column {exc.colno})", source=source, position=where) from None
+        record = _json(line, source, where)
         if not isinstance(record, dict):
             raise InputError(f"each line must be a JSON object, not {type(record).__name__}", source=source, position=where)
         _keep(_jsonl_record(record, group, source, where), report)
@@ -294,7 +337,7 @@ def _jsonl_record(record: dict[str, Any], group: str | None, source: str, where:
     for key in required:
         if key not in record:
             raise InputError(f"missing field {key!r}", source=source, position=where)
-    target = group if group is not None else _string(record["group"], "group", source, where).strip()
+    target = group if group is not None else _group(_string(record["group"], "group", source, where), source, where)
     listeners = record.get("listeners") or []
     if not isinstance(listeners, list):
         raise InputError(f"listeners must be a list of names, not {type(listeners).__name__}", source=source, position=where)
@@ -325,7 +368,7 @@ def load_records(records: Iterable[Any], *, group: str | None = None, source: st
     ...              group="g").episodes[0].timestamp.isoformat()
     '2023-06-04T10:00:00+00:00'
     """
-    _check_group_arg(group, source)
+    group = None if group is None else _group(group, source)
     report = LoadReport()
     for i, record in enumerate(records):
         where = f"episode {i}"

@@ -38,7 +38,7 @@ import numpy as np
 
 from ..embed import Embedder
 from ..errors import TkgError
-from ..extract import Candidate, extract, mentions
+from ..extract import Candidate, extract, history, mentions
 from ..group_cache import GroupCache, anchor, read_entities, read_speakers
 from ..models import Chunk, EpisodeInput, Vector, stable_uuid, utcnow
 from ..predicates import PredicateRegistry
@@ -50,7 +50,6 @@ from .resolve import EntityIndex, ResolvedEntity, entity_name
 from .supersede import FactWrite, apply_fact
 
 BATCH = 128  # episodes prepared (and embedded) together
-HISTORY = 40  # earlier candidates the extractor may refer back to
 BULK_AUTO = 500  # episodes from which an ingest into a store with no episodes loads in bulk by itself
 
 
@@ -88,6 +87,7 @@ class _Prepared:
     candidates: list[Candidate]
     mentioned: list[tuple[str, str]]
     fact_texts: list[str]
+    context: str = ""  # what the turn hands on to the extractor for later turns (tkg/extract/history.py)
     names: list[str] = field(default_factory=list)  # entity names to embed with the batch (see _names_to_embed)
     fact_vectors: list[Vector] = field(default_factory=list)
     name_vectors: dict[str, Vector] = field(default_factory=dict)
@@ -119,8 +119,6 @@ class Ingestor:
         self._seq: dict[str, tuple[int, str | None]] = {}
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
-        # recent candidates per group, so "actually, it's Leeds, not York" can refer to an earlier turn
-        self._recent: dict[str, deque[Candidate]] = {}
         self._queued_names: dict[str, set[str]] = {}  # names already sent to the embedder, per group
 
     def ingest(
@@ -160,12 +158,15 @@ class Ingestor:
             # Python more than it saved (temporal 10,000: 69 turns/s with it, 89 without; BENCHMARKS.md).
             pool = stack.enter_context(ThreadPoolExecutor(max_workers=1, thread_name_prefix="tkg-embed"))
             pending: tuple[list[_Prepared], Future[None], int] | None = None
+            # per group, what earlier turns hand on to the extractor: read from the store when the
+            # group first comes up, so the graph is the same however the conversation arrives
+            recent: dict[str, deque[Candidate]] = {}
             for start in range(0, len(episodes), BATCH):
                 batch = [ep for ep in episodes[start : start + BATCH]]
                 # the check inside each write transaction stays: this one only saves preparing
                 fresh = batch if empty else self._absent(batch)
                 report.skipped_existing += len(batch) - len(fresh)
-                prepared = self._prepare(fresh)
+                prepared = self._prepare(fresh, recent, empty)
                 embedded = pool.submit(self._embed_prepared, prepared)
                 if pending is not None:
                     self._write_prepared(*pending, report, progress)
@@ -199,27 +200,29 @@ class Ingestor:
             there.update(r["uuid"] for r in self.store.named("episode.existing", {"group_id": group, "uuids": uuids}))
         return [ep for ep, uuid in keyed if uuid not in there]
 
-    def _prepare(self, episodes: Iterable[EpisodeInput]) -> list[_Prepared]:
+    def _prepare(self, episodes: Iterable[EpisodeInput], recent: dict[str, deque[Candidate]],
+                 empty: bool) -> list[_Prepared]:
         out: list[_Prepared] = []
-        ruled_eps = list(episodes)
+        eps = list(episodes)
         ruled: dict[str, list[Candidate]] = {}  # the rules first: a model window is shown the earlier turns' facts
-        for ep in ruled_eps:
-            recent = self._recent.setdefault(ep.group, deque(maxlen=HISTORY))
+        for ep in eps:
+            if ep.group not in recent:
+                recent[ep.group] = deque([] if empty else self._history(ep.group), maxlen=history.HISTORY)
             candidates = extract(
                 ep.text, speaker=ep.speaker, listeners=ep.listeners, when=ep.timestamp, registry=self.registry,
-                history=tuple(recent),
+                history=tuple(recent[ep.group]),
             )
             ruled[episode_uuid(ep)] = candidates
-            recent.extend(c for c in candidates if c.polarity == "assert")
-        by_model = self.model.run([(episode_uuid(ep), ep) for ep in ruled_eps], ruled) if self.model else {}
-        for ep in ruled_eps:
+            # what the rules hand on is what the turn stores, so a later ingest reads the same history
+            recent[ep.group].extend(history.handed_on(candidates))
+        by_model = self.model.run([(episode_uuid(ep), ep) for ep in eps], ruled) if self.model else {}
+        for ep in eps:
             uuid = episode_uuid(ep)
-            recent = self._recent[ep.group]
+            handed = history.handed_on(ruled[uuid])
             candidates = ruled[uuid]
             turn = by_model.get(uuid)
             if turn is not None and turn.candidates is not None:
                 candidates = merge(candidates, turn.candidates, self.registry)
-                recent.extend(c for c in turn.candidates if c.polarity == "assert")
             mentioned = mentions(ep.text, speaker=ep.speaker, listeners=ep.listeners)
             out.append(
                 _Prepared(
@@ -229,11 +232,17 @@ class Ingestor:
                     candidates=candidates,
                     mentioned=mentioned,
                     fact_texts=[fact_sentence(c, self.registry) for c in candidates],
+                    context=history.dumps(handed),
                     names=self._names_to_embed(ep.group, candidates, mentioned),
                     model=turn,
                 )
             )
         return out
+
+    def _history(self, group: str) -> list[Candidate]:
+        """What the group's stored turns hand on to the next one (tkg/extract/history.py)."""
+        rows = self.store.named("episode.recent_context", {"group_id": group, "limit": history.HISTORY})
+        return history.recent(r["context"] for r in reversed(rows))
 
     def _names_to_embed(self, group: str, candidates: list[Candidate], mentioned: list[tuple[str, str]]) -> list[str]:
         """The names this turn may create entities under, embedded with its batch so that a new entity
@@ -453,7 +462,6 @@ class Ingestor:
         with self._guard:
             self._indexes.pop(group, None)
             self._seq.pop(group, None)
-            self._recent.pop(group, None)
             self._queued_names.pop(group, None)
 
 
@@ -494,7 +502,7 @@ def _episode_row(p: _Prepared, seq: int, prev: str | None) -> dict[str, Any]:
         "uuid": p.uuid, "name": ep.source_ref or f"{ep.group}:{seq}", "content": ep.text,
         "source": "message", "source_description": ep.source_description, "speaker": ep.speaker,
         "source_ref": ep.source_ref, "content_hash": ep.digest(), "seq": seq, "session": ep.session,
-        "valid_at": ep.timestamp, "entity_edges": [], "prev_uuid": prev,
+        "valid_at": ep.timestamp, "entity_edges": [], "prev_uuid": prev, "extract_context": p.context,
     }
 
 

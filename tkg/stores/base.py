@@ -22,7 +22,6 @@ from decimal import Decimal
 from typing import Any, Protocol, runtime_checkable
 
 from ..cypher import load_query, split_statements
-from ..errors import ReadOnlyViolation
 
 Row = dict[str, Any]
 Params = Mapping[str, Any] | None
@@ -176,34 +175,6 @@ def normalise_out(value: Any) -> Any:
     if isinstance(value, Decimal):  # Kuzu's sum() over INT64 is INT128
         return int(value) if value == value.to_integral_value() else float(value)
     return value
-
-
-# --- read-only guard ---------------------------------------------------------------------------
-
-# strings and comments in ONE pass, so a "//" inside a string cannot hide what follows it
-_STRINGS_OR_COMMENTS = re.compile(
-    r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"|`[^`]*`|//[^\n]*|/\*.*?\*/", re.S
-)
-_WRITE = re.compile(
-    r"\b(CREATE|MERGE|SET|DELETE|DETACH|REMOVE|DROP|ALTER|COPY|INSTALL|LOAD|ATTACH|DETACH|"
-    r"IMPORT|EXPORT|FOREACH|BEGIN|COMMIT|ROLLBACK|CHECKPOINT)\b|\bCALL\s+(CREATE|DROP)_|\bdb\.create",
-    re.I,
-)
-
-
-def write_clause(query: str) -> str | None:
-    """The first write keyword in a query (outside strings and comments), or None."""
-    bare = _STRINGS_OR_COMMENTS.sub(" ", query)
-    match = _WRITE.search(bare)
-    return match.group(0).strip() if match else None
-
-
-def refuse_writes(query: str) -> None:
-    clause = write_clause(query)
-    if clause:
-        raise ReadOnlyViolation(
-            f"this query writes ({clause.upper()}); run it with --write (or write=True) if you mean to change the graph"
-        )
 
 
 def rows_iter(columns: list[str], values: Iterator[list[Any]]) -> list[Row]:

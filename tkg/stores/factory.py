@@ -57,10 +57,9 @@ def parse_store_url(url: str | None) -> StoreURL:
     parts = urlsplit(raw)
     scheme = parts.scheme.lower()
     if scheme == "kuzu":
-        path = unquote(parts.netloc + parts.path)
-        if not path:
-            raise ConfigError(f"kuzu URL {raw!r} has no path; use kuzu:///abs/path/db.kuzu")
-        return StoreURL("kuzu", str(Path(path).expanduser().resolve()))
+        return StoreURL("kuzu", _kuzu_path(raw))
+    if "#" in raw:
+        raise ConfigError(f"store URL {_safe(raw)!r} has a '#': percent-encode it in a password (%23)")
     if scheme in _BOLT:
         if not parts.hostname:
             raise ConfigError(f"Neo4j URL {_safe(raw)!r} has no host")
@@ -97,8 +96,33 @@ def open_store(url: str | None = None) -> GraphStore:
     return store
 
 
-def _safe(raw: str) -> str:
+def _kuzu_path(raw: str) -> str:
+    """The absolute path of ``kuzu:///abs/path``; every other form is refused, never guessed.
+
+    ``kuzu://tmp/x.kuzu`` (a host where the path should start) and ``kuzu://u:pw@/x`` (credentials
+    an embedded store has no use for) would otherwise name a folder nobody meant; ``?`` and ``#``
+    would cut the path short.
+    """
+    if not raw[len("kuzu://"):]:
+        raise ConfigError(f"kuzu URL {raw!r} has no path; use kuzu:///abs/path/db.kuzu")
     parts = urlsplit(raw)
-    if parts.password:
-        return raw.replace(f":{parts.password}@", ":***@")
+    if parts.netloc:
+        raise ConfigError(
+            f"kuzu URL {_safe(raw)!r} names a host or credentials ({'credentials' if '@' in parts.netloc else parts.netloc!r}); "
+            "an embedded store takes an absolute path: kuzu:///abs/path/db.kuzu (three slashes), or a plain path"
+        )
+    if parts.query or parts.fragment or "?" in raw or "#" in raw:
+        raise ConfigError(f"kuzu URL {raw!r} has a '?' or '#'; give the path without kuzu:// (a plain path) instead")
+    path = unquote(parts.path)
+    if not path.startswith("/"):
+        raise ConfigError(f"kuzu URL {raw!r} must hold an absolute path: kuzu:///abs/path/db.kuzu")
+    return str(Path(path).resolve())
+
+
+def _safe(raw: str) -> str:
+    """``raw`` with everything between ``://`` and the last ``@`` hidden: a password holding an
+    unencoded ``#``, ``?`` or ``/`` is not where urlsplit looks for it."""
+    scheme, sep, rest = raw.partition("://")
+    if sep and "@" in rest:
+        return f"{scheme}://***@{rest.rsplit('@', 1)[1]}"
     return raw

@@ -20,7 +20,8 @@ import kuzu
 from ..cypher import load_schema
 from ..errors import ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
 from ..models import Vector
-from .base import SCHEMA_VERSION, NamedMixin, Params, Row, refuse_writes, rows_iter, to_utc
+from .base import SCHEMA_VERSION, NamedMixin, Params, Row, rows_iter, to_utc
+from .read_guard import check_read_only
 
 # write-ahead log a bulk load may gather before Kuzu checkpoints (see KuzuStore.bulk_load)
 BULK_CHECKPOINT_BYTES = 1 << 30
@@ -220,14 +221,18 @@ class KuzuStore(NamedMixin):
             return self._execute(self._conn(), query, params)
 
     def read(self, query: str, params: Params = None) -> list[Row]:
-        refuse_writes(query)
+        """One allowed read (tkg/stores/read_guard.py) in a read-only transaction."""
+        check_read_only(query)
         with self._write_lock:
             conn = self._conn()
             self._execute(conn, "BEGIN TRANSACTION READ ONLY", None)
             try:
-                return self._execute(conn, query, params)
-            finally:
-                self._execute(conn, "ROLLBACK", None)
+                rows = self._execute(conn, query, params)
+            except BaseException:
+                self._rollback(conn)
+                raise
+            self._execute(conn, "ROLLBACK", None)
+            return rows
 
     @contextmanager
     def transaction(self) -> Iterator[_Tx]:
@@ -237,9 +242,17 @@ class KuzuStore(NamedMixin):
             try:
                 yield _Tx(self, conn)
             except BaseException:
-                self._execute(conn, "ROLLBACK", None)
+                self._rollback(conn)
                 raise
             self._execute(conn, "COMMIT", None)
+
+    def _rollback(self, conn: kuzu.Connection) -> None:
+        """Roll back after a failure. Kuzu ends the transaction itself when a statement fails, so
+        there may be none left: that must not replace the error being raised."""
+        try:
+            self._execute(conn, "ROLLBACK", None)
+        except StoreError:
+            pass
 
     def ensure_schema(self, dim: int) -> None:
         with self._write_lock:

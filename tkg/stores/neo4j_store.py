@@ -18,7 +18,8 @@ from neo4j import exceptions as nx
 
 from ..cypher import load_schema
 from ..errors import ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
-from .base import SCHEMA_VERSION, NamedMixin, Params, Row, normalise_out, refuse_writes, to_utc
+from .base import SCHEMA_VERSION, NamedMixin, Params, Row, normalise_out, to_utc
+from .read_guard import check_read_only
 
 T = TypeVar("T")
 
@@ -144,7 +145,7 @@ class Neo4jStore(NamedMixin):
         return self._with_retry(work)
 
     def read(self, query: str, params: Params = None) -> list[Row]:
-        refuse_writes(query)
+        check_read_only(query)
 
         def work() -> list[Row]:
             # an explicit READ transaction: the server refuses writes, and the driver adds no

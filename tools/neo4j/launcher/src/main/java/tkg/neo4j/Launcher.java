@@ -60,6 +60,9 @@ public final class Launcher {
                 .setConfig(GraphDatabaseSettings.pagecache_memory, pageCache)
                 .setConfig(GraphDatabaseSettings.udc_enabled, false)
                 .setConfig(GraphDatabaseSettings.preallocate_logical_logs, false)
+                // dbms.security.allow_csv_import_from_file_urls=false: LOAD CSV reads no local file
+                // (tkg never needs it; a read-only session would still let it read one)
+                .setConfig(GraphDatabaseSettings.allow_file_urls, false)
                 // Bolt waits 5 s for connections and 5 s for its threads on shutdown; tests stop it often.
                 .setConfig(BoltConnectorInternalSettings.connection_shutdown_wait_time, Duration.ofSeconds(1))
                 .setConfig(BoltConnectorInternalSettings.thread_pool_shutdown_wait_time, Duration.ofSeconds(1))
