@@ -47,8 +47,10 @@ _HEADS: dict[str, tuple[str, ...]] = {
     "status": ("status", "relationship"),
 }
 _HEAD_KIND = {noun: kind for kind, nouns in _HEADS.items() for noun in nouns}
-_ANIMALS = frozenset("dog cat puppy kitten pet horse rabbit bunny hamster parrot bird fish tortoise turtle "
-                     "snake lizard guinea pig hen chicken ferret greyhound".split())
+# animal words: a pet's kind in a question, and what names a pet in a turn ("meet Biscuit, our puppy")
+ANIMALS = frozenset("""dog cat puppy pup kitten kitty horse pony rabbit bunny hamster parrot budgie bird fish
+    tortoise turtle snake lizard gecko hen chicken ferret greyhound labrador retriever terrier spaniel poodle
+    collie beagle bulldog dachshund husky mutt whippet lurcher pug corgi shepherd tabby goldfish guinea""".split())
 _FILLERS = frozenset("kind type sort name names of the a an his her their its my your current new "
                      "latest favourite favorite first last old main exact full".split())
 _AUX = frozenset("is are was were does do did has have had can could will would should".split())
@@ -135,7 +137,7 @@ def asked_for(question: str) -> Asked:
     m = _NAME_OF.search(q)
     if m:
         noun = _singular(_named_noun(m.group(1)))
-        kind = "pet_name" if noun in _ANIMALS else ("person" if _HEAD_KIND.get(noun) == "person" else "thing")
+        kind = "pet_name" if noun in ANIMALS else ("person" if _HEAD_KIND.get(noun) == "person" else "thing")
         return Asked(kind, noun, many=many, recency=recency)
     head, kind = _wh_head(q)
     if head == "one":  # "is she in a choir, and if so which one?": the noun the yes/no part names
@@ -151,7 +153,7 @@ def asked_for(question: str) -> Asked:
         kind = "thing"
     if head == "pet":
         kind = "pet_name"
-    elif head in _ANIMALS and kind == "thing":
+    elif head in ANIMALS and kind == "thing":
         kind = "animal" if re.search(r"\bwhat (?:kind|type|sort) of\b", q, re.I) else "pet_name"
     return Asked(kind, head, many=many and kind not in ("summary",), yesno=yesno, recency=recency)
 

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from planners.asked import ANIMALS
 from tkg.nlp import is_common_word, is_place_name
 
 LOCATIVE = frozenset("in to from at near around outside into via".split())
@@ -47,9 +48,6 @@ STATUS_WORDS: dict[str, str] = {
 }
 STATUS_PHRASES = (("called off", "called off"), ("call off", "called off"), ("broke up", "broke up"),
                   ("broken off", "called off"), ("moved in together", "living together"))
-ANIMALS = frozenset("""dog cat puppy pup kitten kitty horse pony rabbit bunny hamster parrot budgie bird fish
-    tortoise turtle snake lizard gecko hen chicken ferret greyhound labrador retriever terrier spaniel poodle
-    collie beagle bulldog dachshund husky mutt whippet lurcher pug corgi shepherd tabby goldfish guinea""".split())
 _NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
                           "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty "
                           "ninety hundred".split())
