@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from tkg.extract.lexicon import NOT_NAMES
 from tkg.predicates import PredicateRegistry
 from tkg.timeparse import TimeRef
 
@@ -89,5 +90,5 @@ class Sentence:
         if w in ("your", "you"):
             return self.listener
         if w.endswith("'s"):
-            return word[:-2]
+            return None if w[:-2] in NOT_NAMES else word[:-2]  # "How's work at ...?" has no owner
         return word

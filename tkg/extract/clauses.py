@@ -33,6 +33,8 @@ _PRAISE = frozenset("great good amazing awesome wonderful fantastic terrible bad
 _MAYBE_NUMBER = re.compile(r"\d|turn|teen|ty\b|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve")
 # "I'm seeing someone, Nerys, ...": a verb that needs a name may give it after a comma.
 _NAME_AFTER_PAUSE = re.compile(r"\s*,\s*(?=[A-Z])")
+# A be-verb before a past participle makes the clause passive ("'s" is left out: "she's moved" is "has").
+_PASSIVE = re.compile(r"\b(?:is|are|was|were|been|being|be|am)\b|'m\b|'re\b", re.I)
 _INFINITIVE = re.compile(r"\s+(?!(?:a|an|the|my|our|his|her|their|your|this|that|some|see|visit)\b)[a-z]+\b(?!')")
 
 
@@ -86,6 +88,10 @@ def clause_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
                 continue
             if mode["be"] and entry.kind in ("base", "s") and not entry.base.startswith("be "):
                 continue  # "we're like a family": after a be-verb, "like" is not the verb
+            if entry.kind == "ger" and not mid.strip() and not congrats and not entry.base.startswith("be "):
+                continue  # "sitting here in Rotterdam playing chess": a participle, not a clause
+            if entry.kind == "past" and _PASSIVE.search(mid) and not entry.base.startswith("be "):
+                continue  # "Softwood has been bought by Orbis": the subject is what was bought
             decided = _decide(entry, reg.get(entry.predicate), mode, mid, rest)
             if decided is None or decided[0] not in reg:
                 continue
@@ -94,8 +100,9 @@ def clause_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
                 continue  # "I'm going to check it out": "going to" is the future, not travel
             pause = _NAME_AFTER_PAUSE.match(rest) if entry.needs_name else None
             objs = take_objects(sent, m.end() + (pause.end() if pause else 0), reg.get(pname))
+            strict = entry.base in lx.GENERIC_VERBS or entry.predicate == "plays"
             if entry.loose and entry.predicate in comp.vocab and not all(
-                vocab_ok(o, comp.vocab[entry.predicate], strict=False) for o in objs
+                vocab_ok(o, comp.vocab[entry.predicate], strict=strict) for o in objs
             ):
                 continue  # "I have two kids, Leo and Mia" says nothing about pets
             if pname == "plans" and entry.predicate != "plans":

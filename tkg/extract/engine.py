@@ -24,6 +24,7 @@ from tkg.extract.phrases import (
     pet_named_hits,
     trip_hits,
 )
+from tkg.extract.typecheck import typed
 from tkg.models import as_utc
 from tkg.predicates import PredicateRegistry
 from tkg.text import normalize_name, split_sentences, without_long_words
@@ -204,7 +205,7 @@ def extract(
     seen: dict[tuple[str, str, str, str, str], int] = {}
     for index, raw in enumerate(split_sentences(text)):
         sent = _sentence(raw, index, speaker, listeners, when, registry)
-        hits = _prune(_sentence_hits(sent, comp, context))
+        hits = typed(_prune(_sentence_hits(sent, comp, context)), registry, {speaker, *listeners})
         for hit, valid_at, time_text in _attach_time(hits, sent):
             if normalize_name(hit.subject) == normalize_name(hit.object) or not hit.object.strip():
                 continue

@@ -114,6 +114,10 @@ USED_RX = re.compile(r"\b(?:" + USED_TO + r")\b", re.I)
 BE_RX = re.compile(r"(?:\b(?:am|is|are|was|were|be|been)\b|'m\b|'s\b|'re\b)", re.I)
 NO_LONGER_RX = re.compile(r"\b(?:no longer|not anymore|anymore|any more|no more)\b", re.I)
 
+# Verbs too common to say what their object is: after them only a vocabulary word counts
+# ("I have a dog" is a pet, "I have a Situation" or "I've booked Japan" is not).
+GENERIC_VERBS = frozenset({"have", "get", "play", "learn"})
+
 # Verbs of travel: progressive or future use means a plan ("I'm flying to Tokyo"), past use a visit.
 TRAVEL = frozenset({
     "go to", "travel to", "fly to", "visit", "take a trip to", "go on a trip to", "go back to", "head to",

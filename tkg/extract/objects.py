@@ -29,7 +29,8 @@ _STOP = re.compile(
 _LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*(?=[a-z])")
 _LEADING = re.compile(
     r"^(?:(?:a|an|the|my|our|his|her|their|your|its|some|this|that|these|those|two|three|four|five|several|"
-    r"a\s+few|a\s+couple\s+of|a\s+lot\s+of|lots\s+of|so\s+many|many|new\s+pair\s+of|pair\s+of|brand\s+new)\s+)+",
+    r"a\s+few|a\s+couple\s+of|a\s+lot\s+of|lots\s+of|so\s+many|many|new\s+pair\s+of|pair\s+of|brand\s+new|own|"
+    r"very\s+own|second[- ]?hand|secondhand|used)\s+)+",
     re.I,
 )
 _NAMED = re.compile(r"\b(?:named|called)\s+(" + r"[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)?)")
@@ -39,7 +40,17 @@ _OTHERS = re.compile(r"(?:his|her|their|its|your)\s", re.I)
 _VERBISH = frozenset("makes helps keeps gives means is was has gets feels brings lets takes made helped kept gave "
                      "meant got felt brought took".split())
 # "(our) dog Biscuit", "(my) little sister Megan": a pet or a person named after what it is
-_APPOSITIVE = re.compile(r"^(?:[a-z][\w\-]*\s+){1,2}([A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)?)$")
+_APPOSITIVE = re.compile(r"^((?:[a-z][\w\-]*\s+){1,2})([A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)?)$")
+# Heads that only point back at something named elsewhere ("the grim ones", "that kind of stuff").
+_PRONOUN_HEADS = frozenset("one ones stuff thing things kind sort type lot bit".split())
+# Words that stand before a person's name without being a verb ("my neighbour Derek").
+_PERSON_NOUNS = frozenset(
+    """
+    friend neighbour neighbor colleague coworker co-worker boss manager cousin uncle aunt nephew niece grandma
+    grandpa grandmother grandfather mate flatmate roommate housemate classmate teacher doctor partner boyfriend
+    girlfriend husband wife fiance fiancé fiancee fiancée sister brother mum mom dad son daughter buddy pal
+    """.split()
+)
 _SIMPLE_NAME = re.compile(r"^[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?$")
 _NOT_A_NAME = re.compile(r"(?:ing|ive|ful|ous|able|ible|less|ly|ed|ness|ment|tion|[^uiaoes]s)$")
 _TRAIL_ADVERB = re.compile(r"(?:\s+[a-z]+ly)+[\s.,!?]*$")  # "Cork originally", "jazz obviously"
@@ -97,9 +108,19 @@ def _finish(raw: str, pred: Predicate) -> str | None:
         return None
     if all(w.lower() in STOPWORDS for w in words) or (len(words) > 1 and words[0].lower() in _VERBISH):
         return None  # "the things I love makes writing fun"
+    while len(words) > 1 and words[0][:1].isupper() and words[-1].islower() and words[-1].endswith(("ing", "ed")):
+        words = words[:-1]  # "your new job at Acme going": the question's verb is not the name
+    if words[-1].lower() in _PRONOUN_HEADS:
+        return None  # "the grim ones" names nothing by itself
     appositive = _APPOSITIVE.match(" ".join(words)) if pred.object_type in ("pet", "person") else None
     if appositive:
-        words = appositive.group(1).split()  # "dog Biscuit" -> "Biscuit"
+        # "dog Biscuit" -> "Biscuit", "little sister Megan" -> "Megan"; but in "booked Japan" or
+        # "heard of Halcyon" the words before the name are a verb, not what the name is.
+        head = appositive.group(1).split()[-1].lower()
+        kinds = {n.lower() for n in pred.nouns} | (_PERSON_NOUNS if pred.object_type == "person" else set())
+        if head not in kinds and head.rstrip("s") not in kinds:
+            return None
+        words = appositive.group(2).split()
     if pred.proper_object:
         caps = [i for i, w in enumerate(words) if w[0].isupper() and w != "I"]
         if not caps:
