@@ -76,6 +76,7 @@ class Sentence:
     question: bool = False
     hypothetical: bool = False
     correction: bool = False
+    before: str = ""  # the turn's text before this sentence
 
     @property
     def listener(self) -> str | None:

@@ -33,6 +33,7 @@ _PRAISE = frozenset("great good amazing awesome wonderful fantastic terrible bad
 _MAYBE_NUMBER = re.compile(r"\d|turn|teen|ty\b|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve")
 # "I'm seeing someone, Nerys, ...": a verb that needs a name may give it after a comma.
 _NAME_AFTER_PAUSE = re.compile(r"\s*,\s*(?=[A-Z])")
+_BACK_REF = re.compile(r"\s+(it|them)\b(?!\s*(?:is|was|'s)\b)", re.I)
 # A be-verb before a past participle makes the clause passive ("'s" is left out: "she's moved" is "has").
 _PASSIVE = re.compile(r"\b(?:is|are|was|were|been|being|be|am)\b|'m\b|'re\b", re.I)
 _INFINITIVE = re.compile(r"\s+(?!(?:a|an|the|my|our|his|her|their|your|this|that|some|see|visit)\b)[a-z]+\b(?!')")
@@ -101,6 +102,8 @@ def clause_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             pause = _NAME_AFTER_PAUSE.match(rest) if entry.needs_name else None
             objs = take_objects(sent, m.end() + (pause.end() if pause else 0), reg.get(pname))
             strict = entry.base in lx.GENERIC_VERBS or entry.predicate == "plays"
+            if not objs and entry.polarity == "retract" and entry.predicate in ("owns", "has_pet"):
+                objs = [m2.group(1).lower()] if (m2 := _BACK_REF.match(rest)) else []  # "sold it": coref resolves
             if entry.loose and entry.predicate in comp.vocab and not all(
                 vocab_ok(o, comp.vocab[entry.predicate], strict=strict) for o in objs
             ):

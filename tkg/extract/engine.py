@@ -16,6 +16,8 @@ from datetime import datetime
 from tkg.extract.candidate import CONF_CONTEXT, Candidate, Hit, Sentence
 from tkg.extract.clauses import clause_hits, copula_hits, plan_hits, together_hits
 from tkg.extract.compiled import Compiled, compile_registry
+from tkg.extract.coref import resolve
+from tkg.extract.indirect import home_and_work_hits, pet_name_hits
 from tkg.extract.phrases import (
     birthday_hits,
     favorite_hits,
@@ -160,6 +162,7 @@ def _sentence_hits(sent: Sentence, comp: Compiled, context: list[Hit]) -> list[H
         return hits
     hits += clause_hits(sent, comp) + copula_hits(sent, comp) + plan_hits(sent, comp)
     hits += birthday_hits(sent) + trip_hits(sent) + pet_gone_hits(sent, comp) + pet_named_hits(sent, comp)
+    hits += home_and_work_hits(sent) + pet_name_hits(sent, comp)
     hits += together_hits(sent, comp, _partner(context + hits, sent.speaker))
     if not hits or sent.correction:
         hits += _corrections(sent, context, sent.registry)
@@ -203,9 +206,12 @@ def extract(
     ]
     results: list[Candidate] = []
     seen: dict[tuple[str, str, str, str, str], int] = {}
-    for index, raw in enumerate(split_sentences(text)):
+    sentences = split_sentences(text)
+    for index, raw in enumerate(sentences):
         sent = _sentence(raw, index, speaker, listeners, when, registry)
-        hits = typed(_prune(_sentence_hits(sent, comp, context)), registry, {speaker, *listeners})
+        sent.before = " ".join(sentences[:index])
+        hits = resolve(_prune(_sentence_hits(sent, comp, context)), sent, context)
+        hits = typed(hits, registry, {speaker, *listeners})
         for hit, valid_at, time_text in _attach_time(hits, sent):
             if normalize_name(hit.subject) == normalize_name(hit.object) or not hit.object.strip():
                 continue

@@ -82,6 +82,21 @@ def clean_name(text: str) -> str:
     return text[:-2] if text.endswith("'s") else text
 
 
+_NAME_GLUE = frozenset("of de the and & for la le du van von del da di at on upon".split())
+
+
+def _name_run(words: list[str]) -> list[str]:
+    """The leading run of a capitalised name: capitals and the small words inside names."""
+    run: list[str] = []
+    for w in words:
+        if not (w[:1].isupper() or w[:1].isdigit() or w.lower() in _NAME_GLUE):
+            break
+        run.append(w)
+    while run and run[-1].lower() in _NAME_GLUE:
+        run.pop()
+    return run or words[:1]
+
+
 def _cut(text: str) -> str:
     for m in _STOP.finditer(text):
         if m.group(0) == ".":
@@ -108,6 +123,8 @@ def _finish(raw: str, pred: Predicate) -> str | None:
         return None
     if all(w.lower() in STOPWORDS for w in words) or (len(words) > 1 and words[0].lower() in _VERBISH):
         return None  # "the things I love makes writing fun"
+    if pred.object_type == "organisation" and words[0][:1].isupper():
+        words = _name_run(words)  # "Brightwater Labs went fine", "Acme going": the name ends at its last capital
     while len(words) > 1 and words[0][:1].isupper() and words[-1].islower() and words[-1].endswith(("ing", "ed")):
         words = words[:-1]  # "your new job at Acme going": the question's verb is not the name
     if words[-1].lower() in _PRONOUN_HEADS:
