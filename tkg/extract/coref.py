@@ -14,6 +14,7 @@ import re
 from dataclasses import replace
 
 from tkg.extract.candidate import Hit, Sentence
+from tkg.extract.objects import is_name
 from tkg.text import normalize_name
 
 PRONOUNS = frozenset({"it", "them"})
@@ -21,7 +22,7 @@ PRONOUNS = frozenset({"it", "them"})
 _REFERRING = frozenset({"owns", "has_pet"})
 # ", a secondhand Toyota Corolla" / ": a Fiat 500" right after the object (a time may come between).
 _APPOSITION = re.compile(
-    r"^\s*(?:,|:|\s[-\u2013\u2014])\s*(?:a|an|the|my|our)?\s*(?:[a-z][\w\-]*\s+){0,2}"
+    r"^\s*(?:,|:|\s[-\u2013\u2014])\s*(?:a|an|the|my|our)\s+(?:[a-z][\w\-]*\s+){0,2}"
     r"(?P<name>[A-Z][\w\-]*(?:\s+[A-Z0-9][\w\-]*){0,2})"
 )
 
@@ -42,15 +43,22 @@ def _named(sent: Sentence, hit: Hit) -> Hit:
         if pos <= t.span[0] <= pos + 1:
             pos = t.span[1]
     m = _APPOSITION.match(sent.text[pos:])
-    return replace(hit, object=m.group("name")) if m else hit
+    return replace(hit, object=m.group("name")) if m and is_name(m.group("name")) else hit
 
 
-def _antecedent(hit: Hit, context: list[Hit]) -> str | None:
+def _said(obj: str, before: str) -> bool:
+    """Whether the turn named `obj` before the pronoun (by one of its words), so that "it" can only
+    be that: in "The Seat? Sold it." the "it" is the Seat, not the Vespa owned earlier."""
+    named = set(re.findall(r"[a-z0-9]+", before.lower()))
+    return bool(_words(obj) & named)
+
+
+def _antecedent(hit: Hit, context: list[Hit], before: str) -> str | None:
     """The earlier object of the same subject and predicate that `hit`'s object points back at."""
     earlier = [h for h in reversed(context) if h.subject == hit.subject and h.predicate == hit.predicate
                and h.polarity == "assert"]
     if hit.object.lower() in PRONOUNS:
-        return earlier[0].object if earlier else None
+        return earlier[0].object if earlier and _said(earlier[0].object, before) else None
     mine = _words(hit.object)
     for h in earlier:
         theirs = _words(h.object)
@@ -65,7 +73,7 @@ def resolve(hits: list[Hit], sent: Sentence, context: list[Hit]) -> list[Hit]:
     for hit in hits:
         hit = _named(sent, hit)
         if hit.predicate in _REFERRING and hit.polarity == "retract":
-            found = _antecedent(hit, context + out)
+            found = _antecedent(hit, context + out, sent.before + " " + sent.text[: max(hit.anchor, 0)])
             if found is not None:
                 hit = replace(hit, object=found)
         if hit.object.lower() not in PRONOUNS:

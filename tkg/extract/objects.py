@@ -19,7 +19,7 @@ from tkg.text import ABBREVIATIONS, STOPWORDS
 _STOP = re.compile(
     r"[;:!?()\[\]\"\u201c\u201d]|\s[-\u2013\u2014]+\s|\.\.\.|\u2026|\.(?=\s|$)|(?<=\s)(?i:because|cause|cuz|since|so|"
     r"but|while|when|where|which|who|whom|whose|that|if|unless|until|till|though|although|after|before|with|without|"
-    r"for|to|as|from|at|by|near|like|then|now|anymore|any\s+more|again|too|also|together|already|yet|instead|lately|"
+    r"for|to|as|from|at|by|near|like|then|off|now|anymore|any\s+more|again|too|also|together|already|yet|instead|lately|"
     r"recently|these\s+days|right\s+now|for\s+now|anyway|haha|lol|in|on|into|during|over|about|every|plus|just|soon|"
     r"ever|because|last|next|this|today|yesterday|tonight|tomorrow|here|there|is|was|are|were|has|have|had|will|"
     r"would|and\s+then|i|i'm|i've|it|we|he|she|they|you|twice|once|before|a\s+lot|many\s+times|several\s+times|"
@@ -85,12 +85,19 @@ def clean_name(text: str) -> str:
 _NAME_GLUE = frozenset("of de the and & for la le du van von del da di at on upon".split())
 
 
+# Words that, right after a name, start the rest of the clause rather than continue the name.
+_CLAUSE_GOES_ON = frozenset("went goes go is was were are has had got gets seems seemed feels felt looks looked "
+                            "starts started begins began ends ended".split())
+
+
 def _name_run(words: list[str]) -> list[str]:
-    """The leading run of a capitalised name: capitals and the small words inside names."""
+    """A capitalised name without the clause that goes on after it ("Brightwater Labs went fine");
+    a lowercase noun after it stays ("Rotterdam marathon" is not "Rotterdam")."""
     run: list[str] = []
     for w in words:
         if not (w[:1].isupper() or w[:1].isdigit() or w.lower() in _NAME_GLUE):
-            break
+            low = w.lower()
+            return (run or words[:1]) if low in _CLAUSE_GOES_ON or low.endswith(("ed", "ing")) else words
         run.append(w)
     while run and run[-1].lower() in _NAME_GLUE:
         run.pop()
@@ -119,7 +126,7 @@ def _finish(raw: str, pred: Predicate) -> str | None:
     if obj.endswith("'s") and pred.object_type != "organisation":
         obj = obj[:-2]
     words = obj.split()
-    if not words or _ONLY_SYMBOLS.match(obj) or words[0].lower() in lx.PRONOUN_OBJECTS:
+    if not words or _ONLY_SYMBOLS.match(obj) or words[0].lower() in lx.PRONOUN_OBJECTS or words[0] in ("I", "i"):
         return None
     if all(w.lower() in STOPWORDS for w in words) or (len(words) > 1 and words[0].lower() in _VERBISH):
         return None  # "the things I love makes writing fun"

@@ -30,12 +30,9 @@ def _object_ok(hit: Hit, object_type: str) -> bool:
     low = obj.lower()
     if object_type == "pet" and obj[:1].isupper() and is_big_place(obj):
         return False  # "has_pet Japan", "has_pet Tokyo"
-    if object_type == "person" and obj[:1].isupper() and is_region(obj):
-        return False  # "partner_of Spain" ("Sofia" or "Florence" may well be a person)
     if object_type == "organisation" and hit.predicate == "member_of":
-        words = low.split()
-        named = any(w[:1].isupper() for w in obj.split())
-        return named or words[-1] in GROUP_WORDS
+        last = obj.split()[-1]
+        return last[:1].isupper() or last.lower() in GROUP_WORDS  # not "the Rotterdam marathon"
     if object_type == "place" and obj.split()[-1][:1].islower():
         return False  # "our Singapore office", "Leeds clinic": a building, not where one lives
     return not (object_type == "thing" and low in _NOT_THINGS)
