@@ -60,6 +60,7 @@ class Hit:
     correction: bool = False
     object_type: str = ""  # "" = the predicate's object type
     subject_type: str = "person"
+    indirect: bool = False  # read off a shape that implies the fact ("got the keys to a flat in X")
 
 
 @dataclass

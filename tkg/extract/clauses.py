@@ -54,8 +54,8 @@ def _decide(entry: VerbEntry, pred: Predicate, mode: dict[str, bool], mid: str, 
     """(predicate, polarity) the clause asserts, or None when it asserts nothing."""
     travel = entry.base in lx.TRAVEL
     progressive = entry.kind == "ger" and (mode["be"] or entry.base.startswith("be "))
-    if mode["plan"]:
-        return None  # plan_hits reads these
+    if mode["plan"] or (entry.base in lx.RETURN and (progressive or mode["future"] or mode["modal"])):
+        return None  # plan_hits reads plans; "we're getting back from Crete tomorrow" is not a visit yet
     if mode["modal"] and not mode["used"]:
         return None
     if mode["future"] or (progressive and travel):

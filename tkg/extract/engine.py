@@ -206,12 +206,14 @@ def extract(
     ]
     results: list[Candidate] = []
     seen: dict[tuple[str, str, str, str, str], int] = {}
+    indirect: set[tuple[str, str, str]] = set()
     sentences = split_sentences(text)
     for index, raw in enumerate(sentences):
         sent = _sentence(raw, index, speaker, listeners, when, registry)
         sent.before = " ".join(sentences[:index])
         hits = resolve(_prune(_sentence_hits(sent, comp, context)), sent, context)
         hits = typed(hits, registry, {speaker, *listeners})
+        indirect.update((h.subject, h.predicate, h.object) for h in hits if h.indirect)
         for hit, valid_at, time_text in _attach_time(hits, sent):
             if normalize_name(hit.subject) == normalize_name(hit.object) or not hit.object.strip():
                 continue
@@ -231,4 +233,14 @@ def extract(
             seen[key] = len(results)
             results.append(cand)
         context.extend(hits)
-    return results
+    return _direct_first(results, indirect, registry)
+
+
+def _direct_first(results: list[Candidate], indirect: set[tuple[str, str, str]],
+                  registry: PredicateRegistry) -> list[Candidate]:
+    """A single-valued slot said outright in the turn ("I live in Lisbon now") outranks one read
+    off an indirect shape in the same turn ("got the keys to a flat in Alfama")."""
+    direct = {(c.subject, c.predicate) for c in results if c.polarity == "assert"
+              and (c.subject, c.predicate, c.object) not in indirect}
+    return [c for c in results if not ((c.subject, c.predicate, c.object) in indirect and registry.is_single(c.predicate)
+                                       and (c.subject, c.predicate) in direct)]

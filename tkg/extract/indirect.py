@@ -57,12 +57,13 @@ def home_and_work_hits(sent: Sentence) -> list[Hit]:
             if subj is None and m.start() > 0 and not re.match(_LEAD + r"$", sent.text[: m.start()]):
                 continue  # someone else's keys ("Tom got the keys ...")
             for obj in take_objects(sent, m.end(), reg.get("lives_in")):
-                out.append(Hit(sent.speaker, "lives_in", obj, confidence=CONF_FIRST - 0.1, anchor=m.end()))
+                out.append(Hit(sent.speaker, "lives_in", obj, confidence=CONF_FIRST - 0.1, anchor=m.end(),
+                               indirect=True))
     m = _FIRST_AT.match(sent.text)
     if m and "works_at" in reg:
         for obj in take_objects(sent, m.end(), reg.get("works_at")):
             if obj[:1].isupper():
-                out.append(Hit(sent.speaker, "works_at", obj, confidence=CONF_LOOSE, anchor=m.end()))
+                out.append(Hit(sent.speaker, "works_at", obj, confidence=CONF_LOOSE, anchor=m.end(), indirect=True))
     return out
 
 

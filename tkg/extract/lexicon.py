@@ -118,6 +118,9 @@ NO_LONGER_RX = re.compile(r"\b(?:no longer|not anymore|anymore|any more|no more)
 # ("I have a dog" is a pet, "I have a Situation" or "I've booked Japan" is not).
 GENERIC_VERBS = frozenset({"have", "get", "play", "learn"})
 
+# Coming home from a trip: in the past a visit, in the future or progressive nothing yet.
+RETURN = frozenset({"get back from", "come back from", "return from", "be back from", "be just back from"})
+
 # Verbs of travel: progressive or future use means a plan ("I'm flying to Tokyo"), past use a visit.
 TRAVEL = frozenset({
     "go to", "travel to", "fly to", "visit", "take a trip to", "go on a trip to", "go back to", "head to",
