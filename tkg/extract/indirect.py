@@ -26,7 +26,7 @@ _KEYS = re.compile(
     re.I,
 )
 # "first shift at the Royal Infirmary was chaos" (texting drops the "my")
-_FIRST_AT = re.compile(_LEAD + r"(?:[Mm]y\s+)?(?:very\s+)?first\s+(?:shift|day|week|month|rota)\s+(?:at|with)\s+")
+_FIRST_AT = re.compile(_LEAD + r"(?i:(?:my\s+)?(?:very\s+)?first\s+(?:shift|day|week|month|rota)\s+(?:at|with))\s+")
 # "her name is kopi", "his name's Bruno"
 _PRONOUN_NAME = re.compile(r"\b(?:his|her|its|their)\s+names?(?:'s|\s+is|\s+was)\s+(?P<name>[A-Za-z][\w\-]*)\b")
 # "a new companion: Maisie, a rescue lurcher", "Meet Pumpkin, our new kitten"

@@ -104,6 +104,18 @@ def _name_run(words: list[str]) -> list[str]:
     return run or words[:1]
 
 
+def _place_run(words: list[str]) -> list[str]:
+    """A place name's capitalised run ("Crete visiting my aunt" -> "Crete", "Isle of Skye" stays)."""
+    run: list[str] = []
+    for w in words:
+        if not (w[:1].isupper() or w.lower() in _NAME_GLUE):
+            break
+        run.append(w)
+    while run and run[-1].lower() in _NAME_GLUE:
+        run.pop()
+    return run or words
+
+
 def _cut(text: str) -> str:
     for m in _STOP.finditer(text):
         if m.group(0) == ".":
@@ -150,6 +162,8 @@ def _finish(raw: str, pred: Predicate) -> str | None:
         if not caps:
             return None
         words = words[caps[0]:]
+        if pred.object_type == "place":
+            words = _place_run(words)  # "Crete visiting my aunt" -> "Crete"
     if len(words) > pred.max_object_words:
         return None
     return " ".join(words)

@@ -46,6 +46,8 @@ def _subject_ok(hit: Hit, people: set[str]) -> bool:
 def typed(hits: list[Hit], registry: PredicateRegistry, people: set[str]) -> list[Hit]:
     """The hits whose subject and object are of the kinds their predicate holds (`people`: the
     speaker and listeners, who are people whatever their names)."""
+    named = {h.object for h in hits if h.predicate in registry and registry.get(h.predicate).object_type == "person"}
+    people = people | named  # "my sister Georgia lives in Perth": Georgia is a person here
     out = []
     for h in hits:
         if h.predicate not in registry:
