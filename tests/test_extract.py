@@ -373,3 +373,84 @@ def test_someone_named_after_a_pause_is_the_partner(text: str, expected: tuple[s
 @pytest.mark.parametrize("text", ["I'm dating somebody new.", "I'm seeing Dana tomorrow.", "I love someone."])
 def test_an_unnamed_someone_or_a_plain_meeting_is_no_partner(text: str) -> None:
     assert facts(text) == set()
+
+
+# -- session 8: indirect statements, type checks, back-references ------------------------------
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Hello from our new flat in Gdansk!", fact("Priya", "lives_in", "Gdansk")),
+        ("got the keys to a little house in Whitstable on friday", fact("Priya", "lives_in", "Whitstable")),
+        ("We picked up the keys for our new place in Ghent yesterday.", fact("Priya", "lives_in", "Ghent")),
+        ("first shift at Elmhurst General was chaos", fact("Priya", "works_at", "Elmhurst General")),
+        ("My first week at Tallow & Reed flew by.", fact("Priya", "works_at", "Tallow & Reed")),
+        ("i adopted a cat!! rescued her from the car park. her name is soba", fact("Priya", "has_pet", "Soba")),
+        ("I have a new companion: Juniper, a rescue whippet.", fact("Priya", "has_pet", "Juniper")),
+        ("We just got back from Tbilisi!", fact("Priya", "visited", "Tbilisi")),
+        ("I bought a car, a tired old Skoda Fabia.", fact("Priya", "owns", "Skoda Fabia")),
+        ("I'm a paralegal at Marsh & Vale.", fact("Priya", "works_at", "Marsh & Vale")),
+    ],
+)
+def test_indirect_statements_give_their_fact(text: str, expected: tuple[str, ...]) -> None:
+    assert expected in facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We've postponed Peru until the autumn.",  # a verb before the name is not "dog Peru"
+        "Even I've heard of Larchmont Press.",
+        "also. i have a Situation",  # "have" alone takes a pet word, not any name
+        "I've booked Norway for June!",
+        "I'm sitting here in Utrecht playing chess.",  # a participle, not a clause: Utrecht plays nothing
+        "Kestrel Tools has been bought by Arden.",  # passive: Kestrel Tools owns nothing
+        "Clara is part of the reason.",  # member_of needs a named group or a word for one
+        "I signed up for the Lyon half marathon.",
+        "How's work at Brindle Labs?",  # "How's" is no one's
+        "I met a girl at the gym, her name is Ines.",  # "her name" after a person is no pet's
+        "If I got a parrot I'd call it Mango.",
+        "We are getting back from Crete tomorrow.",  # not back yet
+        "I'd love a dog called Rufus one day.",
+    ],
+)
+def test_shapes_that_look_like_facts_state_none(text: str) -> None:
+    got = facts(text)
+    assert not {f for f in got if f[1] in ("has_pet", "owns", "member_of", "plays", "works_at", "visited")}, got
+
+
+def test_a_pet_is_not_named_after_a_country_or_a_big_city() -> None:
+    assert fact("Priya", "has_pet", "Japan") not in facts("I've got a dog, Japan.")
+    assert fact("Priya", "has_pet", "Pickle") in facts("I've got a dog, Pickle.")
+
+
+def test_a_person_named_like_a_place_keeps_their_facts() -> None:
+    got = facts("My sister Georgia lives in Perth. Montserrat is my boss now.")
+    assert {fact("Priya", "sibling_of", "Georgia"), fact("Georgia", "lives_in", "Perth"),
+            fact("Priya", "reports_to", "Montserrat")} <= got
+
+
+def test_selling_the_named_thing_ends_the_ownership_said_earlier() -> None:
+    earlier = extract("I bought a car last week, a secondhand Mazda Demio.", speaker="Priya", listeners=["Marco"],
+                      when=WHEN, registry=REGISTRY)
+    assert [(c.predicate, c.object) for c in earlier] == [("owns", "Mazda Demio")]
+    assert fact("Priya", "owns", "Mazda Demio", "retract") in facts("I sold the Demio on Thursday.", history=tuple(earlier))
+    assert fact("Priya", "owns", "Mazda Demio", "retract") in facts("The Mazda? Sold it.", history=tuple(earlier))
+
+
+def test_it_resolves_only_to_a_thing_the_turn_named() -> None:
+    earlier = (Candidate("Priya", "owns", "Vespa"),)
+    assert not {f for f in facts("The Seat? Sold it.", history=earlier) if f[1] == "owns"}
+    assert not facts("I sold it.")  # nothing to point back at
+
+
+def test_a_direct_statement_outranks_an_indirect_one_in_the_same_turn() -> None:
+    got = facts("I live in Porto now! Got the keys to a flat in Bonfim on Monday.")
+    assert fact("Priya", "lives_in", "Porto") in got
+    assert fact("Priya", "lives_in", "Bonfim") not in got
+
+
+def test_gazetteer_knows_places_and_regions() -> None:
+    from tkg.extract.gazetteer import is_big_place, is_place, is_region
+
+    assert is_place("Porto") and is_region("Japan") and is_big_place("Tokyo")
+    assert not is_place("Biscuit") and not is_region("Sofia")

@@ -87,7 +87,8 @@ _NAME_GLUE = frozenset("of de the and & for la le du van von del da di at on upo
 
 # Words that, right after a name, start the rest of the clause rather than continue the name.
 _CLAUSE_GOES_ON = frozenset("went goes go is was were are has had got gets seems seemed feels felt looks looked "
-                            "starts started begins began ends ended".split())
+                            "starts started begins began ends ended flew flies came comes took takes made makes "
+                            "kept keeps ran runs did does gave gives sounds sounded rocks sucks".split())
 
 
 def _name_run(words: list[str]) -> list[str]:
