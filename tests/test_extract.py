@@ -389,6 +389,9 @@ def test_an_unnamed_someone_or_a_plain_meeting_is_no_partner(text: str) -> None:
         ("We just got back from Tbilisi!", fact("Priya", "visited", "Tbilisi")),
         ("I bought a car, a tired old Skoda Fabia.", fact("Priya", "owns", "Skoda Fabia")),
         ("I'm a paralegal at Marsh & Vale.", fact("Priya", "works_at", "Marsh & Vale")),
+        ("I'm senior pharmacist at Greyling's now.", fact("Priya", "job_title", "senior pharmacist")),
+        ("I got promoted to charge nurse last week!", fact("Priya", "job_title", "charge nurse")),
+        ("I adopted a dog last week! He's a shaggy collie called Bramble.", fact("Priya", "has_pet", "Bramble")),
     ],
 )
 def test_indirect_statements_give_their_fact(text: str, expected: tuple[str, ...]) -> None:
@@ -454,3 +457,15 @@ def test_gazetteer_knows_places_and_regions() -> None:
 
     assert is_place("Porto") and is_region("Japan") and is_big_place("Tokyo")
     assert not is_place("Biscuit") and not is_region("Sofia")
+
+
+def test_a_named_pet_in_the_turn_replaces_its_species() -> None:
+    got = facts("We adopted a puppy on Sunday. She's a beagle called Fig.")
+    assert fact("Priya", "has_pet", "Fig") in got and fact("Priya", "has_pet", "puppy") not in got
+
+
+def test_a_time_in_another_clause_does_not_date_the_claim() -> None:
+    got = extract("My leave ends in November; I accepted a job at Orrin Labs.", speaker="Priya", listeners=["Marco"],
+                  when=WHEN, registry=REGISTRY)
+    job = next(c for c in got if c.predicate == "works_at")
+    assert job.object == "Orrin Labs" and job.valid_at is None

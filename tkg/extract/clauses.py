@@ -139,7 +139,7 @@ def copula_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
     reg = sent.registry
     out: list[Hit] = []
     low = sent.text.lower()
-    if comp.copula_job is not None and "job_title" in reg and (" a " in low or " an " in low):
+    if comp.copula_job is not None and "job_title" in reg and (" a " in low or " an " in low or lx.RANKS_RX.search(low)):
         for m in comp.copula_job.finditer(sent.text):
             mode = _mode(m.group("mid"))
             if mode["modal"] or mode["future"] or mode["plan"] or m.group("cop").lower() in ("was", "were"):

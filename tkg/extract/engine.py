@@ -54,6 +54,9 @@ _NOT_BUT = re.compile(
     r"|(?:\bi\s+meant\s+(?P<new3>[^,.;!?]{1,60}))",
     re.I,
 )
+# A time before a claim belongs to it only within its clause: in "my sabbatical ends in November
+# and I've decided to stay: I accepted a job at X" the job is not dated November.
+_CLAUSE_BREAK = re.compile(r"[:;]|\s[-\u2013\u2014]\s")
 _ARTICLE = re.compile(r"^(?:the|a|an|in|at|to|from)\s+", re.I)
 _PARTNER_PREDS = ("engaged_to", "married_to", "partner_of")
 
@@ -102,7 +105,7 @@ def _attach_time(hits: list[Hit], sent: Sentence) -> list[tuple[Hit, datetime | 
         nxt = min((g.anchor for g in hits if g.anchor > h.anchor and normalize_name(g.object) != key),
                   default=len(sent.text) + 1)
         after = [t for t in sent.times if h.anchor <= t.span[0] < nxt]
-        before = [t for t in sent.times if t.span[1] <= h.anchor]
+        before = [t for t in sent.times if t.span[1] <= h.anchor and not _CLAUSE_BREAK.search(sent.text, t.span[1], h.anchor)]
         ref = after[0] if after else (before[-1] if before else None)
         out.append((h, ref.start, ref.text) if ref else (h, None, None))
     return out
@@ -242,5 +245,9 @@ def _direct_first(results: list[Candidate], indirect: set[tuple[str, str, str]],
     off an indirect shape in the same turn ("got the keys to a flat in Alfama")."""
     direct = {(c.subject, c.predicate) for c in results if c.polarity == "assert"
               and (c.subject, c.predicate, c.object) not in indirect}
-    return [c for c in results if not ((c.subject, c.predicate, c.object) in indirect and registry.is_single(c.predicate)
+    kept = [c for c in results if not ((c.subject, c.predicate, c.object) in indirect and registry.is_single(c.predicate)
                                        and (c.subject, c.predicate) in direct)]
+    # "I adopted a dog last week! She's a terrier called Pastel": the pet is Pastel, not also "dog"
+    named = {c.subject for c in kept if c.predicate == "has_pet" and c.polarity == "assert" and c.object[:1].isupper()}
+    return [c for c in kept if not (c.predicate == "has_pet" and c.polarity == "assert" and c.subject in named
+                                    and c.object[:1].islower())]

@@ -40,11 +40,14 @@ _PERSON_WORDS = re.compile(r"\b(?:girl|boy|woman|man|guy|lady|baby|daughter|son|
 
 
 @lru_cache(maxsize=16)
-def _pet_rx(pet_nouns: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+def _pet_rx(pet_nouns: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     noun = re.compile(r"\b(?:" + pet_nouns + r")(?![\w\-])", re.I)
     appos = re.compile(r"(?P<name>" + NAME + r")\s*,\s*(?:a|an|my|our)\s+(?:[\w\-]+\s+){0,2}?(?:" + pet_nouns
                        + r")(?![\w\-])")
-    return noun, appos
+    # "She's a scruffy terrier called Pastel" (the pet was got earlier in the turn)
+    pron = re.compile(r"\b(?:[Ss]he|[Hh]e|[Ii]t)(?:'s|\s+is)\s+(?:a|an)\s+(?:[\w\-]+\s+){0,2}?(?:" + pet_nouns
+                      + r")\s+(?:called|named)\s+(?P<name>" + NAME + r")")
+    return noun, appos, pron
 
 
 def home_and_work_hits(sent: Sentence) -> list[Hit]:
@@ -59,11 +62,11 @@ def home_and_work_hits(sent: Sentence) -> list[Hit]:
             for obj in take_objects(sent, m.end(), reg.get("lives_in")):
                 out.append(Hit(sent.speaker, "lives_in", obj, confidence=CONF_FIRST - 0.1, anchor=m.end(),
                                indirect=True))
-    m = _FIRST_AT.match(sent.text)
-    if m and "works_at" in reg:
-        for obj in take_objects(sent, m.end(), reg.get("works_at")):
+    first = _FIRST_AT.match(sent.text)
+    if first and "works_at" in reg:
+        for obj in take_objects(sent, first.end(), reg.get("works_at")):
             if obj[:1].isupper():
-                out.append(Hit(sent.speaker, "works_at", obj, confidence=CONF_LOOSE, anchor=m.end(), indirect=True))
+                out.append(Hit(sent.speaker, "works_at", obj, confidence=CONF_LOOSE, anchor=first.end(), indirect=True))
     return out
 
 
@@ -75,9 +78,9 @@ def pet_name_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
     """
     if "has_pet" not in sent.registry:
         return []
-    noun_rx, appos_rx = _pet_rx(comp.pet_nouns)
+    noun_rx, appos_rx, pron_rx = _pet_rx(comp.pet_nouns)
     out: list[Hit] = []
-    for m in _PRONOUN_NAME.finditer(sent.text):
+    for m in [*_PRONOUN_NAME.finditer(sent.text), *pron_rx.finditer(sent.text)]:
         before = sent.before + " " + sent.text[: m.start()]
         pets = list(noun_rx.finditer(before))
         if not pets or _PERSON_WORDS.search(before, pets[-1].end()):

@@ -118,6 +118,10 @@ NO_LONGER_RX = re.compile(r"\b(?:no longer|not anymore|anymore|any more|no more)
 # ("I have a dog" is a pet, "I have a Situation" or "I've booked Japan" is not).
 GENERIC_VERBS = frozenset({"have", "get", "play", "learn"})
 
+# Ranks that let a job title go without its article ("I'm head baker at Hartley's now").
+RANKS = "head|senior|junior|lead|chief|principal|staff|assistant|deputy|sous"
+RANKS_RX = re.compile(r"\b(?:" + RANKS + r")\s|\bpromoted\b", re.I)
+
 # Coming home from a trip: in the past a visit, in the future or progressive nothing yet.
 RETURN = frozenset({"get back from", "come back from", "return from", "be back from", "be just back from"})
 
