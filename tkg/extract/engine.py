@@ -248,6 +248,16 @@ def _direct_first(results: list[Candidate], indirect: set[tuple[str, str, str]],
     kept = [c for c in results if not ((c.subject, c.predicate, c.object) in indirect and registry.is_single(c.predicate)
                                        and (c.subject, c.predicate) in direct)]
     # "I adopted a dog last week! She's a terrier called Pastel": the pet is Pastel, not also "dog"
+    def species(c: Candidate) -> bool:
+        return c.predicate == "has_pet" and c.polarity == "assert" and c.object[:1].islower()
+
     named = {c.subject for c in kept if c.predicate == "has_pet" and c.polarity == "assert" and c.object[:1].isupper()}
-    return [c for c in kept if not (c.predicate == "has_pet" and c.polarity == "assert" and c.subject in named
-                                    and c.object[:1].islower())]
+    dated = {c.subject: c for c in kept if species(c) and c.valid_at is not None}
+    out = []
+    for c in kept:
+        if species(c) and c.subject in named:
+            continue
+        if c.predicate == "has_pet" and c.valid_at is None and c.subject in dated:
+            c = replace(c, valid_at=dated[c.subject].valid_at, time_text=dated[c.subject].time_text)  # "last week"
+        out.append(c)
+    return out

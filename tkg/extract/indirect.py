@@ -87,9 +87,9 @@ def pet_name_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             continue
         if not _FIRST_PERSON.search(before) or not _GOT_CUE.search(before):
             continue
-        name = m.group("name")
+        name = clean_name(m.group("name"))
         low = name.lower()
-        if low in STOPWORDS or low in lx.NOT_NAMES or low in lx.PRONOUN_OBJECTS or noun_rx.fullmatch(name):
+        if not name or low in STOPWORDS or low in lx.NOT_NAMES or low in lx.PRONOUN_OBJECTS or noun_rx.fullmatch(name):
             continue
         out.append(Hit(sent.speaker, "has_pet", name[0].upper() + name[1:], confidence=CONF_FIRST - 0.1,
                        anchor=m.end()))
