@@ -392,6 +392,7 @@ def test_an_unnamed_someone_or_a_plain_meeting_is_no_partner(text: str) -> None:
         ("I'm senior pharmacist at Greyling's now.", fact("Priya", "job_title", "senior pharmacist")),
         ("I got promoted to charge nurse last week!", fact("Priya", "job_title", "charge nurse")),
         ("I adopted a dog last week! He's a shaggy collie called Bramble.", fact("Priya", "has_pet", "Bramble")),
+        ("And, well, I'm seeing someone. Her name is Imke and she paints.", fact("Priya", "partner_of", "Imke")),
     ],
 )
 def test_indirect_statements_give_their_fact(text: str, expected: tuple[str, ...]) -> None:
@@ -414,6 +415,7 @@ def test_indirect_statements_give_their_fact(text: str, expected: tuple[str, ...
         "If I got a parrot I'd call it Mango.",
         "We are getting back from Crete tomorrow.",  # not back yet
         "I'd love a dog called Rufus one day.",
+        "Biscuit is going to my neighbour Derek for the week.",
     ],
 )
 def test_shapes_that_look_like_facts_state_none(text: str) -> None:

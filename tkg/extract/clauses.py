@@ -14,7 +14,7 @@ import re
 from tkg.extract import lexicon as lx
 from tkg.extract.candidate import CONF_CONTEXT, CONF_FIRST, CONF_LOOSE, CONF_SECOND, Hit, Sentence
 from tkg.extract.compiled import Compiled, VerbEntry
-from tkg.extract.objects import clean_name, is_name, subjects, take_objects, vocab_ok
+from tkg.extract.objects import PERSON_NOUNS, clean_name, is_name, subjects, take_objects, vocab_ok
 from tkg.predicates import Predicate
 
 _IT = re.compile(r"\b(?:it|that|this|them|those|these)\b", re.I)
@@ -109,7 +109,8 @@ def clause_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             ):
                 continue  # "I have two kids, Leo and Mia" says nothing about pets
             if pname == "plans" and entry.predicate != "plans":
-                objs = [o for o in objs if o.lower() not in comp.rel_nouns]  # "visit my parents"
+                objs = [o for o in objs if o.lower() not in comp.rel_nouns  # "visit my parents"
+                        and o.split()[0].lower() not in PERSON_NOUNS]  # "going to my neighbour Derek"
             if pname == "job_title" and objs and polarity == "assert":
                 out += _employer_hits(sent, m, objs[0], subs)
             for obj in objs:

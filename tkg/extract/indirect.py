@@ -28,7 +28,10 @@ _KEYS = re.compile(
 # "first shift at the Royal Infirmary was chaos" (texting drops the "my")
 _FIRST_AT = re.compile(_LEAD + r"(?i:(?:my\s+)?(?:very\s+)?first\s+(?:shift|day|week|month|rota)\s+(?:at|with))\s+")
 # "her name is kopi", "his name's Bruno"
-_PRONOUN_NAME = re.compile(r"\b(?:his|her|its|their)\s+names?(?:'s|\s+is|\s+was)\s+(?P<name>[A-Za-z][\w\-]*)\b")
+_PRONOUN_NAME = re.compile(r"\b(?i:his|her|its|their)\s+names?(?:'s|\s+is|\s+was)\s+(?P<name>[A-Za-z][\w\-]*)\b")
+# "I'm seeing someone. Her name is Clara": the name is the partner's
+_SEEING = re.compile(r"\b(?:I'm|I\s+am|I've\s+been|we're|I\s+started)\s+(?:seeing|dating)\s+(?:someone|somebody)\b",
+                     re.I)
 # "a new companion: Maisie, a rescue lurcher", "Meet Pumpkin, our new kitten"
 _FIRST_PERSON = re.compile(r"\b(?:I|we|my|our|me|us)\b|^(?:[Mm]eet|[Ss]ay hi to)\b", re.I)
 _GOT_CUE = re.compile(r"\b(?:have|has|got|adopted|rescued|fostering|foster|brought\s+home|new|meet|welcomed)\b",
@@ -71,7 +74,8 @@ def home_and_work_hits(sent: Sentence) -> list[Hit]:
 
 
 def pet_name_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
-    """"adopted a cat!! her name is kopi" and "a new companion: Maisie, a rescue lurcher" -> has_pet.
+    """"adopted a cat!! her name is kopi" and "a new companion: Maisie, a rescue lurcher" -> has_pet;
+    "I'm seeing someone. Her name is Nerys" -> partner_of.
 
     The pet noun must come before the name in the turn, with no person noun after it, and the
     speaker must be the one who has it ("I", "we", "my", "our").
@@ -80,6 +84,12 @@ def pet_name_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
         return []
     noun_rx, appos_rx, pron_rx = _pet_rx(comp.pet_nouns)
     out: list[Hit] = []
+    for m in _PRONOUN_NAME.finditer(sent.text) if "partner_of" in sent.registry else ():
+        before = sent.before + " " + sent.text[: m.start()]
+        seeing = list(_SEEING.finditer(before))
+        name = clean_name(m.group("name"))
+        if seeing and not noun_rx.search(before, seeing[-1].end()) and name[:1].isupper() and is_name(name):
+            out.append(Hit(sent.speaker, "partner_of", name, confidence=CONF_FIRST - 0.1, anchor=m.end()))
     for m in [*_PRONOUN_NAME.finditer(sent.text), *pron_rx.finditer(sent.text)]:
         before = sent.before + " " + sent.text[: m.start()]
         pets = list(noun_rx.finditer(before))

@@ -44,7 +44,7 @@ _APPOSITIVE = re.compile(r"^((?:[a-z][\w\-]*\s+){1,2})([A-Z][\w'\-]*(?:\s+[A-Z][
 # Heads that only point back at something named elsewhere ("the grim ones", "that kind of stuff").
 _PRONOUN_HEADS = frozenset("one ones stuff thing things kind sort type lot bit".split())
 # Words that stand before a person's name without being a verb ("my neighbour Derek").
-_PERSON_NOUNS = frozenset(
+PERSON_NOUNS = frozenset(
     """
     friend neighbour neighbor colleague coworker co-worker boss manager cousin uncle aunt nephew niece grandma
     grandpa grandmother grandfather mate flatmate roommate housemate classmate teacher doctor partner boyfriend
@@ -154,7 +154,7 @@ def _finish(raw: str, pred: Predicate) -> str | None:
         # "dog Biscuit" -> "Biscuit", "little sister Megan" -> "Megan"; but in "booked Japan" or
         # "heard of Halcyon" the words before the name are a verb, not what the name is.
         head = appositive.group(1).split()[-1].lower()
-        kinds = {n.lower() for n in pred.nouns} | (_PERSON_NOUNS if pred.object_type == "person" else set())
+        kinds = {n.lower() for n in pred.nouns} | (PERSON_NOUNS if pred.object_type == "person" else set())
         if head not in kinds and head.rstrip("s") not in kinds:
             return None
         words = appositive.group(2).split()
