@@ -393,6 +393,15 @@ def test_an_unnamed_someone_or_a_plain_meeting_is_no_partner(text: str) -> None:
         ("I got promoted to charge nurse last week!", fact("Priya", "job_title", "charge nurse")),
         ("I adopted a dog last week! He's a shaggy collie called Bramble.", fact("Priya", "has_pet", "Bramble")),
         ("And, well, I'm seeing someone. Her name is Imke and she paints.", fact("Priya", "partner_of", "Imke")),
+        ("finally signed the lease on a flat in gdansk 😭 no lift", fact("Priya", "lives_in", "Gdańsk")),
+        ("writing to u from the new place in lyon!!!", fact("Priya", "lives_in", "Lyon")),
+        ("im in a share house in bergen now w 2 students", fact("Priya", "lives_in", "Bergen")),
+        ("my flat in malmö is mostly plants now", fact("Priya", "lives_in", "Malmö")),
+        ("we went to rome for a long weekend", fact("Priya", "visited", "Rome")),
+        ("i'm moving to lisbon in june!!", fact("Priya", "plans", "Lisbon")),
+        ("someone stole my scooter from outside the gym", fact("Priya", "owns", "scooter", "retract")),
+        ("my van got nicked last night", fact("Priya", "owns", "van", "retract")),
+        ("saw the news, congrats on the promotion to head chef!!", fact("Marco", "job_title", "head chef")),
     ],
 )
 def test_indirect_statements_give_their_fact(text: str, expected: tuple[str, ...]) -> None:
@@ -416,6 +425,7 @@ def test_indirect_statements_give_their_fact(text: str, expected: tuple[str, ...
         "We are getting back from Crete tomorrow.",  # not back yet
         "I'd love a dog called Rufus one day.",
         "Biscuit is going to my neighbour Derek for the week.",
+        "I've been to nice restaurants in town.",  # "nice" is a word before it is a city
     ],
 )
 def test_shapes_that_look_like_facts_state_none(text: str) -> None:

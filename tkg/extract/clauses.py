@@ -14,6 +14,7 @@ import re
 from tkg.extract import lexicon as lx
 from tkg.extract.candidate import CONF_CONTEXT, CONF_FIRST, CONF_LOOSE, CONF_SECOND, Hit, Sentence
 from tkg.extract.compiled import Compiled, VerbEntry
+from tkg.extract.gazetteer import spelled_place
 from tkg.extract.objects import PERSON_NOUNS, clean_name, is_name, subjects, take_objects, vocab_ok
 from tkg.predicates import Predicate
 
@@ -97,7 +98,8 @@ def clause_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             if decided is None or decided[0] not in reg:
                 continue
             pname, polarity = decided
-            if entry.base in lx.TRAVEL and entry.base.endswith(" to") and _INFINITIVE.match(rest):
+            if (entry.base in lx.TRAVEL and entry.base.endswith(" to") and _INFINITIVE.match(rest)
+                    and not spelled_place(" ".join(rest.split()[:3])) and not spelled_place(rest.split()[0])):
                 continue  # "I'm going to check it out": "going to" is the future, not travel
             pause = _NAME_AFTER_PAUSE.match(rest) if entry.needs_name else None
             objs = take_objects(sent, m.end() + (pause.end() if pause else 0), reg.get(pname))
@@ -120,6 +122,8 @@ def clause_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
                     if pname in ("likes", "owns", "plans", "dislikes"):
                         conf = min(conf, CONF_LOOSE + 0.1)
                     out.extend(extra)
+                    if pname == "plans" and obj[:1].islower() and entry.base in lx.TRAVEL:
+                        obj = spelled_place(obj) or obj  # "moving to lisbon in june" -> "Lisbon"
                     otype = "place" if pname == "plans" and obj[0].isupper() else ""
                     out.append(Hit(subject, pname, obj, polarity=polarity, confidence=conf, anchor=m.end("verb"),
                                    object_type=otype))

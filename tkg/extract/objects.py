@@ -13,6 +13,7 @@ import re
 from tkg.extract import lexicon as lx
 from tkg.extract.candidate import CONF_FIRST, CONF_LOOSE, CONF_SECOND, CONF_THIRD, Hit, Sentence
 from tkg.extract.compiled import Compiled
+from tkg.extract.gazetteer import spelled_place
 from tkg.predicates import Predicate
 from tkg.text import ABBREVIATIONS, STOPWORDS
 
@@ -161,7 +162,10 @@ def _finish(raw: str, pred: Predicate) -> str | None:
     if pred.proper_object:
         caps = [i for i, w in enumerate(words) if w[0].isupper() and w != "I"]
         if not caps:
-            return None
+            if pred.object_type != "place":
+                return None
+            # texting drops capitals: "my flat in malmö 😭" -> "Malmö"
+            return next((p for n in (3, 2, 1) if (p := spelled_place(" ".join(words[:n])))), None)
         words = words[caps[0]:]
         if pred.object_type == "place":
             words = _place_run(words)  # "Crete visiting my aunt" -> "Crete"
