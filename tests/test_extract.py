@@ -481,3 +481,29 @@ def test_a_time_in_another_clause_does_not_date_the_claim() -> None:
                   when=WHEN, registry=REGISTRY)
     job = next(c for c in got if c.predicate == "works_at")
     assert job.object == "Orrin Labs" and job.valid_at is None
+
+
+def test_leaving_a_workplace_said_earlier_ends_it_but_leaving_early_does_not() -> None:
+    earlier = (Candidate("Priya", "works_at", "Quarry Press"),)
+    assert fact("Priya", "works_at", "Quarry Press", "retract") in facts("Big news: I'm leaving Quarry Press.",
+                                                                       history=earlier)
+    assert not facts("I left Quarry Press early today.", history=earlier)
+    assert not facts("I'm leaving Brook & Co.")  # never said to work there: nothing to end
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I got the Halden job!! start in march", fact("Priya", "works_at", "Halden")),
+        ("St. Olave's gave me my old job back, I start on the 15th!", fact("Priya", "works_at", "St. Olave's")),
+        ("joss proposed!!! on the pier 💍 i said yes obviously", fact("Priya", "engaged_to", "Joss")),
+        ("hey. bad news. Joss and I called off the engagement", fact("Priya", "engaged_to", "Joss", "retract")),
+    ],
+)
+def test_changes_said_by_what_happened(text: str, expected: tuple[str, ...]) -> None:
+    assert expected in facts(text)
+
+
+def test_a_proposal_without_a_yes_or_a_name_is_no_engagement() -> None:
+    assert not facts("He proposed and I said yes.")
+    assert not {f for f in facts("Tom proposed a toast.") if f[1] == "engaged_to"}

@@ -78,6 +78,7 @@ class Sentence:
     hypothetical: bool = False
     correction: bool = False
     before: str = ""  # the turn's text before this sentence
+    turn: str = ""  # the whole turn
 
     @property
     def listener(self) -> str | None:

@@ -17,7 +17,7 @@ from tkg.extract.candidate import CONF_CONTEXT, Candidate, Hit, Sentence
 from tkg.extract.clauses import clause_hits, copula_hits, plan_hits, together_hits
 from tkg.extract.compiled import Compiled, compile_registry
 from tkg.extract.coref import resolve
-from tkg.extract.indirect import home_and_work_hits, pet_name_hits, stolen_and_promoted_hits
+from tkg.extract.indirect import change_hits, home_and_work_hits, pet_name_hits, stolen_and_promoted_hits
 from tkg.extract.phrases import (
     birthday_hits,
     favorite_hits,
@@ -166,7 +166,8 @@ def _sentence_hits(sent: Sentence, comp: Compiled, context: list[Hit]) -> list[H
     hits += clause_hits(sent, comp) + copula_hits(sent, comp) + plan_hits(sent, comp)
     hits += birthday_hits(sent) + trip_hits(sent) + pet_gone_hits(sent, comp) + pet_named_hits(sent, comp)
     hits += home_and_work_hits(sent) + pet_name_hits(sent, comp) + stolen_and_promoted_hits(sent, comp)
-    hits += together_hits(sent, comp, _partner(context + hits, sent.speaker))
+    partner = _partner(context + hits, sent.speaker)
+    hits += together_hits(sent, comp, partner) + change_hits(sent, context + hits, partner)
     if not hits or sent.correction:
         hits += _corrections(sent, context, sent.registry)
     return hits
@@ -214,6 +215,7 @@ def extract(
     for index, raw in enumerate(sentences):
         sent = _sentence(raw, index, speaker, listeners, when, registry)
         sent.before = " ".join(sentences[:index])
+        sent.turn = text
         hits = resolve(_prune(_sentence_hits(sent, comp, context)), sent, context)
         hits = typed(hits, registry, {speaker, *listeners})
         indirect.update((h.subject, h.predicate, h.object) for h in hits if h.indirect)

@@ -159,3 +159,53 @@ def stolen_and_promoted_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             if owner and title:
                 out.append(Hit(owner, "job_title", title, confidence=CONF_FIRST - 0.1, anchor=m.end()))
     return out
+
+
+# "I left Larkspur in May", "I'm leaving Brindle Labs": only for a place the subject was said to be at
+_LEAVE = r"(?:left|leaving|quit|quitting|resigned\s+from|am\s+leaving|'m\s+leaving|walked\s+out\s+of)"
+# "I got the Halden job", "St. Olave's gave me my old job back"
+_GOT_JOB = re.compile(r"\b(?:I|we)\s+(?:just\s+|finally\s+|actually\s+)?got\s+the\s+(?P<org>" + NAME + r")\s+job\b"
+                      r"|(?P<org2>" + NAME + r")\s+(?:gave|offered)\s+me\s+(?:a|the|my\s+old)\s+job\s+back\b")
+# "Tom proposed on the beach and I said yes", "we called off the engagement"
+_PROPOSED = re.compile(r"(?:^|[.!?]\s+)(?P<name>" + NAME + r"|[a-z][a-z\-]+)\s+proposed\b")
+_SAID_YES = re.compile(r"\b(?:I|i)\s+said\s+yes\b")
+_CALLED_OFF = re.compile(r"\b(?:(?P<x>" + NAME + r"|[a-z][a-z\-]+)\s+and\s+(?:I|i)|[Ww]e)\s+(?:have\s+|'ve\s+|just\s+|finally\s+)?"
+                         r"(?:called|broke|break|call)\s+off\s+(?:the|our)\s+engagement\b")
+
+
+def _lower_name(word: str) -> str | None:
+    """A name texting left lowercase ("marcus proposed"), or None for a word that is not one."""
+    low = word.lower()
+    if low in STOPWORDS or low in lx.NOT_NAMES or low in lx.PRONOUN_OBJECTS or low in lx.CANONICAL_KIN:
+        return None
+    return word[0].upper() + word[1:]
+
+
+def change_hits(sent: Sentence, context: list[Hit], partner: str | None) -> list[Hit]:
+    """Changes said by what happened, not by the slot: leaving a workplace named earlier, getting
+    "the X job", a proposal accepted, an engagement called off."""
+    out: list[Hit] = []
+    reg = sent.registry
+    text = sent.text
+    held = {(h.predicate, h.object) for h in context if h.subject == sent.speaker and h.polarity == "assert"
+            and h.predicate in ("works_at", "studies_at", "member_of")}
+    for pred, obj in held:
+        if re.search(r"\b(?:I|we)(?:'m|'ve|'re)?\s+(?:[a-z']+\s+){0,2}?" + _LEAVE + r"\s+(?:the\s+)?" + re.escape(obj) + r"\b(?!'s|\s+(?:early|late|at\s|around\s|by\s|for\s+the\s+day|tonight|today|now))", text):
+            out.append(Hit(sent.speaker, pred, obj, polarity="retract", confidence=CONF_FIRST - 0.1))
+    for m in _GOT_JOB.finditer(text) if "works_at" in reg else ():
+        org = (m.group("org") or m.group("org2")).strip()
+        if is_name(org):
+            out.append(Hit(sent.speaker, "works_at", org, confidence=CONF_LOOSE, anchor=m.end(), indirect=True))
+    if "engaged_to" in reg and "proposed" in text and _SAID_YES.search(sent.turn or text):
+        for m in _PROPOSED.finditer(text):
+            raw = m.group("name")
+            name = clean_name(raw) if raw[:1].isupper() and is_name(clean_name(raw)) else _lower_name(raw)
+            if name and name not in (sent.speaker, *sent.listeners):
+                out.append(Hit(sent.speaker, "engaged_to", name, confidence=CONF_FIRST - 0.1, anchor=m.end()))
+    for m in _CALLED_OFF.finditer(text) if "engaged_to" in reg else ():
+        x = m.group("x")
+        other = (clean_name(x) if x[:1].isupper() else _lower_name(x)) if x else partner
+        if other:
+            out.append(Hit(sent.speaker, "engaged_to", other, polarity="retract", confidence=CONF_FIRST - 0.1,
+                           anchor=m.end()))
+    return out
