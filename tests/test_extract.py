@@ -426,6 +426,7 @@ def test_indirect_statements_give_their_fact(text: str, expected: tuple[str, ...
         "I'd love a dog called Rufus one day.",
         "Biscuit is going to my neighbour Derek for the week.",
         "I've been to nice restaurants in town.",  # "nice" is a word before it is a city
+        "My nephew got a rabbit and her name is Clover.",  # the nephew's pet, not the speaker's
     ],
 )
 def test_shapes_that_look_like_facts_state_none(text: str) -> None:
@@ -507,3 +508,12 @@ def test_changes_said_by_what_happened(text: str, expected: tuple[str, ...]) -> 
 def test_a_proposal_without_a_yes_or_a_name_is_no_engagement() -> None:
     assert not facts("He proposed and I said yes.")
     assert not {f for f in facts("Tom proposed a toast.") if f[1] == "engaged_to"}
+
+
+def test_an_emoji_after_a_name_does_not_end_the_list() -> None:
+    got = facts("we adopted two puppies, Fudge and Crumble 🐶")
+    assert {fact("Priya", "has_pet", "Fudge"), fact("Priya", "has_pet", "Crumble")} <= got
+
+
+def test_a_stolen_things_place_is_not_part_of_it() -> None:
+    assert fact("Priya", "owns", "scooter", "retract") in facts("someone nicked my scooter outside the station")

@@ -61,6 +61,12 @@ _PERSON_WORDS = re.compile(r"\b(?:girl|boy|woman|man|guy|lady|baby|daughter|son|
                            re.I)
 
 
+# The speaker got or has the pet: "I adopted a cat", "we've got a puppy", "our new kitten", "I'm fostering"
+_OWN_PET = re.compile(r"(?:\b(?:I|we)(?:'ve|'re|'m)?\s+(?:[a-z]+\s+){0,2}?(?:have|got|adopted|rescued|fostering|"
+                      r"brought\s+home|picked\s+up|welcomed)\b|\b(?:my|our)\s+(?:new\s+|rescue\s+|little\s+)*"
+                      r"(?:dog|cat|puppy|kitten|pup|pet|bunny|rabbit|hamster)\b)", re.I)
+
+
 @lru_cache(maxsize=16)
 def _pet_rx(pet_nouns: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     noun = re.compile(r"\b(?:" + pet_nouns + r")(?![\w\-])", re.I)
@@ -119,8 +125,8 @@ def pet_name_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
         pets = list(noun_rx.finditer(before))
         if not pets or _PERSON_WORDS.search(before, pets[-1].end()):
             continue
-        if not _FIRST_PERSON.search(before) or not _GOT_CUE.search(before):
-            continue
+        if not _OWN_PET.search(before):
+            continue  # "My niece got a hamster and her name is Pip": not the speaker's pet
         name = clean_name(m.group("name"))
         low = name.lower()
         if not name or low in STOPWORDS or low in lx.NOT_NAMES or low in lx.PRONOUN_OBJECTS or noun_rx.fullmatch(name):

@@ -20,7 +20,7 @@ from tkg.text import ABBREVIATIONS, STOPWORDS
 _STOP = re.compile(
     r"[;:!?()\[\]\"\u201c\u201d]|\s[-\u2013\u2014]+\s|\.\.\.|\u2026|\.(?=\s|$)|(?<=\s)(?i:because|cause|cuz|since|so|"
     r"but|while|when|where|which|who|whom|whose|that|if|unless|until|till|though|although|after|before|with|without|"
-    r"for|to|as|from|at|by|near|like|then|off|now|anymore|any\s+more|again|too|also|together|already|yet|instead|lately|"
+    r"for|to|as|from|at|by|near|outside|inside|behind|like|then|off|now|anymore|any\s+more|again|too|also|together|already|yet|instead|lately|"
     r"recently|these\s+days|right\s+now|for\s+now|anyway|haha|lol|in|on|into|during|over|about|every|plus|just|soon|"
     r"ever|because|last|next|this|today|yesterday|tonight|tomorrow|here|there|is|was|are|were|has|have|had|will|"
     r"would|and\s+then|i|i'm|i've|it|we|he|she|they|you|twice|once|before|a\s+lot|many\s+times|several\s+times|"
@@ -137,6 +137,8 @@ def _finish(raw: str, pred: Predicate) -> str | None:
     if named:
         obj = named.group(1)
     obj = _TRAIL.sub("", _TRAIL_ADVERB.sub("", obj)).strip()
+    while obj and not any(ch.isalnum() for ch in obj.split()[-1]):
+        obj = _TRAIL.sub("", obj.rsplit(None, 1)[0] if " " in obj else "").strip()  # "Pepper 🐱" -> "Pepper"
     if obj.endswith("'s") and pred.object_type != "organisation":
         obj = obj[:-2]
     words = obj.split()
