@@ -402,6 +402,8 @@ def test_an_unnamed_someone_or_a_plain_meeting_is_no_partner(text: str) -> None:
         ("someone stole my scooter from outside the gym", fact("Priya", "owns", "scooter", "retract")),
         ("my van got nicked last night", fact("Priya", "owns", "van", "retract")),
         ("saw the news, congrats on the promotion to head chef!!", fact("Marco", "job_title", "head chef")),
+        ("Jonas and I found a flat together in Ottensen, above a florist.", fact("Priya", "lives_in", "Ottensen")),
+        ("promoted to tech lead last week!! team of 4", fact("Priya", "job_title", "tech lead")),
     ],
 )
 def test_indirect_statements_give_their_fact(text: str, expected: tuple[str, ...]) -> None:
@@ -517,3 +519,7 @@ def test_an_emoji_after_a_name_does_not_end_the_list() -> None:
 
 def test_a_stolen_things_place_is_not_part_of_it() -> None:
     assert fact("Priya", "owns", "scooter", "retract") in facts("someone nicked my scooter outside the station")
+
+
+def test_someone_elses_new_flat_is_theirs() -> None:
+    assert not {f for f in facts("Tom got a flat in Leeds.") if f[0] == "Priya"}

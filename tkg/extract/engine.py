@@ -64,7 +64,8 @@ _PARTNER_PREDS = ("engaged_to", "married_to", "partner_of")
 # Chat drops the subject: "Packed everything up and moved to Bruges!", "Just adopted a kitten."
 # Such a sentence starting with a past-tense life-event verb is the speaker's; so is a verb
 # coordinated after a first-person clause ("I sold the flat and moved to Leeds").
-_EVENT_VERBS = r"(?:packed|moved|relocated|settled|started|adopted|rescued|bought|sold|got|joined|quit|left|lost|began)"
+_EVENT_VERBS = (r"(?:packed|moved|relocated|settled|started|adopted|rescued|bought|sold|got|joined|quit|left|lost|began|"
+                r"promoted|signed|found|rented)")
 _ELIDED = re.compile(r"^(?=(?:(?:just|finally|officially|recently|also)\s+)?" + _EVENT_VERBS + r"\b)", re.I)
 _COORDINATED = re.compile(r"\b(and(?:\s+then)?|then)\s+(?=(?:(?:just|finally)\s+)?" + _EVENT_VERBS + r"\b)", re.I)
 _FIRST_PERSON = re.compile(r"^(?:[A-Z][a-z]+,?\s+)?I\b")

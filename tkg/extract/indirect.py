@@ -31,10 +31,14 @@ _HOME_IN = re.compile(
     r"(?:\b(?P<subj>I|we)(?:'ve|\s+have|\s+just|\s+finally)*\s+)?(?:signed|got)\s+(?:the|a|our|my)\s+lease\s+"
     r"(?:on|for)\s+(?:a|an|the|my|our)\s+(?:[a-z][\w\-]*\s+){0,2}?" + _HOME + r"\s+in\s+"
     r"|\bfrom\s+(?:the|our|my)\s+new\s+" + _HOME + r"\s+in\s+"
+    r"|\b(?:found|got|rented|moved\s+into)\s+(?:a|an|our|my)\s+(?:[a-z][\w\-]*\s+){0,2}?" + _HOME
+    + r"\s+(?:together\s+)?in\s+"
     r"|\b(?P<subj2>I'm|im|I\s+am|we're|we\s+are)\s+(?:now\s+)?(?:living\s+)?in\s+(?:a|an|our|my)\s+"
     r"(?:[a-z][\w\-]*\s+){0,2}?" + _HOME + r"\s+in\s+",
     re.I,
 )
+# A third person right before the verb: the home is theirs ("Tom got a flat in Leeds", "she found a flat")
+_THIRD_BEFORE = re.compile(r"\b(?:he|she|they|it|[A-Z][a-z]+|someone|somebody)\s+(?:just\s+|finally\s+|also\s+)?$")
 # "someone stole my bike", "my van got nicked": an ownership ends
 _STOLEN = re.compile(
     r"\b(?:stole|nicked|pinched|swiped)\s+(?P<poss>my|our)\s+(?P<obj>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)"
@@ -92,6 +96,8 @@ def home_and_work_hits(sent: Sentence) -> list[Hit]:
                                indirect=True))
     if "lives_in" in reg:
         for m in _HOME_IN.finditer(sent.text):
+            if not (m.group("subj") or m.group("subj2")) and _THIRD_BEFORE.search(sent.text[: m.start()]):
+                continue  # "Tom got a flat in Leeds" is Tom's
             for obj in take_objects(sent, m.end(), reg.get("lives_in")):
                 out.append(Hit(sent.speaker, "lives_in", obj, confidence=CONF_FIRST - 0.1, anchor=m.end(),
                                indirect=True))
