@@ -523,3 +523,8 @@ def test_a_stolen_things_place_is_not_part_of_it() -> None:
 
 def test_someone_elses_new_flat_is_theirs() -> None:
     assert not {f for f in facts("Tom got a flat in Leeds.") if f[0] == "Priya"}
+
+
+def test_a_generic_verb_takes_a_name_after_its_kind() -> None:
+    got = facts("My cousin Ravi has a gecko called Spike.")
+    assert fact("Ravi", "has_pet", "Spike") in got

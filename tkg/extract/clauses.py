@@ -40,6 +40,14 @@ _PASSIVE = re.compile(r"\b(?:is|are|was|were|been|being|be|am)\b|'m\b|'re\b", re
 _INFINITIVE = re.compile(r"\s+(?!(?:a|an|the|my|our|his|her|their|your|this|that|some|see|visit)\b)[a-z]+\b(?!')")
 
 
+_KIND_NAMED = re.compile(r"^\s+(?:a|an|two|three|\d+)\s+(?:[a-z\-]+\s+){0,2}?(?P<kind>[a-z]+)\s+(?:named|called)\s+[A-Z]")
+
+
+def _named_after_kind(rest: str, vocab: frozenset[str]) -> bool:
+    m = _KIND_NAMED.match(rest)
+    return bool(m) and (m.group("kind") in vocab or m.group("kind").rstrip("s") in vocab)
+
+
 def _mode(mid: str) -> dict[str, bool]:
     return {
         "neg": bool(lx.NEGATION_RX.search(mid)),
@@ -104,6 +112,8 @@ def clause_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             pause = _NAME_AFTER_PAUSE.match(rest) if entry.needs_name else None
             objs = take_objects(sent, m.end() + (pause.end() if pause else 0), reg.get(pname))
             strict = entry.base in lx.GENERIC_VERBS or entry.predicate == "plays"
+            if strict and entry.predicate in comp.vocab and _named_after_kind(rest, comp.vocab[entry.predicate]):
+                strict = False  # "has a parrot called Kiwi": the kind is said, the name may follow
             if not objs and entry.polarity == "retract" and entry.predicate in ("owns", "has_pet"):
                 objs = [m2.group(1).lower()] if (m2 := _BACK_REF.match(rest)) else []  # "sold it": coref resolves
             if entry.loose and entry.predicate in comp.vocab and not all(
