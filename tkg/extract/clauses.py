@@ -40,7 +40,7 @@ _PASSIVE = re.compile(r"\b(?:is|are|was|were|been|being|be|am)\b|'m\b|'re\b", re
 _INFINITIVE = re.compile(r"\s+(?!(?:a|an|the|my|our|his|her|their|your|this|that|some|see|visit)\b)[a-z]+\b(?!')")
 
 
-_KIND_NAMED = re.compile(r"^\s+(?:a|an|two|three|\d+)\s+(?:[a-z\-]+\s+){0,2}?(?P<kind>[a-z]+)\s+(?:named|called)\s+[A-Z]")
+_KIND_NAMED = re.compile(r"^\s+(?:a|an|another|two|three|\d+)\s+(?:[a-z\-]+\s+){0,2}?(?P<kind>[a-z]+)\s+(?:named|called)\s+[A-Z]")
 
 
 def _named_after_kind(rest: str, vocab: frozenset[str]) -> bool:

@@ -96,10 +96,12 @@ def _name_run(words: list[str]) -> list[str]:
     """A capitalised name without the clause that goes on after it ("Brightwater Labs went fine");
     a lowercase noun after it stays ("Rotterdam marathon" is not "Rotterdam")."""
     run: list[str] = []
-    for w in words:
+    for i, w in enumerate(words):
         if not (w[:1].isupper() or w[:1].isdigit() or w.lower() in _NAME_GLUE):
             low = w.lower()
-            return (run or words[:1]) if low in _CLAUSE_GOES_ON or low.endswith(("ed", "ing")) else words
+            nxt = words[i + 1].lower() if i + 1 < len(words) else ""
+            verb = low in _CLAUSE_GOES_ON or (low.endswith(("ed", "ing")) and (not nxt or nxt in STOPWORDS))
+            return (run or words[:1]) if verb else words  # "Crete visiting my aunt", not "LGBTQ counseling workshop"
         run.append(w)
     while run and run[-1].lower() in _NAME_GLUE:
         run.pop()
@@ -107,15 +109,9 @@ def _name_run(words: list[str]) -> list[str]:
 
 
 def _place_run(words: list[str]) -> list[str]:
-    """A place name's capitalised run ("Crete visiting my aunt" -> "Crete", "Isle of Skye" stays)."""
-    run: list[str] = []
-    for w in words:
-        if not (w[:1].isupper() or w.lower() in _NAME_GLUE):
-            break
-        run.append(w)
-    while run and run[-1].lower() in _NAME_GLUE:
-        run.pop()
-    return run or words
+    """A place name without the clause after it ("Crete visiting my aunt" -> "Crete"); a noun after
+    the name stays ("the Harry Potter conference")."""
+    return _name_run(words)
 
 
 def _cut(text: str) -> str:

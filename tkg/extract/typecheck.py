@@ -19,8 +19,11 @@ GROUP_WORDS = frozenset(
     club team band choir orchestra ensemble group society association union league gym crew squad circle
     committee board party church congregation guild collective troupe company cast chorus quartet trio
     network community federation council lodge fraternity sorority clubs teams bands choirs groups
+    class classes program programme programs brigade forum course workshop meetup co-op charity organisation
+    organization nonprofit firm circle collective
     """.split()
 )
+_HOMES = frozenset({"lives_in", "from_place"})
 # Things that follow "bought"/"sold" but are how, not what.
 _NOT_THINGS = frozenset({"second hand", "secondhand", "used", "new", "online", "cheap", "outright", "on credit"})
 
@@ -32,8 +35,8 @@ def _object_ok(hit: Hit, object_type: str) -> bool:
         return False  # "has_pet Japan", "has_pet Tokyo"
     if object_type == "organisation" and hit.predicate == "member_of":
         last = obj.split()[-1]
-        return last[:1].isupper() or last.lower() in GROUP_WORDS  # not "the Rotterdam marathon"
-    if object_type == "place" and obj.split()[-1][:1].islower():
+        return last[:1].isupper() or any(w in GROUP_WORDS for w in low.split())  # not "the Rotterdam marathon"
+    if hit.predicate in _HOMES and obj.split()[-1][:1].islower():
         return False  # "our Singapore office", "Leeds clinic": a building, not where one lives
     return not (object_type == "thing" and low in _NOT_THINGS)
 
