@@ -528,3 +528,20 @@ def test_someone_elses_new_flat_is_theirs() -> None:
 def test_a_generic_verb_takes_a_name_after_its_kind() -> None:
     got = facts("My cousin Ravi has a gecko called Spike.")
     assert fact("Ravi", "has_pet", "Spike") in got
+
+
+def test_a_late_spouse_is_no_current_marriage() -> None:
+    got = facts("I proposed to my late wife Irene in a bus shelter.")
+    assert fact("Priya", "married_to", "Irene", "retract") in got
+    assert not {f for f in got if f[3] == "assert"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I now report directly to the CTO, Hadrien.", fact("Priya", "reports_to", "Hadrien")),
+        ("they promoted me to engineering manager last month", fact("Priya", "job_title", "engineering manager")),
+    ],
+)
+def test_titles_give_way_to_names_and_promotions_to_titles(text: str, expected: tuple[str, ...]) -> None:
+    assert expected in facts(text)

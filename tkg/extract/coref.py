@@ -27,12 +27,23 @@ _APPOSITION = re.compile(
 )
 
 
+_TITLE_NAME = re.compile(r"^\s*,\s*(?P<name>[A-Z][a-z][\w\-]*(?:\s+[A-Z][a-z][\w\-]*)?)\b(?!')")
+
+
 def _words(text: str) -> set[str]:
     return set(normalize_name(text).split())
 
 
 def _named(sent: Sentence, hit: Hit) -> Hit:
-    """An owned thing given by its kind, then by its name: keep the name."""
+    """An owned thing given by its kind, then by its name: keep the name. So for a person given by
+    a title ("I report to the CTO, Hadrien")."""
+    if hit.predicate in sent.registry and sent.registry.get(hit.predicate).object_type == "person":
+        if hit.object.isupper() or hit.object[:1].islower():
+            at = sent.text.find(hit.object, max(hit.anchor, 0))
+            m = _TITLE_NAME.match(sent.text[at + len(hit.object):]) if at >= 0 else None
+            if m and is_name(m.group("name")):
+                return replace(hit, object=m.group("name"))
+        return hit
     if hit.predicate != "owns" or hit.polarity != "assert" or not hit.object[:1].islower():
         return hit
     at = sent.text.find(hit.object, max(hit.anchor, 0))

@@ -46,7 +46,8 @@ _STOLEN = re.compile(
     r"(?:stolen|nicked|pinched|swiped)\b"
 )
 # "congrats on the promotion to sous chef", "my promotion to head nurse came through"
-_PROMOTION = re.compile(r"\b(?P<poss>[Mm]y|[Yy]our|[Cc]ongrat(?:ulation)?s\s+on\s+(?:the|your))\s+promotion\s+to\s+"
+_PROMOTION = re.compile(r"\b(?P<poss>[Mm]y|[Yy]our|[Cc]ongrat(?:ulation)?s\s+on\s+(?:the|your)|promoted\s+(?:me|you))"
+                        r"\s+(?:promotion\s+)?to\s+"
                         r"(?:a\s+|an\s+)?(?P<title>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})")
 # "first shift at the Royal Infirmary was chaos" (texting drops the "my")
 _FIRST_AT = re.compile(_LEAD + r"(?i:(?:my\s+)?(?:very\s+)?first\s+(?:shift|day|week|month|rota)\s+(?:at|with))\s+")
@@ -161,13 +162,14 @@ def stolen_and_promoted_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             if owner and thing and obj:
                 out.append(Hit(owner, "owns", thing[0], polarity="retract", confidence=CONF_FIRST - 0.1,
                                anchor=m.end()))
-    if "job_title" in reg and "promotion" in low:
+    if "job_title" in reg and "promot" in low:
         vocab = comp.vocab.get("job_title", frozenset())
         for m in _PROMOTION.finditer(sent.text):
             words = m.group("title").split()
             title = next((" ".join(words[:n]) for n in range(len(words), 0, -1) if words[n - 1] in vocab), None)
             poss = m.group("poss").lower()
-            owner = sent.listener if poss.startswith("congrat") else sent.owner(poss)
+            owner = (sent.listener if poss.startswith("congrat") or poss.endswith("you")
+                     else sent.speaker if poss.endswith("me") else sent.owner(poss))
             if owner and title:
                 out.append(Hit(owner, "job_title", title, confidence=CONF_FIRST - 0.1, anchor=m.end()))
     return out

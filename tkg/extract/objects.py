@@ -152,6 +152,8 @@ def _finish(raw: str, pred: Predicate) -> str | None:
     if appositive:
         # "dog Biscuit" -> "Biscuit", "little sister Megan" -> "Megan"; but in "booked Japan" or
         # "heard of Halcyon" the words before the name are a verb, not what the name is.
+        if "late" in appositive.group(1).lower().split():
+            return None  # "my late wife Irene": no current relation to read
         head = appositive.group(1).split()[-1].lower()
         kinds = {n.lower() for n in pred.nouns} | (PERSON_NOUNS if pred.object_type == "person" else set())
         if head not in kinds and head.rstrip("s") not in kinds:
