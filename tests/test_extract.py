@@ -545,3 +545,10 @@ def test_a_late_spouse_is_no_current_marriage() -> None:
 )
 def test_titles_give_way_to_names_and_promotions_to_titles(text: str, expected: tuple[str, ...]) -> None:
     assert expected in facts(text)
+
+
+def test_he_or_she_is_the_one_person_named_earlier_in_the_turn() -> None:
+    got = facts("I'm off to Oslo with my cousin Ingrid. She lives in Bergen now.")
+    assert fact("Ingrid", "lives_in", "Bergen") in got
+    assert not {f for f in facts("Tom rang, and Ingrid too. She moved to Bergen.") if f[1] == "lives_in"}
+    assert not facts("She moved to Bergen.")  # no one to point back at

@@ -79,6 +79,7 @@ class Sentence:
     correction: bool = False
     before: str = ""  # the turn's text before this sentence
     turn: str = ""  # the whole turn
+    people_before: tuple[str, ...] = ()  # people named in the turn before this sentence ("he"/"she" may be one)
 
     @property
     def listener(self) -> str | None:

@@ -26,6 +26,7 @@ SUBJECT = (
     r"|\b[Cc]ongrat(?:ulation)?s\s+on"
     r"|(?P<rposs>" + POSS + r")\s+(?:(?:" + lx.REL_ADJ + r")\s+){0,2}(?P<rnoun>{RELNOUNS})\b(?:,?\s+(?P<rname>"
     + NAME + r")\b,?)?"
+    r"|(?P<pron>\b[Ss]he\b|\b[Hh]e\b)"
     r"|(?P<name>" + NAME + r"))"
 )
 MID = r"(?P<mid>(?:(?:\s+|(?='))(?i:" + lx.AUX_WORDS + r")\b)*)"

@@ -18,6 +18,7 @@ from tkg.extract.clauses import clause_hits, copula_hits, plan_hits, together_hi
 from tkg.extract.compiled import Compiled, compile_registry
 from tkg.extract.coref import resolve
 from tkg.extract.indirect import change_hits, home_and_work_hits, pet_name_hits, stolen_and_promoted_hits
+from tkg.extract.mentions import mentions
 from tkg.extract.phrases import (
     birthday_hits,
     favorite_hits,
@@ -57,6 +58,7 @@ _NOT_BUT = re.compile(
 # A time before a claim belongs to it only within its clause: in "my sabbatical ends in November
 # and I've decided to stay: I accepted a job at X" the job is not dated November.
 _CLAUSE_BREAK = re.compile(r"[:;]|\s[-\u2013\u2014]\s")
+_HE_SHE = re.compile(r"\b(?:[Ss]he|[Hh]e)\b")
 _ARTICLE = re.compile(r"^(?:the|a|an|in|at|to|from)\s+", re.I)
 _PARTNER_PREDS = ("engaged_to", "married_to", "partner_of")
 
@@ -217,6 +219,9 @@ def extract(
         sent = _sentence(raw, index, speaker, listeners, when, registry)
         sent.before = " ".join(sentences[:index])
         sent.turn = text
+        if index and _HE_SHE.search(raw):
+            sent.people_before = tuple(n for n, kind in mentions(sent.before, speaker=speaker, listeners=listeners)
+                                       if kind == "person" and n != speaker and n not in listeners)
         hits = resolve(_prune(_sentence_hits(sent, comp, context)), sent, context)
         hits = typed(hits, registry, {speaker, *listeners})
         indirect.update((h.subject, h.predicate, h.object) for h in hits if h.indirect)

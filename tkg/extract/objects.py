@@ -257,6 +257,21 @@ def relative(sent: Sentence, owner: str, noun: str, comp: Compiled) -> tuple[str
     return name, hits
 
 
+_CAPITALISED = re.compile(r"\b[A-Z][a-z][\w'\-]*(?:\s+[A-Z][a-z][\w'\-]*)?")
+
+
+def _referent(sent: Sentence, at: int) -> str | None:
+    """Who "he"/"she" at `at` is: the one person named earlier in the turn, if there is exactly one
+    ("my sister Megan ... She lives in Manchester"); with two or none, no one."""
+    people = set(sent.people_before)
+    for m in _CAPITALISED.finditer(sent.text, 0, at):
+        name = clean_name(m.group(0))
+        if m.start() > 0 and is_name(name) and name != sent.speaker and name not in sent.listeners:
+            people.add(name)
+    people = {p for p in people if not any(p != q and p in q for q in people)}  # "Dana" inside "Dana Okafor"
+    return next(iter(people)) if len(people) == 1 else None
+
+
 def subjects(m: re.Match[str], sent: Sentence, comp: Compiled) -> list[tuple[str, float, list[Hit]]]:
     """Who a clause's subject group names: [(subject, confidence, extra kinship hits)]."""
     subj = m.group("subj")
@@ -283,6 +298,9 @@ def subjects(m: re.Match[str], sent: Sentence, comp: Compiled) -> list[tuple[str
         return out
     if low == "you":
         return [(sent.listener, CONF_SECOND, [])] if sent.listener else []
+    if m.groupdict().get("pron"):
+        ref = _referent(sent, m.start())
+        return [(ref, CONF_THIRD - 0.1, [])] if ref else []
     name = m.group("name") or ""
     if not name or not is_name(name):
         return []
