@@ -404,6 +404,8 @@ def test_an_unnamed_someone_or_a_plain_meeting_is_no_partner(text: str) -> None:
         ("saw the news, congrats on the promotion to head chef!!", fact("Marco", "job_title", "head chef")),
         ("Jonas and I found a flat together in Ottensen, above a florist.", fact("Priya", "lives_in", "Ottensen")),
         ("promoted to tech lead last week!! team of 4", fact("Priya", "job_title", "tech lead")),
+        ("We've been in Kalamata since March and the garden is a jungle.", fact("Priya", "lives_in", "Kalamata")),
+        ("We're in Dundee now, we moved in April.", fact("Priya", "lives_in", "Dundee")),
     ],
 )
 def test_indirect_statements_give_their_fact(text: str, expected: tuple[str, ...]) -> None:
@@ -429,11 +431,14 @@ def test_indirect_statements_give_their_fact(text: str, expected: tuple[str, ...
         "Biscuit is going to my neighbour Derek for the week.",
         "I've been to nice restaurants in town.",  # "nice" is a word before it is a city
         "My nephew got a rabbit and her name is Clover.",  # the nephew's pet, not the speaker's
+        "We've been in Rome since Tuesday, the food is unreal.",  # a visit
+        "I'm in Paris now for the conference.",
     ],
 )
 def test_shapes_that_look_like_facts_state_none(text: str) -> None:
     got = facts(text)
-    assert not {f for f in got if f[1] in ("has_pet", "owns", "member_of", "plays", "works_at", "visited")}, got
+    assert not {f for f in got if f[1] in ("has_pet", "owns", "member_of", "plays", "works_at", "visited",
+                                          "lives_in")}, got
 
 
 def test_a_pet_is_not_named_after_a_country_or_a_big_city() -> None:

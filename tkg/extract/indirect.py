@@ -25,6 +25,9 @@ _KEYS = re.compile(
     r"(?:flat|place|house|apartment|home|condo|studio|room)\s+in\s+",
     re.I,
 )
+# "since June", "since 2021", "since the move": long enough to be living there, unlike "since Tuesday"
+_LONG_AGO = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|"
+             r"summer|autumn|fall|winter|\d{4}|last\s+(?:year|spring|summer|autumn|fall|winter)|the\s+move|we\s+moved)\b")
 # "signed the lease on a flat in Porto", "writing from the new place in Ghent", "I'm in a share house in Leith now"
 _HOME = r"(?:flat|place|house|apartment|home|condo|studio|room|share\s+house|houseshare|flatshare)"
 _HOME_IN = re.compile(
@@ -33,10 +36,15 @@ _HOME_IN = re.compile(
     r"|\bfrom\s+(?:the|our|my)\s+new\s+" + _HOME + r"\s+in\s+"
     r"|\b(?:found|got|rented|moved\s+into)\s+(?:a|an|our|my)\s+(?:[a-z][\w\-]*\s+){0,2}?" + _HOME
     + r"\s+(?:together\s+)?in\s+"
+    r"|\b(?P<subj3>I|we)(?:'ve|\s+have)\s+been\s+in\s+(?=\S+(?:\s+\S+)?\s+since\s+" + _LONG_AGO + r")"
     r"|\b(?P<subj2>I'm|im|I\s+am|we're|we\s+are)\s+(?:now\s+)?(?:living\s+)?in\s+(?:a|an|our|my)\s+"
     r"(?:[a-z][\w\-]*\s+){0,2}?" + _HOME + r"\s+in\s+",
     re.I,
 )
+# "We're in Manchester now - we moved in July": where the speaker is now, in a turn about moving
+_IN_NOW = re.compile(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:now\s+|finally\s+|properly\s+)?in\s+(?=\S+(?:\s+\S+)?\s+now\b)",
+                     re.I)
+_MOVED = re.compile(r"\b(?:moved|move|moving|relocated|settled)\b", re.I)
 # A third person right before the verb: the home is theirs ("Tom got a flat in Leeds", "she found a flat")
 _THIRD_BEFORE = re.compile(r"\b(?:he|she|they|it|[A-Z][a-z]+|someone|somebody)\s+(?:just\s+|finally\s+|also\s+)?$")
 # "someone stole my bike", "my van got nicked": an ownership ends
@@ -97,11 +105,15 @@ def home_and_work_hits(sent: Sentence) -> list[Hit]:
                                indirect=True))
     if "lives_in" in reg:
         for m in _HOME_IN.finditer(sent.text):
-            if not (m.group("subj") or m.group("subj2")) and _THIRD_BEFORE.search(sent.text[: m.start()]):
+            if not (m.group("subj") or m.group("subj2") or m.group("subj3")) and _THIRD_BEFORE.search(sent.text[: m.start()]):
                 continue  # "Tom got a flat in Leeds" is Tom's
             for obj in take_objects(sent, m.end(), reg.get("lives_in")):
                 out.append(Hit(sent.speaker, "lives_in", obj, confidence=CONF_FIRST - 0.1, anchor=m.end(),
                                indirect=True))
+    if "lives_in" in reg and _MOVED.search(sent.turn or sent.text):
+        for m in _IN_NOW.finditer(sent.text):
+            for obj in take_objects(sent, m.end(), reg.get("lives_in")):
+                out.append(Hit(sent.speaker, "lives_in", obj, confidence=CONF_LOOSE, anchor=m.end(), indirect=True))
     first = _FIRST_AT.match(sent.text)
     if first and "works_at" in reg:
         for obj in take_objects(sent, first.end(), reg.get("works_at")):
