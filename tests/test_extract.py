@@ -17,7 +17,7 @@ from tkg.text import normalize_name, split_sentences, tokenize
 
 WHEN = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
 LABELLED = Path(__file__).parent / "data" / "extraction_labelled.jsonl"
-# Floors: measured F1 on the labelled set (dev 1.000, test 0.972) minus a small margin.
+# Floors: measured F1 on the labelled set (dev 1.000, test 0.986 in session 8) minus a margin.
 TEST_F1_FLOOR = 0.94
 DEV_F1_FLOOR = 0.97
 
@@ -254,6 +254,7 @@ def test_labelled_set_f1_stays_above_the_measured_floor() -> None:
     report = evaluate(LABELLED)
     assert report["splits"]["test"]["overall"]["f1"] >= TEST_F1_FLOOR
     assert report["splits"]["dev"]["overall"]["f1"] >= DEV_F1_FLOOR
+    assert report["splits"]["test"]["overall"]["precision"] >= 0.95  # a wrong fact costs more than a missing one
     assert set(report["per_predicate"]) >= {"lives_in", "works_at", "plans", "has_pet"}
     assert report["time_accuracy"] is not None and report["time_accuracy"] >= 0.9
 
