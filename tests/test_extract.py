@@ -407,6 +407,7 @@ def test_an_unnamed_someone_or_a_plain_meeting_is_no_partner(text: str) -> None:
         ("promoted to tech lead last week!! team of 4", fact("Priya", "job_title", "tech lead")),
         ("We've been in Kalamata since March and the garden is a jungle.", fact("Priya", "lives_in", "Kalamata")),
         ("We're in Dundee now, we moved in April.", fact("Priya", "lives_in", "Dundee")),
+        ("Greetings from Tartu! The move went fine and the new place is lovely.", fact("Priya", "lives_in", "Tartu")),
     ],
 )
 def test_indirect_statements_give_their_fact(text: str, expected: tuple[str, ...]) -> None:
@@ -434,6 +435,7 @@ def test_indirect_statements_give_their_fact(text: str, expected: tuple[str, ...
         "My nephew got a rabbit and her name is Clover.",  # the nephew's pet, not the speaker's
         "We've been in Rome since Tuesday, the food is unreal.",  # a visit
         "I'm in Paris now for the conference.",
+        "Hello from Seville! The tapas alone are worth the flight.",  # a greeting from a trip
     ],
 )
 def test_shapes_that_look_like_facts_state_none(text: str) -> None:
@@ -558,3 +560,8 @@ def test_he_or_she_is_the_one_person_named_earlier_in_the_turn() -> None:
     assert fact("Ingrid", "lives_in", "Bergen") in got
     assert not {f for f in facts("Tom rang, and Ingrid too. She moved to Bergen.") if f[1] == "lives_in"}
     assert not facts("She moved to Bergen.")  # no one to point back at
+
+
+def test_of_two_indirect_homes_in_a_turn_the_city_stays() -> None:
+    got = facts("Greetings from Vienna! I moved in June. Jonas and I found a flat together in Neubau.")
+    assert fact("Priya", "lives_in", "Vienna") in got and fact("Priya", "lives_in", "Neubau") not in got

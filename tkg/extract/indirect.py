@@ -44,7 +44,11 @@ _HOME_IN = re.compile(
 # "We're in Manchester now - we moved in July": where the speaker is now, in a turn about moving
 _IN_NOW = re.compile(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:now\s+|finally\s+|properly\s+)?in\s+(?=\S+(?:\s+\S+)?\s+now\b)",
                      re.I)
-_MOVED = re.compile(r"\b(?:moved|move|moving|relocated|settled)\b", re.I)
+_MOVED = re.compile(r"\b(?:moved|move|moving|relocated|settled|lease|keys|new\s+(?:place|flat|home|apartment)|"
+                    r"(?:got|found)\s+a\s+(?:flat|place|house|apartment))\b", re.I)
+# "Greetings from Vienna! ... I moved at the end of June": a greeting from the new home
+_GREETING_FROM = re.compile(r"^\s*(?:hello|hi|hey|greetings|hola|ciao|love|writing(?:\s+to\s+(?:you|u))?)\s+from\s+",
+                            re.I)
 # A third person right before the verb: the home is theirs ("Tom got a flat in Leeds", "she found a flat")
 _THIRD_BEFORE = re.compile(r"\b(?:he|she|they|it|[A-Z][a-z]+|someone|somebody)\s+(?:just\s+|finally\s+|also\s+)?$")
 # "someone stole my bike", "my van got nicked": an ownership ends
@@ -111,7 +115,7 @@ def home_and_work_hits(sent: Sentence) -> list[Hit]:
                 out.append(Hit(sent.speaker, "lives_in", obj, confidence=CONF_FIRST - 0.1, anchor=m.end(),
                                indirect=True))
     if "lives_in" in reg and _MOVED.search(sent.turn or sent.text):
-        for m in _IN_NOW.finditer(sent.text):
+        for m in [*_IN_NOW.finditer(sent.text), *_GREETING_FROM.finditer(sent.text)]:
             for obj in take_objects(sent, m.end(), reg.get("lives_in")):
                 out.append(Hit(sent.speaker, "lives_in", obj, confidence=CONF_LOOSE, anchor=m.end(), indirect=True))
     first = _FIRST_AT.match(sent.text)
