@@ -565,3 +565,10 @@ def test_he_or_she_is_the_one_person_named_earlier_in_the_turn() -> None:
 def test_of_two_indirect_homes_in_a_turn_the_city_stays() -> None:
     got = facts("Greetings from Vienna! I moved in June. Jonas and I found a flat together in Neubau.")
     assert fact("Priya", "lives_in", "Vienna") in got and fact("Priya", "lives_in", "Neubau") not in got
+
+
+def test_an_if_governs_its_own_clause_only() -> None:
+    got = facts("I don't know if this is the right moment, but I have news: I proposed to Noor on Friday!")
+    assert fact("Priya", "engaged_to", "Noor") in got
+    assert not facts("If I moved to Paris, I'd learn French.")
+    assert not {f for f in facts("We might stay; if we moved to Leeds I'd miss the sea.") if f[1] == "lives_in"}

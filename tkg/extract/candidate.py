@@ -76,6 +76,7 @@ class Sentence:
     times: list[TimeRef] = field(default_factory=list)
     question: bool = False
     hypothetical: bool = False
+    iffy: list[tuple[int, int]] = field(default_factory=list)  # spans of hypothetical clauses in a stated sentence
     correction: bool = False
     before: str = ""  # the turn's text before this sentence
     turn: str = ""  # the whole turn

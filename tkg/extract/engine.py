@@ -45,6 +45,8 @@ _HYPOTHETICAL = re.compile(
     r"dream(?:s|ing|ed|t)?\s+(?:of|about)|maybe|perhaps|hypothetically|someday|some\s+day)\b",
     re.I,
 )
+# Clauses a hypothetical marker governs: split at ":" ";" " - " and ", but".
+_CLAUSE = re.compile(r"[^:;\u2014\u2013]+?(?=\s*(?:[:;\u2014\u2013]|\s-\s|,?\s+but\s+)|$)")
 _CORRECTION = re.compile(
     r"^\s*(?:(?:oh|sorry|wait|no|oops|sorry,?\s+no|my\s+bad|um)[,!.]?\s+)*(?:actually|correction|i\s+meant|i\s+mean|"
     r"to\s+be\s+clear|scratch\s+that|let\s+me\s+correct\s+(?:that|myself))\b[,:]?\s*",
@@ -93,7 +95,12 @@ def _sentence(text: str, index: int, speaker: str, listeners: Sequence[str], whe
     sent = Sentence(text, index, speaker, listeners, when, registry)
     sent.times = find_times(sent.text, when)
     sent.question = sent.text.rstrip().endswith("?") or bool(_QUESTION_START.match(sent.text))
-    sent.hypothetical = bool(_HYPOTHETICAL.search(sent.text))
+    clauses = [(m.start(), m.end()) for m in _CLAUSE.finditer(sent.text) if re.search(r"\w", m.group(0))]
+    iffy = [span for span in clauses if _HYPOTHETICAL.search(sent.text, *span)]
+    # "I don't know if this is the right moment, but I have news: I proposed to Ana": the "if" governs
+    # its own clause only; the sentence is hypothetical when every clause is.
+    sent.hypothetical = bool(iffy) and len(iffy) == len(clauses)
+    sent.iffy = iffy
     sent.correction = bool(_CORRECTION.match(sent.text))
     return sent
 
@@ -164,6 +171,14 @@ def _sentence_hits(sent: Sentence, comp: Compiled, context: list[Hit]) -> list[H
     """Every rule's hits for one sentence; questions and hypotheticals only presuppose."""
     if sent.hypothetical:
         return np_hits(sent, comp) if not sent.question else []
+    if sent.iffy:  # hypothetical clauses inside a stated sentence: their claims are dropped
+        return [h for h in _stated_hits(sent, comp, context)
+                if not any(a <= h.anchor <= b for a, b in sent.iffy) or h.anchor < 0 and not sent.question]
+    return _stated_hits(sent, comp, context)
+
+
+def _stated_hits(sent: Sentence, comp: Compiled, context: list[Hit]) -> list[Hit]:
+    """The rules' hits for a sentence that states something (a question only presupposes)."""
     hits = np_hits(sent, comp) + favorite_hits(sent)
     if sent.question:
         return hits
