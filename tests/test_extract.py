@@ -408,6 +408,8 @@ def test_an_unnamed_someone_or_a_plain_meeting_is_no_partner(text: str) -> None:
         ("We've been in Kalamata since March and the garden is a jungle.", fact("Priya", "lives_in", "Kalamata")),
         ("We're in Dundee now, we moved in April.", fact("Priya", "lives_in", "Dundee")),
         ("Greetings from Tartu! The move went fine and the new place is lovely.", fact("Priya", "lives_in", "Tartu")),
+        ("hola from valencia 👋 back in my old barrio, mum is thrilled", fact("Priya", "lives_in", "Valencia")),
+        ("ok so. moving back to perth in january 🥹", fact("Priya", "plans", "Perth")),
     ],
 )
 def test_indirect_statements_give_their_fact(text: str, expected: tuple[str, ...]) -> None:

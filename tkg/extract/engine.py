@@ -72,6 +72,7 @@ _PARTNER_PREDS = ("engaged_to", "married_to", "partner_of")
 _EVENT_VERBS = (r"(?:packed|moved|relocated|settled|started|adopted|rescued|bought|sold|got|joined|quit|left|lost|began|"
                 r"promoted|signed|found|rented)")
 _ELIDED = re.compile(r"^(?=(?:(?:just|finally|officially|recently|also)\s+)?" + _EVENT_VERBS + r"\b)", re.I)
+_ELIDED_GERUND = re.compile(r"^(?=(?:(?:just|finally|also|so|officially)\s+)?(?:moving|relocating|heading|flying)\s)", re.I)
 _COORDINATED = re.compile(r"\b(and(?:\s+then)?|then)\s+(?=(?:(?:just|finally)\s+)?" + _EVENT_VERBS + r"\b)", re.I)
 _FIRST_PERSON = re.compile(r"^(?:[A-Z][a-z]+,?\s+)?I\b")
 
@@ -84,6 +85,8 @@ def spell_out_subject(text: str) -> str:
     """
     if _ELIDED.match(text):
         text = "I " + text[0].lower() + text[1:]
+    elif _ELIDED_GERUND.match(text):
+        text = "I'm " + text[0].lower() + text[1:]  # "moving back to Perth in May" -> a plan
     if _FIRST_PERSON.match(text):
         text = _COORDINATED.sub(lambda m: m.group(1) + " I ", text)
     return text
