@@ -574,3 +574,10 @@ def test_an_if_governs_its_own_clause_only() -> None:
     assert fact("Priya", "engaged_to", "Noor") in got
     assert not facts("If I moved to Paris, I'd learn French.")
     assert not {f for f in facts("We might stay; if we moved to Leeds I'd miss the sea.") if f[1] == "lives_in"}
+
+
+def test_actually_yes_corrects_nothing() -> None:
+    earlier = (Candidate("Marco", "lives_in", "Lyon"),)
+    assert not {f for f in facts("Actually yes 😊", history=earlier) if f[1] == "lives_in"}
+    assert fact("Marco", "lives_in", "Lille", "assert") in {
+        (f[0], f[1], f[2], f[3], f[4]) for f in facts("Actually, Lille.", history=earlier)}

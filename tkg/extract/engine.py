@@ -19,6 +19,7 @@ from tkg.extract.compiled import Compiled, compile_registry
 from tkg.extract.coref import resolve
 from tkg.extract.gazetteer import population
 from tkg.extract.indirect import change_hits, home_and_work_hits, pet_name_hits, stolen_and_promoted_hits
+from tkg.extract.lexicon import NOT_NAMES
 from tkg.extract.mentions import mentions
 from tkg.extract.phrases import (
     birthday_hits,
@@ -144,8 +145,12 @@ def _corrections(sent: Sentence, context: list[Hit], registry: PredicateRegistry
         new = m.group("new") or m.group("new2") or m.group("new3")
         old = m.group("old") or m.group("old2")
     new = _clean(new)
-    if not new:
-        return []
+    words = new.split()
+    while words and not any(ch.isalnum() for ch in words[-1]):
+        words.pop()  # "yes 😊"
+    new = " ".join(words)
+    if not new or new.split()[0].lower().strip(",.!") in NOT_NAMES:
+        return []  # "Actually yes" answers; it corrects nothing
     old_key = normalize_name(_clean(old)) if old else None
     # A speaker corrects their own slip first ("Oops, I meant Brno" after their own "I moved to
     # Ohrid", with the listener's news in between); only then what the listener said.
@@ -156,6 +161,8 @@ def _corrections(sent: Sentence, context: list[Hit], registry: PredicateRegistry
             continue
         if old_key is None and not registry.is_single(h.predicate):
             continue
+        if registry.get(h.predicate).proper_object and not new[:1].isupper():
+            continue  # a place is corrected by a name
         return [replace(h, object=new, correction=True, confidence=min(h.confidence, CONF_CONTEXT + 0.2), anchor=-1)]
     return []
 

@@ -45,7 +45,7 @@ _HOME_IN = re.compile(
 _IN_NOW = re.compile(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:now\s+|finally\s+|properly\s+)?in\s+(?=\S+(?:\s+\S+)?\s+now\b)",
                      re.I)
 _MOVED = re.compile(r"\b(?:moved|move|moving|relocated|settled|lease|keys|new\s+(?:place|flat|home|apartment)|"
-                    r"back\s+(?:in|at)\s+(?:my|our)\s+old|back\s+home|"
+                    r"back\s+(?:in|at)\s+(?:my|our)\s+old|"
                     r"(?:got|found)\s+a\s+(?:flat|place|house|apartment))\b", re.I)
 # "Greetings from Vienna! ... I moved at the end of June": a greeting from the new home
 _GREETING_FROM = re.compile(r"^\s*(?:hello|hi|hey|greetings|hola|ciao|love|writing(?:\s+to\s+(?:you|u))?)\s+from\s+",
