@@ -581,3 +581,11 @@ def test_actually_yes_corrects_nothing() -> None:
     assert not {f for f in facts("Actually yes 😊", history=earlier) if f[1] == "lives_in"}
     assert fact("Marco", "lives_in", "Lille", "assert") in {
         (f[0], f[1], f[2], f[3], f[4]) for f in facts("Actually, Lille.", history=earlier)}
+
+
+def test_a_trip_named_by_its_place_is_cancelled_or_moved() -> None:
+    assert fact("Priya", "plans", "Peru", "retract") in facts("I have to tell you something sad: I cancelled Peru.")
+    moved = extract("Bad news: we've postponed Peru until next spring.", speaker="Priya", listeners=["Marco"],
+                    when=WHEN, registry=REGISTRY)
+    assert [(c.predicate, c.object, c.valid_at is not None) for c in moved] == [("plans", "Peru", True)]
+    assert not facts("I cancelled Netflix.")

@@ -18,7 +18,13 @@ from tkg.extract.clauses import clause_hits, copula_hits, plan_hits, together_hi
 from tkg.extract.compiled import Compiled, compile_registry
 from tkg.extract.coref import resolve
 from tkg.extract.gazetteer import population
-from tkg.extract.indirect import change_hits, home_and_work_hits, pet_name_hits, stolen_and_promoted_hits
+from tkg.extract.indirect import (
+    change_hits,
+    home_and_work_hits,
+    pet_name_hits,
+    stolen_and_promoted_hits,
+    trip_by_place_hits,
+)
 from tkg.extract.lexicon import NOT_NAMES
 from tkg.extract.mentions import mentions
 from tkg.extract.phrases import (
@@ -195,6 +201,7 @@ def _stated_hits(sent: Sentence, comp: Compiled, context: list[Hit]) -> list[Hit
     hits += clause_hits(sent, comp) + copula_hits(sent, comp) + plan_hits(sent, comp)
     hits += birthday_hits(sent) + trip_hits(sent) + pet_gone_hits(sent, comp) + pet_named_hits(sent, comp)
     hits += home_and_work_hits(sent) + pet_name_hits(sent, comp) + stolen_and_promoted_hits(sent, comp)
+    hits += trip_by_place_hits(sent)
     partner = _partner(context + hits, sent.speaker)
     hits += together_hits(sent, comp, partner) + change_hits(sent, context + hits, partner)
     if not hits or sent.correction:

@@ -14,6 +14,7 @@ from functools import lru_cache
 from tkg.extract import lexicon as lx
 from tkg.extract.candidate import CONF_FIRST, CONF_LOOSE, Hit, Sentence
 from tkg.extract.compiled import NAME, Compiled
+from tkg.extract.gazetteer import is_place
 from tkg.extract.objects import clean_name, is_name, take_objects
 from tkg.text import STOPWORDS
 
@@ -239,4 +240,32 @@ def change_hits(sent: Sentence, context: list[Hit], partner: str | None) -> list
         if other:
             out.append(Hit(sent.speaker, "engaged_to", other, polarity="retract", confidence=CONF_FIRST - 0.1,
                            anchor=m.end()))
+    return out
+
+
+# "I cancelled Japan", "we've postponed Peru until spring": a trip named by its place alone
+_TRIP_BY_PLACE = re.compile(
+    r"\b(?:I|[Ww]e)(?:'ve|'d)?\s+(?:(?:had|have|must|just|finally|sadly|officially|to|now)\s+)*"
+    r"(?P<what>cancell?ed|cancel|called\s+off|call\s+off|scrapped|postponed|pushed\s+back|put\s+off|delayed)\s+"
+    r"(?:(?:my|our|the)\s+)?(?P<place>" + NAME + r")(?!\s+(?:trip|holiday|vacation|visit))"
+)
+
+
+def trip_by_place_hits(sent: Sentence) -> list[Hit]:
+    """"I cancelled Japan" -> plans Japan retracted; "we've postponed Japan until next spring" -> plans
+    Japan at the new time. Only for a known place: "I cancelled Netflix" is no trip."""
+    out: list[Hit] = []
+    if "plans" not in sent.registry:
+        return out
+    for m in _TRIP_BY_PLACE.finditer(sent.text):
+        place = clean_name(m.group("place"))
+        if not is_place(place):
+            continue
+        what = m.group("what").lower()
+        if what.startswith(("cancel", "call", "scrap")):
+            out.append(Hit(sent.speaker, "plans", place, polarity="retract", confidence=CONF_FIRST - 0.1,
+                           anchor=m.end(), object_type="place"))
+        elif any(t.span[0] >= m.end() for t in sent.times):
+            out.append(Hit(sent.speaker, "plans", place, confidence=CONF_FIRST - 0.1, anchor=m.end(),
+                           object_type="place"))
     return out
