@@ -589,3 +589,7 @@ def test_a_trip_named_by_its_place_is_cancelled_or_moved() -> None:
                     when=WHEN, registry=REGISTRY)
     assert [(c.predicate, c.object, c.valid_at is not None) for c in moved] == [("plans", "Peru", True)]
     assert not facts("I cancelled Netflix.")
+
+
+def test_must_cancel_my_trip_cancels_it() -> None:
+    assert fact("Priya", "plans", "Lima", "retract") in facts("I'm so sorry, I must cancel my Lima trip.")

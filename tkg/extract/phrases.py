@@ -39,8 +39,10 @@ _TRIP_CHANGED = re.compile(
     r"delayed|rescheduled|put\s+off|cancell?ed|called\s+off|off|scrapped)\b"
 )
 _TRIP_ACT = re.compile(
-    r"(?P<who>(?<![\w'])I|\b[Ww]e|\b[Yy]ou)\s+(?:(?:had\s+to|have\s+to|just|finally|sadly|officially)\s+)*"
-    r"(?P<what>postponed|pushed\s+back|moved|delayed|rescheduled|put\s+off|cancell?ed|called\s+off|scrapped)\s+"
+    r"(?P<who>(?<![\w'])I|\b[Ww]e|\b[Yy]ou)(?:'ve|'ll)?\s+(?:(?:had\s+to|have\s+to|must|need\s+to|will|just|finally|"
+    r"sadly|officially)\s+)*"
+    r"(?P<what>postponed|pushed\s+back|moved|delayed|rescheduled|put\s+off|cancell?ed|cancel|called\s+off|"
+    r"call\s+off|scrapped)\s+"
     + _TRIP
 )
 _PET_GONE = r"(?:\s*,?\s*(?P<name>" + NAME + r")\s*,?)?\s+(?:(?:sadly|just|recently|finally)\s+)?" \
