@@ -410,6 +410,8 @@ def test_an_unnamed_someone_or_a_plain_meeting_is_no_partner(text: str) -> None:
         ("Greetings from Tartu! The move went fine and the new place is lovely.", fact("Priya", "lives_in", "Tartu")),
         ("hola from valencia 👋 back in my old barrio, mum is thrilled", fact("Priya", "lives_in", "Valencia")),
         ("ok so. moving back to perth in january 🥹", fact("Priya", "plans", "Perth")),
+        ("I've accepted a job at Corran Press in Glasgow, as a senior editor on their fiction list.",
+         fact("Priya", "job_title", "senior editor")),
     ],
 )
 def test_indirect_statements_give_their_fact(text: str, expected: tuple[str, ...]) -> None:

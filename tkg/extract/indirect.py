@@ -59,6 +59,11 @@ _STOLEN = re.compile(
     r"|\b(?P<poss2>[Mm]y|[Oo]ur)\s+(?P<obj2>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)\s+(?:was|got|has\s+been)\s+"
     r"(?:stolen|nicked|pinched|swiped)\b"
 )
+# "I've accepted a job at Halcyon Books in Manchester, as a commissioning editor"
+_JOB_AS = re.compile(r"\b(?:I|I've|I'm|I\s+have|I\s+just)\s+(?:[\w']+\s+){0,3}?(?:accepted|got|took|started|landed|"
+                     r"joined|hired)\b[^.;:!?]{0,60}?\b(?:job|position|role|post|offer|on|me)?\b[^.;:!?]{0,60}?,?\s+"
+                     r"as\s+(?:a|an)\s+(?P<title>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})")
+_MODALISH = re.compile(r"\b(?:would|could|might|if|want|hope|wish|maybe)\b", re.I)
 # "congrats on the promotion to sous chef", "my promotion to head nurse came through"
 _PROMOTION = re.compile(r"\b(?P<poss>[Mm]y|[Yy]our|[Cc]ongrat(?:ulation)?s\s+on\s+(?:the|your)|promoted\s+(?:me|you))"
                         r"\s+(?:promotion\s+)?to\s+"
@@ -180,6 +185,13 @@ def stolen_and_promoted_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             if owner and thing and obj:
                 out.append(Hit(owner, "owns", thing[0], polarity="retract", confidence=CONF_FIRST - 0.1,
                                anchor=m.end()))
+    if "job_title" in reg and " as " in low:
+        vocab = comp.vocab.get("job_title", frozenset())
+        for m in _JOB_AS.finditer(sent.text):
+            words = m.group("title").lower().split()
+            title = next((" ".join(words[:n]) for n in range(len(words), 0, -1) if words[n - 1] in vocab), None)
+            if title and not _MODALISH.search(m.group(0)):
+                out.append(Hit(sent.speaker, "job_title", title, confidence=CONF_FIRST - 0.1, anchor=m.end()))
     if "job_title" in reg and "promot" in low:
         vocab = comp.vocab.get("job_title", frozenset())
         for m in _PROMOTION.finditer(sent.text):
