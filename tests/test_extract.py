@@ -595,3 +595,15 @@ def test_a_trip_named_by_its_place_is_cancelled_or_moved() -> None:
 
 def test_must_cancel_my_trip_cancels_it() -> None:
     assert fact("Priya", "plans", "Lima", "retract") in facts("I'm so sorry, I must cancel my Lima trip.")
+
+
+def test_a_visit_ends_the_plan_to_go_there() -> None:
+    earlier = (Candidate("Priya", "plans", "Japan"),)
+    got = facts("We just got back from Japan! Two weeks of noodles.", history=earlier)
+    assert {fact("Priya", "visited", "Japan"), fact("Priya", "plans", "Japan", "retract")} <= got
+    assert fact("Priya", "plans", "Japan", "retract") not in facts("We just got back from Japan!")
+
+
+def test_a_title_is_not_cut_inside_a_longer_one() -> None:
+    got = facts("I accepted a job at Orrin Clinic as a dental hygienist.")
+    assert not {f for f in got if f[1] == "job_title"}

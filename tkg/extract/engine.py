@@ -24,6 +24,7 @@ from tkg.extract.indirect import (
     pet_name_hits,
     stolen_and_promoted_hits,
     trip_by_place_hits,
+    trip_done_hits,
 )
 from tkg.extract.lexicon import NOT_NAMES
 from tkg.extract.mentions import mentions
@@ -204,6 +205,7 @@ def _stated_hits(sent: Sentence, comp: Compiled, context: list[Hit]) -> list[Hit
     hits += trip_by_place_hits(sent)
     partner = _partner(context + hits, sent.speaker)
     hits += together_hits(sent, comp, partner) + change_hits(sent, context + hits, partner)
+    hits += trip_done_hits(hits, context)
     if not hits or sent.correction:
         hits += _corrections(sent, context, sent.registry)
     return hits

@@ -16,7 +16,7 @@ from tkg.extract.candidate import CONF_FIRST, CONF_LOOSE, Hit, Sentence
 from tkg.extract.compiled import NAME, Compiled
 from tkg.extract.gazetteer import is_place
 from tkg.extract.objects import clean_name, is_name, take_objects
-from tkg.text import STOPWORDS
+from tkg.text import STOPWORDS, normalize_name
 
 _LEAD = r"^\s*(?:(?:so|and|but|ok|okay|well|also|anyway|update|news|finally|officially|just)[,:!]?\s+)*"
 # "got the keys to a tiny flat in Alfama", "picked up the keys for our new place in Leeds"
@@ -171,6 +171,20 @@ def pet_name_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
     return out
 
 
+_AFTER_TITLE = frozenset("last next this yesterday today tonight now recently already finally officially".split())
+
+
+def _title(text: str, vocab: frozenset[str]) -> str | None:
+    """The job title at the start of `text`: words up to a vocabulary word that ends the phrase
+    ("senior editor on their list" -> "senior editor"; "nurse educator" is not "nurse")."""
+    words = text.lower().split()
+    for n in range(len(words), 0, -1):
+        nxt = words[n] if n < len(words) else ""
+        if words[n - 1] in vocab and (not nxt or nxt in STOPWORDS or nxt in _AFTER_TITLE or not nxt.isalpha()):
+            return " ".join(words[:n])
+    return None
+
+
 def stolen_and_promoted_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
     """"someone stole my bike" -> owns bike retracted; "congrats on the promotion to sous chef" ->
     the listener's job_title."""
@@ -188,15 +202,13 @@ def stolen_and_promoted_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
     if "job_title" in reg and " as " in low:
         vocab = comp.vocab.get("job_title", frozenset())
         for m in _JOB_AS.finditer(sent.text):
-            words = m.group("title").lower().split()
-            title = next((" ".join(words[:n]) for n in range(len(words), 0, -1) if words[n - 1] in vocab), None)
+            title = _title(m.group("title"), vocab)
             if title and not _MODALISH.search(m.group(0)):
                 out.append(Hit(sent.speaker, "job_title", title, confidence=CONF_FIRST - 0.1, anchor=m.end()))
     if "job_title" in reg and "promot" in low:
         vocab = comp.vocab.get("job_title", frozenset())
         for m in _PROMOTION.finditer(sent.text):
-            words = m.group("title").split()
-            title = next((" ".join(words[:n]) for n in range(len(words), 0, -1) if words[n - 1] in vocab), None)
+            title = _title(m.group("title"), vocab)
             poss = m.group("poss").lower()
             owner = (sent.listener if poss.startswith("congrat") or poss.endswith("you")
                      else sent.speaker if poss.endswith("me") else sent.owner(poss))
@@ -281,3 +293,14 @@ def trip_by_place_hits(sent: Sentence) -> list[Hit]:
             out.append(Hit(sent.speaker, "plans", place, confidence=CONF_FIRST - 0.1, anchor=m.end(),
                            object_type="place"))
     return out
+
+
+def trip_done_hits(hits: list[Hit], context: list[Hit]) -> list[Hit]:
+    """A visit to a place the subject had planned ("We just got back from Japan" after "planning a trip
+    to Japan") ends the plan."""
+    planned = {(h.subject, normalize_name(h.object)): h.object for h in context
+               if h.predicate == "plans" and h.polarity == "assert"}
+    return [Hit(h.subject, "plans", planned[(h.subject, normalize_name(h.object))], polarity="retract",
+                confidence=h.confidence, anchor=h.anchor, object_type="place")
+            for h in hits if h.predicate == "visited" and h.polarity == "assert"
+            and (h.subject, normalize_name(h.object)) in planned]
