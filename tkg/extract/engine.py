@@ -106,7 +106,8 @@ def _sentence(text: str, index: int, speaker: str, listeners: Sequence[str], whe
     sent = Sentence(text, index, speaker, listeners, when, registry)
     sent.times = find_times(sent.text, when)
     sent.question = sent.text.rstrip().endswith("?") or bool(_QUESTION_START.match(sent.text))
-    clauses = [(m.start(), m.end()) for m in _CLAUSE.finditer(sent.text) if re.search(r"\w", m.group(0))]
+    clauses = ([(m.start(), m.end()) for m in _CLAUSE.finditer(sent.text) if re.search(r"\w", m.group(0))]
+               if _HYPOTHETICAL.search(sent.text) else [])
     iffy = [span for span in clauses if _HYPOTHETICAL.search(sent.text, *span)]
     # "I don't know if this is the right moment, but I have news: I proposed to Ana": the "if" governs
     # its own clause only; the sentence is hypothetical when every clause is.

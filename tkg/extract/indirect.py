@@ -114,18 +114,19 @@ def home_and_work_hits(sent: Sentence) -> list[Hit]:
             for obj in take_objects(sent, m.end(), reg.get("lives_in")):
                 out.append(Hit(sent.speaker, "lives_in", obj, confidence=CONF_FIRST - 0.1, anchor=m.end(),
                                indirect=True))
-    if "lives_in" in reg:
+    low = sent.text.lower()
+    if "lives_in" in reg and any(k in low for k in _HOME_WORDS):
         for m in _HOME_IN.finditer(sent.text):
             if not (m.group("subj") or m.group("subj2") or m.group("subj3")) and _THIRD_BEFORE.search(sent.text[: m.start()]):
                 continue  # "Tom got a flat in Leeds" is Tom's
             for obj in take_objects(sent, m.end(), reg.get("lives_in")):
                 out.append(Hit(sent.speaker, "lives_in", obj, confidence=CONF_FIRST - 0.1, anchor=m.end(),
                                indirect=True))
-    if "lives_in" in reg and _MOVED.search(sent.turn or sent.text):
+    if "lives_in" in reg and (" now" in low or " from " in low) and _MOVED.search(sent.turn or sent.text):
         for m in [*_IN_NOW.finditer(sent.text), *_GREETING_FROM.finditer(sent.text)]:
             for obj in take_objects(sent, m.end(), reg.get("lives_in")):
                 out.append(Hit(sent.speaker, "lives_in", obj, confidence=CONF_LOOSE, anchor=m.end(), indirect=True))
-    first = _FIRST_AT.match(sent.text)
+    first = _FIRST_AT.match(sent.text) if "first" in low else None
     if first and "works_at" in reg:
         for obj in take_objects(sent, first.end(), reg.get("works_at")):
             if obj[:1].isupper():
@@ -141,6 +142,9 @@ def pet_name_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
     speaker must be the one who has it ("I", "we", "my", "our").
     """
     if "has_pet" not in sent.registry:
+        return []
+    low = sent.text.lower()
+    if "name" not in low and "called" not in low and "," not in low:
         return []
     noun_rx, appos_rx, pron_rx = _pet_rx(comp.pet_nouns)
     out: list[Hit] = []
@@ -217,6 +221,9 @@ def stolen_and_promoted_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
     return out
 
 
+_HOME_WORDS = ("flat", "place", "house", "apartment", "home", "condo", "studio", "room", "since")
+_LEAVE_CUE = re.compile(r"\b(?:left|leaving|quit|quitting|resigned|walked)\b")
+_TRIP_CUE = re.compile(r"cancel|call(?:ed)? off|scrap|postpon|pushed back|put off|delay", re.I)
 # "I left Larkspur in May", "I'm leaving Brindle Labs": only for a place the subject was said to be at
 _LEAVE = r"(?:left|leaving|quit|quitting|resigned\s+from|am\s+leaving|'m\s+leaving|walked\s+out\s+of)"
 # "I got the Halden job", "St. Olave's gave me my old job back"
@@ -245,10 +252,10 @@ def change_hits(sent: Sentence, context: list[Hit], partner: str | None) -> list
     text = sent.text
     held = {(h.predicate, h.object) for h in context if h.subject == sent.speaker and h.polarity == "assert"
             and h.predicate in ("works_at", "studies_at", "member_of")}
-    for pred, obj in held:
+    for pred, obj in held if _LEAVE_CUE.search(text) else ():
         if re.search(r"\b(?:I|we)(?:'m|'ve|'re)?\s+(?:[a-z']+\s+){0,2}?" + _LEAVE + r"\s+(?:the\s+)?" + re.escape(obj) + r"\b(?!'s|\s+(?:early|late|at\s|around\s|by\s|for\s+the\s+day|tonight|today|now))", text):
             out.append(Hit(sent.speaker, pred, obj, polarity="retract", confidence=CONF_FIRST - 0.1))
-    for m in _GOT_JOB.finditer(text) if "works_at" in reg else ():
+    for m in _GOT_JOB.finditer(text) if "works_at" in reg and " job" in text else ():
         org = (m.group("org") or m.group("org2")).strip()
         if is_name(org):
             out.append(Hit(sent.speaker, "works_at", org, confidence=CONF_LOOSE, anchor=m.end(), indirect=True))
@@ -258,7 +265,7 @@ def change_hits(sent: Sentence, context: list[Hit], partner: str | None) -> list
             name = clean_name(raw) if raw[:1].isupper() and is_name(clean_name(raw)) else _lower_name(raw)
             if name and name not in (sent.speaker, *sent.listeners):
                 out.append(Hit(sent.speaker, "engaged_to", name, confidence=CONF_FIRST - 0.1, anchor=m.end()))
-    for m in _CALLED_OFF.finditer(text) if "engaged_to" in reg else ():
+    for m in _CALLED_OFF.finditer(text) if "engaged_to" in reg and "engagement" in text else ():
         x = m.group("x")
         other = (clean_name(x) if x[:1].isupper() else _lower_name(x)) if x else partner
         if other:
@@ -279,7 +286,7 @@ def trip_by_place_hits(sent: Sentence) -> list[Hit]:
     """"I cancelled Japan" -> plans Japan retracted; "we've postponed Japan until next spring" -> plans
     Japan at the new time. Only for a known place: "I cancelled Netflix" is no trip."""
     out: list[Hit] = []
-    if "plans" not in sent.registry:
+    if "plans" not in sent.registry or not _TRIP_CUE.search(sent.text):
         return out
     for m in _TRIP_BY_PLACE.finditer(sent.text):
         place = clean_name(m.group("place"))
