@@ -607,3 +607,22 @@ def test_a_visit_ends_the_plan_to_go_there() -> None:
 def test_a_title_is_not_cut_inside_a_longer_one() -> None:
     got = facts("I accepted a job at Orrin Clinic as a dental hygienist.")
     assert not {f for f in got if f[1] == "job_title"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We moved in May, and my new boss at Corran Press, Ilse Berg, is lovely.", fact("Priya", "reports_to", "Ilse Berg")),
+        ("I got an offer! My boss will be Tomas Vidal.", fact("Priya", "reports_to", "Tomas Vidal")),
+        ("And more news: I got a job! Junior architect at Halden & Roe, in Bergen.",
+         fact("Priya", "job_title", "junior architect")),
+        ("And more news: I got a job! Junior architect at Halden & Roe, in Bergen.",
+         fact("Priya", "works_at", "Halden & Roe")),
+    ],
+)
+def test_roles_said_without_a_verb(text: str, expected: tuple[str, ...]) -> None:
+    assert expected in facts(text)
+
+
+def test_title_at_org_needs_the_job_news_first() -> None:
+    assert not facts("Coffee at Marlow's was great.")

@@ -22,6 +22,7 @@ from tkg.extract.indirect import (
     change_hits,
     home_and_work_hits,
     pet_name_hits,
+    role_hits,
     stolen_and_promoted_hits,
     trip_by_place_hits,
     trip_done_hits,
@@ -203,7 +204,7 @@ def _stated_hits(sent: Sentence, comp: Compiled, context: list[Hit]) -> list[Hit
     hits += clause_hits(sent, comp) + copula_hits(sent, comp) + plan_hits(sent, comp)
     hits += birthday_hits(sent) + trip_hits(sent) + pet_gone_hits(sent, comp) + pet_named_hits(sent, comp)
     hits += home_and_work_hits(sent) + pet_name_hits(sent, comp) + stolen_and_promoted_hits(sent, comp)
-    hits += trip_by_place_hits(sent)
+    hits += trip_by_place_hits(sent) + role_hits(sent, comp)
     partner = _partner(context + hits, sent.speaker)
     hits += together_hits(sent, comp, partner) + change_hits(sent, context + hits, partner)
     hits += trip_done_hits(hits, context)

@@ -311,3 +311,31 @@ def trip_done_hits(hits: list[Hit], context: list[Hit]) -> list[Hit]:
                 confidence=h.confidence, anchor=h.anchor, object_type="place")
             for h in hits if h.predicate == "visited" and h.polarity == "assert"
             and (h.subject, normalize_name(h.object)) in planned]
+
+
+# "my new boss at Halcyon, Priya Raman, is a dream"; "My boss will be Beatriz Castellano"
+_BOSS_AT = re.compile(r"\b(?P<poss>[Mm]y|[Oo]ur)\s+(?:new\s+)?(?:boss|manager|supervisor|line\s+manager|team\s+lead)\s+"
+                      r"(?:(?:at|in)\s+(?P<org>" + NAME + r")\s*,\s*|will\s+be\s+)(?P<name>" + NAME + r")")
+# "I got a job! Junior urban planner at Studio Ferrante" (the title and employer said without a verb)
+_TITLE_AT = re.compile(r"^\s*(?P<title>[A-Za-z][\w\-]*(?:\s+[a-z][\w\-]*){0,3})\s+(?:at|with)\s+(?P<org>" + NAME + r")")
+_GOT_JOB_CUE = re.compile(r"\b(?:got|landed|accepted|took)\s+(?:a|the|an)\s+(?:new\s+)?(?:job|offer|position|role)\b|"
+                          r"\bgot\s+hired\b|\bI'm\s+hired\b", re.I)
+
+
+def role_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
+    """A manager named after where they manage, or as the one to come; a job said as "Title at Org"
+    right after the speaker says they got a job."""
+    out: list[Hit] = []
+    reg = sent.registry
+    if "reports_to" in reg and re.search(r"boss|manager|supervisor|team lead", sent.text, re.I):
+        for m in _BOSS_AT.finditer(sent.text):
+            name = clean_name(m.group("name"))
+            if is_name(name):
+                out.append(Hit(sent.speaker, "reports_to", name, confidence=CONF_FIRST - 0.1, anchor=m.end()))
+    m = _TITLE_AT.match(sent.text) if "job_title" in reg and _GOT_JOB_CUE.search(sent.before) else None
+    title = _title(m.group("title"), comp.vocab.get("job_title", frozenset())) if m else None
+    if m and title and title == " ".join(m.group("title").lower().split()):
+        out.append(Hit(sent.speaker, "job_title", title, confidence=CONF_LOOSE, anchor=m.end()))
+        if "works_at" in reg:
+            out.append(Hit(sent.speaker, "works_at", m.group("org").strip(), confidence=CONF_LOOSE, anchor=m.end()))
+    return out
