@@ -392,6 +392,8 @@ def test_an_unnamed_someone_or_a_plain_meeting_is_no_partner(text: str) -> None:
         ("I'm a paralegal at Marsh & Vale.", fact("Priya", "works_at", "Marsh & Vale")),
         ("I'm senior pharmacist at Greyling's now.", fact("Priya", "job_title", "senior pharmacist")),
         ("I got promoted to charge nurse last week!", fact("Priya", "job_title", "charge nurse")),
+        ("Promoted! I'm now logistics team lead at Farrow Freight.", fact("Priya", "job_title", "logistics team lead")),
+        ("I'm now nurse manager.", fact("Priya", "job_title", "nurse manager")),
         ("I adopted a dog last week! He's a shaggy collie called Bramble.", fact("Priya", "has_pet", "Bramble")),
         ("And, well, I'm seeing someone. Her name is Imke and she paints.", fact("Priya", "partner_of", "Imke")),
         ("finally signed the lease on a flat in gdansk 😭 no lift", fact("Priya", "lives_in", "Gdańsk")),

@@ -48,6 +48,16 @@ def _named_after_kind(rest: str, vocab: frozenset[str]) -> bool:
     return bool(m) and (m.group("kind") in vocab or m.group("kind").rstrip("s") in vocab)
 
 
+def _longer_title(title: str, after: str, vocab: frozenset[str] | None) -> str:
+    """"nurse" followed by "manager" is a "nurse manager": extend a title while the next word ends one."""
+    words = re.findall(r"[^\s,.;:!?()]+|[,.;:!?()]", after)[:2]
+    for w in words:
+        if vocab is None or not w.isalpha() or not w.islower() or w not in vocab:
+            break
+        title = f"{title} {w}"
+    return title
+
+
 def _mode(mid: str) -> dict[str, bool]:
     return {
         "neg": bool(lx.NEGATION_RX.search(mid)),
@@ -154,14 +164,15 @@ def copula_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
     reg = sent.registry
     out: list[Hit] = []
     low = sent.text.lower()
-    if comp.copula_job is not None and "job_title" in reg and (" a " in low or " an " in low or lx.RANKS_RX.search(low)):
+    if comp.copula_job is not None and "job_title" in reg and (" a " in low or " an " in low or lx.RANKS_RX.search(low)
+                                                                 or " now " in low or "officially" in low):
         for m in comp.copula_job.finditer(sent.text):
             mode = _mode(m.group("mid"))
             if mode["modal"] or mode["future"] or mode["plan"] or m.group("cop").lower() in ("was", "were"):
                 if not mode["used"]:
                     continue
             polarity = "retract" if (mode["neg"] or mode["used"]) else "assert"
-            title = m.group("obj").lower()
+            title = _longer_title(m.group("obj").lower(), sent.text[m.end("obj"):], comp.vocab.get("job_title"))
             if title.split()[0] in _PRAISE:
                 continue  # "you're a great teacher" is praise, not a job
             for subject, conf, extra in subjects(m, sent, comp):

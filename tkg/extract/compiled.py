@@ -174,7 +174,8 @@ def compile_registry(registry: PredicateRegistry) -> Compiled:
         copula_job=re.compile(
             subject.replace("{RELNOUNS}", rel_alt) + MID + JOIN
             + r"(?P<cop>am|'m|is|'s|are|'re|was|were|been|be|became|become|becomes|becoming|"
-            r"(?:got\s+|get\s+|gotten\s+)?promoted\s+to)\s+(?:(?:a|an)\s+|(?=(?:" + lx.RANKS + r")\s)|(?<=to\s))"
+            r"(?:got\s+|get\s+|gotten\s+)?promoted\s+to)\s+(?:(?:now|officially|currently)\s+)?"
+            r"(?:(?:a|an)\s+|(?=(?:" + lx.RANKS + r")\s)|(?<=to\s)|(?<=now\s)|(?<=officially\s)|(?<=currently\s))"
             r"(?P<obj>(?:[a-z\-]+\s+){0,2}?(?:" + _alt(list(job_vocab)) + r"))\b(?P<after>\s+(?:at|for|with)\s+)?",
         ) if job_vocab else None,
         fan=re.compile(subject + MID + JOIN + r"(?P<cop>am|'m|is|'s|are|'re)\s+(?:a|an|such\s+a)\s+(?:(?:big|huge|"
