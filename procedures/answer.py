@@ -30,6 +30,8 @@ from tkg.models import NO_INFORMATION, Answer
 
 from .abstain import ground
 from .backfill import backfill
+from .graph import analyse
+from .reading import read
 from .result import ProcedureResult
 from .synthesis import dedupe, synthesize
 
@@ -103,8 +105,20 @@ def answer_question(
     timings["evidence_backfill"] = _ms(t)
 
     t = time.perf_counter()
+    predicate = (result.trace.get("question") or {}).get("predicate") if isinstance(result.trace.get("question"), dict) \
+        else None
+    if predicate is None:
+        predicate = analyse(ctx, question, group, ctx.entities(group)).predicate
+    reading = read(ctx, question, group, mode=r.mode, as_of=r.as_of, result=result, predicate=predicate)
+    if reading is not None:
+        trace["reading"] = reading.trace
+    timings["reading"] = _ms(t)
+
+    t = time.perf_counter()
     grounding = (
-        ground(ctx, question, group, ownership=not result.trace.get("from_graph"))
+        # a typed value the reader found in a clause about the subject settles whose attribute it is
+        ground(ctx, question, group, ownership=not result.trace.get("from_graph") and (
+            reading is None or reading.abstained or not reading.typed))
         if r.payload.abstention == "entity"
         else None
     )
@@ -121,6 +135,15 @@ def answer_question(
     evidence = dedupe((grounding.evidence if abstain and grounding else []) + result.evidence)
     if abstain:
         answer, abstained = NO_INFORMATION, True
+    elif reading is not None and reading.abstained:
+        answer, abstained, evidence = NO_INFORMATION, True, reading.support
+        trace["abstained_by"] = "reader"
+    elif reading is not None:
+        t = time.perf_counter()
+        syn = synthesize(ctx, question, reading.support, reading.answer, long_form=False)
+        timings["synthesis"] = _ms(t)
+        answer, abstained, evidence = syn.answer, syn.abstained, syn.evidence
+        trace["synthesis"] = syn.trace
     elif result.abstained or not result.answer:
         answer, abstained = NO_INFORMATION, True
         trace["abstained_by"] = "procedure"

@@ -130,6 +130,31 @@ def scale_table(rows: Sequence[Mapping[str, Any]], growth: Mapping[str, Any]) ->
     return out
 
 
+def qa_tables(r: Mapping[str, Any]) -> list[Table]:
+    """Answer accuracy by labelled mode, then abstention, precision, routing, evidence and latency."""
+    rows = [[m, v["accuracy"], v["n"]] for m, v in r["by_mode"].items()]
+    rows.append(["all", r["accuracy"], r["n"]])
+    lat = r["latency_ms"]
+    return [table("answer accuracy by labelled mode", ["mode", "accuracy", "n"], rows),
+            table("abstention, precision, routing, evidence", ["", "value"], [
+                ("abstain questions answered 'No information available'", r["abstain_right"]),
+                ("answered precision (right among answered)", r["answered_precision"]),
+                ("false abstention (answerable abstained)", r["false_abstention"]),
+                ("mode agreement with the label (abstain left out)", r["mode_agreement"]),
+                ("evidence hit@1 / hit@5", f"{_fmt(r['evidence_hit@1'])} / {_fmt(r['evidence_hit@5'])}"),
+                ("latency p50 / p95 ms", f"{_fmt(lat['p50'])} / {_fmt(lat['p95'])}"),
+                ("ingest turns/s", r["ingest"]["turns_per_s"])])]
+
+
+def qa_failures(results: Iterable[Mapping[str, Any]]) -> Table:
+    """Each wrong answer beside the wanted one, with the mode and procedure that produced it."""
+    return table("wrong answers", ["question", "answer", "wanted", "label → mode", "procedure", "kind"],
+                 ([f"{r['group']}: {r['question']}", r["answer"][:80], r["wanted"][:80],
+                   f"{r['label']} → {r['mode']}", r["procedure"],
+                   ((r.get("reading") or {}).get("asked") or {}).get("kind", "")]
+                  for r in results if not r["right"]))
+
+
 def peers_tables(r: Mapping[str, Any]) -> list[Table]:
     rows = []
     for name, s in r["systems"].items():

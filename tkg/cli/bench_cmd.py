@@ -124,6 +124,36 @@ def locomo(
     _emit(run.report, tables, as_json)
 
 
+@bench_app.command("qa")
+def qa(
+    ctx: typer.Context,
+    path: Annotated[Path, typer.Argument(help="A LoCoMo-shaped .json file whose qa items carry mode and key.",
+                                         show_default=False)],
+    as_json: Json = False,
+    show_fails: Annotated[bool, typer.Option("--show-fails", help="Print each wrong answer with the wanted one, "
+                                                                  "the routed mode and the procedure.")] = False,
+    limit: Limit = None, samples: Samples = None, store: Store = None, embed_cache: EmbedCache = False,
+    details: Details = None,
+) -> None:
+    """Answer accuracy on labelled conversations: by mode, abstention, answered precision, evidence hits.
+
+    A question is right when its answer contains one string of every group of its key; an 'abstain'
+    question is right when the answer is "No information available".
+
+    Example: tkg bench qa chat_dev.json --show-fails
+    """
+    from ..bench.qa import load_items, run_qa
+    from ..bench.report import qa_failures, qa_tables
+
+    items = load_items(path, samples=samples, limit=limit)
+    with _bench(ctx, store, embed_cache) as (bm, bars):
+        report, results = run_qa(bm, path, items, progress=bars)
+    rows = [r.to_dict() for r in results]
+    tables = qa_tables(report) + ([qa_failures(rows)] if show_fails else [])
+    _write_details(details, rows)
+    _emit(report, tables, as_json)
+
+
 @bench_app.command("peers")
 def peers(ctx: typer.Context, path: LocomoPath, as_json: Json = False, limit: Limit = None, samples: Samples = None,
           store: Store = None, embed_cache: EmbedCache = False) -> None:

@@ -159,14 +159,21 @@ def groups_table(rows: Sequence[Mapping[str, Any]], title: str | None = None) ->
 # --- answers -------------------------------------------------------------------------------------
 
 
-def evidence_table(evidence: Sequence[Evidence], limit: int = 8) -> Table:
-    table = _table("source", "time", "speaker", "text", "score", title="evidence")
-    for ev in evidence[:limit]:
-        table.add_row(
-            Text(ev.source_ref or DASH), fmt_time(ev.valid_at), Text(ev.speaker or DASH), Text(ev.text), f"{ev.score:.3f}"
-        )
-    if len(evidence) > limit:
-        table.caption = f"{len(evidence) - limit} more; --json shows all"
+def evidence_table(evidence: Sequence[Evidence], limit: int = 8, *, related: bool = False,
+                   support: Sequence[str | None] = ()) -> Table:
+    """The evidence in its ranking, the turns that state the answer marked ▶ (and shown even past
+    ``limit``); under an abstention the turns that were looked at, titled as related turns, not as
+    support. Scores of different procedures are not comparable, so the table shows the rank;
+    ``--json`` has the scores."""
+    title = "related turns (looked at; they do not answer it)" if related else "evidence (▶ states the answer)"
+    table = _table("#", "source", "time", "speaker", "text", title=title)
+    shown = [(i, ev) for i, ev in enumerate(evidence, 1) if i <= limit or ev.source_ref in support]
+    for i, ev in shown:
+        mark = "▶" if ev.source_ref in support else ""
+        table.add_row(f"{mark}{i}", Text(ev.source_ref or DASH), fmt_time(ev.valid_at), Text(ev.speaker or DASH),
+                      Text(ev.text))
+    if len(evidence) > len(shown):
+        table.caption = f"{len(evidence) - len(shown)} more; --json shows all"
     return table
 
 
@@ -179,8 +186,12 @@ def show_answer(answer: Answer, *, as_of: datetime | None = None) -> None:
     if as_of is not None:
         bits.append(f"as of {fmt_time(as_of)}")
     out.print(Text("   " + " · ".join(bits), style="dim"))
+    why = (answer.trace.get("reading") or {}).get("reason") if answer.abstained else None
+    if why:
+        out.print(Text(f"   why: {why}", style="dim"))
     if answer.evidence:
-        out.print(evidence_table(answer.evidence))
+        support = (answer.trace.get("reading") or {}).get("support") or ()
+        out.print(evidence_table(answer.evidence, related=answer.abstained, support=support))
 
 
 # --- generic rows --------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ _SECTIONS = (
     ("group", "group"),
     ("steps", "procedure steps"),
     ("grounding", "grounding"),
+    ("reading", "reading (the kind asked for, its subject, the values weighed)"),
     ("abstained_by", "abstained by"),
     ("synthesis", "synthesis"),
     ("candidates", "candidate counts"),

@@ -1,0 +1,198 @@
+"""What kind of value a question asks for: a place, a person, a role, a date, a count, a status…
+
+The reader answers with a value of this kind taken from the evidence, or abstains; it never
+answers with a sentence of another kind. The kind comes from the wh-word and the question's
+head noun ("which *city*", "the name of her *dog*", "what is his *job*"), read once here from the
+question text alone (no store, no model).
+
+Example::
+
+    >>> a = asked_for("Which cities has Marta lived in over the years?")
+    >>> a.kind, a.head, a.many
+    ('place', 'city', True)
+    >>> asked_for("What is the name of Joe's cat?").kind
+    'pet_name'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .cues import count_cue, recency_cue, summary_cue, tokenize
+
+KINDS = ("place", "organisation", "person", "role", "date", "number", "status", "pet_name", "animal",
+         "event", "summary", "thing")
+
+# head nouns → kind; a noun not listed asks for a thing of that name ("which bike", "what food")
+_HEADS: dict[str, tuple[str, ...]] = {
+    "place": ("city", "town", "country", "place", "suburb", "neighbourhood", "neighborhood", "area", "district",
+              "village", "state", "region", "office", "location", "address", "island", "county", "province"),
+    "organisation": ("company", "employer", "firm", "organisation", "organization", "hospital", "school",
+                     "university", "college", "club", "team", "choir", "orchestra", "agency", "studio", "startup",
+                     "shop", "restaurant", "bakery", "store", "bank", "gym", "church", "charity", "publisher",
+                     "magazine", "newspaper", "practice", "clinic", "lab", "laboratory", "brand", "label"),
+    "person": ("person", "man", "woman", "friend", "partner", "boyfriend", "girlfriend", "husband", "wife",
+               "manager", "boss", "supervisor", "sister", "brother", "mother", "father", "mom", "mum", "dad",
+               "son", "daughter", "colleague", "roommate", "flatmate", "neighbour", "neighbor", "cousin",
+               "fiance", "fiancé", "fiancee", "fiancée", "child", "kid", "baby", "aunt", "uncle", "grandmother",
+               "grandfather", "mentor", "coach", "teacher", "doctor", "landlord", "founder", "co-founder",
+               "cofounder", "employee", "owner", "drummer", "singer", "guitarist", "student", "tenant"),
+    "role": ("job", "title", "profession", "occupation", "role", "position", "career", "work", "line"),
+    "animal": ("animal", "breed", "species"),
+    "date": ("date", "day", "year", "month", "week", "season"),
+    "number": ("age", "number", "score", "price", "amount", "distance", "salary", "rent", "height", "weight"),
+    "status": ("status", "relationship"),
+}
+_HEAD_KIND = {noun: kind for kind, nouns in _HEADS.items() for noun in nouns}
+_ANIMALS = frozenset("dog cat puppy kitten pet horse rabbit bunny hamster parrot bird fish tortoise turtle "
+                     "snake lizard guinea pig hen chicken ferret greyhound".split())
+_FILLERS = frozenset("kind type sort name names of the a an his her their its my your current new "
+                     "latest favourite favorite first last old main exact full".split())
+_AUX = frozenset("is are was were does do did has have had can could will would should".split())
+_SUMMARY_START = re.compile(r"^\s*(?:summari[sz]e|describe|outline|tell me about|walk me through|give an overview)\b"
+                            r"|\bhow did\b.*\b(?:change|develop|evolve|unfold|progress|go)\b", re.I)
+_DATE_Q = re.compile(r"^\s*(?:when|since when|by when)\b|\b(?:what|which) (?:date|day|year|month|time of year)\b"
+                     r"|\bon what date\b|\bhow long ago\b", re.I)
+_COUNT_Q = re.compile(r"\bhow (?:many|much)\b", re.I)
+_AGE_Q = re.compile(r"\bhow old\b", re.I)
+_DURATION_Q = re.compile(r"\bhow long\b", re.I)
+_EVENT_Q = re.compile(r"\bwhat (?:happened|happens) (?:to|with)\b|\bwhat became of\b|\bwhat went wrong\b", re.I)
+_ROLE_Q = re.compile(r"\bwhat (?:does|did) \w+(?:'s)? (?:\w+ )?do(?: now| these days| nowadays)?\s*\??$"
+                     r"|\bdo for (?:work|a living)\b|\bwork as\b|\bdo professionally\b", re.I)
+_STATUS_Q = re.compile(r"\b(?:relationship|marital) status\b|\brelationship (?:with|between)\b"
+                       r"|\bstatus of \w+(?: and \w+)?(?:'s)? relationship\b", re.I)
+_NAME_OF = re.compile(r"\bname of ([^?,.]+)", re.I)
+_OF_ROLE = re.compile(r"\b(?:profession|job|occupation|line of work) of\b", re.I)
+_WHICH = re.compile(r"\b(?:which|what)\s+([^?,.]+)", re.I)
+_TIME_WORDS = frozenset("now currently then before after as when while during since until".split())
+_PHRASE_END = frozenset("is are was were does do did has have had can could will would should that who which "
+                        "to in at on for from with".split())
+
+
+@dataclass(frozen=True)
+class Asked:
+    """The kind of value asked for and how: one, many, a count, a yes/no."""
+
+    kind: str
+    head: str = ""  # the category noun the value must be an instance of ("city", "band")
+    many: bool = False  # a list: "which cities has she lived in"
+    count: bool = False  # "how many"
+    yesno: bool = False  # "is she still …", "did the trip happen"
+    recency: bool = False  # "now", "current", "still", "latest"
+
+    def to_trace(self) -> dict[str, object]:
+        return {"kind": self.kind, "head": self.head, "many": self.many, "count": self.count,
+                "yesno": self.yesno, "recency": self.recency}
+
+
+def _singular(word: str) -> str:
+    if word in _HEAD_KIND or len(word) < 4:
+        return word
+    for suffix, repl in (("ies", "y"), ("ches", "ch"), ("shes", "sh"), ("sses", "ss"), ("s", "")):
+        if word.endswith(suffix) and word[: -len(suffix)] + repl in _HEAD_KIND:
+            return word[: -len(suffix)] + repl
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _head_after(words: list[str]) -> str:
+    """The first noun-like word after fillers ("kind of", "the name of", possessives)."""
+    for w in words:
+        if w in _FILLERS or w in _AUX or w == "'s" or w == "'":
+            continue
+        return w
+    return ""
+
+
+def asked_for(question: str) -> Asked:
+    """The answer kind, head noun and shape of ``question`` (see the module doc)."""
+    q = question.strip()
+    words = tokenize(q)
+    first = words[0] if words else ""
+    recency = recency_cue(q) is not None
+    many = count_cue(q) is not None or bool(re.search(r"\b(?:over the course|during the conversations|"
+                                                      r"over the conversations|ever had|so far)\b", q, re.I))
+    yesno = first in _AUX
+    if _SUMMARY_START.search(q) or (summary_cue(q) and not yesno):
+        return Asked("summary", recency=recency)
+    if _COUNT_Q.search(q):
+        noun = _head_after(words[words.index("many") + 1:] if "many" in words else [])
+        return Asked("number", _singular(noun), many=False, count=True, recency=recency)
+    if _AGE_Q.search(q):
+        return Asked("number", "age", recency=recency)
+    if _DATE_Q.search(q) or _DURATION_Q.search(q):
+        return Asked("date", recency=recency)
+    if _EVENT_Q.search(q):
+        return Asked("event", recency=recency)
+    if _STATUS_Q.search(q):
+        return Asked("status", "relationship", recency=recency)
+    if _ROLE_Q.search(q):
+        return Asked("role", "job", recency=recency)
+    if _OF_ROLE.search(q):
+        return Asked("role", "job", recency=recency)
+    m = _NAME_OF.search(q)
+    if m:
+        noun = _singular(_named_noun(m.group(1)))
+        kind = "pet_name" if noun in _ANIMALS else ("person" if _HEAD_KIND.get(noun) == "person" else "thing")
+        return Asked(kind, noun, many=many, recency=recency)
+    head, kind = _wh_head(q)
+    if head == "one":  # "is she in a choir, and if so which one?": the noun the yes/no part names
+        found = re.search(r"\b(?:a|an|the)\s+([\w-]+)", q, re.I)
+        head = _singular(found.group(1).lower()) if found else ""
+        kind = _HEAD_KIND.get(head, "thing")
+    if first == "where":
+        where_org = re.search(r"\b(?:work|works|working|worked|study|studies|studied|employed)\b", q, re.I)
+        kind = "organisation" if first == "where" and where_org else ("place" if first == "where" else kind)
+    elif first in ("who", "whom", "whose"):
+        kind = "person"
+    elif yesno and not head:
+        kind = "thing"
+    if head == "pet":
+        kind = "pet_name"
+    elif head in _ANIMALS and kind == "thing":
+        kind = "animal" if re.search(r"\bwhat (?:kind|type|sort) of\b", q, re.I) else "pet_name"
+    return Asked(kind, head, many=many and kind not in ("summary",), yesno=yesno, recency=recency)
+
+
+def _named_noun(phrase: str) -> str:
+    """The noun a "name of …" phrase ends on: "Keisha's family dog" → dog, "the cat Nadia rescued" → cat."""
+    words = phrase.split()
+    last_poss = max((i for i, w in enumerate(words) if re.search(r"['\u2019]s?$", w)), default=-1)
+    rest = [w for w in words[last_poss + 1:] if w.lower() not in ("the", "a", "an")]
+    noun: list[str] = []
+    for w in rest:
+        if w[:1].isupper() or w.lower() in _PHRASE_END:
+            break
+        noun.append(w.lower())
+    return noun[-1] if noun else (rest[-1].lower() if rest else "")
+
+
+def _wh_head(q: str) -> tuple[str, str]:
+    """The head noun after which/what (or after "X's" in "what is X's job"), and its kind."""
+    poss = re.search(r"['\u2019]s?\s+((?:current|new|latest|favou?rite|old|first|main)\s+)?([\w-]+)(?:\s+([\w-]+))?", q)
+    for m in _WHICH.finditer(q):
+        words = [w.lower() for w in m.group(1).split()]
+        if not words or words[0] in _AUX:
+            break  # "what is X's job": the head is after the possessive
+        phrase: list[str] = []
+        for w in words:
+            if w in _PHRASE_END or w in _AUX or (w == "of" and any(p not in _FILLERS for p in phrase)):
+                break
+            if w not in _FILLERS:
+                phrase.append(w)
+        if phrase:
+            return _pick_head(phrase)
+    if poss:
+        words = [poss.group(2).lower()]
+        if poss.group(3) and poss.group(3).islower() and poss.group(3) not in _PHRASE_END | _TIME_WORDS:
+            words.append(poss.group(3))
+        return _pick_head(words)
+    return "", "thing"
+
+
+def _pick_head(phrase: list[str]) -> tuple[str, str]:
+    """The head of a short noun phrase: a known category noun among its first words ("football
+    *team*", "*company* bought"), else its second word ("finishing *time*")."""
+    known = [_singular(w) for w in phrase[:3] if _singular(w) in _HEAD_KIND]
+    noun = known[-1] if known else _singular(phrase[:2][-1])
+    return noun, _HEAD_KIND.get(noun, "thing")

@@ -1,0 +1,165 @@
+"""Whom a sentence is about, and which turns of a group speak of a question's subject.
+
+A value only answers "Where does Lena live?" when the sentence that states it is about Lena:
+said by her in the first person, said to her in the second person, or naming her (or "she"
+right after she was named). The reader weighs every candidate by this, so "my sister Lena moved
+to Oslo" counts for Lena and not for the speaker.
+
+Example::
+
+    >>> s = Subject("Lena", frozenset({"lena"}), speaker=False)
+    >>> about(s, speaker="Marisol", sentence="my sister lena just moved to oslo", turn="", others=("Marisol",))
+    1.0
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from tkg.nlp import is_place_name
+
+from .query_text import names_in
+
+FIRST = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b", re.I)
+SECOND = re.compile(r"\b(?:you|you're|youre|you've|your|yours|yourself|u|ur)\b", re.I)
+THIRD = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
+_RELATION_BEFORE_NAME = re.compile(r"\b(?:sister|brother|mother|mom|mum|father|dad|son|daughter|wife|husband|"
+                                   r"partner|friend|boss|manager|cousin|aunt|uncle|colleague|fianc[ée]e?)\s+$", re.I)
+
+
+@dataclass(frozen=True)
+class Subject:
+    """Who or what a question is about, with the lower-case names that refer to it."""
+
+    name: str
+    aliases: frozenset[str]
+    speaker: bool  # one of the group's speakers (first/second person refers to them)
+
+    def named_in(self, text: str) -> bool:
+        low = text.lower()
+        return any(re.search(rf"(?<!\w){re.escape(a)}(?!\w)", low) for a in self.aliases)
+
+
+def subject_of(question: str, speakers: dict[str, int]) -> Subject | None:
+    """The question's subject: a name right after a relation noun ("her sister Lena"), else the
+    first possessor ("Tobias's manager"), else the first name; matched to a speaker when it is one."""
+    names = names_in(question)
+    people = [n for n in names if any(s.lower() == n.lower() or s.lower().split()[0] == n.lower() for s in speakers)]
+    names = tuple(people + [n for n in names if n not in people and not is_place_name(n)]) or names
+    if not names:
+        return None
+    chosen = names[0]
+    for n in names:
+        at = question.find(n)
+        if at > 0 and _RELATION_BEFORE_NAME.search(question[:at]):
+            chosen = n
+            break
+    else:
+        poss = re.search(r"\b([A-Z][\w-]*)['\u2019]s?\b", question)
+        if poss and poss.group(1) in names:
+            chosen = poss.group(1)
+    low = chosen.lower()
+    match = next((s for s in speakers if s.lower() == low or s.lower().split()[0] == low), None)
+    name = match or chosen
+    aliases = {name.lower(), name.lower().split()[0], low}
+    return Subject(name, frozenset(a for a in aliases if len(a) > 1), match is not None)
+
+
+_SUBJ_DEPS = ("nsubj", "nsubjpass", "csubj", "expl")
+
+
+def clause_subject(token: Any) -> Any | None:
+    """The grammatical subject of the clause a token sits in ("*my sister* moved to Oslo"), climbing
+    through shared subjects ("I quit and moved to Porto"); None when the clause has none."""
+    t, seen = token, 0
+    while seen < 12:
+        seen += 1
+        if t.pos_ in ("VERB", "AUX") or t.dep_ == "ROOT":
+            subj = next((c for c in t.children if c.dep_ in _SUBJ_DEPS), None)
+            if subj is not None:
+                return subj
+            if t.dep_ in ("conj", "xcomp", "advcl", "acomp", "ccomp", "relcl") and t.head is not t:
+                t = t.head
+                continue
+            return None
+        if t.head is t:
+            return None
+        t = t.head
+    return None
+
+
+def _refers_to(s: Subject, word: Any, *, said_by: bool, listener_ok: bool) -> bool | None:
+    """Whether a pronoun or name refers to the subject (None: it says nothing either way)."""
+    low = word.lower_
+    if s.named_in(low):
+        return True
+    if low in ("i", "we", "me", "us", "my", "our", "mine"):
+        return s.speaker and said_by
+    if low in ("you", "u", "ya", "your", "ur", "yours"):
+        return s.speaker and not said_by and listener_ok
+    if word.pos_ == "PROPN":
+        return False
+    return None
+
+
+def _appositions(token: Any) -> list[Any]:
+    """Nouns in apposition with the token, either way round."""
+    out = [c for c in token.children if c.dep_ == "appos"]
+    if token.dep_ == "appos":
+        out.append(token.head)
+    return out
+
+
+def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, ...], fallback: float,
+                 relation: frozenset[str] = frozenset()) -> float:
+    """How surely the clause holding ``token`` is about the subject, from its grammatical subject:
+    "I"/"we" is the speaker, "you" the listener, a name that person, "my sister" someone else, but
+    "my boss" the subject's own relation when the question asks for it (``relation`` nouns);
+    without a grammatical subject, ``fallback`` (what the sentence and its turn say) discounted."""
+    said_by = speaker.lower() == s.name.lower() or speaker.lower().split()[0] in s.aliases
+    listener_ok = len(speakers) <= 2
+    for noun in _appositions(token):  # "Marjolein (my supervisor)", "my boss (hannah)"
+        poss = next((c for c in noun.children if c.dep_ == "poss"), None)
+        if poss is not None and (noun.lemma_.lower() in relation or noun.lower_ in relation):
+            return 0.9 if _refers_to(s, poss, said_by=said_by, listener_ok=listener_ok) else 0.0
+    subj = clause_subject(token)
+    if subj is None:
+        return fallback * 0.8
+    words = " ".join(t.lower_ for t in subj.subtree)
+    if s.named_in(words) and not any(c.dep_ == "poss" for c in subj.children):
+        return 1.0
+    poss = next((c for c in subj.children if c.dep_ == "poss"), None)
+    if poss is not None:
+        mine = _refers_to(s, poss, said_by=said_by, listener_ok=listener_ok)
+        if subj.lemma_.lower() in relation or subj.lower_ in relation:
+            return 0.9 if mine else (fallback * 0.5 if mine is None else 0.0)
+        return 0.0  # "my sister moved to Oslo" is about the sister
+    direct = _refers_to(s, subj, said_by=said_by, listener_ok=listener_ok)
+    if direct is not None:
+        return 0.9 if direct else 0.0
+    if subj.lower_ in ("he", "she", "him", "her"):  # a third person: never the speaker or the listener
+        return 0.0 if s.speaker else fallback * 0.8
+    if subj.lower_ in ("they", "it", "this", "that", "there", "which", "who"):
+        return fallback * 0.8
+    return fallback * 0.7
+
+
+def about(s: Subject, *, speaker: str, sentence: str, turn: str, others: tuple[str, ...],
+          previous: str = "") -> float:
+    """How surely ``sentence`` (of ``turn``, said by ``speaker``) is about the subject, 0–1.
+
+    ``others`` are the group's other speakers (a two-person chat's "you" is the listener);
+    ``previous`` is the turn before, for "she" right after the subject was named.
+    """
+    if s.named_in(sentence):
+        return 1.0
+    said_by = speaker.lower() == s.name.lower() or speaker.lower().split()[0] in s.aliases
+    if s.speaker and said_by:
+        return 0.9 if FIRST.search(sentence) else 0.5
+    if s.speaker and not said_by and SECOND.search(sentence) and len(others) <= 2:
+        return 0.8
+    if s.named_in(turn) or (THIRD.search(sentence) and s.named_in(previous)):
+        return 0.6 if THIRD.search(sentence) or not FIRST.search(sentence) else 0.3
+    return 0.0

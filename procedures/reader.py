@@ -1,0 +1,286 @@
+"""The offline reader: a value of the asked kind out of the evidence, or an honest abstention.
+
+After a procedure has gathered evidence, the reader reads it for the question: every sentence
+about the question's subject (`procedures.about`) is asked for spans of the asked kind
+(`planners.asked`, `procedures.spans`); each span is weighed by how sure its typing is, how
+surely its sentence is about the subject, how many of the question's and the relation's words
+the sentence shares, and whether it is stated (not asked, wished, planned or denied). Graph facts
+of a fitting type are candidates too. "Now" takes the latest well-supported value, a date the
+latest one said by then, a list every well-supported value; nothing well supported, or a false
+premise (`procedures.premise`), is "No information available".
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from planners.asked import Asked
+from tkg.models import NO_INFORMATION, Evidence, Fact
+from tkg.nlp import is_place_name, parse
+from tkg.timeparse import find_times
+
+from .about import Subject, about, clause_about
+from .spans import ANIMALS, GREETING, Span, hypothetical, negated, spans_of
+from .synthesis import content_terms, format_day, stem
+
+if TYPE_CHECKING:
+    from tkg.memory import Context
+
+SUPPORT = 0.55  # the least support a value needs to answer
+_EPOCH = datetime(1900, 1, 1, tzinfo=UTC)
+# a span whose kind is itself specific ("I'm a paralegal", "we got engaged") needs fewer cue words
+_FLOOR = {"role": 0.6, "status": 0.6, "pet_name": 0.45, "animal": 0.45}
+FAR_FUTURE = datetime(2200, 1, 1, tzinfo=UTC)
+_VISIT = frozenset("visit visiting visited trip holiday holidays vacation weekend conference flight flying "
+                   "travel travelling traveling tour stay staying".split())
+_STATE_KINDS = frozenset({"place", "organisation", "person", "role", "thing", "pet_name", "animal", "number"})
+_OBJECT_KINDS = {"place": ("place",), "organisation": ("organisation",), "person": ("person",),
+                 "pet": ("pet_name", "animal"), "literal": ("role", "number", "status", "thing"),
+                 "thing": ("thing",), "date": ("date",), "entity": ("place", "organisation", "person", "thing")}
+
+
+@dataclass
+class Candidate:
+    value: str
+    score: float
+    when: datetime | None
+    evidence: Evidence
+    source: str  # "graph" or "turn"
+
+
+@dataclass
+class Reading:
+    answer: str
+    abstained: bool
+    support: list[Evidence]
+    trace: dict[str, Any] = field(default_factory=dict)
+    typed: bool = False  # a value of a well-typed kind (a place, a person…) stated about the subject
+
+
+def norm(value: str) -> str:
+    """A value's comparison form: casefolded, accents and punctuation gone."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", value) if not unicodedata.combining(c))
+    return " ".join("".join(c if c.isalnum() else " " for c in plain.casefold()).split())
+
+
+KIND_CUES: dict[str, set[str]] = {
+    "number": {"old", "age", "turn", "turned", "birthday", "year", "years"},
+    "status": {"married", "engaged", "wedding", "dating", "together", "propos", "split", "single"},
+    "role": {"job", "work", "title", "promot", "hire", "role", "position"},
+}
+
+
+def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subject | None,
+              asked: Asked | None = None) -> set[str]:
+    """Stemmed words a stating sentence is likely to share with the question: its content words
+    and, for the relation it asks about, the predicate's verbs, nouns and phrases."""
+    terms = content_terms(question, drop=sorted(subject.aliases) if subject else ()) | (KIND_CUES.get(asked.kind, set()) if asked else set())
+    if predicate and predicate in ctx.registry:
+        p = ctx.registry.get(predicate)
+        words = " ".join((*p.phrases, *(v.split(" ")[0] for v in p.verbs), *p.nouns,
+                          *(x.split(" ")[-2] for x in p.possessive if " " in x)))
+        terms |= content_terms(words.replace("{name}", ""))
+    return terms
+
+
+def candidates(
+    ctx: Context, asked: Asked, subject: Subject | None, turns: list[Evidence], cues: set[str],
+    speakers: tuple[str, ...], excluded: set[str], verb: str | None, *, attribute: bool = True,
+    before: dict[str, str] | None = None,
+) -> list[Candidate]:
+    """Every span of the asked kind in ``turns``, weighed (see the module doc). With ``attribute``
+    the span's own clause must be about the subject (a slot of the subject's: where they live);
+    without it the sentence is enough (a chain: the city the subject's manager came from)."""
+    out: list[Candidate] = []
+    relation = frozenset({asked.head, *cues}) if asked.head else frozenset(cues)
+    for rank, ev in enumerate(turns):
+        doc = parse(ev.text)
+        sents = list(doc.sents)
+        previous = (before or {}).get(ev.episode, "")
+        per_sent = [about(subject, speaker=ev.speaker, sentence=x.text, turn=ev.text, others=speakers,
+                          previous=previous) if subject else 0.6 for x in sents]
+        turn_about = max(per_sent, default=0.0)
+        last_cues: list[int] = []
+        for sent, a in zip(sents, per_sent, strict=True):
+            text = sent.text
+            a = max(a, 0.8 * turn_about)
+            at = [t.i for t in sent if stem(t.lower_) in cues]
+            near_cues = at + [i - 4 for i in last_cues[-1:]]  # a cue in the sentence before counts, further off
+            last_cues = at or last_cues
+            if a <= 0.0:
+                continue
+            words = content_terms(text)
+            overlap = len(words & cues)
+            weight = (0.3 + a) * (1.15 if rank < 5 else 1.0)
+            if asked.kind in _STATE_KINDS:
+                if hypothetical(sent):
+                    weight *= 0.25
+                if asked.kind == "place" and words & _VISIT:
+                    weight *= 0.4
+            when = said_time(sent.text, ev.valid_at)
+            spans = spans_of(sent, asked.kind, asked.head)
+            if verb and asked.kind == "thing":
+                spans += _objects_of(sent, verb)
+            for sp in spans:
+                if norm(sp.text) in excluded or not norm(sp.text) or norm(sp.text) in (asked.head, asked.head + "s"):
+                    continue
+                gap = min((max(sp.start - i, i - sp.end + 1, 0) for i in near_cues), default=None)
+                if asked.kind == "place" and sp.start > sent.start and _locates(doc, sp.start):
+                    gap = min(gap if gap is not None else 9, 2)  # "she's in bergen now", "moved to porto"
+                near = _FLOOR.get(asked.kind, 0.3) + (0.9 / (1 + gap / 3) if gap is not None else 0.0) \
+                    + 0.15 * min(overlap, 3)
+                penalty = 0.6 if asked.kind == "person" and sp.text.lower() in {s.lower() for s in speakers} else 1.0
+                owner = clause_about(subject, doc[sp.start], speaker=ev.speaker, speakers=speakers, fallback=a,
+                                     relation=relation) if subject and attribute else a
+                scale = _place_scale(asked.head, sp.text) if asked.kind == "place" else 1.0
+                if asked.kind in _STATE_KINDS and negated(sent, doc[sp.start]):
+                    scale *= 0.35
+                out.append(Candidate(sp.text, sp.sure * (0.3 + owner) / (0.3 + a) * weight * near * penalty * scale,
+                                     when, ev, "turn"))
+    return out
+
+
+def _locates(doc: Any, start: int) -> bool:
+    """A place right after "in"/"to"/"into", or after a greeting's "from" ("hi from ghent!")."""
+    prev = doc[start - 1].lower_
+    if prev in ("in", "to", "into"):
+        return True
+    return prev == "from" and (start < 2 or doc[start - 2].lower_ in GREETING or doc[start - 2].is_sent_start)
+
+
+_TOWN_HEADS = frozenset({"city", "town", "country", "village", "state"})
+_AREA_HEADS = frozenset({"neighbourhood", "neighborhood", "suburb", "area", "district"})
+
+
+def _place_scale(head: str, value: str) -> float:
+    """"Which city": a gazetteer city over a neighbourhood; "which suburb": the other way round."""
+    town = is_place_name(value, locative=True)
+    if head in _TOWN_HEADS:
+        return 1.0 if town else 0.6
+    if head in _AREA_HEADS:
+        return 0.6 if town else 1.0
+    return 1.0
+
+
+def _objects_of(sent: Any, verb: str) -> list[Any]:
+    """Direct objects of the question's verb in the sentence ("I play the *keyboard*")."""
+    out = []
+    for t in sent:
+        if t.lemma_.lower() == verb and t.pos_ == "VERB":
+            for child in t.children:
+                if child.dep_ in ("dobj", "attr", "pobj") or (child.dep_ == "prep" and list(child.children)):
+                    target = child if child.dep_ != "prep" else next(iter(child.children))
+                    toks = [x for x in target.subtree if x.lower_ not in ("the", "a", "an", "my", "our", "your")]
+                    if toks and len(toks) <= 5:
+                        out.append(Span(" ".join(x.text for x in toks), "thing", 0.7, toks[0].i, toks[-1].i + 1))
+    return out
+
+
+def graph_candidates(ctx: Context, asked: Asked, facts: list[Fact], evidence: list[Evidence],
+                     excluded: set[str]) -> list[Candidate]:
+    """The procedure's facts whose object is of the asked kind, as candidates that rest on edges
+    (never a value the question itself names, its head noun, or an animal word for a pet's name)."""
+    by_fact = {e.fact: e for e in evidence if e.fact}
+    out = []
+    for f in facts:
+        kinds = _OBJECT_KINDS.get(ctx.registry.get(f.predicate).object_type, ()) if f.predicate in ctx.registry else ()
+        value = norm(f.object)
+        if asked.kind not in kinds or value in excluded or value in (asked.head, asked.head + "s") or (
+                asked.kind == "pet_name" and value in ANIMALS) or (
+                asked.kind in ("pet_name", "person") and is_place_name(f.object, locative=True)):
+            continue  # an edge whose object is not of the asked kind ("has_pet Japan") answers nothing
+        ev = by_fact.get(f.uuid) or next((e for e in evidence if f.episodes and e.episode == f.episodes[0]), None)
+        if ev is not None:
+            out.append(Candidate(f.object, 1.6, f.valid_at, ev, "graph"))
+    return out
+
+
+def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[datetime, datetime] | None,
+           ) -> tuple[list[Candidate], dict[str, Any]]:
+    """The answering candidates: the best, the latest well-supported, the one valid in the window,
+    or every well-supported value for a list."""
+    groups: dict[str, list[Candidate]] = {}
+    for c in cands:
+        groups.setdefault(norm(c.value), []).append(c)
+    _merge_nested(groups)
+    support = {k: max(c.score for c in cs) + 0.15 * (len(cs) - 1) for k, cs in groups.items()}
+    strong = {k: s for k, s in support.items() if s >= SUPPORT}
+    trace: dict[str, Any] = {"values": {groups[k][0].value: round(s, 3) for k, s in
+                                        sorted(support.items(), key=lambda kv: -kv[1])[:8]}}
+    if not strong:
+        return [], {**trace, "chosen_by": "nothing reached the support needed", "support_needed": SUPPORT}
+    best = max(strong.values())
+    # "now" and "as of" weigh every well-supported value by when it was said; the best and a
+    # list keep only values near the best
+    keep = set(strong) if (latest or window is not None) and not asked.many else {
+        k for k, s in strong.items() if s >= 0.5 * best}
+
+    def top(k: str) -> Candidate:
+        return max(groups[k], key=lambda c: c.score)
+
+    def last_said(k: str, until: datetime | None = None) -> datetime:
+        times = [c.when for c in groups[k] if c.when and c.score >= SUPPORT * 0.8 and (until is None or c.when <= until)]
+        return max(times) if times else _EPOCH
+
+    if asked.many:
+        chosen = sorted((top(k) for k in keep), key=lambda c: c.when or _EPOCH)
+        return chosen, {**trace, "chosen_by": "every well-supported value"}
+    if window is not None and window[1] >= FAR_FUTURE:  # "after X": the first value said after it
+        after = [c for k in keep for c in groups[k] if c.when and c.when >= window[0] and c.score >= SUPPORT * 0.8]
+        if after:
+            first = min(after, key=lambda c: c.when or _EPOCH)
+            return [top(norm(first.value))], {**trace, "chosen_by": f"the first said after {format_day(window[0])}"}
+    elif window is not None:
+        start, end = window
+        before = [k for k in keep if any(c.when and c.when <= end for c in groups[k])]
+        if not before:
+            return [], {**trace, "chosen_by": f"nothing well supported was said by {format_day(end)}"}
+        k = max(before, key=lambda k: (last_said(k, end), strong[k]))
+        return [top(k)], {**trace, "chosen_by": f"the latest said by {format_day(end)}"}
+    if latest:
+        k = max(keep, key=lambda k: (last_said(k), strong[k]))
+        return [top(k)], {**trace, "chosen_by": "the latest well-supported value"}
+    k = max(keep, key=lambda k: strong[k])
+    return [top(k)], {**trace, "chosen_by": "the best-supported value"}
+
+
+def said_time(text: str, turn_time: datetime | None) -> datetime | None:
+    """When a sentence says its state holds: the first day or month it names ("keys on may 15",
+    "I moved to Leeds back in 2019"), else the turn's own time."""
+    if turn_time is None:
+        return None
+    refs = [r for r in find_times(text, turn_time) if r.granularity in ("day", "week", "weekend", "month", "year")]
+    return refs[0].start if refs else turn_time
+
+
+def _merge_nested(groups: dict[str, list[Candidate]]) -> None:
+    """A value said inside a longer one in the same turn joins it: "manager" in "engineering
+    manager", "Raman" in "Priya Raman" (the longer says more)."""
+    keys = sorted(groups, key=lambda k: -len(k.split()))
+    for short in sorted(groups, key=lambda k: len(k.split())):
+        for long in keys:
+            if long == short or len(long.split()) <= len(short.split()) or short not in groups or long not in groups:
+                continue
+            if f" {short} " in f" {long} " and {c.evidence.episode for c in groups[short]} & {
+                    c.evidence.episode for c in groups[long]}:
+                groups[long].extend(groups.pop(short))
+                break
+
+
+def phrase(asked: Asked, chosen: list[Candidate]) -> str:
+    """The answer text: one value, or a list joined with commas and "and"."""
+    values = list(dict.fromkeys(c.value for c in chosen))
+    if asked.count:
+        return values[0]
+    if len(values) == 1:
+        return values[0]
+    return ", ".join(values[:-1]) + " and " + values[-1]
+
+
+def no_information(reason: str, evidence: list[Evidence], trace: dict[str, Any]) -> Reading:
+    """An abstention that keeps what was looked at, labelled as related turns, not support."""
+    return Reading(NO_INFORMATION, True, evidence, {**trace, "abstained_by": "reader", "reason": reason,
+                                                     "evidence_role": "related"})

@@ -1,0 +1,238 @@
+"""Reading step of `answer_question`: turn a procedure's evidence into a typed answer or "No info".
+
+Runs after the procedure and the evidence backfill. It parses what the question asks for
+(`planners.asked`), finds its subject, widens the evidence with the subject's own turns that
+share the relation's words, checks the question's presuppositions (`procedures.premise`), and
+lets `procedures.reader` pick a value of the asked kind: the latest for "now", the one said by
+the date for a time-anchored question (a date, or an event: "when he joined Fjordbyte"), all for
+a list. Summaries and dates keep the procedure's answer; the reading only checks their premise.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from planners import cues
+from planners.asked import Asked, asked_for
+from tkg.models import Evidence
+from tkg.nlp import parse, parse_many
+
+from .about import Subject, subject_of
+from .backfill import _turn_evidence
+from .premise import check
+from .query_text import names_in
+from .reader import (
+    FAR_FUTURE,
+    Reading,
+    candidates,
+    choose,
+    cue_terms,
+    graph_candidates,
+    no_information,
+    norm,
+    phrase,
+)
+from .result import ProcedureResult
+from .synthesis import content_terms, dedupe, format_day
+from .temporal import group_time, resolve_window
+
+if TYPE_CHECKING:
+    from tkg.memory import Context
+
+_FAR_PAST = datetime(1900, 1, 1).astimezone()
+# kinds whose spans are typed well enough that finding none means the evidence does not say
+TYPED = frozenset({"place", "organisation", "person", "role", "pet_name", "animal", "status", "number"})
+_RELATION_HEADS = frozenset({"manager", "boss", "supervisor", "sister", "brother", "mother", "father", "son", "daughter",
+                             "husband", "wife", "partner", "girlfriend", "boyfriend", "fiance", "fiancee", "friend",
+                             "job", "title", "profession", "occupation", "role", "city", "town", "country",
+                             "relationship", "dog", "cat", "pet", "age"})
+# "X's manager", "the woman X dated": the value belongs to someone the subject is related to
+_RELATIONAL = re.compile(r"['\u2019]s?\s+(?:(?:current|new|first|old|former|business|phd|ex)\s+)*(?P<rel>manager|boss|"
+                         r"supervisor|sister|brother|mother|father|mom|mum|dad|son|daughter|son-in-law|husband|wife|"
+                         r"partner|girlfriend|boyfriend|fianc\w*|friend|co-?founder|colleague|cousin|employee)\b", re.I)
+_EVENT_CLAUSE = re.compile(r"(?<!look )(?<!looks )(?<!looked )(?<!looking )(?<!named )(?<!take )(?<!took )"
+                           r"\b(when|while|before|after|since)\s+(?!(?:the\s+)?(?:latest|most recent)\b)(.+?)[?,]?$",
+                           re.I)
+EVENTS: dict[str, str] = {
+    "stolen": "stolen", "stole": "stolen", "nicked": "stolen", "robbed": "stolen", "theft": "stolen",
+    "sold": "sold", "selling": "sold", "cancelled": "cancelled", "canceled": "cancelled", "cancel": "cancelled",
+    "postponed": "postponed", "crashed": "crashed", "totalled": "written off", "totaled": "written off",
+    "broke": "broken", "broken": "broken", "died": "died", "lost": "lost", "closed": "closed", "scrapped": "scrapped",
+    "returned": "returned", "repaired": "repaired", "fixed": "repaired", "quit": "quit", "left": "left",
+    "retired": "retired", "towed": "towed", "finished": "finished", "rescheduled": "rescheduled",
+}
+_EVENT_PHRASES = (("called off", "cancelled"), ("fell through", "fell through"), ("gave away", "given away"),
+                  ("given away", "given away"), ("passed away", "died"), ("no longer", "no longer"),
+                  ("moved on", "left"), ("gave up", "gave up"), ("dropped out", "dropped out"))
+_ENDING = frozenset({"quit", "left", "retired", "no longer", "gave up", "dropped out", "cancelled", "sold",
+                     "fell through"})
+
+
+def subject_turns(ctx: Context, group: str, subject: Subject | None, cues_: set[str], *, k: int = 24) -> list[Evidence]:
+    """The group's turns naming the subject or said by them that share the most cue words."""
+    terms = sorted({*(subject.aliases if subject else ()), *(c for c in cues_ if len(c) >= 4)})
+    if not terms:
+        return []
+    rows = ctx.store.named("graph.turns_with_terms", {"group_id": group, "terms": terms, "limit": 2000})
+    scored = []
+    for r in rows:
+        text = r["text"] or ""
+        mine = subject is not None and (subject.named_in(text) or (r["speaker"] or "").lower() in subject.aliases)
+        overlap = len(content_terms(text) & cues_)
+        if overlap or (mine and not cues_):
+            scored.append((overlap + (1 if mine else 0), r))
+    scored.sort(key=lambda x: -x[0])
+    return [_turn_evidence(r, float(s), group) for s, r in scored[:k]]
+
+
+def turns_before(ctx: Context, group: str, turns: list[Evidence]) -> dict[str, str]:
+    """The text of the turn said just before each of ``turns`` ("she's in Oslo now" after "How is
+    Maren?"), read by position from the group's anchor."""
+    uuids = [e.episode for e in turns if e.episode]
+    if not uuids:
+        return {}
+    seq_of = {r["uuid"]: r["seq"] for r in ctx.store.named("retrieval.turns", {"group_id": group, "uuids": uuids})
+              if r.get("seq") is not None}
+    wanted = sorted({s - 1 for s in seq_of.values() if s > 0})
+    rows = ctx.store.named("retrieval.turns_by_seq", {"group_id": group, "seqs": wanted}) if wanted else []
+    text_at = {r["seq"]: r["text"] or "" for r in rows}
+    return {u: text_at.get(s - 1, "") for u, s in seq_of.items()}
+
+
+def event_window(ctx: Context, question: str, group: str, turns: list[Evidence],
+                 anchor_now: datetime) -> tuple[tuple[datetime, datetime] | None, str]:
+    """The time window the question is anchored to: a date ("in March 2021"), or an event
+    ("when he started at Fjordbyte", "before her promotion"), dated by the turn that tells it."""
+    anchor = cues.find_time_anchor(question)
+    if anchor is not None:
+        window = resolve_window(anchor.text, anchor_now)
+        if window is not None:
+            return window, f"date {anchor.text!r}"
+    m = _EVENT_CLAUSE.search(question)
+    if not m or question.strip().lower().startswith(("when", "since when")):
+        return None, ""
+    link, clause = m.group(1).lower(), m.group(2)
+    words = content_terms(clause, drop=[n for n in names_in(clause) if len(n) < 3])
+    scored = [(len(content_terms(e.text) & words), e) for e in turns if e.valid_at]
+    top = max((n for n, _ in scored), default=0)  # the first turn that tells the event best: later ones look back
+    best = min(((n, e) for n, e in scored if n == top), key=lambda x: x[1].valid_at or _FAR_PAST, default=(0, None))
+    if best[1] is None or best[0] < max(1, len(words) // 2) or best[1].valid_at is None:
+        return None, ""
+    when = best[1].valid_at
+    if link == "before":
+        return (_FAR_PAST, when - timedelta(seconds=1)), f"before {clause!r} ({best[1].source_ref})"
+    if link in ("after", "since"):
+        return (when, FAR_FUTURE), f"after {clause!r} ({best[1].source_ref})"
+    return (_FAR_PAST, when + timedelta(hours=1)), f"at {clause!r} ({best[1].source_ref})"
+
+
+def read_event(asked: Asked, question: str, subject: Subject | None, turns: list[Evidence]) -> tuple[str, Evidence] | None:
+    """What happened to the thing a question names: the latest event word said next to it
+    ("the blue bianchi 😭 cut the lock clean through… stolen"), or for a yes/no question whether
+    something ended ("quit the band")."""
+    focus = [n.lower() for n in names_in(question) if subject is None or n.lower() not in subject.aliases]
+    if asked.head:
+        focus.append(asked.head)
+    found: list[tuple[datetime, str, Evidence]] = []
+    for ev in turns:
+        low = ev.text.lower()
+        if not any(f in low for f in focus):
+            continue
+        words = {t.lower_ for t in parse(ev.text)}
+        hits = [v for w, v in EVENTS.items() if w in words] + [v for p, v in _EVENT_PHRASES if p in low]
+        if asked.yesno:
+            hits = [h for h in hits if h in _ENDING]
+        for h in hits:
+            found.append((ev.valid_at or _FAR_PAST, h, ev))
+    if not found:
+        return None
+    when, word, ev = max(found, key=lambda x: x[0])
+    return word, ev
+
+
+def _bridge(ctx: Context, group: str, relation: str, subject: Subject, speakers: tuple[str, ...],
+            excluded: set[str], window: tuple[datetime, datetime] | None, latest: bool) -> Subject | None:
+    """The person a relation noun names for the subject ("Tobias's *manager*" → Olu), read like
+    "Who is Tobias's manager?"; None when no one is well supported."""
+    asked = Asked("person", relation, recency=latest)
+    cues = content_terms(relation) | {relation}
+    turns = subject_turns(ctx, group, subject, cues)
+    chosen, _ = choose(asked, candidates(ctx, asked, subject, turns, cues, speakers, excluded, None),
+                       latest=latest, window=window)
+    if not chosen:
+        return None
+    name = chosen[0].value
+    return Subject(name, frozenset({name.lower(), name.lower().split()[0]}), speaker=False)
+
+
+def main_verb(question: str) -> str | None:
+    """The question's own verb ("play" in "What instrument does Aarav play now?"), not be/have/do."""
+    for t in parse(question):
+        if t.pos_ == "VERB" and t.lemma_.lower() not in ("be", "have", "do", "get"):
+            return str(t.lemma_.lower())
+    return None
+
+
+def read(ctx: Context, question: str, group: str, *, mode: str, as_of: datetime | None,
+         result: ProcedureResult, predicate: str | None) -> Reading | None:
+    """The reader's answer for ``question``, or None to keep the procedure's own (see the module doc)."""
+    asked = asked_for(question)
+    trace: dict[str, Any] = {"asked": asked.to_trace()}
+    if asked.kind == "summary":
+        return None
+    speakers = tuple(ctx.speakers(group))
+    subject = subject_of(question, ctx.speakers(group))
+    trace["subject"] = subject.name if subject else None
+    cue_set = cue_terms(ctx, question, predicate, subject, asked)
+    turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set))
+    parse_many([e.text for e in turns])  # one batch for the turns every later step reads
+    premise = check(asked, question, subject, turns, speakers)
+    trace["premise"] = premise.reason
+    if not premise.holds:
+        return no_information(f"false premise: {premise.reason}", result.evidence or turns[:5], trace)
+    if asked.kind == "date":
+        return None
+    if asked.kind == "event" or (asked.yesno and asked.kind == "thing" and not asked.head):
+        got = read_event(asked, question, subject, turns)
+        if got is None:
+            return None  # no event word next to it: the procedure's answer stands
+        word, ev = got
+        answer = (f"No, {word}" if asked.yesno else word) + (f" ({format_day(ev.valid_at)})" if ev.valid_at else "")
+        return Reading(answer, False, dedupe([ev, *result.evidence]), {**trace, "event": word})
+    excluded = {norm(n) for n in names_in(question)} | ({norm(a) for a in subject.aliases} if subject else set())
+    window, why = ((_FAR_PAST, as_of), "as_of") if as_of else event_window(ctx, question, group, turns,
+                                                                           group_time(ctx, group))
+    if why:
+        trace["window"] = {"from": why, "start": window[0] if window else None, "end": window[1] if window else None}
+    latest = asked.recency or mode == "latest_version"
+    verb = main_verb(question)
+    rel = _RELATIONAL.search(question)
+    if rel is not None and subject is not None and asked.head != rel.group("rel").lower() \
+            and subject.named_in(question[max(0, rel.start() - 40) : rel.start() + 2]):
+        bridge = _bridge(ctx, group, rel.group("rel").lower(), subject, speakers, excluded, window, latest)
+        if bridge is not None:  # "Tobias's manager" is Olu: read Olu's city, not Tobias's
+            trace["bridge"] = bridge.name
+            subject = bridge
+            cue_set = cue_terms(ctx, question, predicate, subject, asked) - {rel.group("rel").lower()}
+            turns = dedupe(subject_turns(ctx, group, subject, cue_set) + result.evidence)
+            excluded |= {norm(a) for a in subject.aliases}
+    cands = graph_candidates(ctx, asked, list(result.facts), result.evidence, excluded) if "bridge" not in trace else []
+    cands += candidates(ctx, asked, subject, turns, cue_set, speakers, excluded, verb,
+                        attribute="bridge" in trace or mode != "relation_chain", before=turns_before(ctx, group, turns))
+    chosen, how = choose(asked, cands, latest=latest, window=window)
+    trace["choice"] = how
+    if not chosen:
+        slot = predicate is not None or latest or window is not None or asked.head in _RELATION_HEADS
+        if (result.trace.get("from_graph") and result.answer) or asked.kind not in TYPED or not slot:
+            return None  # an answer walked over edges stands; an untyped or open question is not read
+        return no_information(f"no {asked.kind} is supported by the evidence", result.evidence or turns[:5], trace)
+    answer = phrase(asked, chosen)
+    if asked.yesno:
+        answer = f"Yes, {answer}"
+    # the evidence keeps the procedure's ranking (what retrieval found best for the question); the
+    # turns that state the answer are named in the trace and follow when the list lacks them
+    trace["support"] = [c.evidence.source_ref for c in chosen]
+    support = dedupe(result.evidence + [c.evidence for c in chosen])
+    return Reading(answer, False, support, trace, typed=asked.kind in TYPED)

@@ -1,0 +1,356 @@
+"""Spans of an asked kind in one parsed sentence: places, organisations, people, roles, numbers…
+
+The reader (`procedures/reader.py`) asks each evidence sentence for values of the kind the
+question wants (`planners.asked`), and gets back spans with how sure the typing is: a named
+entity of the right label or a gazetteer place is sure, a capitalised word near the question's
+head noun less so. Nothing here decides which span answers; it only says what each span *is*.
+
+Example::
+
+    >>> from tkg.nlp import parse
+    >>> [c.text for c in spans_of(parse("We finally moved to Porto last May.")[:], "place", "")]
+    ['Porto']
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from tkg.nlp import is_common_word, is_place_name
+
+LOCATIVE = frozenset("in to from at near around outside into via".split())
+# "hi from ghent!", "writing from Porto": where the writer is
+GREETING = frozenset("hi hii hiii hello hey hiya greetings ciao hola love writing texting postcard".split())
+_NER_KINDS = {"place": ("GPE", "LOC", "FAC"), "organisation": ("ORG", "FAC"), "person": ("PERSON",),
+              "date": ("DATE",), "number": ("CARDINAL", "QUANTITY", "MONEY", "PERCENT", "TIME")}
+ROLE_HEADS = frozenset("""
+    accountant actor analyst architect artist assistant associate attorney author baker barista bartender
+    builder carpenter cashier chef chemist cleaner clerk coach consultant cook coordinator counsellor counselor
+    curator dancer designer dentist developer director doctor driver economist editor electrician engineer
+    entrepreneur farmer firefighter founder freelancer gardener guide hairdresser head illustrator instructor
+    intern journalist judge lawyer lead lecturer librarian manager mechanic midwife musician nanny nurse officer
+    owner painter paralegal paramedic partner pharmacist photographer physician physiotherapist pilot plumber
+    postdoc producer professor dev programmer psychologist receptionist reporter researcher scientist secretary
+    singer specialist student supervisor surgeon tailor teacher technician tester therapist translator tutor
+    vet veterinarian waiter waitress writer crew attendant captain principal administrator strategist planner
+    copywriter marketer recruiter mechanic janitor porter steward stewardess resident registrar
+    """.split())
+STATUS_WORDS: dict[str, str] = {
+    "married": "married", "wedding": "married", "wife": "married", "husband": "married", "newlywed": "married",
+    "engaged": "engaged", "engagement": "engaged", "proposed": "engaged", "fiance": "engaged", "fiancé": "engaged",
+    "fiancee": "engaged", "fiancée": "engaged",
+    "divorced": "divorced", "divorce": "divorced", "separated": "separated", "widowed": "widowed",
+    "single": "single", "dating": "dating", "girlfriend": "dating", "boyfriend": "dating", "seeing": "dating",
+    "broke": "broke up", "split": "broke up", "dumped": "broke up",
+}
+STATUS_PHRASES = (("called off", "called off"), ("call off", "called off"), ("broke up", "broke up"),
+                  ("broken off", "called off"), ("moved in together", "living together"))
+ANIMALS = frozenset("""dog cat puppy pup kitten kitty horse pony rabbit bunny hamster parrot budgie bird fish
+    tortoise turtle snake lizard gecko hen chicken ferret greyhound labrador retriever terrier spaniel poodle
+    collie beagle bulldog dachshund husky mutt whippet lurcher pug corgi shepherd tabby goldfish guinea""".split())
+_NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+                          "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty "
+                          "ninety hundred".split())
+_DET = frozenset("a an the my your his her our their its this that these those some new old current first ur u "
+                 "yr".split())
+
+
+@dataclass(frozen=True)
+class Span:
+    text: str
+    kind: str
+    sure: float  # how sure the typing is, 0–1
+    start: int  # token offsets in the doc
+    end: int
+
+
+def _clean(tokens: Any) -> tuple[str, int, int] | None:
+    """A phrase without leading determiners, stop words, possessives, punctuation and emoji, as
+    the sentence writes it ("sixty-seven", not "sixty - seven")."""
+    toks = list(tokens)
+    while toks and (toks[0].lower_ in _DET or toks[0].tag_ in ("PRP$", "POS", "DT") or not toks[0].is_alpha
+                    and not toks[0].like_num or (toks[0].is_stop and len(toks) > 1)):
+        toks = toks[1:]
+    while toks and (toks[-1].is_punct or toks[-1].tag_ == "POS" or not (toks[-1].is_alpha or toks[-1].like_num)):
+        toks = toks[:-1]
+    if not toks:
+        return None
+    doc = toks[0].doc
+    return doc.text[toks[0].idx : toks[-1].idx + len(toks[-1].text)], toks[0].i, toks[-1].i + 1
+
+
+def _ents(sent: Any, labels: tuple[str, ...], kind: str, sure: float) -> list[Span]:
+    out = []
+    for ent in sent.ents:
+        if ent.label_ in labels:
+            cleaned = _clean(ent)
+            if cleaned:
+                out.append(Span(cleaned[0], kind, sure, cleaned[1], cleaned[2]))
+    return out
+
+
+def _places(sent: Any) -> list[Span]:
+    out = [s for s in _ents(sent, _NER_KINDS["place"], "place", 0.9)
+           if is_place_name(s.text) or s.text[:1].isupper()]
+    taken = {i for s in out for i in range(s.start, s.end)}
+    toks = list(sent)
+    for n in (3, 2, 1):  # gazetteer names, longest first: "hong kong", "porto"
+        for j in range(len(toks) - n + 1):
+            window = toks[j : j + n]
+            if any(t.i in taken for t in window) or not all(t.is_alpha for t in window) or not all(
+                    t.pos_ in ("PROPN", "NOUN", "X") or t.text[:1].isupper() for t in window):
+                continue
+            text = " ".join(t.text for t in window)
+            prev = toks[j - 1].lower_ if j > 0 else ""
+            initial = window[0].i == sent.start and is_common_word(text)
+            if not initial and is_place_name(text, locative=prev in LOCATIVE):
+                out.append(Span(text, "place", 0.8, window[0].i, window[-1].i + 1))
+                taken.update(t.i for t in window)
+    return out
+
+
+def _proper_runs(sent: Any) -> list[Span]:
+    """Runs of capitalised words that are not sentence-initial function words (names of things)."""
+    out, run = [], []
+    for t in list(sent) + [None]:
+        shouting = t is not None and t.is_upper and len(t.text) > 1 and not t.ent_type_
+        initial = t is not None and t.i == sent.start and (t.is_stop or is_common_word(t.text))
+        if t is not None and t.text[:1].isupper() and t.is_alpha and not initial and not shouting \
+                and t.lower_ not in ("i", "im", "i'm") and t.pos_ in ("PROPN", "NOUN", "ADJ"):
+            run.append(t)
+            continue
+        if run:
+            cleaned = _clean(run)
+            if cleaned:
+                out.append(Span(cleaned[0], "proper", 0.5, cleaned[1], cleaned[2]))
+            run = []
+    return out
+
+
+def _chunks_with(sent: Any, heads: frozenset[str] | set[str]) -> list[tuple[Any, Any]]:
+    """Noun chunks of the sentence whose root (or any word) is one of ``heads``, with that word."""
+    out = []
+    for chunk in sent.noun_chunks:
+        hit = next((t for t in chunk if t.lemma_.lower() in heads or t.lower_ in heads), None)
+        if hit is not None:
+            out.append((chunk, hit))
+    return out
+
+
+_PREDICATING = frozenset({"attr", "appos", "acomp", "ROOT", "oprd", "npadvmod", "dep"})
+
+
+def _predicated(chunk: Any) -> bool:
+    """The role is said *of* someone ("I'm a nurse", "promoted to team lead", "job as a tester",
+    "junior frontend dev 🤓"), not merely mentioned ("I have a new supervisor")."""
+    root = chunk.root
+    if root.dep_ in _PREDICATING:
+        return True
+    return root.dep_ == "pobj" and root.head.lower_ in ("as", "to", "into")
+
+
+_ROLE_SUFFIX = re.compile(r"\w{3,}(?:er|or|ist|ian|ant|eer|smith|wright)s?$")
+
+
+def _roles(sent: Any) -> list[Span]:
+    out = []
+    for chunk in sent.noun_chunks:  # "i'm senior cartographer now": a predicated agent noun is a role too
+        root = chunk.root
+        if root.lower_ not in ROLE_HEADS and root.pos_ == "NOUN" and _predicated(chunk) and \
+                _ROLE_SUFFIX.search(root.lower_) and root.dep_ != "ROOT":
+            cleaned = _clean([t for t in chunk if t.i <= root.i])
+            if cleaned:
+                out.append(Span(cleaned[0], "role", 0.7, cleaned[1], cleaned[2]))
+    for chunk, hit in _chunks_with(sent, ROLE_HEADS):
+        toks = [t for t in chunk if t.i <= hit.i and t.ent_type_ not in ("PERSON", "GPE")]
+        cleaned = _clean(toks)
+        if cleaned:
+            sure = (0.9 if hit.i == chunk.root.i else 0.6) * (1.0 if _predicated(chunk) else 0.4)
+            out.append(Span(cleaned[0], "role", sure, cleaned[1], cleaned[2]))
+    return out
+
+
+def _number_runs(sent: Any) -> list[Span]:
+    """Numbers as written: "34", "sixty-two", "twenty five" (a run of number words and hyphens)."""
+    out: list[Span] = []
+    run: list[Any] = []
+    toks = list(sent) + [None]
+    for t in toks:
+        is_num = t is not None and (t.like_num and not t.text[:1].isalpha() or t.lower_ in _NUMBER_WORDS)
+        if is_num or (t is not None and t.text == "-" and run):
+            run.append(t)
+            continue
+        while run and run[-1].text == "-":
+            run.pop()
+        if run:
+            doc = run[0].doc
+            out.append(Span(doc.text[run[0].idx : run[-1].idx + len(run[-1].text)], "number", 0.8,
+                            run[0].i, run[-1].i + 1))
+        run = []
+    return out
+
+
+def _numbers(sent: Any, head: str) -> list[Span]:
+    if head == "age":  # an age is a count of years: no clock times, money or ordinals
+        return [s for s in _number_runs(sent) if not (s.text.isdigit() and int(s.text) > 130)
+                and sent.doc[s.start].ent_type_ not in ("TIME", "MONEY", "PERCENT", "ORDINAL")]
+    out = _ents(sent, _NER_KINDS["number"], "number", 0.9)
+    seen = {i for s in out for i in range(s.start, s.end)}
+    return out + [s for s in _number_runs(sent) if s.start not in seen]
+
+
+def _statuses(sent: Any) -> list[Span]:
+    low = sent.text.lower()
+    out = [Span(value, "status", 0.9, sent.start, sent.end) for phrase, value in STATUS_PHRASES if phrase in low]
+    for t in sent:
+        value = STATUS_WORDS.get(t.lower_)
+        if value and not (t.lower_ == "seeing" and t.pos_ != "VERB"):
+            out.append(Span(value, "status", 0.8, t.i, t.i + 1))
+    return out
+
+
+def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
+    """Names in a sentence that says one of ``heads``: "my dog Biscuit", "meet Churro, our kitten"."""
+    if not any(t.lower_ in heads or t.lemma_.lower() in heads for t in sent):
+        return []
+    names = _ents(sent, ("PERSON", "ORG", "GPE", "PRODUCT", "WORK_OF_ART", "NORP"), "name", 0.7)
+    taken = {i for s in names for i in range(s.start, s.end)}
+    for s in _proper_runs(sent):
+        if not any(i in taken for i in range(s.start, s.end)):
+            names.append(Span(s.text, "name", 0.6, s.start, s.end))
+    toks = list(sent)
+    for j, t in enumerate(toks[:-1]):  # "named biscuit", "called kopi": lower-case names after a naming verb
+        if t.lower_ in ("named", "called", "name", "meet") and toks[j + 1].is_alpha and not toks[j + 1].is_stop:
+            nxt = toks[j + 1]
+            if not any(nxt.i == s.start for s in names):
+                names.append(Span(nxt.text, "name", 0.7, nxt.i, nxt.i + 1))
+    return names
+
+
+_FAVOURITE = frozenset("favourite favorite fave fav fav' new old current latest usual main".split())
+
+
+def _linked(chunk: Any) -> Any | None:
+    """What a copula says a noun phrase is: "my fave food *is ur mushroom bao*" / "*X* is my band"."""
+    root = chunk.root
+    verb = root.head
+    if verb.lemma_ != "be" or root.dep_ not in ("nsubj", "attr"):
+        return None
+    want = "attr" if root.dep_ == "nsubj" else "nsubj"
+    return next((c for c in verb.children if c.dep_ == want and c is not root), None)
+
+
+def _things(sent: Any, head: str) -> list[Span]:
+    """Values of a category noun: "a green cannondale gravel *bike*", "my favourite *band*, Paper Lanterns"."""
+    out = []
+    heads = {head, head + "s"} if head else set()
+    for chunk, hit in _chunks_with(sent, heads):
+        other = _linked(chunk)
+        if other is not None:
+            cleaned = _clean(list(other.subtree))
+            if cleaned and len(cleaned[0].split()) <= 5:
+                out.append(Span(cleaned[0], "thing", 0.8, cleaned[1], cleaned[2]))
+        toks = [t for t in chunk if t.i < hit.i and t.lower_ not in _DET and t.tag_ not in ("PRP$", "POS")
+                and t.lower_ not in _FAVOURITE]
+        if toks:
+            cleaned = _clean(toks + [hit])
+            if cleaned:
+                out.append(Span(cleaned[0], "thing", 0.6, cleaned[1], cleaned[2]))
+    if heads:
+        out += [Span(s.text, "thing", 0.7, s.start, s.end) for s in _named_near(sent, heads)]
+    return out
+
+
+_CALENDAR = frozenset("""january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays
+    saturdays sundays christmas easter""".split())
+
+
+def _plausible(span: Span) -> bool:
+    """Not a calendar word ("January", "Fridays") and not a shouted word ("INGRID!!!", "RIP")
+    standing for a name; short acronyms of organisations ("MBA") stay."""
+    words = span.text.split()
+    if all(w.lower() in _CALENDAR for w in words):
+        return False
+    shouted = len(words) == 1 and span.text.isupper() and len(span.text) > 2
+    return not (shouted and (span.kind != "organisation" or len(span.text) > 4))
+
+
+def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
+    """Every span of ``kind`` (a `planners.asked` kind) in the parsed sentence ``sent``."""
+    return [s for s in _spans_of(sent, kind, head) if _plausible(s)]
+
+
+def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
+    if kind == "place":
+        return _places(sent)
+    if kind == "organisation":
+        orgs = _ents(sent, _NER_KINDS["organisation"], "organisation", 0.9)
+        taken = {i for s in orgs for i in range(s.start, s.end)}
+        places = {s.start for s in _places(sent)}
+        extra = [Span(s.text, "organisation", 0.5, s.start, s.end) for s in _proper_runs(sent)
+                 if not any(i in taken for i in range(s.start, s.end)) and s.start not in places
+                 and not any(t.ent_type_ == "PERSON" for t in sent.doc[s.start : s.end])]
+        return orgs + extra
+    if kind == "person":
+        people = _ents(sent, _NER_KINDS["person"], "person", 0.9)
+        taken = {i for s in people for i in range(s.start, s.end)}
+        extra = [Span(s.text, "person", 0.5, s.start, s.end) for s in _proper_runs(sent)
+                 if not any(i in taken for i in range(s.start, s.end)) and len(s.text.split()) <= 2
+                 and not all(is_common_word(w) for w in s.text.split())
+                 and not any(t.ent_type_ in ("GPE", "ORG", "LOC", "DATE") for t in sent.doc[s.start : s.end])]
+        taken |= {i for p in extra for i in range(p.start, p.end)}
+        lower = [Span(t.text, "person", 0.45, t.i, t.i + 1) for t in sent
+                 if t.i not in taken and t.is_lower and t.is_alpha and len(t.text) > 2 and not t.is_stop
+                 and t.pos_ in ("PROPN", "NOUN", "ADJ", "X") and not is_common_word(t.text)]
+        return [p for p in people + extra + lower if not is_place_name(p.text)]
+    if kind == "role":
+        return _roles(sent)
+    if kind == "number":
+        return _numbers(sent, head)
+    if kind == "date":
+        return _ents(sent, _NER_KINDS["date"], "date", 0.9)
+    if kind == "status":
+        return _statuses(sent)
+    if kind == "pet_name":
+        return [Span(s.text, "pet_name", s.sure, s.start, s.end) for s in _named_near(sent, ANIMALS | {head})
+                if s.text.lower() not in ANIMALS and not is_place_name(s.text)]
+    if kind == "animal":
+        return [Span(t.text.lower(), "animal", 0.9, t.i, t.i + 1) for t in sent if t.lower_ in ANIMALS]
+    return _things(sent, head)
+
+
+_NEGATION = re.compile(r"\b(?:not|never|no longer|didn'?t|don'?t|doesn'?t|won'?t|isn'?t|wasn'?t|aren'?t|"
+                       r"can'?t|couldn'?t|haven'?t|hasn'?t|nope|fell through|called off|cancel+ed)\b", re.I)
+_HYPOTHETICAL = re.compile(r"\b(?:if|would|might|maybe|perhaps|someday|one day|thinking (?:of|about)|considering|"
+                           r"dream(?:ing)? of|wish|hope to|hoping to|planning to|plan to|want to|wanna|"
+                           r"might|could|should i|whether)\b", re.I)
+
+
+_RETRACTED = re.compile(r"\b(?:fell through|called off|cancel+ed|never happened|not happening|off the table|"
+                        r"scrapped|no longer)\b", re.I)
+
+
+def negated(sent: Any, token: Any | None = None) -> bool:
+    """The sentence calls off what it says ("the move fell through"), or the clause holding
+    ``token`` is denied ("didn't get the job"; "he wants to stay in brisbane and I don't" does not
+    deny Brisbane). Without a token, any denial in the sentence counts."""
+    if _RETRACTED.search(sent.text):
+        return True
+    if token is None:
+        return bool(_NEGATION.search(sent.text)) or any(t.dep_ == "neg" for t in sent)
+    t, hops = token, 0
+    while hops < 4:
+        if any(c.dep_ == "neg" or c.lower_ in ("never", "not", "n't") for c in t.children):
+            return True
+        if t.head is t or t.dep_ in ("ROOT", "conj", "ccomp", "advcl"):
+            break
+        t, hops = t.head, hops + 1
+    return False
+
+
+def hypothetical(sent: Any) -> bool:
+    """The sentence is a question, a condition, a wish or a plan rather than a statement of fact."""
+    return sent.text.rstrip().endswith("?") or bool(_HYPOTHETICAL.search(sent.text))

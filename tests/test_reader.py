@@ -1,0 +1,133 @@
+"""The offline reader: what a question asks for, spans of that kind, whom a clause is about,
+false premises, and typed answers end to end on each store (our own conversation,
+tests/data/reader/wren_ottilie.json: lower-case texting, a move, a cancelled trip, a
+hypothetical dog, a promotion, a relative who moves twice)."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from planners.asked import asked_for
+from procedures.about import Subject, clause_about
+from procedures.spans import hypothetical, negated, spans_of
+from tkg.memory import Memory
+from tkg.models import NO_INFORMATION
+from tkg.nlp import is_place_name, parse
+
+DATA = Path(__file__).parent / "data" / "reader" / "wren_ottilie.json"
+GROUP = "wren-ottilie"
+
+
+@pytest.mark.parametrize(("question", "kind", "head", "many"), [
+    ("Which town did Odile grow up in?", "place", "town", False),
+    ("Where does Odile work these days?", "organisation", "", False),
+    ("Who was Odile's landlord in 2020?", "person", "landlord", False),
+    ("What is Odile's job title now?", "role", "title", False),
+    ("What does Odile do for a living?", "role", "job", False),
+    ("When did Odile start at the bakery?", "date", "", False),
+    ("How many sisters does Odile have?", "number", "sister", False),
+    ("How old is Odile's nephew?", "number", "age", False),
+    ("What is the name of Odile's rabbit?", "pet_name", "rabbit", False),
+    ("What kind of animal is Crumb?", "animal", "animal", False),
+    ("Which restaurants has Odile worked at over the years?", "organisation", "restaurant", True),
+    ("What happened to Odile's old van?", "event", "", False),
+    ("What is Odile's relationship status?", "status", "relationship", False),
+    ("Summarise Odile's year.", "summary", "", False),
+    ("Which board game does Odile play on Sundays?", "thing", "game", False),
+])
+def test_the_kind_a_question_asks_for(question: str, kind: str, head: str, many: bool) -> None:
+    asked = asked_for(question)
+    assert (asked.kind, asked.head, asked.many) == (kind, head, many), asked
+
+
+def test_spans_are_typed_and_written_as_the_sentence_writes_them() -> None:
+    sent = next(parse("we finally moved to lyon last may, near the old market").sents)
+    assert [s.text for s in spans_of(sent, "place", "")] == ["lyon"]
+    sent = next(parse("My uncle turned sixty-two on Friday.").sents)
+    assert "sixty-two" in [s.text for s in spans_of(sent, "number", "age")]
+    said, mentioned = (next(parse(t).sents) for t in ("I'm a paralegal now.", "I have a new paralegal."))
+    assert spans_of(said, "role", "")[0].sure > spans_of(mentioned, "role", "")[0].sure
+    sent = next(parse("We adopted a puppy, meet Biscuit!").sents)
+    assert [s.text for s in spans_of(sent, "pet_name", "dog")] == ["Biscuit"]
+    sent = next(parse("Happy new year, INGRID!!! See you in January.").sents)
+    assert spans_of(sent, "person", "") == []  # a shout and a month are not names
+
+
+def test_gazetteer_places_need_a_capital_or_a_preposition_when_english_uses_the_word() -> None:
+    assert is_place_name("Nice") and not is_place_name("nice") and is_place_name("nice", locative=True)
+    assert is_place_name("malmö") and not is_place_name("of", locative=True)
+
+
+def test_denial_and_wishes_are_not_statements() -> None:
+    denied = next(parse("He wants to stay in Perth forever and I don't.").sents)
+    perth = next(t for t in denied if t.text == "Perth")
+    assert not negated(denied, perth)  # the "don't" is about another clause
+    assert negated(next(parse("The Lisbon move fell through.").sents))
+    assert hypothetical(next(parse("If I ever get a dog I'm calling it Pretzel.").sents))
+    assert hypothetical(next(parse("Are you still going to Oslo?").sents))
+
+
+def test_a_clause_is_about_its_grammatical_subject() -> None:
+    wren = Subject("Wren", frozenset({"wren"}), speaker=True)
+    doc = parse("my sister moved to Bergen and I moved to Tallinn")
+    bergen, tallinn = (next(t for t in doc if t.text == w) for w in ("Bergen", "Tallinn"))
+    assert clause_about(wren, bergen, speaker="Wren", speakers=("Wren", "Ottilie"), fallback=0.9) == 0.0
+    assert clause_about(wren, tallinn, speaker="Wren", speakers=("Wren", "Ottilie"), fallback=0.9) == 0.9
+    boss = parse("my boss is still jonas")
+    jonas = next(t for t in boss if t.text == "jonas")
+    assert clause_about(wren, jonas, speaker="Wren", speakers=("Wren", "Ottilie"), fallback=0.5,
+                        relation=frozenset({"boss"})) == 0.9
+
+
+@pytest.fixture(scope="module", params=["kuzu", pytest.param("neo4j", marks=pytest.mark.neo4j)])
+def mem(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Memory, str]]:
+    if request.param == "neo4j":
+        url = os.environ.get("TKG_TEST_NEO4J_URI")
+        if not url:
+            pytest.skip("TKG_TEST_NEO4J_URI is not set")
+    else:
+        url = f"kuzu://{tmp_path_factory.mktemp('reader')}/reader.kuzu"
+    m = Memory.open(url)
+    group = f"{GROUP}-{uuid.uuid4().hex[:8]}"
+    try:
+        m.ingest(DATA, group=group)
+        yield m, group
+    finally:
+        if request.param == "neo4j":
+            m.forget(group)
+        m.close()
+
+
+@pytest.mark.parametrize(("question", "wanted"), [
+    ("Which city does Wren live in now?", "tallinn"),
+    ("Where was Wren living in March 2021?", "ghent"),
+    ("What is Wren's job title now?", "senior cartographer"),
+    ("Who is Wren's boss?", "jonas"),
+    ("Which city did Wren's boss move from?", "rotterdam"),
+    ("What is the name of Wren's cat?", "fig"),
+    ("Where does Ottilie's sister Maren live now?", "oslo"),
+])
+def test_typed_answers_from_the_turns(mem: tuple[Memory, str], question: str, wanted: str) -> None:
+    m, group = mem
+    a = m.ask(question, group=group)
+    assert wanted in a.answer.lower() and not a.abstained, (a.answer, a.trace.get("reading"))
+    assert len(a.answer) < 40  # a value, not a sentence
+    assert any(wanted in e.text.lower() for e in a.evidence[:3])  # its turn comes first
+
+
+@pytest.mark.parametrize("question", [
+    "What is the name of Wren's dog?",  # only a wish: "if i ever get a dog"
+    "When did Wren go to Lisbon?",  # the trip fell through
+    "What is the name of Ottilie's baby?",  # never mentioned
+])
+def test_false_premises_abstain_with_related_turns(mem: tuple[Memory, str], question: str) -> None:
+    m, group = mem
+    a = m.ask(question, group=group)
+    assert a.abstained and a.answer == NO_INFORMATION, (a.answer, a.trace.get("reading"))
+    assert a.trace["reading"]["evidence_role"] == "related" and "premise" in a.trace["reading"]["reason"]
+    assert a.evidence  # what was looked at stays, labelled as related turns

