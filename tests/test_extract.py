@@ -264,6 +264,8 @@ def test_extract_is_fast_enough_for_ingest() -> None:
              "I went to a LGBTQ support group yesterday and it was so powerful.",
              "Wow, love that painting! So cool you found such a helpful group. What's it done for you?",
              "My sister Megan moved to Leeds last week, and I'm planning to visit her in July."] * 100
+    for text in turns[:4]:  # the registry's patterns and the gazetteer are built once per process, not per turn
+        extract(text, speaker="Caroline", listeners=["Melanie"], when=WHEN, registry=REGISTRY)
     t = time.perf_counter()
     for text in turns:
         extract(text, speaker="Caroline", listeners=["Melanie"], when=WHEN, registry=REGISTRY)
