@@ -45,7 +45,7 @@ _KIND_NAMED = re.compile(r"^\s+(?:a|an|another|two|three|\d+)\s+(?:[a-z\-]+\s+){
 
 def _named_after_kind(rest: str, vocab: frozenset[str]) -> bool:
     m = _KIND_NAMED.match(rest)
-    return bool(m) and (m.group("kind") in vocab or m.group("kind").rstrip("s") in vocab)
+    return m is not None and (m.group("kind") in vocab or m.group("kind").rstrip("s") in vocab)
 
 
 def _longer_title(title: str, after: str, vocab: frozenset[str] | None) -> str:

@@ -332,10 +332,11 @@ def role_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             name = clean_name(m.group("name"))
             if is_name(name):
                 out.append(Hit(sent.speaker, "reports_to", name, confidence=CONF_FIRST - 0.1, anchor=m.end()))
-    m = _TITLE_AT.match(sent.text) if "job_title" in reg and _GOT_JOB_CUE.search(sent.before) else None
-    title = _title(m.group("title"), comp.vocab.get("job_title", frozenset())) if m else None
-    if m and title and title == " ".join(m.group("title").lower().split()):
-        out.append(Hit(sent.speaker, "job_title", title, confidence=CONF_LOOSE, anchor=m.end()))
+    said = _TITLE_AT.match(sent.text) if "job_title" in reg and _GOT_JOB_CUE.search(sent.before) else None
+    title = _title(said.group("title"), comp.vocab.get("job_title", frozenset())) if said else None
+    if said and title and title == " ".join(said.group("title").lower().split()):
+        out.append(Hit(sent.speaker, "job_title", title, confidence=CONF_LOOSE, anchor=said.end()))
         if "works_at" in reg:
-            out.append(Hit(sent.speaker, "works_at", m.group("org").strip(), confidence=CONF_LOOSE, anchor=m.end()))
+            out.append(Hit(sent.speaker, "works_at", said.group("org").strip(), confidence=CONF_LOOSE,
+                           anchor=said.end()))
     return out
