@@ -1,9 +1,12 @@
 """`extract()`: one turn in, candidate facts out, read from the speaker's side.
 
 Per sentence: find its time expressions, decide whether it states anything
-(questions and hypotheticals do not; possessives inside them still presuppose),
-run the rules, attach each claim's time, and resolve corrections ("actually,
-it's Leeds, not York") against what was said earlier in the turn or in `history`.
+(questions and hypothetical clauses do not; possessives inside them still presuppose),
+run the rules (clauses, noun phrases, indirect statements), resolve what claims point
+back at ("sold it", "the Corolla", "she"), keep only values of the predicate's kind,
+attach each claim's time, and resolve corrections ("actually, it's Leeds, not York")
+against what was said earlier in the turn or in `history`. Per turn, a slot said outright
+outranks one read off an indirect shape, and a named pet replaces its species.
 """
 
 from __future__ import annotations
