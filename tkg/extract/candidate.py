@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from tkg.extract.lexicon import NOT_NAMES
 from tkg.predicates import PredicateRegistry
 from tkg.timeparse import TimeRef
 
@@ -59,6 +60,7 @@ class Hit:
     correction: bool = False
     object_type: str = ""  # "" = the predicate's object type
     subject_type: str = "person"
+    indirect: bool = False  # read off a shape that implies the fact ("got the keys to a flat in X")
 
 
 @dataclass
@@ -74,7 +76,11 @@ class Sentence:
     times: list[TimeRef] = field(default_factory=list)
     question: bool = False
     hypothetical: bool = False
+    iffy: list[tuple[int, int]] = field(default_factory=list)  # spans of hypothetical clauses in a stated sentence
     correction: bool = False
+    before: str = ""  # the turn's text before this sentence
+    turn: str = ""  # the whole turn
+    people_before: tuple[str, ...] = ()  # people named in the turn before this sentence ("he"/"she" may be one)
 
     @property
     def listener(self) -> str | None:
@@ -89,5 +95,5 @@ class Sentence:
         if w in ("your", "you"):
             return self.listener
         if w.endswith("'s"):
-            return word[:-2]
+            return None if w[:-2] in NOT_NAMES else word[:-2]  # "How's work at ...?" has no owner
         return word

@@ -14,7 +14,8 @@ import re
 from tkg.extract import lexicon as lx
 from tkg.extract.candidate import CONF_CONTEXT, CONF_FIRST, CONF_LOOSE, CONF_SECOND, Hit, Sentence
 from tkg.extract.compiled import Compiled, VerbEntry
-from tkg.extract.objects import clean_name, is_name, subjects, take_objects, vocab_ok
+from tkg.extract.gazetteer import spelled_place
+from tkg.extract.objects import PERSON_NOUNS, clean_name, is_name, subjects, take_objects, vocab_ok
 from tkg.predicates import Predicate
 
 _IT = re.compile(r"\b(?:it|that|this|them|those|these)\b", re.I)
@@ -33,7 +34,28 @@ _PRAISE = frozenset("great good amazing awesome wonderful fantastic terrible bad
 _MAYBE_NUMBER = re.compile(r"\d|turn|teen|ty\b|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve")
 # "I'm seeing someone, Nerys, ...": a verb that needs a name may give it after a comma.
 _NAME_AFTER_PAUSE = re.compile(r"\s*,\s*(?=[A-Z])")
+_BACK_REF = re.compile(r"\s+(it|them)\b(?!\s*(?:is|was|'s)\b)", re.I)
+# A be-verb before a past participle makes the clause passive ("'s" is left out: "she's moved" is "has").
+_PASSIVE = re.compile(r"\b(?:is|are|was|were|been|being|be|am)\b|'m\b|'re\b", re.I)
 _INFINITIVE = re.compile(r"\s+(?!(?:a|an|the|my|our|his|her|their|your|this|that|some|see|visit)\b)[a-z]+\b(?!')")
+
+
+_KIND_NAMED = re.compile(r"^\s+(?:a|an|another|two|three|\d+)\s+(?:[a-z\-]+\s+){0,2}?(?P<kind>[a-z]+)\s+(?:named|called)\s+[A-Z]")
+
+
+def _named_after_kind(rest: str, vocab: frozenset[str]) -> bool:
+    m = _KIND_NAMED.match(rest)
+    return m is not None and (m.group("kind") in vocab or m.group("kind").rstrip("s") in vocab)
+
+
+def _longer_title(title: str, after: str, vocab: frozenset[str] | None) -> str:
+    """"nurse" followed by "manager" is a "nurse manager": extend a title while the next word ends one."""
+    words = re.findall(r"[^\s,.;:!?()]+|[,.;:!?()]", after)[:2]
+    for w in words:
+        if vocab is None or not w.isalpha() or not w.islower() or w not in vocab:
+            break
+        title = f"{title} {w}"
+    return title
 
 
 def _mode(mid: str) -> dict[str, bool]:
@@ -51,8 +73,8 @@ def _decide(entry: VerbEntry, pred: Predicate, mode: dict[str, bool], mid: str, 
     """(predicate, polarity) the clause asserts, or None when it asserts nothing."""
     travel = entry.base in lx.TRAVEL
     progressive = entry.kind == "ger" and (mode["be"] or entry.base.startswith("be "))
-    if mode["plan"]:
-        return None  # plan_hits reads these
+    if mode["plan"] or (entry.base in lx.RETURN and (progressive or mode["future"] or mode["modal"])):
+        return None  # plan_hits reads plans; "we're getting back from Crete tomorrow" is not a visit yet
     if mode["modal"] and not mode["used"]:
         return None
     if mode["future"] or (progressive and travel):
@@ -86,20 +108,31 @@ def clause_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
                 continue
             if mode["be"] and entry.kind in ("base", "s") and not entry.base.startswith("be "):
                 continue  # "we're like a family": after a be-verb, "like" is not the verb
+            if entry.kind == "ger" and not mid.strip() and not congrats and not entry.base.startswith("be "):
+                continue  # "sitting here in Rotterdam playing chess": a participle, not a clause
+            if entry.kind == "past" and _PASSIVE.search(mid) and not entry.base.startswith("be "):
+                continue  # "Softwood has been bought by Orbis": the subject is what was bought
             decided = _decide(entry, reg.get(entry.predicate), mode, mid, rest)
             if decided is None or decided[0] not in reg:
                 continue
             pname, polarity = decided
-            if entry.base in lx.TRAVEL and entry.base.endswith(" to") and _INFINITIVE.match(rest):
+            if (entry.base in lx.TRAVEL and entry.base.endswith(" to") and _INFINITIVE.match(rest)
+                    and not spelled_place(" ".join(rest.split()[:3])) and not spelled_place(rest.split()[0])):
                 continue  # "I'm going to check it out": "going to" is the future, not travel
             pause = _NAME_AFTER_PAUSE.match(rest) if entry.needs_name else None
             objs = take_objects(sent, m.end() + (pause.end() if pause else 0), reg.get(pname))
+            strict = entry.base in lx.GENERIC_VERBS or entry.predicate == "plays"
+            if strict and entry.predicate in comp.vocab and _named_after_kind(rest, comp.vocab[entry.predicate]):
+                strict = False  # "has a parrot called Kiwi": the kind is said, the name may follow
+            if not objs and entry.polarity == "retract" and entry.predicate in ("owns", "has_pet"):
+                objs = [m2.group(1).lower()] if (m2 := _BACK_REF.match(rest)) else []  # "sold it": coref resolves
             if entry.loose and entry.predicate in comp.vocab and not all(
-                vocab_ok(o, comp.vocab[entry.predicate], strict=False) for o in objs
+                vocab_ok(o, comp.vocab[entry.predicate], strict=strict) for o in objs
             ):
                 continue  # "I have two kids, Leo and Mia" says nothing about pets
             if pname == "plans" and entry.predicate != "plans":
-                objs = [o for o in objs if o.lower() not in comp.rel_nouns]  # "visit my parents"
+                objs = [o for o in objs if o.lower() not in comp.rel_nouns  # "visit my parents"
+                        and o.split()[0].lower() not in PERSON_NOUNS]  # "going to my neighbour Derek"
             if pname == "job_title" and objs and polarity == "assert":
                 out += _employer_hits(sent, m, objs[0], subs)
             for obj in objs:
@@ -109,6 +142,8 @@ def clause_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
                     if pname in ("likes", "owns", "plans", "dislikes"):
                         conf = min(conf, CONF_LOOSE + 0.1)
                     out.extend(extra)
+                    if pname == "plans" and obj[:1].islower() and entry.base in lx.TRAVEL:
+                        obj = spelled_place(obj) or obj  # "moving to lisbon in june" -> "Lisbon"
                     otype = "place" if pname == "plans" and obj[0].isupper() else ""
                     out.append(Hit(subject, pname, obj, polarity=polarity, confidence=conf, anchor=m.end("verb"),
                                    object_type=otype))
@@ -129,14 +164,15 @@ def copula_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
     reg = sent.registry
     out: list[Hit] = []
     low = sent.text.lower()
-    if comp.copula_job is not None and "job_title" in reg and (" a " in low or " an " in low):
+    if comp.copula_job is not None and "job_title" in reg and (" a " in low or " an " in low or lx.RANKS_RX.search(low)
+                                                                 or " now " in low or "officially" in low):
         for m in comp.copula_job.finditer(sent.text):
             mode = _mode(m.group("mid"))
             if mode["modal"] or mode["future"] or mode["plan"] or m.group("cop").lower() in ("was", "were"):
                 if not mode["used"]:
                     continue
             polarity = "retract" if (mode["neg"] or mode["used"]) else "assert"
-            title = m.group("obj").lower()
+            title = _longer_title(m.group("obj").lower(), sent.text[m.end("obj"):], comp.vocab.get("job_title"))
             if title.split()[0] in _PRAISE:
                 continue  # "you're a great teacher" is praise, not a job
             for subject, conf, extra in subjects(m, sent, comp):

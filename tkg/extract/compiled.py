@@ -26,6 +26,7 @@ SUBJECT = (
     r"|\b[Cc]ongrat(?:ulation)?s\s+on"
     r"|(?P<rposs>" + POSS + r")\s+(?:(?:" + lx.REL_ADJ + r")\s+){0,2}(?P<rnoun>{RELNOUNS})\b(?:,?\s+(?P<rname>"
     + NAME + r")\b,?)?"
+    r"|(?P<pron>\b[Ss]he\b|\b[Hh]e\b)"
     r"|(?P<name>" + NAME + r"))"
 )
 MID = r"(?P<mid>(?:(?:\s+|(?='))(?i:" + lx.AUX_WORDS + r")\b)*)"
@@ -172,7 +173,9 @@ def compile_registry(registry: PredicateRegistry) -> Compiled:
                          r"(?:(?:named|called)\s+)?(?P<name>" + NAME + r")\b(?!')") if has_rel else None,
         copula_job=re.compile(
             subject.replace("{RELNOUNS}", rel_alt) + MID + JOIN
-            + r"(?P<cop>am|'m|is|'s|are|'re|was|were|been|be|became|become|becomes|becoming)\s+(?:a|an)\s+"
+            + r"(?P<cop>am|'m|is|'s|are|'re|was|were|been|be|became|become|becomes|becoming|"
+            r"(?:got\s+|get\s+|gotten\s+)?promoted\s+to)\s+(?:(?:now|officially|currently)\s+)?"
+            r"(?:(?:a|an)\s+|(?=(?:" + lx.RANKS + r")\s)|(?<=to\s)|(?<=now\s)|(?<=officially\s)|(?<=currently\s))"
             r"(?P<obj>(?:[a-z\-]+\s+){0,2}?(?:" + _alt(list(job_vocab)) + r"))\b(?P<after>\s+(?:at|for|with)\s+)?",
         ) if job_vocab else None,
         fan=re.compile(subject + MID + JOIN + r"(?P<cop>am|'m|is|'s|are|'re)\s+(?:a|an|such\s+a)\s+(?:(?:big|huge|"

@@ -1,9 +1,12 @@
 """`extract()`: one turn in, candidate facts out, read from the speaker's side.
 
 Per sentence: find its time expressions, decide whether it states anything
-(questions and hypotheticals do not; possessives inside them still presuppose),
-run the rules, attach each claim's time, and resolve corrections ("actually,
-it's Leeds, not York") against what was said earlier in the turn or in `history`.
+(questions and hypothetical clauses do not; possessives inside them still presuppose),
+run the rules (clauses, noun phrases, indirect statements), resolve what claims point
+back at ("sold it", "the Corolla", "she"), keep only values of the predicate's kind,
+attach each claim's time, and resolve corrections ("actually, it's Leeds, not York")
+against what was said earlier in the turn or in `history`. Per turn, a slot said outright
+outranks one read off an indirect shape, and a named pet replaces its species.
 """
 
 from __future__ import annotations
@@ -16,6 +19,19 @@ from datetime import datetime
 from tkg.extract.candidate import CONF_CONTEXT, Candidate, Hit, Sentence
 from tkg.extract.clauses import clause_hits, copula_hits, plan_hits, together_hits
 from tkg.extract.compiled import Compiled, compile_registry
+from tkg.extract.coref import resolve
+from tkg.extract.gazetteer import population
+from tkg.extract.indirect import (
+    change_hits,
+    home_and_work_hits,
+    pet_name_hits,
+    role_hits,
+    stolen_and_promoted_hits,
+    trip_by_place_hits,
+    trip_done_hits,
+)
+from tkg.extract.lexicon import NOT_NAMES
+from tkg.extract.mentions import mentions
 from tkg.extract.phrases import (
     birthday_hits,
     favorite_hits,
@@ -24,6 +40,7 @@ from tkg.extract.phrases import (
     pet_named_hits,
     trip_hits,
 )
+from tkg.extract.typecheck import typed
 from tkg.models import as_utc
 from tkg.predicates import PredicateRegistry
 from tkg.text import normalize_name, split_sentences, without_long_words
@@ -40,6 +57,8 @@ _HYPOTHETICAL = re.compile(
     r"dream(?:s|ing|ed|t)?\s+(?:of|about)|maybe|perhaps|hypothetically|someday|some\s+day)\b",
     re.I,
 )
+# Clauses a hypothetical marker governs: split at ":" ";" " - " and ", but".
+_CLAUSE = re.compile(r"[^:;\u2014\u2013]+?(?=\s*(?:[:;\u2014\u2013]|\s-\s|,?\s+but\s+)|$)")
 _CORRECTION = re.compile(
     r"^\s*(?:(?:oh|sorry|wait|no|oops|sorry,?\s+no|my\s+bad|um)[,!.]?\s+)*(?:actually|correction|i\s+meant|i\s+mean|"
     r"to\s+be\s+clear|scratch\s+that|let\s+me\s+correct\s+(?:that|myself))\b[,:]?\s*",
@@ -51,6 +70,10 @@ _NOT_BUT = re.compile(
     r"|(?:\bi\s+meant\s+(?P<new3>[^,.;!?]{1,60}))",
     re.I,
 )
+# A time before a claim belongs to it only within its clause: in "my sabbatical ends in November
+# and I've decided to stay: I accepted a job at X" the job is not dated November.
+_CLAUSE_BREAK = re.compile(r"[:;]|\s[-\u2013\u2014]\s")
+_HE_SHE = re.compile(r"\b(?:[Ss]he|[Hh]e)\b")
 _ARTICLE = re.compile(r"^(?:the|a|an|in|at|to|from)\s+", re.I)
 _PARTNER_PREDS = ("engaged_to", "married_to", "partner_of")
 
@@ -58,8 +81,10 @@ _PARTNER_PREDS = ("engaged_to", "married_to", "partner_of")
 # Chat drops the subject: "Packed everything up and moved to Bruges!", "Just adopted a kitten."
 # Such a sentence starting with a past-tense life-event verb is the speaker's; so is a verb
 # coordinated after a first-person clause ("I sold the flat and moved to Leeds").
-_EVENT_VERBS = r"(?:packed|moved|relocated|settled|started|adopted|rescued|bought|sold|got|joined|quit|left|lost|began)"
+_EVENT_VERBS = (r"(?:packed|moved|relocated|settled|started|adopted|rescued|bought|sold|got|joined|quit|left|lost|began|"
+                r"promoted|signed|found|rented)")
 _ELIDED = re.compile(r"^(?=(?:(?:just|finally|officially|recently|also)\s+)?" + _EVENT_VERBS + r"\b)", re.I)
+_ELIDED_GERUND = re.compile(r"^(?=(?:(?:just|finally|also|so|officially)\s+)?(?:moving|relocating|heading|flying)\s)", re.I)
 _COORDINATED = re.compile(r"\b(and(?:\s+then)?|then)\s+(?=(?:(?:just|finally)\s+)?" + _EVENT_VERBS + r"\b)", re.I)
 _FIRST_PERSON = re.compile(r"^(?:[A-Z][a-z]+,?\s+)?I\b")
 
@@ -72,6 +97,8 @@ def spell_out_subject(text: str) -> str:
     """
     if _ELIDED.match(text):
         text = "I " + text[0].lower() + text[1:]
+    elif _ELIDED_GERUND.match(text):
+        text = "I'm " + text[0].lower() + text[1:]  # "moving back to Perth in May" -> a plan
     if _FIRST_PERSON.match(text):
         text = _COORDINATED.sub(lambda m: m.group(1) + " I ", text)
     return text
@@ -83,7 +110,13 @@ def _sentence(text: str, index: int, speaker: str, listeners: Sequence[str], whe
     sent = Sentence(text, index, speaker, listeners, when, registry)
     sent.times = find_times(sent.text, when)
     sent.question = sent.text.rstrip().endswith("?") or bool(_QUESTION_START.match(sent.text))
-    sent.hypothetical = bool(_HYPOTHETICAL.search(sent.text))
+    clauses = ([(m.start(), m.end()) for m in _CLAUSE.finditer(sent.text) if re.search(r"\w", m.group(0))]
+               if _HYPOTHETICAL.search(sent.text) else [])
+    iffy = [span for span in clauses if _HYPOTHETICAL.search(sent.text, *span)]
+    # "I don't know if this is the right moment, but I have news: I proposed to Ana": the "if" governs
+    # its own clause only; the sentence is hypothetical when every clause is.
+    sent.hypothetical = bool(iffy) and len(iffy) == len(clauses)
+    sent.iffy = iffy
     sent.correction = bool(_CORRECTION.match(sent.text))
     return sent
 
@@ -99,7 +132,7 @@ def _attach_time(hits: list[Hit], sent: Sentence) -> list[tuple[Hit, datetime | 
         nxt = min((g.anchor for g in hits if g.anchor > h.anchor and normalize_name(g.object) != key),
                   default=len(sent.text) + 1)
         after = [t for t in sent.times if h.anchor <= t.span[0] < nxt]
-        before = [t for t in sent.times if t.span[1] <= h.anchor]
+        before = [t for t in sent.times if t.span[1] <= h.anchor and not _CLAUSE_BREAK.search(sent.text, t.span[1], h.anchor)]
         ref = after[0] if after else (before[-1] if before else None)
         out.append((h, ref.start, ref.text) if ref else (h, None, None))
     return out
@@ -124,8 +157,12 @@ def _corrections(sent: Sentence, context: list[Hit], registry: PredicateRegistry
         new = m.group("new") or m.group("new2") or m.group("new3")
         old = m.group("old") or m.group("old2")
     new = _clean(new)
-    if not new:
-        return []
+    words = new.split()
+    while words and not any(ch.isalnum() for ch in words[-1]):
+        words.pop()  # "yes 😊"
+    new = " ".join(words)
+    if not new or new.split()[0].lower().strip(",.!") in NOT_NAMES:
+        return []  # "Actually yes" answers; it corrects nothing
     old_key = normalize_name(_clean(old)) if old else None
     # A speaker corrects their own slip first ("Oops, I meant Brno" after their own "I moved to
     # Ohrid", with the listener's news in between); only then what the listener said.
@@ -136,6 +173,8 @@ def _corrections(sent: Sentence, context: list[Hit], registry: PredicateRegistry
             continue
         if old_key is None and not registry.is_single(h.predicate):
             continue
+        if registry.get(h.predicate).proper_object and not new[:1].isupper():
+            continue  # a place is corrected by a name
         return [replace(h, object=new, correction=True, confidence=min(h.confidence, CONF_CONTEXT + 0.2), anchor=-1)]
     return []
 
@@ -154,12 +193,24 @@ def _sentence_hits(sent: Sentence, comp: Compiled, context: list[Hit]) -> list[H
     """Every rule's hits for one sentence; questions and hypotheticals only presuppose."""
     if sent.hypothetical:
         return np_hits(sent, comp) if not sent.question else []
+    if sent.iffy:  # hypothetical clauses inside a stated sentence: their claims are dropped
+        return [h for h in _stated_hits(sent, comp, context)
+                if not any(a <= h.anchor <= b for a, b in sent.iffy) or h.anchor < 0 and not sent.question]
+    return _stated_hits(sent, comp, context)
+
+
+def _stated_hits(sent: Sentence, comp: Compiled, context: list[Hit]) -> list[Hit]:
+    """The rules' hits for a sentence that states something (a question only presupposes)."""
     hits = np_hits(sent, comp) + favorite_hits(sent)
     if sent.question:
         return hits
     hits += clause_hits(sent, comp) + copula_hits(sent, comp) + plan_hits(sent, comp)
     hits += birthday_hits(sent) + trip_hits(sent) + pet_gone_hits(sent, comp) + pet_named_hits(sent, comp)
-    hits += together_hits(sent, comp, _partner(context + hits, sent.speaker))
+    hits += home_and_work_hits(sent) + pet_name_hits(sent, comp) + stolen_and_promoted_hits(sent, comp)
+    hits += trip_by_place_hits(sent) + role_hits(sent, comp)
+    partner = _partner(context + hits, sent.speaker)
+    hits += together_hits(sent, comp, partner) + change_hits(sent, context + hits, partner)
+    hits += trip_done_hits(hits, context)
     if not hits or sent.correction:
         hits += _corrections(sent, context, sent.registry)
     return hits
@@ -202,9 +253,18 @@ def extract(
     ]
     results: list[Candidate] = []
     seen: dict[tuple[str, str, str, str, str], int] = {}
-    for index, raw in enumerate(split_sentences(text)):
+    indirect: set[tuple[str, str, str]] = set()
+    sentences = split_sentences(text)
+    for index, raw in enumerate(sentences):
         sent = _sentence(raw, index, speaker, listeners, when, registry)
-        hits = _prune(_sentence_hits(sent, comp, context))
+        sent.before = " ".join(sentences[:index])
+        sent.turn = text
+        if index and _HE_SHE.search(raw):
+            sent.people_before = tuple(n for n, kind in mentions(sent.before, speaker=speaker, listeners=listeners)
+                                       if kind == "person" and n != speaker and n not in listeners)
+        hits = resolve(_prune(_sentence_hits(sent, comp, context)), sent, context)
+        hits = typed(hits, registry, {speaker, *listeners})
+        indirect.update((h.subject, h.predicate, h.object) for h in hits if h.indirect)
         for hit, valid_at, time_text in _attach_time(hits, sent):
             if normalize_name(hit.subject) == normalize_name(hit.object) or not hit.object.strip():
                 continue
@@ -224,4 +284,36 @@ def extract(
             seen[key] = len(results)
             results.append(cand)
         context.extend(hits)
-    return results
+    return _direct_first(results, indirect, registry)
+
+
+def _direct_first(results: list[Candidate], indirect: set[tuple[str, str, str]],
+                  registry: PredicateRegistry) -> list[Candidate]:
+    """A single-valued slot said outright in the turn ("I live in Lisbon now") outranks one read
+    off an indirect shape in the same turn ("got the keys to a flat in Alfama")."""
+    direct = {(c.subject, c.predicate) for c in results if c.polarity == "assert"
+              and (c.subject, c.predicate, c.object) not in indirect}
+    kept = [c for c in results if not ((c.subject, c.predicate, c.object) in indirect and registry.is_single(c.predicate)
+                                       and (c.subject, c.predicate) in direct)]
+    # Two indirect homes in one turn ("Greetings from Vienna! ... found a flat in Neubau"): the slot
+    # holds one, so keep the larger place the gazetteer knows (the city, not the district).
+    best: dict[tuple[str, str], int] = {}
+    for c in kept:
+        if (c.subject, c.predicate, c.object) in indirect and registry.is_single(c.predicate):
+            best[(c.subject, c.predicate)] = max(best.get((c.subject, c.predicate), 0), population(c.object))
+    kept = [c for c in kept if not ((c.subject, c.predicate, c.object) in indirect and registry.is_single(c.predicate)
+                                    and population(c.object) < best[(c.subject, c.predicate)])]
+    # "I adopted a dog last week! She's a terrier called Pastel": the pet is Pastel, not also "dog"
+    def species(c: Candidate) -> bool:
+        return c.predicate == "has_pet" and c.polarity == "assert" and c.object[:1].islower()
+
+    named = {c.subject for c in kept if c.predicate == "has_pet" and c.polarity == "assert" and c.object[:1].isupper()}
+    dated = {c.subject: c for c in kept if species(c) and c.valid_at is not None}
+    out = []
+    for c in kept:
+        if species(c) and c.subject in named:
+            continue
+        if c.predicate == "has_pet" and c.valid_at is None and c.subject in dated:
+            c = replace(c, valid_at=dated[c.subject].valid_at, time_text=dated[c.subject].time_text)  # "last week"
+        out.append(c)
+    return out

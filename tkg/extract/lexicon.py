@@ -114,6 +114,17 @@ USED_RX = re.compile(r"\b(?:" + USED_TO + r")\b", re.I)
 BE_RX = re.compile(r"(?:\b(?:am|is|are|was|were|be|been)\b|'m\b|'s\b|'re\b)", re.I)
 NO_LONGER_RX = re.compile(r"\b(?:no longer|not anymore|anymore|any more|no more)\b", re.I)
 
+# Verbs too common to say what their object is: after them only a vocabulary word counts
+# ("I have a dog" is a pet, "I have a Situation" or "I've booked Japan" is not).
+GENERIC_VERBS = frozenset({"have", "get", "play", "learn"})
+
+# Ranks that let a job title go without its article ("I'm head baker at Hartley's now").
+RANKS = "head|senior|junior|lead|chief|principal|staff|assistant|deputy|sous"
+RANKS_RX = re.compile(r"\b(?:" + RANKS + r")\s|\bpromoted\b", re.I)
+
+# Coming home from a trip: in the past a visit, in the future or progressive nothing yet.
+RETURN = frozenset({"get back from", "come back from", "return from", "be back from", "be just back from"})
+
 # Verbs of travel: progressive or future use means a plan ("I'm flying to Tokyo"), past use a visit.
 TRAVEL = frozenset({
     "go to", "travel to", "fly to", "visit", "take a trip to", "go on a trip to", "go back to", "head to",

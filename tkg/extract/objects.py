@@ -13,13 +13,14 @@ import re
 from tkg.extract import lexicon as lx
 from tkg.extract.candidate import CONF_FIRST, CONF_LOOSE, CONF_SECOND, CONF_THIRD, Hit, Sentence
 from tkg.extract.compiled import Compiled
+from tkg.extract.gazetteer import spelled_place
 from tkg.predicates import Predicate
 from tkg.text import ABBREVIATIONS, STOPWORDS
 
 _STOP = re.compile(
     r"[;:!?()\[\]\"\u201c\u201d]|\s[-\u2013\u2014]+\s|\.\.\.|\u2026|\.(?=\s|$)|(?<=\s)(?i:because|cause|cuz|since|so|"
     r"but|while|when|where|which|who|whom|whose|that|if|unless|until|till|though|although|after|before|with|without|"
-    r"for|to|as|from|at|by|near|like|then|now|anymore|any\s+more|again|too|also|together|already|yet|instead|lately|"
+    r"for|to|as|from|at|by|near|outside|inside|behind|like|then|off|now|anymore|any\s+more|again|too|also|together|already|yet|instead|lately|"
     r"recently|these\s+days|right\s+now|for\s+now|anyway|haha|lol|in|on|into|during|over|about|every|plus|just|soon|"
     r"ever|because|last|next|this|today|yesterday|tonight|tomorrow|here|there|is|was|are|were|has|have|had|will|"
     r"would|and\s+then|i|i'm|i've|it|we|he|she|they|you|twice|once|before|a\s+lot|many\s+times|several\s+times|"
@@ -29,7 +30,8 @@ _STOP = re.compile(
 _LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*(?=[a-z])")
 _LEADING = re.compile(
     r"^(?:(?:a|an|the|my|our|his|her|their|your|its|some|this|that|these|those|two|three|four|five|several|"
-    r"a\s+few|a\s+couple\s+of|a\s+lot\s+of|lots\s+of|so\s+many|many|new\s+pair\s+of|pair\s+of|brand\s+new)\s+)+",
+    r"a\s+few|a\s+couple\s+of|a\s+lot\s+of|lots\s+of|so\s+many|many|new\s+pair\s+of|pair\s+of|brand\s+new|own|"
+    r"very\s+own|second[- ]?hand|secondhand|used)\s+)+",
     re.I,
 )
 _NAMED = re.compile(r"\b(?:named|called)\s+(" + r"[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)?)")
@@ -39,7 +41,17 @@ _OTHERS = re.compile(r"(?:his|her|their|its|your)\s", re.I)
 _VERBISH = frozenset("makes helps keeps gives means is was has gets feels brings lets takes made helped kept gave "
                      "meant got felt brought took".split())
 # "(our) dog Biscuit", "(my) little sister Megan": a pet or a person named after what it is
-_APPOSITIVE = re.compile(r"^(?:[a-z][\w\-]*\s+){1,2}([A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)?)$")
+_APPOSITIVE = re.compile(r"^((?:[a-z][\w\-]*\s+){1,2})([A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)?)$")
+# Heads that only point back at something named elsewhere ("the grim ones", "that kind of stuff").
+_PRONOUN_HEADS = frozenset("one ones stuff thing things kind sort type lot bit".split())
+# Words that stand before a person's name without being a verb ("my neighbour Derek").
+PERSON_NOUNS = frozenset(
+    """
+    friend neighbour neighbor colleague coworker co-worker boss manager cousin uncle aunt nephew niece grandma
+    grandpa grandmother grandfather mate flatmate roommate housemate classmate teacher doctor partner boyfriend
+    girlfriend husband wife fiance fiancé fiancee fiancée sister brother mum mom dad son daughter buddy pal
+    """.split()
+)
 _SIMPLE_NAME = re.compile(r"^[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?$")
 _NOT_A_NAME = re.compile(r"(?:ing|ive|ful|ous|able|ible|less|ly|ed|ness|ment|tion|[^uiaoes]s)$")
 _TRAIL_ADVERB = re.compile(r"(?:\s+[a-z]+ly)+[\s.,!?]*$")  # "Cork originally", "jazz obviously"
@@ -71,6 +83,37 @@ def clean_name(text: str) -> str:
     return text[:-2] if text.endswith("'s") else text
 
 
+_NAME_GLUE = frozenset("of de the and & for la le du van von del da di at on upon".split())
+
+
+# Words that, right after a name, start the rest of the clause rather than continue the name.
+_CLAUSE_GOES_ON = frozenset("went goes go is was were are has had got gets seems seemed feels felt looks looked "
+                            "starts started begins began ends ended flew flies came comes took takes made makes "
+                            "kept keeps ran runs did does gave gives sounds sounded rocks sucks".split())
+
+
+def _name_run(words: list[str]) -> list[str]:
+    """A capitalised name without the clause that goes on after it ("Brightwater Labs went fine");
+    a lowercase noun after it stays ("Rotterdam marathon" is not "Rotterdam")."""
+    run: list[str] = []
+    for i, w in enumerate(words):
+        if not (w[:1].isupper() or w[:1].isdigit() or w.lower() in _NAME_GLUE):
+            low = w.lower()
+            nxt = words[i + 1].lower() if i + 1 < len(words) else ""
+            verb = low in _CLAUSE_GOES_ON or (low.endswith(("ed", "ing")) and (not nxt or nxt in STOPWORDS))
+            return (run or words[:1]) if verb else words  # "Crete visiting my aunt", not "LGBTQ counseling workshop"
+        run.append(w)
+    while run and run[-1].lower() in _NAME_GLUE:
+        run.pop()
+    return run or words[:1]
+
+
+def _place_run(words: list[str]) -> list[str]:
+    """A place name without the clause after it ("Crete visiting my aunt" -> "Crete"); a noun after
+    the name stays ("the Harry Potter conference")."""
+    return _name_run(words)
+
+
 def _cut(text: str) -> str:
     for m in _STOP.finditer(text):
         if m.group(0) == ".":
@@ -90,21 +133,42 @@ def _finish(raw: str, pred: Predicate) -> str | None:
     if named:
         obj = named.group(1)
     obj = _TRAIL.sub("", _TRAIL_ADVERB.sub("", obj)).strip()
+    while obj and not any(ch.isalnum() for ch in obj.split()[-1]):
+        obj = _TRAIL.sub("", obj.rsplit(None, 1)[0] if " " in obj else "").strip()  # "Pepper 🐱" -> "Pepper"
     if obj.endswith("'s") and pred.object_type != "organisation":
         obj = obj[:-2]
     words = obj.split()
-    if not words or _ONLY_SYMBOLS.match(obj) or words[0].lower() in lx.PRONOUN_OBJECTS:
+    if not words or _ONLY_SYMBOLS.match(obj) or words[0].lower() in lx.PRONOUN_OBJECTS or words[0] in ("I", "i"):
         return None
     if all(w.lower() in STOPWORDS for w in words) or (len(words) > 1 and words[0].lower() in _VERBISH):
         return None  # "the things I love makes writing fun"
+    if pred.object_type == "organisation" and words[0][:1].isupper():
+        words = _name_run(words)  # "Brightwater Labs went fine", "Acme going": the name ends at its last capital
+    while len(words) > 1 and words[0][:1].isupper() and words[-1].islower() and words[-1].endswith(("ing", "ed")):
+        words = words[:-1]  # "your new job at Acme going": the question's verb is not the name
+    if words[-1].lower() in _PRONOUN_HEADS:
+        return None  # "the grim ones" names nothing by itself
     appositive = _APPOSITIVE.match(" ".join(words)) if pred.object_type in ("pet", "person") else None
     if appositive:
-        words = appositive.group(1).split()  # "dog Biscuit" -> "Biscuit"
+        # "dog Biscuit" -> "Biscuit", "little sister Megan" -> "Megan"; but in "booked Japan" or
+        # "heard of Halcyon" the words before the name are a verb, not what the name is.
+        if "late" in appositive.group(1).lower().split():
+            return None  # "my late wife Irene": no current relation to read
+        head = appositive.group(1).split()[-1].lower()
+        kinds = {n.lower() for n in pred.nouns} | (PERSON_NOUNS if pred.object_type == "person" else set())
+        if head not in kinds and head.rstrip("s") not in kinds:
+            return None
+        words = appositive.group(2).split()
     if pred.proper_object:
         caps = [i for i, w in enumerate(words) if w[0].isupper() and w != "I"]
         if not caps:
-            return None
+            if pred.object_type != "place":
+                return None
+            # texting drops capitals: "my flat in malmö 😭" -> "Malmö"
+            return next((p for n in (3, 2, 1) if (p := spelled_place(" ".join(words[:n])))), None)
         words = words[caps[0]:]
+        if pred.object_type == "place":
+            words = _place_run(words)  # "Crete visiting my aunt" -> "Crete"
     if len(words) > pred.max_object_words:
         return None
     return " ".join(words)
@@ -193,6 +257,21 @@ def relative(sent: Sentence, owner: str, noun: str, comp: Compiled) -> tuple[str
     return name, hits
 
 
+_CAPITALISED = re.compile(r"\b[A-Z][a-z][\w'\-]*(?:\s+[A-Z][a-z][\w'\-]*)?")
+
+
+def _referent(sent: Sentence, at: int) -> str | None:
+    """Who "he"/"she" at `at` is: the one person named earlier in the turn, if there is exactly one
+    ("my sister Megan ... She lives in Manchester"); with two or none, no one."""
+    people = set(sent.people_before)
+    for m in _CAPITALISED.finditer(sent.text, 0, at):
+        name = clean_name(m.group(0))
+        if m.start() > 0 and is_name(name) and name != sent.speaker and name not in sent.listeners:
+            people.add(name)
+    people = {p for p in people if not any(p != q and p in q for q in people)}  # "Dana" inside "Dana Okafor"
+    return next(iter(people)) if len(people) == 1 else None
+
+
 def subjects(m: re.Match[str], sent: Sentence, comp: Compiled) -> list[tuple[str, float, list[Hit]]]:
     """Who a clause's subject group names: [(subject, confidence, extra kinship hits)]."""
     subj = m.group("subj")
@@ -219,6 +298,9 @@ def subjects(m: re.Match[str], sent: Sentence, comp: Compiled) -> list[tuple[str
         return out
     if low == "you":
         return [(sent.listener, CONF_SECOND, [])] if sent.listener else []
+    if m.groupdict().get("pron"):
+        ref = _referent(sent, m.start())
+        return [(ref, CONF_THIRD - 0.1, [])] if ref else []
     name = m.group("name") or ""
     if not name or not is_name(name):
         return []

@@ -9,6 +9,7 @@ questions too; the copular forms ("Dana is my manager") run on statements only.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime
 from functools import lru_cache
 
@@ -17,6 +18,8 @@ from tkg.extract.candidate import CONF_FIRST, CONF_LOOSE, CONF_SECOND, CONF_THIR
 from tkg.extract.compiled import NAME, POSS, Compiled
 from tkg.extract.objects import clean_name, is_name, take_objects
 
+_LATE = re.compile(r"\blate\s")
+_COUPLES = ("married_to", "partner_of", "engaged_to")
 _PRONOUN = re.compile(r"\b(?:I|my|me|we|our|you|your|it|they|them|he|she|this|that|there|what|which)\b", re.I)
 _NP_CUE = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Yy]our|named|called|[Cc]ongrat\w*)\b|'s\b")
 _HAVE_CUE = re.compile(r"\b(?:have|has|had|got|adopted|rescued|brought)\b")
@@ -36,8 +39,10 @@ _TRIP_CHANGED = re.compile(
     r"delayed|rescheduled|put\s+off|cancell?ed|called\s+off|off|scrapped)\b"
 )
 _TRIP_ACT = re.compile(
-    r"(?P<who>(?<![\w'])I|\b[Ww]e|\b[Yy]ou)\s+(?:(?:had\s+to|have\s+to|just|finally|sadly|officially)\s+)*"
-    r"(?P<what>postponed|pushed\s+back|moved|delayed|rescheduled|put\s+off|cancell?ed|called\s+off|scrapped)\s+"
+    r"(?P<who>(?<![\w'])I|\b[Ww]e|\b[Yy]ou)(?:'ve|'ll)?\s+(?:(?:had\s+to|have\s+to|must|need\s+to|will|just|finally|"
+    r"sadly|officially)\s+)*"
+    r"(?P<what>postponed|pushed\s+back|moved|delayed|rescheduled|put\s+off|cancell?ed|cancel|called\s+off|"
+    r"call\s+off|scrapped)\s+"
     + _TRIP
 )
 _PET_GONE = r"(?:\s*,?\s*(?P<name>" + NAME + r")\s*,?)?\s+(?:(?:sadly|just|recently|finally)\s+)?" \
@@ -81,7 +86,10 @@ def np_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
     for rx in (comp.rel_np, comp.rel_named, comp.appositive):
         for m in rx.finditer(text) if rx is not None else ():
             names = _names(m.group("names") if "names" in m.re.groupindex else m.group("name"))
-            out += _kin(sent, comp, m.group("poss"), m.group("noun"), names, CONF_FIRST)
+            kin = _kin(sent, comp, m.group("poss"), m.group("noun"), names, CONF_FIRST)
+            if _LATE.search(m.group(0)):  # "my late wife Sheila": the marriage has ended
+                kin = [replace(h, polarity="retract") if h.predicate in _COUPLES else h for h in kin]
+            out += kin
     if not sent.question:
         for rx in (comp.is_my, comp.my_is):
             for m in rx.finditer(text) if rx is not None else ():
