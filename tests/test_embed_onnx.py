@@ -1,0 +1,92 @@
+"""The default embedder: the pinned MiniLM ONNX file on onnxruntime, for real."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tkg.embed import LocalEmbedder, bundled_minilm_dir
+from tkg.embed_onnx import (
+    ONNX_MODEL_ID,
+    ONNX_SHA256,
+    TOKENIZER_PATH,
+    TOKENIZER_SHA256,
+    OnnxEmbedder,
+    onnx_model_path,
+    sha256_of,
+)
+from tkg.errors import EmbeddingError
+
+TEXTS = [
+    "I adopted a puppy last weekend.",
+    "We finally got a dog, a little terrier.",
+    "The quarterly stock market report came out lower than expected.",
+    "ok",
+    "My sister moved from a small flat in the north of the city to a house by the river, "
+    "and she says the garden is the best thing that has happened to her in years.",
+]
+
+
+@pytest.fixture(autouse=True)
+def _env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("TKG_CACHE_DIR", str(tmp_path / "cache"))
+    for var in ("TKG_EMBEDDER", "TKG_EMBED_CACHE", "TKG_EMBED_BATCH", "TKG_EMBED_THREADS", "TKG_ONNX_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+
+
+def test_pinned_files_are_the_installed_ones() -> None:
+    assert sha256_of(onnx_model_path()) == ONNX_SHA256
+    assert sha256_of(TOKENIZER_PATH) == TOKENIZER_SHA256
+
+
+def test_vectors_are_unit_rows_that_rank_paraphrases_first() -> None:
+    emb = OnnxEmbedder()
+    vectors = emb.embed(TEXTS)
+    assert vectors.shape == (len(TEXTS), 384) and vectors.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    sims = vectors @ vectors.T
+    assert sims[0, 1] > 0.4 > sims[0, 2]
+    assert emb.embed([]).shape == (0, 384)
+    assert emb.embed_one(TEXTS[0]) == pytest.approx(list(vectors[0]), abs=1e-5)
+
+
+def test_a_text_gets_the_same_vector_alone_and_in_any_batch() -> None:
+    """Batches are cut by length and padded: padding must not change a text's vector."""
+    emb = OnnxEmbedder(batch_size=2, threads=2)
+    together = emb.embed(TEXTS * 3)
+    for i, text in enumerate(TEXTS):
+        np.testing.assert_allclose(together[i], emb.embed([text])[0], atol=1e-5)
+    assert set(emb._sessions) == {1, 2}  # one text ran on one thread, the batch on two
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("sentence_transformers") is None or bundled_minilm_dir() is None,
+    reason='the float32 reference needs pip install "tkg[torch]"',
+)
+def test_agrees_with_sentence_transformers_float32() -> None:
+    reference = LocalEmbedder(dtype="float32")
+    assert reference.name != ONNX_MODEL_ID
+    cosines = np.sum(OnnxEmbedder().embed(TEXTS) * reference.embed(TEXTS), axis=1)
+    assert cosines.min() >= 0.99
+
+
+def test_a_file_that_is_not_the_pinned_model_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    fake = tmp_path / "model.onnx"
+    fake.write_bytes(b"not a model")
+    monkeypatch.setenv("TKG_ONNX_MODEL", str(tmp_path))
+    with pytest.raises(EmbeddingError, match="not the pinned"):
+        OnnxEmbedder().embed(["hello"])
+    monkeypatch.setenv("TKG_ONNX_MODEL", str(tmp_path / "missing.onnx"))
+    with pytest.raises(EmbeddingError, match="does not exist"):
+        OnnxEmbedder().embed(["hello"])
+
+
+def test_a_copy_of_the_pinned_file_elsewhere_is_used(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    copy = tmp_path / "copy.onnx"
+    copy.write_bytes(onnx_model_path().read_bytes())
+    monkeypatch.setenv("TKG_ONNX_MODEL", str(copy))
+    np.testing.assert_allclose(OnnxEmbedder().embed(TEXTS[:2]), OnnxEmbedder().embed(TEXTS[:2]), atol=1e-6)
+    assert onnx_model_path() == copy
