@@ -24,6 +24,7 @@ from .group_cache import GroupCache, read_entities, read_speakers
 from .group_cache import stamp as group_stamp
 from .ingest.loaders import load
 from .ingest.pipeline import Ingestor, IngestReport
+from .ingest.reembed import check_model, recorded_model, reembed_group
 from .ingest.resolve import EntityIndex
 from .llm import LLMProvider, get_provider
 from .models import MODES, Answer, EpisodeInput, Fact, as_utc
@@ -86,6 +87,7 @@ class Memory:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self._ingestor = Ingestor(ctx.store, ctx.embedder, ctx.registry, cache=ctx.cache)
+        self._model_checked: set[str] = set()  # groups whose recorded embedding model matched here
 
     @classmethod
     def open(
@@ -140,7 +142,30 @@ class Memory:
         other threads' searches wait meanwhile); ``None`` chooses it for a first load of at least
         500 episodes into a store with no episodes; ``False`` never (see ``Ingestor.ingest``).
         """
-        return self._ingestor.ingest(list(episodes), progress=progress, bulk=bulk)
+        episodes = list(episodes)
+        for group in dict.fromkeys(ep.group for ep in episodes):
+            check_model(self.ctx.store, self.ctx.embedder, group, record=True)  # before anything is written
+            self._model_checked.add(group)
+        return self._ingestor.ingest(episodes, progress=progress, bulk=bulk)
+
+    def embedding_model(self, group: str) -> str | None:
+        """The embedding model recorded for ``group`` (None: a group written before tkg recorded it)."""
+        return recorded_model(self.ctx.store, group)
+
+    def reembed(self, group: str | None = None) -> list[dict[str, Any]]:
+        """Re-embed one group (or every group) with this memory's embedder, one transaction each:
+        chunks, fact sentences and entity names; then the group records the new model."""
+        names = [group] if group else [str(r["group_id"]) for r in self.groups()]
+        done = []
+        for name in names:
+            counts = self.ctx.store.named("group.counts", {"group_id": name})[0]
+            if not counts["episodes"] and not counts["entities"]:
+                raise NotFound(f"no group named {name!r} in {self.ctx.store.url}")
+            done.append(reembed_group(self.ctx.store, self.ctx.embedder, name))
+            self._ingestor.forget_group(name)
+            self.ctx.cache.forget(name)
+            self._model_checked.add(name)
+        return done
 
     def forget(self, group: str) -> dict[str, Any]:
         """Delete a group completely; returns what it held."""
@@ -160,6 +185,9 @@ class Memory:
             raise ConfigError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
         from procedures.answer import answer_question
 
+        if group not in self._model_checked:
+            check_model(self.ctx.store, self.ctx.embedder, group, record=False)
+            self._model_checked.add(group)
         return answer_question(self.ctx, question, group=group, mode=mode, as_of=as_utc(as_of))
 
     def state(

@@ -5,6 +5,9 @@ WITH count(*) AS _g
 OPTIONAL MATCH (m:TkgMeta {key: 'group:' + $group_id})
 DELETE m
 WITH count(*) AS _m
+OPTIONAL MATCH (r:TkgMeta {key: 'embedder:' + $group_id})
+DELETE r
+WITH count(*) AS _r
 OPTIONAL MATCH (c:Chunk) WHERE c.group_id = $group_id
 DETACH DELETE c
 WITH count(*) AS _c

@@ -3,6 +3,8 @@ MATCH (g:TkgGroup {group_id: $group_id})
 DETACH DELETE g;
 MATCH (m:TkgMeta {key: 'group:' + $group_id})
 DELETE m;
+MATCH (r:TkgMeta {key: 'embedder:' + $group_id})
+DELETE r;
 MATCH (c:Chunk) WHERE c.group_id = $group_id
 DETACH DELETE c;
 MATCH (n:Entity) WHERE n.group_id = $group_id
