@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +22,8 @@ from tkg.embed_onnx import (
     sha256_of,
 )
 from tkg.errors import EmbeddingError
+
+REPO = Path(__file__).resolve().parents[1]
 
 TEXTS = [
     "I adopted a puppy last weekend.",
@@ -90,3 +95,13 @@ def test_a_copy_of_the_pinned_file_elsewhere_is_used(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("TKG_ONNX_MODEL", str(copy))
     np.testing.assert_allclose(OnnxEmbedder().embed(TEXTS[:2]), OnnxEmbedder().embed(TEXTS[:2]), atol=1e-6)
     assert onnx_model_path() == copy
+
+
+def test_the_default_embedder_never_imports_torch(tmp_path: Path) -> None:
+    code = (
+        "import sys; from tkg.embed import get_embedder; v = get_embedder(cache=False).embed(['hello there']); "
+        "print(v.shape, sorted({'torch', 'sentence_transformers', 'transformers'} & set(sys.modules)))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO), "TKG_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120, check=True)
+    assert out.stdout.strip() == "(1, 384) []"
