@@ -10,7 +10,8 @@ states over the attention mask, then L2 normalisation. Nothing is fetched at run
 
 Two onnxruntime sessions, each made on first use: one on a single thread for a question's few
 texts (too small to split across threads, and the cores are shared with the store), one on
-``TKG_EMBED_THREADS`` threads (default: up to two) for ingest batches. Texts are embedded in
+``TKG_EMBED_THREADS`` threads (default: up to two) for ingest batches, whose threads sleep rather
+than spin between batches, since ingest writes to the store on another thread meanwhile. Texts are embedded in
 batches of similar length (``TKG_EMBED_BATCH``, default 16) so that little is padding.
 ``TKG_ONNX_MODEL`` names another copy of the same file (checked the same way).
 """
@@ -117,6 +118,8 @@ class OnnxEmbedder(EmbedderBase):
             options.inter_op_num_threads = 1
             options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
             options.log_severity_level = 3
+            # no busy-waiting between batches: during ingest the store's writes need the other core
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             try:
                 session = ort.InferenceSession(str(self._model), sess_options=options, providers=["CPUExecutionProvider"])
             except Exception as exc:  # any load failure means the same to the user
