@@ -11,8 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tkg.embed import LocalEmbedder, bundled_minilm_dir
+from tkg.embed import LocalEmbedder, bundled_minilm_dir, get_embedder
 from tkg.embed_onnx import (
+    ONNX_MATMUL_ID,
     ONNX_MODEL_ID,
     ONNX_SHA256,
     TOKENIZER_PATH,
@@ -21,7 +22,7 @@ from tkg.embed_onnx import (
     onnx_model_path,
     sha256_of,
 )
-from tkg.errors import EmbeddingError
+from tkg.errors import ConfigError, EmbeddingError
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -105,3 +106,18 @@ def test_the_default_embedder_never_imports_torch(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO), "TKG_CACHE_DIR": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120, check=True)
     assert out.stdout.strip() == "(1, 384) []"
+
+
+@pytest.mark.skipif(importlib.util.find_spec("onnx") is None, reason='needs pip install "tkg[int8]"')
+def test_int8_matmul_variant_is_made_once_and_stays_close(tmp_path: Path) -> None:
+    fast = get_embedder("onnx:int8-matmul", cache=False)
+    assert isinstance(fast, OnnxEmbedder) and fast.name == ONNX_MATMUL_ID != ONNX_MODEL_ID
+    cosines = np.sum(fast.embed(TEXTS) * OnnxEmbedder().embed(TEXTS), axis=1)
+    assert cosines.min() >= 0.95 and cosines.mean() >= 0.98
+    made = list((tmp_path / "cache" / "models").glob("minilm-int8-matmul-*.onnx"))
+    assert len(made) == 1
+    stamp = made[0].stat().st_mtime_ns
+    OnnxEmbedder(matmul="int8").embed(["hello"])
+    assert made[0].stat().st_mtime_ns == stamp  # reused, not rewritten
+    with pytest.raises(ConfigError, match="int8-matmul"):
+        get_embedder("onnx:bert-base", cache=False)

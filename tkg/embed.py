@@ -297,7 +297,8 @@ class LocalEmbedder(EmbedderBase):
 def get_embedder(spec: str | None = None, *, cache: bool | None = None) -> Embedder:
     """The embedder for ``spec`` (else ``TKG_EMBEDDER``, else ``"local"``), wrapped in the cache.
 
-    Specs: ``local`` (or ``onnx``: MiniLM on onnxruntime, `tkg.embed_onnx`), ``torch`` (the same
+    Specs: ``local`` (or ``onnx``: MiniLM on onnxruntime, `tkg.embed_onnx`; ``onnx:int8-matmul``
+    its faster integer variant), ``torch`` (the same
     model through sentence-transformers, float32 or bfloat16), ``torch:MODEL_OR_PATH`` (also
     ``local:MODEL_OR_PATH``, as before), ``openai:MODEL``. The cache is on unless ``cache=False``
     or ``TKG_EMBED_CACHE=0``.
@@ -312,9 +313,9 @@ def get_embedder(spec: str | None = None, *, cache: bool | None = None) -> Embed
     if (kind == "local" and not arg) or kind == "onnx":
         from tkg.embed_onnx import OnnxEmbedder
 
-        if arg and arg not in _MINILM_ALIASES:
-            raise ConfigError(f"the ONNX embedder runs all-MiniLM-L6-v2 only, not {arg!r}; use 'torch:{arg}'")
-        inner = OnnxEmbedder()
+        if arg and arg not in _MINILM_ALIASES and arg != "int8-matmul":
+            raise ConfigError(f"the ONNX embedder runs all-MiniLM-L6-v2 (or 'onnx:int8-matmul') only, not {arg!r}; use 'torch:{arg}'")
+        inner = OnnxEmbedder(matmul="int8" if arg == "int8-matmul" else "float32")
     elif kind in ("local", "torch"):
         inner = LocalEmbedder(arg or MINILM)
     elif kind == "openai":

@@ -7,7 +7,7 @@ reports the cosine of each pair: mean, minimum and 1st percentile, for chunks, f
 as ingest stores them (the normalised mean of a turn's sentences) and for questions. Needs the
 ``[torch]`` extra beside ``[local]``; no cache is used.
 
-    python3 tools/embed_agreement.py /path/to/locomo_dev5.json [--limit N] [--json]
+    python3 tools/embed_agreement.py /path/to/locomo_dev5.json [--limit N] [--matmul int8] [--json]
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ def main() -> None:
     p.add_argument("path", type=Path)
     p.add_argument("--limit", type=int, default=0, help="only the first N turns (default: all)")
     p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.add_argument("--matmul", choices=("float32", "int8"), default="float32",
+                   help="int8: the onnx:int8-matmul variant instead of the default (needs the [int8] extra)")
     args = p.parse_args()
     episodes = load(args.path).episodes
     episodes = episodes[: args.limit] if args.limit else episodes
@@ -60,7 +62,7 @@ def main() -> None:
     questions = [q.question for q in load_questions(args.path)]
     result: dict[str, object] = {"file": str(args.path), "turns": len(episodes)}
     vectors = {}
-    for label, emb in (("onnx", OnnxEmbedder()), ("float32", LocalEmbedder(dtype="float32"))):
+    for label, emb in (("onnx", OnnxEmbedder(matmul=args.matmul)), ("float32", LocalEmbedder(dtype="float32"))):
         started = time.perf_counter()
         vectors[label] = (emb.embed(texts), emb.embed(questions))
         result[f"{label}_model"] = emb.name
