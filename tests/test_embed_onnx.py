@@ -121,3 +121,14 @@ def test_int8_matmul_variant_is_made_once_and_stays_close(tmp_path: Path) -> Non
     assert made[0].stat().st_mtime_ns == stamp  # reused, not rewritten
     with pytest.raises(ConfigError, match="int8-matmul"):
         get_embedder("onnx:bert-base", cache=False)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("onnx") is None, reason='needs pip install "tkg[int8]"')
+def test_int8_matmul_runs_from_memory_when_the_cache_dir_is_unwritable(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the cache directory would be")
+    monkeypatch.setenv("TKG_CACHE_DIR", str(blocker))
+    vectors = OnnxEmbedder(matmul="int8").embed(TEXTS[:2])
+    assert vectors.shape == (2, 384) and float(vectors[0] @ vectors[1]) > 0.4

