@@ -29,7 +29,7 @@ from tkg.embed import (
     resolve_model_source,
 )
 from tkg.embed_cache import CachedEmbedder, EmbeddingCache, cache_key, default_cache_path
-from tkg.embed_onnx import ONNX_MODEL_ID, OnnxEmbedder
+from tkg.embed_onnx import ONNX_MATMUL_ID, OnnxEmbedder
 from tkg.errors import ConfigError, EmbeddingError
 
 _spec = importlib.util.spec_from_file_location(
@@ -248,7 +248,7 @@ def test_openai_embedder_needs_a_key_and_a_known_width(monkeypatch: pytest.Monke
 def test_get_embedder_defaults_to_cached_onnx(tmp_path: Path) -> None:
     emb = get_embedder()
     assert isinstance(emb, CachedEmbedder) and isinstance(emb.inner, OnnxEmbedder)
-    assert emb.name == ONNX_MODEL_ID and emb.name.startswith(MINILM) and emb.dim == 384
+    assert emb.name == ONNX_MATMUL_ID and emb.name.startswith(MINILM) and emb.dim == 384
     assert isinstance(get_embedder("torch", cache=False), LocalEmbedder)
     assert isinstance(get_embedder("local:all-MiniLM-L6-v2", cache=False), LocalEmbedder)
     assert get_embedder("torch", cache=False).name != emb.name  # cached and recorded apart

@@ -59,10 +59,12 @@ def test_vectors_are_unit_rows_that_rank_paraphrases_first() -> None:
     assert emb.embed_one(TEXTS[0]) == pytest.approx(list(vectors[0]), abs=1e-5)
 
 
-def test_a_text_gets_the_same_vector_alone_and_in_any_batch() -> None:
-    """Batches are cut by length and padded: padding must not change a text's vector."""
-    emb = OnnxEmbedder(batch_size=2, threads=2)
-    together = emb.embed(TEXTS * 3)
+@pytest.mark.parametrize("matmul", ["float32", "int8"])
+def test_a_text_gets_the_same_vector_alone_and_in_any_batch(matmul: str) -> None:
+    """Float32 batches are cut by length and padded, int8 texts run alone: neither may change a vector."""
+    emb = OnnxEmbedder(batch_size=2, threads=2, matmul=matmul)
+    many = TEXTS + [f"On day {i} of the trip we saw {i * 3} birds near the harbour." for i in range(20)]
+    together = emb.embed(many)
     for i, text in enumerate(TEXTS):
         np.testing.assert_allclose(together[i], emb.embed([text])[0], atol=1e-5)
     assert set(emb._sessions) == {1, 2}  # one text ran on one thread, the batch on two
@@ -74,9 +76,11 @@ def test_a_text_gets_the_same_vector_alone_and_in_any_batch() -> None:
 )
 def test_agrees_with_sentence_transformers_float32() -> None:
     reference = LocalEmbedder(dtype="float32")
-    assert reference.name != ONNX_MODEL_ID
-    cosines = np.sum(OnnxEmbedder().embed(TEXTS) * reference.embed(TEXTS), axis=1)
-    assert cosines.min() >= 0.99
+    assert reference.name not in (ONNX_MODEL_ID, ONNX_MATMUL_ID)
+    exact = reference.embed(TEXTS)
+    assert np.sum(OnnxEmbedder(matmul="float32").embed(TEXTS) * exact, axis=1).min() >= 0.99
+    cosines = np.sum(OnnxEmbedder().embed(TEXTS) * exact, axis=1)  # the default: integer matrix products
+    assert cosines.mean() >= 0.98 and cosines.min() >= 0.95
 
 
 def test_a_file_that_is_not_the_pinned_model_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -108,22 +112,23 @@ def test_the_default_embedder_never_imports_torch(tmp_path: Path) -> None:
     assert out.stdout.strip() == "(1, 384) []"
 
 
-@pytest.mark.skipif(importlib.util.find_spec("onnx") is None, reason='needs pip install "tkg[int8]"')
+@pytest.mark.skipif(importlib.util.find_spec("onnx") is None, reason='needs pip install "tkg[local]"')
 def test_int8_matmul_variant_is_made_once_and_stays_close(tmp_path: Path) -> None:
     fast = get_embedder("onnx:int8-matmul", cache=False)
     assert isinstance(fast, OnnxEmbedder) and fast.name == ONNX_MATMUL_ID != ONNX_MODEL_ID
-    cosines = np.sum(fast.embed(TEXTS) * OnnxEmbedder().embed(TEXTS), axis=1)
+    cosines = np.sum(fast.embed(TEXTS) * OnnxEmbedder(matmul="float32").embed(TEXTS), axis=1)
     assert cosines.min() >= 0.95 and cosines.mean() >= 0.98
     made = list((tmp_path / "cache" / "models").glob("minilm-int8-matmul-*.onnx"))
     assert len(made) == 1
     stamp = made[0].stat().st_mtime_ns
     OnnxEmbedder(matmul="int8").embed(["hello"])
     assert made[0].stat().st_mtime_ns == stamp  # reused, not rewritten
+    assert get_embedder("onnx:float32-matmul", cache=False).name == ONNX_MODEL_ID
     with pytest.raises(ConfigError, match="int8-matmul"):
         get_embedder("onnx:bert-base", cache=False)
 
 
-@pytest.mark.skipif(importlib.util.find_spec("onnx") is None, reason='needs pip install "tkg[int8]"')
+@pytest.mark.skipif(importlib.util.find_spec("onnx") is None, reason='needs pip install "tkg[local]"')
 def test_int8_matmul_runs_from_memory_when_the_cache_dir_is_unwritable(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

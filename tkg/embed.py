@@ -297,14 +297,14 @@ class LocalEmbedder(EmbedderBase):
 def get_embedder(spec: str | None = None, *, cache: bool | None = None) -> Embedder:
     """The embedder for ``spec`` (else ``TKG_EMBEDDER``, else ``"local"``), wrapped in the cache.
 
-    Specs: ``local`` (or ``onnx``: MiniLM on onnxruntime, `tkg.embed_onnx`; ``onnx:int8-matmul``
-    its faster integer variant), ``torch`` (the same
+    Specs: ``local`` (or ``onnx``, ``onnx:int8-matmul``: MiniLM on onnxruntime with integer matrix
+    products, `tkg.embed_onnx`; ``onnx:float32-matmul`` the model file as shipped), ``torch`` (the same
     model through sentence-transformers, float32 or bfloat16), ``torch:MODEL_OR_PATH`` (also
     ``local:MODEL_OR_PATH``, as before), ``openai:MODEL``. The cache is on unless ``cache=False``
     or ``TKG_EMBED_CACHE=0``.
 
     >>> get_embedder().name  # doctest: +SKIP
-    'sentence-transformers/all-MiniLM-L6-v2@onnx-int8'
+    'sentence-transformers/all-MiniLM-L6-v2@onnx-int8-matmul'
     """
     spec = (spec or os.environ.get("TKG_EMBEDDER", "") or "local").strip()
     kind, _, arg = spec.partition(":")
@@ -313,9 +313,13 @@ def get_embedder(spec: str | None = None, *, cache: bool | None = None) -> Embed
     if (kind == "local" and not arg) or kind == "onnx":
         from tkg.embed_onnx import OnnxEmbedder
 
-        if arg and arg not in _MINILM_ALIASES and arg != "int8-matmul":
-            raise ConfigError(f"the ONNX embedder runs all-MiniLM-L6-v2 (or 'onnx:int8-matmul') only, not {arg!r}; use 'torch:{arg}'")
-        inner = OnnxEmbedder(matmul="int8" if arg == "int8-matmul" else "float32")
+        variants = {"": "int8", "int8-matmul": "int8", "float32-matmul": "float32"}
+        if arg not in variants:
+            raise ConfigError(
+                f"the ONNX embedder runs all-MiniLM-L6-v2 as 'onnx:int8-matmul' (the default) or "
+                f"'onnx:float32-matmul', not {arg!r}; a sentence-transformers model: 'torch:{arg}'"
+            )
+        inner = OnnxEmbedder(matmul=variants[arg])
     elif kind in ("local", "torch"):
         inner = LocalEmbedder(arg or MINILM)
     elif kind == "openai":

