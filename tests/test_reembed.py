@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
 import pytest
+from store_builders import fill_group, vec
 from test_bulk_load import WordHashEmbedder, episodes, unsearchable, url_for
 
 from tkg.errors import EmbeddingError
 from tkg.ingest.reembed import turn_means
 from tkg.memory import Memory
+from tkg.stores import GraphStore
 
 
 class OtherModel(WordHashEmbedder):
@@ -101,3 +103,28 @@ def test_turn_means_follow_the_ingest_rule() -> None:
         {"uuid": "w2", "episode_uuid": "e3", "kind": "window"},
     ]
     assert turn_means(chunks) == {"t1": ["s1", "s2"]}
+
+
+def test_the_record_and_reembed_ops_on_each_store(store: GraphStore, new_group: Callable[[], str]) -> None:
+    group = new_group()
+    assert store.named("group.embedder", {"group_id": group}) == []
+    store.named("group.set_embedder", {"group_id": group, "model": "model-a"})
+    store.named("group.set_embedder", {"group_id": group, "model": "model-b"})
+    assert [r["model"] for r in store.named("group.embedder", {"group_id": group})] == ["model-b"]
+    fill_group(store, group)
+    chunks = store.named("reembed.chunks", {"group_id": group})
+    assert [(c["kind"], c["text"]) for c in chunks] == [("turn", "Priya lives in Leeds")]
+    facts = store.named("reembed.facts", {"group_id": group})
+    assert sorted(f["fact"] for f in facts) == ["Priya lives in Bristol", "Priya lives in Leeds", "Priya works at Northwind"]
+    target = next(f for f in facts if f["fact"] == "Priya works at Northwind")
+    with store.transaction() as tx:
+        tx.named("reembed.set_facts", {"group_id": group, "rows": [{"uuid": target["uuid"], "embedding": vec(7)}]})
+    hits = store.named("search.fact_vector", {"group_id": group, "vector": vec(7), "k": 1, "k_fetch": 50})
+    assert hits[0]["uuid"] == target["uuid"] and hits[0]["score"] > 0.999
+    with store.transaction() as tx:
+        tx.named("reembed.delete_chunks", {"group_id": group, "uuids": [chunks[0]["uuid"]]})
+        tx.named("chunk.create_many", {"group_id": group, "chunks": [{**chunks[0], "embedding": vec(9)}]})
+    hits = store.named("search.chunk_vector", {"group_id": group, "vector": vec(9), "kind": "", "k": 1, "k_fetch": 50})
+    assert hits[0]["uuid"] == chunks[0]["uuid"] and hits[0]["text"] == "Priya lives in Leeds"
+    store.named("group.delete", {"group_id": group})
+    assert store.named("group.embedder", {"group_id": group}) == []
