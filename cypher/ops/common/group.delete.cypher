@@ -8,6 +8,9 @@ WITH count(*) AS _m
 OPTIONAL MATCH (u:TkgUsage) WHERE u.group_id = $group_id
 DELETE u
 WITH count(*) AS _u
+OPTIONAL MATCH (r:TkgMeta {key: 'embedder:' + $group_id})
+DELETE r
+WITH count(*) AS _r
 OPTIONAL MATCH (c:Chunk) WHERE c.group_id = $group_id
 DETACH DELETE c
 WITH count(*) AS _c

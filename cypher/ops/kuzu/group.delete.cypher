@@ -5,6 +5,8 @@ MATCH (m:TkgMeta {key: 'group:' + $group_id})
 DELETE m;
 MATCH (u:TkgUsage) WHERE u.group_id = $group_id
 DELETE u;
+MATCH (r:TkgMeta {key: 'embedder:' + $group_id})
+DELETE r;
 MATCH (c:Chunk) WHERE c.group_id = $group_id
 DETACH DELETE c;
 MATCH (n:Entity) WHERE n.group_id = $group_id

@@ -1,0 +1,14 @@
+// @foreach rows
+// New fact-sentence vectors: on Kuzu they live in the fact's shadow Chunk row (kind 'fact', same
+// uuid as the edge), whose indexed vector cannot be SET, so the row is deleted and made again with
+// the same values (one row at a time: a multi-row CREATE mis-indexes its full-text).
+UNWIND $rows AS row
+MATCH (c:Chunk {uuid: row.uuid})
+WHERE c.group_id = $group_id AND c.kind = 'fact'
+WITH row, c.episode_uuid AS episode_uuid, c.text AS text, c.source_ref AS source_ref, c.valid_at AS valid_at, c
+DELETE c
+WITH row, episode_uuid, text, source_ref, valid_at
+CREATE (f:Chunk {uuid: row.uuid, group_id: $group_id, episode_uuid: episode_uuid, kind: 'fact', text: text,
+                 search_text: text, seq: -1, speaker: '', source_ref: source_ref, valid_at: valid_at,
+                 embedding: CAST(row.embedding AS FLOAT[])})
+RETURN count(f) AS updated

@@ -1,0 +1,139 @@
+"""The default embedder: the pinned MiniLM ONNX file on onnxruntime, for real."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tkg.embed import LocalEmbedder, bundled_minilm_dir, get_embedder
+from tkg.embed_onnx import (
+    ONNX_MATMUL_ID,
+    ONNX_MODEL_ID,
+    ONNX_SHA256,
+    TOKENIZER_PATH,
+    TOKENIZER_SHA256,
+    OnnxEmbedder,
+    onnx_model_path,
+    sha256_of,
+)
+from tkg.errors import ConfigError, EmbeddingError
+
+REPO = Path(__file__).resolve().parents[1]
+
+TEXTS = [
+    "I adopted a puppy last weekend.",
+    "We finally got a dog, a little terrier.",
+    "The quarterly stock market report came out lower than expected.",
+    "ok",
+    "My sister moved from a small flat in the north of the city to a house by the river, "
+    "and she says the garden is the best thing that has happened to her in years.",
+]
+
+
+@pytest.fixture(autouse=True)
+def _env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("TKG_CACHE_DIR", str(tmp_path / "cache"))
+    for var in ("TKG_EMBEDDER", "TKG_EMBED_CACHE", "TKG_EMBED_BATCH", "TKG_EMBED_THREADS", "TKG_ONNX_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+
+
+def test_pinned_files_are_the_installed_ones() -> None:
+    assert sha256_of(onnx_model_path()) == ONNX_SHA256
+    assert sha256_of(TOKENIZER_PATH) == TOKENIZER_SHA256
+
+
+def test_vectors_are_unit_rows_that_rank_paraphrases_first() -> None:
+    emb = OnnxEmbedder()
+    vectors = emb.embed(TEXTS)
+    assert vectors.shape == (len(TEXTS), 384) and vectors.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    sims = vectors @ vectors.T
+    assert sims[0, 1] > 0.4 > sims[0, 2]
+    assert emb.embed([]).shape == (0, 384)
+    assert emb.embed_one(TEXTS[0]) == pytest.approx(list(vectors[0]), abs=1e-5)
+
+
+@pytest.mark.parametrize("matmul", ["float32", "int8"])
+def test_a_text_gets_the_same_vector_alone_and_in_any_batch(matmul: str) -> None:
+    """Float32 batches are cut by length and padded, int8 texts run alone: neither may change a vector."""
+    emb = OnnxEmbedder(batch_size=2, threads=2, matmul=matmul)
+    many = TEXTS + [f"On day {i} of the trip we saw {i * 3} birds near the harbour." for i in range(20)]
+    together = emb.embed(many)
+    for i, text in enumerate(TEXTS):
+        np.testing.assert_allclose(together[i], emb.embed([text])[0], atol=1e-5)
+    assert set(emb._sessions) == {1, 2}  # one text ran on one thread, the batch on two
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("sentence_transformers") is None or bundled_minilm_dir() is None,
+    reason='the float32 reference needs pip install "tkg[torch]"',
+)
+def test_agrees_with_sentence_transformers_float32() -> None:
+    reference = LocalEmbedder(dtype="float32")
+    assert reference.name not in (ONNX_MODEL_ID, ONNX_MATMUL_ID)
+    exact = reference.embed(TEXTS)
+    assert np.sum(OnnxEmbedder(matmul="float32").embed(TEXTS) * exact, axis=1).min() >= 0.99
+    cosines = np.sum(OnnxEmbedder().embed(TEXTS) * exact, axis=1)  # the default: integer matrix products
+    assert cosines.mean() >= 0.98 and cosines.min() >= 0.95
+
+
+def test_a_file_that_is_not_the_pinned_model_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    fake = tmp_path / "model.onnx"
+    fake.write_bytes(b"not a model")
+    monkeypatch.setenv("TKG_ONNX_MODEL", str(tmp_path))
+    with pytest.raises(EmbeddingError, match="not the pinned"):
+        OnnxEmbedder().embed(["hello"])
+    monkeypatch.setenv("TKG_ONNX_MODEL", str(tmp_path / "missing.onnx"))
+    with pytest.raises(EmbeddingError, match="does not exist"):
+        OnnxEmbedder().embed(["hello"])
+
+
+def test_a_copy_of_the_pinned_file_elsewhere_is_used(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    copy = tmp_path / "copy.onnx"
+    copy.write_bytes(onnx_model_path().read_bytes())
+    monkeypatch.setenv("TKG_ONNX_MODEL", str(copy))
+    np.testing.assert_allclose(OnnxEmbedder().embed(TEXTS[:2]), OnnxEmbedder().embed(TEXTS[:2]), atol=1e-6)
+    assert onnx_model_path() == copy
+
+
+def test_the_default_embedder_never_imports_torch(tmp_path: Path) -> None:
+    code = (
+        "import sys; from tkg.embed import get_embedder; v = get_embedder(cache=False).embed(['hello there']); "
+        "print(v.shape, sorted({'torch', 'sentence_transformers', 'transformers'} & set(sys.modules)))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO), "TKG_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120, check=True)
+    assert out.stdout.strip() == "(1, 384) []"
+
+
+@pytest.mark.skipif(importlib.util.find_spec("onnx") is None, reason='needs pip install "tkg[local]"')
+def test_int8_matmul_variant_is_made_once_and_stays_close(tmp_path: Path) -> None:
+    fast = get_embedder("onnx:int8-matmul", cache=False)
+    assert isinstance(fast, OnnxEmbedder) and fast.name == ONNX_MATMUL_ID != ONNX_MODEL_ID
+    cosines = np.sum(fast.embed(TEXTS) * OnnxEmbedder(matmul="float32").embed(TEXTS), axis=1)
+    assert cosines.min() >= 0.95 and cosines.mean() >= 0.98
+    made = list((tmp_path / "cache" / "models").glob("minilm-int8-matmul-*.onnx"))
+    assert len(made) == 1
+    stamp = made[0].stat().st_mtime_ns
+    OnnxEmbedder(matmul="int8").embed(["hello"])
+    assert made[0].stat().st_mtime_ns == stamp  # reused, not rewritten
+    assert get_embedder("onnx:float32-matmul", cache=False).name == ONNX_MODEL_ID
+    with pytest.raises(ConfigError, match="int8-matmul"):
+        get_embedder("onnx:bert-base", cache=False)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("onnx") is None, reason='needs pip install "tkg[local]"')
+def test_int8_matmul_runs_from_memory_when_the_cache_dir_is_unwritable(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the cache directory would be")
+    monkeypatch.setenv("TKG_CACHE_DIR", str(blocker))
+    vectors = OnnxEmbedder(matmul="int8").embed(TEXTS[:2])
+    assert vectors.shape == (2, 384) and float(vectors[0] @ vectors[1]) > 0.4
