@@ -221,8 +221,9 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     best = max(strong.values())
     # "now" and "as of" weigh every well-supported value by when it was said; the best and a
     # list keep only values near the best
-    keep = set(strong) if (latest or window is not None) and not asked.many else {
-        k for k, s in strong.items() if s >= 0.5 * best}
+    # (sorted, so that ties break the same way in every process: never by a set's hash order)
+    keep = sorted(strong) if (latest or window is not None) and not asked.many else sorted(
+        k for k, s in strong.items() if s >= 0.5 * best)
 
     def top(k: str) -> Candidate:
         return max(groups[k], key=lambda c: c.score)
@@ -232,24 +233,24 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
         return max(times) if times else _EPOCH
 
     if asked.many:
-        chosen = sorted((top(k) for k in keep), key=lambda c: c.when or _EPOCH)
+        chosen = sorted((top(k) for k in keep), key=lambda c: (c.when or _EPOCH, norm(c.value)))
         return chosen, {**trace, "chosen_by": "every well-supported value"}
     if window is not None and window[1] >= FAR_FUTURE:  # "after X": the first value said after it
         after = [c for k in keep for c in groups[k] if c.when and c.when >= window[0] and c.score >= SUPPORT * 0.8]
         if after:
-            first = min(after, key=lambda c: c.when or _EPOCH)
+            first = min(after, key=lambda c: (c.when or _EPOCH, -c.score, norm(c.value)))
             return [top(norm(first.value))], {**trace, "chosen_by": f"the first said after {format_day(window[0])}"}
     elif window is not None:
         start, end = window
         before = [k for k in keep if any(c.when and c.when <= end for c in groups[k])]
         if not before:
             return [], {**trace, "chosen_by": f"nothing well supported was said by {format_day(end)}"}
-        k = max(before, key=lambda k: (last_said(k, end), strong[k]))
+        k = max(before, key=lambda k: (last_said(k, end), strong[k], k))
         return [top(k)], {**trace, "chosen_by": f"the latest said by {format_day(end)}"}
     if latest:
-        k = max(keep, key=lambda k: (last_said(k), strong[k]))
+        k = max(keep, key=lambda k: (last_said(k), strong[k], k))
         return [top(k)], {**trace, "chosen_by": "the latest well-supported value"}
-    k = max(keep, key=lambda k: strong[k])
+    k = max(keep, key=lambda k: (strong[k], last_said(k), k))
     return [top(k)], {**trace, "chosen_by": "the best-supported value"}
 
 

@@ -158,6 +158,7 @@ def _bridge(ctx: Context, group: str, relation: str, subject: Subject, speakers:
             excluded: set[str], window: tuple[datetime, datetime] | None, latest: bool) -> Subject | None:
     """The person a relation noun names for the subject ("Tobias's *manager*" → Olu), read like
     "Who is Tobias's manager?"; None when no one is well supported."""
+    latest = latest or window is None  # "Noor's manager" without a date is her manager now
     asked = Asked("person", relation, recency=latest)
     cues = content_terms(relation) | {relation}
     turns = subject_turns(ctx, group, subject, cues)
