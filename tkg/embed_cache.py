@@ -18,6 +18,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterable, Sequence
+from typing import Any
 from pathlib import Path
 
 import numpy as np
@@ -129,32 +130,18 @@ class EmbeddingCache:
 
     def put_many(self, model: str, vectors: dict[str, np.ndarray]) -> None:
         """Store vectors in one transaction; existing keys are left as they are."""
-        rows = [
-            (key, model, int(v.shape[0]), np.ascontiguousarray(v, dtype=np.float32).tobytes())
-            for key, v in vectors.items()
-        ]
-        if not rows:
-            return
-        with self._lock:
-            conn = self._connection()
-            if conn is None:
-                return
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-                try:
-                    conn.executemany(
-                        "INSERT OR IGNORE INTO embedding (key, model, dim, vector) VALUES (?, ?, ?, ?)", rows
-                    )
-                    conn.execute("COMMIT")
-                except BaseException:
-                    conn.execute("ROLLBACK")
-                    raise
-            except sqlite3.Error as exc:
-                self._disable(exc)
+        self._write_many(
+            "INSERT OR IGNORE INTO embedding (key, model, dim, vector) VALUES (?, ?, ?, ?)",
+            [(key, model, int(v.shape[0]), np.ascontiguousarray(v, dtype=np.float32).tobytes())
+             for key, v in vectors.items()],
+        )
 
     def delete_many(self, keys: Iterable[str]) -> None:
         """Remove entries (absent keys are fine), in one transaction."""
-        rows = [(key,) for key in keys]
+        self._write_many("DELETE FROM embedding WHERE key = ?", [(key,) for key in keys])
+
+    def _write_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        """One statement over many rows in one transaction; a failing cache turns itself off."""
         if not rows:
             return
         with self._lock:
@@ -164,7 +151,7 @@ class EmbeddingCache:
             try:
                 conn.execute("BEGIN IMMEDIATE")
                 try:
-                    conn.executemany("DELETE FROM embedding WHERE key = ?", rows)
+                    conn.executemany(sql, rows)
                     conn.execute("COMMIT")
                 except BaseException:
                     conn.execute("ROLLBACK")
