@@ -18,8 +18,8 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterable, Sequence
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
