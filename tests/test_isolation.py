@@ -70,7 +70,9 @@ def two_tenants(draw: st.DrawFn) -> dict[str, Any]:
     words = draw(st.lists(name_word, min_size=11, max_size=11, unique_by=str.lower))
     tail_a = draw(group_tail)
     nested = draw(st.booleans())  # B = A + suffix: a prefix match would leak
-    tail_b = tail_a + draw(group_tail) if nested else draw(group_tail.filter(lambda t: t != tail_a))
+    # groups are stripped wherever they arrive, so B must differ from A once both are stripped
+    suffix = group_tail.filter(lambda t: t.strip() != "")
+    tail_b = tail_a + draw(suffix) if nested else draw(group_tail.filter(lambda t: t.rstrip() != tail_a.rstrip()))
     return {
         "speaker": words[0],
         "a": Vocab(people=(words[0], words[1], words[2]), cities=(words[3], words[4]), orgs=(words[5],), pets=(words[6],)),
