@@ -100,7 +100,7 @@ def entity_turns(ctx: Context, question: str, group: str, facts: list[Fact], *, 
             if r["uuid"] in seen:
                 continue
             overlap = len(content_terms(r["text"] or "") & wanted)
-            ev = _turn_evidence(r, overlap / (1 + len(wanted)), group)
+            ev = turn_evidence(r, overlap / (1 + len(wanted)), group)
             newest = -r["valid_at"].timestamp() if r["valid_at"] else 0.0
             seen[r["uuid"]] = (-overlap, i, newest, ev)
     return [ev for *_, ev in sorted(seen.values(), key=lambda x: x[:3])]
@@ -138,10 +138,10 @@ def group_turns(ctx: Context, question: str, group: str, *, as_of: datetime | No
         if score > 0:
             scored.append((score, r["valid_at"].timestamp() if r["valid_at"] else 0.0, r))
     scored.sort(key=lambda x: (-x[0], -x[1]))
-    return [_turn_evidence(r, score, group) for score, _, r in scored[:k]]
+    return [turn_evidence(r, score, group) for score, _, r in scored[:k]]
 
 
-def _turn_evidence(row: dict[str, Any], score: float, group: str) -> Evidence:
+def turn_evidence(row: dict[str, Any], score: float, group: str) -> Evidence:
     """A turn row of graph.entity_turns, graph.spoken_turns or graph.turns_with_terms as evidence."""
     return Evidence(source_ref=row["source_ref"], episode=row["uuid"], text=row["text"] or "", valid_at=row["valid_at"],
                     score=round(score, 6), group=group, speaker=row["speaker"] or "")

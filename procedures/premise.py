@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from planners.asked import Asked
 from tkg.models import Evidence
@@ -29,9 +29,6 @@ from .abstain import GENERIC
 from .query_text import names_in
 from .spans import ANIMALS, hypothetical, negated
 from .synthesis import content_terms
-
-if TYPE_CHECKING:
-    pass
 
 # relatives and animals a question may presuppose, with the words that state one
 KIN: dict[str, frozenset[str]] = {

@@ -97,6 +97,7 @@ def candidates(
     without it the sentence is enough (a chain: the city the subject's manager came from)."""
     out: list[Candidate] = []
     relation = frozenset({asked.head, *cues}) if asked.head else frozenset(cues)
+    voices = {s.lower() for s in speakers}
     for rank, ev in enumerate(turns):
         doc = parse(ev.text)
         sents = list(doc.sents)
@@ -106,41 +107,42 @@ def candidates(
         turn_about = max(per_sent, default=0.0)
         last_cues: list[int] = []
         for sent, a in zip(sents, per_sent, strict=True):
-            text = sent.text
             a = max(a, 0.8 * turn_about)
             at = [t.i for t in sent if stem(t.lower_) in cues]
             near_cues = at + [i - 4 for i in last_cues[-1:]]  # a cue in the sentence before counts, further off
             last_cues = at or last_cues
             if a <= 0.0:
                 continue
-            words = content_terms(text)
+            spans = spans_of(sent, asked.kind, asked.head)
+            if verb and asked.kind == "thing":
+                spans += _objects_of(sent, verb)
+            if not spans:
+                continue
+            words = content_terms(sent.text)
             overlap = len(words & cues)
-            weight = (0.3 + a) * (1.15 if rank < 5 else 1.0)
+            weight = 1.15 if rank < 5 else 1.0
             if asked.kind in _STATE_KINDS:
                 if hypothetical(sent):
                     weight *= 0.25
                 if asked.kind == "place" and words & _VISIT:
                     weight *= 0.4
             when = said_time(sent.text, ev.valid_at)
-            spans = spans_of(sent, asked.kind, asked.head)
-            if verb and asked.kind == "thing":
-                spans += _objects_of(sent, verb)
             for sp in spans:
-                if norm(sp.text) in excluded or not norm(sp.text) or norm(sp.text) in (asked.head, asked.head + "s"):
+                value = norm(sp.text)
+                if not value or value in excluded or value in (asked.head, asked.head + "s"):
                     continue
                 gap = min((max(sp.start - i, i - sp.end + 1, 0) for i in near_cues), default=None)
                 if asked.kind == "place" and sp.start > sent.start and _locates(doc, sp.start):
                     gap = min(gap if gap is not None else 9, 2)  # "she's in bergen now", "moved to porto"
                 near = _FLOOR.get(asked.kind, 0.3) + (0.9 / (1 + gap / 3) if gap is not None else 0.0) \
                     + 0.15 * min(overlap, 3)
-                penalty = 0.6 if asked.kind == "person" and sp.text.lower() in {s.lower() for s in speakers} else 1.0
+                penalty = 0.6 if asked.kind == "person" and sp.text.lower() in voices else 1.0
                 owner = clause_about(subject, doc[sp.start], speaker=ev.speaker, speakers=speakers, fallback=a,
                                      relation=relation) if subject and attribute else a
                 scale = _place_scale(asked.head, sp.text) if asked.kind == "place" else 1.0
                 if asked.kind in _STATE_KINDS and negated(sent, doc[sp.start]):
                     scale *= 0.35
-                out.append(Candidate(sp.text, sp.sure * (0.3 + owner) / (0.3 + a) * weight * near * penalty * scale,
-                                     when, ev, "turn"))
+                out.append(Candidate(sp.text, sp.sure * (0.3 + owner) * weight * near * penalty * scale, when, ev, "turn"))
     return out
 
 

@@ -20,7 +20,7 @@ from tkg.models import Evidence
 from tkg.nlp import parse, parse_many
 
 from .about import Subject, subject_of
-from .backfill import _turn_evidence
+from .backfill import turn_evidence
 from .premise import check
 from .query_text import names_in
 from .reader import (
@@ -86,7 +86,7 @@ def subject_turns(ctx: Context, group: str, subject: Subject | None, cues_: set[
         if overlap or (mine and not cues_):
             scored.append((overlap + (1 if mine else 0), r))
     scored.sort(key=lambda x: -x[0])
-    return [_turn_evidence(r, float(s), group) for s, r in scored[:k]]
+    return [turn_evidence(r, float(s), group) for s, r in scored[:k]]
 
 
 def turns_before(ctx: Context, group: str, turns: list[Evidence]) -> dict[str, str]:
