@@ -137,7 +137,7 @@ def group_turns(ctx: Context, question: str, group: str, *, as_of: datetime | No
                     for t in idf if t in ws)
         if score > 0:
             scored.append((score, r["valid_at"].timestamp() if r["valid_at"] else 0.0, r))
-    scored.sort(key=lambda x: (-x[0], -x[1]))
+    scored.sort(key=lambda x: (-x[0], -x[1], x[2]["uuid"]))
     return [turn_evidence(r, score, group) for score, _, r in scored[:k]]
 
 

@@ -74,7 +74,7 @@ def best_per_turn(candidates: Sequence[Candidate]) -> list[Candidate]:
         seen = best.get(c.episode_uuid)
         if seen is None or c.score > seen.score:
             best[c.episode_uuid] = c
-    return sorted(best.values(), key=lambda c: -c.score)
+    return sorted(best.values(), key=lambda c: (-c.score, c.episode_uuid))
 
 
 def calibrate(scores: Sequence[float], normaliser: Normaliser = "z", reference: Sequence[float] | None = None) -> list[float]:
@@ -153,7 +153,7 @@ def fuse(
                 matched_part[hit.episode_uuid] = share
     for f in fused.values():
         f.via = sorted(f.parts, key=lambda n: -f.parts[n])
-    return sorted(fused.values(), key=lambda f: -f.score)
+    return sorted(fused.values(), key=lambda f: (-f.score, f.episode_uuid))
 
 
 def boost(
@@ -183,7 +183,7 @@ def boost(
         if date_boost and when and _near(f, when[0] - slack, when[1] + slack):
             f.score *= 1.0 + date_boost
             raised["date"] += 1
-    fused.sort(key=lambda f: -f.score)
+    fused.sort(key=lambda f: (-f.score, f.episode_uuid))
     return raised
 
 

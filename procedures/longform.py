@@ -117,7 +117,7 @@ def select(
     candidates: list[list[Evidence]], names: list[str], aliases: dict[str, str], *, target: int
 ) -> tuple[list[Evidence], set[str]]:
     """Greedy coverage: the best item of every stratum first, then items naming new entities."""
-    pool = [dedupe(sorted(c, key=lambda e: -e.score)) for c in candidates]
+    pool = [dedupe(sorted(c, key=lambda e: (-e.score, e.episode))) for c in candidates]
     chosen: list[Evidence] = []
     covered: set[str] = set()
     seen: set[tuple[str, str]] = set()

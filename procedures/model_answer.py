@@ -34,9 +34,14 @@ _NOT_NAMES = {"who", "what", "where", "when", "which", "why", "how", "did", "doe
               "were", "has", "have", "had", "can", "could", "will", "would", "should", "in", "on", "at", "the", "a"}
 
 SYSTEM = f"""You answer a question about people from their conversation history.
-Use only the numbered evidence and the fact histories given. Later evidence overrides earlier unless the question asks about an earlier time.
-Answer briefly (a few words or one short sentence) and cite the ids of the evidence you used.
-If they do not answer the question, answer exactly "{NO_INFORMATION}" with no citations."""
+Use only the numbered evidence and the fact histories given; the evidence text wins where they disagree.
+Later evidence overrides earlier unless the question asks about an earlier time or date.
+Answer with the value asked for (a name, place, organisation, date, number, list, or yes/no with a short reason),
+in a few words; resolve relative times ("last week") against the date of the item that says them.
+Cite the ids of the evidence items that state the answer.
+Answer exactly "{NO_INFORMATION}" with no citations when the evidence does not state the answer, and also when
+the question takes for granted something the evidence does not affirm: a person, pet, job or event never mentioned,
+something said of someone else, a plan that was cancelled or only wished for, a change that did not happen."""
 
 SCHEMA: dict[str, Any] = {
     "type": "object", "additionalProperties": False, "required": ["answer", "cited"],
@@ -101,7 +106,7 @@ def _rank(rank: Any, ans: Answer, log: UsageLog) -> dict[str, Any]:
 def _answer(ctx: Context, model: Any, ans: Answer, log: UsageLog) -> dict[str, Any]:
     shown = ans.evidence[:SHOWN]
     ids = {f"E{i}": e for i, e in enumerate(shown, 1)}
-    history = histories(ctx, ans)
+    history = histories(ctx, ans, {e.episode: k for k, e in reversed(ids.items())})
     user = ("Evidence:\n" + "\n".join(f"[{k}] {_line(e)}" for k, e in ids.items())
             + ("\nFact histories:\n" + "\n".join(history) if history else "")
             + f"\nQuestion: {' '.join(ans.question.split())}")
@@ -135,8 +140,10 @@ def _answer(ctx: Context, model: Any, ans: Answer, log: UsageLog) -> dict[str, A
     return {**trace, "answered": text}
 
 
-def histories(ctx: Context, ans: Answer) -> list[str]:
-    """Every version of the slots of the entities the question names (and the answer's facts)."""
+def histories(ctx: Context, ans: Answer, shown: dict[str, str] | None = None) -> list[str]:
+    """Every version of the slots of the entities the question names (and the answer's facts); a
+    version said in a turn the model is shown ends with that item's id (``shown``: episode -> id),
+    so an answer read from a history can cite the turn that stated it."""
     index = ctx.entities(ans.group)
     words = re.findall(r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*", ans.question)
     names = [w.removesuffix("'s").removesuffix("’s") for w in words]
@@ -152,7 +159,9 @@ def histories(ctx: Context, ans: Answer) -> list[str]:
         start = format_day(r["valid_at"]) if r.get("valid_at") else "?"
         end = format_day(r["invalid_at"]) if r.get("invalid_at") else "now"
         qualifier = f"/{r['qualifier']}" if r.get("qualifier") else ""
-        lines.append(f"{r['subject']} {r['predicate']}{qualifier} {r['object']} ({start} to {end})")
+        said = [shown[e] for e in r.get("episodes") or [] if shown and e in shown][:1]
+        cite = f" [{said[0]}]" if said else ""
+        lines.append(f"{r['subject']} {r['predicate']}{qualifier} {r['object']} ({start} to {end}){cite}")
     return lines[-HISTORY:]
 
 

@@ -85,7 +85,7 @@ def subject_turns(ctx: Context, group: str, subject: Subject | None, cues_: set[
         overlap = len(content_terms(text) & cues_)
         if overlap or (mine and not cues_):
             scored.append((overlap + (1 if mine else 0), r))
-    scored.sort(key=lambda x: -x[0])
+    scored.sort(key=lambda x: (-x[0], str(x[1]["uuid"])))
     return [turn_evidence(r, float(s), group) for s, r in scored[:k]]
 
 

@@ -213,7 +213,7 @@ def _with_context(
                                 weight=tune.context_weight, decay=tune.neighbour_decay)
         for h in hits:
             h.score = scores.get(h.episode_uuid, h.score)
-        hits.sort(key=lambda h: -h.score)
+        hits.sort(key=lambda h: (-h.score, h.episode_uuid))
     top = hits[:depth]
     top_places = {place.get(h.episode_uuid) for h in top}
     wanted = {(p[0], p[1] + d) for h in top if (p := place.get(h.episode_uuid)) for d in range(-n, n + 1) if d}
@@ -233,4 +233,4 @@ def _with_context(
                 at[spot].score = max(at[spot].score, score)
             elif spot in found and (found[spot]["uuid"] not in joined or joined[found[spot]["uuid"]].score < score):
                 joined[found[spot]["uuid"]] = _hit(found[spot], score, ("neighbour",))
-    return sorted([*hits, *joined.values()], key=lambda h: -h.score), len(joined)
+    return sorted([*hits, *joined.values()], key=lambda h: (-h.score, h.episode_uuid)), len(joined)

@@ -174,7 +174,7 @@ def _search(
         retries += 1
     if retries:
         trace["retries"][op] = {"retries": retries, "k_fetch": k_fetch}
-    rows.sort(key=lambda r: -float(r["score"]))
+    rows.sort(key=lambda r: (-float(r["score"]), str(r["uuid"])))
     per: dict[str, int] = {}
     out = []
     for r in rows:

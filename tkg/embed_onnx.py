@@ -8,13 +8,15 @@ vectors would be scored against vectors of this one. The WordPiece tokenizer is 
 run by ``tokenizers``. Pooling is sentence-transformers' for this model: the mean of the token
 states over the attention mask, then L2 normalisation. Nothing is fetched at run time.
 
-Two onnxruntime sessions, each made on first use: one on a single thread for a question's few
-texts (too small to split across threads, and the cores are shared with the store), one on
-``TKG_EMBED_THREADS`` threads (default: up to two) for ingest batches, whose threads sleep rather
-than spin between batches, since ingest writes to the store on another thread meanwhile. Texts are embedded in
-batches of similar length (``TKG_EMBED_BATCH``, default 16) so that little is padding; with
-integer matrix products (below) each text runs alone, since the activations of one run share one
-quantisation scale and a batch would change a text's vector.
+With integer matrix products (below, the default) each text runs alone on a one-thread session,
+since the activations of one run share one quantisation scale (a batch would change a text's
+vector) and a session's thread count changes the order of its sums: a text gets the same vector
+whether it came alone or in an ingest batch, so runs are reproducible. Ingest batches are spread
+over ``TKG_EMBED_THREADS`` workers (default: up to two), which on short texts is faster than
+splitting one run across threads. With float32 products texts are embedded in batches of similar
+length (``TKG_EMBED_BATCH``, default 16) so that little is padding, on one session of that many
+threads for a batch and a one-thread session for a question's few texts; those threads sleep
+rather than spin between batches, since ingest writes to the store on another thread meanwhile.
 ``TKG_ONNX_MODEL`` names another copy of the same file (checked the same way).
 
 By default (``matmul="int8"``, spec ``local`` or ``onnx:int8-matmul``) the int8 weights are run as
@@ -32,6 +34,7 @@ import hashlib
 import os
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -206,20 +209,38 @@ class OnnxEmbedder(EmbedderBase):
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         unique = list(dict.fromkeys(texts))  # a one-sentence turn is also its own sentence chunk
-        session = self._session(1 if len(unique) <= max(self.batch_size, SMALL) else self.threads)
-        encodings = self._tokenizer.encode_batch(unique)
-        order = sorted(range(len(unique)), key=lambda i: len(encodings[i].ids))
-        rows = np.zeros((len(unique), self.dim), dtype=np.float32)
-        for start in range(0, len(order), self.batch_size):
-            picked = order[start : start + self.batch_size]
-            width = max(int(sum(encodings[i].attention_mask)) for i in picked)
-            ids = np.array([encodings[i].ids[:width] for i in picked], dtype=np.int64)
-            mask = np.array([encodings[i].attention_mask[:width] for i in picked], dtype=np.int64)
-            hidden = session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
-            weights = mask[..., None].astype(np.float32)
-            rows[picked] = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        if self.batch_size == 1:  # int8: each text alone, on one thread (see the module docstring)
+            session = self._session(1)
+            encodings = self._tokenizer.encode_batch(unique)
+            workers = 1 if len(unique) <= SMALL else self.threads
+            runs = range(len(unique))
+            if workers > 1:
+                with ThreadPoolExecutor(workers, thread_name_prefix="tkg-embed") as pool:
+                    rows = np.stack(list(pool.map(lambda i: _pooled(session, [encodings[i]]), runs)))
+            else:
+                rows = np.stack([_pooled(session, [encodings[i]]) for i in runs])
+            rows = rows.reshape(len(unique), self.dim)
+        else:
+            session = self._session(1 if len(unique) <= max(self.batch_size, SMALL) else self.threads)
+            encodings = self._tokenizer.encode_batch(unique)
+            order = sorted(range(len(unique)), key=lambda i: len(encodings[i].ids))
+            rows = np.zeros((len(unique), self.dim), dtype=np.float32)
+            for start in range(0, len(order), self.batch_size):
+                picked = order[start : start + self.batch_size]
+                rows[picked] = _pooled(session, [encodings[i] for i in picked])
         rows = normalise_rows(rows)
         if len(unique) == len(texts):
             return rows
         position = {text: i for i, text in enumerate(unique)}
         return rows[[position[t] for t in texts]]
+
+
+def _pooled(session: Any, encodings: list[Any]) -> np.ndarray:
+    """Mean-pooled token states of one run over `encodings` (padded to the longest of them)."""
+    width = max(int(sum(e.attention_mask)) for e in encodings)
+    ids = np.array([e.ids[:width] for e in encodings], dtype=np.int64)
+    mask = np.array([e.attention_mask[:width] for e in encodings], dtype=np.int64)
+    hidden = session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
+    weights = mask[..., None].astype(np.float32)
+    pooled: np.ndarray = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+    return pooled
