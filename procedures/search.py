@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -28,6 +28,7 @@ from tkg.memory import Context
 from tkg.stores.base import Row
 
 from .fusion import Candidate
+from .group_vectors import group_vectors
 from .query_text import QueryText
 
 if TYPE_CHECKING:
@@ -151,6 +152,12 @@ def _search(
     """One index search with adaptive over-fetch: this group's rows for the wanted lists,
     at most ``per_list`` per list, best first. Fact rows skip ``keep`` (checked on the fact)."""
     mode = op.rsplit(".", 1)[1]
+    exact = group_vectors(ctx, str(params["group_id"])) if mode == "vector" and tune.exact_vectors else None
+    if exact is not None:  # every row of a small group, scored exactly (procedures/group_vectors.py)
+        trace.setdefault("exact", {})[op] = len(exact)
+        return _per_list((r for r in exact.scored(params["vector"])
+                          if _list_of(r, mode) in wanted and (keep is None or r["kind"] == "fact" or keep(r))),
+                         mode, tune, wanted)
     key = (str(getattr(ctx.store, "url", "")), op, str(params.get("group_id")))
     k_fetch = tune.per_list * tune.k_fetch_factor
     share = _SHARE.get(key) if tune.learn_share else None
@@ -175,6 +182,12 @@ def _search(
     if retries:
         trace["retries"][op] = {"retries": retries, "k_fetch": k_fetch}
     rows.sort(key=lambda r: (-float(r["score"]), str(r["uuid"])))
+    return _per_list(rows, mode, tune)
+
+
+def _per_list(rows: Iterable[Row], mode: str, tune: Tuning, wanted: list[str] | None = None) -> list[Row]:
+    """The best ``tune.per_list`` rows of each list, in the order given; with ``wanted``, stops
+    reading ``rows`` once each of those lists is full."""
     per: dict[str, int] = {}
     out = []
     for r in rows:
@@ -182,6 +195,8 @@ def _search(
         per[name] = per.get(name, 0) + 1
         if per[name] <= tune.per_list:
             out.append(r)
+        elif wanted is not None and all(per.get(n, 0) >= tune.per_list for n in wanted):
+            break
     return out
 
 

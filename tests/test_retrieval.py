@@ -267,6 +267,45 @@ def test_no_retry_when_the_index_has_nothing_more(w: World) -> None:
     assert refs(r) == ["h23"] and r.trace["retries"] == {}
 
 
+def test_a_small_group_is_scored_exactly_in_memory(w: World) -> None:
+    """The exact per-group path (procedures/group_vectors.py) ranks every row of the group, best
+    first; another tenant's rows never come back. (On this shared store Kuzu's approximate index
+    returned none of ``main``'s rows for this question: the reason the path exists.)"""
+    payload = only("chunk", "dense")
+    exact = retrieve(w.mem.ctx, "a boat trip on the sea", w.main, payload)
+    assert exact.trace["exact"]["retrieval.vector"] >= 30  # every turn and sentence of the group
+    assert exact.hits and all(a.score >= b.score for a, b in zip(exact.hits, exact.hits[1:], strict=False))
+    noise = retrieve(w.mem.ctx, "kayaking", w.noise, payload)
+    assert noise.hits and {h.source_ref for h in noise.hits} <= {f"k{i}" for i in range(NOISE_TURNS)}
+
+
+def test_exact_scores_are_the_index_cosines(tmp_path: Path) -> None:
+    """On a store holding one small group, the index finds every row: both paths agree."""
+    start = datetime(2023, 1, 1, tzinfo=UTC)
+    texts = ["We sailed to the island at dawn.", "My sister bakes sourdough on Sundays.",
+             "The ferry was cancelled because of the storm.", "I started violin lessons last month.",
+             "Our boat trip along the coast was lovely.", "The bakery on the corner closed."]
+    with Memory.open(f"kuzu://{tmp_path}/one.kuzu") as mem:
+        mem.ingest_episodes([EpisodeInput("solo", "Ines", t, start + timedelta(hours=i), f"s{i}") for i, t in enumerate(texts)])
+        payload = only("chunk", "dense")
+        exact = retrieve(mem.ctx, "a boat trip on the sea", "solo", payload)
+        index = retrieve(mem.ctx, "a boat trip on the sea", "solo", payload, tuning=Tuning(exact_vectors=False))
+    assert "exact" in exact.trace and "exact" not in index.trace
+    assert refs(exact) == refs(index) and refs(exact)[:1] in (["s4"], ["s0"])
+    assert [round(h.score, 4) for h in exact.hits] == [round(h.score, 4) for h in index.hits]
+
+
+def test_exact_vectors_are_read_again_after_the_group_is_written(w: World) -> None:
+    group = f"retr-fresh-{uuid.uuid4().hex[:8]}"
+    when = datetime(2023, 3, 1, tzinfo=UTC)
+    w.mem.ingest_episodes([EpisodeInput(group, "Ines", "The lighthouse keeper waved at us.", when, "f1")])
+    before = retrieve(w.mem.ctx, "a glacier walk", group, only("chunk", "dense"))
+    w.mem.ingest_episodes([EpisodeInput(group, "Ines", "We hiked across the glacier in crampons.", when + timedelta(days=1), "f2")])
+    after = retrieve(w.mem.ctx, "a glacier walk", group, only("chunk", "dense"))
+    assert refs(before) == ["f1"] and refs(after)[:1] == ["f2"]
+    w.mem.forget(group)
+
+
 # --- filters ---------------------------------------------------------------------------------------
 
 

@@ -1,0 +1,8 @@
+// Every vector of one group with the row retrieval.vector returns for it, for exact search in
+// memory (procedures/group_vectors.py). Kuzu keeps fact sentences as Chunk rows of kind 'fact',
+// so one table holds them all. Ordered by uuid, so the matrix is the same on every read.
+MATCH (c:Chunk) WHERE c.group_id = $group_id AND c.embedding IS NOT NULL
+RETURN c.uuid AS uuid, c.episode_uuid AS episode_uuid, c.kind AS kind, c.text AS text, c.speaker AS speaker,
+       c.source_ref AS source_ref, c.valid_at AS valid_at, c.time_start AS time_start, c.time_end AS time_end,
+       c.embedding AS embedding
+ORDER BY uuid
