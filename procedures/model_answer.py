@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from tkg.memory import Context
 
 SHOWN = 12  # evidence items the answer model sees
+_EPOCH = datetime(1, 1, 1, tzinfo=UTC)
 HISTORY = 30  # slot-history lines the answer model sees
 TEXT = 400  # characters of one evidence item
 _NOT_NAMES = {"who", "what", "where", "when", "which", "why", "how", "did", "does", "do", "is", "was", "are",
@@ -35,7 +37,8 @@ _NOT_NAMES = {"who", "what", "where", "when", "which", "why", "how", "did", "doe
 
 SYSTEM = f"""You answer a question about people from their conversation history.
 Use only the numbered evidence and the fact histories given; the evidence text wins where they disagree.
-Later evidence overrides earlier unless the question asks about an earlier time or date.
+Evidence items are listed oldest first; later evidence overrides earlier unless the question asks about
+an earlier time or date.
 Answer with the value asked for (a name, place, organisation, date, number, list, or yes/no with a short reason),
 in a few words; resolve relative times ("last week") against the date of the item that says them.
 Cite the ids of the evidence items that state the answer.
@@ -104,7 +107,9 @@ def _rank(rank: Any, ans: Answer, log: UsageLog) -> dict[str, Any]:
 
 
 def _answer(ctx: Context, model: Any, ans: Answer, log: UsageLog) -> dict[str, Any]:
-    shown = ans.evidence[:SHOWN]
+    # the best SHOWN items, listed oldest first: "later overrides earlier" reads top to bottom,
+    # and near-equal scores that swap between two ingests do not change the prompt
+    shown = sorted(ans.evidence[:SHOWN], key=lambda e: (e.valid_at or _EPOCH, e.source_ref or "", e.episode, e.text))
     ids = {f"E{i}": e for i, e in enumerate(shown, 1)}
     history = histories(ctx, ans, {e.episode: k for k, e in reversed(ids.items())})
     user = ("Evidence:\n" + "\n".join(f"[{k}] {_line(e)}" for k, e in ids.items())
