@@ -63,6 +63,22 @@ def test_search_chunk_vector(store: GraphStore, new_group: Callable[[], str]) ->
     assert [r["kind"] for r in turns] == ["turn"]
 
 
+def test_retrieval_group_vectors_reads_one_groups_vectors_in_uuid_order(
+    store: GraphStore, new_group: Callable[[], str]
+) -> None:
+    a, b = new_group(), new_group()
+    _searchable(store, a, b)
+    rows = store.named("retrieval.group_vectors", {"group_id": a})
+    texts = [r["text"] for r in rows]
+    assert sorted(texts) == sorted([*SENTENCES, " ".join(SENTENCES), *SENTENCES])  # sentences, the turn, facts
+    assert {r["kind"] for r in rows} == {"sentence", "turn", "fact"}
+    assert [r["uuid"] for r in rows] == sorted(r["uuid"] for r in rows)
+    assert all(len(r["embedding"]) == len(vec(1)) for r in rows)
+    assert {r["episode_uuid"] for r in rows} == {episode(a, 0)}
+    size = store.named("retrieval.group_size", {"group_id": a})[0]["n"]
+    assert len(SENTENCES) + 1 <= size <= len(rows)  # Kuzu counts its fact rows too; Neo4j keeps facts on edges
+
+
 def test_search_chunk_text(store: GraphStore, new_group: Callable[[], str]) -> None:
     a, b = new_group(), new_group()
     _searchable(store, a, b)

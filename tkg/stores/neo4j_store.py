@@ -20,6 +20,7 @@ from ..cypher import load_schema
 from ..errors import ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
 from .base import SCHEMA_VERSION, NamedMixin, Params, Row, normalise_out, to_utc
 from .read_guard import check_read_only
+from .warmup import warm_up
 
 T = TypeVar("T")
 
@@ -193,6 +194,7 @@ class Neo4jStore(NamedMixin):
         self.named("group.adopt")  # nodes an older schema, or an ingest that died, left without an anchor
         for key, value in (("schema_version", SCHEMA_VERSION), ("embedding_dim", str(dim))):
             self.run("MERGE (m:TkgMeta {key: $k}) SET m.value = $v", {"k": key, "v": value})
+        self.cold_queries = warm_up(self)  # plans of every question's reads, compiled now (tkg/stores/warmup.py)
 
     def _meta(self, key: str) -> str | None:
         rows = self.run("MATCH (m:TkgMeta {key: $k}) RETURN m.value AS v", {"k": key})
