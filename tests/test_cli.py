@@ -23,9 +23,12 @@ from typer.testing import CliRunner, Result
 
 from tkg.cli import app
 from tkg.cli.common import FormatChoice, ModeChoice, check_params, parse_as_of, parse_params, query_params
+from tkg.doctor import run_checks
 from tkg.errors import InputError
 from tkg.ingest.loaders import FORMATS
+from tkg.memory import Memory
 from tkg.models import MODES
+from tkg.stores import parse_store_url
 
 DATA = Path(__file__).parent / "data" / "cli" / "small.jsonl"
 NEO4J_ENV = "TKG_TEST_NEO4J_URI"
@@ -198,6 +201,22 @@ def test_groups_lists_the_group(ingested: tuple[str, str, dict[str, Any]]) -> No
     assert group in tkg(url, "groups").stdout
 
 
+def test_memory_names_its_store_and_counts_its_groups(url: str, tmp_path: Path) -> None:
+    """`Memory.url` and `Memory.groups()` (with counts) are what `tkg groups` prints."""
+    target = url if url.startswith("bolt") else f"kuzu://{tmp_path}/memory.kuzu"  # Kuzu: one process, one open
+    group = unique_group()
+    with Memory.open(target) as mem:
+        mem.ingest(DATA, group=group)
+        try:
+            assert mem.url == parse_store_url(target).redacted and "***" not in mem.url
+            row = next(g for g in mem.groups() if g["group_id"] == group)
+            assert {k: row[k] for k in mem.counts(group)} == mem.counts(group)  # the same counts, in one call
+            assert row["episodes"] == 7 and row["facts"] >= row["current_facts"] > 0 and row["first"] <= row["last"]
+        finally:
+            mem.forget(group)
+
+
+
 def test_history_is_a_timeline_of_versions(ingested: tuple[str, str, dict[str, Any]]) -> None:
     url, group, _ = ingested
     data = ok_json(tkg(url, "history", "Priya", "lives_in", "--group", group, "--json"))
@@ -307,6 +326,11 @@ def test_doctor_reports_every_check(ingested: tuple[str, str, dict[str, Any]]) -
     assert checks["embedder"]["dim"] == int(checks["schema"]["embedding_dim"]) == 384
     assert {"tkg", "python", "kuzu", "neo4j_driver"} <= set(data["versions"])
     assert "ok" in tkg(url, "doctor").stdout
+    # the checks come from the store's own methods: the indexes its schema file makes, its recorded meta
+    found, shown = run_checks(url)
+    assert shown == parse_store_url(url).redacted and all(c.ok for c in found)
+    assert "all" in checks["indexes"]["detail"] and "missing" not in checks["indexes"]["detail"]
+    assert ("server" in checks["store"]) == url.startswith("bolt")
 
 
 # --- failures that need no store -----------------------------------------------------------------

@@ -110,7 +110,9 @@ def read_ops(dialect: str) -> dict[str, set[str]]:
     out = {}
     for name in sorted(names):
         text = load_query(name, dialect)
-        if name != "group.list" and write_clause(text) is None:
+        # group.list lists all groups by design; store.* read the store's own records (its schema
+        # meta, indexes, sizes), which hold no group's words
+        if name != "group.list" and not name.startswith("store.") and write_clause(text) is None:
             needs = set(re.findall(r"\$(\w+)", re.sub(r"//[^\n]*", "", text)))
             each = re.search(r"^//\s*@each\s+(\w+)\s+AS\s+(\w+)", text, re.M)  # the list is passed, not its item
             out[name] = needs - {each.group(2)} | {each.group(1)} if each else needs

@@ -307,10 +307,18 @@ class Memory:
                 every += rows
         return {"groups": groups, **summarize(every, prices)}
 
+    @property
+    def url(self) -> str:
+        """The store's URL with any password removed (safe to print)."""
+        return self.ctx.store.url
+
     def groups(self) -> list[dict[str, Any]]:
-        return self.ctx.store.named("group.list", {})
+        """Every group that holds turns, by name: ``group_id``, its time span (``first``, ``last``)
+        and its counts (``episodes``, ``chunks``, ``entities``, ``facts``, ``current_facts``)."""
+        return [{**row, **self.counts(row["group_id"])} for row in self.ctx.store.named("group.list", {})]
 
     def counts(self, group: str) -> dict[str, Any]:
+        """One group's counts (zeros for a group the store does not hold)."""
         return self.ctx.store.named("group.counts", {"group_id": group_name(group)})[0]
 
     # -- helpers ------------------------------------------------------------------------------

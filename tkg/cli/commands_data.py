@@ -95,7 +95,7 @@ def ingest(
     fmt = format.value if format else None
     loaded = load(path, format=fmt, group=group)  # fail on a bad file before loading a model
     with open_memory(ctx, llm=llm) as mem, progress_bar(len(loaded.episodes), f"ingest {path.name}") as tick:
-        render.status(f"ingesting {len(loaded.episodes)} turn(s) from {path} into {mem.ctx.store.url}")
+        render.status(f"ingesting {len(loaded.episodes)} turn(s) from {path} into {mem.url}")
         report = mem.ingest(path, format=fmt, group=group, progress=tick, bulk=bulk)
     data = report.to_dict()
     if as_json:
@@ -120,7 +120,7 @@ def forget(
         counts = require_group(mem, group)
         if not yes:
             typer.confirm(
-                f"Delete group {group!r} ({counts['episodes']} episodes, {counts['facts']} facts) from {mem.ctx.store.url}?",
+                f"Delete group {group!r} ({counts['episodes']} episodes, {counts['facts']} facts) from {mem.url}?",
                 abort=True,
                 err=True,
             )
@@ -141,22 +141,9 @@ def groups(ctx: typer.Context, as_json: Json = False) -> None:
     Example: tkg groups --json
     """
     with open_memory(ctx) as mem:
-        rows = []
-        for row in mem.groups():
-            counts = mem.counts(row["group_id"])
-            rows.append(
-                {
-                    "group": row["group_id"],
-                    "episodes": counts["episodes"],
-                    "chunks": counts["chunks"],
-                    "entities": counts["entities"],
-                    "facts": counts["facts"],
-                    "current_facts": counts["current_facts"],
-                    "first": row.get("first"),
-                    "last": row.get("last"),
-                }
-            )
-        url = mem.ctx.store.url
+        keys = ("episodes", "chunks", "entities", "facts", "current_facts", "first", "last")
+        rows = [{"group": row["group_id"], **{k: row.get(k) for k in keys}} for row in mem.groups()]
+        url = mem.url
     if as_json:
         render.emit_json({"store": url, "groups": rows})
         return
@@ -178,7 +165,7 @@ def reembed(
     """
     with open_memory(ctx) as mem:
         done = mem.reembed(group)
-        url = mem.ctx.store.url
+        url = mem.url
     if as_json:
         render.emit_json({"store": url, "groups": done})
         return
