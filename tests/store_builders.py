@@ -92,7 +92,7 @@ def add_fact(db: Runner, group: str, subj: str, pred: str, obj: str, text: str, 
             "fact_embedding": vec(axis), "qualifier": "", "episodes": episodes or [], "source_chunk": None,
             "source_episode": (episodes or [""])[0],
             "source_ref": "D1:1", "version": version, "confidence": 0.9, "supersedes": supersedes, "time_text": None, "extractor": "rules",
-            "valid_at": valid_at, "invalid_at": None, "created_at": T0, "expired_at": None,
+            "valid_at": valid_at, "invalid_at": None, "created_at": T0, "expired_at": None, "reference_time": T0,
         },
     )
     return uid

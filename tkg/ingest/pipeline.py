@@ -435,6 +435,7 @@ class Ingestor:
                 episode_uuid=p.uuid, source_ref=ep.source_ref, source_chunk=_chunk_for(p.chunks, cand),
                 confidence=cand.confidence, polarity=cand.polarity, correction=cand.correction,
                 time_text=cand.time_text, fact_embedding=w.vector, extractor=getattr(cand, "extractor", "rules"),
+                reference_time=ep.timestamp,
             )
             outcome = apply_fact(tx, fw, single_valued=self.registry.is_single(cand.predicate), now=now)
             tally.facts += len(outcome.created)
