@@ -131,13 +131,17 @@ class Memory:
         group: str | None = None,
         progress: Callable[[int], None] | None = None,
         bulk: bool | None = None,
+        limit: int | None = None,
     ) -> IngestReport:
         """Ingest a LoCoMo-shaped ``.json`` or a ``.jsonl`` file; validated whole before any write.
 
-        ``bulk`` as in :meth:`ingest_episodes`.
+        ``bulk`` as in :meth:`ingest_episodes`; ``limit``: only the file's first ``limit`` turns.
+        Ctrl-C raises ``IngestInterrupted``, whose ``report`` counts the episodes committed (kept).
         """
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+            raise ConfigError(f"limit must be a whole number of turns >= 1, not {limit!r}")
         loaded = load(Path(path), format=format, group=None if group is None else group_name(group))
-        report = self.ingest_episodes(loaded.episodes, progress=progress, bulk=bulk)
+        report = self.ingest_episodes(loaded.episodes[:limit], progress=progress, bulk=bulk)
         report.skipped_empty += len(loaded.skipped)
         report.warnings.extend(loaded.skipped)
         return report

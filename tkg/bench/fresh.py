@@ -64,6 +64,12 @@ class TimedEmbedder:
             self.seconds += time.perf_counter() - started
             self.texts += 1
 
+    def load(self) -> None:
+        """Load the wrapped model now (not counted as embedding time)."""
+        load = getattr(self.inner, "load", None)
+        if load is not None:
+            load()
+
     def lap(self) -> dict[str, float]:
         """Seconds and texts since the last lap (and start a new one)."""
         out = {"embed_s": round(self.seconds, 2), "texts": self.texts}

@@ -21,11 +21,14 @@ import typer
 from ..stores.factory import parse_store_url
 from . import render
 from .common import LLMOption, llm_spec, state
+from .help_format import PlainGroup
 
 bench_app = typer.Typer(
     name="bench",
-    help="Benchmarks: LoCoMo retrieval, temporal questions, ingest speed, extraction and classifier accuracy, soak.",
+    help="Benchmarks: LoCoMo retrieval, temporal questions, ingest speed, extraction and classifier accuracy, soak.\n\n"
+    "Example: tkg bench qa chat_dev.json --json",
     no_args_is_help=True,
+    cls=PlainGroup,
 )
 
 Json = Annotated[bool, typer.Option("--json", help="Print tables on stderr and the report as one JSON object on the last line of stdout.")]

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from ..embed import Embedder
+from ..embed import Embedder, load_model
 from ..errors import TkgError
 from ..extract import Candidate, extract, history, mentions
 from ..group_cache import GroupCache, anchor, read_entities, read_speakers
@@ -66,7 +66,8 @@ class IngestReport:
     superseded: int = 0
     retracted: int = 0
     reasserted: int = 0
-    seconds: float = 0.0
+    seconds: float = 0.0  # writing, from the first turn on: the model is loaded before (``model_load_s``)
+    model_load_s: float = 0.0  # loading the embedding model first, when it was not loaded yet
     bulk: bool = False  # ran inside store.bulk_load()
     index_build_s: float = 0.0  # of ``seconds``: ending the bulk load (rebuilding indexes)
     groups: list[str] = field(default_factory=list)
@@ -77,6 +78,16 @@ class IngestReport:
         data = dict(self.__dict__)
         data["turns_per_s"] = round(self.episodes / self.seconds, 1) if self.seconds else None
         return data
+
+
+class IngestInterrupted(KeyboardInterrupt):
+    """Ctrl-C during an ingest. ``report`` counts what was committed before it: those episodes
+    stay (each transaction holds whole episodes), and ingesting the same input again goes on
+    from there, skipping them."""
+
+    def __init__(self, report: IngestReport) -> None:
+        super().__init__(f"ingest interrupted after {report.episodes} episode(s) committed")
+        self.report = report
 
 
 @dataclass
@@ -138,6 +149,7 @@ class Ingestor:
         episodes, their transactions and the counts written are the same.
         """
         report = IngestReport()
+        report.model_load_s = load_model(self.embedder) if episodes else 0.0  # not the turns' time
         started = time.perf_counter()
         groups: list[str] = []
         for ep in episodes:
@@ -146,35 +158,43 @@ class Ingestor:
         report.groups = groups
         empty = not self.store.named("group.list", {})  # then nothing here can exist yet but what this ingest writes
         report.bulk = bulk if bulk is not None else len(episodes) >= BULK_AUTO and empty
-        with ExitStack() as stack:
-            if report.bulk:
-                # group locks before the store's lock, in one order, as every writer takes them
-                for group in sorted(groups):
-                    stack.enter_context(self._lock(group))
-                stack.enter_context(self.store.bulk_load())
-            # Batch k+1 is embedded on a worker thread while batch k is written: torch and the store's
-            # drivers release the GIL, so on two cores the model's time mostly hides behind the writes.
-            # Extraction stays here: it is pure Python, and on the worker it slowed the writes'
-            # Python more than it saved (temporal 10,000: 69 turns/s with it, 89 without; BENCHMARKS.md).
-            pool = stack.enter_context(ThreadPoolExecutor(max_workers=1, thread_name_prefix="tkg-embed"))
-            pending: tuple[list[_Prepared], Future[None], int] | None = None
-            # per group, what earlier turns hand on to the extractor: read from the store when the
-            # group first comes up, so the graph is the same however the conversation arrives
-            recent: dict[str, deque[Candidate]] = {}
-            for start in range(0, len(episodes), BATCH):
-                batch = [ep for ep in episodes[start : start + BATCH]]
-                # the check inside each write transaction stays: this one only saves preparing
-                fresh = batch if empty else self._absent(batch)
-                report.skipped_existing += len(batch) - len(fresh)
-                prepared = self._prepare(fresh, recent, empty)
-                embedded = pool.submit(self._embed_prepared, prepared)
+        try:
+            with ExitStack() as stack:
+                if report.bulk:
+                    # group locks before the store's lock, in one order, as every writer takes them
+                    for group in sorted(groups):
+                        stack.enter_context(self._lock(group))
+                    stack.enter_context(self.store.bulk_load())
+                # Batch k+1 is embedded on a worker thread while batch k is written: torch and the store's
+                # drivers release the GIL, so on two cores the model's time mostly hides behind the writes.
+                # Extraction stays here: it is pure Python, and on the worker it slowed the writes'
+                # Python more than it saved (temporal 10,000: 69 turns/s with it, 89 without; BENCHMARKS.md).
+                pool = stack.enter_context(ThreadPoolExecutor(max_workers=1, thread_name_prefix="tkg-embed"))
+                pending: tuple[list[_Prepared], Future[None], int] | None = None
+                # per group, what earlier turns hand on to the extractor: read from the store when the
+                # group first comes up, so the graph is the same however the conversation arrives
+                recent: dict[str, deque[Candidate]] = {}
+                attempted: list[EpisodeInput] = []  # turns not in the store before: what an interruption may have left
+                for start in range(0, len(episodes), BATCH):
+                    batch = [ep for ep in episodes[start : start + BATCH]]
+                    # the check inside each write transaction stays: this one only saves preparing
+                    fresh = batch if empty else self._absent(batch)
+                    report.skipped_existing += len(batch) - len(fresh)
+                    attempted += fresh
+                    prepared = self._prepare(fresh, recent, empty)
+                    embedded = pool.submit(self._embed_prepared, prepared)
+                    if pending is not None:
+                        self._write_prepared(*pending, report, progress)
+                    pending = (prepared, embedded, len(batch))
                 if pending is not None:
                     self._write_prepared(*pending, report, progress)
-                pending = (prepared, embedded, len(batch))
-            if pending is not None:
-                self._write_prepared(*pending, report, progress)
-            self._embed_entity_names(groups)
-            written = time.perf_counter()
+                self._embed_entity_names(groups)
+                written = time.perf_counter()
+        except KeyboardInterrupt as exc:
+            report.seconds = round(time.perf_counter() - started, 3)
+            # read back, not counted: Ctrl-C may land just after a commit, before its tally
+            report.episodes = len(self._stored(attempted))
+            raise IngestInterrupted(report) from exc
         report.seconds = round(time.perf_counter() - started, 3)
         if report.bulk:
             report.index_build_s = round(time.perf_counter() - written, 3)
@@ -191,14 +211,18 @@ class Ingestor:
             progress(size)
 
     # -- phase 1: prepare ---------------------------------------------------------------------
+    def _stored(self, episodes: list[EpisodeInput]) -> set[str]:
+        """The uuids of ``episodes`` the store holds (one statement per group)."""
+        there: set[str] = set()
+        for group in dict.fromkeys(ep.group for ep in episodes):
+            uuids = [episode_uuid(ep) for ep in episodes if ep.group == group]
+            there.update(r["uuid"] for r in self.store.named("episode.existing", {"group_id": group, "uuids": uuids}))
+        return there
+
     def _absent(self, batch: list[EpisodeInput]) -> list[EpisodeInput]:
         """The episodes of ``batch`` not in the store yet (one statement per group)."""
-        keyed = [(ep, episode_uuid(ep)) for ep in batch]
-        there: set[str] = set()
-        for group in dict.fromkeys(ep.group for ep in batch):
-            uuids = [uuid for ep, uuid in keyed if ep.group == group]
-            there.update(r["uuid"] for r in self.store.named("episode.existing", {"group_id": group, "uuids": uuids}))
-        return [ep for ep, uuid in keyed if uuid not in there]
+        there = self._stored(batch)
+        return [ep for ep in batch if episode_uuid(ep) not in there]
 
     def _prepare(self, episodes: Iterable[EpisodeInput], recent: dict[str, deque[Candidate]],
                  empty: bool) -> list[_Prepared]:
