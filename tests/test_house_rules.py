@@ -4,7 +4,9 @@ the benchmarks never ask which backend they run on (the store says what they nee
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,6 +61,28 @@ def test_the_checker_sees_inline_cypher() -> None:
         assert [h.split(": ", 1)[1] for h in inline_cypher(sample)] == ["MATCH (n) RETURN n", "CALL db.x({})"]
     finally:
         sample.unlink()
+
+
+# a measured figure: a score, a before → after, a commit, a latency, a rate (BENCHMARKS.md holds
+# them); a budget written "~100 turns/s" is a target, not a measurement
+FIGURE = re.compile(r"(Hit@\d+|MRR|accuracy) \d\.\d|\d\.\d+ ?→ ?\d\.\d+|\bat [0-9a-f]{7,40}\b|\d+(\.\d+)? ?ms\b|(?<![~\d])\d+ turns/s")
+
+
+def prose(path: Path) -> list[tuple[int, str]]:
+    """The comments and docstrings of ``path`` (doctest lines aside), line by line."""
+    source = path.read_text(encoding="utf-8")
+    found = [(t.start[0], t.string) for t in tokenize.generate_tokens(io.StringIO(source).readline) if t.type == tokenize.COMMENT]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and ast.get_docstring(node):
+            first = node.body[0]
+            found += [(first.lineno + i, line) for i, line in enumerate((ast.get_docstring(node) or "").splitlines())]
+    return [(n, line) for n, line in found if ">>>" not in line]
+
+
+def test_no_benchmark_figures_in_docstrings_or_comments() -> None:
+    found = [f"{path.relative_to(ROOT)}:{n}: {line.strip()[:90]}" for path in _sources("tkg", "planners", "procedures")
+             for n, line in prose(path) if FIGURE.search(line)]
+    assert not found, "figures belong in BENCHMARKS.md with the command that took them:\n" + "\n".join(found)
 
 
 def test_cli_and_bench_never_ask_which_backend() -> None:

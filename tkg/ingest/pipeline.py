@@ -167,8 +167,8 @@ class Ingestor:
                     stack.enter_context(self.store.bulk_load())
                 # Batch k+1 is embedded on a worker thread while batch k is written: torch and the store's
                 # drivers release the GIL, so on two cores the model's time mostly hides behind the writes.
-                # Extraction stays here: it is pure Python, and on the worker it slowed the writes'
-                # Python more than it saved (temporal 10,000: 69 turns/s with it, 89 without; BENCHMARKS.md).
+                # Extraction stays here: it is pure Python, and on the worker it slows the writes'
+                # Python more than it saves (BENCHMARKS.md).
                 pool = stack.enter_context(ThreadPoolExecutor(max_workers=1, thread_name_prefix="tkg-embed"))
                 pending: tuple[list[_Prepared], Future[None], int] | None = None
                 # per group, what earlier turns hand on to the extractor: read from the store when the
@@ -288,10 +288,9 @@ class Ingestor:
         """Embed a batch in one call: sentence chunks and fact sentences, and a turn only when it
         has no sentence chunks (one sentence) or is one of several windows of a long text.
 
-        A multi-sentence turn's vector is the normalised mean of its sentences' vectors. On the
-        LoCoMo dev set that scored better for turn retrieval than encoding the turn whole (dense
-        Hit@10 0.676 vs 0.547, MRR 0.422 vs 0.314: MiniLM truncates and blurs long turns), and it
-        embeds every token once instead of twice, which halves the cost of ingest.
+        A multi-sentence turn's vector is the normalised mean of its sentences' vectors: that finds
+        turns better than encoding the turn whole (MiniLM truncates and blurs long turns;
+        BENCHMARKS.md), and it embeds every token once instead of twice.
         """
         plans = [(p, _derived_turn(p.chunks)) for p in out]
         texts = [search_text(c) for p, derived in plans for c in p.chunks if c is not derived]
@@ -373,7 +372,7 @@ class Ingestor:
 
     def _commit_episodes(self, group: str, items: list[_Prepared], report: IngestReport, written: list[str]) -> None:
         """One transaction for ``items``: a few statements for all their turns, chunks, entities and
-        mentions (each costs about 1 ms on Kuzu however many rows it writes), then the facts in order."""
+        mentions (a statement costs Kuzu about the same however many rows it writes), then the facts in order."""
         index = self._index(group)
         if group not in self._seq:
             last = self.store.named("episode.last", {"group_id": group})

@@ -91,7 +91,7 @@ class GraphStore(Runner, Protocol):
     def bulk_load(self) -> AbstractContextManager[None]:
         """A block for a large first load: writes may go faster, searches wait until it ends.
 
-        A store whose indexes slow every insert (Kuzu: about 3.5x per chunk row) loads an empty
+        A store whose indexes slow every insert (Kuzu: several times per chunk row) loads an empty
         store without them and builds them on exit, holding its write lock throughout, so other
         threads wait instead of searching a half-indexed store; if the process dies inside the
         block, ``ensure_schema`` builds the missing indexes on the next open. Into a store that

@@ -64,8 +64,8 @@ def _vector_text(vector: Vector) -> str:
 
 def _param(value: Any) -> Any:
     """Kuzu stores TIMESTAMP without zone: hand it naive UTC. A stored embedding (``Vector``) goes
-    as text, which the writing statements cast: a row's 384 floats cost Kuzu 0.11.3 about 0.97 ms
-    as a list parameter, and 0.38 ms as text, made and cast (tools/kuzu_vector_param_cost.py)."""
+    as text, which the writing statements cast: Kuzu binds that faster than a list parameter of
+    floats (tools/kuzu_vector_param_cost.py; BENCHMARKS.md)."""
     if isinstance(value, Vector):
         return _vector_text(value)
     if isinstance(value, datetime):
@@ -140,9 +140,9 @@ class KuzuStore(NamedMixin):
     """
 
     dialect = "kuzu"
-    # Whole episodes per write transaction, as on Neo4j. Until the edge reads filtered after a WITH
-    # (cypher/ops/README.md), Kuzu 0.11.3 read wrong slot versions inside a transaction that had
-    # created and superseded many edges after a checkpoint, so tkg wrote one episode at a time;
+    # Whole episodes per write transaction, as on Neo4j. Edge reads must filter after a WITH
+    # (cypher/ops/README.md): Kuzu 0.11.3's pushed-down edge filter reads wrong slot versions inside
+    # a transaction that created and superseded many edges after a checkpoint;
     # tests/test_bulk_load.py::test_a_checkpoint_does_not_change_what_ingest_writes guards it.
     episodes_per_transaction = 32
     shared = False  # one process's embedded database: what a run writes goes when its directory goes
@@ -290,8 +290,9 @@ class KuzuStore(NamedMixin):
     def bulk_load(self) -> Iterator[None]:
         """Into an empty store: write without the full-text and vector indexes, build them at the end.
 
-        Kuzu updates both indexes row by row as it inserts (6.1 ms a chunk row with both, 1.8 ms
-        with none and one build afterwards: tools/kuzu_insert_cost.py). Kuzu 0.11.3 cannot drop a
+        Kuzu updates both indexes row by row as it inserts, which costs several times more than
+        inserting without them and building once afterwards (tools/kuzu_insert_cost.py;
+        BENCHMARKS.md). Kuzu 0.11.3 cannot drop a
         vector index from a table that keeps its rows (inserts then fail, for good), so only empty
         indexed tables are made anew without indexes; into a store that already holds chunks the
         block changes nothing but the locking. The write lock is held throughout, so statements on
@@ -299,9 +300,9 @@ class KuzuStore(NamedMixin):
         until the next ``ensure_schema`` (every ``Memory.open``) builds them.
 
         Kuzu checkpoints whenever its write-ahead log passes 16 MiB, and a checkpoint costs more
-        the larger the store, so a long load's commits slowed as it grew. Inside the block the
+        the larger the store, so a long load's commits would slow as it grew. Inside the block the
         threshold is ``BULK_CHECKPOINT_BYTES``, so the load checkpoints about once (when the
-        indexes are built) and its log may grow to that size (BENCHMARKS.md, session 7).
+        indexes are built) and its log may grow to that size.
         """
         with self._write_lock:
             if self._in_bulk:
