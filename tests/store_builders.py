@@ -122,3 +122,15 @@ def fill_group(store: GraphStore, group: str) -> None:
 
 def count(store: GraphStore, label: str, group: str) -> int:
     return int(store.run(f"MATCH (n:{label}) WHERE n.group_id = $group_id RETURN count(n) AS n", {"group_id": group})[0]["n"])
+
+
+def retrieved(store: GraphStore, group: str, *, text: str | None = None, vector: list[float] | None = None,
+              kinds: set[str] | None = None, k: int = 3, k_fetch: int = 50) -> list[dict[str, Any]]:
+    """The best ``k`` of one group's hits from the ops retrieval runs (``retrieval.text`` for
+    ``text``, ``retrieval.vector`` for ``vector``), of the chunk ``kinds`` asked (facts are kind
+    'fact' on both stores), best first. BM25 runs with Kuzu's own defaults (k1 1.2, b 0.75)."""
+    op, query = ("retrieval.text", {"text": text}) if text is not None else ("retrieval.vector", {"vector": vector})
+    (found,) = store.named(op, {"group_id": group, "k_fetch": k_fetch, "efs": max(k_fetch, 100),
+                                "bm25_k1": 1.2, "bm25_b": 0.75, **query})
+    hits = [h for h in found["hits"] if h and (kinds is None or h["kind"] in kinds)]
+    return sorted(hits, key=lambda h: -h["score"])[:k]
