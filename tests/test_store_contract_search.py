@@ -29,7 +29,7 @@ from store_builders import (
 from tkg.models import stable_uuid
 from tkg.stores import GraphStore
 
-# --- full-text and vector search ----------------------------------------------------------------------------------
+# --- full-text and vector search -----------------------------------------------------------------
 
 SENTENCES = ["Priya moved to Lisbon in May", "Marco works at a bakery", "Biscuit the dog loves walks",
              "Megan lives in Manchester"]
