@@ -41,15 +41,14 @@ def backfill(
 
     * a graph answer (a slot's edge, a walked chain) gets the turns that mention its entities or
       that they said, best matching the question's words first (`entity_turns`): read from the
-      entities' keys and the group's speakers, not a search of the whole store (a full-text
-      backfill cost 35 ms a question at 10,000 episodes on Kuzu, the fused one 82 ms);
+      entities' keys and the group's speakers, not a search of the whole store, which costs more
+      the more the store holds;
     * a count or a date that facts gave gets the group's turns ranked by BM25 for the question's
-      words (`group_turns`): giving those the entity turns instead lost 0.04 evidence Hit@10 on
-      LoCoMo dev (0.807 → 0.764 at ece630b; their facts are few and loose). The store-wide
-      full-text index they used before costs more as other groups fill the store; this costs
-      LoCoMo dev 0.004 Hit@10 and 0.003 MRR (0.807 / 0.549 → 0.803 / 0.546);
-    * any other answer gets the turns fused retrieval ranks (on LoCoMo's time-anchored
-      questions: Hit@10 0.791 → 0.870).
+      words (`group_turns`): their facts are few and loose, so the entity turns would miss the
+      evidence, and a group's own turns cost the same however many other groups share the store;
+    * any other answer gets the turns fused retrieval ranks.
+
+    BENCHMARKS.md has what each choice measured.
     """
     want = min(payload.depth, BACKFILL_TO)
     if not result.evidence or len(result.evidence) >= want:

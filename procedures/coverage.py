@@ -3,8 +3,8 @@
 A fact answers a question only when it speaks of what the question asks. "When did Jon start
 to go to the gym?" finds Jon's one `visited` edge (Paris) through the words "go to", but nothing
 of the edge says "gym": answering 28 January from it is wrong, and its source turn, put first,
-pushes the turns that do say it down the evidence (on LoCoMo dev this check took MRR from 0.549
-to 0.565; BENCHMARKS.md, session 5). So the words the question asks
+pushes the turns that do say it down the evidence (BENCHMARKS.md, session 5, has what this check
+gained). So the words the question asks
 about, beyond its subject, the relation's own words and the frame ("names", "kind"), must be at
 least half covered by the facts' objects, qualifiers and sentences. The head noun of a list
 question names the kind of its values, not a topic, so "Which cities has Jon visited?" asks

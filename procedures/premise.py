@@ -9,8 +9,8 @@ some sentence about the subject that is neither asked, wished, planned nor denie
 
 Example::
 
-    >>> presupposed_nouns("What is the name of Tobias's dog?", "dog")
-    {'dog', 'puppy', 'pup'}
+    >>> sorted(presupposed_nouns("What is the name of Tobias's dog?", "dog"))
+    ['dog', 'pup', 'puppy']
 """
 
 from __future__ import annotations

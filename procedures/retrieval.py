@@ -61,7 +61,7 @@ class Tuning:
     pool: bool = False  # calibrate against all lists of a modality pooled (measured: no gain)
     rrf_k: int = 60
     bm25_k1: float = 1.2  # Kuzu only: Lucene's are fixed per index
-    bm25_b: float = 0.2  # turn BM25 Hit@10: b=0.75 0.643, 0.3 0.676, 0.2 0.688
+    bm25_b: float = 0.2  # short sentences share the index: a low b stops BM25 burying whole turns
     text_weight: float = 1.0  # BM25 lists; multiplies the payload's per-index weight
     vector_weight: float = 1.0  # dense lists
     speaker_boost: float = 0.3  # extra share for turns said by a person the question names

@@ -1,12 +1,16 @@
-"""Shared fixtures: a `store` on every backend, and fresh tenant ids that are cleaned up.
+"""Shared fixtures: a `store` and a `mem` (Memory) on every backend, and fresh tenant ids that are cleaned up.
 
-Any test that takes ``store`` runs once per backend, with ids ``[kuzu]`` and ``[neo4j]``:
+Any test that takes ``store`` or ``mem`` runs once per backend, with ids ``[kuzu]`` and ``[neo4j]``:
 
 * ``kuzu``: a new embedded database in ``tmp_path`` with the schema applied (dim ``DIM``);
 * ``neo4j``: the server named by ``TKG_TEST_NEO4J_URI`` (credentials in the URL or in
   ``TKG_NEO4J_USER``/``TKG_NEO4J_PASSWORD``), skipped when the variable is unset. The schema is
   applied once per session; tests share the database, so each one writes only under group ids
   from the ``group``/``new_group`` fixtures, and those groups are deleted afterwards.
+
+``mem`` is one `Memory` per test module and backend (the production embedder, loaded once per
+session): a module's fixtures ingest their groups into it under unique names and ``track`` them
+(tests/reliability/common.py); every tracked group is deleted when the module ends.
 
 Run only the embedded half with ``-m "not neo4j"``.
 """
@@ -18,7 +22,9 @@ import uuid
 from collections.abc import Callable, Iterator
 
 import pytest
+from reliability.common import forget_tracked, memory
 
+from tkg.memory import Memory
 from tkg.stores import GraphStore, open_store
 from tkg.stores.kuzu_store import KuzuStore
 
@@ -40,6 +46,16 @@ def neo4j_store() -> Iterator[GraphStore]:
         yield store
     finally:
         store.close()
+
+
+@pytest.fixture(scope="module", params=["kuzu", pytest.param("neo4j", marks=pytest.mark.neo4j)])
+def mem(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    """One Memory per test module and backend (see module docstring); tracked groups are deleted after."""
+    with memory(str(request.param), tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1])) as m:
+        try:
+            yield m
+        finally:
+            forget_tracked(m)
 
 
 @pytest.fixture(params=["kuzu", pytest.param("neo4j", marks=pytest.mark.neo4j)])

@@ -92,7 +92,7 @@ def add_fact(db: Runner, group: str, subj: str, pred: str, obj: str, text: str, 
             "fact_embedding": vec(axis), "qualifier": "", "episodes": episodes or [], "source_chunk": None,
             "source_episode": (episodes or [""])[0],
             "source_ref": "D1:1", "version": version, "confidence": 0.9, "supersedes": supersedes, "time_text": None, "extractor": "rules",
-            "valid_at": valid_at, "invalid_at": None, "created_at": T0, "expired_at": None,
+            "valid_at": valid_at, "invalid_at": None, "created_at": T0, "expired_at": None, "reference_time": T0,
         },
     )
     return uid
@@ -122,3 +122,15 @@ def fill_group(store: GraphStore, group: str) -> None:
 
 def count(store: GraphStore, label: str, group: str) -> int:
     return int(store.run(f"MATCH (n:{label}) WHERE n.group_id = $group_id RETURN count(n) AS n", {"group_id": group})[0]["n"])
+
+
+def retrieved(store: GraphStore, group: str, *, text: str | None = None, vector: list[float] | None = None,
+              kinds: set[str] | None = None, k: int = 3, k_fetch: int = 50) -> list[dict[str, Any]]:
+    """The best ``k`` of one group's hits from the ops retrieval runs (``retrieval.text`` for
+    ``text``, ``retrieval.vector`` for ``vector``), of the chunk ``kinds`` asked (facts are kind
+    'fact' on both stores), best first. BM25 runs with Kuzu's own defaults (k1 1.2, b 0.75)."""
+    op, query = ("retrieval.text", {"text": text}) if text is not None else ("retrieval.vector", {"vector": vector})
+    (found,) = store.named(op, {"group_id": group, "k_fetch": k_fetch, "efs": max(k_fetch, 100),
+                                "bm25_k1": 1.2, "bm25_b": 0.75, **query})
+    hits = [h for h in found["hits"] if h and (kinds is None or h["kind"] in kinds)]
+    return sorted(hits, key=lambda h: -h["score"])[:k]

@@ -7,14 +7,13 @@ what the model is shown, and what is done with its reply — is tested without a
 
 from __future__ import annotations
 
-import os
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from reliability.common import track
 
 from planners.payloads import default_payloads
 from procedures.abstain import about_speaker, ground
@@ -25,26 +24,14 @@ from tkg.memory import Memory
 from tkg.models import NO_INFORMATION
 
 DATA = Path(__file__).parent / "data" / "procedures" / "noor_felix.jsonl"
-NEO4J_ENV = "TKG_TEST_NEO4J_URI"
 
 
-@pytest.fixture(scope="module", params=["kuzu", pytest.param("neo4j", marks=pytest.mark.neo4j)])
-def mg(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Memory, str]]:
-    if request.param == "neo4j":
-        url = os.environ.get(NEO4J_ENV)
-        if not url:
-            pytest.skip(f"{NEO4J_ENV} is not set")
-    else:
-        url = f"kuzu://{tmp_path_factory.mktemp('answer')}/answer.kuzu"
-    mem = Memory.open(url)
+@pytest.fixture(scope="module")
+def mg(mem: Memory) -> tuple[Memory, str]:
     group = f"answer-{uuid.uuid4().hex[:10]}"
-    try:
-        mem.ingest(DATA, group=group)
-        yield mem, group
-    finally:
-        if request.param == "neo4j":
-            mem.forget(group)
-        mem.close()
+    track(mem, group)
+    mem.ingest(DATA, group=group)
+    return mem, group
 
 
 @dataclass

@@ -15,7 +15,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from reliability.common import bounded, facts_of, memory, neo4j_url, shared_embedder, unique
+from reliability.common import bounded, facts_of, neo4j_url, shared_embedder, unique
 
 from tkg.ingest.pipeline import Ingestor
 from tkg.memory import Memory
@@ -88,12 +87,6 @@ def in_parts(mem: Memory, episodes: list[EpisodeInput], cuts: set[int], *, fresh
             Ingestor(mem.ctx.store, mem.ctx.embedder, mem.ctx.registry, cache=mem.ctx.cache).ingest(episodes[a:b])
         else:
             mem.ingest_episodes(episodes[a:b])
-
-
-@pytest.fixture(scope="module", params=["kuzu", pytest.param("neo4j", marks=pytest.mark.neo4j)])
-def mem(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
-    with memory(str(request.param), tmp_path_factory.mktemp("arrival")) as m:
-        yield m
 
 
 def test_the_fixed_conversation_corrects_retracts_and_supersedes(mem: Memory) -> None:

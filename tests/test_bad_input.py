@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from reliability.common import bounded, forget_tracked, memory, storable_chars, track, unique
+from reliability.common import bounded, storable_chars, track, unique
 from typer.testing import CliRunner
 
 from tkg.bench.soak import snapshot
@@ -37,13 +36,6 @@ text = st.text(storable_chars, max_size=80)
 stamp = st.datetimes(min_value=datetime(1990, 1, 1), max_value=datetime(2035, 1, 1))
 WRONG = st.sampled_from([17, 2.5, True, ["a"], {"x": 1}])
 runner = CliRunner()
-
-
-@pytest.fixture(scope="module", params=["kuzu", pytest.param("neo4j", marks=pytest.mark.neo4j)])
-def mem(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
-    with memory(str(request.param), tmp_path_factory.mktemp("bad-input")) as m:
-        yield m
-        forget_tracked(m)
 
 
 def state_of(mem: Memory, groups: list[str]) -> Any:

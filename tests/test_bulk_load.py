@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from store_builders import retrieved
 from typer.testing import CliRunner
 
 from tkg.bench.soak import check_invariants
@@ -42,6 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DIM = 384
 T0 = datetime(2023, 3, 12, 19, 15, tzinfo=UTC)
 OURS = {"chunk_text", "chunk_embedding"}  # the Kuzu schema's indexes
+CHUNK_KINDS = {"turn", "sentence", "window"}  # what full-text search of turns finds (facts apart)
 
 
 class WordHashEmbedder:
@@ -103,16 +105,14 @@ def unsearchable(store: GraphStore, group: str) -> list[str]:
         "c.embedding AS embedding", {"g": group})  # fmt: skip
     missed = []
     for r in rows:
-        kind = "" if r["kind"] != "fact" else "fact"
-        if kind == "fact":
-            hits = store.named("search.fact_vector", {"group_id": group, "vector": r["embedding"], "k": 10, "k_fetch": 50})
+        if r["kind"] == "fact":
+            hits = retrieved(store, group, vector=r["embedding"], kinds={"fact"}, k=10)
             missed += [f"vector: {r['text']}"] if r["uuid"] not in {h["uuid"] for h in hits} else []
             continue
-        hits = store.named("search.chunk_vector", {"group_id": group, "vector": r["embedding"], "kind": r["kind"],
-                                                   "k": 5, "k_fetch": 50})  # fmt: skip
+        hits = retrieved(store, group, vector=r["embedding"], kinds={r["kind"]}, k=5)
         missed += [f"vector: {r['text']}"] if r["uuid"] not in {h["uuid"] for h in hits} else []
         for word in re.findall(r"zq\w+", r["text"]):
-            hits = store.named("search.chunk_text", {"group_id": group, "text": word, "kind": "", "k": 5, "k_fetch": 50})
+            hits = retrieved(store, group, text=word, kinds=CHUNK_KINDS, k=5)
             missed += [f"text {word}: {r['text']}"] if r["uuid"] not in {h["uuid"] for h in hits} else []
     return missed
 
@@ -171,7 +171,7 @@ def test_kuzu_reader_waits_for_the_bulk_block(tmp_path: Path) -> None:
         with store.bulk_load():
             assert not OURS & {i["name"] for i in store.indexes()}  # an empty store loads without them
             reader = threading.Thread(target=lambda: found.append(
-                store.named("search.chunk_text", {"group_id": "g", "text": tag(6, "a"), "kind": "", "k": 5, "k_fetch": 50})))
+                retrieved(store, "g", text=tag(6, "a"), kinds=CHUNK_KINDS, k=5)))
             reader.start()
             assert mem.ingest_episodes(episodes("g", 8), bulk=True).bulk  # nested: one block
             time.sleep(0.3)

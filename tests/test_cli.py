@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -23,9 +25,13 @@ from typer.testing import CliRunner, Result
 
 from tkg.cli import app
 from tkg.cli.common import FormatChoice, ModeChoice, check_params, parse_as_of, parse_params, query_params
+from tkg.doctor import run_checks
+from tkg.embed import get_embedder
 from tkg.errors import InputError
 from tkg.ingest.loaders import FORMATS
+from tkg.memory import Memory
 from tkg.models import MODES
+from tkg.stores import parse_store_url
 
 DATA = Path(__file__).parent / "data" / "cli" / "small.jsonl"
 NEO4J_ENV = "TKG_TEST_NEO4J_URI"
@@ -95,6 +101,21 @@ def test_every_command_and_option_has_help() -> None:
         for param in cmd.params:
             assert (getattr(param, "help", None) or "").strip(), f"tkg {' '.join(path)} {param.name} has no help"
         assert tkg(None, *path, "--help").exit_code == 0
+
+
+def test_help_shows_no_type_placeholders_and_an_example_everywhere() -> None:
+    """Usage lines name arguments as click does (PATH, [QUERY]); a flag shows no <bool>; every
+    command and group, the root included, ends its help with an example."""
+    for path, _ in _commands(get_command(app)):
+        result = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "200"})
+        assert result.exit_code == 0, result.output
+        usage = next(line for line in result.stdout.splitlines() if "Usage:" in line)
+        assert "{" not in usage and "}" not in usage, usage
+        assert "<bool>" not in result.stdout, f"tkg {' '.join(path)} --help shows <bool>"
+        assert "Example: tkg" in result.stdout, f"tkg {' '.join(path)} --help has no example"
+    assert "Usage: tkg ingest [OPTIONS] PATH" in tkg(None, "ingest", "--help").stdout
+    assert "Usage: tkg state [OPTIONS] SUBJECT [PREDICATE]" in tkg(None, "state", "--help").stdout
+    assert "Usage: tkg bench [OPTIONS] COMMAND [ARGS]..." in tkg(None, "bench", "--help").stdout
 
 
 def test_completion_stays_enabled_and_choices_match_the_library() -> None:
@@ -198,6 +219,22 @@ def test_groups_lists_the_group(ingested: tuple[str, str, dict[str, Any]]) -> No
     assert group in tkg(url, "groups").stdout
 
 
+def test_memory_names_its_store_and_counts_its_groups(url: str, tmp_path: Path) -> None:
+    """`Memory.url` and `Memory.groups()` (with counts) are what `tkg groups` prints."""
+    target = url if url.startswith("bolt") else f"kuzu://{tmp_path}/memory.kuzu"  # Kuzu: one process, one open
+    group = unique_group()
+    with Memory.open(target) as mem:
+        mem.ingest(DATA, group=group)
+        try:
+            assert mem.url == parse_store_url(target).redacted and "***" not in mem.url
+            row = next(g for g in mem.groups() if g["group_id"] == group)
+            assert {k: row[k] for k in mem.counts(group)} == mem.counts(group)  # the same counts, in one call
+            assert row["episodes"] == 7 and row["facts"] >= row["current_facts"] > 0 and row["first"] <= row["last"]
+        finally:
+            mem.forget(group)
+
+
+
 def test_history_is_a_timeline_of_versions(ingested: tuple[str, str, dict[str, Any]]) -> None:
     url, group, _ = ingested
     data = ok_json(tkg(url, "history", "Priya", "lives_in", "--group", group, "--json"))
@@ -298,6 +335,45 @@ def test_forget_asks_first_then_deletes(url: str) -> None:
     assert group not in {g["group"] for g in ok_json(tkg(url, "groups", "--json"))["groups"]}
 
 
+def test_forget_with_no_one_to_ask_names_yes_and_deletes_nothing(url: str) -> None:
+    group = unique_group()
+    ok_json(tkg(url, "ingest", str(DATA), "--group", group, "--json"))
+    try:
+        unanswered = tkg(url, "forget", "--group", group)  # stdin at its end, as in a script or cron
+        assert unanswered.exit_code == 1, unanswered.output
+        assert "--yes" in unanswered.stderr and "nothing deleted" in unanswered.stderr
+        assert "Traceback" not in unanswered.output and "Aborted" not in unanswered.output
+        assert group in {g["group"] for g in ok_json(tkg(url, "groups", "--json"))["groups"]}
+    finally:
+        tkg(url, "forget", "--group", group, "--yes")
+
+
+def test_ingest_limit_takes_the_first_turns_and_a_rerun_goes_on(url: str) -> None:
+    group = unique_group()
+    try:
+        first = ok_json(tkg(url, "ingest", str(DATA), "--group", group, "--limit", "3", "--json"))
+        assert first["episodes"] == 3 and first["skipped_existing"] == 0
+        rest = ok_json(tkg(url, "ingest", str(DATA), "--group", group, "--json"))
+        assert rest["episodes"] == 4 and rest["skipped_existing"] == 3
+        assert tkg(url, "ingest", str(DATA), "--limit", "0").exit_code == 2  # a usage error
+    finally:
+        tkg(url, "forget", "--group", group, "--yes")
+
+
+def test_ingest_seconds_leave_out_the_model_load(tmp_path: Path) -> None:
+    """A fresh embedder loads its model before the clock starts: seconds and turns/s are the turns'."""
+    embedder = get_embedder(None, cache=False)
+    assert not getattr(embedder, "loaded", True)
+    with Memory.open(f"kuzu://{tmp_path}/load.kuzu", embedder=embedder) as mem:
+        started = time.perf_counter()
+        report = mem.ingest(DATA, group=unique_group())
+        total = time.perf_counter() - started
+    assert getattr(embedder, "loaded", False) and report.model_load_s > 0
+    assert report.seconds + report.model_load_s <= total + 0.01
+    data = report.to_dict()
+    assert data["turns_per_s"] == round(report.episodes / report.seconds, 1)
+
+
 def test_doctor_reports_every_check(ingested: tuple[str, str, dict[str, Any]]) -> None:
     url, _, _ = ingested
     data = ok_json(tkg(url, "doctor", "--json"))
@@ -307,6 +383,11 @@ def test_doctor_reports_every_check(ingested: tuple[str, str, dict[str, Any]]) -
     assert checks["embedder"]["dim"] == int(checks["schema"]["embedding_dim"]) == 384
     assert {"tkg", "python", "kuzu", "neo4j_driver"} <= set(data["versions"])
     assert "ok" in tkg(url, "doctor").stdout
+    # the checks come from the store's own methods: the indexes its schema file makes, its recorded meta
+    found, shown = run_checks(url)
+    assert shown == parse_store_url(url).redacted and all(c.ok for c in found)
+    assert "all" in checks["indexes"]["detail"] and "missing" not in checks["indexes"]["detail"]
+    assert ("server" in checks["store"]) == url.startswith("bolt")
 
 
 # --- failures that need no store -----------------------------------------------------------------
@@ -331,6 +412,35 @@ def test_console_entry_point_exit_codes() -> None:
     assert proc.returncode == 1 and proc.stdout == "" and proc.stderr.count("\n") == 1 and "malformed --param" in proc.stderr
     usage = subprocess.run([sys.executable, "-m", "tkg.cli", "ask"], capture_output=True, text=True, env=env, timeout=120)
     assert usage.returncode == 2
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_ingest_exits_130_and_says_what_was_kept(tmp_path: Path) -> None:
+    """SIGINT mid-ingest: status 130, one line with the episodes committed (what the store then
+    holds), and the same command again finishes the rest."""
+    group = unique_group()
+    cities = ("Leeds", "Porto", "Ghent", "Tallinn", "Quito", "Lyon", "Oslo", "Turin")
+    lines = [json.dumps({"group": group, "speaker": "Ana" if i % 2 else "Bo", "timestamp": f"2023-02-{1 + i // 60:02d}T10:{i % 60:02d}:00Z",
+                         "source_ref": f"t{i}", "text": f"I moved to {cities[i % 8]} and I work at Firm{i % 13} now, turn {i}."})
+             for i in range(480)]  # fmt: skip
+    path = tmp_path / "long.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    url = f"kuzu://{tmp_path}/ctrl-c.kuzu"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    argv = [sys.executable, "-m", "tkg.cli", "--store", url, "ingest", str(path), "--no-bulk"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    assert proc.stderr is not None and "ingesting 480 turn(s)" in proc.stderr.readline()
+    time.sleep(4)  # the model loads, then some transactions commit
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 130, err
+    said = [line for line in err.splitlines() if "interrupted:" in line]
+    assert len(said) == 1 and "Traceback" not in err and out == "", err
+    kept = int(said[0].split("interrupted: ")[1].split()[0])
+    stored = ok_json(tkg(url, "groups", "--json"))["groups"]
+    assert kept == (stored[0]["episodes"] if stored else 0) and kept < 480
+    again = ok_json(tkg(url, "ingest", str(path), "--json"))
+    assert again["skipped_existing"] == kept and again["episodes"] == 480 - kept
 
 
 def test_demo_runs_end_to_end_offline() -> None:

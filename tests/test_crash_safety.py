@@ -23,7 +23,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -283,12 +282,6 @@ def test_a_correction_after_a_kill_between_transactions_is_kept(backend: str, tm
         if backend == "neo4j":
             store.named("group.delete", {"group_id": group})
         store.close()
-
-
-@pytest.fixture(params=["kuzu", pytest.param("neo4j", marks=pytest.mark.neo4j)])
-def mem(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Memory]:
-    with memory(str(request.param), tmp_path) as m:
-        yield m
 
 
 def test_the_invariant_check_sees_broken_episodes(mem: Memory) -> None:

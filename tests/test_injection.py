@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from reliability.common import bounded, memory, storable_chars, unique
+from reliability.common import bounded, storable_chars, unique
 
 from tkg.bench.soak import snapshot
 from tkg.errors import ConfigError, InputError, NotFound, ReadOnlyViolation, StoreError
@@ -33,12 +33,6 @@ HOSTILE_NAMES = [
 ]  # fmt: skip
 PAYLOAD = "it's \"quoted\" `tick` {brace} $group_id %s {0} // match (n) detach delete n; call db.clear() /* x */ \\ 🐕"
 CITIES = ["Leeds", "Porto", "Quito", "Tartu"]
-
-
-@pytest.fixture(scope="module", params=["kuzu", pytest.param("neo4j", marks=pytest.mark.neo4j)])
-def mem(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
-    with memory(str(request.param), tmp_path_factory.mktemp("injection")) as m:
-        yield m
 
 
 @pytest.fixture(scope="module")

@@ -7,14 +7,13 @@ Two conversations of ours are ingested once per backend under fresh groups:
 
 from __future__ import annotations
 
-import os
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from reliability.common import track
 
 from planners.lexicon import DEFAULT_LEXICON
 from planners.payloads import Payload, default_payloads
@@ -29,7 +28,6 @@ from tkg.memory import Memory
 from tkg.models import Fact
 
 DATA = Path(__file__).parent / "data" / "procedures"
-NEO4J_ENV = "TKG_TEST_NEO4J_URI"
 
 
 @dataclass
@@ -39,26 +37,14 @@ class Groups:
     quiet: str
 
 
-@pytest.fixture(scope="module", params=["kuzu", pytest.param("neo4j", marks=pytest.mark.neo4j)])
-def g(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Groups]:
-    if request.param == "neo4j":
-        url = os.environ.get(NEO4J_ENV)
-        if not url:
-            pytest.skip(f"{NEO4J_ENV} is not set")
-    else:
-        url = f"kuzu://{tmp_path_factory.mktemp('procedures')}/procedures.kuzu"
-    mem = Memory.open(url)
+@pytest.fixture(scope="module")
+def g(mem: Memory) -> Groups:
     tag = uuid.uuid4().hex[:10]
     groups = Groups(mem, f"proc-noor-{tag}", f"proc-quiet-{tag}")
-    try:
-        mem.ingest(DATA / "noor_felix.jsonl", group=groups.noor)
-        mem.ingest(DATA / "quiet.jsonl", group=groups.quiet)
-        yield groups
-    finally:
-        if request.param == "neo4j":
-            for group in (groups.noor, groups.quiet):
-                mem.forget(group)
-        mem.close()
+    track(mem, groups.noor, groups.quiet)
+    mem.ingest(DATA / "noor_felix.jsonl", group=groups.noor)
+    mem.ingest(DATA / "quiet.jsonl", group=groups.quiet)
+    return groups
 
 
 def payload(mode: str) -> Payload:

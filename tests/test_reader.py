@@ -5,12 +5,11 @@ hypothetical dog, a promotion, a relative who moves twice)."""
 
 from __future__ import annotations
 
-import os
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from reliability.common import track
 
 from planners.asked import asked_for
 from procedures.about import Subject, clause_about
@@ -84,23 +83,12 @@ def test_a_clause_is_about_its_grammatical_subject() -> None:
                         relation=frozenset({"boss"})) == 0.9
 
 
-@pytest.fixture(scope="module", params=["kuzu", pytest.param("neo4j", marks=pytest.mark.neo4j)])
-def mem(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Memory, str]]:
-    if request.param == "neo4j":
-        url = os.environ.get("TKG_TEST_NEO4J_URI")
-        if not url:
-            pytest.skip("TKG_TEST_NEO4J_URI is not set")
-    else:
-        url = f"kuzu://{tmp_path_factory.mktemp('reader')}/reader.kuzu"
-    m = Memory.open(url)
+@pytest.fixture(scope="module")
+def mg(mem: Memory) -> tuple[Memory, str]:
     group = f"{GROUP}-{uuid.uuid4().hex[:8]}"
-    try:
-        m.ingest(DATA, group=group)
-        yield m, group
-    finally:
-        if request.param == "neo4j":
-            m.forget(group)
-        m.close()
+    track(mem, group)
+    mem.ingest(DATA, group=group)
+    return mem, group
 
 
 @pytest.mark.parametrize(("question", "wanted"), [
@@ -112,8 +100,8 @@ def mem(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
     ("What is the name of Wren's cat?", "fig"),
     ("Where does Ottilie's sister Maren live now?", "oslo"),
 ])
-def test_typed_answers_from_the_turns(mem: tuple[Memory, str], question: str, wanted: str) -> None:
-    m, group = mem
+def test_typed_answers_from_the_turns(mg: tuple[Memory, str], question: str, wanted: str) -> None:
+    m, group = mg
     a = m.ask(question, group=group)
     assert wanted in a.answer.lower() and not a.abstained, (a.answer, a.trace.get("reading"))
     assert len(a.answer) < 40  # a value, not a sentence
@@ -126,8 +114,8 @@ def test_typed_answers_from_the_turns(mem: tuple[Memory, str], question: str, wa
     "When did Wren go to Lisbon?",  # the trip fell through
     "What is the name of Ottilie's baby?",  # never mentioned
 ])
-def test_false_premises_abstain_with_related_turns(mem: tuple[Memory, str], question: str) -> None:
-    m, group = mem
+def test_false_premises_abstain_with_related_turns(mg: tuple[Memory, str], question: str) -> None:
+    m, group = mg
     a = m.ask(question, group=group)
     assert a.abstained and a.answer == NO_INFORMATION, (a.answer, a.trace.get("reading"))
     assert a.trace["reading"]["evidence_role"] == "related" and "premise" in a.trace["reading"]["reason"]

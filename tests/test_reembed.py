@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from store_builders import fill_group, vec
+from store_builders import fill_group, retrieved, vec
 from test_bulk_load import WordHashEmbedder, episodes, unsearchable, url_for
 
 from tkg.errors import EmbeddingError
@@ -74,7 +74,7 @@ def test_a_group_of_another_model_is_refused_until_reembedded(url: str) -> None:
         assert facts, "the test turns state facts"
         for fact in facts:  # found first by the new model's vector of its sentence, on either store's layout
             vector = OtherModel().embed_one(fact["fact"])
-            hits = other.ctx.store.named("search.fact_vector", {"group_id": group, "vector": vector, "k": 1, "k_fetch": 50})
+            hits = retrieved(other.ctx.store, group, vector=vector, kinds={"fact"}, k=1)
             assert hits[0]["uuid"] == fact["uuid"] and hits[0]["score"] > 0.999
         names = other.ctx.store.read(
             "MATCH (n:Entity) WHERE n.group_id = $g RETURN n.name AS name, n.name_embedding AS e", {"g": group}
@@ -119,12 +119,12 @@ def test_the_record_and_reembed_ops_on_each_store(store: GraphStore, new_group: 
     target = next(f for f in facts if f["fact"] == "Priya works at Northwind")
     with store.transaction() as tx:
         tx.named("reembed.set_facts", {"group_id": group, "rows": [{"uuid": target["uuid"], "embedding": vec(7)}]})
-    hits = store.named("search.fact_vector", {"group_id": group, "vector": vec(7), "k": 1, "k_fetch": 50})
+    hits = retrieved(store, group, vector=vec(7), kinds={"fact"}, k=1)
     assert hits[0]["uuid"] == target["uuid"] and hits[0]["score"] > 0.999
     with store.transaction() as tx:
         tx.named("reembed.delete_chunks", {"group_id": group, "uuids": [chunks[0]["uuid"]]})
         tx.named("chunk.create_many", {"group_id": group, "chunks": [{**chunks[0], "embedding": vec(9)}]})
-    hits = store.named("search.chunk_vector", {"group_id": group, "vector": vec(9), "kind": "", "k": 1, "k_fetch": 50})
+    hits = retrieved(store, group, vector=vec(9), kinds={"turn", "sentence", "window"}, k=1)
     assert hits[0]["uuid"] == chunks[0]["uuid"] and hits[0]["text"] == "Priya lives in Leeds"
     store.named("group.delete", {"group_id": group})
     assert store.named("group.embedder", {"group_id": group}) == []

@@ -10,15 +10,14 @@ use words as written: Neo4j's default full-text analyzer does not stem, Kuzu's d
 
 from __future__ import annotations
 
-import os
 import re
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from reliability.common import track
 
 from planners.payloads import Payload, default_payloads
 from procedures.fusion import Candidate, best_per_turn, calibrate, fuse
@@ -31,7 +30,6 @@ from tkg.memory import Memory
 from tkg.models import NO_INFORMATION, EpisodeInput
 
 DATA = Path(__file__).parent / "data" / "retrieval"
-NEO4J_ENV = "TKG_TEST_NEO4J_URI"
 NOISE_TURNS = 60
 
 
@@ -43,34 +41,22 @@ class World:
     noise: str
 
 
-@pytest.fixture(scope="module", params=["kuzu", pytest.param("neo4j", marks=pytest.mark.neo4j)])
-def w(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
-    if request.param == "neo4j":
-        url = os.environ.get(NEO4J_ENV)
-        if not url:
-            pytest.skip(f"{NEO4J_ENV} is not set")
-    else:
-        url = f"kuzu://{tmp_path_factory.mktemp('retrieval')}/retrieval.kuzu"
-    mem = Memory.open(url)
+@pytest.fixture(scope="module")
+def w(mem: Memory) -> World:
     tag = uuid.uuid4().hex[:10]
     world = World(mem, f"retr-main-{tag}", f"retr-other-{tag}", f"retr-noise-{tag}")
+    track(mem, world.main, world.other, world.noise)
     start = datetime(2023, 1, 1, tzinfo=UTC)
     noise = [EpisodeInput(world.noise, "Rui", "Kayaking, kayaking.", start + timedelta(minutes=i), f"k{i}")
              for i in range(NOISE_TURNS)]
     zeppelin = EpisodeInput(world.other, "Ines", "I saw a zeppelin over the river today.",
                             datetime(2023, 7, 3, 9, 0, tzinfo=UTC), "z1", session="s4")
-    try:
-        mem.ingest(DATA / "harbour.jsonl", group=world.main)
-        mem.ingest(DATA / "harbour.jsonl", group=world.other)
-        mem.ingest_episodes([zeppelin, *noise])
-        if request.param == "neo4j":  # full-text indexes refresh asynchronously
-            mem.ctx.store.run("CALL db.awaitIndexes(60)")
-        yield world
-    finally:
-        if request.param == "neo4j":
-            for group in (world.main, world.other, world.noise):
-                mem.forget(group)
-        mem.close()
+    mem.ingest(DATA / "harbour.jsonl", group=world.main)
+    mem.ingest(DATA / "harbour.jsonl", group=world.other)
+    mem.ingest_episodes([zeppelin, *noise])
+    if mem.ctx.store.shared:  # a server's full-text indexes refresh asynchronously
+        mem.ctx.store.run("CALL db.awaitIndexes(60)")
+    return world
 
 
 def lookup_payload(**changes: object) -> Payload:

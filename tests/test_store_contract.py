@@ -42,6 +42,7 @@ from tkg.group_cache import anchor
 from tkg.group_cache import stamp as group_stamp
 from tkg.models import Vector, stable_uuid
 from tkg.stores import GraphStore
+from tkg.stores.base import SCHEMA_VERSION
 from tkg.stores.kuzu_store import KuzuStore
 from tkg.stores.neo4j_store import Neo4jStore
 
@@ -499,3 +500,55 @@ def test_kuzu_database_held_by_another_process_is_reported_locked(tmp_path: Path
         holder.wait(timeout=30)
         assert holder.stdout is not None
         holder.stdout.close()
+
+
+# --- what a store says about itself (tkg doctor and the benchmarks ask these, never the dialect) ----
+
+
+def test_a_store_reports_its_schema_indexes_and_server(store: GraphStore) -> None:
+    assert store.named("store.ping") == [{"ok": 1}]
+    meta = store.schema_meta()
+    assert meta["schema_version"] == SCHEMA_VERSION and meta["embedding_dim"] == str(DIM)
+    assert {r["key"]: r["value"] for r in store.named("store.meta")} == meta
+    assert store.named("store.meta_get", {"key": "embedding_dim"}) == [{"value": str(DIM)}]
+    assert store.named("store.meta_get", {"key": "no-such-key"}) == []
+    expected = store.expected_indexes()
+    assert {"chunk_text", "chunk_embedding"} <= set(expected)
+    assert set(expected) <= {r["name"] for r in store.indexes()}
+    assert {r["name"] for r in store.indexes()} == {r.get("name", r.get("index_name")) for r in store.named("store.indexes")}
+    # a server is shared and names its version; an embedded store is neither
+    assert store.shared == (store.server_uri is not None) == (store.server_version() is not None)
+    if store.server_uri is not None:
+        version = store.server_version()
+        assert version is not None and any(ch.isdigit() for ch in version)
+        assert store.server_uri in store.url and "@" not in store.server_uri
+        assert store.named("store.components")[0]["name"] in version
+    else:
+        tables = {r["name"] for r in store.named("store.tables")}
+        assert {"Episodic", "Chunk", "Entity", "TkgMeta"} <= tables
+        assert int(store.named("store.checkpoint_threshold")[0]["checkpoint_threshold"]) > 0
+
+
+def test_meta_set_is_idempotent(store: GraphStore) -> None:
+    store.named("store.meta_set", {"key": "embedding_dim", "value": str(DIM)})
+    store.named("store.meta_set", {"key": "embedding_dim", "value": str(DIM)})
+    assert store.named("store.meta_get", {"key": "embedding_dim"}) == [{"value": str(DIM)}]
+
+
+def test_an_unapplied_kuzu_store_has_no_meta(tmp_path: Path) -> None:
+    with KuzuStore(tmp_path / "bare.kuzu") as bare:
+        assert bare.schema_meta() == {}
+        assert bare.indexes() == []
+        assert "chunk_text" in bare.expected_indexes()
+
+
+def test_store_sizes_and_the_benchmarks_reads(store: GraphStore, group: str) -> None:
+    nodes, edges = store.named("store.node_count")[0]["n"], store.named("store.edge_count")[0]["n"]
+    fill_group(store, group)
+    assert store.named("store.node_count")[0]["n"] > nodes and store.named("store.edge_count")[0]["n"] > edges
+    turns = [episode(group, 0), episode(group, 1)]
+    refs = store.named("episode.source_refs", {"group_id": group, "uuids": [*turns, "no-such-uuid"]})
+    assert sorted((r["uuid"], r["source_ref"]) for r in refs) == sorted([(turns[0], "D1:0"), (turns[1], "D1:1")])
+    assert store.named("episode.source_refs", {"group_id": group + "-other", "uuids": turns}) == []
+    vectors = store.named("chunk.vectors", {"group_id": group})
+    assert [r["source_ref"] for r in vectors] == ["D1:0"] and np.allclose(vectors[0]["embedding"], vec(1), atol=1e-6)

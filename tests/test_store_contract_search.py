@@ -1,4 +1,4 @@
-"""The store contract for search: the full-text and vector ops, and the retrieval ops over them.
+"""The store contract for search: the full-text and vector retrieval ops, and the reads after them.
 
 Like tests/test_store_contract.py (the core contract), each test takes the ``store`` fixture and
 so runs on Kuzu and, when ``TKG_TEST_NEO4J_URI`` is set, on Neo4j. The same sentences are
@@ -11,7 +11,6 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from store_builders import (
@@ -23,13 +22,14 @@ from store_builders import (
     add_mentions,
     chunk,
     episode,
+    retrieved,
     vec,
 )
 
 from tkg.models import stable_uuid
 from tkg.stores import GraphStore
 
-# --- search ops ----------------------------------------------------------------------------------
+# --- full-text and vector search -----------------------------------------------------------------
 
 SENTENCES = ["Priya moved to Lisbon in May", "Marco works at a bakery", "Biscuit the dog loves walks",
              "Megan lives in Manchester"]
@@ -48,18 +48,17 @@ def _searchable(store: GraphStore, a: str, b: str) -> None:
         add_mentions(store, g, ep, [subj])
 
 
-def _search(store: GraphStore, name: str, group: str, **params: Any) -> list[dict[str, Any]]:
-    return store.named(name, {"group_id": group, "k": 3, "k_fetch": 50, **params})
+CHUNKS = {"turn", "sentence"}
 
 
-def test_search_chunk_vector(store: GraphStore, new_group: Callable[[], str]) -> None:
+def test_retrieval_vector_ranks_one_groups_chunks(store: GraphStore, new_group: Callable[[], str]) -> None:
     a, b = new_group(), new_group()
     _searchable(store, a, b)
-    rows = _search(store, "search.chunk_vector", a, vector=vec(3), kind="")
+    rows = retrieved(store, a, vector=vec(3), kinds=CHUNKS)
     assert rows and rows[0]["text"] == SENTENCES[2] and rows[0]["score"] == pytest.approx(1.0, abs=1e-4)
     assert len(rows) <= 3 and {r["episode_uuid"] for r in rows} == {episode(a, 0)}
     assert [r["score"] for r in rows] == sorted((r["score"] for r in rows), reverse=True)
-    turns = _search(store, "search.chunk_vector", a, vector=vec(3), kind="turn")
+    turns = retrieved(store, a, vector=vec(3), kinds={"turn"})
     assert [r["kind"] for r in turns] == ["turn"]
 
 
@@ -79,32 +78,32 @@ def test_retrieval_group_vectors_reads_one_groups_vectors_in_uuid_order(
     assert len(SENTENCES) + 1 <= size <= len(rows)  # Kuzu counts its fact rows too; Neo4j keeps facts on edges
 
 
-def test_search_chunk_text(store: GraphStore, new_group: Callable[[], str]) -> None:
+def test_retrieval_text_ranks_one_groups_chunks(store: GraphStore, new_group: Callable[[], str]) -> None:
     a, b = new_group(), new_group()
     _searchable(store, a, b)
-    rows = _search(store, "search.chunk_text", a, text="bakery", kind="sentence")
+    rows = retrieved(store, a, text="bakery", kinds={"sentence"})
     assert [r["text"] for r in rows] == [SENTENCES[1]]
     assert rows[0]["episode_uuid"] == episode(a, 0) and rows[0]["valid_at"] == T0
-    both = _search(store, "search.chunk_text", b, text="Manchester", kind="")
+    both = retrieved(store, b, text="manchester", kinds=CHUNKS)
     assert {r["kind"] for r in both} == {"turn", "sentence"} and both[0]["text"] == SENTENCES[3]
     assert {r["episode_uuid"] for r in both} == {episode(b, 0)}
 
 
-def test_search_fact_vector(store: GraphStore, new_group: Callable[[], str]) -> None:
+def test_retrieval_vector_finds_one_groups_facts(store: GraphStore, new_group: Callable[[], str]) -> None:
     a, b = new_group(), new_group()
     _searchable(store, a, b)
-    rows = _search(store, "search.fact_vector", b, vector=vec(4))
-    assert rows[0]["fact"] == SENTENCES[3] and rows[0]["score"] == pytest.approx(1.0, abs=1e-4)
+    rows = retrieved(store, b, vector=vec(4), kinds={"fact"})
+    assert rows[0]["text"] == SENTENCES[3] and rows[0]["score"] == pytest.approx(1.0, abs=1e-4)
     mine = {stable_uuid("fact", b, stable_uuid("entity", b, "Priya"), "said", stable_uuid("entity", b, f"object {i}"), "1")
             for i in range(len(SENTENCES))}
     assert {r["uuid"] for r in rows} <= mine and len(rows) == 3
 
 
-def test_search_fact_text(store: GraphStore, new_group: Callable[[], str]) -> None:
+def test_retrieval_text_finds_one_groups_facts(store: GraphStore, new_group: Callable[[], str]) -> None:
     a, b = new_group(), new_group()
     _searchable(store, a, b)
-    rows = _search(store, "search.fact_text", a, text="Lisbon")
-    assert [r["fact"] for r in rows] == [SENTENCES[0]]
+    rows = retrieved(store, a, text="lisbon", kinds={"fact"})
+    assert [r["text"] for r in rows] == [SENTENCES[0]]
     assert rows[0]["uuid"] == stable_uuid("fact", a, stable_uuid("entity", a, "Priya"), "said",
                                           stable_uuid("entity", a, "object 0"), "1")
 
@@ -151,8 +150,8 @@ for g in ("a", "b"):
          "source_ref": None, "valid_at": t, "embedding": [1.0, float(i), 0.5], "time_text": None,
          "time_start": None, "time_end": None} for i, s in enumerate(texts)]})
 store.named("group.delete", {"group_id": "a"})
-hits = store.named("search.chunk_text", {"group_id": "b", "text": "bakery", "kind": "", "k": 3, "k_fetch": 20})
-print(json.dumps([h["uuid"] for h in hits]))
+(found,) = store.named("retrieval.text", {"group_id": "b", "text": "bakery", "k_fetch": 20, "bm25_k1": 1.2, "bm25_b": 0.75})
+print(json.dumps([h["uuid"] for h in found["hits"] if h and h["kind"] != "fact"]))
 """
 
 

@@ -7,13 +7,12 @@ has a sister Lena in Oslo, and pets Pepper (lost), Mochi and Juniper.
 
 from __future__ import annotations
 
-import os
 import uuid
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from reliability.common import track
 
 from planners import Hop, HopPlan, plan_hops
 from planners.walker import edge_order, mentioned_entities, planning_names, qualifier_filter, walk
@@ -22,27 +21,15 @@ from tkg.memory import Memory
 from tkg.models import EpisodeInput, Fact
 
 DATA = Path(__file__).parent / "data" / "procedures" / "noor_felix.jsonl"
-NEO4J_ENV = "TKG_TEST_NEO4J_URI"
 JULY_2023 = datetime(2023, 7, 15, tzinfo=UTC)
 
 
-@pytest.fixture(scope="module", params=["kuzu", pytest.param("neo4j", marks=pytest.mark.neo4j)])
-def graph(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Memory, str]]:
-    if request.param == "neo4j":
-        url = os.environ.get(NEO4J_ENV)
-        if not url:
-            pytest.skip(f"{NEO4J_ENV} is not set")
-    else:
-        url = f"kuzu://{tmp_path_factory.mktemp('walker')}/walker.kuzu"
-    mem = Memory.open(url)
+@pytest.fixture(scope="module")
+def graph(mem: Memory) -> tuple[Memory, str]:
     group = f"walk-{uuid.uuid4().hex[:10]}"
-    try:
-        mem.ingest(DATA, group=group)
-        yield mem, group
-    finally:
-        if request.param == "neo4j":
-            mem.forget(group)
-        mem.close()
+    track(mem, group)
+    mem.ingest(DATA, group=group)
+    return mem, group
 
 
 def _plan(mem: Memory, group: str, question: str) -> HopPlan:

@@ -6,8 +6,10 @@ it. Wheels carry the tree as ``tkg/_cypher``; editable installs read the repo co
 
 Example::
 
-    >>> text = load_query("episode.exists", "kuzu")
-    >>> "$group" in text
+    >>> text = load_query("episode.existing", "kuzu")
+    >>> "$group_id" in text
+    True
+    >>> load_query("chunk.create_many", "kuzu") != load_query("chunk.create_many", "neo4j")  # a dialect file
     True
 """
 

@@ -12,7 +12,7 @@ when ``HF_HUB_OFFLINE`` is set). Nothing heavy is imported until the first ``emb
 
 Environment: ``TKG_EMBEDDER`` (spec for `get_embedder`), ``TKG_EMBED_BATCH`` (default 64),
 ``TKG_EMBED_THREADS`` (torch threads; default: torch's own), ``TKG_EMBED_DTYPE``
-(``auto`` default: ``bfloat16`` on CPUs with AMX/AVX512-BF16, where it is ~2.5x faster,
+(``auto`` default: ``bfloat16`` on CPUs with AMX/AVX512-BF16, where it is faster,
 else ``float32``; name one to force it), ``TKG_EMBED_CACHE=0`` / ``TKG_CACHE_DIR``
 (see `tkg.embed_cache`). A bfloat16 embedder is named ``<model>@bfloat16`` so its vectors
 are cached apart from float32 ones.
@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+import time
 import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -55,6 +56,17 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 
     def embed_one(self, text: str) -> list[float]: ...
+
+
+def load_model(embedder: Embedder) -> float:
+    """Load an embedder's model now if it loads lazily (``load()``), so no timed work pays for it;
+    the seconds it took (0.0 for an embedder with nothing to load, or loaded already)."""
+    load = getattr(embedder, "load", None)
+    if load is None:
+        return 0.0
+    started = time.perf_counter()
+    load()
+    return round(time.perf_counter() - started, 3)
 
 
 def normalise_rows(vectors: np.ndarray) -> np.ndarray:
@@ -101,8 +113,8 @@ def _offline() -> bool:
 def cpu_has_fast_bf16() -> bool:
     """Whether this CPU runs bfloat16 matrix maths natively (AMX or AVX512-BF16, Linux).
 
-    There MiniLM in bfloat16 embeds ~2.5x faster than in float32 with vectors at cosine
-    >= 0.998 to the float32 ones; elsewhere bfloat16 is emulated and slower.
+    There MiniLM in bfloat16 embeds faster than in float32 with vectors all but the float32 ones
+    (BENCHMARKS.md has the figures); elsewhere bfloat16 is emulated and slower.
     """
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as info:
@@ -214,9 +226,9 @@ SMALL_BATCH = 8  # up to this many texts (a question) are embedded on one thread
 def _threads(n: int | None) -> Iterator[None]:
     """Run torch on ``n`` threads for a while (None: leave it alone).
 
-    One question is too small to split: on 2 busy cores a short query took 255 ms (p50) on
-    torch's two threads and 20 ms on one, measured with other work running. Batches (ingest)
-    keep torch's own setting (TKG_EMBED_THREADS, else one per core).
+    One question is too small to split: on busy cores torch's threads wait on each other longer
+    than the query takes on one (BENCHMARKS.md). Batches (ingest) keep torch's own
+    setting (TKG_EMBED_THREADS, else one per core).
     """
     if n is None:
         yield
@@ -260,6 +272,10 @@ class LocalEmbedder(EmbedderBase):
     @property
     def loaded(self) -> bool:
         return self._st is not None
+
+    def load(self) -> None:
+        """Load the model now (it loads on first use otherwise)."""
+        self._model()
 
     @property
     def dim(self) -> int:

@@ -225,6 +225,12 @@ class CachedEmbedder:
     def embed_one(self, text: str) -> list[float]:
         return [float(x) for x in self.embed([text])[0]]
 
+    def load(self) -> None:
+        """Load the wrapped embedder's model now (the cache may answer without it; ingest wants it warm)."""
+        load = getattr(self.inner, "load", None)
+        if load is not None:
+            load()
+
     def forget(self, texts: Iterable[str]) -> None:
         """Drop these texts' vectors, so the cache cannot tell that they were ever embedded."""
         self.cache.delete_many({cache_key(self.name, t) for t in texts})

@@ -167,6 +167,12 @@ class OnnxEmbedder(EmbedderBase):
     def loaded(self) -> bool:
         return bool(self._sessions)
 
+    def load(self) -> None:
+        """Load the model now (it loads on first use otherwise): the one-thread session a question
+        runs on and the session larger batches run on."""
+        self._session(1)
+        self._session(self.threads)
+
     def _session(self, threads: int) -> Any:
         with self._lock:
             if threads in self._sessions:

@@ -131,13 +131,17 @@ class Memory:
         group: str | None = None,
         progress: Callable[[int], None] | None = None,
         bulk: bool | None = None,
+        limit: int | None = None,
     ) -> IngestReport:
         """Ingest a LoCoMo-shaped ``.json`` or a ``.jsonl`` file; validated whole before any write.
 
-        ``bulk`` as in :meth:`ingest_episodes`.
+        ``bulk`` as in :meth:`ingest_episodes`; ``limit``: only the file's first ``limit`` turns.
+        Ctrl-C raises ``IngestInterrupted``, whose ``report`` counts the episodes committed (kept).
         """
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+            raise ConfigError(f"limit must be a whole number of turns >= 1, not {limit!r}")
         loaded = load(Path(path), format=format, group=None if group is None else group_name(group))
-        report = self.ingest_episodes(loaded.episodes, progress=progress, bulk=bulk)
+        report = self.ingest_episodes(loaded.episodes[:limit], progress=progress, bulk=bulk)
         report.skipped_empty += len(loaded.skipped)
         report.warnings.extend(loaded.skipped)
         return report
@@ -307,10 +311,18 @@ class Memory:
                 every += rows
         return {"groups": groups, **summarize(every, prices)}
 
+    @property
+    def url(self) -> str:
+        """The store's URL with any password removed (safe to print)."""
+        return self.ctx.store.url
+
     def groups(self) -> list[dict[str, Any]]:
-        return self.ctx.store.named("group.list", {})
+        """Every group that holds turns, by name: ``group_id``, its time span (``first``, ``last``)
+        and its counts (``episodes``, ``chunks``, ``entities``, ``facts``, ``current_facts``)."""
+        return [{**row, **self.counts(row["group_id"])} for row in self.ctx.store.named("group.list", {})]
 
     def counts(self, group: str) -> dict[str, Any]:
+        """One group's counts (zeros for a group the store does not hold)."""
         return self.ctx.store.named("group.counts", {"group_id": group_name(group)})[0]
 
     # -- helpers ------------------------------------------------------------------------------

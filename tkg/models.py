@@ -32,8 +32,8 @@ _NAMESPACE = _uuid.UUID("6f1c1f0e-6b1e-4d0b-9a43-3f7f0b7f2a10")
 
 class Vector(list[float]):
     """An embedding to be stored. A plain list to every reader; the Kuzu adapter sends it as text
-    that its statements cast (``CAST(x AS FLOAT[])``): 49 ms for 128 rows of 384 floats, text made
-    and cast, against 124 ms as lists (tools/kuzu_vector_param_cost.py).
+    that its statements cast (``CAST(x AS FLOAT[])``), which Kuzu binds faster than a list
+    parameter (tools/kuzu_vector_param_cost.py; BENCHMARKS.md).
 
     >>> Vector([0.5, 0.25]) == [0.5, 0.25]
     True

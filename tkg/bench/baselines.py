@@ -34,11 +34,6 @@ if TYPE_CHECKING:
     from .locomo import LocomoQuestion
 
 DEPTH = 10
-# Portable Cypher (both stores): every searchable turn/sentence chunk of one group with its vector.
-CHUNK_VECTORS = (
-    "MATCH (c:Chunk) WHERE c.group_id = $group_id AND c.kind <> 'fact' "
-    "RETURN c.source_ref AS source_ref, c.embedding AS embedding"
-)
 
 
 def baseline_payload(fusion: str, depth: int = DEPTH) -> Payload:
@@ -59,7 +54,7 @@ class MatrixIndex:
 
     @classmethod
     def load(cls, bm: BenchMemory, group: str) -> MatrixIndex:
-        rows = bm.mem.ctx.store.read(CHUNK_VECTORS, {"group_id": group})
+        rows = bm.mem.ctx.store.named("chunk.vectors", {"group_id": group})
         rows = [r for r in rows if r.get("embedding") is not None]
         matrix = np.asarray([r["embedding"] for r in rows], dtype=np.float32).reshape(len(rows), -1)
         return cls([r.get("source_ref") for r in rows], matrix)

@@ -64,6 +64,12 @@ class TimedEmbedder:
             self.seconds += time.perf_counter() - started
             self.texts += 1
 
+    def load(self) -> None:
+        """Load the wrapped model now (not counted as embedding time)."""
+        load = getattr(self.inner, "load", None)
+        if load is not None:
+            load()
+
     def lap(self) -> dict[str, float]:
         """Seconds and texts since the last lap (and start a new one)."""
         out = {"embed_s": round(self.seconds, 2), "texts": self.texts}
@@ -78,7 +84,7 @@ class BenchMemory:
     mem: Any  # tkg.memory.Memory (typed loosely so importing this module stays cheap)
     embedder: TimedEmbedder
     url: str  # redacted
-    backend: str  # "kuzu" | "neo4j"
+    backend: str  # the store's dialect, for the report
     path: Path | None  # the Kuzu database path
     model_load_s: float = 0.0
     notes: list[str] = field(default_factory=list)
@@ -87,12 +93,17 @@ class BenchMemory:
     def size(self) -> dict[str, Any]:
         """Bytes on disk for Kuzu; node and edge counts on both (Neo4j has no size call without APOC)."""
         store = self.mem.ctx.store
-        nodes = store.read("MATCH (n) RETURN count(n) AS n")[0]["n"]
-        edges = store.read("MATCH ()-[r]->() RETURN count(r) AS n")[0]["n"]
+        nodes = store.named("store.node_count")[0]["n"]
+        edges = store.named("store.edge_count")[0]["n"]
         out: dict[str, Any] = {"nodes": int(nodes), "edges": int(edges), "bytes": None}
         if self.path is not None:
             out["bytes"] = disk_bytes(self.path)
         return out
+
+    @property
+    def shared(self) -> bool:
+        """The store is a server other runs share: a run deletes the groups it writes."""
+        return bool(self.mem.ctx.store.shared)
 
     def forget_groups(self, groups: Iterable[str]) -> list[str]:
         """Delete groups a previous run left behind (Neo4j servers outlive runs); returns those deleted."""
@@ -134,7 +145,7 @@ def bench_memory(url: str | None, *, embed_cache: bool = False, keep: bool = Fal
         tmp = Path(tempfile.mkdtemp(prefix="tkg-bench-"))
         url = f"kuzu://{tmp}/bench.kuzu"
     spec = parse_store_url(url)
-    path = Path(spec.target) if spec.backend == "kuzu" else None
+    path = spec.path
     if path is not None and tmp is None and path.exists():
         raise InputError(f"{path} already exists; a benchmark needs a fresh store (give a new path)")
     embedder = TimedEmbedder(get_embedder(None, cache=embed_cache))
@@ -143,7 +154,7 @@ def bench_memory(url: str | None, *, embed_cache: bool = False, keep: bool = Fal
     load_s = time.perf_counter() - started
     embedder.lap()
     mem = Memory.open(url, embedder=embedder, llm=llm)  # llm: the model stages (tkg/llm/spec.py); None: TKG_LLM…
-    bm = BenchMemory(mem, embedder, mem.ctx.store.url, spec.backend, path, round(load_s, 2), raw_url=url)
+    bm = BenchMemory(mem, embedder, mem.url, mem.ctx.store.dialect, path, round(load_s, 2), raw_url=url)
     try:
         yield bm
     finally:

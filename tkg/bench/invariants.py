@@ -103,7 +103,7 @@ def check_invariants(
             f"{group}: slot {p}/{q or '-'} of {s} has {n} current values"
             for (s, p, q), n in slots.items() if n > 1 and registry.is_single(p)
         ]  # fmt: skip
-    if store.dialect == "kuzu":  # facts are searched through Chunk shadow rows of kind 'fact'
+    if store.fact_shadows:  # facts are searched through Chunk shadow rows of kind 'fact'
         shadows = {c["uuid"] for c in chunks if c["kind"] == "fact"}
         bad += [f"{group}: fact {u} has no search shadow" for u in sorted(fact_uuids - shadows)]
         bad += [f"{group}: fact shadow {u} has no fact edge" for u in sorted(shadows - fact_uuids)]

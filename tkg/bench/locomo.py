@@ -113,7 +113,7 @@ def ingest_turns(
     row, to compare).
     """
     wanted = list(dict.fromkeys(e.group for e in episodes))
-    removed = bm.forget_groups(wanted) if bm.backend == "neo4j" else []
+    removed = bm.forget_groups(wanted) if bm.shared else []
     if removed:
         bm.notes.append(f"deleted {len(removed)} group(s) left by an earlier run before ingesting")
     others = other_episodes(bm, wanted)

@@ -69,7 +69,7 @@ def run_mcp(
         mcp = anyio.run(_mcp, questions, env, bar("mcp stdio", len(questions)))
         cold = _cold_cli(questions[0], env)
     finally:
-        if bm.backend == "neo4j":  # a shared server is left as it was
+        if bm.shared:  # a shared server is left as it was
             with Memory.open(bm.raw_url, embedder=bm.embedder) as mem:
                 for g in groups:
                     mem.forget(g)

@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 
 os.environ.setdefault("GRAPHITI_TELEMETRY_ENABLED", "false")
 LIMIT = 10
-REFS = "MATCH (e:Episodic) WHERE e.group_id = $group_id AND e.uuid IN $uuids RETURN e.uuid AS uuid, e.source_ref AS source_ref"
 
 
 class PeerError(RuntimeError):
@@ -65,18 +64,25 @@ def _clients(bm: BenchMemory) -> tuple[Any, Any, Any]:
     return LocalEmbedderClient(), NoLLM(None), NoCrossEncoder()
 
 
-def open_graphiti(bm: BenchMemory) -> Any:
-    """A Graphiti instance on the same Neo4j server and database as the benchmark store."""
-    if bm.backend != "neo4j":
+def require_server(bm: BenchMemory) -> str:
+    """The benchmark store's server address; an embedded store is refused (graphiti-core reads a Neo4j server)."""
+    uri = bm.mem.ctx.store.server_uri
+    if uri is None:
         raise ConfigError("the peers benchmark needs a Neo4j store (graphiti-core does not read tkg's Kuzu layout); "
                           "pass --store bolt://HOST:PORT")
+    return str(uri)
+
+
+def open_graphiti(bm: BenchMemory) -> Any:
+    """A Graphiti instance on the same Neo4j server and database as the benchmark store."""
+    uri = require_server(bm)
     from graphiti_core import Graphiti
     from graphiti_core.driver.neo4j_driver import Neo4jDriver
 
     from ..stores.factory import parse_store_url
 
     spec = parse_store_url(bm.raw_url)
-    driver = Neo4jDriver(spec.target, spec.user, spec.password, database=spec.database or "neo4j")
+    driver = Neo4jDriver(uri, spec.user, spec.password, database=spec.database or "neo4j")
     embedder, llm, cross = _clients(bm)
     return Graphiti(graph_driver=driver, llm_client=llm, embedder=embedder, cross_encoder=cross)
 
@@ -85,7 +91,7 @@ def _turns(bm: BenchMemory, group: str, uuids: Iterable[str]) -> dict[str, str |
     ids = list(dict.fromkeys(uuids))
     if not ids:
         return {}
-    return {r["uuid"]: r["source_ref"] for r in bm.mem.ctx.store.read(REFS, {"group_id": group, "uuids": ids})}
+    return {r["uuid"]: r["source_ref"] for r in bm.mem.ctx.store.named("episode.source_refs", {"group_id": group, "uuids": ids})}
 
 
 def _edge_turns(edges: list[Any]) -> list[str]:

@@ -25,9 +25,10 @@ from . import commands_cypher, commands_data, commands_demo, commands_doctor, co
 from .bench_cmd import bench_app
 from .commands_serve import serve_app
 from .common import State
+from .help_format import PlainHelp, plain_help_everywhere
 
 
-class TkgGroup(TyperGroup):
+class TkgGroup(PlainHelp, TyperGroup):
     """The root command group; turns TkgError into a one-line message and exit status 1, and any
     other failure into one line naming it; ``--debug`` (or ``TKG_DEBUG=1``) shows the traceback."""
 
@@ -55,7 +56,7 @@ def _debug(ctx: Any) -> bool:
 app = typer.Typer(
     name="tkg",
     cls=TkgGroup,
-    help="tkg — temporal knowledge-graph memory: versioned facts, routed questions, evidence.",
+    help="tkg — temporal knowledge-graph memory: versioned facts, routed questions, evidence.\n\nExample: tkg demo",
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,  # a traceback must never print a password from a local
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -109,6 +110,7 @@ commands_cypher.register(app)
 commands_doctor.register(app)
 app.add_typer(bench_app, name="bench")
 app.add_typer(serve_app, name="serve")
+plain_help_everywhere(app)
 
 
 def main() -> None:

@@ -18,13 +18,17 @@ from typing import Annotated, Any
 
 import typer
 
+from ..stores.factory import parse_store_url
 from . import render
 from .common import LLMOption, llm_spec, state
+from .help_format import PlainGroup
 
 bench_app = typer.Typer(
     name="bench",
-    help="Benchmarks: LoCoMo retrieval, temporal questions, ingest speed, extraction and classifier accuracy, soak.",
+    help="Benchmarks: LoCoMo retrieval, temporal questions, ingest speed, extraction and classifier accuracy, soak.\n\n"
+    "Example: tkg bench qa chat_dev.json --json",
     no_args_is_help=True,
+    cls=PlainGroup,
 )
 
 Json = Annotated[bool, typer.Option("--json", help="Print tables on stderr and the report as one JSON object on the last line of stdout.")]
@@ -168,16 +172,17 @@ def peers(ctx: typer.Context, path: LocomoPath, as_json: Json = False, limit: Li
     Example: tkg bench peers data/locomo10.json --store bolt://127.0.0.1:7687
     """
     from ..bench.locomo import run_locomo
-    from ..bench.peers import run_peers
+    from ..bench.peers import require_server, run_peers
     from ..bench.report import peers_tables
 
     with _bench(ctx, store, embed_cache) as (bm, bars):
-        if bm.backend != "neo4j":
-            from ..errors import ConfigError
-
-            raise ConfigError("tkg bench peers needs a Neo4j store: pass --store bolt://HOST:PORT")
+        require_server(bm)
         run = run_locomo(bm, path, samples=samples, limit=limit, progress=bars)
-        report = run_peers(bm, run.questions, run.known, run.results, bars("graphiti", len(run.questions)))
+        try:
+            report = run_peers(bm, run.questions, run.known, run.results, bars("graphiti", len(run.questions)))
+        finally:
+            removed = bm.forget_groups(run.report["ingest"]["groups"])  # the server is left as it was
+    render.status(f"removed the {len(removed)} group(s) this run wrote from {bm.url}")
     report["machine"], report["file"], report["ingest"] = run.report["machine"], str(path), run.report["ingest"]
     _emit(report, peers_tables(report), as_json)
 
@@ -214,7 +219,7 @@ def temporal(
     for n in sizes:
         with _bench(ctx, _scaled(store or state(ctx).store, n), embed_cache, llm) as (bm, bars):
             rep = run_temporal(bm, n, seed, questions=questions, progress=bars)
-            if bm.backend == "neo4j":
+            if bm.shared:
                 from ..bench.temporal import cleanup
 
                 cleanup(bm, n, seed)
@@ -250,7 +255,7 @@ def _sizes(text: str) -> list[int]:
 
 def _scaled(url: str | None, n: int) -> str | None:
     """One store per size: Kuzu paths get a ``-<n>`` suffix; Neo4j is reused (groups deleted between sizes)."""
-    if url is None or "://" in url and not url.startswith("kuzu://"):
+    if url is None or parse_store_url(url).path is None:
         return url
     return f"{url}-{n}"
 
@@ -304,14 +309,13 @@ def soak(
     from ..bench.soak import soak as run_soak
     from ..embed import get_embedder
     from ..errors import InputError
-    from ..stores.factory import parse_store_url
 
     url, tmp = store or state(ctx).store, None
     if url is None:
         tmp = Path(tempfile.mkdtemp(prefix="tkg-soak-"))
         url = f"kuzu://{tmp}/soak.kuzu"
     spec = parse_store_url(url)
-    if spec.backend == "kuzu" and tmp is None and Path(spec.target).exists():
+    if spec.path is not None and tmp is None and spec.path.exists():
         raise InputError(f"{spec.target} already exists; a benchmark needs a fresh store (give a new path)")
     embedder = get_embedder(None, cache=embed_cache)
     embedder.embed(["warm-up: load the model before anything is timed"])

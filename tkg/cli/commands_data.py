@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from ..ingest.loaders import load
+from ..ingest.pipeline import IngestInterrupted
 from . import render
 from .common import JSON_HELP, FormatChoice, LLMOption, open_memory, require_group
 
@@ -42,6 +43,7 @@ def ingest_summary(report: dict[str, Any]) -> None:
         ("retracted", report.get("retracted")),
         ("re-asserted", report.get("reasserted")),
         ("bulk load", f"yes (indexes built in {report.get('index_build_s')} s)" if report.get("bulk") else "no"),
+        ("model load", f"{report.get('model_load_s')} s (not in seconds or turns/s)"),
         ("seconds", report.get("seconds")),
         ("turns/s", report.get("turns_per_s")),
     ]
@@ -83,20 +85,30 @@ def ingest(
             show_default=False,
         ),
     ] = None,
+    limit: Annotated[
+        int | None,
+        typer.Option("--limit", min=1, metavar="N", help="Ingest only the file's first N turns.", show_default=False),
+    ] = None,
     llm: LLMOption = None,
     as_json: Json = False,
 ) -> None:
     """Ingest a conversation: episodes, chunks, entities and versioned facts.
 
-    The whole file is validated before anything is written; re-running skips the turns already stored. A progress bar goes to stderr on a terminal.
+    The whole file is validated before anything is written; re-running skips the turns already stored. A progress bar goes to stderr on a terminal. Ctrl-C stops it with exit status 130 and says how many episodes were committed: those stay, and running the same command again goes on from there. Seconds and turns/s leave out loading the embedding model (shown apart).
 
-    Example: tkg ingest examples/priya_marco.json
+    Example: tkg ingest examples/priya_marco.json --limit 20
     """
     fmt = format.value if format else None
     loaded = load(path, format=fmt, group=group)  # fail on a bad file before loading a model
-    with open_memory(ctx, llm=llm) as mem, progress_bar(len(loaded.episodes), f"ingest {path.name}") as tick:
-        render.status(f"ingesting {len(loaded.episodes)} turn(s) from {path} into {mem.ctx.store.url}")
-        report = mem.ingest(path, format=fmt, group=group, progress=tick, bulk=bulk)
+    turns = len(loaded.episodes[:limit])
+    try:
+        with open_memory(ctx, llm=llm) as mem, progress_bar(turns, f"ingest {path.name}") as tick:
+            render.status(f"ingesting {turns} turn(s) from {path} into {mem.url}")
+            report = mem.ingest(path, format=fmt, group=group, progress=tick, bulk=bulk, limit=limit)
+    except IngestInterrupted as stop:
+        render.status(f"interrupted: {stop.report.episodes} episode(s) committed and kept "
+                      f"({stop.report.skipped_existing} already there); run the same command again to go on")
+        raise typer.Exit(130) from None
     data = report.to_dict()
     if as_json:
         render.emit_json(data)
@@ -112,18 +124,27 @@ def forget(
 ) -> None:
     """Delete a group completely (episodes, chunks, entities, facts) and report what it held.
 
-    Asks for confirmation unless --yes is given.
+    Asks for confirmation on stderr unless --yes is given. Exits 1, deleting nothing, when the answer
+    is no, or when there is no one to ask (no terminal, end of input: a script must pass --yes).
 
     Example: tkg forget --group priya-marco --yes
     """
     with open_memory(ctx) as mem:
         counts = require_group(mem, group)
         if not yes:
-            typer.confirm(
-                f"Delete group {group!r} ({counts['episodes']} episodes, {counts['facts']} facts) from {mem.ctx.store.url}?",
-                abort=True,
-                err=True,
-            )
+            question = f"Delete group {group!r} ({counts['episodes']} episodes, {counts['facts']} facts) from {mem.url}?"
+            try:
+                confirmed = typer.confirm(question, err=True)
+            except typer.Abort:  # end of input: nobody there to answer
+                render.err.print()  # end the prompt's line
+                render.error(f"nothing deleted: forget asks before deleting and got no answer; "
+                             f"pass --yes to delete group {group!r} without asking")
+                raise typer.Exit(1) from None
+            if not confirmed:
+                if not sys.stdin.isatty():
+                    render.err.print()  # a piped answer is not echoed: end the prompt's line
+                render.error(f"nothing deleted: group {group!r} is as it was")
+                raise typer.Exit(1)
         result = mem.forget(group)
     if as_json:
         render.emit_json({k: result.get(k) for k in ("group", "episodes", "chunks", "entities", "facts", "current_facts")})
@@ -141,22 +162,9 @@ def groups(ctx: typer.Context, as_json: Json = False) -> None:
     Example: tkg groups --json
     """
     with open_memory(ctx) as mem:
-        rows = []
-        for row in mem.groups():
-            counts = mem.counts(row["group_id"])
-            rows.append(
-                {
-                    "group": row["group_id"],
-                    "episodes": counts["episodes"],
-                    "chunks": counts["chunks"],
-                    "entities": counts["entities"],
-                    "facts": counts["facts"],
-                    "current_facts": counts["current_facts"],
-                    "first": row.get("first"),
-                    "last": row.get("last"),
-                }
-            )
-        url = mem.ctx.store.url
+        keys = ("episodes", "chunks", "entities", "facts", "current_facts", "first", "last")
+        rows = [{"group": row["group_id"], **{k: row.get(k) for k in keys}} for row in mem.groups()]
+        url = mem.url
     if as_json:
         render.emit_json({"store": url, "groups": rows})
         return
@@ -178,7 +186,7 @@ def reembed(
     """
     with open_memory(ctx) as mem:
         done = mem.reembed(group)
-        url = mem.ctx.store.url
+        url = mem.url
     if as_json:
         render.emit_json({"store": url, "groups": done})
         return

@@ -58,7 +58,7 @@ def demo(
     url = chosen.store if tmp is None else f"kuzu://{tmp}/demo.kuzu"
     try:
         with open_memory(ctx, url) as mem:
-            shown = mem.ctx.store.url
+            shown = mem.url
             render.heading(f"$ tkg ingest {example.name}   (store: {shown})")
             with progress_bar(None, "ingest") as tick:
                 report = mem.ingest(example, progress=tick)

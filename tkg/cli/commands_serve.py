@@ -8,8 +8,10 @@ import typer
 
 from . import render
 from .common import state
+from .help_format import PlainGroup
 
-serve_app = typer.Typer(name="serve", help="Serve tkg to other programs: an MCP server for assistants.", no_args_is_help=True)
+serve_app = typer.Typer(name="serve", help="Serve tkg to other programs: an MCP server for assistants.\n\nExample: tkg serve mcp --group priya-marco",
+                        no_args_is_help=True, cls=PlainGroup)
 
 
 @serve_app.command("mcp")

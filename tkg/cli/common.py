@@ -81,7 +81,7 @@ def require_group(mem: Memory, group: str) -> dict[str, Any]:
         raise InputError("the group must be a non-empty name")
     counts = mem.counts(group)
     if not counts.get("episodes") and not counts.get("entities"):
-        raise NotFound(f"no group named {group!r} in {mem.ctx.store.url}; see `tkg groups`")
+        raise NotFound(f"no group named {group!r} in {mem.url}; see `tkg groups`")
     return counts
 
 

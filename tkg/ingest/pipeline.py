@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from ..embed import Embedder
+from ..embed import Embedder, load_model
 from ..errors import TkgError
 from ..extract import Candidate, extract, history, mentions
 from ..group_cache import GroupCache, anchor, read_entities, read_speakers
@@ -66,7 +66,8 @@ class IngestReport:
     superseded: int = 0
     retracted: int = 0
     reasserted: int = 0
-    seconds: float = 0.0
+    seconds: float = 0.0  # writing, from the first turn on: the model is loaded before (``model_load_s``)
+    model_load_s: float = 0.0  # loading the embedding model first, when it was not loaded yet
     bulk: bool = False  # ran inside store.bulk_load()
     index_build_s: float = 0.0  # of ``seconds``: ending the bulk load (rebuilding indexes)
     groups: list[str] = field(default_factory=list)
@@ -77,6 +78,16 @@ class IngestReport:
         data = dict(self.__dict__)
         data["turns_per_s"] = round(self.episodes / self.seconds, 1) if self.seconds else None
         return data
+
+
+class IngestInterrupted(KeyboardInterrupt):
+    """Ctrl-C during an ingest. ``report`` counts what was committed before it: those episodes
+    stay (each transaction holds whole episodes), and ingesting the same input again goes on
+    from there, skipping them."""
+
+    def __init__(self, report: IngestReport) -> None:
+        super().__init__(f"ingest interrupted after {report.episodes} episode(s) committed")
+        self.report = report
 
 
 @dataclass
@@ -138,6 +149,7 @@ class Ingestor:
         episodes, their transactions and the counts written are the same.
         """
         report = IngestReport()
+        report.model_load_s = load_model(self.embedder) if episodes else 0.0  # not the turns' time
         started = time.perf_counter()
         groups: list[str] = []
         for ep in episodes:
@@ -146,35 +158,43 @@ class Ingestor:
         report.groups = groups
         empty = not self.store.named("group.list", {})  # then nothing here can exist yet but what this ingest writes
         report.bulk = bulk if bulk is not None else len(episodes) >= BULK_AUTO and empty
-        with ExitStack() as stack:
-            if report.bulk:
-                # group locks before the store's lock, in one order, as every writer takes them
-                for group in sorted(groups):
-                    stack.enter_context(self._lock(group))
-                stack.enter_context(self.store.bulk_load())
-            # Batch k+1 is embedded on a worker thread while batch k is written: torch and the store's
-            # drivers release the GIL, so on two cores the model's time mostly hides behind the writes.
-            # Extraction stays here: it is pure Python, and on the worker it slowed the writes'
-            # Python more than it saved (temporal 10,000: 69 turns/s with it, 89 without; BENCHMARKS.md).
-            pool = stack.enter_context(ThreadPoolExecutor(max_workers=1, thread_name_prefix="tkg-embed"))
-            pending: tuple[list[_Prepared], Future[None], int] | None = None
-            # per group, what earlier turns hand on to the extractor: read from the store when the
-            # group first comes up, so the graph is the same however the conversation arrives
-            recent: dict[str, deque[Candidate]] = {}
-            for start in range(0, len(episodes), BATCH):
-                batch = [ep for ep in episodes[start : start + BATCH]]
-                # the check inside each write transaction stays: this one only saves preparing
-                fresh = batch if empty else self._absent(batch)
-                report.skipped_existing += len(batch) - len(fresh)
-                prepared = self._prepare(fresh, recent, empty)
-                embedded = pool.submit(self._embed_prepared, prepared)
+        try:
+            with ExitStack() as stack:
+                if report.bulk:
+                    # group locks before the store's lock, in one order, as every writer takes them
+                    for group in sorted(groups):
+                        stack.enter_context(self._lock(group))
+                    stack.enter_context(self.store.bulk_load())
+                # Batch k+1 is embedded on a worker thread while batch k is written: torch and the store's
+                # drivers release the GIL, so on two cores the model's time mostly hides behind the writes.
+                # Extraction stays here: it is pure Python, and on the worker it slows the writes'
+                # Python more than it saves (BENCHMARKS.md).
+                pool = stack.enter_context(ThreadPoolExecutor(max_workers=1, thread_name_prefix="tkg-embed"))
+                pending: tuple[list[_Prepared], Future[None], int] | None = None
+                # per group, what earlier turns hand on to the extractor: read from the store when the
+                # group first comes up, so the graph is the same however the conversation arrives
+                recent: dict[str, deque[Candidate]] = {}
+                attempted: list[EpisodeInput] = []  # turns not in the store before: what an interruption may have left
+                for start in range(0, len(episodes), BATCH):
+                    batch = [ep for ep in episodes[start : start + BATCH]]
+                    # the check inside each write transaction stays: this one only saves preparing
+                    fresh = batch if empty else self._absent(batch)
+                    report.skipped_existing += len(batch) - len(fresh)
+                    attempted += fresh
+                    prepared = self._prepare(fresh, recent, empty)
+                    embedded = pool.submit(self._embed_prepared, prepared)
+                    if pending is not None:
+                        self._write_prepared(*pending, report, progress)
+                    pending = (prepared, embedded, len(batch))
                 if pending is not None:
                     self._write_prepared(*pending, report, progress)
-                pending = (prepared, embedded, len(batch))
-            if pending is not None:
-                self._write_prepared(*pending, report, progress)
-            self._embed_entity_names(groups)
-            written = time.perf_counter()
+                self._embed_entity_names(groups)
+                written = time.perf_counter()
+        except KeyboardInterrupt as exc:
+            report.seconds = round(time.perf_counter() - started, 3)
+            # read back, not counted: Ctrl-C may land just after a commit, before its tally
+            report.episodes = len(self._stored(attempted))
+            raise IngestInterrupted(report) from exc
         report.seconds = round(time.perf_counter() - started, 3)
         if report.bulk:
             report.index_build_s = round(time.perf_counter() - written, 3)
@@ -191,14 +211,18 @@ class Ingestor:
             progress(size)
 
     # -- phase 1: prepare ---------------------------------------------------------------------
+    def _stored(self, episodes: list[EpisodeInput]) -> set[str]:
+        """The uuids of ``episodes`` the store holds (one statement per group)."""
+        there: set[str] = set()
+        for group in dict.fromkeys(ep.group for ep in episodes):
+            uuids = [episode_uuid(ep) for ep in episodes if ep.group == group]
+            there.update(r["uuid"] for r in self.store.named("episode.existing", {"group_id": group, "uuids": uuids}))
+        return there
+
     def _absent(self, batch: list[EpisodeInput]) -> list[EpisodeInput]:
         """The episodes of ``batch`` not in the store yet (one statement per group)."""
-        keyed = [(ep, episode_uuid(ep)) for ep in batch]
-        there: set[str] = set()
-        for group in dict.fromkeys(ep.group for ep in batch):
-            uuids = [uuid for ep, uuid in keyed if ep.group == group]
-            there.update(r["uuid"] for r in self.store.named("episode.existing", {"group_id": group, "uuids": uuids}))
-        return [ep for ep, uuid in keyed if uuid not in there]
+        there = self._stored(batch)
+        return [ep for ep in batch if episode_uuid(ep) not in there]
 
     def _prepare(self, episodes: Iterable[EpisodeInput], recent: dict[str, deque[Candidate]],
                  empty: bool) -> list[_Prepared]:
@@ -264,10 +288,9 @@ class Ingestor:
         """Embed a batch in one call: sentence chunks and fact sentences, and a turn only when it
         has no sentence chunks (one sentence) or is one of several windows of a long text.
 
-        A multi-sentence turn's vector is the normalised mean of its sentences' vectors. On the
-        LoCoMo dev set that scored better for turn retrieval than encoding the turn whole (dense
-        Hit@10 0.676 vs 0.547, MRR 0.422 vs 0.314: MiniLM truncates and blurs long turns), and it
-        embeds every token once instead of twice, which halves the cost of ingest.
+        A multi-sentence turn's vector is the normalised mean of its sentences' vectors: that finds
+        turns better than encoding the turn whole (MiniLM truncates and blurs long turns;
+        BENCHMARKS.md), and it embeds every token once instead of twice.
         """
         plans = [(p, _derived_turn(p.chunks)) for p in out]
         texts = [search_text(c) for p, derived in plans for c in p.chunks if c is not derived]
@@ -349,7 +372,7 @@ class Ingestor:
 
     def _commit_episodes(self, group: str, items: list[_Prepared], report: IngestReport, written: list[str]) -> None:
         """One transaction for ``items``: a few statements for all their turns, chunks, entities and
-        mentions (each costs about 1 ms on Kuzu however many rows it writes), then the facts in order."""
+        mentions (a statement costs Kuzu about the same however many rows it writes), then the facts in order."""
         index = self._index(group)
         if group not in self._seq:
             last = self.store.named("episode.last", {"group_id": group})
@@ -435,6 +458,7 @@ class Ingestor:
                 episode_uuid=p.uuid, source_ref=ep.source_ref, source_chunk=_chunk_for(p.chunks, cand),
                 confidence=cand.confidence, polarity=cand.polarity, correction=cand.correction,
                 time_text=cand.time_text, fact_embedding=w.vector, extractor=getattr(cand, "extractor", "rules"),
+                reference_time=ep.timestamp,
             )
             outcome = apply_fact(tx, fw, single_valued=self.registry.is_single(cand.predicate), now=now)
             tally.facts += len(outcome.created)

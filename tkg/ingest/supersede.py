@@ -42,6 +42,7 @@ class FactWrite:
     correction: bool = False
     time_text: str | None = None
     extractor: str = "rules"  # who read the fact off the turn: "rules", a model's name, or both
+    reference_time: datetime | None = None  # when the turn that states it was said (graphiti-core reads it too)
 
 
 @dataclass
@@ -178,6 +179,7 @@ def _create(
             "invalid_at": invalid_at,
             "created_at": now,
             "expired_at": expired_at,
+            "reference_time": fw.reference_time,
         },
     )
     return uuid

@@ -113,7 +113,7 @@ def serve(opts: ServeOptions, status: Callable[[str], None] | None = None) -> No
     mem = open_warm(opts.url, opts.group)
     tools = MemoryTools(mem, pinned=opts.group, allow_forget=opts.allow_forget)
     server = build_server(tools)
-    where = f"store {mem.ctx.store.url}" + (f", pinned to group {opts.group!r}" if opts.group else "")
+    where = f"store {mem.url}" + (f", pinned to group {opts.group!r}" if opts.group else "")
     try:
         if bind is None:
             say(f"tkg MCP server on stdio ({where})")

@@ -87,7 +87,7 @@ class MemoryTools:
         if group != self.pinned:
             counts = self.mem.counts(group)
             if not counts.get("episodes") and not counts.get("entities"):
-                raise NotFound(f"no group named {group!r} in {self.mem.ctx.store.url}; read tkg://groups for the list")
+                raise NotFound(f"no group named {group!r} in {self.mem.url}; read tkg://groups for the list")
         return group
 
     async def run(self, fn: Callable[[], T], *, write: bool = False) -> T:
@@ -216,10 +216,11 @@ class MemoryTools:
         def run() -> str:
             rows = [r for r in self.mem.groups() if self.pinned is None or r["group_id"] == self.pinned]
             if self.pinned is not None and not rows:
-                rows = [{"group_id": self.pinned, "first": None, "last": None}]
-            out = [{"group": r["group_id"], **self.mem.counts(r["group_id"]), "first": _iso(r.get("first")),
+                rows = [{"group_id": self.pinned, "first": None, "last": None, **self.mem.counts(self.pinned)}]
+            keys = ("episodes", "chunks", "entities", "facts", "current_facts")
+            out = [{"group": r["group_id"], **{k: r.get(k, 0) for k in keys}, "first": _iso(r.get("first")),
                     "last": _iso(r.get("last"))} for r in rows]
-            return _json({"store": self.mem.ctx.store.url, "pinned": self.pinned, "groups": out})
+            return _json({"store": self.mem.url, "pinned": self.pinned, "groups": out})
 
         return await self._resource(run)
 

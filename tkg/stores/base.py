@@ -53,6 +53,11 @@ class GraphStore(Runner, Protocol):
     # Whole episodes the ingest may write in one transaction: a commit costs about as much as an
     # episode's statements, so more per transaction is faster, and a failure re-writes one at a time.
     episodes_per_transaction: int
+    # A server other processes share (Neo4j): what a run writes outlives it, so a benchmark
+    # deletes its own groups; False for an embedded database one process owns (Kuzu).
+    shared: bool
+    server_uri: str | None  # the driver URI (no credentials) another client may reach it at; None if embedded
+    fact_shadows: bool  # facts are searched through Chunk rows of kind 'fact' (one per RELATES_TO edge)
 
     def read(self, query: str, params: Params = None) -> list[Row]:
         """Run a statement in a read-only transaction; writes raise ReadOnlyViolation."""
@@ -70,10 +75,23 @@ class GraphStore(Runner, Protocol):
         """Every index with its table, name, type (and state where the store reports one)."""
         ...
 
+    def expected_indexes(self) -> list[str]:
+        """The index names this store's schema file creates."""
+        ...
+
+    def schema_meta(self) -> dict[str, str]:
+        """What tkg recorded about the store (``schema_version``, ``embedding_dim``); empty before
+        any schema was applied. Writes nothing."""
+        ...
+
+    def server_version(self) -> str | None:
+        """The server's product and version; None for an embedded store."""
+        ...
+
     def bulk_load(self) -> AbstractContextManager[None]:
         """A block for a large first load: writes may go faster, searches wait until it ends.
 
-        A store whose indexes slow every insert (Kuzu: about 3.5x per chunk row) loads an empty
+        A store whose indexes slow every insert (Kuzu: several times per chunk row) loads an empty
         store without them and builds them on exit, holding its write lock throughout, so other
         threads wait instead of searching a half-indexed store; if the process dies inside the
         block, ``ensure_schema`` builds the missing indexes on the next open. Into a store that

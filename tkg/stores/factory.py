@@ -35,6 +35,17 @@ class StoreURL:
     database: str | None = None
 
     @property
+    def path(self) -> Path | None:
+        """The database path of an embedded store; None for a server.
+
+        >>> parse_store_url("kuzu:///tmp/x.kuzu").path
+        PosixPath('/tmp/x.kuzu')
+        >>> parse_store_url("bolt://127.0.0.1:7687").path is None
+        True
+        """
+        return Path(self.target) if self.backend == "kuzu" else None
+
+    @property
     def redacted(self) -> str:
         if self.backend == "kuzu":
             return f"kuzu://{self.target}"

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import kuzu
 
-from ..cypher import load_schema
+from ..cypher import load_query, load_schema
 from ..errors import ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
 from ..models import Vector
 from .base import SCHEMA_VERSION, NamedMixin, Params, Row, rows_iter, to_utc
@@ -64,8 +64,8 @@ def _vector_text(vector: Vector) -> str:
 
 def _param(value: Any) -> Any:
     """Kuzu stores TIMESTAMP without zone: hand it naive UTC. A stored embedding (``Vector``) goes
-    as text, which the writing statements cast: a row's 384 floats cost Kuzu 0.11.3 about 0.97 ms
-    as a list parameter, and 0.38 ms as text, made and cast (tools/kuzu_vector_param_cost.py)."""
+    as text, which the writing statements cast: Kuzu binds that faster than a list parameter of
+    floats (tools/kuzu_vector_param_cost.py; BENCHMARKS.md)."""
     if isinstance(value, Vector):
         return _vector_text(value)
     if isinstance(value, datetime):
@@ -140,11 +140,15 @@ class KuzuStore(NamedMixin):
     """
 
     dialect = "kuzu"
-    # Whole episodes per write transaction, as on Neo4j. Until the edge reads filtered after a WITH
-    # (cypher/ops/README.md), Kuzu 0.11.3 read wrong slot versions inside a transaction that had
-    # created and superseded many edges after a checkpoint, so tkg wrote one episode at a time;
+    # Whole episodes per write transaction, as on Neo4j. Edge reads must filter after a WITH
+    # (cypher/ops/README.md): Kuzu 0.11.3's pushed-down edge filter reads wrong slot versions inside
+    # a transaction that created and superseded many edges after a checkpoint;
     # tests/test_bulk_load.py::test_a_checkpoint_does_not_change_what_ingest_writes guards it.
     episodes_per_transaction = 32
+    shared = False  # one process's embedded database: what a run writes goes when its directory goes
+    server_uri: str | None = None  # no server another client (graphiti-core) could read it through
+    # facts are searched through Chunk rows of kind 'fact' that shadow each RELATES_TO edge
+    fact_shadows = True
 
     def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
         self.path = str(Path(path).expanduser().resolve())
@@ -280,14 +284,15 @@ class KuzuStore(NamedMixin):
                     raise SchemaError(f"applying the Kuzu schema failed at {stmt[:60]!r}: {exc}") from exc
             self.named("group.adopt")  # nodes an older schema, or an ingest that died, left without an anchor
             for key, value in (("schema_version", SCHEMA_VERSION), ("embedding_dim", str(dim))):
-                self._execute(conn, "MERGE (m:TkgMeta {key: $k}) SET m.value = $v", {"k": key, "v": value})
+                self._execute(conn, load_query("store.meta_set", self.dialect), {"key": key, "value": value})
 
     @contextmanager
     def bulk_load(self) -> Iterator[None]:
         """Into an empty store: write without the full-text and vector indexes, build them at the end.
 
-        Kuzu updates both indexes row by row as it inserts (6.1 ms a chunk row with both, 1.8 ms
-        with none and one build afterwards: tools/kuzu_insert_cost.py). Kuzu 0.11.3 cannot drop a
+        Kuzu updates both indexes row by row as it inserts, which costs several times more than
+        inserting without them and building once afterwards (tools/kuzu_insert_cost.py;
+        BENCHMARKS.md). Kuzu 0.11.3 cannot drop a
         vector index from a table that keeps its rows (inserts then fail, for good), so only empty
         indexed tables are made anew without indexes; into a store that already holds chunks the
         block changes nothing but the locking. The write lock is held throughout, so statements on
@@ -295,9 +300,9 @@ class KuzuStore(NamedMixin):
         until the next ``ensure_schema`` (every ``Memory.open``) builds them.
 
         Kuzu checkpoints whenever its write-ahead log passes 16 MiB, and a checkpoint costs more
-        the larger the store, so a long load's commits slowed as it grew. Inside the block the
+        the larger the store, so a long load's commits would slow as it grew. Inside the block the
         threshold is ``BULK_CHECKPOINT_BYTES``, so the load checkpoints about once (when the
-        indexes are built) and its log may grow to that size (BENCHMARKS.md, session 7).
+        indexes are built) and its log may grow to that size.
         """
         with self._write_lock:
             if self._in_bulk:
@@ -309,7 +314,7 @@ class KuzuStore(NamedMixin):
             indexed = {ix.table for ix in _schema_indexes(schema)}
             reset = self._reset_empty(conn, schema, indexed)
             self._in_bulk, self._unindexed = True, bool(reset) and reset == indexed
-            threshold = self._execute(conn, "CALL current_setting('checkpoint_threshold') RETURN *", None)
+            threshold = self._execute(conn, load_query("store.checkpoint_threshold", self.dialect), None)
             self._set_checkpoint_threshold(conn, BULK_CHECKPOINT_BYTES)
             try:
                 yield
@@ -342,7 +347,7 @@ class KuzuStore(NamedMixin):
         Kuzu 0.11.3 refuses to drop a table an index refers to, and after DROP_VECTOR_INDEX the
         table takes no insert and no new index until it is dropped. Returns the tables made anew.
         """
-        present = {r["name"] for r in self._execute(conn, "CALL SHOW_TABLES() RETURN name", None)}
+        present = {r["name"] for r in self._execute(conn, load_query("store.tables", self.dialect), None)}
         # table names are \w+ words from tkg's own schema file, never input
         empty = {t for t in tables & present if not self._execute(conn, f"MATCH (n:{t}) RETURN 1 AS x LIMIT 1", None)}
         if not empty:
@@ -367,15 +372,30 @@ class KuzuStore(NamedMixin):
         return {(r["table"], r["name"]) for r in self._indexes(conn)}
 
     def _indexes(self, conn: kuzu.Connection) -> list[Row]:
-        rows = self._execute(conn, "CALL SHOW_INDEXES() RETURN *", None)
+        rows = self._execute(conn, load_query("store.indexes", self.dialect), None)
         return [{"table": r["table_name"], "name": r["index_name"], "type": r["index_type"]} for r in rows]
 
     def _meta(self, conn: kuzu.Connection, key: str) -> str | None:
         try:
-            rows = self._execute(conn, "MATCH (m:TkgMeta {key: $k}) RETURN m.value AS v", {"k": key})
+            rows = self._execute(conn, load_query("store.meta_get", self.dialect), {"key": key})
         except StoreError:
             return None  # no schema yet
-        return rows[0]["v"] if rows else None
+        return rows[0]["value"] if rows else None
+
+    def schema_meta(self) -> dict[str, str]:
+        """What tkg recorded about this database (empty before any schema was applied)."""
+        try:
+            return {r["key"]: r["value"] for r in self.named("store.meta")}
+        except StoreError:
+            return {}  # no TkgMeta table yet
+
+    def server_version(self) -> str | None:
+        """None: an embedded database has no server (`tkg doctor` lists the kuzu package's version)."""
+        return None
+
+    def expected_indexes(self) -> list[str]:
+        """The index names the Kuzu schema file creates (so `tkg doctor` follows schema changes)."""
+        return [ix.name for ix in _schema_indexes(load_schema(self.dialect, 1))]
 
     def indexes(self) -> list[Row]:
         """Every index with its table, name and type (for `tkg doctor`)."""

@@ -7,6 +7,7 @@ bounded number of times with backoff, then reported as StoreUnavailable naming t
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -25,6 +26,8 @@ from .warmup import warm_up
 T = TypeVar("T")
 
 _RETRYABLE = (nx.ServiceUnavailable, nx.SessionExpired, nx.TransientError, OSError)
+# the name of a schema statement that creates an index (names are \w+ only)
+_SCHEMA_INDEX = re.compile(r"CREATE\s+(?:FULLTEXT\s+|VECTOR\s+|RANGE\s+|TEXT\s+)?INDEX\s+(\w+)", re.I)
 
 
 def _param(value: Any) -> Any:
@@ -68,6 +71,8 @@ class Neo4jStore(NamedMixin):
 
     dialect = "neo4j"
     episodes_per_transaction = 32  # a commit is a network round trip and a log flush
+    shared = True  # a server: other processes read and write it, and what a run writes outlives it
+    fact_shadows = False  # facts are searched through the RELATES_TO edges' own indexes
 
     def __init__(
         self,
@@ -81,6 +86,7 @@ class Neo4jStore(NamedMixin):
         connect_timeout: float = 2.0,
     ) -> None:
         self.uri = uri
+        self.server_uri: str | None = uri
         self.url = uri + (f"?database={database}" if database else "")
         self.database = database
         self.retries = retries
@@ -193,16 +199,29 @@ class Neo4jStore(NamedMixin):
                 raise SchemaError(f"applying the Neo4j schema failed at {stmt[:60]!r}: {exc}") from exc
         self.named("group.adopt")  # nodes an older schema, or an ingest that died, left without an anchor
         for key, value in (("schema_version", SCHEMA_VERSION), ("embedding_dim", str(dim))):
-            self.run("MERGE (m:TkgMeta {key: $k}) SET m.value = $v", {"k": key, "v": value})
+            self.named("store.meta_set", {"key": key, "value": value})
         self.cold_queries = warm_up(self)  # plans of every question's reads, compiled now (tkg/stores/warmup.py)
 
     def _meta(self, key: str) -> str | None:
-        rows = self.run("MATCH (m:TkgMeta {key: $k}) RETURN m.value AS v", {"k": key})
-        return rows[0]["v"] if rows else None
+        rows = self.named("store.meta_get", {"key": key})
+        return rows[0]["value"] if rows else None
+
+    def schema_meta(self) -> dict[str, str]:
+        """What tkg recorded about this database (empty before any schema was applied)."""
+        return {r["key"]: r["value"] for r in self.named("store.meta")}
+
+    def server_version(self) -> str | None:
+        """The server's product, versions and edition, e.g. ``Neo4j Kernel 5.26.0 community``."""
+        rows = self.named("store.components")
+        return f"{rows[0]['name']} {', '.join(rows[0]['versions'])} {rows[0]['edition']}" if rows else None
+
+    def expected_indexes(self) -> list[str]:
+        """The index names the Neo4j schema file creates (so `tkg doctor` follows schema changes)."""
+        return [m.group(1) for stmt in load_schema("neo4j", 1) if (m := _SCHEMA_INDEX.search(stmt))]
 
     def indexes(self) -> list[Row]:
         """Every index with its name, type and state (for `tkg doctor`)."""
-        rows = self.run("SHOW INDEXES YIELD name, type, state, labelsOrTypes RETURN *")
+        rows = self.named("store.indexes")
         return [{"table": ",".join(r["labelsOrTypes"] or []), "name": r["name"], "type": r["type"], "state": r["state"]} for r in rows]
 
     @contextmanager

@@ -1,0 +1,2 @@
+// Is the store there? The cheapest statement both stores answer (`tkg doctor`).
+RETURN 1 AS ok

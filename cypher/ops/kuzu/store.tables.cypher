@@ -1,0 +1,2 @@
+// The names of the tables the database holds.
+CALL SHOW_TABLES() RETURN name
