@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from tkg.memory import row_to_fact
 from tkg.models import Fact
 from tkg.text import STOPWORDS
 
@@ -31,8 +30,8 @@ from .hop_planner import MAX_HOPS, Hop, HopPlan, find_mentions
 from .lexicon import SYMMETRIC
 
 if TYPE_CHECKING:
+    from tkg.context import Context
     from tkg.ingest.resolve import EntityIndex
-    from tkg.memory import Context
 
 MAX_FRONTIER = 50
 STRICT_QUALIFIERS = frozenset({"favorite"})  # the qualifier names the slot: favourite band ≠ favourite food
@@ -184,7 +183,7 @@ def _step(
             key = (row["from_uuid"], row["uuid"])
             if key not in seen:
                 seen.add(key)
-                out.append((row["from_uuid"], row["to_uuid"], row["to_name"], row_to_fact(row, group)))
+                out.append((row["from_uuid"], row["to_uuid"], row["to_name"], Fact.from_row(row, group)))
     return out
 
 

@@ -37,8 +37,8 @@ from .query_text import QUESTION_FRAME, names_in
 from .synthesis import content_terms
 
 if TYPE_CHECKING:
+    from tkg.context import Context
     from tkg.ingest.resolve import EntityIndex
-    from tkg.memory import Context
 
 # Words that say little about *which* fact is asked for: they never decide ownership.
 GENERIC = frozenset(

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 from planners.cues import recency_cue
 from planners.lexicon import Lexicon
 from planners.walker import STRICT_QUALIFIERS
-from tkg.memory import row_to_fact
 from tkg.models import Fact
 from tkg.text import normalize_name
 
@@ -28,7 +27,7 @@ from .synthesis import fact_evidence, format_day
 
 if TYPE_CHECKING:
     from planners.payloads import Payload
-    from tkg.memory import Context
+    from tkg.context import Context
 
 # A relation and the ones that answer the same list question ("which bands has he liked"
 # is also answered by his favourite bands).
@@ -116,7 +115,7 @@ def aggregate(
     else:
         rows = ctx.store.named("aggregate.history_all", {"group_id": group, "predicates": predicates})
         trace["subjects"] = "all (no subject named)"
-    facts = [row_to_fact(r, group) for r in rows]
+    facts = [Fact.from_row(r, group) for r in rows]
     if as_of is not None:
         facts = [f for f in facts if f.valid_at is not None and f.valid_at <= as_of]
     values = distinct_values(facts, qualifier)

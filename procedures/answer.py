@@ -37,7 +37,7 @@ from .result import ProcedureResult
 from .synthesis import dedupe, synthesize
 
 if TYPE_CHECKING:
-    from tkg.memory import Context
+    from tkg.context import Context
 
 Procedure = Callable[..., ProcedureResult]
 

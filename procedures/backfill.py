@@ -23,7 +23,7 @@ from .result import ProcedureResult, evidence_from_hits
 from .synthesis import content_terms, dedupe, stemmed_words
 
 if TYPE_CHECKING:
-    from tkg.memory import Context
+    from tkg.context import Context
 
 BACKFILL_TO = 10  # evidence items an answer should carry when retrieval can supply them
 

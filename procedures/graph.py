@@ -24,7 +24,6 @@ from planners.gates import relation_markers
 from planners.hop_planner import Hop, HopPlan, find_mentions, plan_hops
 from planners.lexicon import ExtraPhrase, Lexicon, build_lexicon
 from planners.walker import WalkResult, edge_order, planning_names, qualifier_filter, walk
-from tkg.memory import row_to_fact
 from tkg.models import Fact
 from tkg.text import split_sentences
 
@@ -33,8 +32,8 @@ from .synthesis import best_sentence, content_terms, dedupe, fact_evidence, form
 
 if TYPE_CHECKING:
     from planners.payloads import Payload
+    from tkg.context import Context
     from tkg.ingest.resolve import EntityIndex, ResolvedEntity
-    from tkg.memory import Context
     from tkg.predicates import PredicateRegistry
 
 _YES_NO = frozenset({"is", "are", "was", "were", "does", "do", "did", "has", "have"})
@@ -118,7 +117,7 @@ def analyse(ctx: Context, question: str, group: str, index: EntityIndex) -> Ques
     if slot.predicate is None and slot.subject is not None and slot.obj is not None:
         rows = ctx.store.named("graph.edges_between", {"group_id": group, "pair": [slot.subject.uuid, slot.obj.uuid]})
         if rows:
-            newest = min((row_to_fact(r, group) for r in rows), key=edge_order)
+            newest = min((Fact.from_row(r, group) for r in rows), key=edge_order)
             slot.predicate = newest.predicate
             slot.notes.append(f"predicate from the edge {slot.subject.name} → {slot.obj.name}")
     return slot
@@ -316,7 +315,7 @@ def current_slot(ctx: Context, group: str, slot: QuestionSlot, as_of: datetime |
         if as_of is None
         else ctx.store.named("fact.state_as_of", {**params, "as_of": as_of})
     )
-    facts = qualifier_filter(slot.hop(), [row_to_fact(r, group) for r in rows])
+    facts = qualifier_filter(slot.hop(), [Fact.from_row(r, group) for r in rows])
     return sorted(facts, key=edge_order)
 
 
@@ -325,7 +324,7 @@ def slot_history(ctx: Context, group: str, slot: QuestionSlot) -> list[Fact]:
     rows = ctx.store.named(
         "fact.history", {"group_id": group, "subject_uuids": [slot.subject.uuid], "predicate": slot.predicate}
     )
-    return qualifier_filter(slot.hop(), [row_to_fact(r, group) for r in rows])
+    return qualifier_filter(slot.hop(), [Fact.from_row(r, group) for r in rows])
 
 
 def latest_answer(question: str, slot: QuestionSlot, current: list[Fact]) -> str:

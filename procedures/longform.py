@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from planners.hop_planner import find_mentions
 from planners.walker import planning_names
-from tkg.memory import row_to_fact
-from tkg.models import Evidence
+from tkg.models import Evidence, Fact
 
 from .graph import analyse
 from .result import ProcedureResult, evidence_from_hits
@@ -27,7 +26,7 @@ from .synthesis import best_sentence, dedupe, fact_evidence, format_day
 
 if TYPE_CHECKING:
     from planners.payloads import Payload
-    from tkg.memory import Context
+    from tkg.context import Context
 
 MIN_STRATA, MAX_STRATA = 3, 12
 PER_STRATUM = 3  # candidates kept per stratum before selection
@@ -87,7 +86,7 @@ def long_form(
     facts = []
     if slot.subject is not None:
         rows = ctx.store.named("fact.history", {"group_id": group, "subject_uuids": [slot.subject.uuid], "predicate": ""})
-        facts = [row_to_fact(r, group) for r in rows]
+        facts = [Fact.from_row(r, group) for r in rows]
         if as_of is not None:
             facts = [f for f in facts if f.valid_at is not None and f.valid_at <= as_of]
         for ev in fact_evidence(ctx, group, facts, score=0.5):

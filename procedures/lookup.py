@@ -30,7 +30,7 @@ from datetime import datetime
 from typing import Any
 
 from planners.payloads import Payload
-from tkg.memory import Context
+from tkg.context import Context
 from tkg.models import NO_INFORMATION, Evidence, Fact
 from tkg.text import split_sentences
 

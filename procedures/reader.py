@@ -27,7 +27,7 @@ from .spans import ANIMALS, GREETING, Span, hypothetical, negated, spans_of
 from .synthesis import content_terms, format_day, stem
 
 if TYPE_CHECKING:
-    from tkg.memory import Context
+    from tkg.context import Context
 
 SUPPORT = 0.55  # the least support a value needs to answer
 NEWER = 1.0  # the support a value said after the graph's newest edge needs to replace it

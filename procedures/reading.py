@@ -40,7 +40,7 @@ from .synthesis import content_terms, dedupe, format_day
 from .temporal import group_time, resolve_window
 
 if TYPE_CHECKING:
-    from tkg.memory import Context
+    from tkg.context import Context
 
 _FAR_PAST = datetime(1900, 1, 1).astimezone()
 # kinds whose spans are typed well enough that finding none means the evidence does not say

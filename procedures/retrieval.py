@@ -34,7 +34,7 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from planners.payloads import Payload
-from tkg.memory import Context, row_to_fact
+from tkg.context import Context
 from tkg.models import Fact, as_utc
 from tkg.stores.base import Row
 
@@ -154,7 +154,7 @@ def _facts(ctx: Context, group: str, hits: list[Hit]) -> list[Fact]:
     if not uuids:
         return []
     rows = {r["uuid"]: r for r in ctx.store.named("retrieval.fact_sources", {"group_id": group, "uuids": uuids})}
-    return [row_to_fact(rows[u], group) for u in uuids if u in rows]
+    return [Fact.from_row(rows[u], group) for u in uuids if u in rows]
 
 
 # --- turns -------------------------------------------------------------------------------------------

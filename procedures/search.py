@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from planners.payloads import Payload
-from tkg.memory import Context
+from tkg.context import Context
 from tkg.stores.base import Row
 
 from .fusion import Candidate

@@ -28,7 +28,7 @@ from tkg.text import STOPWORDS, split_sentences
 from tkg.timeparse import TimeRef
 
 if TYPE_CHECKING:
-    from tkg.memory import Context
+    from tkg.context import Context
 
 _WORD = re.compile(r"[a-z0-9]+")
 _FRAME = frozenset("what when where which who whom whose why how kind type sort many much ever did does do".split())

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 
 from planners import cues
 from planners.walker import edge_order, walk
-from tkg.memory import row_to_fact
 from tkg.models import Fact, utcnow
 from tkg.timeparse import TimeRef, find_times
 
@@ -32,7 +31,7 @@ from .synthesis import best_sentence, content_terms, fact_evidence, format_day, 
 
 if TYPE_CHECKING:
     from planners.payloads import Payload
-    from tkg.memory import Context
+    from tkg.context import Context
 
 Window = tuple[datetime, datetime]
 _FAR_PAST = datetime(1900, 1, 1, tzinfo=UTC)
@@ -195,7 +194,7 @@ def temporal(
             {"group_id": group, "subject_uuids": [slot.subject.uuid], "predicate": slot.predicate,
              "range_start": window[0], "range_end": window[1]},
         )  # fmt: skip
-        facts = [row_to_fact(r, group) for r in rows]
+        facts = [Fact.from_row(r, group) for r in rows]
         trace["facts_in_window"] = [f.object for f in facts]
         if facts and covers(question, [slot.subject.name], slot.predicate, facts, ctx.registry):
             answer = facts[0].object if len(facts) == 1 else "; ".join(f"{f.object} ({interval_text(f)})" for f in facts)

@@ -29,8 +29,9 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .ingest.resolve import EntityIndex
+
 if TYPE_CHECKING:
-    from .ingest.resolve import EntityIndex
     from .stores.base import Runner
 
 T = TypeVar("T")
@@ -49,8 +50,6 @@ def anchor(tx: Runner, group: str, uuids: list[str]) -> str:
 
 def read_entities(runner: Runner, group: str) -> EntityIndex:
     """The group's entities from its anchor, as questions match names against them."""
-    from .ingest.resolve import EntityIndex
-
     return EntityIndex(group, runner.named("entity.list", {"group_id": group}))
 
 
