@@ -21,8 +21,9 @@ from tkg.models import Fact
 from tkg.text import normalize_name
 
 from .coverage import HEAD, covers
-from .graph import QuestionSlot, analyse, lexicon_for
+from .lookup import lookup
 from .result import ProcedureResult
+from .slots import QuestionSlot, analyse, lexicon_for
 from .synthesis import fact_evidence, format_day
 
 if TYPE_CHECKING:
@@ -166,8 +167,6 @@ def _relation(question: str, slot: QuestionSlot, lexicon: Lexicon) -> tuple[str 
 def _fallback(
     ctx: Context, question: str, group: str, payload: Payload, as_of: datetime | None, trace: dict[str, Any], reason: str
 ) -> ProcedureResult:
-    from .lookup import lookup
-
     trace["fallbacks"].append({"from": "graph", "to": "lookup", "reason": reason})
     looked = lookup(ctx, question, group, payload, as_of=as_of)
     trace["lookup"] = looked.trace

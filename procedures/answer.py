@@ -29,12 +29,17 @@ from planners.router import route
 from tkg.models import NO_INFORMATION, Answer
 
 from .abstain import ground
+from .aggregation import aggregate
 from .backfill import backfill
-from .graph import analyse
+from .graph import latest_version, relation_chain
+from .longform import long_form
+from .lookup import lookup
 from .model_answer import revise
 from .reading import read
 from .result import ProcedureResult
+from .slots import analyse
 from .synthesis import dedupe, synthesize
+from .temporal import temporal
 
 if TYPE_CHECKING:
     from tkg.context import Context
@@ -42,22 +47,15 @@ if TYPE_CHECKING:
 Procedure = Callable[..., ProcedureResult]
 
 
-def procedures() -> dict[str, Procedure]:
-    """Procedure name (as payloads name them) → function(ctx, question, group, payload, *, as_of)."""
-    from .aggregation import aggregate
-    from .graph import latest_version, relation_chain
-    from .longform import long_form
-    from .lookup import lookup
-    from .temporal import temporal
-
-    return {
-        "lookup": lookup,
-        "graph_chain": relation_chain,
-        "graph_latest": latest_version,
-        "temporal": temporal,
-        "long_form": long_form,
-        "aggregation": aggregate,
-    }
+# procedure name (as payloads name them) → function(ctx, question, group, payload, *, as_of)
+PROCEDURES: dict[str, Procedure] = {
+    "lookup": lookup,
+    "graph_chain": relation_chain,
+    "graph_latest": latest_version,
+    "temporal": temporal,
+    "long_form": long_form,
+    "aggregation": aggregate,
+}
 
 
 def _ms(start: float) -> float:
@@ -93,7 +91,7 @@ def answer_question(
         return Answer(question, NO_INFORMATION, True, r.mode, r.procedure, [], trace, group)
 
     t = time.perf_counter()
-    result = procedures()[r.procedure](ctx, question, group, r.payload, as_of=r.as_of)
+    result = PROCEDURES[r.procedure](ctx, question, group, r.payload, as_of=r.as_of)
     timings["procedure"] = _ms(t)
     trace["steps"] = result.trace
 
@@ -168,8 +166,6 @@ def _empty_retrieval_gate(
     if result.evidence:
         runtime.append({"name": "empty_retrieval", "fired": False, "reason": f"{len(result.evidence)} evidence item(s)", "effect": "none"})
         return result
-    from .lookup import lookup
-
     wider = empty_retrieval_fallback(payload)
     retried = lookup(ctx, question, group, wider, as_of=as_of)
     runtime.append(

@@ -20,6 +20,7 @@ from planners.payloads import Payload
 from tkg.models import Evidence, Fact
 
 from .result import ProcedureResult, evidence_from_hits
+from .retrieval import retrieve
 from .synthesis import content_terms, dedupe, stemmed_words
 
 if TYPE_CHECKING:
@@ -64,8 +65,6 @@ def backfill(
         extra = dedupe(result.evidence + group_turns(ctx, question, group, as_of=as_of))[len(result.evidence) : want]
         how = "of the group BM25 ranked"
     else:
-        from .retrieval import retrieve
-
         got = retrieve(ctx, question, group, payload, as_of=as_of)
         extra = dedupe(result.evidence + evidence_from_hits(got.hits, group))[len(result.evidence) :]
         how = "retrieval ranked"

@@ -20,8 +20,9 @@ from planners.hop_planner import find_mentions
 from planners.walker import planning_names
 from tkg.models import Evidence, Fact
 
-from .graph import analyse
 from .result import ProcedureResult, evidence_from_hits
+from .retrieval import retrieve
+from .slots import analyse
 from .synthesis import best_sentence, dedupe, fact_evidence, format_day
 
 if TYPE_CHECKING:
@@ -57,8 +58,6 @@ def long_form(
     - 12 March 2023 — Priya: I'm still living in Bristol and working as a nurse at Northwind, mostly nights.
     ...
     """
-    from .retrieval import retrieve
-
     span = ctx.store.named("temporal.group_span", {"group_id": group})[0]
     trace: dict[str, Any] = {"procedure": "long_form", "turns": span["turns"]}
     if not span["turns"]:

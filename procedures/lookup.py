@@ -36,8 +36,10 @@ from tkg.text import split_sentences
 
 from .query_text import names_in, parse_question, stems, words_of
 from .result import ProcedureResult, evidence_from_hits
-from .retrieval import Hit, Retrieval, Tuning, retrieve
+from .retrieval import Hit, Retrieval, retrieve
+from .slots import analyse, current_slot, latest_answer
 from .synthesis import dedupe, fact_evidence
+from .tuning import Tuning
 
 ANSWER_FROM = 3  # the answer sentence comes from the first N turns
 
@@ -76,8 +78,6 @@ def _slot_answer(
     Only a one-hop plan of the hop planner counts (subject and relation both recognised), so a
     question merely mentioning a relation word keeps its extractive answer.
     """
-    from .graph import analyse, current_slot, latest_answer
-
     slot = analyse(ctx, question, group, ctx.entities(group))
     if slot.plan is None or len(slot.plan.hops) != 1 or slot.subject is None or not slot.predicate:
         return None

@@ -20,6 +20,7 @@ from tkg.models import Evidence
 from tkg.nlp import parse, parse_many
 
 from .about import Subject, subject_of
+from .anchor import group_time, resolve_window
 from .backfill import turn_evidence
 from .premise import check
 from .query_text import names_in
@@ -37,7 +38,6 @@ from .reader import (
 )
 from .result import ProcedureResult
 from .synthesis import content_terms, dedupe, format_day
-from .temporal import group_time, resolve_window
 
 if TYPE_CHECKING:
     from tkg.context import Context

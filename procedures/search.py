@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from planners.payloads import Payload
 from tkg.context import Context
@@ -29,9 +29,7 @@ from tkg.stores.base import Row
 
 from .fusion import Candidate
 from .query_text import QueryText
-
-if TYPE_CHECKING:
-    from .retrieval import Tuning  # only for annotations: retrieval imports this module
+from .tuning import Tuning
 
 __all__ = ["LISTS", "Clock", "Filter", "gather", "list_names", "row_filter", "turn_passes"]
 

@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from tkg.errors import ProviderError
+from tkg.llm import parse_synthesis, synthesis_prompt
 from tkg.models import NO_INFORMATION, Evidence, Fact
 from tkg.text import STOPWORDS, split_sentences
 from tkg.timeparse import TimeRef
@@ -195,8 +196,6 @@ def synthesize(
     """
     if ctx.llm is None:
         return Synthesis(extractive, evidence, extractive == NO_INFORMATION, {"synthesis": "extractive"})
-    from tkg.llm import parse_synthesis, synthesis_prompt
-
     shown = evidence[:limit]
     lines = [evidence_line(e) for e in shown]
     if long_form:

@@ -16,74 +16,32 @@ Relative words in the question are anchored at the group's latest turn (else now
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from planners import cues
 from planners.walker import edge_order, walk
-from tkg.models import Fact, utcnow
+from tkg.models import Fact
 from tkg.timeparse import TimeRef, find_times
 
+from .anchor import FAR_PAST, Window, group_time, resolve_anchor, resolve_window
 from .coverage import covers
-from .graph import QuestionSlot, analyse, slot_history, walk_answer
 from .result import ProcedureResult, evidence_from_hits
+from .retrieval import retrieve
+from .slots import QuestionSlot, analyse, slot_history, walk_answer
 from .synthesis import best_sentence, content_terms, fact_evidence, format_day, format_ref, interval_text
 
 if TYPE_CHECKING:
     from planners.payloads import Payload
     from tkg.context import Context
 
-Window = tuple[datetime, datetime]
-_FAR_PAST = datetime(1900, 1, 1, tzinfo=UTC)
-_FAR_FUTURE = datetime(2200, 1, 1, tzinfo=UTC)
 _WHEN = re.compile(r"^\s*(?:when\b|what (?:date|day|year|month|time)\b|how long ago\b|in (?:what|which) (?:year|month)\b)", re.I)
 
 
-def group_time(ctx: Context, group: str) -> datetime:
-    """The time of the group's latest turn (what "now" means for its relative words), else now."""
-    rows = ctx.store.named("temporal.group_span", {"group_id": group})
-    last = rows[0]["last"] if rows else None
-    return last if isinstance(last, datetime) else utcnow()
 
 
-def resolve_window(text: str, anchor: datetime) -> Window | None:
-    """The interval a time anchor denotes; "before"/"after"/"since"/"until" open one side.
-
-    >>> from datetime import UTC
-    >>> [d.date().isoformat() for d in resolve_window("July 2023", datetime(2024, 1, 1, tzinfo=UTC))]
-    ['2023-07-01', '2023-08-01']
-    """
-    words = text.strip()
-    lead = words.split(" ", 1)[0].lower()
-    core = words.split(" ", 1)[1] if lead in ("before", "after", "since", "until", "till") and " " in words else words
-    refs = find_times(core, anchor)
-    if not refs and core[:1].isdigit():  # a bare "2019" reads as a year only after "in"
-        refs = find_times(f"in {core}", anchor)
-    if not refs:
-        return None
-    start, end = refs[0].start, refs[0].end
-    if lead in ("before", "until", "till"):
-        return (_FAR_PAST, start)
-    if lead == "after":
-        return (end, _FAR_FUTURE)
-    if lead == "since":
-        return (start, _FAR_FUTURE)
-    return (start, end)
 
 
-def resolve_anchor(ctx: Context, group: str, text: str | None) -> datetime | None:
-    """A point for a time anchor: the middle of its window (or the open side's edge)."""
-    if not text:
-        return None
-    window = resolve_window(text, group_time(ctx, group))
-    if window is None:
-        return None
-    lo, hi = window
-    if lo == _FAR_PAST:
-        return hi - timedelta(seconds=1)
-    if hi == _FAR_FUTURE:
-        return lo
-    return lo + (hi - lo) / 2
 
 
 def granularity(start: datetime, end: datetime | None) -> str:
@@ -223,7 +181,7 @@ def _when_from_graph(
         # "When did Jon start going to the gym?" is not answered by Jon's one visit (Paris)
         trace["fallbacks"].append({"from": "facts", "to": "chunks", "reason": "the edge does not say what the question asks about"})
         return None
-    first = min(history, key=lambda f: (f.valid_at is None, f.valid_at or _FAR_PAST))
+    first = min(history, key=lambda f: (f.valid_at is None, f.valid_at or FAR_PAST))
     evidence = fact_evidence(ctx, group, [first])
     said = evidence[0].valid_at if evidence else None
     answer, how = fact_time(first, said), "the edge's time words"
@@ -240,8 +198,6 @@ def _when_from_graph(
 def _when_from_chunks(
     ctx: Context, question: str, group: str, payload: Payload, trace: dict[str, Any]
 ) -> ProcedureResult:
-    from .retrieval import retrieve
-
     got = retrieve(ctx, question, group, payload)
     trace["retrieval"] = {"hits": len(got.hits), "counts": got.counts}
     hits = got.hits[:3]
@@ -291,8 +247,6 @@ def in_window(ctx: Context, group: str, hits: list[Any], window: Window) -> list
 def _chunks_in_window(
     ctx: Context, question: str, group: str, payload: Payload, window: Window | None, trace: dict[str, Any]
 ) -> ProcedureResult:
-    from .retrieval import retrieve
-
     got = retrieve(ctx, question, group, payload, time_range=window)
     trace["retrieval"] = {"hits": len(got.hits), "counts": got.counts, "time_range": trace["window"]}
     if not got.hits and window is not None:
@@ -310,5 +264,5 @@ def _chunks_in_window(
     trace["answered_by"] = "best chunk in the window" if window else "best chunk"
     # Evidence stays in order of support; the chronology is the answer's business (the trace
     # lists the same turns by time).
-    trace["chronology"] = [h.source_ref for h in sorted(hits, key=lambda h: (h.valid_at is None, h.valid_at or _FAR_PAST))]
+    trace["chronology"] = [h.source_ref for h in sorted(hits, key=lambda h: (h.valid_at is None, h.valid_at or FAR_PAST))]
     return ProcedureResult(answer, evidence_from_hits(hits, group), [], False, trace)
