@@ -2,7 +2,7 @@
 
 "Where did Priya's manager live in March 2023?" becomes seed Priya, hops
 [reports_to, lives_in], as_of_text "March 2023". The plan is pure data: the grounded
-walker (later, over the store API) starts at the seed entity, follows each hop
+walker (`procedures/walker.py`, over the store) starts at the seed entity, follows each hop
 (`inverse` walks object → subject; symmetric predicates are stored forward and must be
 matched both ways) and reads the target off the last edge.
 

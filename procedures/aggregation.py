@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from planners.cues import recency_cue
 from planners.lexicon import Lexicon
-from planners.walker import STRICT_QUALIFIERS
 from tkg.models import Fact
 from tkg.text import normalize_name
 
@@ -25,6 +24,7 @@ from .lookup import lookup
 from .result import ProcedureResult
 from .slots import QuestionSlot, analyse, lexicon_for
 from .synthesis import fact_evidence, format_day
+from .walker import STRICT_QUALIFIERS
 
 if TYPE_CHECKING:
     from planners.payloads import Payload

@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from planners.hop_planner import Hop, find_mentions
-from planners.walker import planning_names, walk
+from planners.mentions import planning_names
 from tkg.text import split_sentences
 
 from .anchor import resolve_anchor
@@ -27,6 +27,7 @@ from .result import ProcedureResult, evidence_from_hits
 from .retrieval import retrieve
 from .slots import QuestionSlot, analyse, current_slot, latest_answer, slot_history, walk_answer
 from .synthesis import best_sentence, content_terms, dedupe, fact_evidence, newest_first
+from .walker import walk
 
 if TYPE_CHECKING:
     from planners.payloads import Payload

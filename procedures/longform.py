@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from planners.hop_planner import find_mentions
-from planners.walker import planning_names
+from planners.mentions import planning_names
 from tkg.models import Evidence, Fact
 
 from .result import ProcedureResult, evidence_from_hits

@@ -15,10 +15,11 @@ from planners import cues
 from planners.gates import relation_markers
 from planners.hop_planner import Hop, HopPlan, find_mentions, plan_hops
 from planners.lexicon import ExtraPhrase, Lexicon, build_lexicon
-from planners.walker import WalkResult, edge_order, planning_names, qualifier_filter
+from planners.mentions import planning_names
 from tkg.models import Fact
 
 from .synthesis import format_day
+from .walker import WalkResult, edge_order, qualifier_filter
 
 if TYPE_CHECKING:
     from tkg.context import Context

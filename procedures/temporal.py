@@ -20,7 +20,6 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from planners import cues
-from planners.walker import edge_order, walk
 from tkg.models import Fact
 from tkg.timeparse import TimeRef, find_times
 
@@ -30,6 +29,7 @@ from .result import ProcedureResult, evidence_from_hits
 from .retrieval import retrieve
 from .slots import QuestionSlot, analyse, slot_history, walk_answer
 from .synthesis import best_sentence, content_terms, fact_evidence, format_day, format_ref, interval_text
+from .walker import edge_order, walk
 
 if TYPE_CHECKING:
     from planners.payloads import Payload
