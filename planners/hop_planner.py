@@ -26,6 +26,8 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process, utils
 
+from tkg.text import tokenize
+
 from . import cues
 from .lexicon import DEFAULT_LEXICON, LITERAL_PREDICATES, SYMMETRIC, LexEntry, Lexicon
 
@@ -315,7 +317,7 @@ def plan_hops(
         return None
     for n, m in reversed(list(enumerate(mentions))):
         text = f"{text[: m.start]} @e{n}{text[m.end :]}"
-    words = _normalise(cues.tokenize(text))
+    words = _normalise(tokenize(text))
     parsed = _Parser(words, lexicon or DEFAULT_LEXICON).question() if words else None
     if parsed is None:
         return None

@@ -30,11 +30,10 @@ from typing import TYPE_CHECKING, Any
 from rapidfuzz import fuzz
 
 from tkg.models import Evidence
-from tkg.text import STOPWORDS, split_sentences
+from tkg.text import STOPWORDS, content_terms, split_sentences
 from tkg.timeparse import MONTHS, WEEKDAYS
 
 from .query_text import QUESTION_FRAME, names_in
-from .synthesis import content_terms
 
 if TYPE_CHECKING:
     from tkg.context import Context

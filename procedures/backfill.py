@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 from planners.payloads import Payload
 from tkg.models import Evidence, Fact
+from tkg.text import content_terms, stemmed_words
 
 from .result import ProcedureResult, evidence_from_hits
 from .retrieval import retrieve
-from .synthesis import content_terms, dedupe, stemmed_words
+from .synthesis import dedupe
 
 if TYPE_CHECKING:
     from tkg.context import Context

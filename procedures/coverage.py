@@ -26,8 +26,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from planners.cues import find_time_anchor, recency_cue
-
-from .synthesis import content_terms
+from tkg.text import content_terms
 
 if TYPE_CHECKING:
     from tkg.models import Fact

@@ -19,14 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 from planners.hop_planner import Hop, find_mentions
 from planners.mentions import planning_names
-from tkg.text import split_sentences
+from tkg.text import content_terms, split_sentences
 
 from .anchor import resolve_anchor
 from .lookup import lookup
 from .result import ProcedureResult, evidence_from_hits
 from .retrieval import retrieve
 from .slots import QuestionSlot, analyse, current_slot, latest_answer, slot_history, walk_answer
-from .synthesis import best_sentence, content_terms, dedupe, fact_evidence, newest_first
+from .synthesis import best_sentence, dedupe, fact_evidence, newest_first
 from .walker import walk
 
 if TYPE_CHECKING:

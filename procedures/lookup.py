@@ -32,9 +32,9 @@ from typing import Any
 from planners.payloads import Payload
 from tkg.context import Context
 from tkg.models import NO_INFORMATION, Evidence, Fact
-from tkg.text import split_sentences
+from tkg.text import split_sentences, stems, words
 
-from .query_text import names_in, parse_question, stems, words_of
+from .query_text import names_in, parse_question
 from .result import ProcedureResult, evidence_from_hits
 from .retrieval import Hit, Retrieval, retrieve
 from .slots import analyse, current_slot, latest_answer
@@ -104,12 +104,12 @@ def best_sentence(question: str, hits: list[Hit]) -> tuple[str, str | None]:
     for rank, hit in enumerate(hits):
         prior = 1.0 / (rank + 1) + (0.5 if hit.speaker.casefold() in named else 0.0)  # their own words
         for sentence in split_sentences(hit.text) or [hit.text]:
-            words = stems(parse_question(sentence).words)
-            have = words | stems(words_of(hit.speaker))
+            said = stems(parse_question(sentence).words)
+            have = said | stems(words(hit.speaker))
             # Covering the question matters most; then a sentence that adds something (an answer
             # says more than the question did) and is not itself a question.
             score = (len(wanted & have) + 0.5 * prior + (0.5 if hit.matched and hit.matched in sentence else 0.0)
-                     + 0.1 * min(len(words - wanted), 5) - (1.0 if sentence.rstrip().endswith("?") else 0.0))
+                     + 0.1 * min(len(said - wanted), 5) - (1.0 if sentence.rstrip().endswith("?") else 0.0))
             if score > best[0]:
                 best = (score, sentence, hit.source_ref)
     return best[1], best[2]
@@ -137,8 +137,8 @@ def _ungrounded_names(ctx: Context, question: str, group: str, hits: list[Hit]) 
     names = [n for n in names_in(question) if n != first]
     if not names:
         return []
-    seen = set().union(*(set(words_of(f"{h.speaker} {h.text}")) for h in hits))
-    if any(set(words_of(n)) <= seen for n in names):
+    seen = set().union(*(set(words(f"{h.speaker} {h.text}")) for h in hits))
+    if any(set(words(n)) <= seen for n in names):
         return []
     entities = ctx.entities(group)
     return [] if any(entities.find(n) is not None for n in names) else names

@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING, Any
 from planners.asked import Asked
 from tkg.models import NO_INFORMATION, Evidence, Fact
 from tkg.nlp import is_place_name, parse
+from tkg.text import content_terms, stem
 from tkg.timeparse import find_times
 
 from .about import Subject, about, clause_about
 from .spans import ANIMALS, GREETING, Span, hypothetical, negated, spans_of
-from .synthesis import content_terms, format_day, stem
+from .synthesis import format_day
 
 if TYPE_CHECKING:
     from tkg.context import Context

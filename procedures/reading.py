@@ -18,6 +18,7 @@ from planners import cues
 from planners.asked import Asked, asked_for
 from tkg.models import Evidence
 from tkg.nlp import parse, parse_many
+from tkg.text import content_terms
 
 from .about import Subject, subject_of
 from .anchor import group_time, resolve_window
@@ -37,7 +38,7 @@ from .reader import (
     phrase,
 )
 from .result import ProcedureResult
-from .synthesis import content_terms, dedupe, format_day
+from .synthesis import dedupe, format_day
 
 if TYPE_CHECKING:
     from tkg.context import Context

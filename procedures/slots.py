@@ -17,6 +17,7 @@ from planners.hop_planner import Hop, HopPlan, find_mentions, plan_hops
 from planners.lexicon import ExtraPhrase, Lexicon, build_lexicon
 from planners.mentions import planning_names
 from tkg.models import Fact
+from tkg.text import tokenize
 
 from .synthesis import format_day
 from .walker import WalkResult, edge_order, qualifier_filter
@@ -96,7 +97,7 @@ def analyse(ctx: Context, question: str, group: str, index: EntityIndex) -> Ques
     slot.obj = rest[0] if rest else None
     anchor = cues.find_time_anchor(question)
     text = question if anchor is None else question[: anchor.start] + question[anchor.end :]
-    words = cues.tokenize(text)
+    words = tokenize(text)
     for pos, kind, phrase in relation_markers(words, lexicon):
         entry = lexicon.match(words, pos, kind)  # type: ignore[arg-type]
         if entry is not None and not entry[0].inverse:

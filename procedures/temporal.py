@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from planners import cues
 from tkg.models import Fact
+from tkg.text import content_terms
 from tkg.timeparse import TimeRef, find_times
 
 from .anchor import FAR_PAST, Window, group_time, resolve_anchor, resolve_window
@@ -28,7 +29,7 @@ from .coverage import covers
 from .result import ProcedureResult, evidence_from_hits
 from .retrieval import retrieve
 from .slots import QuestionSlot, analyse, slot_history, walk_answer
-from .synthesis import best_sentence, content_terms, fact_evidence, format_day, format_ref, interval_text
+from .synthesis import best_sentence, fact_evidence, format_day, format_ref, interval_text
 from .walker import edge_order, walk
 
 if TYPE_CHECKING:

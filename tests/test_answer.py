@@ -185,7 +185,7 @@ def test_graph_answers_are_backfilled_with_turns_about_their_entities(mg: tuple[
     """A graph answer names its source turns first; the turns that mention its entities (or that
     they said) follow,
     those sharing the question's words first, and no other group's turn is among them."""
-    from procedures.synthesis import content_terms
+    from tkg.text import content_terms
 
     mem, group = mg
     a = mem.ask("Where does Noor live now?", group=group)
@@ -217,7 +217,7 @@ def test_group_turns_ranks_the_groups_turns_by_bm25(mg: tuple[Memory, str]) -> N
     """A turn is read as "speaker: text"; whole stemmed words count, not substrings; a turn said
     after `as_of` and any other group's turn are left out."""
     from procedures.backfill import group_turns
-    from procedures.synthesis import content_terms
+    from tkg.text import content_terms
 
     mem, group = mg
     ranked = group_turns(mem.ctx, "When did Noor move to Dublin?", group)

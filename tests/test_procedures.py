@@ -23,10 +23,11 @@ from procedures.graph import latest_version, relation_chain
 from procedures.longform import long_form, strata
 from procedures.lookup import lookup
 from procedures.result import ProcedureResult
-from procedures.synthesis import best_sentence, format_day, stem
+from procedures.synthesis import best_sentence, format_day
 from procedures.temporal import granularity, resolve_window, temporal
 from tkg.memory import Memory
 from tkg.models import Fact
+from tkg.text import stem
 
 DATA = Path(__file__).parent / "data" / "procedures"
 NEO4J_ENV = "TKG_TEST_NEO4J_URI"
