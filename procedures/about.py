@@ -18,9 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from planners.query_text import names_in
 from tkg.nlp import is_place_name
-
-from .query_text import names_in
 
 FIRST = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b", re.I)
 SECOND = re.compile(r"\b(?:you|you're|youre|you've|your|yours|yourself|u|ur)\b", re.I)

@@ -18,14 +18,14 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from planners.hop_planner import Hop, find_mentions
-from planners.mentions import planning_names
-from tkg.text import content_terms, split_sentences
+from planners.question import Question, QuestionSlot
+from tkg.text import split_sentences, stems_of
 
 from .anchor import resolve_anchor
 from .lookup import lookup
 from .result import ProcedureResult, evidence_from_hits
 from .retrieval import retrieve
-from .slots import QuestionSlot, analyse, current_slot, latest_answer, slot_history, walk_answer
+from .slots import analyse, current_slot, latest_answer, slot_history, walk_answer
 from .synthesis import best_sentence, dedupe, fact_evidence, newest_first
 from .walker import walk
 
@@ -52,7 +52,7 @@ def _ms(start: float) -> float:
 
 
 def relation_chain(
-    ctx: Context, question: str, group: str, payload: Payload, *, as_of: datetime | None = None
+    ctx: Context, q: Question, group: str, payload: Payload, *, as_of: datetime | None = None
 ) -> ProcedureResult:
     """Answer a multi-relation question by walking the graph, with retrieval fallbacks.
 
@@ -61,7 +61,7 @@ def relation_chain(
     """
     started = time.perf_counter()
     index = ctx.entities(group)
-    slot = analyse(ctx, question, group, index)
+    slot = analyse(ctx, q, group)
     trace: dict[str, Any] = {"procedure": "graph_chain", "question": slot.to_trace(), "fallbacks": [], "timings_ms": {}}
     bridge: list[str] = []
     plan = slot.plan
@@ -84,7 +84,7 @@ def relation_chain(
     else:
         trace["fallbacks"].append({"from": "plan", "to": "iterative_retrieval", "reason": "no hop plan for the question"})
     t = time.perf_counter()
-    result = iterative_retrieval(ctx, question, group, payload, index, slot, bridge, remaining)
+    result = iterative_retrieval(ctx, q, group, payload, index, slot, bridge, remaining)
     trace["timings_ms"]["iterative_retrieval"] = _ms(t)
     trace["iterative"] = result.trace
     if not result.abstained and result.evidence:
@@ -92,7 +92,7 @@ def relation_chain(
         return ProcedureResult(result.answer, result.evidence, result.facts, False, trace)
     trace["fallbacks"].append({"from": "iterative_retrieval", "to": "lookup", "reason": result.trace.get("reason", "no answer")})
     t = time.perf_counter()
-    looked = lookup(ctx, question, group, payload, as_of=as_of)
+    looked = lookup(ctx, q, group, payload, as_of=as_of)
     trace["timings_ms"]["lookup"] = _ms(t)
     trace["lookup"] = looked.trace
     trace["answered_by"] = "lookup"
@@ -101,7 +101,7 @@ def relation_chain(
 
 def iterative_retrieval(
     ctx: Context,
-    question: str,
+    q: Question,
     group: str,
     payload: Payload,
     index: EntityIndex,
@@ -115,16 +115,16 @@ def iterative_retrieval(
     phrases for their predicates), or the rest of the question when there is no plan.
     """
     trace: dict[str, Any] = {}
-    first = retrieve(ctx, question, group, payload)
+    first = retrieve(ctx, q.query, group, payload)
     trace["first"] = {"hits": len(first.hits), "counts": first.counts}
     source = "walk"
     if not bridge:
         source = "evidence"
-        bridge = bridge_entities(question, first.hits[:5], index, exclude=slot.mentions)
+        bridge = bridge_entities(q, first.hits[:5], index, exclude=slot.mentions)
     trace.update(bridge=bridge, bridge_from=source)
     if not bridge:
         return ProcedureResult("", [], [], True, {**trace, "reason": "no bridge entity in the top evidence"})
-    focus = hop_phrases(ctx, remaining) if remaining else [_unconsumed(question, slot, bridge[0], first.hits[:5])]
+    focus = hop_phrases(ctx, remaining) if remaining else [_unconsumed(q, slot, bridge[0], first.hits[:5])]
     query = " ".join(dict.fromkeys([bridge[0], *focus])).strip()
     second = retrieve(ctx, query, group, payload)
     trace["second"] = {"query": query, "hits": len(second.hits), "counts": second.counts}
@@ -151,9 +151,9 @@ def hop_phrases(ctx: Context, hops: list[Hop]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def bridge_entities(question: str, hits: list[Any], index: EntityIndex, *, exclude: list[str]) -> list[str]:
+def bridge_entities(q: Question, hits: list[Any], index: EntityIndex, *, exclude: list[str]) -> list[str]:
     """Group entities named mid-sentence in the top hits that the question does not name."""
-    names, aliases = planning_names(question, index)
+    names, aliases = list(q.entity_names), q.aliases
     skip = {e.lower() for e in exclude}
     out: list[str] = []
     for hit in hits:
@@ -170,7 +170,7 @@ def bridge_entities(question: str, hits: list[Any], index: EntityIndex, *, exclu
     return out
 
 
-def _unconsumed(question: str, slot: QuestionSlot, bridge: str, hits: list[Any]) -> str:
+def _unconsumed(q: Question, slot: QuestionSlot, bridge: str, hits: list[Any]) -> str:
     """The question's words that the bridging sentence did not already answer: "what does the
     friend Noor hiked with play" minus "I went hiking with my friend Tariq" leaves "play"."""
     said = ""
@@ -179,12 +179,12 @@ def _unconsumed(question: str, slot: QuestionSlot, bridge: str, hits: list[Any])
         if sentences:
             said = sentences[0]
             break
-    left = content_terms(question, drop=[said, *slot.mentions])
-    return " ".join(sorted(left)) or question
+    left = q.terms - stems_of([said, *slot.mentions])
+    return " ".join(sorted(left)) or q.text
 
 
 def latest_version(
-    ctx: Context, question: str, group: str, payload: Payload, *, as_of: datetime | None = None
+    ctx: Context, q: Question, group: str, payload: Payload, *, as_of: datetime | None = None
 ) -> ProcedureResult:
     """The open edge of the question's (subject, predicate) slot, else the newest supporting chunk.
 
@@ -192,7 +192,7 @@ def latest_version(
     'Lisbon'
     """
     index = ctx.entities(group)
-    slot = analyse(ctx, question, group, index)
+    slot = analyse(ctx, q, group)
     trace: dict[str, Any] = {"procedure": "graph_latest", "question": slot.to_trace(), "fallbacks": []}
     if slot.plan is not None and (len(slot.plan.hops) > 1 or slot.plan.hops[0].inverse):
         walked = walk(ctx, group, slot.plan, as_of=as_of, fanout=payload.fanout, index=index)
@@ -209,11 +209,11 @@ def latest_version(
             older = [f for f in history if f.uuid not in {c.uuid for c in current}][-2:]
             evidence = fact_evidence(ctx, group, current) + fact_evidence(ctx, group, older[::-1], score=0.5)
             trace["from_graph"] = True  # the answer rests on edges, not on retrieved text
-            return ProcedureResult(latest_answer(question, slot, current), evidence, current + older, False, trace)
+            return ProcedureResult(latest_answer(q.text, slot, current), evidence, current + older, False, trace)
         trace["fallbacks"].append({"from": "slot", "to": "newest_chunks", "reason": "the graph has no open edge for the slot"})
     else:
         trace["fallbacks"].append({"from": "slot", "to": "newest_chunks", "reason": "no (subject, predicate) in the question"})
-    return newest_chunks(ctx, question, group, payload, trace)
+    return newest_chunks(ctx, q, group, payload, trace)
 
 
 
@@ -223,10 +223,10 @@ def latest_version(
 
 
 def newest_chunks(
-    ctx: Context, question: str, group: str, payload: Payload, trace: dict[str, Any], *, top: int = 5
+    ctx: Context, q: Question, group: str, payload: Payload, trace: dict[str, Any], *, top: int = 5
 ) -> ProcedureResult:
     """The best-scoring hits, in order of support; the newest of the first few answers."""
-    got = retrieve(ctx, question, group, payload)
+    got = retrieve(ctx, q.query, group, payload)
     trace["retrieval"] = {"hits": len(got.hits), "counts": got.counts, "timings_ms": got.timings_ms}
     evidence = evidence_from_hits(got.hits, group)
     if not evidence:
@@ -234,4 +234,4 @@ def newest_chunks(
     newest = newest_first(evidence[:top])[0]  # the answer: the newest of the best few
     trace["answered_by"] = "newest_chunks"
     trace["answer_from"] = newest.source_ref
-    return ProcedureResult(best_sentence(question, newest.text), evidence, [], False, trace)
+    return ProcedureResult(best_sentence(q, newest.text), evidence, [], False, trace)

@@ -21,13 +21,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from planners.asked import Asked
+from planners.query_text import names_in
 from tkg.models import Evidence
 from tkg.nlp import is_common_word, is_place_name, parse
 from tkg.text import content_terms
 
 from .about import Subject, about
 from .abstain import GENERIC
-from .query_text import names_in
 from .spans import ANIMALS, hypothetical, negated
 
 # relatives and animals a question may presuppose, with the words that state one

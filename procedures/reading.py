@@ -15,7 +15,9 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from planners import cues
-from planners.asked import Asked, asked_for
+from planners.asked import Asked
+from planners.query_text import names_in
+from planners.question import Question
 from tkg.models import Evidence
 from tkg.nlp import parse, parse_many
 from tkg.text import content_terms
@@ -24,7 +26,6 @@ from .about import Subject, subject_of
 from .anchor import group_time, resolve_window
 from .backfill import turn_evidence
 from .premise import check
-from .query_text import names_in
 from .reader import (
     FAR_FUTURE,
     NEWER,
@@ -179,10 +180,10 @@ def main_verb(question: str) -> str | None:
     return None
 
 
-def read(ctx: Context, question: str, group: str, *, mode: str, as_of: datetime | None,
+def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | None,
          result: ProcedureResult, predicate: str | None) -> Reading | None:
-    """The reader's answer for ``question``, or None to keep the procedure's own (see the module doc)."""
-    asked = asked_for(question)
+    """The reader's answer for the question, or None to keep the procedure's own (see the module doc)."""
+    question, asked = q.text, q.asked
     trace: dict[str, Any] = {"asked": asked.to_trace()}
     if asked.kind == "summary":
         return None

@@ -32,12 +32,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from planners.payloads import Payload
+from planners.query_text import QueryText, parse_question
 from tkg.context import Context
 from tkg.models import Fact, as_utc
 from tkg.stores.base import Row
 
 from .fusion import Candidate, Fused, Method, boost, context_scores, fuse
-from .query_text import parse_question
 from .result import Hit, Retrieval
 from .search import LISTS, Clock, Filter, gather, list_names, row_filter, turn_passes
 from .tuning import Tuning
@@ -49,7 +49,7 @@ __all__ = ["Hit", "Retrieval", "retrieve"]
 
 def retrieve(
     ctx: Context,
-    question: str,
+    query: str | QueryText,
     group: str,
     payload: Payload,
     *,
@@ -58,25 +58,28 @@ def retrieve(
     as_of: datetime | None = None,
     tuning: Tuning | None = None,
 ) -> Retrieval:
-    """The payload's depth of distinct turns that best answer ``question`` in ``group``.
+    """The payload's depth of distinct turns that best answer ``query`` in ``group``: a parsed
+    question's `QueryText` (`Question.query`), or any text (parsed here).
 
     ``time_range`` keeps turns said in ``[start, end)`` or whose words refer to a time overlapping
     it (and facts that began in it); ``speaker`` keeps only turns that person said (neighbours
     included); ``as_of`` keeps only what had been said by then. Within one question (`Context.asking`)
     the same arguments retrieve once.
     """
-    key = repr((question, group, payload, time_range, speaker, as_of, tuning))
-    return ctx.once(("retrieval", key), lambda: _retrieve(ctx, question, group, payload, time_range, speaker, as_of, tuning))
+    text = query.question if isinstance(query, QueryText) else query
+    key = repr((text, group, payload, time_range, speaker, as_of, tuning))
+    return ctx.once(("retrieval", key), lambda: _retrieve(
+        ctx, query if isinstance(query, QueryText) else parse_question(text), group, payload, time_range, speaker,
+        as_of, tuning))
 
 
 def _retrieve(
-    ctx: Context, question: str, group: str, payload: Payload, time_range: tuple[datetime, datetime] | None,
+    ctx: Context, q: QueryText, group: str, payload: Payload, time_range: tuple[datetime, datetime] | None,
     speaker: str | None, as_of: datetime | None, tuning: Tuning | None,
 ) -> Retrieval:  # fmt: skip
     tune = tuning or Tuning()
     clock = Clock()
     started = time.perf_counter()
-    q = parse_question(question)
     names = list_names(payload)
     rng = (as_utc(time_range[0]), as_utc(time_range[1])) if time_range else None
     cutoff = as_utc(as_of)

@@ -24,11 +24,11 @@ from datetime import datetime
 from typing import Any
 
 from planners.payloads import Payload
+from planners.query_text import QueryText
 from tkg.context import Context
 from tkg.stores.base import Row
 
 from .fusion import Candidate
-from .query_text import QueryText
 from .tuning import Tuning
 
 __all__ = ["LISTS", "Clock", "Filter", "gather", "list_names", "row_filter", "turn_passes"]

@@ -6,25 +6,20 @@ The graph, lookup, temporal and aggregation procedures all read a question's slo
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import replace
 from datetime import datetime
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from planners import cues
-from planners.gates import relation_markers
-from planners.hop_planner import Hop, HopPlan, find_mentions, plan_hops
 from planners.lexicon import ExtraPhrase, Lexicon, build_lexicon
-from planners.mentions import planning_names
+from planners.question import Question, QuestionSlot, parse
 from tkg.models import Fact
-from tkg.text import tokenize
 
 from .synthesis import format_day
 from .walker import WalkResult, edge_order, qualifier_filter
 
 if TYPE_CHECKING:
     from tkg.context import Context
-    from tkg.ingest.resolve import EntityIndex, ResolvedEntity
     from tkg.predicates import PredicateRegistry
 
 _YES_NO = frozenset({"is", "are", "was", "were", "does", "do", "did", "has", "have"})
@@ -36,81 +31,27 @@ def lexicon_for(registry: PredicateRegistry) -> Lexicon:
     return build_lexicon([ExtraPhrase(ph, pred, inv) for ph, pred, inv in registry.lexicon()])
 
 
-@dataclass
-class QuestionSlot:
-    """What a question asks about, grounded in the group: subject, relation, maybe an object."""
+def analyse(ctx: Context, q: Question, group: str) -> QuestionSlot:
+    """The question's slot as parsed (`Question.slot`); when the text names a subject and an
+    object but no relation, the relation of the newest edge between them.
 
-    mentions: list[str]
-    plan: HopPlan | None
-    subject: ResolvedEntity | None = None
-    predicate: str | None = None
-    qualifier: str = ""
-    obj: ResolvedEntity | None = None
-    notes: list[str] = field(default_factory=list)
-
-    def hop(self) -> Hop:
-        return Hop(self.predicate or "", False, self.qualifier)
-
-    def to_trace(self) -> dict[str, Any]:
-        return {
-            "mentions": self.mentions,
-            "plan": _plan_trace(self.plan),
-            "subject": self.subject.name if self.subject else None,
-            "predicate": self.predicate,
-            "qualifier": self.qualifier,
-            "object": self.obj.name if self.obj else None,
-            "notes": self.notes,
-        }
-
-
-def _plan_trace(plan: HopPlan | None) -> dict[str, Any] | None:
-    if plan is None:
-        return None
-    return {"seed": plan.seed, "hops": [(h.predicate, h.inverse, h.qualifier) for h in plan.hops],
-            "target": plan.target, "as_of_text": plan.as_of_text}  # fmt: skip
-
-
-def analyse(ctx: Context, question: str, group: str, index: EntityIndex) -> QuestionSlot:
-    """Subject, predicate and object of `question` from the hop planner, else from the lexicon.
-
-    >>> analyse(ctx, "Is Priya still in Leeds?", "g", idx).obj.name  # doctest: +SKIP
+    >>> analyse(ctx, route("Is Priya still in Leeds?", index=idx).question, "g").obj.name  # doctest: +SKIP
     'Leeds'
     """
-    names, aliases = planning_names(question, index)
-    lexicon = lexicon_for(ctx.registry)
-    plan = plan_hops(question, names, aliases=aliases, lexicon=lexicon)
-    mentions = [m.canonical for m in find_mentions(question, names, aliases)]
-    mentions = list(dict.fromkeys(mentions))
-    slot = QuestionSlot(mentions, plan)
-    if plan is not None:
-        slot.subject = index.find(plan.seed, "person")
-        if len(plan.hops) == 1 and not plan.hops[0].inverse:
-            slot.predicate, slot.qualifier = plan.hops[0].predicate, plan.hops[0].qualifier
-        others = [m for m in mentions if m != plan.seed]
-        slot.obj = index.find(others[0]) if others else None
-        return slot
-    ents = [e for e in (index.find(m, "person") for m in mentions) if e is not None]
-    people = [e for e in ents if e.type in ("person", "pet")]
-    pool = people or ents
-    slot.subject = pool[0] if pool else None
-    rest = [e for e in ents if slot.subject is None or e.uuid != slot.subject.uuid]
-    slot.obj = rest[0] if rest else None
-    anchor = cues.find_time_anchor(question)
-    text = question if anchor is None else question[: anchor.start] + question[anchor.end :]
-    words = tokenize(text)
-    for pos, kind, phrase in relation_markers(words, lexicon):
-        entry = lexicon.match(words, pos, kind)  # type: ignore[arg-type]
-        if entry is not None and not entry[0].inverse:
-            slot.predicate, slot.qualifier = entry[0].predicate, entry[0].qualifier
-            slot.notes.append(f"predicate from the phrase {phrase!r}")
-            break
-    if slot.predicate is None and slot.subject is not None and slot.obj is not None:
+    slot = replace(q.slot, mentions=list(q.slot.mentions), notes=list(q.slot.notes))
+    if slot.plan is None and slot.predicate is None and slot.subject is not None and slot.obj is not None:
         rows = ctx.store.named("graph.edges_between", {"group_id": group, "pair": [slot.subject.uuid, slot.obj.uuid]})
         if rows:
             newest = min((Fact.from_row(r, group) for r in rows), key=edge_order)
             slot.predicate = newest.predicate
             slot.notes.append(f"predicate from the edge {slot.subject.name} → {slot.obj.name}")
     return slot
+
+
+def question_in(ctx: Context, text: str, group: str) -> Question:
+    """``text`` parsed against the group's entities and the registry's phrases, as the router
+    parses it (for callers that run one procedure without routing)."""
+    return parse(text, index=ctx.entities(group), lexicon=lexicon_for(ctx.registry))
 
 
 def walk_answer(walked: WalkResult) -> str:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from planners.question import Question
 from tkg.errors import ProviderError
 from tkg.llm import parse_synthesis, synthesis_prompt
 from tkg.models import NO_INFORMATION, Evidence, Fact
@@ -42,12 +43,12 @@ ANSWER: <one paragraph of plain prose>
 CITED: <the numbers of the evidence items you used, comma-separated>"""
 
 
-def best_sentence(question: str, text: str, *, focus: Iterable[str] = (), informative: bool = False) -> str:
+def best_sentence(question: str | Question, text: str, *, focus: Iterable[str] = (), informative: bool = False) -> str:
     """The sentence of `text` sharing the most content words with the question (and, twice as
     much, with `focus` terms); the earliest wins ties. `informative` breaks ties by named things
     and length instead, so "Busy!" never stands for a whole turn."""
     sentences = split_sentences(text) or [text]
-    wanted = content_terms(question)
+    wanted = question.terms if isinstance(question, Question) else content_terms(question)
     focused = content_terms(" ".join(focus))
     best, best_key = sentences[0], (-1.0, 0.0)
     for s in sentences:

@@ -217,8 +217,12 @@ def content_terms(text: str, *, drop: Iterable[str] = ()) -> set[str]:
     >>> sorted(content_terms("When did Priya move to the painting group?", drop=["Priya"]))
     ['group', 'move', 'paint']
     """
-    dropped = {stem(w) for t in drop for w in words(t)}
-    return {stem(w) for w in words(text) if w not in STOPWORDS and w not in _FRAME and len(w) > 1} - dropped
+    return {stem(w) for w in words(text) if w not in STOPWORDS and w not in _FRAME and len(w) > 1} - stems_of(drop)
+
+
+def stems_of(texts: Iterable[str]) -> set[str]:
+    """The stems of every word of ``texts`` (what `content_terms` drops)."""
+    return {stem(w) for t in texts for w in words(t)}
 
 
 def collapse_spaces(text: str) -> str:
