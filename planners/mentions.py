@@ -16,7 +16,7 @@ from tkg.text import STOPWORDS
 from .hop_planner import find_mentions
 
 if TYPE_CHECKING:
-    from tkg.ingest.resolve import EntityIndex
+    from tkg.entities import EntityIndex
 
 _STARTERS = frozenset(
     "what who whom whose where when which why how is are was were does do did has have had can could "
@@ -32,7 +32,7 @@ def planning_names(question: str, index: EntityIndex) -> tuple[list[str], dict[s
     question writes it capitalised and not as its opening question word — unless the whole
     question is lower-case, where only names that are not stop words count.
 
-    >>> from tkg.ingest.resolve import EntityIndex
+    >>> from tkg.entities import EntityIndex
     >>> idx = EntityIndex("g", [{"uuid": "1", "name": "Still"}, {"uuid": "2", "name": "Priya"}])
     >>> planning_names("Is Priya still in Leeds?", idx)[0]
     ['Priya']

@@ -40,7 +40,7 @@ from .mentions import planning_names
 from .query_text import QueryText, names_in, parse_question
 
 if TYPE_CHECKING:
-    from tkg.ingest.resolve import EntityIndex, ResolvedEntity
+    from tkg.entities import EntityIndex, ResolvedEntity
 
 
 @dataclass

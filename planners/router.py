@@ -32,7 +32,7 @@ from .payloads import Payload, PayloadTable, default_payloads, widen
 from .question import Question, parse
 
 if TYPE_CHECKING:
-    from tkg.ingest.resolve import EntityIndex
+    from tkg.entities import EntityIndex
 
 _RANK = {mode: rank for rank, mode in enumerate(("single_fact", *reversed(GATE_PRECEDENCE)))}
 

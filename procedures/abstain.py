@@ -37,7 +37,7 @@ from tkg.timeparse import MONTHS, WEEKDAYS
 
 if TYPE_CHECKING:
     from tkg.context import Context
-    from tkg.ingest.resolve import EntityIndex
+    from tkg.entities import EntityIndex
 
 # Words that say little about *which* fact is asked for: they never decide ownership.
 GENERIC = frozenset(

@@ -32,7 +32,7 @@ from .walker import walk
 if TYPE_CHECKING:
     from planners.payloads import Payload
     from tkg.context import Context
-    from tkg.ingest.resolve import EntityIndex
+    from tkg.entities import EntityIndex
 
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)$")
 

@@ -28,7 +28,7 @@ from tkg.models import Fact
 
 if TYPE_CHECKING:
     from tkg.context import Context
-    from tkg.ingest.resolve import EntityIndex
+    from tkg.entities import EntityIndex
 
 MAX_FRONTIER = 50
 STRICT_QUALIFIERS = frozenset({"favorite"})  # the qualifier names the slot: favourite band ≠ favourite food

@@ -18,7 +18,7 @@ import pytest
 from planners import Hop, HopPlan, plan_hops
 from planners.mentions import mentioned_entities, planning_names
 from procedures.walker import edge_order, qualifier_filter, walk
-from tkg.ingest.resolve import EntityIndex
+from tkg.entities import EntityIndex
 from tkg.memory import Memory
 from tkg.models import EpisodeInput, Fact
 

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from .embed import Embedder
-from .group_cache import GroupCache, read_entities, read_speakers
+from .entities import EntityIndex, read_entities
+from .group_cache import GroupCache, read_speakers
 from .group_cache import stamp as group_stamp
-from .ingest.resolve import EntityIndex
 from .llm import LLMProvider, Stages
 from .predicates import PredicateRegistry
 from .stores import GraphStore

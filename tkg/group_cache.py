@@ -29,8 +29,6 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .ingest.resolve import EntityIndex
-
 if TYPE_CHECKING:
     from .stores.base import Runner
 
@@ -46,11 +44,6 @@ def anchor(tx: Runner, group: str, uuids: list[str]) -> str:
     new = uuid.uuid4().hex
     tx.named("group.anchor", {"group_id": group, "uuids": uuids, "stamp": new})
     return new
-
-
-def read_entities(runner: Runner, group: str) -> EntityIndex:
-    """The group's entities from its anchor, as questions match names against them."""
-    return EntityIndex(group, runner.named("entity.list", {"group_id": group}))
 
 
 def read_speakers(runner: Runner, group: str) -> dict[str, int]:
