@@ -37,18 +37,8 @@ if TYPE_CHECKING:
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)$")
 
 
-
-
-
-
-
-
-
-
 def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 3)
-
-
 
 
 def relation_chain(
@@ -214,12 +204,6 @@ def latest_version(
     else:
         trace["fallbacks"].append({"from": "slot", "to": "newest_chunks", "reason": "no (subject, predicate) in the question"})
     return newest_chunks(ctx, q, group, payload, trace)
-
-
-
-
-
-
 
 
 def newest_chunks(

@@ -45,8 +45,6 @@ from .tuning import Tuning
 __all__ = ["Hit", "Retrieval", "retrieve"]
 
 
-
-
 def retrieve(
     ctx: Context,
     query: str | QueryText,

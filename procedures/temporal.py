@@ -39,12 +39,6 @@ if TYPE_CHECKING:
 _WHEN = re.compile(r"^\s*(?:when\b|what (?:date|day|year|month|time)\b|how long ago\b|in (?:what|which) (?:year|month)\b)", re.I)
 
 
-
-
-
-
-
-
 def granularity(start: datetime, end: datetime | None) -> str:
     """The granularity of an interval resolved at ingest (the store keeps only its ends)."""
     days = (end - start).days if end else 1

@@ -213,7 +213,3 @@ def symmetric_predicates(ctx: Context | None = None) -> frozenset[str]:
     return SYMMETRIC | extra
 
 
-
-
-
-

@@ -41,14 +41,6 @@ _INSTALL_HINT = 'install the sentence-transformers embedder with: pip install "t
 _TRUE = {"1", "true", "yes", "on"}
 
 
-
-
-
-
-
-
-
-
 def _offline() -> bool:
     return any(
         os.environ.get(v, "").strip().lower() in _TRUE for v in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")

@@ -38,8 +38,6 @@ from .questions import ANSWERABLE, CATEGORIES, LocomoQuestion, load_questions
 Tick = Callable[[int], None]
 
 
-
-
 @dataclass
 class QuestionResult:
     q: LocomoQuestion
@@ -65,8 +63,6 @@ class LocomoRun:
     results: list[QuestionResult]
     questions: list[LocomoQuestion]
     known: dict[str, set[str]]  # the turn ids each group holds
-
-
 
 
 def ingest_turns(
