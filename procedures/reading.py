@@ -188,12 +188,12 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     if asked.kind == "summary":
         return None
     speakers = tuple(ctx.speakers(group))
-    subject = subject_of(question, ctx.speakers(group))
+    subject = subject_of(q, ctx.speakers(group))
     trace["subject"] = subject.name if subject else None
     cue_set = cue_terms(ctx, question, predicate, subject, asked)
     turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set))
     parse_many([e.text for e in turns])  # one batch for the turns every later step reads
-    premise = check(asked, question, subject, turns, speakers)
+    premise = check(q, subject, turns, speakers)
     trace["premise"] = premise.reason
     if not premise.holds:
         return no_information(f"false premise: {premise.reason}", result.evidence or turns[:5], trace)
