@@ -95,9 +95,6 @@ class Question:
     plan: HopPlan | None = None
     slot: QuestionSlot = field(default_factory=lambda: QuestionSlot([], None))
 
-    def __str__(self) -> str:
-        return self.text
-
 
 def parse(text: str, *, index: EntityIndex | None = None, lexicon: Lexicon | None = None) -> Question:
     """Parse ``text`` once; with the group's ``index``, its mentions, hop plan and slot too."""
