@@ -34,7 +34,7 @@ from planners.query_text import QueryText, parse_question
 from planners.question import Question
 from tkg.context import Context
 from tkg.models import NO_INFORMATION, Evidence, Fact
-from tkg.text import split_sentences, stems, words
+from tkg.text import loose_stems, split_sentences, words
 
 from .result import ProcedureResult, evidence_from_hits
 from .retrieval import Hit, Retrieval, retrieve
@@ -98,14 +98,14 @@ def best_sentence(q: QueryText, hits: list[Hit]) -> tuple[str, str | None]:
     >>> best_sentence(parse_question("Where did Priya move to?"), [h])
     ('I moved to Lisbon in May.', 'D1:2')
     """
-    wanted = stems(q.words)
+    wanted = loose_stems(q.words)
     named = {n.casefold() for n in q.names}
     best: tuple[float, str, str | None] = (-1.0, "", None)
     for rank, hit in enumerate(hits):
         prior = 1.0 / (rank + 1) + (0.5 if hit.speaker.casefold() in named else 0.0)  # their own words
         for sentence in split_sentences(hit.text) or [hit.text]:
-            said = stems(parse_question(sentence).words)
-            have = said | stems(words(hit.speaker))
+            said = loose_stems(parse_question(sentence).words)
+            have = said | loose_stems(words(hit.speaker))
             # Covering the question matters most; then a sentence that adds something (an answer
             # says more than the question did) and is not itself a question.
             score = (len(wanted & have) + 0.5 * prior + (0.5 if hit.matched and hit.matched in sentence else 0.0)

@@ -13,7 +13,7 @@ from tkg.extract import Candidate, extract, mentions
 from tkg.extract.evaluate import evaluate
 from tkg.extract.survey import survey_locomo
 from tkg.predicates import REGISTRY
-from tkg.text import content_terms, normalize_name, split_sentences, stem, tokenize, words
+from tkg.text import content_terms, loose_stem, normalize_name, split_sentences, stem, terms, tokenize, words
 
 WHEN = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
 LABELLED = Path(__file__).parent / "data" / "extraction_labelled.jsonl"
@@ -76,7 +76,9 @@ def test_tokenize_words_and_stems() -> None:
     assert words("Jonas's (new) flat: AND/OR o'Neill") == ["jonas", "new", "flat", "and", "or", "o", "neill"]
     assert [stem(w) for w in ("moved", "move", "painting", "races", "shoes", "bus")] == [
         "move", "move", "paint", "race", "shoe", "bus"]
+    assert [loose_stem(w) for w in ("moved", "moving", "lives")] == ["mov", "mov", "liv"]
     assert content_terms("When did Jonas move his flat?", drop=["Jonas"]) == {"move", "flat"}
+    assert terms("Jonas's café") == ["jonas", "s", "caf"]  # what the term rankers were tuned on
 
 
 # -- behaviours --------------------------------------------------------------------------------

@@ -156,6 +156,7 @@ _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
 _WORD_POSSESSIVE = re.compile(r"['\u2019]s$")
 _APOSTROPHE = re.compile(r"['\u2019]")
 _SUFFIXES = ("ing", "ed", "es", "s", "ly", "d")
+_TERM = re.compile(r"[a-z0-9]+")
 _FRAME = frozenset("what when where which who whom whose why how kind type sort many much ever did does do".split())
 
 
@@ -201,28 +202,55 @@ def stem(word: str) -> str:
     return word
 
 
-def stems(tokens: Iterable[str]) -> set[str]:
-    """The stems of ``tokens``."""
-    return {stem(t) for t in tokens}
+def loose_stem(word: str) -> str:
+    """A looser stem for picking a turn's answer sentence by the question's words (`procedures.lookup`):
+    it strips at three letters and a final "e" too, so "move", "moved" and "moving" all meet.
+    Not a prefix: "lives" and "live" give "liv". `stem` is the one for terms.
+
+    >>> [loose_stem(w) for w in ("painted", "painting", "paints", "move", "moved", "lives")]
+    ['paint', 'paint', 'paint', 'mov', 'mov', 'liv']
+    """
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+def loose_stems(tokens: Iterable[str]) -> set[str]:
+    """The loose stems of ``tokens``."""
+    return {loose_stem(t) for t in tokens}
+
+
+def terms(text: str) -> list[str]:
+    """The words terms are made of: runs of ASCII letters and digits of the lower-cased text, so a
+    possessive "'s" counts as the word "s" and "café" as "caf". The rankers that count terms
+    (`content_terms`, the backfill's BM25) were tuned on this split; `words` is what a
+    full-text engine sees.
+
+    >>> terms("Priya's café")
+    ['priya', 's', 'caf']
+    """
+    return _TERM.findall(text.lower())
 
 
 def stemmed_words(text: str) -> list[str]:
-    """Every word of `text`, stemmed, in order (stop words kept)."""
-    return [stem(w) for w in words(text)]
+    """Every term of `text`, stemmed, in order (stop words kept)."""
+    return [stem(w) for w in terms(text)]
 
 
 def content_terms(text: str, *, drop: Iterable[str] = ()) -> set[str]:
-    """Stemmed content words of `text` (no stop words or question frame), minus `drop`.
+    """Stemmed content terms of `text` (no stop words or question frame), minus `drop`.
 
     >>> sorted(content_terms("When did Priya move to the painting group?", drop=["Priya"]))
     ['group', 'move', 'paint']
     """
-    return {stem(w) for w in words(text) if w not in STOPWORDS and w not in _FRAME and len(w) > 1} - stems_of(drop)
+    return {stem(w) for w in terms(text) if w not in STOPWORDS and w not in _FRAME and len(w) > 1} - stems_of(drop)
 
 
 def stems_of(texts: Iterable[str]) -> set[str]:
-    """The stems of every word of ``texts`` (what `content_terms` drops)."""
-    return {stem(w) for t in texts for w in words(t)}
+    """The stems of every term of ``texts`` (what `content_terms` drops)."""
+    return {stem(w) for t in texts for w in terms(t)}
 
 
 def collapse_spaces(text: str) -> str:
