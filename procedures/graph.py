@@ -21,11 +21,10 @@ from planners.hop_planner import Hop, find_mentions
 from planners.question import Question, QuestionSlot
 from tkg.text import split_sentences, stems_of
 
-from .anchor import resolve_anchor
 from .lookup import lookup
 from .result import ProcedureResult, evidence_from_hits
 from .retrieval import retrieve
-from .slots import analyse, current_slot, latest_answer, slot_history, walk_answer
+from .slots import analyse, current_slot, latest_answer, resolve_anchor, slot_history, walk_answer
 from .synthesis import best_sentence, dedupe, fact_evidence, newest_first
 from .walker import walk
 

@@ -36,11 +36,11 @@ from tkg.context import Context
 from tkg.models import NO_INFORMATION, Evidence, Fact
 from tkg.text import loose_stems, split_sentences, words
 
+from .fusion import Tuning
 from .result import ProcedureResult, evidence_from_hits
 from .retrieval import Hit, Retrieval, retrieve
 from .slots import analyse, current_slot, latest_answer
 from .synthesis import dedupe, fact_evidence
-from .tuning import Tuning
 
 ANSWER_FROM = 3  # the answer sentence comes from the first N turns
 

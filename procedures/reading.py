@@ -23,7 +23,6 @@ from tkg.nlp import parse, parse_many
 from tkg.text import content_terms
 
 from .about import Subject, subject_of
-from .anchor import group_time, resolve_window
 from .backfill import turn_evidence
 from .premise import check
 from .reader import (
@@ -39,6 +38,7 @@ from .reader import (
     phrase,
 )
 from .result import ProcedureResult
+from .slots import group_time, resolve_window
 from .synthesis import dedupe, format_day
 
 if TYPE_CHECKING:

@@ -37,10 +37,9 @@ from tkg.context import Context
 from tkg.models import Fact, as_utc
 from tkg.stores.base import Row
 
-from .fusion import Candidate, Fused, Method, boost, context_scores, fuse
+from .fusion import Candidate, Fused, Method, Tuning, boost, context_scores, fuse
 from .result import Hit, Retrieval
 from .search import LISTS, Clock, Filter, gather, list_names, row_filter, turn_passes
-from .tuning import Tuning
 
 __all__ = ["Hit", "Retrieval", "retrieve"]
 

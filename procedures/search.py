@@ -28,8 +28,7 @@ from planners.query_text import QueryText
 from tkg.context import Context
 from tkg.stores.base import Row
 
-from .fusion import Candidate
-from .tuning import Tuning
+from .fusion import Candidate, Tuning
 
 __all__ = ["LISTS", "Clock", "Filter", "gather", "list_names", "row_filter", "turn_passes"]
 

@@ -1,19 +1,22 @@
-"""The slot a question asks about, grounded in one group: subject, predicate, qualifier, object,
-and the slot's current value and history read from the graph.
+"""A parsed question grounded in one group: the slot it asks about (subject, predicate, qualifier,
+object) with the slot's current value and history read from the graph, and the time its relative
+words are read against (the group's latest turn) with the window or point a time anchor ("July
+2023", "before 2022", "last summer") denotes.
 
-The graph, lookup, temporal and aggregation procedures all read a question's slot this way.
+The graph, lookup, temporal, aggregation and reading procedures all ground a question this way.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from planners.lexicon import ExtraPhrase, Lexicon, build_lexicon
 from planners.question import Question, QuestionSlot, parse
-from tkg.models import Fact
+from tkg.models import Fact, utcnow
+from tkg.timeparse import find_times
 
 from .synthesis import format_day
 from .walker import WalkResult, edge_order, qualifier_filter
@@ -22,6 +25,9 @@ if TYPE_CHECKING:
     from tkg.context import Context
     from tkg.predicates import PredicateRegistry
 
+Window = tuple[datetime, datetime]
+FAR_PAST = datetime(1900, 1, 1, tzinfo=UTC)
+FAR_FUTURE = datetime(2200, 1, 1, tzinfo=UTC)
 _YES_NO = frozenset({"is", "are", "was", "were", "does", "do", "did", "has", "have"})
 
 
@@ -93,3 +99,50 @@ def latest_answer(question: str, slot: QuestionSlot, current: list[Fact]) -> str
             return f"Yes, {slot.obj.name}"
         return f"No, {value} now"
     return value
+
+
+def group_time(ctx: Context, group: str) -> datetime:
+    """The time of the group's latest turn (what "now" means for its relative words), else now."""
+    rows = ctx.store.named("temporal.group_span", {"group_id": group})
+    last = rows[0]["last"] if rows else None
+    return last if isinstance(last, datetime) else utcnow()
+
+
+def resolve_window(text: str, anchor: datetime) -> Window | None:
+    """The interval a time anchor denotes; "before"/"after"/"since"/"until" open one side.
+
+    >>> from datetime import UTC
+    >>> [d.date().isoformat() for d in resolve_window("July 2023", datetime(2024, 1, 1, tzinfo=UTC))]
+    ['2023-07-01', '2023-08-01']
+    """
+    words = text.strip()
+    lead = words.split(" ", 1)[0].lower()
+    core = words.split(" ", 1)[1] if lead in ("before", "after", "since", "until", "till") and " " in words else words
+    refs = find_times(core, anchor)
+    if not refs and core[:1].isdigit():  # a bare "2019" reads as a year only after "in"
+        refs = find_times(f"in {core}", anchor)
+    if not refs:
+        return None
+    start, end = refs[0].start, refs[0].end
+    if lead in ("before", "until", "till"):
+        return (FAR_PAST, start)
+    if lead == "after":
+        return (end, FAR_FUTURE)
+    if lead == "since":
+        return (start, FAR_FUTURE)
+    return (start, end)
+
+
+def resolve_anchor(ctx: Context, group: str, text: str | None) -> datetime | None:
+    """A point for a time anchor: the middle of its window (or the open side's edge)."""
+    if not text:
+        return None
+    window = resolve_window(text, group_time(ctx, group))
+    if window is None:
+        return None
+    lo, hi = window
+    if lo == FAR_PAST:
+        return hi - timedelta(seconds=1)
+    if hi == FAR_FUTURE:
+        return lo
+    return lo + (hi - lo) / 2

@@ -24,11 +24,19 @@ from tkg.models import Fact
 from tkg.text import content_terms
 from tkg.timeparse import TimeRef, find_times
 
-from .anchor import FAR_PAST, Window, group_time, resolve_anchor, resolve_window
 from .coverage import covers
 from .result import ProcedureResult, evidence_from_hits
 from .retrieval import retrieve
-from .slots import analyse, slot_history, walk_answer
+from .slots import (
+    FAR_PAST,
+    Window,
+    analyse,
+    group_time,
+    resolve_anchor,
+    resolve_window,
+    slot_history,
+    walk_answer,
+)
 from .synthesis import best_sentence, fact_evidence, format_day, format_ref, interval_text
 from .walker import edge_order, walk
 

@@ -22,13 +22,12 @@ import pytest
 
 from planners.payloads import Payload, default_payloads
 from planners.query_text import declarative, names_in, parse_question, plain_query
-from procedures.fusion import Candidate, best_per_turn, calibrate, fuse
+from procedures.fusion import Candidate, Tuning, best_per_turn, calibrate, fuse
 from procedures.lookup import best_sentence, lookup
 from procedures.result import evidence_from_hits
 from procedures.retrieval import Hit, Retrieval, retrieve
 from procedures.search import forget_shares
 from procedures.slots import question_in
-from procedures.tuning import Tuning
 from tkg.memory import Memory
 from tkg.models import NO_INFORMATION, EpisodeInput
 
