@@ -1,9 +1,12 @@
-"""Query planning: which mode a question is, what to retrieve for it, and how to walk the graph.
+"""Query planning: what a question says, which mode it is, what to retrieve for it, which hops to walk.
 
-    route(question) -> Route            mode, payload, procedure, gate trace, timings
+    route(question, index=...) -> Route  the parsed Question, mode, payload, procedure, gate trace, timings
+    parse(question, index=...) -> Question   text, tokens, terms, answer kind, time anchor, cues, mentions, slot
     plan_hops(question, names) -> HopPlan | None   seed entity + hops over the closed vocabulary
 
-Nothing here touches a store: routes and hop plans are plain data that procedures execute.
+Nothing here touches a store or imports a procedure: the group's entity index comes in as data,
+and routes, questions and hop plans are plain data that procedures execute (`procedures/walker.py`
+walks a hop plan over the store).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from .gates import GateResult, abstention_gate, empty_retrieval_fallback, run_qu
 from .hop_planner import Hop, HopPlan, find_mentions, plan_hops
 from .lexicon import DEFAULT_LEXICON, ExtraPhrase, Lexicon, build_lexicon
 from .payloads import Payload, PayloadTable, default_payloads, load_payloads, widen
+from .question import Question, QuestionSlot, parse
 from .router import Route, route
 
 __all__ = [
@@ -33,6 +37,8 @@ __all__ = [
     "NaiveBayesClassifier",
     "Payload",
     "PayloadTable",
+    "Question",
+    "QuestionSlot",
     "Route",
     "abstention_gate",
     "build_lexicon",
@@ -42,6 +48,7 @@ __all__ = [
     "evaluate_classifier",
     "find_mentions",
     "load_payloads",
+    "parse",
     "plan_hops",
     "route",
     "run_query_gates",

@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tkg.text import STOPWORDS
+from tkg.text import STOPWORDS, tokenize
 
-from .cues import count_cue, recency_cue, summary_cue, tokenize
+from .cues import count_cue, recency_cue, summary_cue
 
 KINDS = ("place", "organisation", "person", "role", "date", "number", "status", "pet_name", "animal",
          "event", "summary", "thing")

@@ -23,6 +23,7 @@ from importlib import resources
 from typing import Any, Protocol
 
 from tkg.models import MODES
+from tkg.text import tokenize
 
 from . import cues
 from .gates import relation_chain_gate, relation_markers
@@ -91,7 +92,7 @@ def featurize(question: str) -> list[str]:
     >>> featurize("Where does Priya live now?")[:4]
     ['where', 'does', 'xname', 'live']
     """
-    words = cues.tokenize(_mask(question))
+    words = tokenize(_mask(question))
     feats = list(words)
     feats += [f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)]
     feats += [f"^{w}" for w in words[:1]] + ["^" + "_".join(words[:2])]
@@ -104,7 +105,7 @@ def featurize(question: str) -> list[str]:
         "chain": relation_chain_gate(question).fired or None,
     }
     cue_feats = [f"CUE:{k}" for k, v in flags.items() if v] or ["CUE:none"]
-    words_raw = cues.tokenize(question)
+    words_raw = tokenize(question)
     possessives = sum(w in ("'s", "'") for w in words_raw)
     links = len(relation_markers(words_raw, DEFAULT_LEXICON))
     return feats + cue_feats * 2 + [f"POSS:{min(possessives, 2)}", f"LINKS:{min(links, 3)}"]

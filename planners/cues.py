@@ -134,20 +134,3 @@ def count_cue(question: str) -> str | None:
         if plural:
             return w.group(0)
     return None
-
-
-_CONTRACTIONS = re.compile(r"\b(who|what|where|when|how|that|which|it|he|she)'s\b", re.IGNORECASE)
-_WORD = re.compile(r"@e\d+|[^\W_]+(?:[-'][^\W_]+)*|'s?")
-
-
-def tokenize(text: str) -> list[str]:
-    """Lower-case words with possessives split off: "Priya's boss" → ["priya", "'s", "boss"].
-
-    >>> tokenize("Where's Marcus' sister?")
-    ['where', 'is', 'marcus', "'", 'sister']
-    """
-    text = text.replace("’", "'").replace("‘", "'")
-    text = _CONTRACTIONS.sub(lambda m: f"{m.group(1)} is", text)
-    text = re.sub(r"(\w)'s\b", r"\1 's", text)
-    text = re.sub(r"(\w)s'(?=\s|$|[?.,!])", r"\1s '", text)
-    return _WORD.findall(text.lower())

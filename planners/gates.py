@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from tkg.text import tokenize
+
 from . import cues
 from .lexicon import DEFAULT_LEXICON, Lexicon
 from .payloads import INDEXES, Payload
@@ -82,7 +84,7 @@ def relation_chain_gate(question: str, lexicon: Lexicon | None = None) -> GateRe
     anchor = cues.find_time_anchor(question)
     if anchor is not None:  # "... have in 2022?": the date is not part of the chain
         question = question[: anchor.start] + question[anchor.end :]
-    words = [w for w in cues.tokenize(question) if w not in _TIME_WORDS]
+    words = [w for w in tokenize(question) if w not in _TIME_WORDS]
     poss = [i for i, w in enumerate(words) if w in ("'s", "'")]
     for a, b in zip(poss, poss[1:], strict=False):
         if b - a <= 4:

@@ -2,7 +2,7 @@
 
 "Where did Priya's manager live in March 2023?" becomes seed Priya, hops
 [reports_to, lives_in], as_of_text "March 2023". The plan is pure data: the grounded
-walker (later, over the store API) starts at the seed entity, follows each hop
+walker (`procedures/walker.py`, over the store) starts at the seed entity, follows each hop
 (`inverse` walks object → subject; symmetric predicates are stored forward and must be
 matched both ways) and reads the target off the last edge.
 
@@ -25,6 +25,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process, utils
+
+from tkg.text import tokenize
 
 from . import cues
 from .lexicon import DEFAULT_LEXICON, LITERAL_PREDICATES, SYMMETRIC, LexEntry, Lexicon
@@ -315,7 +317,7 @@ def plan_hops(
         return None
     for n, m in reversed(list(enumerate(mentions))):
         text = f"{text[: m.start]} @e{n}{text[m.end :]}"
-    words = _normalise(cues.tokenize(text))
+    words = _normalise(tokenize(text))
     parsed = _Parser(words, lexicon or DEFAULT_LEXICON).question() if words else None
     if parsed is None:
         return None

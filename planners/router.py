@@ -20,21 +20,26 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tkg.models import as_utc
 
 from .classifier import ModeClassifier, default_classifier
-from .gates import GateResult, run_query_gates
+from .gates import GateResult
+from .lexicon import Lexicon
 from .modes import GATE_PRECEDENCE, check_mode
 from .payloads import Payload, PayloadTable, default_payloads, widen
+from .question import Question, parse
+
+if TYPE_CHECKING:
+    from tkg.entities import EntityIndex
 
 _RANK = {mode: rank for rank, mode in enumerate(("single_fact", *reversed(GATE_PRECEDENCE)))}
 
 
 @dataclass(frozen=True)
 class Route:
-    question: str
+    question: Question  # parsed once here; the procedures read it, never the raw string
     mode: str
     mode_source: str  # "caller" | "classifier" | "gate:<name>"
     initial_payload: Payload  # the payload of the mode before any gate looked
@@ -47,7 +52,7 @@ class Route:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "question": self.question,
+            "question": self.question.text,
             "mode": self.mode,
             "mode_source": self.mode_source,
             "classifier_mode": self.classifier_mode,
@@ -71,8 +76,11 @@ def route(
     as_of: datetime | None = None,
     classifier: ModeClassifier | None = None,
     payloads: PayloadTable | None = None,
+    index: EntityIndex | None = None,
+    lexicon: Lexicon | None = None,
 ) -> Route:
-    """Choose the mode, payload and procedure for `question` and explain why.
+    """Parse `question` once (against the group's entity ``index`` and the registry's ``lexicon``
+    when given: `planners.question`), choose the mode, payload and procedure, and explain why.
 
     >>> r = route("How many pets does Priya have?", mode="single_fact")
     >>> (r.mode, r.mode_source, r.procedure, r.payload.depth > r.initial_payload.depth)
@@ -96,7 +104,8 @@ def route(
     initial = table.for_mode(chosen)
 
     t = time.perf_counter()
-    results = run_query_gates(question)
+    parsed = parse(question, index=index, lexicon=lexicon)
+    results = list(parsed.gates)
     timings["gates"] = _ms(t)
 
     t = time.perf_counter()
@@ -114,7 +123,7 @@ def route(
     timings["payload"] = _ms(t)
     timings["total"] = _ms(started)
     return Route(
-        question=question,
+        question=parsed,
         mode=chosen,
         mode_source=source,
         initial_payload=initial,

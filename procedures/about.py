@@ -18,9 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from planners.question import Question
 from tkg.nlp import is_place_name
-
-from .query_text import names_in
 
 FIRST = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b", re.I)
 SECOND = re.compile(r"\b(?:you|you're|youre|you've|your|yours|yourself|u|ur)\b", re.I)
@@ -42,10 +41,10 @@ class Subject:
         return any(re.search(rf"(?<!\w){re.escape(a)}(?!\w)", low) for a in self.aliases)
 
 
-def subject_of(question: str, speakers: dict[str, int]) -> Subject | None:
+def subject_of(q: Question, speakers: dict[str, int]) -> Subject | None:
     """The question's subject: a name right after a relation noun ("her sister Lena"), else the
     first possessor ("Tobias's manager"), else the first name; matched to a speaker when it is one."""
-    names = names_in(question)
+    question, names = q.text, q.named
     people = [n for n in names if any(s.lower() == n.lower() or s.lower().split()[0] == n.lower() for s in speakers)]
     names = tuple(people + [n for n in names if n not in people and not is_place_name(n)]) or names
     if not names:

@@ -29,16 +29,15 @@ from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import fuzz
 
+from planners.query_text import QUESTION_FRAME
+from planners.question import Question
 from tkg.models import Evidence
-from tkg.text import STOPWORDS, split_sentences
+from tkg.text import STOPWORDS, split_sentences, stems_of
 from tkg.timeparse import MONTHS, WEEKDAYS
 
-from .query_text import QUESTION_FRAME, names_in
-from .synthesis import content_terms
-
 if TYPE_CHECKING:
-    from tkg.ingest.resolve import EntityIndex
-    from tkg.memory import Context
+    from tkg.context import Context
+    from tkg.entities import EntityIndex
 
 # Words that say little about *which* fact is asked for: they never decide ownership.
 GENERIC = frozenset(
@@ -78,24 +77,24 @@ class Grounding:
 
 
 def ground(
-    ctx: Context, question: str, group: str, *, index: EntityIndex | None = None, ownership: bool = True
+    ctx: Context, q: Question, group: str, *, index: EntityIndex | None = None, ownership: bool = True
 ) -> Grounding:
     """Whether the group supports the question's main entity and attribute (see module doc).
 
     `ownership=False` skips the second check (the answer already rests on the entity's own edges).
 
-    >>> ground(ctx, "Where does Zed live?", "priya-marco").grounded  # doctest: +SKIP
+    >>> ground(ctx, parse("Where does Zed live?"), "priya-marco").grounded  # doctest: +SKIP
     False
     """
     index = index if index is not None else ctx.entities(group)
     speakers = ctx.speakers(group)
-    candidates = _candidates(question, index, speakers)
+    candidates = _candidates(q, index, speakers)
     checks: list[dict[str, Any]] = []
     unchecked = [c for c in candidates if _speaker_of(c, speakers) is None and index.find(c, "person") is None]
     said = _turns_saying(ctx, group, [c.lower() for c in unchecked]) if unchecked else {}
     for c in candidates:
         via = "speaker" if _speaker_of(c, speakers) else "entity" if index.find(c, "person") else "turn" if said.get(c.lower()) else None
-        checks.append({"name": c, "via": via, "main": _is_main(c, question, candidates)})
+        checks.append({"name": c, "via": via, "main": _is_main(c, q.text, candidates)})
     missing_main = [c for c in checks if c["via"] is None and c["main"]]
     if missing_main:
         name = missing_main[0]["name"]
@@ -105,16 +104,16 @@ def ground(
     result = Grounding(True, "every main name is grounded" if checks else "no names to ground", main, checks)
     speaker = _speaker_of(main, speakers) if main else None
     named_speakers = {s for s in (_speaker_of(c, speakers) for c in candidates) if s}
-    if len(named_speakers) > 1 or (main and re.search(rf"\b{re.escape(main)}['’]s\s+(?:best\s+)?{_FRIEND}\b", question, re.I)):
+    if len(named_speakers) > 1 or (main and re.search(rf"\b{re.escape(main)}['’]s\s+(?:best\s+)?{_FRIEND}\b", q.text, re.I)):
         ownership = False  # about both speakers, or about "X's friend" (who may be the other speaker)
     if ownership and speaker is not None and len(speakers) >= 2:
-        _ownership(ctx, question, group, speaker, candidates, sum(speakers.values()), result)
+        _ownership(ctx, q, group, speaker, candidates, sum(speakers.values()), result)
     return result
 
 
-def _candidates(question: str, index: EntityIndex, speakers: dict[str, int]) -> list[str]:
-    names = list(names_in(question))
-    first = re.match(r"\s*([^\W_]+)", question)
+def _candidates(q: Question, index: EntityIndex, speakers: dict[str, int]) -> list[str]:
+    names = list(q.named)
+    first = re.match(r"\s*([^\W_]+)", q.text)
     out = []
     for n in names:
         low = n.lower()
@@ -183,10 +182,10 @@ def _says(text: str, needle: str) -> bool:
 
 
 def _ownership(
-    ctx: Context, question: str, group: str, speaker: str, names: list[str], turns: int, result: Grounding
+    ctx: Context, q: Question, group: str, speaker: str, names: list[str], turns: int, result: Grounding
 ) -> None:
     terms = sorted(
-        t for t in content_terms(question, drop=names)
+        t for t in q.terms - stems_of(names)
         if t not in GENERIC and t not in _TIME_NAMES and len(t) >= 3 and not t.isdigit()
     )
     info: dict[str, Any] = {"speaker": speaker, "terms": terms}
@@ -212,7 +211,7 @@ def _ownership(
     first = speaker.lower().split(" ")[0]
     mine: float = 0.0
     others: list[tuple[float, set[str], dict[str, Any]]] = []
-    quoting = _SAY_VERBS.search(question) is not None  # "what did X suggest": X's words, whoever they are about
+    quoting = _SAY_VERBS.search(q.text) is not None  # "what did X suggest": X's words, whoever they are about
     for score, hit, row in per_turn.values():
         by_speaker = str(row.get("speaker") or "").lower().split(" ")[0] == first
         own_voice = about_speaker(row.get("text") or "", sorted(hit))

@@ -16,19 +16,20 @@ from typing import TYPE_CHECKING, Any
 
 from planners.cues import recency_cue
 from planners.lexicon import Lexicon
-from planners.walker import STRICT_QUALIFIERS
-from tkg.memory import row_to_fact
+from planners.question import Question, QuestionSlot
 from tkg.models import Fact
 from tkg.text import normalize_name
 
 from .coverage import HEAD, covers
-from .graph import QuestionSlot, analyse, lexicon_for
+from .lookup import lookup
 from .result import ProcedureResult
+from .slots import analyse, lexicon_for
 from .synthesis import fact_evidence, format_day
+from .walker import STRICT_QUALIFIERS
 
 if TYPE_CHECKING:
     from planners.payloads import Payload
-    from tkg.memory import Context
+    from tkg.context import Context
 
 # A relation and the ones that answer the same list question ("which bands has he liked"
 # is also answered by his favourite bands).
@@ -95,20 +96,19 @@ def distinct_values(facts: list[Fact], qualifier: str = "") -> list[Value]:
 
 
 def aggregate(
-    ctx: Context, question: str, group: str, payload: Payload, *, as_of: datetime | None = None
+    ctx: Context, q: Question, group: str, payload: Payload, *, as_of: datetime | None = None
 ) -> ProcedureResult:
     """Count or list the distinct values of a relation over the subject's whole history.
 
     >>> aggregate(ctx, "How many cities has Priya lived in?", "priya-marco", payload).answer  # doctest: +SKIP
     '3: Bristol (12 March 2023 – 4 June 2023); Leeds (...); Lisbon (since 19 May 2024)'
     """
-    index = ctx.entities(group)
-    slot = analyse(ctx, question, group, index)
+    slot = analyse(ctx, q, group)
     trace: dict[str, Any] = {"procedure": "aggregation", "question": slot.to_trace(), "fallbacks": []}
-    predicate, qualifier = _relation(question, slot, lexicon_for(ctx.registry))
+    predicate, qualifier = _relation(q, slot, lexicon_for(ctx.registry))
     trace["relation"] = {"predicate": predicate, "qualifier": qualifier}
     if predicate is None:
-        return _fallback(ctx, question, group, payload, as_of, trace, "no relation to count in the question")
+        return _fallback(ctx, q, group, payload, as_of, trace, "no relation to count in the question")
     predicates = list(RELATED.get(predicate, (predicate,)))
     if slot.subject is not None:
         rows = ctx.store.named("aggregate.history", {"group_id": group, "predicates": predicates, "subject_uuids": [slot.subject.uuid]})
@@ -116,23 +116,23 @@ def aggregate(
     else:
         rows = ctx.store.named("aggregate.history_all", {"group_id": group, "predicates": predicates})
         trace["subjects"] = "all (no subject named)"
-    facts = [row_to_fact(r, group) for r in rows]
+    facts = [Fact.from_row(r, group) for r in rows]
     if as_of is not None:
         facts = [f for f in facts if f.valid_at is not None and f.valid_at <= as_of]
     values = distinct_values(facts, qualifier)
-    if held_now(question):  # "how many pets does she have now": the ones still held, not all ever
+    if held_now(q.text):  # "how many pets does she have now": the ones still held, not all ever
         values = [v for v in values if v.end is None or (as_of is not None and v.end > as_of)]
         trace["held_now"] = True
     trace["versions"] = len(facts)
     trace["values"] = [{"subject": v.subject, "value": v.name, "interval": v.interval(), "versions": len(v.facts)} for v in values]
     if not values:
-        return _fallback(ctx, question, group, payload, as_of, trace, f"no {predicate} history in the graph")
+        return _fallback(ctx, q, group, payload, as_of, trace, f"no {predicate} history in the graph")
     subjects = [slot.subject.name] if slot.subject is not None else []
-    if not covers(question, subjects, predicate, [f for v in values for f in v.facts], ctx.registry):
-        return _fallback(ctx, question, group, payload, as_of, trace,
+    if not covers(q, subjects, predicate, [f for v in values for f in v.facts], ctx.registry):
+        return _fallback(ctx, q, group, payload, as_of, trace,
                          f"the {predicate} values do not say what the question asks about")
     listing = "; ".join(f"{v.name} ({v.interval()})" for v in values)
-    counting = bool(re.search(r"\bhow many\b|\bnumber of\b|\bcount\b", question, re.I))
+    counting = bool(re.search(r"\bhow many\b|\bnumber of\b|\bcount\b", q.text, re.I))
     answer = f"{len(values)}: {listing}" if counting else listing
     firsts = [v.facts[0] for v in values]
     trace["from_graph"] = True  # the answer rests on edges, not on retrieved text
@@ -153,24 +153,22 @@ def held_now(question: str) -> bool:
     return bool(recency_cue(question) or _PRESENT_HAVE.search(question))
 
 
-def _relation(question: str, slot: QuestionSlot, lexicon: Lexicon) -> tuple[str | None, str]:
+def _relation(q: Question, slot: QuestionSlot, lexicon: Lexicon) -> tuple[str | None, str]:
     if slot.predicate:
         return slot.predicate, slot.qualifier
     if slot.plan is not None:
         hop = slot.plan.hops[-1]
         if not hop.inverse:
             return hop.predicate, hop.qualifier
-    head = head_predicate(question, lexicon)
+    head = head_predicate(q.text, lexicon)
     return (head[0], head[1]) if head else (None, "")
 
 
 def _fallback(
-    ctx: Context, question: str, group: str, payload: Payload, as_of: datetime | None, trace: dict[str, Any], reason: str
+    ctx: Context, q: Question, group: str, payload: Payload, as_of: datetime | None, trace: dict[str, Any], reason: str
 ) -> ProcedureResult:
-    from .lookup import lookup
-
     trace["fallbacks"].append({"from": "graph", "to": "lookup", "reason": reason})
-    looked = lookup(ctx, question, group, payload, as_of=as_of)
+    looked = lookup(ctx, q, group, payload, as_of=as_of)
     trace["lookup"] = looked.trace
     trace["answered_by"] = "lookup"
     return ProcedureResult(looked.answer, looked.evidence, looked.facts, looked.abstained, trace)

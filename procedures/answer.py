@@ -25,39 +25,38 @@ from typing import TYPE_CHECKING, Any
 
 from planners.gates import abstention_gate, empty_retrieval_fallback
 from planners.payloads import Payload, load_payloads
+from planners.question import Question
 from planners.router import route
 from tkg.models import NO_INFORMATION, Answer
 
 from .abstain import ground
+from .aggregation import aggregate
 from .backfill import backfill
-from .graph import analyse
+from .graph import latest_version, relation_chain
+from .longform import long_form
+from .lookup import lookup
 from .model_answer import revise
 from .reading import read
 from .result import ProcedureResult
+from .slots import analyse, lexicon_for
 from .synthesis import dedupe, synthesize
+from .temporal import temporal
 
 if TYPE_CHECKING:
-    from tkg.memory import Context
+    from tkg.context import Context
 
 Procedure = Callable[..., ProcedureResult]
 
 
-def procedures() -> dict[str, Procedure]:
-    """Procedure name (as payloads name them) → function(ctx, question, group, payload, *, as_of)."""
-    from .aggregation import aggregate
-    from .graph import latest_version, relation_chain
-    from .longform import long_form
-    from .lookup import lookup
-    from .temporal import temporal
-
-    return {
-        "lookup": lookup,
-        "graph_chain": relation_chain,
-        "graph_latest": latest_version,
-        "temporal": temporal,
-        "long_form": long_form,
-        "aggregation": aggregate,
-    }
+# procedure name (as payloads name them) → function(ctx, question, group, payload, *, as_of)
+PROCEDURES: dict[str, Procedure] = {
+    "lookup": lookup,
+    "graph_chain": relation_chain,
+    "graph_latest": latest_version,
+    "temporal": temporal,
+    "long_form": long_form,
+    "aggregation": aggregate,
+}
 
 
 def _ms(start: float) -> float:
@@ -77,11 +76,13 @@ def answer_question(
     timings: dict[str, float] = {}
     t = time.perf_counter()
     payloads = load_payloads(ctx.payloads_path) if ctx.payloads_path else None
-    r = route(question, mode=mode, as_of=as_of, payloads=payloads)
+    ctx = ctx.asking()
+    r = route(question, mode=mode, as_of=as_of, payloads=payloads, index=ctx.entities(group),
+              lexicon=lexicon_for(ctx.registry))
+    q = r.question  # parsed once; every step below reads it
     timings["route"] = _ms(t)
     trace: dict[str, Any] = r.to_dict()
     trace["route_timings_ms"] = trace.pop("timings_ms")
-    ctx = ctx.asking()
     empty = not ctx.speakers(group)  # the group's speakers, read once here, also serve grounding and backfill
     trace["group"] = {"name": group, "empty": empty}
     runtime: list[dict[str, Any]] = []
@@ -93,24 +94,24 @@ def answer_question(
         return Answer(question, NO_INFORMATION, True, r.mode, r.procedure, [], trace, group)
 
     t = time.perf_counter()
-    result = procedures()[r.procedure](ctx, question, group, r.payload, as_of=r.as_of)
+    result = PROCEDURES[r.procedure](ctx, q, group, r.payload, as_of=r.as_of)
     timings["procedure"] = _ms(t)
     trace["steps"] = result.trace
 
     t = time.perf_counter()
-    result = _empty_retrieval_gate(ctx, question, group, r.payload, r.as_of, result, runtime)
+    result = _empty_retrieval_gate(ctx, q, group, r.payload, r.as_of, result, runtime)
     timings["empty_retrieval_gate"] = _ms(t)
 
     t = time.perf_counter()
-    result = backfill(ctx, question, group, r.payload, r.as_of, result, runtime)
+    result = backfill(ctx, q, group, r.payload, r.as_of, result, runtime)
     timings["evidence_backfill"] = _ms(t)
 
     t = time.perf_counter()
     predicate = (result.trace.get("question") or {}).get("predicate") if isinstance(result.trace.get("question"), dict) \
         else None
     if predicate is None:
-        predicate = analyse(ctx, question, group, ctx.entities(group)).predicate
-    reading = read(ctx, question, group, mode=r.mode, as_of=r.as_of, result=result, predicate=predicate)
+        predicate = analyse(ctx, q, group).predicate
+    reading = read(ctx, q, group, mode=r.mode, as_of=r.as_of, result=result, predicate=predicate)
     if reading is not None:
         trace["reading"] = reading.trace
     timings["reading"] = _ms(t)
@@ -118,7 +119,7 @@ def answer_question(
     t = time.perf_counter()
     grounding = (
         # a typed value the reader found in a clause about the subject settles whose attribute it is
-        ground(ctx, question, group, ownership=not result.trace.get("from_graph") and (
+        ground(ctx, q, group, ownership=not result.trace.get("from_graph") and (
             reading is None or reading.abstained or not reading.typed))
         if r.payload.abstention == "entity"
         else None
@@ -162,16 +163,14 @@ def answer_question(
 
 
 def _empty_retrieval_gate(
-    ctx: Context, question: str, group: str, payload: Payload, as_of: datetime | None,
+    ctx: Context, q: Question, group: str, payload: Payload, as_of: datetime | None,
     result: ProcedureResult, runtime: list[dict[str, Any]],
 ) -> ProcedureResult:  # fmt: skip
     if result.evidence:
         runtime.append({"name": "empty_retrieval", "fired": False, "reason": f"{len(result.evidence)} evidence item(s)", "effect": "none"})
         return result
-    from .lookup import lookup
-
     wider = empty_retrieval_fallback(payload)
-    retried = lookup(ctx, question, group, wider, as_of=as_of)
+    retried = lookup(ctx, q, group, wider, as_of=as_of)
     runtime.append(
         {"name": "empty_retrieval", "fired": True, "reason": "the procedure returned no evidence",
          "effect": f"retried lookup with payload {wider.name!r} (depth {wider.depth}, every index, no graph)",

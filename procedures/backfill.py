@@ -6,7 +6,7 @@ other group's turns (see BENCHMARKS.md, growth to 100,000 episodes).
 
 Example::
 
-    >>> [e.source_ref for e in group_turns(ctx, "When did Noor move to Dublin?", "noor")][:1]  # doctest: +SKIP
+    >>> [e.source_ref for e in group_turns(ctx, parse("When did Noor move to Dublin?"), "noor")][:1]  # doctest: +SKIP
     ['n14']
 """
 
@@ -17,19 +17,22 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from planners.payloads import Payload
+from planners.question import Question
 from tkg.models import Evidence, Fact
+from tkg.text import content_terms, stemmed_words
 
 from .result import ProcedureResult, evidence_from_hits
-from .synthesis import content_terms, dedupe, stemmed_words
+from .retrieval import retrieve
+from .synthesis import dedupe
 
 if TYPE_CHECKING:
-    from tkg.memory import Context
+    from tkg.context import Context
 
 BACKFILL_TO = 10  # evidence items an answer should carry when retrieval can supply them
 
 
 def backfill(
-    ctx: Context, question: str, group: str, payload: Payload, as_of: datetime | None,
+    ctx: Context, q: Question, group: str, payload: Payload, as_of: datetime | None,
     result: ProcedureResult, runtime: list[dict[str, Any]],
 ) -> ProcedureResult:  # fmt: skip
     """A short evidence list is topped up with more turns about the question.
@@ -57,15 +60,13 @@ def backfill(
         return result
     trace = result.trace
     if result.facts and (trace.get("procedure") in ("graph_latest", "graph_chain") or trace.get("answer_from") == "graph"):
-        extra = dedupe(result.evidence + entity_turns(ctx, question, group, result.facts))[len(result.evidence) : want]
+        extra = dedupe(result.evidence + entity_turns(ctx, q, group, result.facts))[len(result.evidence) : want]
         how = "that mention or were said by the answer's entities"
     elif trace.get("from_graph"):  # a count or date from edges
-        extra = dedupe(result.evidence + group_turns(ctx, question, group, as_of=as_of))[len(result.evidence) : want]
+        extra = dedupe(result.evidence + group_turns(ctx, q, group, as_of=as_of))[len(result.evidence) : want]
         how = "of the group BM25 ranked"
     else:
-        from .retrieval import retrieve
-
-        got = retrieve(ctx, question, group, payload, as_of=as_of)
+        got = retrieve(ctx, q.query, group, payload, as_of=as_of)
         extra = dedupe(result.evidence + evidence_from_hits(got.hits, group))[len(result.evidence) :]
         how = "retrieval ranked"
     runtime.append(
@@ -75,7 +76,7 @@ def backfill(
     return ProcedureResult(result.answer, result.evidence + extra, result.facts, result.abstained, result.trace)
 
 
-def entity_turns(ctx: Context, question: str, group: str, facts: list[Fact], *, per_entity: int = 20) -> list[Evidence]:
+def entity_turns(ctx: Context, q: Question, group: str, facts: list[Fact], *, per_entity: int = 20) -> list[Evidence]:
     """Turns that mention the facts' entities or that they said (subjects first, at most three),
     those sharing the most content words with the question first, then the newest.
 
@@ -83,11 +84,11 @@ def entity_turns(ctx: Context, question: str, group: str, facts: list[Fact], *, 
     ``per_entity``; they are ranked again here by whole stemmed words. Turns *said by* an entity
     are asked for only when it speaks in the group (a place never does).
 
-    >>> [e.source_ref for e in entity_turns(ctx, "Where does Priya live?", "priya-marco", facts)][:2]  # doctest: +SKIP
+    >>> [e.source_ref for e in entity_turns(ctx, parse("Where does Priya live?"), "priya-marco", facts)][:2]  # doctest: +SKIP
     ['D6:2', 'D5:7']
     """
     named = {u: n for f in facts for u, n in ((f.subject_uuid, f.subject), (f.object_uuid, f.object)) if u}
-    wanted = content_terms(question)
+    wanted = q.terms
     params = {"group_id": group, "terms": sorted(wanted) or [""], "limit": per_entity}
     speakers = ctx.speakers(group)
     seen: dict[str, tuple[int, int, float, Evidence]] = {}
@@ -105,7 +106,7 @@ def entity_turns(ctx: Context, question: str, group: str, facts: list[Fact], *, 
     return [ev for *_, ev in sorted(seen.values(), key=lambda x: x[:3])]
 
 
-def group_turns(ctx: Context, question: str, group: str, *, as_of: datetime | None = None, k: int = BACKFILL_TO,
+def group_turns(ctx: Context, q: Question, group: str, *, as_of: datetime | None = None, k: int = BACKFILL_TO,
                 k1: float = 1.2, b: float = 0.2, limit: int = 2000) -> list[Evidence]:
     """The group's turns ranked by BM25 for the question's content words (stemmed), best first.
 
@@ -116,7 +117,7 @@ def group_turns(ctx: Context, question: str, group: str, *, as_of: datetime | No
     every turn of this conversation uses counts for little; ``limit`` bounds the rows read for a
     very long conversation (the frequencies are then those of the rows read).
     """
-    wanted = sorted(content_terms(question))
+    wanted = sorted(q.terms)
     if not wanted:
         return []
     rows = ctx.store.named("graph.turns_with_terms", {"group_id": group, "terms": wanted, "limit": limit})

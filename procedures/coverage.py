@@ -12,9 +12,10 @@ about nothing else and any value covers it.
 
 Example::
 
+    >>> from planners.question import parse
     >>> from tkg.predicates import PredicateRegistry
     >>> registry = PredicateRegistry.load()
-    >>> asked, said = coverage("When did Jon start to go to the gym?", ["Jon"], "visited", ["Jon visited Paris"], registry)
+    >>> asked, said = coverage(parse("When did Jon start to go to the gym?"), ["Jon"], "visited", ["Jon visited Paris"], registry)
     >>> sorted(asked), said
     (['gym', 'start'], set())
 """
@@ -25,9 +26,9 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from planners.cues import find_time_anchor, recency_cue
-
-from .synthesis import content_terms
+from planners.cues import recency_cue
+from planners.question import Question
+from tkg.text import content_terms
 
 if TYPE_CHECKING:
     from tkg.models import Fact
@@ -40,7 +41,7 @@ _FRAME = "name names kind kinds type types sort sorts thing things time times ma
 HEAD = re.compile(r"\b(?:how many|which|what|list(?: all)?(?: the)?|all the)\s+([a-z][a-z-]+)", re.I)
 
 
-def coverage(question: str, subjects: Sequence[str], predicate: str, texts: Iterable[str],
+def coverage(q: Question, subjects: Sequence[str], predicate: str, texts: Iterable[str],
              registry: PredicateRegistry) -> tuple[set[str], set[str]]:
     """(what the question asks about, what of it ``texts`` say), as stemmed content words."""
     own: list[str] = [predicate.replace("_", " ")]
@@ -48,7 +49,7 @@ def coverage(question: str, subjects: Sequence[str], predicate: str, texts: Iter
         p = registry.get(predicate)
         own += [w.replace("{name}", "") for w in (*p.phrases, *p.inverse_phrases, *p.verbs, *p.nouns,
                                                   *p.inverse_nouns, *p.possessive)]
-    anchor = find_time_anchor(question)  # "in May 2023" says when, not what
+    question, anchor = q.text, q.anchor  # "in May 2023" says when, not what
     if anchor is not None:
         question = question[: anchor.start] + " " + question[anchor.end :]
     while cue := recency_cue(question):  # and so does "at the moment"
@@ -58,9 +59,9 @@ def coverage(question: str, subjects: Sequence[str], predicate: str, texts: Iter
     return asked, asked & content_terms(" ".join(texts))
 
 
-def covers(question: str, subjects: Sequence[str], predicate: str, facts: Sequence[Fact],
+def covers(q: Question, subjects: Sequence[str], predicate: str, facts: Sequence[Fact],
            registry: PredicateRegistry) -> bool:
     """Whether ``facts`` say at least `COVERED` of what the question asks about beyond its relation."""
     texts = [f"{f.object} {f.qualifier} {f.fact}" for f in facts]
-    asked, said = coverage(question, subjects, predicate, texts, registry)
+    asked, said = coverage(q, subjects, predicate, texts, registry)
     return not asked or len(said) >= COVERED * len(asked)

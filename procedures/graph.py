@@ -14,142 +14,43 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field
 from datetime import datetime
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from planners import cues
-from planners.gates import relation_markers
-from planners.hop_planner import Hop, HopPlan, find_mentions, plan_hops
-from planners.lexicon import ExtraPhrase, Lexicon, build_lexicon
-from planners.walker import WalkResult, edge_order, planning_names, qualifier_filter, walk
-from tkg.memory import row_to_fact
-from tkg.models import Fact
-from tkg.text import split_sentences
+from planners.hop_planner import Hop, find_mentions
+from planners.question import Question, QuestionSlot
+from tkg.text import split_sentences, stems_of
 
+from .lookup import lookup
 from .result import ProcedureResult, evidence_from_hits
-from .synthesis import best_sentence, content_terms, dedupe, fact_evidence, format_day, newest_first
+from .retrieval import retrieve
+from .slots import analyse, current_slot, latest_answer, resolve_anchor, slot_history, walk_answer
+from .synthesis import best_sentence, dedupe, fact_evidence, newest_first
+from .walker import walk
 
 if TYPE_CHECKING:
     from planners.payloads import Payload
-    from tkg.ingest.resolve import EntityIndex, ResolvedEntity
-    from tkg.memory import Context
-    from tkg.predicates import PredicateRegistry
+    from tkg.context import Context
+    from tkg.entities import EntityIndex
 
-_YES_NO = frozenset({"is", "are", "was", "were", "does", "do", "did", "has", "have"})
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)$")
-
-
-@lru_cache(maxsize=8)
-def lexicon_for(registry: PredicateRegistry) -> Lexicon:
-    """The planner's lexicon plus the registry's question phrases (built-ins win)."""
-    return build_lexicon([ExtraPhrase(ph, pred, inv) for ph, pred, inv in registry.lexicon()])
-
-
-@dataclass
-class QuestionSlot:
-    """What a question asks about, grounded in the group: subject, relation, maybe an object."""
-
-    mentions: list[str]
-    plan: HopPlan | None
-    subject: ResolvedEntity | None = None
-    predicate: str | None = None
-    qualifier: str = ""
-    obj: ResolvedEntity | None = None
-    notes: list[str] = field(default_factory=list)
-
-    def hop(self) -> Hop:
-        return Hop(self.predicate or "", False, self.qualifier)
-
-    def to_trace(self) -> dict[str, Any]:
-        return {
-            "mentions": self.mentions,
-            "plan": _plan_trace(self.plan),
-            "subject": self.subject.name if self.subject else None,
-            "predicate": self.predicate,
-            "qualifier": self.qualifier,
-            "object": self.obj.name if self.obj else None,
-            "notes": self.notes,
-        }
-
-
-def _plan_trace(plan: HopPlan | None) -> dict[str, Any] | None:
-    if plan is None:
-        return None
-    return {"seed": plan.seed, "hops": [(h.predicate, h.inverse, h.qualifier) for h in plan.hops],
-            "target": plan.target, "as_of_text": plan.as_of_text}  # fmt: skip
-
-
-def analyse(ctx: Context, question: str, group: str, index: EntityIndex) -> QuestionSlot:
-    """Subject, predicate and object of `question` from the hop planner, else from the lexicon.
-
-    >>> analyse(ctx, "Is Priya still in Leeds?", "g", idx).obj.name  # doctest: +SKIP
-    'Leeds'
-    """
-    names, aliases = planning_names(question, index)
-    lexicon = lexicon_for(ctx.registry)
-    plan = plan_hops(question, names, aliases=aliases, lexicon=lexicon)
-    mentions = [m.canonical for m in find_mentions(question, names, aliases)]
-    mentions = list(dict.fromkeys(mentions))
-    slot = QuestionSlot(mentions, plan)
-    if plan is not None:
-        slot.subject = index.find(plan.seed, "person")
-        if len(plan.hops) == 1 and not plan.hops[0].inverse:
-            slot.predicate, slot.qualifier = plan.hops[0].predicate, plan.hops[0].qualifier
-        others = [m for m in mentions if m != plan.seed]
-        slot.obj = index.find(others[0]) if others else None
-        return slot
-    ents = [e for e in (index.find(m, "person") for m in mentions) if e is not None]
-    people = [e for e in ents if e.type in ("person", "pet")]
-    pool = people or ents
-    slot.subject = pool[0] if pool else None
-    rest = [e for e in ents if slot.subject is None or e.uuid != slot.subject.uuid]
-    slot.obj = rest[0] if rest else None
-    anchor = cues.find_time_anchor(question)
-    text = question if anchor is None else question[: anchor.start] + question[anchor.end :]
-    words = cues.tokenize(text)
-    for pos, kind, phrase in relation_markers(words, lexicon):
-        entry = lexicon.match(words, pos, kind)  # type: ignore[arg-type]
-        if entry is not None and not entry[0].inverse:
-            slot.predicate, slot.qualifier = entry[0].predicate, entry[0].qualifier
-            slot.notes.append(f"predicate from the phrase {phrase!r}")
-            break
-    if slot.predicate is None and slot.subject is not None and slot.obj is not None:
-        rows = ctx.store.named("graph.edges_between", {"group_id": group, "pair": [slot.subject.uuid, slot.obj.uuid]})
-        if rows:
-            newest = min((row_to_fact(r, group) for r in rows), key=edge_order)
-            slot.predicate = newest.predicate
-            slot.notes.append(f"predicate from the edge {slot.subject.name} → {slot.obj.name}")
-    return slot
 
 
 def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 3)
 
 
-def walk_answer(walked: WalkResult) -> str:
-    """The answer a complete walk gives: the count, the time, or the values."""
-    if walked.plan.target == "count":
-        return str(len(walked.reached))
-    if walked.plan.target == "time":
-        return ", ".join(format_day(r.path[-1].valid_at) for r in walked.reached)
-    return ", ".join(walked.values)
-
-
 def relation_chain(
-    ctx: Context, question: str, group: str, payload: Payload, *, as_of: datetime | None = None
+    ctx: Context, q: Question, group: str, payload: Payload, *, as_of: datetime | None = None
 ) -> ProcedureResult:
     """Answer a multi-relation question by walking the graph, with retrieval fallbacks.
 
     >>> relation_chain(ctx, "Where is Priya's manager from?", "priya-marco", payload).answer  # doctest: +SKIP
     'Lagos'
     """
-    from .temporal import resolve_anchor
-
     started = time.perf_counter()
     index = ctx.entities(group)
-    slot = analyse(ctx, question, group, index)
+    slot = analyse(ctx, q, group)
     trace: dict[str, Any] = {"procedure": "graph_chain", "question": slot.to_trace(), "fallbacks": [], "timings_ms": {}}
     bridge: list[str] = []
     plan = slot.plan
@@ -172,17 +73,15 @@ def relation_chain(
     else:
         trace["fallbacks"].append({"from": "plan", "to": "iterative_retrieval", "reason": "no hop plan for the question"})
     t = time.perf_counter()
-    result = iterative_retrieval(ctx, question, group, payload, index, slot, bridge, remaining)
+    result = iterative_retrieval(ctx, q, group, payload, index, slot, bridge, remaining)
     trace["timings_ms"]["iterative_retrieval"] = _ms(t)
     trace["iterative"] = result.trace
     if not result.abstained and result.evidence:
         trace["answered_by"] = "iterative_retrieval"
         return ProcedureResult(result.answer, result.evidence, result.facts, False, trace)
     trace["fallbacks"].append({"from": "iterative_retrieval", "to": "lookup", "reason": result.trace.get("reason", "no answer")})
-    from .lookup import lookup
-
     t = time.perf_counter()
-    looked = lookup(ctx, question, group, payload, as_of=as_of)
+    looked = lookup(ctx, q, group, payload, as_of=as_of)
     trace["timings_ms"]["lookup"] = _ms(t)
     trace["lookup"] = looked.trace
     trace["answered_by"] = "lookup"
@@ -191,7 +90,7 @@ def relation_chain(
 
 def iterative_retrieval(
     ctx: Context,
-    question: str,
+    q: Question,
     group: str,
     payload: Payload,
     index: EntityIndex,
@@ -204,19 +103,17 @@ def iterative_retrieval(
     The second query is the bridge's name plus how the remaining hops are said (the registry's
     phrases for their predicates), or the rest of the question when there is no plan.
     """
-    from .retrieval import retrieve
-
     trace: dict[str, Any] = {}
-    first = retrieve(ctx, question, group, payload)
+    first = retrieve(ctx, q.query, group, payload)
     trace["first"] = {"hits": len(first.hits), "counts": first.counts}
     source = "walk"
     if not bridge:
         source = "evidence"
-        bridge = bridge_entities(question, first.hits[:5], index, exclude=slot.mentions)
+        bridge = bridge_entities(q, first.hits[:5], index, exclude=slot.mentions)
     trace.update(bridge=bridge, bridge_from=source)
     if not bridge:
         return ProcedureResult("", [], [], True, {**trace, "reason": "no bridge entity in the top evidence"})
-    focus = hop_phrases(ctx, remaining) if remaining else [_unconsumed(question, slot, bridge[0], first.hits[:5])]
+    focus = hop_phrases(ctx, remaining) if remaining else [_unconsumed(q, slot, bridge[0], first.hits[:5])]
     query = " ".join(dict.fromkeys([bridge[0], *focus])).strip()
     second = retrieve(ctx, query, group, payload)
     trace["second"] = {"query": query, "hits": len(second.hits), "counts": second.counts}
@@ -243,9 +140,9 @@ def hop_phrases(ctx: Context, hops: list[Hop]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def bridge_entities(question: str, hits: list[Any], index: EntityIndex, *, exclude: list[str]) -> list[str]:
+def bridge_entities(q: Question, hits: list[Any], index: EntityIndex, *, exclude: list[str]) -> list[str]:
     """Group entities named mid-sentence in the top hits that the question does not name."""
-    names, aliases = planning_names(question, index)
+    names, aliases = list(q.entity_names), q.aliases
     skip = {e.lower() for e in exclude}
     out: list[str] = []
     for hit in hits:
@@ -262,7 +159,7 @@ def bridge_entities(question: str, hits: list[Any], index: EntityIndex, *, exclu
     return out
 
 
-def _unconsumed(question: str, slot: QuestionSlot, bridge: str, hits: list[Any]) -> str:
+def _unconsumed(q: Question, slot: QuestionSlot, bridge: str, hits: list[Any]) -> str:
     """The question's words that the bridging sentence did not already answer: "what does the
     friend Noor hiked with play" minus "I went hiking with my friend Tariq" leaves "play"."""
     said = ""
@@ -271,12 +168,12 @@ def _unconsumed(question: str, slot: QuestionSlot, bridge: str, hits: list[Any])
         if sentences:
             said = sentences[0]
             break
-    left = content_terms(question, drop=[said, *slot.mentions])
-    return " ".join(sorted(left)) or question
+    left = q.terms - stems_of([said, *slot.mentions])
+    return " ".join(sorted(left)) or q.text
 
 
 def latest_version(
-    ctx: Context, question: str, group: str, payload: Payload, *, as_of: datetime | None = None
+    ctx: Context, q: Question, group: str, payload: Payload, *, as_of: datetime | None = None
 ) -> ProcedureResult:
     """The open edge of the question's (subject, predicate) slot, else the newest supporting chunk.
 
@@ -284,7 +181,7 @@ def latest_version(
     'Lisbon'
     """
     index = ctx.entities(group)
-    slot = analyse(ctx, question, group, index)
+    slot = analyse(ctx, q, group)
     trace: dict[str, Any] = {"procedure": "graph_latest", "question": slot.to_trace(), "fallbacks": []}
     if slot.plan is not None and (len(slot.plan.hops) > 1 or slot.plan.hops[0].inverse):
         walked = walk(ctx, group, slot.plan, as_of=as_of, fanout=payload.fanout, index=index)
@@ -301,52 +198,18 @@ def latest_version(
             older = [f for f in history if f.uuid not in {c.uuid for c in current}][-2:]
             evidence = fact_evidence(ctx, group, current) + fact_evidence(ctx, group, older[::-1], score=0.5)
             trace["from_graph"] = True  # the answer rests on edges, not on retrieved text
-            return ProcedureResult(latest_answer(question, slot, current), evidence, current + older, False, trace)
+            return ProcedureResult(latest_answer(q.text, slot, current), evidence, current + older, False, trace)
         trace["fallbacks"].append({"from": "slot", "to": "newest_chunks", "reason": "the graph has no open edge for the slot"})
     else:
         trace["fallbacks"].append({"from": "slot", "to": "newest_chunks", "reason": "no (subject, predicate) in the question"})
-    return newest_chunks(ctx, question, group, payload, trace)
-
-
-def current_slot(ctx: Context, group: str, slot: QuestionSlot, as_of: datetime | None) -> list[Fact]:
-    assert slot.subject is not None and slot.predicate
-    params = {"group_id": group, "subject_uuids": [slot.subject.uuid], "predicate": slot.predicate}
-    rows = (
-        ctx.store.named("fact.state_current", params)
-        if as_of is None
-        else ctx.store.named("fact.state_as_of", {**params, "as_of": as_of})
-    )
-    facts = qualifier_filter(slot.hop(), [row_to_fact(r, group) for r in rows])
-    return sorted(facts, key=edge_order)
-
-
-def slot_history(ctx: Context, group: str, slot: QuestionSlot) -> list[Fact]:
-    assert slot.subject is not None and slot.predicate
-    rows = ctx.store.named(
-        "fact.history", {"group_id": group, "subject_uuids": [slot.subject.uuid], "predicate": slot.predicate}
-    )
-    return qualifier_filter(slot.hop(), [row_to_fact(r, group) for r in rows])
-
-
-def latest_answer(question: str, slot: QuestionSlot, current: list[Fact]) -> str:
-    """The newest open value (older open values of a multi-valued slot follow as "also")."""
-    values = list(dict.fromkeys(f.object for f in current))
-    value = values[0] + (f" (also: {', '.join(values[1:])})" if len(values) > 1 else "")
-    first = question.strip().split(" ", 1)[0].lower()
-    if first in _YES_NO and slot.obj is not None:
-        if any(f.object_uuid == slot.obj.uuid for f in current):
-            return f"Yes, {slot.obj.name}"
-        return f"No, {value} now"
-    return value
+    return newest_chunks(ctx, q, group, payload, trace)
 
 
 def newest_chunks(
-    ctx: Context, question: str, group: str, payload: Payload, trace: dict[str, Any], *, top: int = 5
+    ctx: Context, q: Question, group: str, payload: Payload, trace: dict[str, Any], *, top: int = 5
 ) -> ProcedureResult:
     """The best-scoring hits, in order of support; the newest of the first few answers."""
-    from .retrieval import retrieve
-
-    got = retrieve(ctx, question, group, payload)
+    got = retrieve(ctx, q.query, group, payload)
     trace["retrieval"] = {"hits": len(got.hits), "counts": got.counts, "timings_ms": got.timings_ms}
     evidence = evidence_from_hits(got.hits, group)
     if not evidence:
@@ -354,4 +217,4 @@ def newest_chunks(
     newest = newest_first(evidence[:top])[0]  # the answer: the newest of the best few
     trace["answered_by"] = "newest_chunks"
     trace["answer_from"] = newest.source_ref
-    return ProcedureResult(best_sentence(question, newest.text), evidence, [], False, trace)
+    return ProcedureResult(best_sentence(q, newest.text), evidence, [], False, trace)

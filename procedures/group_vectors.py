@@ -26,7 +26,7 @@ import numpy as np
 from tkg.stores.base import Row
 
 if TYPE_CHECKING:
-    from tkg.memory import Context
+    from tkg.context import Context
 
 EXACT_MAX = 50_000  # vectors of one group scored in memory; beyond, the store's index
 

@@ -17,17 +17,17 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from planners.hop_planner import find_mentions
-from planners.walker import planning_names
-from tkg.memory import row_to_fact
-from tkg.models import Evidence
+from planners.question import Question
+from tkg.models import Evidence, Fact
 
-from .graph import analyse
 from .result import ProcedureResult, evidence_from_hits
+from .retrieval import retrieve
+from .slots import analyse
 from .synthesis import best_sentence, dedupe, fact_evidence, format_day
 
 if TYPE_CHECKING:
     from planners.payloads import Payload
-    from tkg.memory import Context
+    from tkg.context import Context
 
 MIN_STRATA, MAX_STRATA = 3, 12
 PER_STRATUM = 3  # candidates kept per stratum before selection
@@ -50,7 +50,7 @@ def strata(first: datetime, last: datetime, depth: int) -> list[tuple[datetime, 
 
 
 def long_form(
-    ctx: Context, question: str, group: str, payload: Payload, *, as_of: datetime | None = None
+    ctx: Context, q: Question, group: str, payload: Payload, *, as_of: datetime | None = None
 ) -> ProcedureResult:
     """A chronological, coverage-first overview of what the group says about the question.
 
@@ -58,8 +58,6 @@ def long_form(
     - 12 March 2023 — Priya: I'm still living in Bristol and working as a nurse at Northwind, mostly nights.
     ...
     """
-    from .retrieval import retrieve
-
     span = ctx.store.named("temporal.group_span", {"group_id": group})[0]
     trace: dict[str, Any] = {"procedure": "long_form", "turns": span["turns"]}
     if not span["turns"]:
@@ -69,7 +67,7 @@ def long_form(
     per = max(PER_STRATUM, math.ceil(payload.depth / len(slices)))
     sub = replace(payload, depth=per)
     # one wide search first; only strata it leaves empty get a search of their own
-    wide = retrieve(ctx, question, group, replace(payload, depth=payload.depth * WIDE_FACTOR))
+    wide = retrieve(ctx, q.query, group, replace(payload, depth=payload.depth * WIDE_FACTOR))
     candidates: list[list[Evidence]] = []
     counts: list[int] = []
     targeted = 0
@@ -77,27 +75,26 @@ def long_form(
         inside = [h for h in wide.hits if h.valid_at is not None and lo <= h.valid_at < hi]
         if not inside:
             targeted += 1
-            got = retrieve(ctx, question, group, sub, time_range=(lo, hi))
+            got = retrieve(ctx, q.query, group, sub, time_range=(lo, hi))
             inside = [h for h in got.hits if h.valid_at is not None and lo <= h.valid_at < hi]
         counts.append(len(inside))
         candidates.append(evidence_from_hits(inside[:PER_STRATUM], group))
     trace["searches"] = {"wide": 1, "per_stratum": targeted}
-    index = ctx.entities(group)
-    slot = analyse(ctx, question, group, index)
+    slot = analyse(ctx, q, group)
     facts = []
     if slot.subject is not None:
         rows = ctx.store.named("fact.history", {"group_id": group, "subject_uuids": [slot.subject.uuid], "predicate": ""})
-        facts = [row_to_fact(r, group) for r in rows]
+        facts = [Fact.from_row(r, group) for r in rows]
         if as_of is not None:
             facts = [f for f in facts if f.valid_at is not None and f.valid_at <= as_of]
         for ev in fact_evidence(ctx, group, facts, score=0.5):
             k = next((i for i, (lo, hi) in enumerate(slices) if ev.valid_at and lo <= ev.valid_at < hi), None)
             if k is not None:
                 candidates[k].append(ev)
-    names, aliases = planning_names(question, index)
+    names, aliases = list(q.entity_names), q.aliases
     chosen, covered = select(candidates, names, aliases, target=max(len(slices), payload.depth // 3))
     timeline = sorted(chosen, key=lambda e: e.valid_at or span["first"])
-    bullets = [f"- {format_day(e.valid_at)} — {e.speaker + ': ' if e.speaker else ''}{best_sentence(question, e.text, informative=True)}" for e in timeline]
+    bullets = [f"- {format_day(e.valid_at)} — {e.speaker + ': ' if e.speaker else ''}{best_sentence(q, e.text, informative=True)}" for e in timeline]
     trace.update(
         strata=[{"from": lo.isoformat(), "to": hi.isoformat(), "hits": c} for (lo, hi), c in zip(slices, counts, strict=True)],
         strata_covered=sum(1 for c in candidates if c), facts=len(facts), selected=len(chosen),

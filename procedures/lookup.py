@@ -30,45 +30,48 @@ from datetime import datetime
 from typing import Any
 
 from planners.payloads import Payload
-from tkg.memory import Context
+from planners.query_text import QueryText, parse_question
+from planners.question import Question
+from tkg.context import Context
 from tkg.models import NO_INFORMATION, Evidence, Fact
-from tkg.text import split_sentences
+from tkg.text import loose_stems, split_sentences, words
 
-from .query_text import names_in, parse_question, stems, words_of
+from .fusion import Tuning
 from .result import ProcedureResult, evidence_from_hits
-from .retrieval import Hit, Retrieval, Tuning, retrieve
+from .retrieval import Hit, Retrieval, retrieve
+from .slots import analyse, current_slot, latest_answer
 from .synthesis import dedupe, fact_evidence
 
 ANSWER_FROM = 3  # the answer sentence comes from the first N turns
 
 
 def lookup(
-    ctx: Context, question: str, group: str, payload: Payload, *, as_of: datetime | None = None,
+    ctx: Context, q: Question, group: str, payload: Payload, *, as_of: datetime | None = None,
     tuning: Tuning | None = None,
 ) -> ProcedureResult:
-    """Retrieve for ``question`` and answer with the best-supported sentence (or abstain)."""
-    r = retrieve(ctx, question, group, payload, as_of=as_of, tuning=tuning)
+    """Retrieve for the question and answer with the best-supported sentence (or abstain)."""
+    r = retrieve(ctx, q.query, group, payload, as_of=as_of, tuning=tuning)
     trace: dict[str, Any] = {
         "procedure": "lookup", "indexes": list(payload.indexes), "fusion": payload.fusion,
         "depth": payload.depth, "neighbours": payload.neighbours, "counts": r.counts,
         "timings_ms": r.timings_ms, "as_of": as_of.isoformat() if as_of else None, **r.trace,
     }
     evidence = evidence_from_hits(r.hits, group)
-    graph = _slot_answer(ctx, question, group, as_of, trace)
+    graph = _slot_answer(ctx, q, group, as_of, trace)
     if graph is not None:  # an open edge grounds the question by itself
         answer, facts, support = graph
         return ProcedureResult(answer=answer, evidence=dedupe(support + evidence), facts=facts, abstained=False, trace=trace)
-    reason = _abstain_reason(ctx, question, group, payload, r)
+    reason = _abstain_reason(ctx, q, group, payload, r)
     if reason:
         trace["abstained_because"] = reason
         return ProcedureResult(answer=NO_INFORMATION, evidence=evidence, facts=r.facts, abstained=True, trace=trace)
-    answer, source = best_sentence(question, r.hits[:ANSWER_FROM])
+    answer, source = best_sentence(q.query, r.hits[:ANSWER_FROM])
     trace["answer_from"] = source
     return ProcedureResult(answer=answer, evidence=evidence, facts=r.facts, abstained=False, trace=trace)
 
 
 def _slot_answer(
-    ctx: Context, question: str, group: str, as_of: datetime | None, trace: dict[str, Any]
+    ctx: Context, q: Question, group: str, as_of: datetime | None, trace: dict[str, Any]
 ) -> tuple[str, list[Fact], list[Evidence]] | None:
     """Graph first: a question about one person's one relation ("Who is Nikolai dating?") that
     the classifier sent here is answered from that slot's open edge when the graph has one.
@@ -76,9 +79,7 @@ def _slot_answer(
     Only a one-hop plan of the hop planner counts (subject and relation both recognised), so a
     question merely mentioning a relation word keeps its extractive answer.
     """
-    from .graph import analyse, current_slot, latest_answer
-
-    slot = analyse(ctx, question, group, ctx.entities(group))
+    slot = analyse(ctx, q, group)
     if slot.plan is None or len(slot.plan.hops) != 1 or slot.subject is None or not slot.predicate:
         return None
     current = current_slot(ctx, group, slot, as_of)
@@ -87,58 +88,57 @@ def _slot_answer(
     trace["answer_from"] = "graph"
     trace["from_graph"] = True  # the answer rests on an edge (the abstention gate reads this)
     trace["slot"] = {"subject": slot.subject.name, "predicate": slot.predicate, "current": [f.object for f in current]}
-    return latest_answer(question, slot, current), current, fact_evidence(ctx, group, current)
+    return latest_answer(q.text, slot, current), current, fact_evidence(ctx, group, current)
 
 
-def best_sentence(question: str, hits: list[Hit]) -> tuple[str, str | None]:
+def best_sentence(q: QueryText, hits: list[Hit]) -> tuple[str, str | None]:
     """The sentence of the first hits that best covers the question's words, and its source_ref.
 
     >>> h = Hit("e1", "D1:2", "Hi! I moved to Lisbon in May. It rains.", "Priya", None, 1.0, ("chunk_text",))
-    >>> best_sentence("Where did Priya move to?", [h])
+    >>> best_sentence(parse_question("Where did Priya move to?"), [h])
     ('I moved to Lisbon in May.', 'D1:2')
     """
-    q = parse_question(question)
-    wanted = stems(q.words)
+    wanted = loose_stems(q.words)
     named = {n.casefold() for n in q.names}
     best: tuple[float, str, str | None] = (-1.0, "", None)
     for rank, hit in enumerate(hits):
         prior = 1.0 / (rank + 1) + (0.5 if hit.speaker.casefold() in named else 0.0)  # their own words
         for sentence in split_sentences(hit.text) or [hit.text]:
-            words = stems(parse_question(sentence).words)
-            have = words | stems(words_of(hit.speaker))
+            said = loose_stems(parse_question(sentence).words)
+            have = said | loose_stems(words(hit.speaker))
             # Covering the question matters most; then a sentence that adds something (an answer
             # says more than the question did) and is not itself a question.
             score = (len(wanted & have) + 0.5 * prior + (0.5 if hit.matched and hit.matched in sentence else 0.0)
-                     + 0.1 * min(len(words - wanted), 5) - (1.0 if sentence.rstrip().endswith("?") else 0.0))
+                     + 0.1 * min(len(said - wanted), 5) - (1.0 if sentence.rstrip().endswith("?") else 0.0))
             if score > best[0]:
                 best = (score, sentence, hit.source_ref)
     return best[1], best[2]
 
 
-def _abstain_reason(ctx: Context, question: str, group: str, payload: Payload, r: Retrieval) -> str | None:
+def _abstain_reason(ctx: Context, q: Question, group: str, payload: Payload, r: Retrieval) -> str | None:
     if not r.hits:
         return "nothing retrieved"
     cosine = r.trace.get("best_cosine")
     if cosine is not None and cosine < payload.abstain_threshold:
         return f"closest evidence too far (cosine {cosine:.2f} < {payload.abstain_threshold})"
     if payload.abstention == "entity":
-        missing = _ungrounded_names(ctx, question, group, r.hits)
+        missing = _ungrounded_names(ctx, q, group, r.hits)
         if missing:
             return f"not in memory: {', '.join(missing)}"
     return None
 
 
-def _ungrounded_names(ctx: Context, question: str, group: str, hits: list[Hit]) -> list[str]:
+def _ungrounded_names(ctx: Context, q: Question, group: str, hits: list[Hit]) -> list[str]:
     """The question's names when none of them is known (in a retrieved turn or an entity), else [].
 
     The question's first word is not taken as a name: it is capitalised by position.
     """
-    first = question.strip().split(" ", 1)[0].strip("\"'?!.,")
-    names = [n for n in names_in(question) if n != first]
+    first = q.text.strip().split(" ", 1)[0].strip("\"'?!.,")
+    names = [n for n in q.named if n != first]
     if not names:
         return []
-    seen = set().union(*(set(words_of(f"{h.speaker} {h.text}")) for h in hits))
-    if any(set(words_of(n)) <= seen for n in names):
+    seen = set().union(*(set(words(f"{h.speaker} {h.text}")) for h in hits))
+    if any(set(words(n)) <= seen for n in names):
         return []
     entities = ctx.entities(group)
     return [] if any(entities.find(n) is not None for n in names) else names

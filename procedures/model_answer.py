@@ -26,7 +26,7 @@ from tkg.models import NO_INFORMATION, Answer, Evidence
 from .synthesis import format_day
 
 if TYPE_CHECKING:
-    from tkg.memory import Context
+    from tkg.context import Context
 
 SHOWN = 12  # evidence items the answer model sees
 _EPOCH = datetime(1, 1, 1, tzinfo=UTC)

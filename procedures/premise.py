@@ -20,15 +20,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from planners.asked import Asked
+from planners.question import Question
 from tkg.models import Evidence
 from tkg.nlp import is_common_word, is_place_name, parse
+from tkg.text import content_terms, stems_of
 
 from .about import Subject, about
 from .abstain import GENERIC
-from .query_text import names_in
 from .spans import ANIMALS, hypothetical, negated
-from .synthesis import content_terms
 
 # relatives and animals a question may presuppose, with the words that state one
 KIN: dict[str, frozenset[str]] = {
@@ -83,13 +82,13 @@ def _stated(sent: Any) -> bool:
     return not hypothetical(sent) and not negated(sent)
 
 
-def check(asked: Asked, question: str, subject: Subject | None, turns: list[Evidence],
-          speakers: tuple[str, ...]) -> Premise:
-    """Whether every presupposition of ``question`` is stated about its subject in ``turns``.
+def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers: tuple[str, ...]) -> Premise:
+    """Whether every presupposition of the question is stated about its subject in ``turns``.
     A question that asks for an inference ("Would she likely enjoy Vivaldi?") presupposes nothing."""
+    question, asked = q.text, q.asked
     if _INFERENCE.search(question):
         return Premise(True, "an inference question presupposes nothing")
-    focus = [n for n in names_in(question) if subject is None or n.lower() not in subject.aliases]
+    focus = [n for n in q.named if subject is None or n.lower() not in subject.aliases]
     focus = [n for n in focus if n.lower() not in {s.lower() for s in speakers} and _names_a_thing(n, question)]
     nouns: set[str] = set()
     if asked.kind in _PRESUPPOSING and (asked.head in KIN or asked.head in ANIMALS):
@@ -99,7 +98,7 @@ def check(asked: Asked, question: str, subject: Subject | None, turns: list[Evid
     need_names = {n.lower(): False for n in focus}
     retracted: dict[str, bool] = {}  # a name's latest mention calls it off ("the Lisbon move fell through")
     # a "when" question presupposes its event: one of its words is said in some plain statement
-    event = content_terms(question, drop=[*focus, *(subject.aliases if subject else ())]) - _GENERIC \
+    event = q.terms - stems_of([*focus, *(subject.aliases if subject else ())]) - _GENERIC \
         if asked.kind == "date" else set()
     need_event = set(event)  # one of them will do
     # a place is presupposed together with its event ("move back to Accra"), anything else alone

@@ -20,14 +20,15 @@ from typing import TYPE_CHECKING, Any
 from planners.asked import Asked
 from tkg.models import NO_INFORMATION, Evidence, Fact
 from tkg.nlp import is_place_name, parse
+from tkg.text import content_terms, stem
 from tkg.timeparse import find_times
 
 from .about import Subject, about, clause_about
 from .spans import ANIMALS, GREETING, Span, hypothetical, negated, spans_of
-from .synthesis import content_terms, format_day, stem
+from .synthesis import format_day
 
 if TYPE_CHECKING:
-    from tkg.memory import Context
+    from tkg.context import Context
 
 SUPPORT = 0.55  # the least support a value needs to answer
 NEWER = 1.0  # the support a value said after the graph's newest edge needs to replace it

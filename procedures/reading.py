@@ -15,14 +15,16 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from planners import cues
-from planners.asked import Asked, asked_for
+from planners.asked import Asked
+from planners.query_text import names_in
+from planners.question import Question
 from tkg.models import Evidence
 from tkg.nlp import parse, parse_many
+from tkg.text import content_terms
 
 from .about import Subject, subject_of
 from .backfill import turn_evidence
 from .premise import check
-from .query_text import names_in
 from .reader import (
     FAR_FUTURE,
     NEWER,
@@ -36,11 +38,11 @@ from .reader import (
     phrase,
 )
 from .result import ProcedureResult
-from .synthesis import content_terms, dedupe, format_day
-from .temporal import group_time, resolve_window
+from .slots import group_time, resolve_window
+from .synthesis import dedupe, format_day
 
 if TYPE_CHECKING:
-    from tkg.memory import Context
+    from tkg.context import Context
 
 _FAR_PAST = datetime(1900, 1, 1).astimezone()
 # kinds whose spans are typed well enough that finding none means the evidence does not say
@@ -178,20 +180,20 @@ def main_verb(question: str) -> str | None:
     return None
 
 
-def read(ctx: Context, question: str, group: str, *, mode: str, as_of: datetime | None,
+def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | None,
          result: ProcedureResult, predicate: str | None) -> Reading | None:
-    """The reader's answer for ``question``, or None to keep the procedure's own (see the module doc)."""
-    asked = asked_for(question)
+    """The reader's answer for the question, or None to keep the procedure's own (see the module doc)."""
+    question, asked = q.text, q.asked
     trace: dict[str, Any] = {"asked": asked.to_trace()}
     if asked.kind == "summary":
         return None
     speakers = tuple(ctx.speakers(group))
-    subject = subject_of(question, ctx.speakers(group))
+    subject = subject_of(q, ctx.speakers(group))
     trace["subject"] = subject.name if subject else None
     cue_set = cue_terms(ctx, question, predicate, subject, asked)
     turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set))
     parse_many([e.text for e in turns])  # one batch for the turns every later step reads
-    premise = check(asked, question, subject, turns, speakers)
+    premise = check(q, subject, turns, speakers)
     trace["premise"] = premise.reason
     if not premise.holds:
         return no_information(f"false premise: {premise.reason}", result.evidence or turns[:5], trace)

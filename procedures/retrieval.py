@@ -1,7 +1,6 @@
 """Direct retrieval: full-text and vector search over turns, sentences and facts, fused per turn.
 
-This module holds the pipeline and what happens after the search (`retrieve`, its `Tuning`,
-fusion, turns, neighbours); the index search itself, with its adaptive over-fetch and the row
+This module holds the pipeline and what happens after the search (`retrieve`, fusion, turns, neighbours); the index search itself, with its adaptive over-fetch and the row
 filters, is in `procedures.search`. What it does for one question, all scoped to one group:
 
 1. the question becomes plain words for BM25 (`query_text`: no engine syntax survives, and a
@@ -29,54 +28,25 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any
 
 from planners.payloads import Payload
-from tkg.memory import Context, row_to_fact
+from planners.query_text import QueryText, parse_question
+from tkg.context import Context
 from tkg.models import Fact, as_utc
 from tkg.stores.base import Row
 
-from .fusion import Candidate, Fused, Method, Normaliser, boost, context_scores, fuse
-from .query_text import parse_question
+from .fusion import Candidate, Fused, Method, Tuning, boost, context_scores, fuse
 from .result import Hit, Retrieval
 from .search import LISTS, Clock, Filter, gather, list_names, row_filter, turn_passes
 
-__all__ = ["Hit", "Retrieval", "Tuning", "retrieve"]
-
-
-@dataclass(frozen=True)
-class Tuning:
-    """Retrieval knobs that are not part of a payload. Defaults: the best measured on LoCoMo dev
-    (tools/dev_locomo_eval.py; evidence-turn Hit@10 / MRR, see the report in the docstring there)."""
-
-    per_list: int = 40  # candidates kept per ranked list (after the group filter)
-    k_fetch_factor: int = 4  # first over-fetch: per_list * factor rows from the shared index
-    k_fetch_max: int = 4096
-    max_retries: int = 3
-    learn_share: bool = True  # size the first fetch from the share the group kept last time
-    exact_vectors: bool = True  # score a small group's vectors in memory (procedures/group_vectors.py)
-    normaliser: Normaliser = "z"  # how "score" fusion calibrates each list (z beat minmax)
-    pool: bool = False  # calibrate against all lists of a modality pooled (measured: no gain)
-    rrf_k: int = 60
-    bm25_k1: float = 1.2  # Kuzu only: Lucene's are fixed per index
-    bm25_b: float = 0.2  # short sentences share the index: a low b stops BM25 burying whole turns
-    text_weight: float = 1.0  # BM25 lists; multiplies the payload's per-index weight
-    vector_weight: float = 1.0  # dense lists
-    speaker_boost: float = 0.3  # extra share for turns said by a person the question names
-    date_boost: float = 2.0  # extra share for turns said on / about the calendar date it names
-    date_slack_days: float = 1.0
-    neighbour_decay: float = 0.5  # a neighbour d turns away joins at decay**d of its hit's score
-    context_weight: float = 0.3  # share of a neighbouring hit's score a hit gains
-    context_radius: int | None = 2  # turns either side that lend score; None: payload.neighbours
-    dense_text: Literal["question", "declarative"] = "question"  # declarative measured worse
-    window: int = 3  # depth * window fused turns are read, so boosts and context can reorder
+__all__ = ["Hit", "Retrieval", "retrieve"]
 
 
 def retrieve(
     ctx: Context,
-    question: str,
+    query: str | QueryText,
     group: str,
     payload: Payload,
     *,
@@ -85,25 +55,28 @@ def retrieve(
     as_of: datetime | None = None,
     tuning: Tuning | None = None,
 ) -> Retrieval:
-    """The payload's depth of distinct turns that best answer ``question`` in ``group``.
+    """The payload's depth of distinct turns that best answer ``query`` in ``group``: a parsed
+    question's `QueryText` (`Question.query`), or any text (parsed here).
 
     ``time_range`` keeps turns said in ``[start, end)`` or whose words refer to a time overlapping
     it (and facts that began in it); ``speaker`` keeps only turns that person said (neighbours
     included); ``as_of`` keeps only what had been said by then. Within one question (`Context.asking`)
     the same arguments retrieve once.
     """
-    key = repr((question, group, payload, time_range, speaker, as_of, tuning))
-    return ctx.once(("retrieval", key), lambda: _retrieve(ctx, question, group, payload, time_range, speaker, as_of, tuning))
+    text = query.question if isinstance(query, QueryText) else query
+    key = repr((text, group, payload, time_range, speaker, as_of, tuning))
+    return ctx.once(("retrieval", key), lambda: _retrieve(
+        ctx, query if isinstance(query, QueryText) else parse_question(text), group, payload, time_range, speaker,
+        as_of, tuning))
 
 
 def _retrieve(
-    ctx: Context, question: str, group: str, payload: Payload, time_range: tuple[datetime, datetime] | None,
+    ctx: Context, q: QueryText, group: str, payload: Payload, time_range: tuple[datetime, datetime] | None,
     speaker: str | None, as_of: datetime | None, tuning: Tuning | None,
 ) -> Retrieval:  # fmt: skip
     tune = tuning or Tuning()
     clock = Clock()
     started = time.perf_counter()
-    q = parse_question(question)
     names = list_names(payload)
     rng = (as_utc(time_range[0]), as_utc(time_range[1])) if time_range else None
     cutoff = as_utc(as_of)
@@ -155,7 +128,7 @@ def _facts(ctx: Context, group: str, hits: list[Hit]) -> list[Fact]:
     if not uuids:
         return []
     rows = {r["uuid"]: r for r in ctx.store.named("retrieval.fact_sources", {"group_id": group, "uuids": uuids})}
-    return [row_to_fact(rows[u], group) for u in uuids if u in rows]
+    return [Fact.from_row(rows[u], group) for u in uuids if u in rows]
 
 
 # --- turns -------------------------------------------------------------------------------------------

@@ -21,18 +21,15 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from planners.payloads import Payload
-from tkg.memory import Context
+from planners.query_text import QueryText
+from tkg.context import Context
 from tkg.stores.base import Row
 
-from .fusion import Candidate
+from .fusion import Candidate, Tuning
 from .group_vectors import group_vectors
-from .query_text import QueryText
-
-if TYPE_CHECKING:
-    from .retrieval import Tuning  # only for annotations: retrieval imports this module
 
 __all__ = ["LISTS", "Clock", "Filter", "gather", "list_names", "row_filter", "turn_passes"]
 

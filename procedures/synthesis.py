@@ -22,17 +22,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from planners.question import Question
 from tkg.errors import ProviderError
+from tkg.llm import parse_synthesis, synthesis_prompt
 from tkg.models import NO_INFORMATION, Evidence, Fact
-from tkg.text import STOPWORDS, split_sentences
+from tkg.text import content_terms, split_sentences
 from tkg.timeparse import TimeRef
 
 if TYPE_CHECKING:
-    from tkg.memory import Context
+    from tkg.context import Context
 
-_WORD = re.compile(r"[a-z0-9]+")
-_FRAME = frozenset("what when where which who whom whose why how kind type sort many much ever did does do".split())
-_SUFFIXES = ("ing", "ed", "es", "s", "ly", "d")
 _NAMED = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z]+")  # a capitalised word mid-sentence
 
 LONG_FORM_SYSTEM = f"""You write a short overview of what a conversation history says, for the person asking.
@@ -44,36 +43,12 @@ ANSWER: <one paragraph of plain prose>
 CITED: <the numbers of the evidence items you used, comma-separated>"""
 
 
-def stem(word: str) -> str:
-    """A crude suffix stripper, enough to match "moved" with "move" and "races" with "race".
-
-    Stems keep at least four letters, so a stem used as a prefix stays specific ("shoes" → "shoe").
-    """
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
-    return word
-
-
-def stemmed_words(text: str) -> list[str]:
-    """Every word of `text`, lower-cased and stemmed, in order (stop words kept)."""
-    return [stem(w) for w in _WORD.findall(text.lower())]
-
-
-def content_terms(text: str, *, drop: Iterable[str] = ()) -> set[str]:
-    """Stemmed content words of `text` (no stop words or question frame), minus `drop`."""
-    dropped = {stem(w) for t in drop for w in _WORD.findall(t.lower())}
-    return {
-        stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS and w not in _FRAME and len(w) > 1
-    } - dropped
-
-
-def best_sentence(question: str, text: str, *, focus: Iterable[str] = (), informative: bool = False) -> str:
+def best_sentence(question: str | Question, text: str, *, focus: Iterable[str] = (), informative: bool = False) -> str:
     """The sentence of `text` sharing the most content words with the question (and, twice as
     much, with `focus` terms); the earliest wins ties. `informative` breaks ties by named things
     and length instead, so "Busy!" never stands for a whole turn."""
     sentences = split_sentences(text) or [text]
-    wanted = content_terms(question)
+    wanted = question.terms if isinstance(question, Question) else content_terms(question)
     focused = content_terms(" ".join(focus))
     best, best_key = sentences[0], (-1.0, 0.0)
     for s in sentences:
@@ -195,8 +170,6 @@ def synthesize(
     """
     if ctx.llm is None:
         return Synthesis(extractive, evidence, extractive == NO_INFORMATION, {"synthesis": "extractive"})
-    from tkg.llm import parse_synthesis, synthesis_prompt
-
     shown = evidence[:limit]
     lines = [evidence_line(e) for e in shown]
     if long_form:

@@ -16,75 +16,35 @@ Relative words in the question are anchored at the group's latest turn (else now
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from planners import cues
-from planners.walker import edge_order, walk
-from tkg.memory import row_to_fact
-from tkg.models import Fact, utcnow
+from planners.question import Question, QuestionSlot
+from tkg.models import Fact
+from tkg.text import content_terms
 from tkg.timeparse import TimeRef, find_times
 
 from .coverage import covers
-from .graph import QuestionSlot, analyse, slot_history, walk_answer
 from .result import ProcedureResult, evidence_from_hits
-from .synthesis import best_sentence, content_terms, fact_evidence, format_day, format_ref, interval_text
+from .retrieval import retrieve
+from .slots import (
+    FAR_PAST,
+    Window,
+    analyse,
+    group_time,
+    resolve_anchor,
+    resolve_window,
+    slot_history,
+    walk_answer,
+)
+from .synthesis import best_sentence, fact_evidence, format_day, format_ref, interval_text
+from .walker import edge_order, walk
 
 if TYPE_CHECKING:
     from planners.payloads import Payload
-    from tkg.memory import Context
+    from tkg.context import Context
 
-Window = tuple[datetime, datetime]
-_FAR_PAST = datetime(1900, 1, 1, tzinfo=UTC)
-_FAR_FUTURE = datetime(2200, 1, 1, tzinfo=UTC)
 _WHEN = re.compile(r"^\s*(?:when\b|what (?:date|day|year|month|time)\b|how long ago\b|in (?:what|which) (?:year|month)\b)", re.I)
-
-
-def group_time(ctx: Context, group: str) -> datetime:
-    """The time of the group's latest turn (what "now" means for its relative words), else now."""
-    rows = ctx.store.named("temporal.group_span", {"group_id": group})
-    last = rows[0]["last"] if rows else None
-    return last if isinstance(last, datetime) else utcnow()
-
-
-def resolve_window(text: str, anchor: datetime) -> Window | None:
-    """The interval a time anchor denotes; "before"/"after"/"since"/"until" open one side.
-
-    >>> from datetime import UTC
-    >>> [d.date().isoformat() for d in resolve_window("July 2023", datetime(2024, 1, 1, tzinfo=UTC))]
-    ['2023-07-01', '2023-08-01']
-    """
-    words = text.strip()
-    lead = words.split(" ", 1)[0].lower()
-    core = words.split(" ", 1)[1] if lead in ("before", "after", "since", "until", "till") and " " in words else words
-    refs = find_times(core, anchor)
-    if not refs and core[:1].isdigit():  # a bare "2019" reads as a year only after "in"
-        refs = find_times(f"in {core}", anchor)
-    if not refs:
-        return None
-    start, end = refs[0].start, refs[0].end
-    if lead in ("before", "until", "till"):
-        return (_FAR_PAST, start)
-    if lead == "after":
-        return (end, _FAR_FUTURE)
-    if lead == "since":
-        return (start, _FAR_FUTURE)
-    return (start, end)
-
-
-def resolve_anchor(ctx: Context, group: str, text: str | None) -> datetime | None:
-    """A point for a time anchor: the middle of its window (or the open side's edge)."""
-    if not text:
-        return None
-    window = resolve_window(text, group_time(ctx, group))
-    if window is None:
-        return None
-    lo, hi = window
-    if lo == _FAR_PAST:
-        return hi - timedelta(seconds=1)
-    if hi == _FAR_FUTURE:
-        return lo
-    return lo + (hi - lo) / 2
 
 
 def granularity(start: datetime, end: datetime | None) -> str:
@@ -124,15 +84,15 @@ def fact_time(fact: Fact, said_at: datetime | None) -> str | None:
 
 
 def turn_time(
-    ctx: Context, group: str, question: str, episode_uuid: str, *, require_overlap: bool = False
+    ctx: Context, group: str, wanted: frozenset[str], episode_uuid: str, *, require_overlap: bool = False
 ) -> tuple[str, str] | None:
-    """The resolved time of the turn's sentence that best matches the question: (answer, how).
+    """The resolved time of the turn's sentence that best matches the question (its ``wanted``
+    content terms, `Question.terms`): (answer, how).
 
     With `require_overlap` the sentence must share a content word with the question, so an
     unrelated "next week" in the same turn cannot date the fact.
     """
     chunks = ctx.store.named("temporal.episode_chunks", {"group_id": group, "episode_uuids": [episode_uuid]})
-    wanted = content_terms(question)
     best: tuple[int, dict[str, Any]] | None = None
     for c in chunks:
         if c["time_start"] is None:
@@ -151,7 +111,7 @@ def turn_time(
 
 
 def temporal(
-    ctx: Context, question: str, group: str, payload: Payload, *, as_of: datetime | None = None
+    ctx: Context, q: Question, group: str, payload: Payload, *, as_of: datetime | None = None
 ) -> ProcedureResult:
     """Answer a time-anchored question (see the module docstring for the order of attempts).
 
@@ -159,9 +119,9 @@ def temporal(
     '4 June 2023'
     """
     index = ctx.entities(group)
-    slot = analyse(ctx, question, group, index)
+    slot = analyse(ctx, q, group)
     now = group_time(ctx, group)
-    anchor = cues.find_time_anchor(question)
+    anchor = q.anchor
     window: Window | None = None
     if as_of is not None:
         window = (as_of, as_of + timedelta(microseconds=1))
@@ -172,11 +132,11 @@ def temporal(
         "anchor": anchor.text if anchor else None, "window": [w.isoformat() for w in window] if window else None,
         "fallbacks": [],
     }  # fmt: skip
-    if _WHEN.search(question):
-        got = _when_from_graph(ctx, question, group, slot, trace)
+    if _WHEN.search(q.text):
+        got = _when_from_graph(ctx, q, group, slot, trace)
         if got is not None:
             return got
-        return _when_from_chunks(ctx, question, group, payload, trace)
+        return _when_from_chunks(ctx, q, group, payload, trace)
     if slot.plan is not None and (len(slot.plan.hops) > 1 or slot.plan.hops[0].inverse):
         point = as_of or (resolve_anchor(ctx, group, anchor.text) if anchor else None)
         walked = walk(ctx, group, slot.plan, as_of=point, fanout=payload.fanout, max_hops=max(1, payload.hop_limit), index=index)
@@ -186,7 +146,7 @@ def temporal(
             return ProcedureResult(walk_answer(walked), fact_evidence(ctx, group, walked.facts), walked.facts, False, trace)
         trace["fallbacks"].append({"from": "walk", "to": "chunks", "reason": walked.reason})
     if slot.subject is not None and slot.predicate and anchor is None and as_of is None and slot.obj is not None:
-        got = _neighbour_version(ctx, question, group, slot, trace)
+        got = _neighbour_version(ctx, q, group, slot, trace)
         if got is not None:
             return got
     if slot.subject is not None and slot.predicate and window is not None:
@@ -195,19 +155,19 @@ def temporal(
             {"group_id": group, "subject_uuids": [slot.subject.uuid], "predicate": slot.predicate,
              "range_start": window[0], "range_end": window[1]},
         )  # fmt: skip
-        facts = [row_to_fact(r, group) for r in rows]
+        facts = [Fact.from_row(r, group) for r in rows]
         trace["facts_in_window"] = [f.object for f in facts]
-        if facts and covers(question, [slot.subject.name], slot.predicate, facts, ctx.registry):
+        if facts and covers(q, [slot.subject.name], slot.predicate, facts, ctx.registry):
             answer = facts[0].object if len(facts) == 1 else "; ".join(f"{f.object} ({interval_text(f)})" for f in facts)
             trace["from_graph"] = True  # the answer rests on edges, not on retrieved text
             return ProcedureResult(answer, fact_evidence(ctx, group, facts), facts, False, trace)
         reason = "the edges do not say what the question asks about" if facts else "no edge of the slot overlaps the window"
         trace["fallbacks"].append({"from": "facts", "to": "chunks", "reason": reason})
-    return _chunks_in_window(ctx, question, group, payload, window, trace)
+    return _chunks_in_window(ctx, q, group, payload, window, trace)
 
 
 def _when_from_graph(
-    ctx: Context, question: str, group: str, slot: QuestionSlot, trace: dict[str, Any]
+    ctx: Context, q: Question, group: str, slot: QuestionSlot, trace: dict[str, Any]
 ) -> ProcedureResult | None:
     if slot.subject is None or not slot.predicate:
         return None
@@ -220,16 +180,16 @@ def _when_from_graph(
     if not history:
         trace["fallbacks"].append({"from": "facts", "to": "chunks", "reason": "no edge says when"})
         return None
-    if not covers(question, [slot.subject.name], slot.predicate, history, ctx.registry):
+    if not covers(q, [slot.subject.name], slot.predicate, history, ctx.registry):
         # "When did Jon start going to the gym?" is not answered by Jon's one visit (Paris)
         trace["fallbacks"].append({"from": "facts", "to": "chunks", "reason": "the edge does not say what the question asks about"})
         return None
-    first = min(history, key=lambda f: (f.valid_at is None, f.valid_at or _FAR_PAST))
+    first = min(history, key=lambda f: (f.valid_at is None, f.valid_at or FAR_PAST))
     evidence = fact_evidence(ctx, group, [first])
     said = evidence[0].valid_at if evidence else None
     answer, how = fact_time(first, said), "the edge's time words"
     if answer is None and evidence:
-        found = turn_time(ctx, group, question, evidence[0].episode, require_overlap=True)
+        found = turn_time(ctx, group, q.terms, evidence[0].episode, require_overlap=True)
         answer, how = found if found else (None, "")
     if answer is None:
         answer, how = format_day(first.valid_at), "the edge's valid_at"
@@ -239,16 +199,14 @@ def _when_from_graph(
 
 
 def _when_from_chunks(
-    ctx: Context, question: str, group: str, payload: Payload, trace: dict[str, Any]
+    ctx: Context, q: Question, group: str, payload: Payload, trace: dict[str, Any]
 ) -> ProcedureResult:
-    from .retrieval import retrieve
-
-    got = retrieve(ctx, question, group, payload)
+    got = retrieve(ctx, q.query, group, payload)
     trace["retrieval"] = {"hits": len(got.hits), "counts": got.counts}
     hits = got.hits[:3]
     if not hits:
         return ProcedureResult("", [], [], True, {**trace, "reason": "retrieval found nothing"})
-    found = turn_time(ctx, group, question, hits[0].episode_uuid)
+    found = turn_time(ctx, group, q.terms, hits[0].episode_uuid)
     if found is not None:
         answer, trace["answered_by"] = found
     else:
@@ -257,10 +215,10 @@ def _when_from_chunks(
 
 
 def _neighbour_version(
-    ctx: Context, question: str, group: str, slot: QuestionSlot, trace: dict[str, Any]
+    ctx: Context, q: Question, group: str, slot: QuestionSlot, trace: dict[str, Any]
 ) -> ProcedureResult | None:
     """"Where did Priya live before Leeds?": the version next to the named one in the slot."""
-    m = re.search(r"\b(before|after)\b", question, re.I)
+    m = re.search(r"\b(before|after)\b", q.text, re.I)
     if m is None or slot.obj is None:
         return None
     history = sorted(slot_history(ctx, group, slot), key=lambda f: edge_order(f)[0], reverse=True)
@@ -290,15 +248,13 @@ def in_window(ctx: Context, group: str, hits: list[Any], window: Window) -> list
 
 
 def _chunks_in_window(
-    ctx: Context, question: str, group: str, payload: Payload, window: Window | None, trace: dict[str, Any]
+    ctx: Context, q: Question, group: str, payload: Payload, window: Window | None, trace: dict[str, Any]
 ) -> ProcedureResult:
-    from .retrieval import retrieve
-
-    got = retrieve(ctx, question, group, payload, time_range=window)
+    got = retrieve(ctx, q.query, group, payload, time_range=window)
     trace["retrieval"] = {"hits": len(got.hits), "counts": got.counts, "time_range": trace["window"]}
     if not got.hits and window is not None:
         trace["fallbacks"].append({"from": "window", "to": "unfiltered", "reason": "nothing in the window"})
-        got = retrieve(ctx, question, group, payload)
+        got = retrieve(ctx, q.query, group, payload)
     hits = got.hits
     if window is not None and hits:
         inside = in_window(ctx, group, hits, window)
@@ -307,9 +263,9 @@ def _chunks_in_window(
         hits = inside + [h for h in hits if h not in inside]
     if not hits:
         return ProcedureResult("", [], [], True, {**trace, "reason": "retrieval found nothing"})
-    answer = best_sentence(question, hits[0].text)
+    answer = best_sentence(q, hits[0].text)
     trace["answered_by"] = "best chunk in the window" if window else "best chunk"
     # Evidence stays in order of support; the chronology is the answer's business (the trace
     # lists the same turns by time).
-    trace["chronology"] = [h.source_ref for h in sorted(hits, key=lambda h: (h.valid_at is None, h.valid_at or _FAR_PAST))]
+    trace["chronology"] = [h.source_ref for h in sorted(hits, key=lambda h: (h.valid_at is None, h.valid_at or FAR_PAST))]
     return ProcedureResult(answer, evidence_from_hits(hits, group), [], False, trace)

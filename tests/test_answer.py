@@ -16,9 +16,11 @@ import pytest
 from reliability.common import track
 
 from planners.payloads import default_payloads
+from planners.question import parse
 from procedures.abstain import about_speaker, ground
 from procedures.answer import _empty_retrieval_gate, answer_question
 from procedures.result import ProcedureResult
+from procedures.slots import question_in
 from tkg.errors import ProviderError
 from tkg.memory import Memory
 from tkg.models import NO_INFORMATION
@@ -105,10 +107,10 @@ def test_no_false_abstention_on_speakers_and_lowercase_topics(mg: tuple[Memory, 
 
 def test_an_attribute_said_by_the_other_speaker_abstains(mg: tuple[Memory, str]) -> None:
     mem, group = mg
-    g = ground(mem.ctx, "How did Noor's knees cope with the marathon?", group)
+    g = ground(mem.ctx, question_in(mem.ctx, "How did Noor's knees cope with the marathon?", group), group)
     assert not g.grounded and g.ownership is not None
     assert [e.source_ref for e in g.evidence] == ["n21"] and g.evidence[0].speaker == "Felix"
-    assert ground(mem.ctx, "How did Felix's knees cope with the marathon?", group).grounded
+    assert ground(mem.ctx, question_in(mem.ctx, "How did Felix's knees cope with the marathon?", group), group).grounded
 
 
 def test_unknown_group_abstains_without_an_exception(mg: tuple[Memory, str]) -> None:
@@ -122,7 +124,7 @@ def test_empty_retrieval_gate_retries_wider(mg: tuple[Memory, str]) -> None:
     mem, group = mg
     fired: list[dict[str, object]] = []
     payload = default_payloads().for_mode("single_fact")
-    got = _empty_retrieval_gate(mem.ctx, "Where does Noor live?", group, payload, None, ProcedureResult(""), fired)
+    got = _empty_retrieval_gate(mem.ctx, question_in(mem.ctx, "Where does Noor live?", group), group, payload, None, ProcedureResult(""), fired)
     assert fired[0]["fired"] and "+fallback" in str(fired[0]["effect"]) and got.evidence
 
 
@@ -172,7 +174,7 @@ def test_graph_answers_are_backfilled_with_turns_about_their_entities(mg: tuple[
     """A graph answer names its source turns first; the turns that mention its entities (or that
     they said) follow,
     those sharing the question's words first, and no other group's turn is among them."""
-    from procedures.synthesis import content_terms
+    from tkg.text import content_terms
 
     mem, group = mg
     a = mem.ask("Where does Noor live now?", group=group)
@@ -204,14 +206,14 @@ def test_group_turns_ranks_the_groups_turns_by_bm25(mg: tuple[Memory, str]) -> N
     """A turn is read as "speaker: text"; whole stemmed words count, not substrings; a turn said
     after `as_of` and any other group's turn are left out."""
     from procedures.backfill import group_turns
-    from procedures.synthesis import content_terms
+    from tkg.text import content_terms
 
     mem, group = mg
-    ranked = group_turns(mem.ctx, "When did Noor move to Dublin?", group)
+    ranked = group_turns(mem.ctx, parse("When did Noor move to Dublin?"), group)
     assert ranked and "dublin" in ranked[0].text.lower() and all(e.group == group for e in ranked)
     assert [e.score for e in ranked] == sorted((e.score for e in ranked), reverse=True)
     assert all(content_terms(f"{e.speaker}: {e.text}") & content_terms("When did Noor move to Dublin?") for e in ranked)
     first = min(e.valid_at for e in ranked if e.valid_at)
-    assert all(e.valid_at <= first for e in group_turns(mem.ctx, "When did Noor move to Dublin?", group, as_of=first))
-    assert group_turns(mem.ctx, "When did Noor move to Dublin?", "no-such-" + group) == []
-    assert group_turns(mem.ctx, "What is it?", group) == []  # no content word: nothing to rank by
+    assert all(e.valid_at <= first for e in group_turns(mem.ctx, parse("When did Noor move to Dublin?"), group, as_of=first))
+    assert group_turns(mem.ctx, parse("When did Noor move to Dublin?"), "no-such-" + group) == []
+    assert group_turns(mem.ctx, parse("What is it?"), group) == []  # no content word: nothing to rank by

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from test_bulk_load import WordHashEmbedder
 
+from planners.question import parse
 from procedures.coverage import coverage
 from tkg.memory import Memory
 from tkg.models import EpisodeInput
@@ -46,7 +47,7 @@ def mem(tmp_path_factory: pytest.TempPathFactory) -> Memory:
     ("Which places has Dara visited at the moment?", set(), set()),  # and so does a recency cue
 ])  # fmt: skip
 def test_what_a_question_asks_about_beyond_its_relation(question: str, asked: set[str], said: set[str]) -> None:
-    got = coverage(question, ["Dara"], "visited", ["Lisbon Dara visited Lisbon"], PredicateRegistry.load())
+    got = coverage(parse(question), ["Dara"], "visited", ["Lisbon Dara visited Lisbon"], PredicateRegistry.load())
     assert got == (asked, said)
 
 

@@ -18,18 +18,17 @@ import pytest
 
 import tkg.embed as embed_mod
 from tkg.embed import (
-    MINILM,
-    Embedder,
     LocalEmbedder,
-    OpenAIEmbedder,
     bundled_minilm_dir,
     check_dimension,
     cpu_has_fast_bf16,
     get_embedder,
     resolve_model_source,
 )
+from tkg.embed_base import MINILM, Embedder
 from tkg.embed_cache import CachedEmbedder, EmbeddingCache, cache_key, default_cache_path
 from tkg.embed_onnx import ONNX_MATMUL_ID, OnnxEmbedder
+from tkg.embed_openai import OpenAIEmbedder
 from tkg.errors import ConfigError, EmbeddingError
 
 _spec = importlib.util.spec_from_file_location(

@@ -13,7 +13,7 @@ from tkg.extract import Candidate, extract, mentions
 from tkg.extract.evaluate import evaluate
 from tkg.extract.survey import survey_locomo
 from tkg.predicates import REGISTRY
-from tkg.text import normalize_name, split_sentences, tokenize
+from tkg.text import content_terms, loose_stem, normalize_name, split_sentences, stem, terms, tokenize, words
 
 WHEN = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
 LABELLED = Path(__file__).parent / "data" / "extraction_labelled.jsonl"
@@ -70,9 +70,15 @@ def test_normalize_name_keeps_different_names_apart() -> None:
     assert normalize_name("  New   York  ") == "new york"
 
 
-def test_tokenize() -> None:
-    assert tokenize("Where's Priya's new flat?") == ["where's", "priya", "new", "flat"]
-    assert tokenize("Where is the flat?", drop_stopwords=True) == ["flat"]
+def test_tokenize_words_and_stems() -> None:
+    assert tokenize("Where's Priya's new flat?") == ["where", "is", "priya", "'s", "new", "flat"]
+    assert tokenize("Is Jonas' co-founder in?") == ["is", "jonas", "'", "co-founder", "in"]
+    assert words("Jonas's (new) flat: AND/OR o'Neill") == ["jonas", "new", "flat", "and", "or", "o", "neill"]
+    assert [stem(w) for w in ("moved", "move", "painting", "races", "shoes", "bus")] == [
+        "move", "move", "paint", "race", "shoe", "bus"]
+    assert [loose_stem(w) for w in ("moved", "moving", "lives")] == ["mov", "mov", "liv"]
+    assert content_terms("When did Jonas move his flat?", drop=["Jonas"]) == {"move", "flat"}
+    assert terms("Jonas's café") == ["jonas", "s", "caf"]  # what the term rankers were tuned on
 
 
 # -- behaviours --------------------------------------------------------------------------------

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 from test_bulk_load import WordHashEmbedder
 
-from tkg.group_cache import GroupCache, read_entities, read_speakers
+from tkg.entities import read_entities
+from tkg.group_cache import GroupCache, read_speakers
 from tkg.memory import Memory
 from tkg.models import EpisodeInput
 

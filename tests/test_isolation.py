@@ -29,7 +29,7 @@ from reliability.common import (
 )
 
 from planners.hop_planner import plan_hops
-from planners.walker import walk
+from procedures.walker import walk
 from tkg.bench.soak import TEMPLATES, Vocab, check_invariants, conversation, group_uuids, leftovers, snapshot
 from tkg.cypher import cypher_root, load_query
 from tkg.errors import NotFound

@@ -19,9 +19,10 @@ from reliability.common import shared_embedder
 from typer.testing import CliRunner
 
 from tkg.cli import app
+from tkg.context import Context
 from tkg.errors import ConfigError
 from tkg.llm import ReplayMissing, Stages, stage_specs
-from tkg.memory import Context, Memory
+from tkg.memory import Memory
 from tkg.models import NO_INFORMATION, EpisodeInput
 from tkg.predicates import PredicateRegistry
 from tkg.stores import GraphStore

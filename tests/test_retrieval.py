@@ -20,12 +20,13 @@ import pytest
 from reliability.common import track
 
 from planners.payloads import Payload, default_payloads
-from procedures.fusion import Candidate, best_per_turn, calibrate, fuse
+from planners.query_text import declarative, names_in, parse_question, plain_query
+from procedures.fusion import Candidate, Tuning, best_per_turn, calibrate, fuse
 from procedures.lookup import best_sentence, lookup
-from procedures.query_text import declarative, names_in, parse_question, plain_query
 from procedures.result import evidence_from_hits
-from procedures.retrieval import Hit, Retrieval, Tuning, retrieve
+from procedures.retrieval import Hit, Retrieval, retrieve
 from procedures.search import forget_shares
+from procedures.slots import question_in
 from tkg.memory import Memory
 from tkg.models import NO_INFORMATION, EpisodeInput
 
@@ -311,7 +312,7 @@ def test_speaker_time_range_and_as_of_filters(w: World) -> None:
 
 
 def test_lookup_answers_with_the_sentence_that_covers_the_question(w: World) -> None:
-    r = lookup(w.mem.ctx, "What colour is the glaze on Ines's vase?", w.main, lookup_payload())
+    r = lookup(w.mem.ctx, question_in(w.mem.ctx, "What colour is the glaze on Ines's vase?", w.main), w.main, lookup_payload())
     assert not r.abstained and r.answer == "The glaze is a deep sea green."
     assert r.evidence[0].source_ref == "h3" and r.evidence[0].group == w.main
     assert r.trace["procedure"] == "lookup" and r.trace["answer_from"] == "h3"
@@ -319,14 +320,14 @@ def test_lookup_answers_with_the_sentence_that_covers_the_question(w: World) -> 
 
 
 def test_lookup_abstains_when_the_question_names_a_stranger(w: World) -> None:
-    r = lookup(w.mem.ctx, "Where does Bartholomew keep his telescope?", w.main, lookup_payload())
+    r = lookup(w.mem.ctx, question_in(w.mem.ctx, "Where does Bartholomew keep his telescope?", w.main), w.main, lookup_payload())
     assert r.abstained and r.answer == NO_INFORMATION
     assert "Bartholomew" in r.trace["abstained_because"]
 
 
 def test_best_sentence_and_evidence_kinds() -> None:
     hit = Hit("e1", "D1:2", "Hi! I moved to Lisbon in May. It rains.", "Priya", None, 1.0, ("chunk_text",))
-    assert best_sentence("Where did Priya move to?", [hit]) == ("I moved to Lisbon in May.", "D1:2")
+    assert best_sentence(parse_question("Where did Priya move to?"), [hit]) == ("I moved to Lisbon in May.", "D1:2")
     fact_hit = replace(hit, matched="Priya lives in Lisbon", fact_uuid="f1")
     kinds = [e.kind for e in evidence_from_hits([hit, replace(hit, matched="It rains."), fact_hit], "g")]
     assert kinds == ["turn", "sentence", "fact"]

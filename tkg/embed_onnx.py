@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from tkg.embed import MINILM, MINILM_DIM, EmbedderBase, env_int, normalise_rows
+from tkg.embed_base import MINILM, MINILM_DIM, EmbedderBase, env_int, normalise_rows
 from tkg.embed_cache import default_cache_path
 from tkg.errors import EmbeddingError
 

@@ -1,10 +1,9 @@
 """The OpenAI embedder: optional, remote, for stores built with ``TKG_EMBEDDER=openai:MODEL``.
 
-Apart from `tkg.embed` (the protocol, the local MiniLM default and `get_embedder`) because it is
+Apart from `tkg.embed` (the torch MiniLM and `get_embedder`) because it is
 the one embedder that talks to a network service: batching, the API's error shapes and keeping
 the key out of messages are its own concerns. ``openai`` is imported only when one is built, so
-importing tkg never loads it. `tkg.embed` re-exports `OpenAIEmbedder`, and ``get_embedder``
-builds it for ``openai:MODEL``.
+importing tkg never loads it. ``get_embedder`` builds it for ``openai:MODEL``.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from tkg.embed import EmbedderBase, normalise_rows
+from tkg.embed_base import EmbedderBase, normalise_rows
 from tkg.errors import EmbeddingError
 from tkg.llm import DEFAULT_RETRIES, DEFAULT_TIMEOUT, redact_secrets
 

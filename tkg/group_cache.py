@@ -30,7 +30,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
-    from .ingest.resolve import EntityIndex
     from .stores.base import Runner
 
 T = TypeVar("T")
@@ -45,13 +44,6 @@ def anchor(tx: Runner, group: str, uuids: list[str]) -> str:
     new = uuid.uuid4().hex
     tx.named("group.anchor", {"group_id": group, "uuids": uuids, "stamp": new})
     return new
-
-
-def read_entities(runner: Runner, group: str) -> EntityIndex:
-    """The group's entities from its anchor, as questions match names against them."""
-    from .ingest.resolve import EntityIndex
-
-    return EntityIndex(group, runner.named("entity.list", {"group_id": group}))
 
 
 def read_speakers(runner: Runner, group: str) -> dict[str, int]:

@@ -12,77 +12,33 @@ Example::
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from planners.payloads import default_payloads, load_payloads
+from procedures.answer import answer_question
+from procedures.model_answer import route_mode
+from procedures.result import evidence_from_hits
+from procedures.retrieval import retrieve
+
+from .context import Context
 from .embed import Embedder, get_embedder
 from .embed_cache import forget_texts
 from .errors import ConfigError, NotFound
-from .group_cache import GroupCache, read_entities, read_speakers
-from .group_cache import stamp as group_stamp
 from .ingest.loaders import load, load_records
 from .ingest.model_extract import ModelExtractor
 from .ingest.pipeline import Ingestor, IngestReport
 from .ingest.reembed import check_model, recorded_model, reembed_group
-from .ingest.resolve import EntityIndex
 from .llm import LLMProvider, LLMSpec, Stages, UsageLog, load_prices, summarize
 from .models import MODES, Answer, EpisodeInput, Evidence, Fact, as_utc, group_name
 from .predicates import PredicateRegistry
-from .stores import GraphStore, open_store
+from .stores import open_store
 from .stores.read_guard import check_one_statement
 
 os.environ.setdefault("GRAPHITI_TELEMETRY_ENABLED", "false")
-
-
-@dataclass
-class Context:
-    """Everything a procedure may read: the store and the tools around it (never the backend type)."""
-
-    store: GraphStore
-    embedder: Embedder
-    registry: PredicateRegistry
-    llm: LLMProvider | None  # a provider object that phrases offline answers (procedures/synthesis.py)
-    payloads_path: Path | None = None
-    models: Stages = field(default_factory=Stages)  # the model of each stage (tkg/llm/spec.py); none offline
-    memo: dict[tuple[str, str], Any] | None = field(default=None, compare=False, repr=False)
-    # shared by every per-question copy (`asking`): lists kept while the group's stamp stays
-    cache: GroupCache = field(default_factory=GroupCache, compare=False, repr=False)
-
-    def entities(self, group: str) -> EntityIndex:
-        """The group's entities, kept while its stamp stays (tkg/group_cache.py); the stamp is read
-        once per question when the context carries a memo (`asking`)."""
-        return self.once(("entities", group), lambda: self.cache.get(
-            group, "entities", self.stamp(group), lambda: read_entities(self.store, group)))
-
-    def speakers(self, group: str) -> dict[str, int]:
-        """Who speaks in the group and how many turns each; kept like `entities`."""
-        return self.once(("speakers", group), lambda: self.cache.get(
-            group, "speakers", self.stamp(group), lambda: read_speakers(self.store, group)))
-
-    def stamp(self, group: str) -> str | None:
-        """The group's write stamp, read once per question with a memo."""
-        return self.once(("stamp", group), lambda: group_stamp(self.store, group))
-
-    def embed_query(self, text: str) -> Any:
-        """The embedding of a query text; computed once per question when the context carries a memo."""
-        return self.once(("embedding", text), lambda: self.embedder.embed_one(text))
-
-    def asking(self) -> Context:
-        """A copy for one question, so the entity list, a query's embedding and a retrieval are
-        computed once, not by every step (a chain's fallbacks and the evidence backfill retrieve
-        for the same question up to three times)."""
-        return replace(self, memo={})
-
-    def once(self, key: tuple[str, str], make: Callable[[], Any]) -> Any:
-        """``make()`` once per question for ``key`` (every time when the context carries no memo)."""
-        if self.memo is None:
-            return make()
-        if key not in self.memo:
-            self.memo[key] = make()
-        return self.memo[key]
 
 
 class Memory:
@@ -211,9 +167,6 @@ class Memory:
         group = group_name(group)
         if mode is not None and mode not in MODES:
             raise ConfigError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
-        from procedures.answer import answer_question
-        from procedures.model_answer import route_mode
-
         if group not in self._model_checked:
             check_model(self.ctx.store, self.ctx.embedder, group, record=False)
             self._model_checked.add(group)
@@ -239,7 +192,7 @@ class Memory:
             rows = self.ctx.store.named("fact.state_current", params)
         else:
             rows = self.ctx.store.named("fact.state_as_of", {**params, "as_of": as_utc(as_of)})
-        return [row_to_fact(r, group) for r in rows]
+        return [Fact.from_row(r, group) for r in rows]
 
     def history(self, subject: str, predicate: str | None = None, group: str = "") -> list[Fact]:
         """Every version of ``subject``'s facts, in valid-time order within each slot."""
@@ -248,7 +201,7 @@ class Memory:
         rows = self.ctx.store.named(
             "fact.history", {"group_id": group, "subject_uuids": uuids, "predicate": self._predicate(predicate)}
         )
-        return [row_to_fact(r, group) for r in rows]
+        return [Fact.from_row(r, group) for r in rows]
 
     def search(self, query: str, group: str, k: int = 10) -> list[Evidence]:
         """The ``k`` turns that best match ``query`` in ``group``, best first, with no answering step:
@@ -258,11 +211,6 @@ class Memory:
             raise ConfigError("a group is required (every query is scoped to one group)")
         if not 1 <= k <= 100:
             raise ConfigError(f"k must be between 1 and 100, not {k}")
-        # imported here like `ask`'s procedures: procedures and planners import this module
-        from planners.payloads import default_payloads, load_payloads
-        from procedures.result import evidence_from_hits
-        from procedures.retrieval import retrieve
-
         path = self.ctx.payloads_path
         payload = replace((load_payloads(path) if path else default_payloads()).for_mode("single_fact"), depth=k)
         return evidence_from_hits(retrieve(self.ctx.asking(), query, group, payload).hits, group)
@@ -280,7 +228,7 @@ class Memory:
             "speakers": [{"speaker": s, "turns": n} for s, n in self.ctx.speakers(group).items()],
             "first": span[0].get("first") if span else None,
             "last": span[0].get("last") if span else None,
-            "recent_facts": [row_to_fact(r, group) for r in rows],
+            "recent_facts": [Fact.from_row(r, group) for r in rows],
         }
 
     def cypher(self, query: str, params: dict[str, Any] | None = None, write: bool = False) -> list[dict[str, Any]]:
@@ -355,18 +303,6 @@ class Memory:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def row_to_fact(r: dict[str, Any], group: str) -> Fact:
-    episodes: Sequence[str] = r.get("episodes") or []
-    return Fact(
-        uuid=r["uuid"], group_id=group, subject=r["subject"], predicate=r["predicate"], object=r["object"],
-        fact=r.get("fact") or "", valid_at=r.get("valid_at"), invalid_at=r.get("invalid_at"),
-        created_at=r.get("created_at"), expired_at=r.get("expired_at"), version=r.get("version") or 1,
-        confidence=r.get("confidence") or 0.0, qualifier=r.get("qualifier") or "", episodes=list(episodes),
-        source_ref=r.get("source_ref"), source_chunk=r.get("source_chunk"), supersedes=r.get("supersedes"),
-        subject_uuid=r.get("subject_uuid"), object_uuid=r.get("object_uuid"), time_text=r.get("time_text"),
-    )
 
 
 def _checked(ep: object) -> EpisodeInput:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid as _uuid
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -185,6 +186,19 @@ class Fact:
     @property
     def current(self) -> bool:
         return self.invalid_at is None and self.expired_at is None
+
+    @classmethod
+    def from_row(cls, r: Mapping[str, Any], group: str) -> Fact:
+        """A fact from a row of the `fact.*` / `walk.*` queries (the columns they all return)."""
+        return cls(
+            uuid=r["uuid"], group_id=group, subject=r["subject"], predicate=r["predicate"], object=r["object"],
+            fact=r.get("fact") or "", valid_at=r.get("valid_at"), invalid_at=r.get("invalid_at"),
+            created_at=r.get("created_at"), expired_at=r.get("expired_at"), version=r.get("version") or 1,
+            confidence=r.get("confidence") or 0.0, qualifier=r.get("qualifier") or "",
+            episodes=list(r.get("episodes") or []), source_ref=r.get("source_ref"),
+            source_chunk=r.get("source_chunk"), supersedes=r.get("supersedes"), subject_uuid=r.get("subject_uuid"),
+            object_uuid=r.get("object_uuid"), time_text=r.get("time_text"),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return _jsonable(asdict(self))

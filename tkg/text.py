@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 
 # Words that end with "." without ending the sentence ("Dr. Lee", "St. Anne's").
 ABBREVIATIONS = frozenset(
@@ -47,7 +48,6 @@ _SPACE = re.compile(r"\s+")
 _POSSESSIVE = re.compile(r"['\u2019]s\b")
 _NON_WORD = re.compile(r"[^\w\s]+")
 _LEADING_ARTICLE = re.compile(r"^(?:the|a|an)\s+")
-_TOKEN = re.compile(r"[a-z0-9]+(?:['\u2019][a-z]+)?")
 
 
 def _is_symbol(ch: str) -> bool:
@@ -150,20 +150,107 @@ def normalize_name(name: str) -> str:
     return _LEADING_ARTICLE.sub("", s)
 
 
-def tokenize(text: str, *, drop_stopwords: bool = False) -> list[str]:
-    """Lower-case word tokens for lexical matching, possessive 's removed.
+_CONTRACTION = re.compile(r"\b(who|what|where|when|how|that|which|it|he|she)'s\b", re.IGNORECASE)
+_QUESTION_TOKEN = re.compile(r"@e\d+|[^\W_]+(?:[-'][^\W_]+)*|'s?")
+_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
+_WORD_POSSESSIVE = re.compile(r"['\u2019]s$")
+_APOSTROPHE = re.compile(r"['\u2019]")
+_SUFFIXES = ("ing", "ed", "es", "s", "ly", "d")
+_TERM = re.compile(r"[a-z0-9]+")
+_FRAME = frozenset("what when where which who whom whose why how kind type sort many much ever did does do".split())
 
-    >>> tokenize("Where's Priya's new flat?")
-    ["where's", 'priya', 'new', 'flat']
+
+def tokenize(text: str) -> list[str]:
+    """Lower-case tokens as the question parsers read them: contractions opened, possessives
+    split off ("Priya's boss" → ["priya", "'s", "boss"]), hyphenated words kept whole.
+
+    >>> tokenize("Where's Marcus' sister-in-law?")
+    ['where', 'is', 'marcus', "'", 'sister-in-law']
     """
-    s = strip_accents(text).casefold().replace("\u2019", "'")
-    tokens = [t[:-2] if t.endswith("'s") and t not in _KEEP_S else t for t in _TOKEN.findall(s)]
-    if drop_stopwords:
-        return [t for t in tokens if t not in STOPWORDS]
-    return tokens
+    text = text.replace("\u2019", "'").replace("\u2018", "'")
+    text = _CONTRACTION.sub(lambda m: f"{m.group(1)} is", text)
+    text = re.sub(r"(\w)'s\b", r"\1 's", text)
+    text = re.sub(r"(\w)s'(?=\s|$|[?.,!])", r"\1s '", text)
+    return _QUESTION_TOKEN.findall(text.lower())
 
 
-_KEEP_S = frozenset({"it's", "he's", "she's", "that's", "what's", "where's", "who's", "there's", "here's", "let's"})
+def words(text: str) -> list[str]:
+    """Lower-case words of letters and digits only, possessive 's removed: what a full-text
+    engine may see (no syntax survives) and what overlap counts compare.
+
+    >>> words("Caroline's (new) *job*: AND/OR -- o'Brien")
+    ['caroline', 'new', 'job', 'and', 'or', 'o', 'brien']
+    """
+    out: list[str] = []
+    for token in _WORD.findall(text.casefold()):
+        token = _WORD_POSSESSIVE.sub("", token)
+        out.extend(p for p in _APOSTROPHE.split(token) if p)
+    return out
+
+
+def stem(word: str) -> str:
+    """A crude suffix stripper for overlap counting (the full-text engines stem on their own):
+    "moved" and "move" meet, "races" and "race". Stems keep at least four letters, so a stem
+    used as a prefix stays specific ("shoes" → "shoe").
+
+    >>> [stem(w) for w in ("painted", "painting", "moved", "move", "shoes", "lives")]
+    ['paint', 'paint', 'move', 'move', 'shoe', 'live']
+    """
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def loose_stem(word: str) -> str:
+    """A looser stem for picking a turn's answer sentence by the question's words (`procedures.lookup`):
+    it strips at three letters and a final "e" too, so "move", "moved" and "moving" all meet.
+    Not a prefix: "lives" and "live" give "liv". `stem` is the one for terms.
+
+    >>> [loose_stem(w) for w in ("painted", "painting", "paints", "move", "moved", "lives")]
+    ['paint', 'paint', 'paint', 'mov', 'mov', 'liv']
+    """
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+def loose_stems(tokens: Iterable[str]) -> set[str]:
+    """The loose stems of ``tokens``."""
+    return {loose_stem(t) for t in tokens}
+
+
+def terms(text: str) -> list[str]:
+    """The words terms are made of: runs of ASCII letters and digits of the lower-cased text, so a
+    possessive "'s" counts as the word "s" and "café" as "caf". The rankers that count terms
+    (`content_terms`, the backfill's BM25) were tuned on this split; `words` is what a
+    full-text engine sees.
+
+    >>> terms("Priya's café")
+    ['priya', 's', 'caf']
+    """
+    return _TERM.findall(text.lower())
+
+
+def stemmed_words(text: str) -> list[str]:
+    """Every term of `text`, stemmed, in order (stop words kept)."""
+    return [stem(w) for w in terms(text)]
+
+
+def content_terms(text: str, *, drop: Iterable[str] = ()) -> set[str]:
+    """Stemmed content terms of `text` (no stop words or question frame), minus `drop`.
+
+    >>> sorted(content_terms("When did Priya move to the painting group?", drop=["Priya"]))
+    ['group', 'move', 'paint']
+    """
+    return {stem(w) for w in terms(text) if w not in STOPWORDS and w not in _FRAME and len(w) > 1} - stems_of(drop)
+
+
+def stems_of(texts: Iterable[str]) -> set[str]:
+    """The stems of every term of ``texts`` (what `content_terms` drops)."""
+    return {stem(w) for t in texts for w in terms(t)}
 
 
 def collapse_spaces(text: str) -> str:

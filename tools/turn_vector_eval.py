@@ -17,7 +17,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tkg.bench.locomo import load_questions  # noqa: E402
+from tkg.bench.questions import load_questions  # noqa: E402
 from tkg.embed import LocalEmbedder  # noqa: E402
 from tkg.ingest.chunking import chunk_episode  # noqa: E402
 from tkg.ingest.loaders import load  # noqa: E402

@@ -25,21 +25,22 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from planners.payloads import default_payloads
+from procedures.retrieval import retrieve
+
 from .metrics import RankScore, distinct_refs, first_hit_rank, latency_summary, ratio
+from .questions import ANSWERABLE, LocomoQuestion
 
 if TYPE_CHECKING:
     from planners.payloads import Payload
 
     from .fresh import BenchMemory
-    from .locomo import LocomoQuestion
 
 DEPTH = 10
 
 
 def baseline_payload(fusion: str, depth: int = DEPTH) -> Payload:
     """The lookup payload narrowed to one modality over turns and sentences."""
-    from planners.payloads import default_payloads
-
     base = default_payloads().for_mode("single_fact")
     return replace(base, name=f"baseline_{fusion}", depth=depth, indexes=("chunk", "sentence"), fusion=fusion,  # type: ignore[arg-type]
                    weights=(("chunk", 1.0), ("sentence", 1.0)), graph=False, hop_limit=0, neighbours=0)
@@ -75,10 +76,6 @@ def run_baselines(
     tick: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
     """Score the three baselines on ``questions``; ratios are to ``tkg``'s report."""
-    from procedures.retrieval import retrieve
-
-    from .locomo import ANSWERABLE
-
     ctx = bm.mem.ctx
     payloads = {"bm25": baseline_payload("bm25"), "dense": baseline_payload("dense")}
     indexes = {g: MatrixIndex.load(bm, g) for g in dict.fromkeys(q.group for q in questions)}

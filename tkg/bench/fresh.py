@@ -28,7 +28,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ..embed import get_embedder
 from ..errors import InputError
+from ..memory import Memory
 from ..stores.factory import parse_store_url
 
 
@@ -137,9 +139,6 @@ def bench_memory(url: str | None, *, embed_cache: bool = False, keep: bool = Fal
     how many other episodes share the indexes.
     """
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from ..embed import get_embedder
-    from ..memory import Memory
-
     tmp: Path | None = None
     if url is None:
         tmp = Path(tempfile.mkdtemp(prefix="tkg-bench-"))

@@ -15,7 +15,6 @@ Example::
 
 from __future__ import annotations
 
-import json
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -23,9 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
 from ..ingest.loaders import load
 from ..models import EpisodeInput
+from .baselines import run_baselines
 from .fresh import BenchMemory, finished, machine, other_episodes
 from .metrics import (
     RankScore,
@@ -33,22 +32,10 @@ from .metrics import (
     flat_timings,
     latency_summary,
     mean_timings,
-    normalise_evidence,
 )
+from .questions import ANSWERABLE, CATEGORIES, LocomoQuestion, load_questions
 
-CATEGORIES: dict[int, str] = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
-ANSWERABLE = (1, 2, 3, 4)
 Tick = Callable[[int], None]
-
-
-@dataclass(frozen=True)
-class LocomoQuestion:
-    group: str  # the sample_id
-    question: str
-    category: int
-    evidence: tuple[str, ...]  # normalised gold turn ids
-    answer: str = ""
-    mode: str | None = None  # a routing label, when the file carries one
 
 
 @dataclass
@@ -76,31 +63,6 @@ class LocomoRun:
     results: list[QuestionResult]
     questions: list[LocomoQuestion]
     known: dict[str, set[str]]  # the turn ids each group holds
-
-
-def load_questions(path: Path, *, samples: int | None = None, limit: int | None = None) -> list[LocomoQuestion]:
-    """The ``qa`` items of a LoCoMo-shaped file (the first ``samples`` samples, ``limit`` questions each)."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"cannot read LoCoMo questions: {exc}", source=str(path)) from None
-    items = [data] if isinstance(data, dict) else data
-    out: list[LocomoQuestion] = []
-    for sample in items[: samples or None]:
-        qa = (sample.get("qa") or []) if isinstance(sample, dict) else []
-        for item in qa[: limit or None]:
-            try:
-                category = int(item.get("category", 0))
-            except (TypeError, ValueError):
-                category = 0
-            out.append(LocomoQuestion(
-                group=str(sample["sample_id"]), question=str(item["question"]), category=category,
-                evidence=tuple(normalise_evidence(item.get("evidence") or [])),
-                answer=str(item.get("answer", item.get("adversarial_answer", ""))), mode=item.get("mode"),
-            ))
-    if not out:
-        raise InputError("no questions (qa) in the file", source=str(path))
-    return out
 
 
 def ingest_turns(
@@ -215,8 +177,6 @@ def run_locomo(
                               "ingest": ingest, "query_embed_ms_mean": round(1000 * query_embed["embed_s"] / len(results), 1)
                               if results else None, "query_embed_texts": query_embed["texts"]}
     if baselines:
-        from .baselines import run_baselines
-
         report["baselines"] = run_baselines(bm, questions, known, report, bar("baselines", len(questions)))
     report["notes"] = list(bm.notes)
     return LocomoRun(report, results, questions, known)

@@ -41,8 +41,9 @@ from ..ingest.loaders import load
 from ..mcpserver.run import open_warm
 from ..memory import Memory
 from .fresh import BenchMemory, finished, machine
-from .locomo import LocomoQuestion, ingest_turns, load_questions
+from .locomo import ingest_turns
 from .metrics import latency_summary, percentile
+from .questions import LocomoQuestion, load_questions
 
 Tick = Callable[[int], None] | None
 

@@ -23,11 +23,13 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
+from ..stores.factory import parse_store_url
+from .locomo import QuestionResult, scorable
 from .metrics import RankScore, first_hit_rank, latency_summary, ratio
 
 if TYPE_CHECKING:
     from .fresh import BenchMemory
-    from .locomo import LocomoQuestion, QuestionResult
+    from .questions import LocomoQuestion
 
 os.environ.setdefault("GRAPHITI_TELEMETRY_ENABLED", "false")
 LIMIT = 10
@@ -79,8 +81,6 @@ def open_graphiti(bm: BenchMemory) -> Any:
     from graphiti_core import Graphiti
     from graphiti_core.driver.neo4j_driver import Neo4jDriver
 
-    from ..stores.factory import parse_store_url
-
     spec = parse_store_url(bm.raw_url)
     driver = Neo4jDriver(uri, spec.user, spec.password, database=spec.database or "neo4j")
     embedder, llm, cross = _clients(bm)
@@ -111,8 +111,6 @@ def run_peers(
 ) -> dict[str, Any]:
     """graphiti's EDGE_HYBRID_SEARCH_RRF and COMBINED_HYBRID_SEARCH_RRF against tkg's own results."""
     from graphiti_core.search.search_config_recipes import COMBINED_HYBRID_SEARCH_RRF, EDGE_HYBRID_SEARCH_RRF
-
-    from .locomo import scorable
 
     graphiti = open_graphiti(bm)
     configs = {"graphiti_edges": EDGE_HYBRID_SEARCH_RRF.model_copy(update={"limit": LIMIT}),

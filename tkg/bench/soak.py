@@ -28,6 +28,9 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from ..errors import NotFound, TkgError
+from ..ingest.chunking import chunk_episode
+from ..ingest.pipeline import episode_uuid
+from ..memory import Memory
 from ..models import EpisodeInput
 from .invariants import check_invariants, episode_uuids, group_uuids, leftovers, snapshot
 
@@ -156,10 +159,6 @@ def soak(
     >>> soak("kuzu:///tmp/tkg-soak.kuzu", minutes=0.2, seed=1)["ok"]  # doctest: +SKIP
     True
     """
-    from ..ingest.chunking import chunk_episode
-    from ..ingest.pipeline import episode_uuid
-    from ..memory import Memory
-
     rng = random.Random(seed)
     prefix = f"soak-{seed}-{_uuid.uuid4().hex[:6]}"
     run = _Run()

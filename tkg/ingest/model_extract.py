@@ -21,8 +21,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
+from ..entities import read_entities
 from ..extract import Candidate, mentions
-from ..group_cache import read_entities
 from ..llm import Deferred, ReplayMissing, Reply, Request, StageModel, UsageLog
 from ..llm.usage import PROCESS
 from ..models import EpisodeInput

@@ -37,16 +37,17 @@ from typing import Any
 import numpy as np
 
 from ..embed import Embedder, load_model
+from ..entities import ResolvedEntity, entity_name, read_entities
 from ..errors import TkgError
 from ..extract import Candidate, extract, history, mentions
-from ..group_cache import GroupCache, anchor, read_entities, read_speakers
+from ..group_cache import GroupCache, anchor, read_speakers
 from ..models import Chunk, EpisodeInput, Vector, stable_uuid, utcnow
 from ..predicates import PredicateRegistry
 from ..stores.base import GraphStore, Runner
 from ..text import normalize_name
 from .chunking import chunk_episode
 from .model_extract import ModelExtractor, TurnResult, merge, tally
-from .resolve import EntityIndex, ResolvedEntity, entity_name
+from .resolve import EntityResolver
 from .supersede import FactWrite, apply_fact
 
 BATCH = 128  # episodes prepared (and embedded) together
@@ -126,7 +127,7 @@ class Ingestor:
         self.embedder = embedder
         self.registry = registry
         self.cache = cache  # questions' per-group lists, kept up to date by each anchoring transaction
-        self._indexes: dict[str, EntityIndex] = {}
+        self._indexes: dict[str, EntityResolver] = {}
         self._seq: dict[str, tuple[int, str | None]] = {}
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
@@ -320,9 +321,9 @@ class Ingestor:
         with self._guard:  # re-entrant: a bulk ingest holds its groups' locks around _write_batch
             return self._locks.setdefault(group, threading.RLock())
 
-    def _index(self, group: str) -> EntityIndex:
+    def _index(self, group: str) -> EntityResolver:
         if group not in self._indexes:
-            self._indexes[group] = read_entities(self.store, group)
+            self._indexes[group] = EntityResolver.read(self.store, group)
         return self._indexes[group]
 
     def _write_batch(self, items: list[_Prepared], report: IngestReport) -> None:
@@ -409,7 +410,7 @@ class Ingestor:
             setattr(report, key, getattr(report, key) + getattr(tally, key))
 
     @staticmethod
-    def _resolve(p: _Prepared, index: EntityIndex) -> tuple[set[str], list[_Resolved]]:
+    def _resolve(p: _Prepared, index: EntityResolver) -> tuple[set[str], list[_Resolved]]:
         """The entities a turn mentions and its facts with their entities resolved (staged in ``index``)."""
         mentioned = {index.resolve(name, type_).uuid for name, type_ in p.mentioned}
         writes = []
@@ -421,7 +422,7 @@ class Ingestor:
         return mentioned, writes
 
     def _write_nodes(self, tx: Runner, group: str, items: list[_Prepared], episodes: list[dict[str, Any]],
-                     plans: list[tuple[set[str], list[_Resolved]]], index: EntityIndex, now: datetime,
+                     plans: list[tuple[set[str], list[_Resolved]]], index: EntityResolver, now: datetime,
                      tally: IngestReport) -> None:
         """The turns, their chunks, new and renamed entities and the mentions, in a few statements."""
         tx.named("episode.create_many", {"group_id": group, "created_at": now, "episodes": episodes})

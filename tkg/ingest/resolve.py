@@ -1,13 +1,9 @@
-"""Entity resolution within one group: one real-world thing, one Entity node.
-
-Names are matched by their normalised key first ("St. Anne's" == "St Anne's"), then by the
-alias table, then — for people — by a unique first-name or short-form match ("Dana" ↔
-"Dana Okafor", "Meg" ↔ "Megan"), then by rapidfuzz similarity for spelling variants. Groups
-never share an index, so resolution can never merge across tenants.
+"""Entity resolution during an ingest: a surface name finds its entity (`tkg.entities`) or
+creates one, and the changes are staged per transaction.
 
 Example::
 
-    >>> idx = EntityIndex("g1", [])
+    >>> idx = EntityResolver("g1", [])
     >>> a = idx.resolve("Dana Okafor", "person")
     >>> idx.resolve("Dana", "person").uuid == a.uuid
     True
@@ -15,119 +11,32 @@ Example::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rapidfuzz import fuzz, process
-
+from ..entities import EntityIndex, ResolvedEntity, entity_name
 from ..models import stable_uuid
 from ..text import normalize_name
 
-FUZZY_THRESHOLD = 92.0  # token-sort ratio; above it two names are spelling variants
-_PERSONLIKE = {"person", "pet"}
-_LITERAL = {"literal", "date"}
-_GENERIC_ORG = {
-    "hospital", "clinic", "university", "college", "school", "academy", "inc", "ltd", "llc", "co",
-    "company", "corp", "group", "bakery", "cafe", "restaurant", "bar", "pub", "hotel", "gym", "club",
-    "church", "library", "museum", "park", "station", "centre", "center", "studio", "shop", "store",
-}
+if TYPE_CHECKING:
+    from ..stores.base import Runner
 
 
-def entity_name(surface: str) -> str:
-    """The name an entity created from ``surface`` gets: its words, single-spaced."""
-    return " ".join(surface.split())
-
-
-@dataclass
-class ResolvedEntity:
-    uuid: str
-    name: str
-    type: str
-    aliases: list[str] = field(default_factory=list)
-    is_new: bool = False
-    aliases_changed: bool = False
-
-
-class EntityIndex:
-    """The entities of one group, held in memory during an ingest.
+class EntityResolver(EntityIndex):
+    """The entities of one group, held in memory during an ingest, with the changes it makes.
 
     Changes are staged per transaction: :meth:`commit` keeps them once the transaction
     committed, :meth:`rollback` forgets them when it did not.
     """
 
     def __init__(self, group: str, rows: list[dict[str, Any]]) -> None:
-        self.group = group
-        self._by_uuid: dict[str, ResolvedEntity] = {}
-        self._keys: dict[str, str] = {}  # normalised name or alias → uuid
+        super().__init__(group, rows)
         self._staged: list[ResolvedEntity] = []
         self._snapshot: tuple[dict[str, ResolvedEntity], dict[str, str]] | None = None
-        for row in rows:
-            ent = ResolvedEntity(row["uuid"], row["name"], row.get("type") or "thing", list(row.get("aliases") or []))
-            self._add(ent)
 
-    # -- lookups ----------------------------------------------------------------------------
-    def __len__(self) -> int:
-        return len(self._by_uuid)
-
-    def names(self) -> list[str]:
-        return [e.name for e in self._by_uuid.values()]
-
-    def aliases(self) -> dict[str, str]:
-        """alias → canonical name, for the hop planner."""
-        return {a: e.name for e in self._by_uuid.values() for a in e.aliases}
-
-    def knows(self, name: str) -> bool:
-        """Whether ``name`` is exactly (after normalising) an entity's name or alias here."""
-        return normalize_name(name) in self._keys
-
-    def get(self, uuid: str) -> ResolvedEntity | None:
-        return self._by_uuid.get(uuid)
-
-    def find(self, surface: str, type_: str = "thing") -> ResolvedEntity | None:
-        """The existing entity a surface name refers to, or None."""
-        key = normalize_name(surface)
-        if not key:
-            return None
-        hit = self._keys.get(key)
-        if hit:
-            return self._by_uuid[hit]
-        if type_ in _LITERAL:
-            return None
-        candidates = [e for e in self._by_uuid.values() if e.type not in _LITERAL]
-        if type_ in _PERSONLIKE:
-            short = self._short_form(key, [e for e in candidates if e.type in _PERSONLIKE or e.type == "thing"])
-            if short:
-                return short
-        org = self._org_form(key, [e for e in candidates if e.type not in _PERSONLIKE])
-        if org:
-            return org
-        choices = {e.uuid: normalize_name(e.name) for e in candidates}
-        best = process.extractOne(key, choices, scorer=fuzz.token_sort_ratio, score_cutoff=FUZZY_THRESHOLD)
-        return self._by_uuid[best[2]] if best else None
-
-    def _short_form(self, key: str, people: list[ResolvedEntity]) -> ResolvedEntity | None:
-        """A unique person whose name starts with this one ("dana" → "dana okafor", "meg" → "megan")."""
-        if len(key) < 3:
-            return None
-        matches = []
-        for ent in people:
-            full = normalize_name(ent.name)
-            first = full.split(" ")[0]
-            if full.startswith(key + " ") or key.startswith(full + " "):
-                matches.append(ent)
-            elif " " not in key and len(key) >= 3 and first != key and first.startswith(key):
-                matches.append(ent)
-        return matches[0] if len(matches) == 1 else None
-
-    def _org_form(self, key: str, things: list[ResolvedEntity]) -> ResolvedEntity | None:
-        """A unique place or organisation that differs only by a generic word ("st anne" ~ "st anne hospital")."""
-        matches = []
-        for ent in things:
-            full = normalize_name(ent.name)
-            longer, shorter = (full, key) if len(full) > len(key) else (key, full)
-            if longer.startswith(shorter + " ") and set(longer[len(shorter) + 1 :].split()) <= _GENERIC_ORG:
-                matches.append(ent)
-        return matches[0] if len(matches) == 1 else None
+    @classmethod
+    def read(cls, runner: Runner, group: str) -> EntityResolver:
+        """The group's entities from its anchor, ready to resolve and stage."""
+        return cls(group, runner.named("entity.list", {"group_id": group}))
 
     # -- changes ----------------------------------------------------------------------------
     def resolve(self, surface: str, type_: str = "thing") -> ResolvedEntity:
@@ -189,9 +98,3 @@ class EntityIndex:
             self._by_uuid, self._keys = self._snapshot
         self._staged.clear()
         self._snapshot = None
-
-    def _add(self, ent: ResolvedEntity) -> None:
-        self._by_uuid[ent.uuid] = ent
-        self._keys[normalize_name(ent.name)] = ent.uuid
-        for alias in ent.aliases:
-            self._keys.setdefault(normalize_name(alias), ent.uuid)

@@ -23,11 +23,10 @@ Example::
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from tkg.text import STOPWORDS
+from tkg.text import STOPWORDS, words
 from tkg.timeparse import find_times
 
 MAX_WORDS = 32  # bounds the engine's work (Lucene's clause limit is far above this)
@@ -53,7 +52,6 @@ _WH = frozenset("what when where which who whom whose why how".split())
 
 _TOKEN = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
 _POSSESSIVE = re.compile(r"['\u2019]s$")
-_APOSTROPHE = re.compile(r"['\u2019]")
 
 
 @dataclass(frozen=True)
@@ -69,31 +67,18 @@ class QueryText:
     when_text: str = ""  # the words that named it ("on 7 July, 2023"), left out of `words`
 
 
-def words_of(text: str) -> list[str]:
-    """Lower-case word tokens: letters and digits only, possessive 's removed.
-
-    >>> words_of("Caroline's (new) *job*: AND/OR -- o'Brien")
-    ['caroline', 'new', 'job', 'and', 'or', 'o', 'brien']
-    """
-    out: list[str] = []
-    for token in _TOKEN.findall(text.casefold()):
-        token = _POSSESSIVE.sub("", token)
-        out.extend(p for p in _APOSTROPHE.split(token) if p)
-    return out
-
-
 def plain_query(text: str) -> str:
     """A string that is safe as a Kuzu FTS or Lucene query: content words separated by spaces.
 
     >>> plain_query('title:"x" OR {y} +zed~2 \\\\ what?')
     'title zed 2'
     """
-    return " ".join(_content(words_of(text)))
+    return " ".join(_content(words(text)))
 
 
-def _content(words: list[str]) -> list[str]:
+def _content(tokens: list[str]) -> list[str]:
     kept = [
-        w for w in words
+        w for w in tokens
         if w not in STOPWORDS and w not in QUESTION_FRAME and (len(w) > 1 or w.isdigit())
     ]
     return list(dict.fromkeys(kept))[:MAX_WORDS]
@@ -132,23 +117,6 @@ def names_in(question: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def stem(word: str) -> str:
-    """A crude English stem for overlap counting only (the engines stem on their own).
-
-    >>> [stem(w) for w in ("painted", "painting", "paints", "move", "moved", "lives")]
-    ['paint', 'paint', 'paint', 'mov', 'mov', 'liv']
-    """
-    for suffix in ("ing", "ed", "es", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            break
-    return word[:-1] if word.endswith("e") and len(word) > 3 else word
-
-
-def stems(words: Iterable[str]) -> set[str]:
-    return {stem(w) for w in words}
-
-
 # Two anchors far apart: an expression that resolves the same against both names a calendar
 # time by itself ("7 July, 2023", "May 2022"); "last week" or a bare "in June" does not.
 _ANCHORS = (datetime(2001, 6, 15, tzinfo=UTC), datetime(2049, 6, 15, tzinfo=UTC))
@@ -174,11 +142,11 @@ def parse_question(question: str) -> QueryText:
     """Everything retrieval needs from a question, computed once."""
     found = calendar_time(question)
     undated = question.replace(found[1], " ") if found else question
-    words = _content(words_of(undated))  # none left (e.g. "What is it?"): dense search only
+    content = _content(words(undated))  # none left (e.g. "What is it?"): dense search only
     return QueryText(
         question=question,
-        words=tuple(words),
-        fts=" ".join(words),
+        words=tuple(content),
+        fts=" ".join(content),
         dense=declarative(question),
         names=names_in(undated),
         when=found[0] if found else None,

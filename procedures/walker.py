@@ -17,30 +17,22 @@ Rules:
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from tkg.memory import row_to_fact
+from planners.hop_planner import MAX_HOPS, Hop, HopPlan
+from planners.lexicon import SYMMETRIC
 from tkg.models import Fact
-from tkg.text import STOPWORDS
-
-from .hop_planner import MAX_HOPS, Hop, HopPlan, find_mentions
-from .lexicon import SYMMETRIC
 
 if TYPE_CHECKING:
-    from tkg.ingest.resolve import EntityIndex
-    from tkg.memory import Context
+    from tkg.context import Context
+    from tkg.entities import EntityIndex
 
 MAX_FRONTIER = 50
 STRICT_QUALIFIERS = frozenset({"favorite"})  # the qualifier names the slot: favourite band ≠ favourite food
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_STARTERS = frozenset(
-    "what who whom whose where when which why how is are was were does do did has have had can could "
-    "would will should tell list name give summarize summarise describe count remind".split()
-)
 
 
 @dataclass(frozen=True)
@@ -184,7 +176,7 @@ def _step(
             key = (row["from_uuid"], row["uuid"])
             if key not in seen:
                 seen.add(key)
-                out.append((row["from_uuid"], row["to_uuid"], row["to_name"], row_to_fact(row, group)))
+                out.append((row["from_uuid"], row["to_uuid"], row["to_name"], Fact.from_row(row, group)))
     return out
 
 
@@ -221,47 +213,3 @@ def symmetric_predicates(ctx: Context | None = None) -> frozenset[str]:
     return SYMMETRIC | extra
 
 
-def planning_names(question: str, index: EntityIndex) -> tuple[list[str], dict[str, str]]:
-    """Entity names and aliases to hand `plan_hops`, minus those that only match a common word.
-
-    Extraction can leave entities named "Still" or "Tell"; matched case-insensitively they would
-    turn "is Priya still in Leeds" into a two-entity question. A name counts only where the
-    question writes it capitalised and not as its opening question word — unless the whole
-    question is lower-case, where only names that are not stop words count.
-
-    >>> from tkg.ingest.resolve import EntityIndex
-    >>> idx = EntityIndex("g", [{"uuid": "1", "name": "Still"}, {"uuid": "2", "name": "Priya"}])
-    >>> planning_names("Is Priya still in Leeds?", idx)[0]
-    ['Priya']
-    """
-    lowercase = question == question.lower()
-    return (
-        [n for n in index.names() if _usable(n, question, lowercase)],
-        {a: c for a, c in index.aliases().items() if _usable(a, question, lowercase)},
-    )
-
-
-def _usable(name: str, question: str, lowercase: bool) -> bool:
-    if not name.strip():
-        return False
-    pattern = rf"(?<!\w){re.escape(name)}(?!\w)"
-    if lowercase:
-        return name.lower() not in STOPWORDS and name.lower() not in _STARTERS and len(name) >= 3
-    if not re.search(pattern, question, re.IGNORECASE):
-        return True  # not in the question at all: harmless, and keeps typo matching ("Beatrz")
-    for m in re.finditer(pattern, question):
-        opening = question[: m.start()].strip() == "" and name.lower() in _STARTERS
-        if not opening:
-            return True
-    return False
-
-
-def mentioned_entities(question: str, index: EntityIndex, names: Sequence[str] | None = None) -> list[str]:
-    """Canonical names of the group's entities the question mentions, left to right."""
-    usable, aliases = planning_names(question, index)
-    found = find_mentions(question, list(names) if names is not None else usable, aliases)
-    out: list[str] = []
-    for m in found:
-        if m.canonical not in out:
-            out.append(m.canonical)
-    return out
