@@ -10,15 +10,17 @@ groups with no stamp (adopted from an older store), keep the index.
 
 Example::
 
-    >>> gv = GroupVectors([{"uuid": "a"}, {"uuid": "b"}], np.array([[1.0, 0.0], [0.6, 0.8]], dtype=np.float32))
-    >>> [(r["uuid"], round(r["score"], 2)) for r in gv.scored([0.0, 1.0])]
+    >>> gv = GroupVectors([{"uuid": "a", "kind": "turn"}, {"uuid": "b", "kind": "turn"}, {"uuid": "c", "kind": "fact"}],
+    ...                   np.array([[1.0, 0.0], [0.6, 0.8], [0.0, 1.0]], dtype=np.float32))
+    >>> [(r["uuid"], round(r["score"], 2)) for r in gv.ranked(gv.scores([0.0, 1.0]), {"turn"})]
     [('b', 0.8), ('a', 0.0)]
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -42,15 +44,22 @@ class GroupVectors:
     def __len__(self) -> int:  # what the group cache weighs it by
         return len(self.rows)
 
-    def scored(self, vector: Sequence[float]) -> Iterator[Row]:
-        """The rows with ``score`` = cosine similarity to ``vector``, best first, lazily (a caller
-        that needs the top few stops early); ties keep the rows' uuid order."""
-        if not self.rows:
-            return
+    def scores(self, vector: Sequence[float]) -> np.ndarray:
+        """The cosine similarity of every row to ``vector``."""
         query = np.asarray(vector, dtype=np.float32)
-        scores = self.matrix @ (query / (float(np.linalg.norm(query)) or 1.0))
-        for i in np.argsort(-scores, kind="stable"):
+        return np.asarray(self.matrix @ (query / (float(np.linalg.norm(query)) or 1.0)))
+
+    def ranked(self, scores: np.ndarray, kinds: Collection[str]) -> Iterator[Row]:
+        """The rows of those kinds with their ``score``, best first, lazily (a caller that needs the
+        top few stops early); ties keep the rows' uuid order."""
+        rows = np.flatnonzero(np.isin(self.kinds, list(kinds))) if len(self.rows) else np.zeros(0, dtype=int)
+        for i in rows[np.argsort(-scores[rows], kind="stable")]:
             yield {**self.rows[i], "score": float(scores[i])}
+
+    @cached_property
+    def kinds(self) -> np.ndarray:
+        """Each row's kind (turn, sentence, fact), in row order."""
+        return np.array([str(r.get("kind")) for r in self.rows], dtype=object)
 
 
 def group_vectors(ctx: Context, group: str) -> GroupVectors | None:

@@ -16,9 +16,10 @@ rows; `retrieval` reuses them for facts' turns and for neighbours.
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
@@ -152,9 +153,13 @@ def _search(
     exact = group_vectors(ctx, str(params["group_id"])) if mode == "vector" and tune.exact_vectors else None
     if exact is not None:  # every row of a small group, scored exactly (procedures/group_vectors.py)
         trace.setdefault("exact", {})[op] = len(exact)
-        return _per_list((r for r in exact.scored(params["vector"])
-                          if _list_of(r, mode) in wanted and (keep is None or r["kind"] == "fact" or keep(r))),
-                         mode, tune, wanted)
+        scores = exact.scores(params["vector"])
+        out: list[Row] = []
+        for name in wanted:  # each list's best rows that pass the filters: only those are read
+            kinds = {k for k, index in _INDEX_OF_KIND.items() if f"{index}_{mode}" == name}
+            mine = (r for r in exact.ranked(scores, kinds) if keep is None or r["kind"] == "fact" or keep(r))
+            out += itertools.islice(mine, tune.per_list)
+        return sorted(out, key=lambda r: (-float(r["score"]), str(r["uuid"])))
     key = (str(getattr(ctx.store, "url", "")), op, str(params.get("group_id")))
     k_fetch = tune.per_list * tune.k_fetch_factor
     share = _SHARE.get(key) if tune.learn_share else None
@@ -182,9 +187,8 @@ def _search(
     return _per_list(rows, mode, tune)
 
 
-def _per_list(rows: Iterable[Row], mode: str, tune: Tuning, wanted: list[str] | None = None) -> list[Row]:
-    """The best ``tune.per_list`` rows of each list, in the order given; with ``wanted``, stops
-    reading ``rows`` once each of those lists is full."""
+def _per_list(rows: list[Row], mode: str, tune: Tuning) -> list[Row]:
+    """The best ``tune.per_list`` rows of each list, in the order given."""
     per: dict[str, int] = {}
     out = []
     for r in rows:
@@ -192,8 +196,6 @@ def _per_list(rows: Iterable[Row], mode: str, tune: Tuning, wanted: list[str] | 
         per[name] = per.get(name, 0) + 1
         if per[name] <= tune.per_list:
             out.append(r)
-        elif wanted is not None and all(per.get(n, 0) >= tune.per_list for n in wanted):
-            break
     return out
 
 
