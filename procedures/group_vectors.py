@@ -67,17 +67,29 @@ def group_vectors(ctx: Context, group: str) -> GroupVectors | None:
     stamp = ctx.stamp(group)
     if stamp is None:
         return None
-    found = ctx.cache.get(group, "vectors", stamp, lambda: _read(ctx, group))
+    before = ctx.cache.latest(group, "vectors")
+    found = ctx.cache.get(group, "vectors", stamp, lambda: _read(ctx, group, before))
     return None if found.too_big else found
 
 
-def _read(ctx: Context, group: str) -> GroupVectors:
-    size = ctx.store.named("retrieval.group_size", {"group_id": group})
-    if size and int(size[0]["n"] or 0) > EXACT_MAX:  # too big: remembered as rows without a matrix
+def _read(ctx: Context, group: str, before: GroupVectors | None) -> GroupVectors:
+    """The group's vectors now: after a write, only the rows the last read did not have are fetched
+    (a row's vector never changes under its uuid; `tkg reembed` drops the cache)."""
+    ids = [str(r["uuid"]) for r in ctx.store.named("retrieval.group_vector_ids", {"group_id": group})]
+    if len(ids) > EXACT_MAX:  # too big: remembered as such, the index serves it
         return GroupVectors([], np.zeros((0, 0), dtype=np.float32), too_big=True)
-    rows = ctx.store.named("retrieval.group_vectors", {"group_id": group})
+    kept: dict[str, tuple[Row, np.ndarray]] = {}
+    if before is not None and not before.too_big:
+        kept = {str(r["uuid"]): (r, before.matrix[i]) for i, r in enumerate(before.rows)}
+    new = [u for u in ids if u not in kept]
+    if new and len(new) == len(ids):
+        fetched = ctx.store.named("retrieval.group_vectors", {"group_id": group})
+    else:
+        fetched = ctx.store.named("retrieval.vectors_by_uuid", {"group_id": group, "uuids": new}) if new else []
+    for r in fetched:
+        vector = np.asarray(r.pop("embedding"), dtype=np.float32)
+        kept[str(r["uuid"])] = (r, vector / (float(np.linalg.norm(vector)) or 1.0))
+    rows = [kept[u] for u in ids if u in kept]  # uuid order, as the store listed them
     if not rows:
         return GroupVectors([], np.zeros((0, 0), dtype=np.float32))
-    matrix = np.asarray([r.pop("embedding") for r in rows], dtype=np.float32)
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return GroupVectors(rows, matrix / np.clip(norms, 1e-12, None))
+    return GroupVectors([r for r, _ in rows], np.stack([v for _, v in rows]))

@@ -287,9 +287,13 @@ def test_exact_vectors_are_read_again_after_the_group_is_written(w: World) -> No
     when = datetime(2023, 3, 1, tzinfo=UTC)
     w.mem.ingest_episodes([EpisodeInput(group, "Ines", "The lighthouse keeper waved at us.", when, "f1")])
     before = retrieve(w.mem.ctx, "a glacier walk", group, only("chunk", "dense"))
+    held = w.mem.ctx.cache.latest(group, "vectors")
     w.mem.ingest_episodes([EpisodeInput(group, "Ines", "We hiked across the glacier in crampons.", when + timedelta(days=1), "f2")])
     after = retrieve(w.mem.ctx, "a glacier walk", group, only("chunk", "dense"))
     assert refs(before) == ["f1"] and refs(after)[:1] == ["f2"]
+    now = w.mem.ctx.cache.latest(group, "vectors")
+    fetched = [r for r in now.rows if not any(r is old for old in held.rows)]  # only the new rows were read
+    assert len(now) > len(held) and fetched and all("glacier" in r["text"] for r in fetched)
     w.mem.forget(group)
 
 

@@ -74,8 +74,11 @@ def test_retrieval_group_vectors_reads_one_groups_vectors_in_uuid_order(
     assert [r["uuid"] for r in rows] == sorted(r["uuid"] for r in rows)
     assert all(len(r["embedding"]) == len(vec(1)) for r in rows)
     assert {r["episode_uuid"] for r in rows} == {episode(a, 0)}
-    size = store.named("retrieval.group_size", {"group_id": a})[0]["n"]
-    assert len(SENTENCES) + 1 <= size <= len(rows)  # Kuzu counts its fact rows too; Neo4j keeps facts on edges
+    ids = [r["uuid"] for r in store.named("retrieval.group_vector_ids", {"group_id": a})]
+    assert ids == [r["uuid"] for r in rows]
+    some = store.named("retrieval.vectors_by_uuid", {"group_id": a, "uuids": [ids[-1], ids[0], "no-such-uuid"]})
+    assert [r["uuid"] for r in some] == [ids[-1], ids[0]] and some[0] == rows[-1]
+    assert store.named("retrieval.vectors_by_uuid", {"group_id": b, "uuids": ids[:1]}) == []  # another group's row
 
 
 def test_retrieval_text_ranks_one_groups_chunks(store: GraphStore, new_group: Callable[[], str]) -> None:

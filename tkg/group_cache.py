@@ -85,6 +85,13 @@ class GroupCache:
         self.put(group, name, stamp, value)
         return value
 
+    def latest(self, group: str, name: str) -> Any | None:
+        """The value last kept for ``(group, name)``, under whatever stamp (None: nothing kept): what
+        a reader may update from rather than read whole again."""
+        with self._lock:
+            hit = self._entries.get((group, name))
+            return None if hit is None else hit[1]
+
     def put(self, group: str, name: str, stamp: str, value: Any) -> None:
         """Keep ``value`` for ``(group, name)`` under ``stamp`` (what was read under that stamp)."""
         weight = len(value) + 1 if hasattr(value, "__len__") else 1
