@@ -12,6 +12,8 @@ Example::
     ('place', 'city', True)
     >>> asked_for("What is the name of Joe's cat?").kind
     'pet_name'
+    >>> asked_for("Why did Joe sell the van?").kind, asked_for("How did Joe feel after the race?").kind
+    ('reason', 'manner')
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from tkg.text import STOPWORDS, tokenize
 from .cues import count_cue, recency_cue, summary_cue
 
 KINDS = ("place", "organisation", "person", "role", "date", "number", "status", "pet_name", "animal",
-         "event", "summary", "thing")
+         "event", "summary", "reason", "manner", "thing")
 
 # head nouns → kind; a noun not listed asks for a thing of that name ("which bike", "what food")
 _HEADS: dict[str, tuple[str, ...]] = {
@@ -59,6 +61,7 @@ _SUMMARY_START = re.compile(r"^\s*(?:summari[sz]e|describe|outline|tell me about
 _DATE_Q = re.compile(r"^\s*(?:when|since when|by when)\b|\b(?:what|which) (?:date|day|year|month|time of year)\b"
                      r"|\bon what date\b|\bhow long ago\b", re.I)
 _COUNT_Q = re.compile(r"\bhow (?:many|much)\b", re.I)
+_HOW_VALUE = re.compile(r"^how (?:many|much|old|long|far|often)\b", re.I)
 _AGE_Q = re.compile(r"\bhow old\b", re.I)
 _DURATION_Q = re.compile(r"\bhow long\b", re.I)
 _EVENT_Q = re.compile(r"\bwhat (?:happened|happens) (?:to|with)\b|\bwhat became of\b|\bwhat went wrong\b", re.I)
@@ -130,6 +133,10 @@ def asked_for(question: str) -> Asked:
         return Asked("event", recency=recency)
     if _STATUS_Q.search(q):
         return Asked("status", "relationship", recency=recency)
+    if first == "why":  # a reason is said in a clause, not named by a span of the evidence
+        return Asked("reason", recency=recency)
+    if first == "how" and not _HOW_VALUE.search(q):  # "how did she feel", "how does he get to work"
+        return Asked("manner", recency=recency)
     if _ROLE_Q.search(q):
         return Asked("role", "job", recency=recency)
     if _OF_ROLE.search(q):

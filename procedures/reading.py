@@ -197,6 +197,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     trace["premise"] = premise.reason
     if not premise.holds:
         return no_information(f"false premise: {premise.reason}", result.evidence or turns[:5], trace)
+    if asked.kind in ("reason", "manner"):
+        return None  # a reason or a manner is a clause: the procedure's sentence stands
     if asked.kind == "date" or asked.count:
         return None  # dates and counts are the procedures' (the temporal one, the aggregation)
     if asked.kind == "event" or (asked.yesno and asked.kind == "thing" and not asked.head):

@@ -38,6 +38,8 @@ GROUP = "wren-ottilie"
     ("What is Odile's relationship status?", "status", "relationship", False),
     ("Summarise Odile's year.", "summary", "", False),
     ("Which board game does Odile play on Sundays?", "thing", "game", False),
+    ("Why did Odile sell the van?", "reason", "", False),
+    ("How did Odile feel after the audition?", "manner", "", False),
 ])
 def test_the_kind_a_question_asks_for(question: str, kind: str, head: str, many: bool) -> None:
     asked = asked_for(question)
@@ -55,6 +57,9 @@ def test_spans_are_typed_and_written_as_the_sentence_writes_them() -> None:
     assert [s.text for s in spans_of(sent, "pet_name", "dog")] == ["Biscuit"]
     sent = next(parse("Happy new year, INGRID!!! See you in January.").sents)
     assert spans_of(sent, "person", "") == []  # a shout and a month are not names
+    sent = next(parse("Honestly it was you who sold me on it, the blue kayak.").sents)
+    things = [s.text for s in spans_of(sent, "thing", "kayak")]
+    assert things and not {"it", "you", "me"} & {t.lower() for t in things}  # pronouns name nothing
 
 
 def test_gazetteer_places_need_a_capital_or_a_preposition_when_english_uses_the_word() -> None:
