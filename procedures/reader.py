@@ -24,7 +24,7 @@ from tkg.text import content_terms, stem
 from tkg.timeparse import find_times
 
 from .about import Subject, about, clause_about
-from .spans import ANIMALS, GREETING, Span, hypothetical, negated, pronominal, spans_of
+from .spans import ANIMALS, GREETING, Span, hypothetical, nameless, negated, pronominal, spans_of
 from .synthesis import format_day
 
 if TYPE_CHECKING:
@@ -178,7 +178,7 @@ def _objects_of(sent: Any, verb: str) -> list[Any]:
                 if child.dep_ in ("dobj", "attr", "pobj") or (child.dep_ == "prep" and list(child.children)):
                     target = child if child.dep_ != "prep" else next(iter(child.children))
                     toks = [x for x in target.subtree if x.lower_ not in ("the", "a", "an", "my", "our", "your")]
-                    if toks and len(toks) <= 5 and not pronominal(toks):
+                    if toks and len(toks) <= 5 and not pronominal(toks) and not nameless(toks):
                         out.append(Span(" ".join(x.text for x in toks), "thing", 0.7, toks[0].i, toks[-1].i + 1))
     return out
 

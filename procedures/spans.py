@@ -280,13 +280,19 @@ def _plausible(span: Span) -> bool:
 
 def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     """Every span of ``kind`` (a `planners.asked` kind) in the parsed sentence ``sent``; a span of
-    pronouns and question words only ("it", "you", "which team" less its noun) names nothing."""
-    return [s for s in _spans_of(sent, kind, head) if _plausible(s) and not pronominal(sent.doc[s.start : s.end])]
+    pronouns and question words only ("it", "you") names nothing, nor does a thing with no noun."""
+    return [s for s in _spans_of(sent, kind, head) if _plausible(s) and not pronominal(sent.doc[s.start : s.end])
+            and not (kind == "thing" and nameless(sent.doc[s.start : s.end]))]
 
 
 def pronominal(tokens: Any) -> bool:
     """Tokens that are all pronouns, determiners or question words ("it", "me", "which one")."""
     return all(t.pos_ in ("PRON", "DET") or t.tag_ in ("WP", "WDT", "WRB", "WP$") for t in tokens)
+
+
+def nameless(tokens: Any) -> bool:
+    """No noun, name or number among the tokens ("sure", "so excited"): not a thing's name."""
+    return not any(t.pos_ in ("NOUN", "PROPN", "NUM") for t in tokens)
 
 
 def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
