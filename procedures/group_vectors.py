@@ -10,7 +10,8 @@ groups with no stamp (adopted from an older store), keep the index.
 
 Example::
 
-    >>> gv = GroupVectors([{"uuid": "a"}, {"uuid": "b"}], np.array([[1.0, 0.0], [0.6, 0.8]], dtype=np.float32))
+    >>> gv = GroupVectors([{"uuid": "a"}, {"uuid": "b"}],
+    ...                   np.array([[1.0, 0.0], [0.6, 0.8]], dtype=np.float32))
     >>> [(r["uuid"], round(r["score"], 2)) for r in gv.scored([0.0, 1.0])]
     [('b', 0.8), ('a', 0.0)]
 """

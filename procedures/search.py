@@ -152,9 +152,16 @@ def _search(
     exact = group_vectors(ctx, str(params["group_id"])) if mode == "vector" and tune.exact_vectors else None
     if exact is not None:  # every row of a small group, scored exactly (procedures/group_vectors.py)
         trace.setdefault("exact", {})[op] = len(exact)
-        return _per_list((r for r in exact.scored(params["vector"])
-                          if _list_of(r, mode) in wanted and (keep is None or r["kind"] == "fact" or keep(r))),
-                         mode, tune, wanted)
+        return _per_list(
+            (
+                r
+                for r in exact.scored(params["vector"])
+                if _list_of(r, mode) in wanted and (keep is None or r["kind"] == "fact" or keep(r))
+            ),
+            mode,
+            tune,
+            wanted,
+        )
     key = (str(getattr(ctx.store, "url", "")), op, str(params.get("group_id")))
     k_fetch = tune.per_list * tune.k_fetch_factor
     share = _SHARE.get(key) if tune.learn_share else None
@@ -164,15 +171,25 @@ def _search(
     while True:
         result = ctx.store.named(op, {**params, "k_fetch": k_fetch, "efs": max(k_fetch, 200)})
         raw = int(result[0]["raw"] or 0) if result else 0
-        rows = [r for r in (result[0]["hits"] if result else None) or []
-                if r is not None and _list_of(r, mode) in wanted and (keep is None or r["kind"] == "fact" or keep(r))]
+        rows = [
+            r
+            for r in (result[0]["hits"] if result else None) or []
+            if r is not None
+            and _list_of(r, mode) in wanted
+            and (keep is None or r["kind"] == "fact" or keep(r))
+        ]
         if tune.learn_share and raw >= k_fetch:  # cut off by k_fetch: what share of it was ours?
             if len(_SHARE) > _SHARE_MAX:
                 _SHARE.clear()
             _SHARE[key] = max(len(rows), 1) / raw
         # Over-fetch again only for what the group filter took away: the index had more to give
         # (raw == k_fetch) and fewer than per_list of this group's rows survived.
-        if len(rows) >= tune.per_list or raw < k_fetch or k_fetch >= tune.k_fetch_max or retries >= tune.max_retries:
+        if (
+            len(rows) >= tune.per_list
+            or raw < k_fetch
+            or k_fetch >= tune.k_fetch_max
+            or retries >= tune.max_retries
+        ):
             break
         k_fetch = min(k_fetch * 4, tune.k_fetch_max)
         retries += 1
@@ -204,14 +221,20 @@ def _list_of(row: Row, mode: str) -> str:
 def _chunk_candidate(r: Row) -> Candidate:
     start, end = r.get("time_start"), r.get("time_end") or r.get("time_start")
     return Candidate(
-        r["episode_uuid"], float(r["score"]), matched="" if r["kind"] == "turn" else r["text"],
-        speaker=str(r.get("speaker") or ""), said=r.get("valid_at"), about=(start, end) if start and end else None,
+        r["episode_uuid"],
+        float(r["score"]),
+        matched="" if r["kind"] == "turn" else r["text"],
+        speaker=str(r.get("speaker") or ""),
+        said=r.get("valid_at"),
+        about=(start, end) if start and end else None,
     )
 
 
 def _fact_candidate(r: Row) -> Candidate:
     """A fact found by an index, under the turn that first said it."""
-    return Candidate(r["episode_uuid"], float(r["score"]), matched=r["text"], fact_uuid=r["uuid"], said=r.get("valid_at"))
+    return Candidate(
+        r["episode_uuid"], float(r["score"]), matched=r["text"], fact_uuid=r["uuid"], said=r.get("valid_at")
+    )
 
 
 # --- filters -----------------------------------------------------------------------------------------
