@@ -1,7 +1,8 @@
 """Query planning: what a question says, which mode it is, what to retrieve for it, which hops to walk.
 
     route(question, index=...) -> Route  the parsed Question, mode, payload, procedure, gate trace, timings
-    parse(question, index=...) -> Question   text, tokens, terms, answer kind, time anchor, cues, mentions, slot
+    parse(question, index=...) -> Question   text, tokens, terms, answer kind, time anchor, cues,
+                                             mentions, slot
     plan_hops(question, names) -> HopPlan | None   seed entity + hops over the closed vocabulary
 
 Nothing here touches a store or imports a procedure: the group's entity index comes in as data,

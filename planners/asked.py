@@ -30,18 +30,24 @@ KINDS = ("place", "organisation", "person", "role", "date", "number", "status", 
 
 # head nouns → kind; a noun not listed asks for a thing of that name ("which bike", "what food")
 _HEADS: dict[str, tuple[str, ...]] = {
-    "place": ("city", "town", "country", "place", "suburb", "neighbourhood", "neighborhood", "area", "district",
-              "village", "state", "region", "office", "location", "address", "island", "county", "province"),
-    "organisation": ("company", "employer", "firm", "organisation", "organization", "hospital", "school",
-                     "university", "college", "club", "team", "choir", "orchestra", "agency", "studio", "startup",
-                     "shop", "restaurant", "bakery", "store", "bank", "gym", "church", "charity", "publisher",
-                     "magazine", "newspaper", "practice", "clinic", "lab", "laboratory", "brand", "label"),
-    "person": ("person", "man", "woman", "friend", "partner", "boyfriend", "girlfriend", "husband", "wife",
-               "manager", "boss", "supervisor", "sister", "brother", "mother", "father", "mom", "mum", "dad",
-               "son", "daughter", "colleague", "roommate", "flatmate", "neighbour", "neighbor", "cousin",
-               "fiance", "fiancé", "fiancee", "fiancée", "child", "kid", "baby", "aunt", "uncle", "grandmother",
-               "grandfather", "mentor", "coach", "teacher", "doctor", "landlord", "founder", "co-founder",
-               "cofounder", "employee", "owner", "drummer", "singer", "guitarist", "student", "tenant"),
+    "place": (
+        "city", "town", "country", "place", "suburb", "neighbourhood", "neighborhood", "area", "district",
+        "village", "state", "region", "office", "location", "address", "island", "county", "province",
+    ),
+    "organisation": (
+        "company", "employer", "firm", "organisation", "organization", "hospital", "school", "university",
+        "college", "club", "team", "choir", "orchestra", "agency", "studio", "startup", "shop", "restaurant",
+        "bakery", "store", "bank", "gym", "church", "charity", "publisher", "magazine", "newspaper",
+        "practice", "clinic", "lab", "laboratory", "brand", "label",
+    ),
+    "person": (
+        "person", "man", "woman", "friend", "partner", "boyfriend", "girlfriend", "husband", "wife",
+        "manager", "boss", "supervisor", "sister", "brother", "mother", "father", "mom", "mum", "dad", "son",
+        "daughter", "colleague", "roommate", "flatmate", "neighbour", "neighbor", "cousin", "fiance",
+        "fiancé", "fiancee", "fiancée", "child", "kid", "baby", "aunt", "uncle", "grandmother", "grandfather",
+        "mentor", "coach", "teacher", "doctor", "landlord", "founder", "co-founder", "cofounder", "employee",
+        "owner", "drummer", "singer", "guitarist", "student", "tenant",
+    ),
     "role": ("job", "title", "profession", "occupation", "role", "position", "career", "work", "line"),
     "animal": ("animal", "breed", "species"),
     "date": ("date", "day", "year", "month", "week", "season"),
@@ -50,21 +56,32 @@ _HEADS: dict[str, tuple[str, ...]] = {
 }
 _HEAD_KIND = {noun: kind for kind, nouns in _HEADS.items() for noun in nouns}
 # animal words: a pet's kind in a question, and what names a pet in a turn ("meet Biscuit, our puppy")
-ANIMALS = frozenset("""dog cat puppy pup kitten kitty horse pony rabbit bunny hamster parrot budgie bird fish
+ANIMALS = frozenset(
+    """dog cat puppy pup kitten kitty horse pony rabbit bunny hamster parrot budgie bird fish
     tortoise turtle snake lizard gecko hen chicken ferret greyhound labrador retriever terrier spaniel poodle
-    collie beagle bulldog dachshund husky mutt whippet lurcher pug corgi shepherd tabby goldfish guinea""".split())
+    collie beagle bulldog dachshund husky mutt whippet lurcher pug corgi shepherd tabby goldfish
+    guinea""".split()
+)
 _FILLERS = frozenset("kind type sort name names of the a an his her their its my your current new "
                      "latest favourite favorite first last old main exact full".split())
 _AUX = frozenset("is are was were does do did has have had can could will would should".split())
-_SUMMARY_START = re.compile(r"^\s*(?:summari[sz]e|describe|outline|tell me about|walk me through|give an overview)\b"
-                            r"|\bhow did\b.*\b(?:change|develop|evolve|unfold|progress|go)\b", re.I)
-_DATE_Q = re.compile(r"^\s*(?:when|since when|by when)\b|\b(?:what|which) (?:date|day|year|month|time of year)\b"
-                     r"|\bon what date\b|\bhow long ago\b", re.I)
+_SUMMARY_START = re.compile(
+    r"^\s*(?:summari[sz]e|describe|outline|tell me about|walk me through|give an overview)\b"
+    r"|\bhow did\b.*\b(?:change|develop|evolve|unfold|progress|go)\b",
+    re.I,
+)
+_DATE_Q = re.compile(
+    r"^\s*(?:when|since when|by when)\b|\b(?:what|which) (?:date|day|year|month|time of year)\b"
+    r"|\bon what date\b|\bhow long ago\b",
+    re.I,
+)
 _COUNT_Q = re.compile(r"\bhow (?:many|much)\b", re.I)
 _HOW_VALUE = re.compile(r"^how (?:many|much|old|long|far|often)\b", re.I)
 _AGE_Q = re.compile(r"\bhow old\b", re.I)
 _DURATION_Q = re.compile(r"\bhow long\b", re.I)
-_EVENT_Q = re.compile(r"\bwhat (?:happened|happens) (?:to|with)\b|\bwhat became of\b|\bwhat went wrong\b", re.I)
+_EVENT_Q = re.compile(
+    r"\bwhat (?:happened|happens) (?:to|with)\b|\bwhat became of\b|\bwhat went wrong\b", re.I
+)
 _ROLE_Q = re.compile(r"\bwhat (?:does|did) \w+(?:'s)? (?:\w+ )?do(?: now| these days| nowadays)?\s*\??$"
                      r"|\bdo for (?:work|a living)\b|\bwork as\b|\bdo professionally\b", re.I)
 _STATUS_Q = re.compile(r"\b(?:relationship|marital) status\b|\brelationship (?:with|between)\b"
@@ -180,7 +197,9 @@ def _named_noun(phrase: str) -> str:
 
 def _wh_head(q: str) -> tuple[str, str]:
     """The head noun after which/what (or after "X's" in "what is X's job"), and its kind."""
-    poss = re.search(r"['\u2019]s?\s+((?:current|new|latest|favou?rite|old|first|main)\s+)?([\w-]+)(?:\s+([\w-]+))?", q)
+    poss = re.search(
+        r"['\u2019]s?\s+((?:current|new|latest|favou?rite|old|first|main)\s+)?([\w-]+)(?:\s+([\w-]+))?", q
+    )
     for m in _WHICH.finditer(q):
         words = [w.lower() for w in m.group(1).split()]
         if not words or words[0] in _AUX:
@@ -195,7 +214,11 @@ def _wh_head(q: str) -> tuple[str, str]:
             return _pick_head(phrase)
     if poss:
         words = [poss.group(2).lower()]
-        if poss.group(3) and poss.group(3).islower() and poss.group(3) not in _PHRASE_END | _TIME_WORDS | STOPWORDS:
+        if (
+            poss.group(3)
+            and poss.group(3).islower()
+            and poss.group(3) not in _PHRASE_END | _TIME_WORDS | STOPWORDS
+        ):
             words.append(poss.group(3))
         return _pick_head(words)
     return "", "thing"

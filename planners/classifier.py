@@ -148,7 +148,8 @@ class NaiveBayesClassifier:
         return {k: v / z for k, v in exp.items()}
 
     def classify(self, question: str) -> str:
-        """The most probable mode, e.g. ``default_classifier().classify("How many pets does Priya have?")``."""
+        """The most probable mode,
+        e.g. ``default_classifier().classify("How many pets does Priya have?")``."""
         scores = self.scores(question)
         return max(self.labels, key=lambda label: (scores[label], -self.labels.index(label)))
 

@@ -33,7 +33,9 @@ _DATE = (
     rf"|yesterday|the\s+day\s+before\s+yesterday"
 )
 _KEEP_PREP = r"before|after|since|until|till|prior\s+to"
-_STRIP_PREP = r"back\s+in|in|on|as\s+of|during|around|by|over|throughout|at\s+the\s+(?:start|end|beginning)\s+of"
+_STRIP_PREP = (
+    r"back\s+in|in|on|as\s+of|during|around|by|over|throughout|at\s+the\s+(?:start|end|beginning)\s+of"
+)
 _ANCHOR = re.compile(
     rf"(?:(?P<keep>{_KEEP_PREP})\s+|(?P<strip>{_STRIP_PREP})\s+)?(?P<date>{_DATE})(?![\w-])"
     rf"|(?:(?P<keep2>{_KEEP_PREP})\s+|(?P<strip2>in|during|since|by|until)\s+)(?P<month>{_MONTH_FULL})\b",
@@ -56,7 +58,12 @@ def find_time_anchor(question: str) -> TimeAnchor | None:
     """
     for m in _ANCHOR.finditer(question):
         date = m.group("date") or m.group("month")
-        if m.group("month") and m.group("month").lower() == "may" and not m.group("keep2") and not m.group("strip2"):
+        if (
+            m.group("month")
+            and m.group("month").lower() == "may"
+            and not m.group("keep2")
+            and not m.group("strip2")
+        ):
             continue
         keep = m.group("keep") or m.group("keep2")
         text = f"{' '.join(keep.split())} {date}" if keep else date
@@ -65,7 +72,8 @@ def find_time_anchor(question: str) -> TimeAnchor | None:
 
 
 _EVENT_ANCHOR = re.compile(
-    r"^\s*when (?:did|was|were|had|has|have)\b|\bsince when\b|\bby when\b|\bwhat (?:year|month|date|day)\b|\bhow long ago\b"
+    r"^\s*when (?:did|was|were|had|has|have)\b|\bsince when\b|\bby when\b|\bwhat (?:year|month|date|day)\b"
+    r"|\bhow long ago\b"
     r"|\b(?:used|use) to\b|\bpreviously\b|\bformerly\b|\bat the time\b|\bback then\b|\bat that time\b"
     r"|(?<!look )(?<!looks )(?<!looked )(?<!looking )(?<!named )(?<!take )(?<!takes )(?<!took )"
     r"\b(?:before|after|until|since)\b(?!\s*[?.!]?\s*$)",
@@ -99,7 +107,8 @@ _SUMMARY = re.compile(
     r"\bsummari[sz]e\b|\bsummary\b|\boverview\b|\brecap\b|\brun-?down\b|\btell me everything\b"
     r"|\beverything (?:you know|that) |\beverything about\b|\bbeen up to\b|\bgoing on (?:with|in)\b"
     r"|\bcatch me up\b|\bfill me in\b|\b(?:whole|full) (?:story|picture)\b|\bhow has\b.{1,50}\bchanged\b"
-    r"|\bdescribe\b|\bexplain what\b|'s story\b|\bwhat (?:is|'s) \w+ like\b|\bwhat do you know about\b|\bthe story of\b|\bin a nutshell\b|\bbig picture\b",
+    r"|\bdescribe\b|\bexplain what\b|'s story\b|\bwhat (?:is|'s) \w+ like\b|\bwhat do you know about\b"
+    r"|\bthe story of\b|\bin a nutshell\b|\bbig picture\b",
     re.IGNORECASE,
 )
 
@@ -112,12 +121,16 @@ def summary_cue(question: str) -> str | None:
 
 _COUNT = re.compile(
     r"\bhow many\b|\bhow often\b|\bnumber of\b|\blist\b|\bname (?:all|every|each)\b|\bcount\b|\bin total\b"
-    r"|\bwhat (?:kinds|types|sorts) of\b|\bwhich of\b|^\s*who are\b|\bevery (?:place|city|country|person|book|pet|job)\b"
+    r"|\bwhat (?:kinds|types|sorts) of\b|\bwhich of\b|^\s*who are\b|\bevery (?:place|city|country|person|book"
+    r"|pet|job)\b"
     r"|\ball (?:of )?(?:the|her|his|their|its|those|these|my)\b(?! time\b| way\b| same\b| while\b)"
     r"|\ball of \w+'s?\b",
     re.IGNORECASE,
 )
-_WHICH_PLURAL = re.compile(r"\b(?:which|what) (?:\w+ )?(\w+) (?:has|have|had|did|does|do|can|could|will|would|is|are|was|were)\b", re.IGNORECASE)
+_WHICH_PLURAL = re.compile(
+    r"\b(?:which|what) (?:\w+ )?(\w+) (?:has|have|had|did|does|do|can|could|will|would|is|are|was|were)\b",
+    re.IGNORECASE,
+)
 _NOT_PLURAL = frozenset({"does", "is", "was", "has", "this", "us", "bus", "gas", "news", "yes", "ss"})
 
 

@@ -23,7 +23,9 @@ _POSSESSION_VERBS = frozenset({"have", "has", "had", "own", "owns", "keep", "kee
 _RELATIVE_HEADS = frozenset({"person", "one", "man", "woman", "guy", "girl", "someone", "people", "friend"})
 # Words that name a relation only in the right spot ("Priya's place" yes, "in place of" no).
 _WEAK_NOUNS = frozenset({"place", "home", "work", "title", "plan", "plans", "city", "group", "position"})
-_WEAK_VERBS = frozenset({"from", "into", "on", "seeing", "based", "located", "stay", "stays", "plan", "plans"})
+_WEAK_VERBS = frozenset(
+    {"from", "into", "on", "seeing", "based", "located", "stay", "stays", "plan", "plans"}
+)
 
 
 @dataclass(frozen=True)
@@ -88,13 +90,20 @@ def relation_chain_gate(question: str, lexicon: Lexicon | None = None) -> GateRe
     poss = [i for i, w in enumerate(words) if w in ("'s", "'")]
     for a, b in zip(poss, poss[1:], strict=False):
         if b - a <= 4:
-            return GateResult("relation_chain", True, f"possessive chain: {' '.join(words[a - 1 : b + 2])}", "relation_chain")
+            return GateResult(
+                "relation_chain",
+                True,
+                f"possessive chain: {' '.join(words[a - 1 : b + 2])}",
+                "relation_chain",
+            )
     marks = relation_markers(words, lexicon or DEFAULT_LEXICON)
     linked = any(
         kind == "noun" or _after_relative(words, i) for i, kind, _ in marks
     )
     if len(marks) >= 2 and linked:
-        return GateResult("relation_chain", True, "relations: " + ", ".join(p for _, _, p in marks), "relation_chain")
+        return GateResult(
+            "relation_chain", True, "relations: " + ", ".join(p for _, _, p in marks), "relation_chain"
+        )
     return GateResult("relation_chain", False, f"{len(marks)} linked relation phrase(s)", "relation_chain")
 
 
@@ -112,25 +121,39 @@ def _after_relative(words: list[str], i: int) -> bool:
 def recency_gate(question: str) -> GateResult:
     """Fires on "now", "currently", "still", "anymore", "these days", "latest", "current"."""
     cue = cues.recency_cue(question)
-    return GateResult("recency", cue is not None, f"recency marker {cue!r}" if cue else "no recency marker", "latest_version")
+    return GateResult(
+        "recency",
+        cue is not None,
+        f"recency marker {cue!r}" if cue else "no recency marker",
+        "latest_version",
+    )
 
 
 def time_anchor_gate(question: str) -> GateResult:
     """Fires on a date, a month or year, "before"/"after"/"when", "last summer", "as of"."""
     cue = cues.time_cue(question)
-    return GateResult("time_anchor", cue is not None, f"time anchor {cue!r}" if cue else "no time anchor", "time_anchored")
+    return GateResult(
+        "time_anchor", cue is not None, f"time anchor {cue!r}" if cue else "no time anchor", "time_anchored"
+    )
 
 
 def summary_gate(question: str) -> GateResult:
     """Fires on "summarize", "tell me everything", "overview", "what has X been up to"."""
     cue = cues.summary_cue(question)
-    return GateResult("summary", cue is not None, f"summary request {cue!r}" if cue else "no summary request", "long_form")
+    return GateResult(
+        "summary", cue is not None, f"summary request {cue!r}" if cue else "no summary request", "long_form"
+    )
 
 
 def aggregation_gate(question: str) -> GateResult:
     """Fires on "how many", "list", "all the", "which <plural> has ..."."""
     cue = cues.count_cue(question)
-    return GateResult("aggregation", cue is not None, f"count/list request {cue!r}" if cue else "no count/list request", "aggregation")
+    return GateResult(
+        "aggregation",
+        cue is not None,
+        f"count/list request {cue!r}" if cue else "no count/list request",
+        "aggregation",
+    )
 
 
 QUERY_GATES: tuple[Callable[[str], GateResult], ...] = (

@@ -63,13 +63,17 @@ _STARTERS = frozenset("what who whom where when which how is are was were does d
 _CAPS = re.compile(r"[A-Z][\w&.-]*(?:\s+(?:of\s+|&\s+)?[A-Z][\w&.-]*)*")
 
 
-def find_mentions(question: str, entity_names: Sequence[str], aliases: Mapping[str, str] | None = None) -> list[Mention]:
+def find_mentions(
+    question: str, entity_names: Sequence[str], aliases: Mapping[str, str] | None = None
+) -> list[Mention]:
     """Entity mentions in `question`, left to right, non-overlapping.
 
     >>> [m.canonical for m in find_mentions("Where does Meg live?", ["Megan"], {"Meg": "Megan"})]
     ['Megan']
     """
-    names = {n: n for n in entity_names if n.strip()} | {a: c for a, c in (aliases or {}).items() if a.strip()}
+    names = {n: n for n in entity_names if n.strip()} | {
+        a: c for a, c in (aliases or {}).items() if a.strip()
+    }
     found: list[Mention] = []
 
     def free(s: int, e: int) -> bool:
@@ -98,7 +102,10 @@ def find_mentions(question: str, entity_names: Sequence[str], aliases: Mapping[s
     return sorted(found, key=lambda m: m.start)
 
 
-_LEADS = ("can you tell me", "could you tell me", "do you know", "do you remember", "tell me", "remind me", "i wonder")
+_LEADS = (
+    "can you tell me", "could you tell me", "do you know", "do you remember", "tell me", "remind me",
+    "i wonder",
+)
 _FILLERS = (
     "right now", "these days", "at the moment", "at present", "any more", "the name of", "name of",
     "currently", "now", "still", "anymore", "nowadays", "presently", "today", "exactly", "actually",
@@ -170,7 +177,12 @@ class _Parser:
                 inner = self.np(after + 1)
                 if inner is not None:
                     return self.possessives(inner[0], [*inner[1], _noun_hop(m[0])], inner[2])
-            if m is not None and self.at(after) in ("that", "which", "who") and self.at(after + 1) in _BELONG and self.at(after + 2) == "to":
+            if (
+                m is not None
+                and self.at(after) in ("that", "which", "who")
+                and self.at(after + 1) in _BELONG
+                and self.at(after + 2) == "to"
+            ):
                 inner = self.np(after + 3)  # "the cat that belongs to NP" is "NP's cat"
                 if inner is not None:
                     return inner[0], [*inner[1], _noun_hop(m[0])], inner[2]

@@ -51,7 +51,9 @@ class Lexicon:
     def max_words(self) -> int:
         return max((len(p.split()) for p in (*self.nouns, *self.verbs)), default=1)
 
-    def match(self, words: list[str], start: int, kind: Literal["noun", "verb"]) -> tuple[LexEntry, int] | None:
+    def match(
+        self, words: list[str], start: int, kind: Literal["noun", "verb"]
+    ) -> tuple[LexEntry, int] | None:
         """Longest phrase of `kind` starting at `words[start]`: (entry, words consumed)."""
         table = self.nouns if kind == "noun" else self.verbs
         for n in range(min(self.max_words, len(words) - start), 0, -1):
@@ -68,9 +70,13 @@ def _e(predicate: str, inverse: bool = False, qualifier: str = "") -> LexEntry:
 _NOUNS: dict[str, tuple[str, ...]] = {
     "lives_in": ("home", "home city", "current city", "city", "residence", "address", "place"),
     "works_at": ("employer", "company", "workplace", "firm", "office", "work", "place of work"),
-    "job_title": ("job", "job title", "title", "role", "position", "occupation", "profession", "line of work"),
+    "job_title": (
+        "job", "job title", "title", "role", "position", "occupation", "profession", "line of work",
+    ),
     "reports_to": ("manager", "boss", "supervisor", "line manager", "team lead", "team leader", "superior"),
-    "from_place": ("home town", "hometown", "birthplace", "place of birth", "home country", "country of origin"),
+    "from_place": (
+        "home town", "hometown", "birthplace", "place of birth", "home country", "country of origin",
+    ),
     "studies_at": ("school", "university", "college", "uni", "alma mater"),
     "married_to": ("wife", "husband", "spouse"),
     "engaged_to": ("fiance", "fiancee", "fiancé", "fiancée"),
@@ -86,7 +92,9 @@ _NOUNS: dict[str, tuple[str, ...]] = {
     "birthday": ("birthday", "birth date", "date of birth", "bday"),
 }
 _INVERSE_NOUNS: dict[str, tuple[str, ...]] = {
-    "reports_to": ("report", "reports", "direct report", "direct reports", "employee", "employees", "subordinate"),
+    "reports_to": (
+        "report", "reports", "direct report", "direct reports", "employee", "employees", "subordinate",
+    ),
     "parent_of": ("mother", "mom", "mum", "father", "dad", "parent", "parents", "mother-in-law"),
 }
 _PET_SPECIES = ("dog", "cat", "puppy", "kitten", "hamster", "rabbit", "parrot", "horse", "turtle", "snake")
@@ -101,8 +109,9 @@ _FAVORITE_CATEGORIES = {
 
 _VERBS: dict[str, tuple[str, ...]] = {
     "lives_in": (
-        "live", "lives", "lived", "living", "move", "moves", "moved", "reside", "resides", "resided", "residing", "move to", "moves to",
-        "moved to", "moving to", "relocate to", "relocated to", "settled in", "settle in", "stay", "stays", "based", "located",
+        "live", "lives", "lived", "living", "move", "moves", "moved", "reside", "resides", "resided",
+        "residing", "move to", "moves to", "moved to", "moving to", "relocate to", "relocated to",
+        "settled in", "settle in", "stay", "stays", "based", "located",
     ),
     "works_at": ("work", "works", "worked", "working", "employed", "employed by", "employed at", "job at"),
     "job_title": ("do for a living", "do for work", "work as", "works as", "worked as", "working as"),
@@ -114,14 +123,20 @@ _VERBS: dict[str, tuple[str, ...]] = {
     "studies_at": (
         "study", "studies", "studied", "studying", "attend", "attends", "attended", "go to school",
         "goes to school", "went to school", "go to college", "goes to college", "went to college",
-        "go to university", "goes to university", "went to university", "graduate from", "graduated from", "enrolled at", "enrolled in",
+        "go to university", "goes to university", "went to university", "graduate from", "graduated from",
+        "enrolled at", "enrolled in",
     ),
     "married_to": ("marry", "married", "marries", "married to", "wed", "wedded"),
     "engaged_to": ("engaged to", "engaged", "get engaged to", "got engaged to"),
     "partner_of": ("date", "dates", "dated", "dating", "seeing", "going out with", "in a relationship with"),
     "friend_of": ("friends with", "befriend", "befriended"),
-    "owns": ("drive", "drives", "drove", "own", "owns", "owned", "buy", "bought", "buys", "purchase", "purchased"),
-    "likes": ("do for fun", "like", "likes", "liked", "love", "loves", "loved", "enjoy", "enjoys", "enjoyed", "into"),
+    "owns": (
+        "drive", "drives", "drove", "own", "owns", "owned", "buy", "bought", "buys", "purchase", "purchased",
+    ),
+    "likes": (
+        "do for fun", "like", "likes", "liked", "love", "loves", "loved", "enjoy", "enjoys", "enjoyed",
+        "into",
+    ),
     "dislikes": ("dislike", "dislikes", "disliked", "hate", "hates", "hated", "can't stand"),
     "plays": ("play", "plays", "played", "playing"),
     "member_of": (
@@ -138,7 +153,9 @@ _VERBS: dict[str, tuple[str, ...]] = {
 }
 _INVERSE_VERBS: dict[str, tuple[str, ...]] = {
     "works_at": ("employ", "employs"),
-    "reports_to": ("manage", "manages", "managed", "managing", "supervise", "supervises", "supervised", "lead"),
+    "reports_to": (
+        "manage", "manages", "managed", "managing", "supervise", "supervises", "supervised", "lead",
+    ),
     "parent_of": ("raised",),
 }
 

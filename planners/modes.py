@@ -11,7 +11,9 @@ from __future__ import annotations
 from tkg.errors import ConfigError
 from tkg.models import MODES
 
-PROCEDURES: tuple[str, ...] = ("lookup", "graph_chain", "graph_latest", "temporal", "long_form", "aggregation")
+PROCEDURES: tuple[str, ...] = (
+    "lookup", "graph_chain", "graph_latest", "temporal", "long_form", "aggregation",
+)
 
 MODE_DESCRIPTIONS: dict[str, str] = {
     "single_fact": "one fact about one named person or thing (where X works, who X's manager is)",
@@ -25,7 +27,9 @@ MODE_DESCRIPTIONS: dict[str, str] = {
 # The order in which query gates outrank each other when several fire on one question:
 # an explicit summary request beats a count, a count beats a chain, a chain carries its
 # own time anchor (the walker reads `as_of_text`), and an explicit date beats "still".
-GATE_PRECEDENCE: tuple[str, ...] = ("long_form", "aggregation", "relation_chain", "time_anchored", "latest_version")
+GATE_PRECEDENCE: tuple[str, ...] = (
+    "long_form", "aggregation", "relation_chain", "time_anchored", "latest_version",
+)
 
 
 def check_mode(mode: str, *, where: str = "mode") -> str:
@@ -42,5 +46,7 @@ def check_mode(mode: str, *, where: str = "mode") -> str:
 def check_procedure(procedure: str, *, where: str = "procedure") -> str:
     """Return `procedure` if it is one of `PROCEDURES`, else raise `ConfigError`."""
     if procedure not in PROCEDURES:
-        raise ConfigError(f"{where}: unknown procedure {procedure!r}; expected one of {', '.join(PROCEDURES)}")
+        raise ConfigError(
+            f"{where}: unknown procedure {procedure!r}; expected one of {', '.join(PROCEDURES)}"
+        )
     return procedure

@@ -144,7 +144,9 @@ def _read(text: str, source: str) -> dict[str, Any]:
         raise ConfigError(f"{source}: not valid TOML: {exc}") from exc
     unknown = sorted(set(doc) - {"modes", "payloads"})
     if unknown:
-        raise ConfigError(f"{source}: unknown section(s) {', '.join(unknown)}; expected [modes] and [payloads.NAME]")
+        raise ConfigError(
+            f"{source}: unknown section(s) {', '.join(unknown)}; expected [modes] and [payloads.NAME]"
+        )
     for section in ("modes", "payloads"):
         if not isinstance(doc.get(section, {}), dict):
             raise ConfigError(f"{source}: [{section}] must be a table")
@@ -174,7 +176,12 @@ def load_payloads(path: Path | None = None) -> PayloadTable:
     'graph_chain'
     """
     default_src = "planners/payloads.toml"
-    docs = [(_read(resources.files("planners").joinpath("payloads.toml").read_text("utf-8"), default_src), default_src)]
+    docs = [
+        (
+            _read(resources.files("planners").joinpath("payloads.toml").read_text("utf-8"), default_src),
+            default_src,
+        )
+    ]
     if path is not None:
         try:
             text = Path(path).read_text("utf-8")

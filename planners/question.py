@@ -100,19 +100,35 @@ def parse(text: str, *, index: EntityIndex | None = None, lexicon: Lexicon | Non
     """Parse ``text`` once; with the group's ``index``, its mentions, hop plan and slot too."""
     lexicon = lexicon or DEFAULT_LEXICON
     anchor = cues.find_time_anchor(text)
-    q = Question(text, tuple(tokenize(text)), frozenset(content_terms(text)), parse_question(text), names_in(text),
-                 asked_for(text), anchor, tuple(run_query_gates(text)))
+    q = Question(
+        text,
+        tuple(tokenize(text)),
+        frozenset(content_terms(text)),
+        parse_question(text),
+        names_in(text),
+        asked_for(text),
+        anchor,
+        tuple(run_query_gates(text)),
+    )
     if index is None:
         return q
     names, aliases = planning_names(text, index)
     plan = plan_hops(text, names, aliases=aliases, lexicon=lexicon)
     mentions = list(dict.fromkeys(m.canonical for m in find_mentions(text, names, aliases)))
     slot = _slot(text, anchor, index, lexicon, mentions, plan)
-    return replace(q, entity_names=tuple(names), aliases=aliases, mentions=tuple(mentions), plan=plan, slot=slot)
+    return replace(
+        q, entity_names=tuple(names), aliases=aliases, mentions=tuple(mentions), plan=plan, slot=slot
+    )
 
 
-def _slot(text: str, anchor: cues.TimeAnchor | None, index: EntityIndex, lexicon: Lexicon, mentions: list[str],
-          plan: HopPlan | None) -> QuestionSlot:
+def _slot(
+    text: str,
+    anchor: cues.TimeAnchor | None,
+    index: EntityIndex,
+    lexicon: Lexicon,
+    mentions: list[str],
+    plan: HopPlan | None,
+) -> QuestionSlot:
     """Subject, predicate and object from the hop plan, else from the mentions and the lexicon."""
     slot = QuestionSlot(list(mentions), plan)
     if plan is not None:

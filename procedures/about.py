@@ -8,7 +8,8 @@ to Oslo" counts for Lena and not for the speaker.
 Example::
 
     >>> s = Subject("Lena", frozenset({"lena"}), speaker=False)
-    >>> about(s, speaker="Marisol", sentence="my sister lena just moved to oslo", turn="", others=("Marisol",))
+    >>> about(s, speaker="Marisol", sentence="my sister lena just moved to oslo", turn="",
+    ...       others=("Marisol",))
     1.0
 """
 
@@ -24,8 +25,11 @@ from tkg.nlp import is_place_name
 FIRST = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b", re.I)
 SECOND = re.compile(r"\b(?:you|you're|youre|you've|your|yours|yourself|u|ur)\b", re.I)
 THIRD = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
-_RELATION_BEFORE_NAME = re.compile(r"\b(?:sister|brother|mother|mom|mum|father|dad|son|daughter|wife|husband|"
-                                   r"partner|friend|boss|manager|cousin|aunt|uncle|colleague|fianc[ée]e?)\s+$", re.I)
+_RELATION_BEFORE_NAME = re.compile(
+    r"\b(?:sister|brother|mother|mom|mum|father|dad|son|daughter|wife|husband|"
+    r"partner|friend|boss|manager|cousin|aunt|uncle|colleague|fianc[ée]e?)\s+$",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -45,7 +49,9 @@ def subject_of(q: Question, speakers: dict[str, int]) -> Subject | None:
     """The question's subject: a name right after a relation noun ("her sister Lena"), else the
     first possessor ("Tobias's manager"), else the first name; matched to a speaker when it is one."""
     question, names = q.text, q.named
-    people = [n for n in names if any(s.lower() == n.lower() or s.lower().split()[0] == n.lower() for s in speakers)]
+    people = [
+        n for n in names if any(s.lower() == n.lower() or s.lower().split()[0] == n.lower() for s in speakers)
+    ]
     names = tuple(people + [n for n in names if n not in people and not is_place_name(n)]) or names
     if not names:
         return None

@@ -43,7 +43,8 @@ if TYPE_CHECKING:
 GENERIC = frozenset(
     """
     do did does doing done make makes made making get gets got go goes went going gone feel feels felt think
-    thinks thought say says said tell tells told like likes liked love loves loved want wants wanted have has had
+    thinks thought say says said tell tells told like likes liked love loves loved want wants wanted
+    have has had
     take takes took see sees saw seen use uses used kind type thing things time times recent recently new
     favorite favourite way ways something someone people person one many much often usually first last year
     years month months week weeks day days plan plans planned planning activity activities help helps helped
@@ -52,7 +53,10 @@ GENERIC = frozenset(
     """.split()
 )
 _AUX = r"(?:did|does|do|is|was|are|were|has|have|had|will|would|can|could|should|might)"
-_SAY_VERBS = re.compile(r"\b(?:say|says|said|suggest\w*|recommend\w*|advi[cs]e\w*|tell|told|mention\w*|share[sd]?|think|thinks|thought|ask\w*)\b", re.I)
+_SAY_VERBS = re.compile(
+    r"\b(?:say|says|said|suggest\w*|recommend\w*|advi[cs]e\w*|tell|told|mention\w*|share[sd]?|think|thinks|thought|ask\w*)\b",
+    re.I,
+)
 _FRIEND = r"(?:friends?|buddy|pal|bestie)"
 _TIME_NAMES = frozenset(MONTHS) | frozenset(WEEKDAYS) | {"christmas", "easter", "thanksgiving", "halloween"}
 OWNER_MARGIN = 0.6  # the main entity's best turn must reach this share of the other's best
@@ -90,10 +94,20 @@ def ground(
     speakers = ctx.speakers(group)
     candidates = _candidates(q, index, speakers)
     checks: list[dict[str, Any]] = []
-    unchecked = [c for c in candidates if _speaker_of(c, speakers) is None and index.find(c, "person") is None]
+    unchecked = [
+        c for c in candidates if _speaker_of(c, speakers) is None and index.find(c, "person") is None
+    ]
     said = _turns_saying(ctx, group, [c.lower() for c in unchecked]) if unchecked else {}
     for c in candidates:
-        via = "speaker" if _speaker_of(c, speakers) else "entity" if index.find(c, "person") else "turn" if said.get(c.lower()) else None
+        via = (
+            "speaker"
+            if _speaker_of(c, speakers)
+            else "entity"
+            if index.find(c, "person")
+            else "turn"
+            if said.get(c.lower())
+            else None
+        )
         checks.append({"name": c, "via": via, "main": _is_main(c, q.text, candidates)})
     missing_main = [c for c in checks if c["via"] is None and c["main"]]
     if missing_main:
@@ -104,7 +118,9 @@ def ground(
     result = Grounding(True, "every main name is grounded" if checks else "no names to ground", main, checks)
     speaker = _speaker_of(main, speakers) if main else None
     named_speakers = {s for s in (_speaker_of(c, speakers) for c in candidates) if s}
-    if len(named_speakers) > 1 or (main and re.search(rf"\b{re.escape(main)}['’]s\s+(?:best\s+)?{_FRIEND}\b", q.text, re.I)):
+    if len(named_speakers) > 1 or (
+        main and re.search(rf"\b{re.escape(main)}['’]s\s+(?:best\s+)?{_FRIEND}\b", q.text, re.I)
+    ):
         ownership = False  # about both speakers, or about "X's friend" (who may be the other speaker)
     if ownership and speaker is not None and len(speakers) >= 2:
         _ownership(ctx, q, group, speaker, candidates, sum(speakers.values()), result)
@@ -154,7 +170,9 @@ def _turns_saying(ctx: Context, group: str, needles: list[str]) -> dict[str, lis
     if not needles:
         return {}
     out: dict[str, list[dict[str, Any]]] = {n: [] for n in needles}
-    for row in ctx.store.named("graph.turns_containing", {"group_id": group, "needles": sorted(set(needles))}):
+    for row in ctx.store.named(
+        "graph.turns_containing", {"group_id": group, "needles": sorted(set(needles))}
+    ):
         needle = row["needle"]
         if _says((row["text"] or "").lower(), needle):
             out.setdefault(needle, []).append(row)
@@ -234,8 +252,10 @@ def _ownership(
     said_by = str(row.get("speaker") or "someone else")
     info.update(verdict=f"the attribute belongs to {said_by}", turn=row.get("source_ref"))
     result.grounded = False
-    result.reason = f"what the question asks about {speaker} is what {said_by} said about themselves ({row.get('source_ref')})"
+    result.reason = (f"what the question asks about {speaker} is what {said_by} said about themselves "
+                     f"({row.get('source_ref')})")
     result.evidence = [
-        Evidence(source_ref=row.get("source_ref"), episode=row.get("episode_uuid") or "", text=row.get("text") or "",
-                 valid_at=row.get("valid_at"), score=round(best[0], 3), group=group, speaker=said_by, kind="turn")
+        Evidence(source_ref=row.get("source_ref"), episode=row.get("episode_uuid") or "",
+                 text=row.get("text") or "", valid_at=row.get("valid_at"), score=round(best[0], 3),
+                 group=group, speaker=said_by, kind="turn")
     ]  # fmt: skip

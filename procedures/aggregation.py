@@ -68,7 +68,12 @@ def head_predicate(question: str, lexicon: Lexicon) -> tuple[str, str] | None:
     if m is None:
         return None
     word = m.group(1).lower()
-    for form in (word, word[:-3] + "y" if word.endswith("ies") else word, word[:-2] if word.endswith("es") else word, word[:-1]):
+    for form in (
+        word,
+        word[:-3] + "y" if word.endswith("ies") else word,
+        word[:-2] if word.endswith("es") else word,
+        word[:-1],
+    ):
         entry = lexicon.nouns.get(form)
         if entry is not None and not entry.inverse:
             return entry.predicate, entry.qualifier
@@ -77,7 +82,11 @@ def head_predicate(question: str, lexicon: Lexicon) -> tuple[str, str] | None:
 
 def distinct_values(facts: list[Fact], qualifier: str = "") -> list[Value]:
     """Group versions by (subject, object); drop emptied versions; oldest value first."""
-    kept = [f for f in facts if not (f.invalid_at is not None and f.valid_at is not None and f.invalid_at <= f.valid_at)]
+    kept = [
+        f
+        for f in facts
+        if not (f.invalid_at is not None and f.valid_at is not None and f.invalid_at <= f.valid_at)
+    ]
     if qualifier:
         want = qualifier.lower()
 
@@ -111,7 +120,10 @@ def aggregate(
         return _fallback(ctx, q, group, payload, as_of, trace, "no relation to count in the question")
     predicates = list(RELATED.get(predicate, (predicate,)))
     if slot.subject is not None:
-        rows = ctx.store.named("aggregate.history", {"group_id": group, "predicates": predicates, "subject_uuids": [slot.subject.uuid]})
+        rows = ctx.store.named(
+            "aggregate.history",
+            {"group_id": group, "predicates": predicates, "subject_uuids": [slot.subject.uuid]},
+        )
         trace["subjects"] = [slot.subject.name]
     else:
         rows = ctx.store.named("aggregate.history_all", {"group_id": group, "predicates": predicates})
@@ -124,7 +136,10 @@ def aggregate(
         values = [v for v in values if v.end is None or (as_of is not None and v.end > as_of)]
         trace["held_now"] = True
     trace["versions"] = len(facts)
-    trace["values"] = [{"subject": v.subject, "value": v.name, "interval": v.interval(), "versions": len(v.facts)} for v in values]
+    trace["values"] = [
+        {"subject": v.subject, "value": v.name, "interval": v.interval(), "versions": len(v.facts)}
+        for v in values
+    ]
     if not values:
         return _fallback(ctx, q, group, payload, as_of, trace, f"no {predicate} history in the graph")
     subjects = [slot.subject.name] if slot.subject is not None else []
@@ -136,7 +151,9 @@ def aggregate(
     answer = f"{len(values)}: {listing}" if counting else listing
     firsts = [v.facts[0] for v in values]
     trace["from_graph"] = True  # the answer rests on edges, not on retrieved text
-    return ProcedureResult(answer, fact_evidence(ctx, group, firsts), [f for v in values for f in v.facts], False, trace)
+    return ProcedureResult(
+        answer, fact_evidence(ctx, group, firsts), [f for v in values for f in v.facts], False, trace
+    )
 
 
 _PRESENT_HAVE = re.compile(r"\b(?:do|does)\s+(?:\S+\s+){1,4}?(?:have|own|keep)\b", re.I)
@@ -165,7 +182,13 @@ def _relation(q: Question, slot: QuestionSlot, lexicon: Lexicon) -> tuple[str | 
 
 
 def _fallback(
-    ctx: Context, q: Question, group: str, payload: Payload, as_of: datetime | None, trace: dict[str, Any], reason: str
+    ctx: Context,
+    q: Question,
+    group: str,
+    payload: Payload,
+    as_of: datetime | None,
+    trace: dict[str, Any],
+    reason: str,
 ) -> ProcedureResult:
     trace["fallbacks"].append({"from": "graph", "to": "lookup", "reason": reason})
     looked = lookup(ctx, q, group, payload, as_of=as_of)

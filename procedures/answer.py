@@ -88,7 +88,14 @@ def answer_question(
     runtime: list[dict[str, Any]] = []
     trace["runtime_gates"] = runtime
     if empty:
-        runtime.append({"name": "empty_group", "fired": True, "reason": f"group {group!r} holds no turns", "effect": "abstain"})
+        runtime.append(
+            {
+                "name": "empty_group",
+                "fired": True,
+                "reason": f"group {group!r} holds no turns",
+                "effect": "abstain",
+            }
+        )
         timings["total"] = _ms(started)
         trace.update(timings_ms=timings, candidates={"evidence": 0, "facts": 0})
         return Answer(question, NO_INFORMATION, True, r.mode, r.procedure, [], trace, group)
@@ -107,8 +114,11 @@ def answer_question(
     timings["evidence_backfill"] = _ms(t)
 
     t = time.perf_counter()
-    predicate = (result.trace.get("question") or {}).get("predicate") if isinstance(result.trace.get("question"), dict) \
+    predicate = (
+        (result.trace.get("question") or {}).get("predicate")
+        if isinstance(result.trace.get("question"), dict)
         else None
+    )
     if predicate is None:
         predicate = analyse(ctx, q, group).predicate
     reading = read(ctx, q, group, mode=r.mode, as_of=r.as_of, result=result, predicate=predicate)
@@ -158,8 +168,12 @@ def answer_question(
     timings["total"] = _ms(started)
     trace["timings_ms"] = timings
     trace["candidates"] = _candidates(result, evidence)
-    offline = Answer(question, answer, abstained, r.mode, r.procedure, evidence, trace, group, list(result.facts))
-    return revise(ctx, offline) if ctx.models.models else offline  # the model stages, when set (model_answer.py)
+    offline = Answer(
+        question, answer, abstained, r.mode, r.procedure, evidence, trace, group, list(result.facts)
+    )
+    return (
+        revise(ctx, offline) if ctx.models.models else offline
+    )  # the model stages, when set (model_answer.py)
 
 
 def _empty_retrieval_gate(
@@ -167,7 +181,14 @@ def _empty_retrieval_gate(
     result: ProcedureResult, runtime: list[dict[str, Any]],
 ) -> ProcedureResult:  # fmt: skip
     if result.evidence:
-        runtime.append({"name": "empty_retrieval", "fired": False, "reason": f"{len(result.evidence)} evidence item(s)", "effect": "none"})
+        runtime.append(
+            {
+                "name": "empty_retrieval",
+                "fired": False,
+                "reason": f"{len(result.evidence)} evidence item(s)",
+                "effect": "none",
+            }
+        )
         return result
     wider = empty_retrieval_fallback(payload)
     retried = lookup(ctx, q, group, wider, as_of=as_of)

@@ -6,7 +6,8 @@ other group's turns (see BENCHMARKS.md, growth to 100,000 episodes).
 
 Example::
 
-    >>> [e.source_ref for e in group_turns(ctx, parse("When did Noor move to Dublin?"), "noor")][:1]  # doctest: +SKIP
+    >>> [e.source_ref  # doctest: +SKIP
+    ...  for e in group_turns(ctx, parse("When did Noor move to Dublin?"), "noor")][:1]
     ['n14']
 """
 
@@ -59,8 +60,12 @@ def backfill(
                         "reason": f"{len(result.evidence)} evidence item(s)", "effect": "none"})  # fmt: skip
         return result
     trace = result.trace
-    if result.facts and (trace.get("procedure") in ("graph_latest", "graph_chain") or trace.get("answer_from") == "graph"):
-        extra = dedupe(result.evidence + entity_turns(ctx, q, group, result.facts))[len(result.evidence) : want]
+    if result.facts and (
+        trace.get("procedure") in ("graph_latest", "graph_chain") or trace.get("answer_from") == "graph"
+    ):
+        extra = dedupe(result.evidence + entity_turns(ctx, q, group, result.facts))[
+            len(result.evidence) : want
+        ]
         how = "that mention or were said by the answer's entities"
     elif trace.get("from_graph"):  # a count or date from edges
         extra = dedupe(result.evidence + group_turns(ctx, q, group, as_of=as_of))[len(result.evidence) : want]
@@ -70,13 +75,18 @@ def backfill(
         extra = dedupe(result.evidence + evidence_from_hits(got.hits, group))[len(result.evidence) :]
         how = "retrieval ranked"
     runtime.append(
-        {"name": "evidence_backfill", "fired": True, "reason": f"only {len(result.evidence)} evidence item(s)",
+        {"name": "evidence_backfill", "fired": True, "reason": f"only {len(result.evidence)} evidence "
+                                                               "item(s)",
          "effect": f"appended {len(extra)} turn(s) {how} after them"}
     )  # fmt: skip
-    return ProcedureResult(result.answer, result.evidence + extra, result.facts, result.abstained, result.trace)
+    return ProcedureResult(
+        result.answer, result.evidence + extra, result.facts, result.abstained, result.trace
+    )
 
 
-def entity_turns(ctx: Context, q: Question, group: str, facts: list[Fact], *, per_entity: int = 20) -> list[Evidence]:
+def entity_turns(
+    ctx: Context, q: Question, group: str, facts: list[Fact], *, per_entity: int = 20
+) -> list[Evidence]:
     """Turns that mention the facts' entities or that they said (subjects first, at most three),
     those sharing the most content words with the question first, then the newest.
 
@@ -84,7 +94,8 @@ def entity_turns(ctx: Context, q: Question, group: str, facts: list[Fact], *, pe
     ``per_entity``; they are ranked again here by whole stemmed words. Turns *said by* an entity
     are asked for only when it speaks in the group (a place never does).
 
-    >>> [e.source_ref for e in entity_turns(ctx, parse("Where does Priya live?"), "priya-marco", facts)][:2]  # doctest: +SKIP
+    >>> [e.source_ref  # doctest: +SKIP
+    ...  for e in entity_turns(ctx, parse("Where does Priya live?"), "priya-marco", facts)][:2]
     ['D6:2', 'D5:7']
     """
     named = {u: n for f in facts for u, n in ((f.subject_uuid, f.subject), (f.object_uuid, f.object)) if u}
@@ -143,5 +154,12 @@ def group_turns(ctx: Context, q: Question, group: str, *, as_of: datetime | None
 
 def turn_evidence(row: dict[str, Any], score: float, group: str) -> Evidence:
     """A turn row of graph.entity_turns, graph.spoken_turns or graph.turns_with_terms as evidence."""
-    return Evidence(source_ref=row["source_ref"], episode=row["uuid"], text=row["text"] or "", valid_at=row["valid_at"],
-                    score=round(score, 6), group=group, speaker=row["speaker"] or "")
+    return Evidence(
+        source_ref=row["source_ref"],
+        episode=row["uuid"],
+        text=row["text"] or "",
+        valid_at=row["valid_at"],
+        score=round(score, 6),
+        group=group,
+        speaker=row["speaker"] or "",
+    )

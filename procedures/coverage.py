@@ -15,7 +15,8 @@ Example::
     >>> from planners.question import parse
     >>> from tkg.predicates import PredicateRegistry
     >>> registry = PredicateRegistry.load()
-    >>> asked, said = coverage(parse("When did Jon start to go to the gym?"), ["Jon"], "visited", ["Jon visited Paris"], registry)
+    >>> asked, said = coverage(parse("When did Jon start to go to the gym?"), ["Jon"], "visited",
+    ...                        ["Jon visited Paris"], registry)
     >>> sorted(asked), said
     (['gym', 'start'], set())
 """
@@ -36,7 +37,8 @@ if TYPE_CHECKING:
 
 COVERED = 0.5  # share of the asked-about words the facts must say
 # words that frame a list or count question rather than name what it is about
-_FRAME = "name names kind kinds type types sort sorts thing things time times many much ever all both current currently now"
+_FRAME = ("name names kind kinds type types sort sorts thing things time times many much ever all both "
+          "current currently now")
 # the head noun of a list or count question names the kind of its values ("which cities"), not a topic
 HEAD = re.compile(r"\b(?:how many|which|what|list(?: all)?(?: the)?|all the)\s+([a-z][a-z-]+)", re.I)
 

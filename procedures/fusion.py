@@ -78,7 +78,9 @@ def best_per_turn(candidates: Sequence[Candidate]) -> list[Candidate]:
     return sorted(best.values(), key=lambda c: (-c.score, c.episode_uuid))
 
 
-def calibrate(scores: Sequence[float], normaliser: Normaliser = "z", reference: Sequence[float] | None = None) -> list[float]:
+def calibrate(
+    scores: Sequence[float], normaliser: Normaliser = "z", reference: Sequence[float] | None = None
+) -> list[float]:
     """Scores re-expressed against a distribution: 0 for its weakest, units of std (or range).
 
     The distribution is the list's own, or ``reference`` (e.g. every list on the same scale

@@ -51,27 +51,46 @@ def relation_chain(
     started = time.perf_counter()
     index = ctx.entities(group)
     slot = analyse(ctx, q, group)
-    trace: dict[str, Any] = {"procedure": "graph_chain", "question": slot.to_trace(), "fallbacks": [], "timings_ms": {}}
+    trace: dict[str, Any] = {
+        "procedure": "graph_chain",
+        "question": slot.to_trace(),
+        "fallbacks": [],
+        "timings_ms": {},
+    }
     bridge: list[str] = []
     plan = slot.plan
     remaining: list[Hop] = list(plan.hops[1:]) if plan is not None else []
     if plan is not None:
         when = as_of or (resolve_anchor(ctx, group, plan.as_of_text) if plan.as_of_text else None)
-        walked = walk(ctx, group, plan, as_of=when, fanout=payload.fanout, max_hops=max(1, payload.hop_limit), index=index)
+        walked = walk(
+            ctx,
+            group,
+            plan,
+            as_of=when,
+            fanout=payload.fanout,
+            max_hops=max(1, payload.hop_limit),
+            index=index,
+        )
         trace["walk"] = walked.to_trace()
         trace["timings_ms"]["walk"] = _ms(started)
         if walked.complete:
             facts = walked.facts
             trace["from_graph"] = True  # the answer rests on edges, not on retrieved text
             return ProcedureResult(
-                answer=walk_answer(walked), evidence=fact_evidence(ctx, group, facts), facts=facts, abstained=False, trace=trace
+                answer=walk_answer(walked),
+                evidence=fact_evidence(ctx, group, facts),
+                facts=facts,
+                abstained=False,
+                trace=trace,
             )
         trace["fallbacks"].append({"from": "walk", "to": "iterative_retrieval", "reason": walked.reason})
         bridge = [b.name for b in walked.bridge]
         if bridge and walked.stopped_at is not None:
             remaining = list(plan.hops[walked.stopped_at :])
     else:
-        trace["fallbacks"].append({"from": "plan", "to": "iterative_retrieval", "reason": "no hop plan for the question"})
+        trace["fallbacks"].append(
+            {"from": "plan", "to": "iterative_retrieval", "reason": "no hop plan for the question"}
+        )
     t = time.perf_counter()
     result = iterative_retrieval(ctx, q, group, payload, index, slot, bridge, remaining)
     trace["timings_ms"]["iterative_retrieval"] = _ms(t)
@@ -79,7 +98,9 @@ def relation_chain(
     if not result.abstained and result.evidence:
         trace["answered_by"] = "iterative_retrieval"
         return ProcedureResult(result.answer, result.evidence, result.facts, False, trace)
-    trace["fallbacks"].append({"from": "iterative_retrieval", "to": "lookup", "reason": result.trace.get("reason", "no answer")})
+    trace["fallbacks"].append(
+        {"from": "iterative_retrieval", "to": "lookup", "reason": result.trace.get("reason", "no answer")}
+    )
     t = time.perf_counter()
     looked = lookup(ctx, q, group, payload, as_of=as_of)
     trace["timings_ms"]["lookup"] = _ms(t)
@@ -152,7 +173,11 @@ def bridge_entities(q: Question, hits: list[Any], index: EntityIndex, *, exclude
             if canonical.lower() in skip or ent is None or ent.type in ("literal", "date"):
                 continue
             single = " " not in canonical
-            if single and (_SENTENCE_START.search(hit.text[: m.start]) or m.surface != canonical.split()[0] and m.surface[:1].islower()):
+            if single and (
+                _SENTENCE_START.search(hit.text[: m.start])
+                or m.surface != canonical.split()[0]
+                and m.surface[:1].islower()
+            ):
                 continue  # "Yes," or "Still" opening a sentence is not a name
             if canonical not in out:
                 out.append(canonical)
@@ -192,16 +217,26 @@ def latest_version(
             return ProcedureResult(walk_answer(walked), fact_evidence(ctx, group, facts), facts, False, trace)
     if slot.subject is not None and slot.predicate:
         current = current_slot(ctx, group, slot, as_of)
-        trace["slot"] = {"subject": slot.subject.name, "predicate": slot.predicate, "current": [f.object for f in current]}
+        trace["slot"] = {
+            "subject": slot.subject.name,
+            "predicate": slot.predicate,
+            "current": [f.object for f in current],
+        }
         if current:
             history = slot_history(ctx, group, slot)
             older = [f for f in history if f.uuid not in {c.uuid for c in current}][-2:]
             evidence = fact_evidence(ctx, group, current) + fact_evidence(ctx, group, older[::-1], score=0.5)
             trace["from_graph"] = True  # the answer rests on edges, not on retrieved text
-            return ProcedureResult(latest_answer(q.text, slot, current), evidence, current + older, False, trace)
-        trace["fallbacks"].append({"from": "slot", "to": "newest_chunks", "reason": "the graph has no open edge for the slot"})
+            return ProcedureResult(
+                latest_answer(q.text, slot, current), evidence, current + older, False, trace
+            )
+        trace["fallbacks"].append(
+            {"from": "slot", "to": "newest_chunks", "reason": "the graph has no open edge for the slot"}
+        )
     else:
-        trace["fallbacks"].append({"from": "slot", "to": "newest_chunks", "reason": "no (subject, predicate) in the question"})
+        trace["fallbacks"].append(
+            {"from": "slot", "to": "newest_chunks", "reason": "no (subject, predicate) in the question"}
+        )
     return newest_chunks(ctx, q, group, payload, trace)
 
 

@@ -10,8 +10,8 @@ groups with no stamp (adopted from an older store), keep the index.
 
 Example::
 
-    >>> gv = GroupVectors([{"uuid": "a", "kind": "turn"}, {"uuid": "b", "kind": "turn"}, {"uuid": "c", "kind": "fact"}],
-    ...                   np.array([[1.0, 0.0], [0.6, 0.8], [0.0, 1.0]], dtype=np.float32))
+    >>> rows = [{"uuid": "a", "kind": "turn"}, {"uuid": "b", "kind": "turn"}, {"uuid": "c", "kind": "fact"}]
+    >>> gv = GroupVectors(rows, np.array([[1.0, 0.0], [0.6, 0.8], [0.0, 1.0]], dtype=np.float32))
     >>> [(r["uuid"], round(r["score"], 2)) for r in gv.ranked(gv.scores([0.0, 1.0]), {"turn"})]
     [('b', 0.8), ('a', 0.0)]
 """
@@ -85,7 +85,9 @@ def _read(ctx: Context, group: str, before: GroupVectors | None) -> GroupVectors
     if new and len(new) == len(ids):
         fetched = ctx.store.named("retrieval.group_vectors", {"group_id": group})
     else:
-        fetched = ctx.store.named("retrieval.vectors_by_uuid", {"group_id": group, "uuids": new}) if new else []
+        fetched = (
+            ctx.store.named("retrieval.vectors_by_uuid", {"group_id": group, "uuids": new}) if new else []
+        )
     for r in fetched:
         vector = np.asarray(r.pop("embedding"), dtype=np.float32)
         kept[str(r["uuid"])] = (r, vector / (float(np.linalg.norm(vector)) or 1.0))

@@ -3,7 +3,8 @@
 A summary question ("What has Priya been up to?") is not answered by the top-k chunks —
 those cluster in whichever session matches best. Instead the group's time span is split into
 strata (more for a deeper payload); one wide search is bucketed into them, each stratum it
-leaves empty is searched on its own, and the best evidence of every stratum is kept; the main entity's fact history joins as well. Then
+leaves empty is searched on its own, and the best evidence of every stratum is kept; the main
+entity's fact history joins as well. Then
 *bullets, then expand*: evidence is chosen greedily for coverage of distinct periods and
 entities and put in time order as dated bullets (the offline answer); with a provider, the
 orchestrator turns exactly those bullets into prose.
@@ -83,7 +84,9 @@ def long_form(
     slot = analyse(ctx, q, group)
     facts = []
     if slot.subject is not None:
-        rows = ctx.store.named("fact.history", {"group_id": group, "subject_uuids": [slot.subject.uuid], "predicate": ""})
+        rows = ctx.store.named(
+            "fact.history", {"group_id": group, "subject_uuids": [slot.subject.uuid], "predicate": ""}
+        )
         facts = [Fact.from_row(r, group) for r in rows]
         if as_of is not None:
             facts = [f for f in facts if f.valid_at is not None and f.valid_at <= as_of]
@@ -94,9 +97,14 @@ def long_form(
     names, aliases = list(q.entity_names), q.aliases
     chosen, covered = select(candidates, names, aliases, target=max(len(slices), payload.depth // 3))
     timeline = sorted(chosen, key=lambda e: e.valid_at or span["first"])
-    bullets = [f"- {format_day(e.valid_at)} — {e.speaker + ': ' if e.speaker else ''}{best_sentence(q, e.text, informative=True)}" for e in timeline]
+    bullets = [
+        f"- {format_day(e.valid_at)} — "
+        f"{e.speaker + ': ' if e.speaker else ''}{best_sentence(q, e.text, informative=True)}"
+        for e in timeline
+    ]
     trace.update(
-        strata=[{"from": lo.isoformat(), "to": hi.isoformat(), "hits": c} for (lo, hi), c in zip(slices, counts, strict=True)],
+        strata=[{"from": lo.isoformat(), "to": hi.isoformat(), "hits": c}
+                for (lo, hi), c in zip(slices, counts, strict=True)],
         strata_covered=sum(1 for c in candidates if c), facts=len(facts), selected=len(chosen),
         entities_covered=sorted(covered), subject=slot.subject.name if slot.subject else None,
     )  # fmt: skip

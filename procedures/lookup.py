@@ -60,11 +60,15 @@ def lookup(
     graph = _slot_answer(ctx, q, group, as_of, trace)
     if graph is not None:  # an open edge grounds the question by itself
         answer, facts, support = graph
-        return ProcedureResult(answer=answer, evidence=dedupe(support + evidence), facts=facts, abstained=False, trace=trace)
+        return ProcedureResult(
+            answer=answer, evidence=dedupe(support + evidence), facts=facts, abstained=False, trace=trace
+        )
     reason = _abstain_reason(ctx, q, group, payload, r)
     if reason:
         trace["abstained_because"] = reason
-        return ProcedureResult(answer=NO_INFORMATION, evidence=evidence, facts=r.facts, abstained=True, trace=trace)
+        return ProcedureResult(
+            answer=NO_INFORMATION, evidence=evidence, facts=r.facts, abstained=True, trace=trace
+        )
     answer, source = best_sentence(q.query, r.hits[:ANSWER_FROM])
     trace["answer_from"] = source
     return ProcedureResult(answer=answer, evidence=evidence, facts=r.facts, abstained=False, trace=trace)
@@ -87,7 +91,11 @@ def _slot_answer(
         return None
     trace["answer_from"] = "graph"
     trace["from_graph"] = True  # the answer rests on an edge (the abstention gate reads this)
-    trace["slot"] = {"subject": slot.subject.name, "predicate": slot.predicate, "current": [f.object for f in current]}
+    trace["slot"] = {
+        "subject": slot.subject.name,
+        "predicate": slot.predicate,
+        "current": [f.object for f in current],
+    }
     return latest_answer(q.text, slot, current), current, fact_evidence(ctx, group, current)
 
 
@@ -108,8 +116,13 @@ def best_sentence(q: QueryText, hits: list[Hit]) -> tuple[str, str | None]:
             have = said | loose_stems(words(hit.speaker))
             # Covering the question matters most; then a sentence that adds something (an answer
             # says more than the question did) and is not itself a question.
-            score = (len(wanted & have) + 0.5 * prior + (0.5 if hit.matched and hit.matched in sentence else 0.0)
-                     + 0.1 * min(len(said - wanted), 5) - (1.0 if sentence.rstrip().endswith("?") else 0.0))
+            score = (
+                len(wanted & have)
+                + 0.5 * prior
+                + (0.5 if hit.matched and hit.matched in sentence else 0.0)
+                + 0.1 * min(len(said - wanted), 5)
+                - (1.0 if sentence.rstrip().endswith("?") else 0.0)
+            )
             if score > best[0]:
                 best = (score, sentence, hit.source_ref)
     return best[1], best[2]

@@ -2,7 +2,8 @@
 
 `route_mode` may classify a question's mode (the payloads and procedures stay tkg's). `revise`
 takes the offline `Answer` and, with a `rank` model and no `answer` model, reorders its evidence
-(an answer model reads every item shown); with an `answer` model, asks for a brief answer from the numbered evidence and the slot histories the graph
+(an answer model reads every item shown); with an `answer` model, asks for a brief answer from
+the numbered evidence and the slot histories the graph
 holds for the question's entities, citing evidence ids. An answer citing no id or an unknown
 one, unparseable output, or a provider error keeps the offline answer, and the trace says so
 (``trace["model"]``); every call's tokens are in ``trace["usage"]``. Offline (no stage set)
@@ -32,18 +33,22 @@ SHOWN = 12  # evidence items the answer model sees
 _EPOCH = datetime(1, 1, 1, tzinfo=UTC)
 HISTORY = 30  # slot-history lines the answer model sees
 TEXT = 400  # characters of one evidence item
-_NOT_NAMES = {"who", "what", "where", "when", "which", "why", "how", "did", "does", "do", "is", "was", "are",
-              "were", "has", "have", "had", "can", "could", "will", "would", "should", "in", "on", "at", "the", "a"}
+_NOT_NAMES = {
+    "who", "what", "where", "when", "which", "why", "how", "did", "does", "do", "is", "was", "are", "were",
+    "has", "have", "had", "can", "could", "will", "would", "should", "in", "on", "at", "the", "a",
+}
 
 SYSTEM = f"""You answer a question about people from their conversation history.
 Use only the numbered evidence and the fact histories given; the evidence text wins where they disagree.
 Evidence items are listed oldest first; later evidence overrides earlier unless the question asks about
 an earlier time or date.
-Answer with the value asked for (a name, place, organisation, date, number, list, or yes/no with a short reason),
+Answer with the value asked for (a name, place, organisation, date, number, list, or yes/no \
+with a short reason),
 in a few words; resolve relative times ("last week") against the date of the item that says them.
 Cite the ids of the evidence items that state the answer.
 Answer exactly "{NO_INFORMATION}" with no citations when the evidence does not state the answer, and also when
-the question takes for granted something the evidence does not affirm: a person, pet, job or event never mentioned,
+the question takes for granted something the evidence does not affirm: a person, pet, job or event \
+never mentioned,
 something said of someone else, a plan that was cancelled or only wished for, a change that did not happen."""
 
 SCHEMA: dict[str, Any] = {
@@ -109,7 +114,9 @@ def _rank(rank: Any, ans: Answer, log: UsageLog) -> dict[str, Any]:
 def _answer(ctx: Context, model: Any, ans: Answer, log: UsageLog) -> dict[str, Any]:
     # the best SHOWN items, listed oldest first: "later overrides earlier" reads top to bottom,
     # and near-equal scores that swap between two ingests do not change the prompt
-    shown = sorted(ans.evidence[:SHOWN], key=lambda e: (e.valid_at or _EPOCH, e.source_ref or "", e.episode, e.text))
+    shown = sorted(
+        ans.evidence[:SHOWN], key=lambda e: (e.valid_at or _EPOCH, e.source_ref or "", e.episode, e.text)
+    )
     ids = {f"E{i}": e for i, e in enumerate(shown, 1)}
     history = histories(ctx, ans, {e.episode: k for k, e in reversed(ids.items())})
     user = ("Evidence:\n" + "\n".join(f"[{k}] {_line(e)}" for k, e in ids.items())
@@ -137,7 +144,11 @@ def _answer(ctx: Context, model: Any, ans: Answer, log: UsageLog) -> dict[str, A
     unknown = [c for c in cited if c not in ids]
     if not cited or unknown or not text:
         why = f"cited unknown evidence {unknown}" if unknown else "cited no evidence"
-        return {**trace, "fell_back": f"the model's answer {why}; the offline answer stands", "rejected": text}
+        return {
+            **trace,
+            "fell_back": f"the model's answer {why}; the offline answer stands",
+            "rejected": text,
+        }
     model.keep(request, reply)
     first = [ids[c] for c in dict.fromkeys(cited)]
     ans.evidence = first + [e for e in ans.evidence if all(e is not f for f in first)]

@@ -37,17 +37,25 @@ KIN: dict[str, frozenset[str]] = {
     "daughter": frozenset({"daughter", "girl", "kid", "kids", "child", "children"}),
     "girlfriend": frozenset({"girlfriend", "gf", "dating", "seeing", "partner"}),
     "boyfriend": frozenset({"boyfriend", "bf", "dating", "seeing", "partner"}),
-    "wife": frozenset({"wife", "married", "wedding"}), "husband": frozenset({"husband", "married", "wedding"}),
-    "dog": frozenset({"dog", "puppy", "pup"}), "cat": frozenset({"cat", "kitten", "kitty"}),
+    "wife": frozenset({"wife", "married", "wedding"}),
+    "husband": frozenset({"husband", "married", "wedding"}),
+    "dog": frozenset({"dog", "puppy", "pup"}),
+    "cat": frozenset({"cat", "kitten", "kitty"}),
 }
-_INFERENCE = re.compile(r"^\s*(?:would|could|might|is it likely|are they likely|does it seem)\b|\blikely\b", re.I)
+_INFERENCE = re.compile(
+    r"^\s*(?:would|could|might|is it likely|are they likely|does it seem)\b|\blikely\b", re.I
+)
 _EPOCH = datetime(1900, 1, 1, tzinfo=UTC)
-_GENERIC = GENERIC | {"mention", "mentione", "talk", "month", "year", "week", "date", "time", "day", "first", "last"}
+_GENERIC = GENERIC | {
+    "mention", "mentione", "talk", "month", "year", "week", "date", "time", "day", "first", "last",
+}
 _CALENDAR = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun".split())
 _PRESUPPOSING = frozenset({"pet_name", "animal", "person"})
-_DOG_WORDS = ANIMALS - {"cat", "kitten", "kitty", "tabby", "horse", "pony", "rabbit", "bunny", "hamster", "parrot",
-                        "budgie", "bird", "fish", "tortoise", "turtle", "snake", "lizard", "gecko", "hen",
-                        "chicken", "ferret", "goldfish", "guinea"}
+_DOG_WORDS = ANIMALS - {
+    "cat", "kitten", "kitty", "tabby", "horse", "pony", "rabbit", "bunny", "hamster", "parrot", "budgie",
+    "bird", "fish", "tortoise", "turtle", "snake", "lizard", "gecko", "hen", "chicken", "ferret", "goldfish",
+    "guinea",
+}
 
 
 def _names_a_thing(word: str, question: str) -> bool:
@@ -89,7 +97,9 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
     if _INFERENCE.search(question):
         return Premise(True, "an inference question presupposes nothing")
     focus = [n for n in q.named if subject is None or n.lower() not in subject.aliases]
-    focus = [n for n in focus if n.lower() not in {s.lower() for s in speakers} and _names_a_thing(n, question)]
+    focus = [
+        n for n in focus if n.lower() not in {s.lower() for s in speakers} and _names_a_thing(n, question)
+    ]
     nouns: set[str] = set()
     if asked.kind in _PRESUPPOSING and (asked.head in KIN or asked.head in ANIMALS):
         nouns = presupposed_nouns(question, asked.head)
@@ -111,7 +121,11 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
             continue
         for sent in parse(ev.text).sents:
             text = sent.text.lower()
-            a = about(subject, speaker=ev.speaker, sentence=sent.text, turn=ev.text, others=speakers) if subject else 1.0
+            a = (
+                about(subject, speaker=ev.speaker, sentence=sent.text, turn=ev.text, others=speakers)
+                if subject
+                else 1.0
+            )
             words = content_terms(sent.text)
             for n in need_names:
                 if not re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text):
@@ -129,9 +143,13 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
                 seen_any = seen_any or ev
     missing = [n for n, ok in need_names.items() if not ok]
     if missing:
-        return Premise(False, f"no sentence states {', '.join(missing)} (stated, not asked, planned or denied)")
+        return Premise(
+            False, f"no sentence states {', '.join(missing)} (stated, not asked, planned or denied)"
+        )
     if need_event:
-        return Premise(False, f"no plain statement says any of {', '.join(sorted(need_event))}: the event has no date")
+        return Premise(
+            False, f"no plain statement says any of {', '.join(sorted(need_event))}: the event has no date"
+        )
     called_off = [n for n, off in retracted.items() if off]
     if called_off:
         return Premise(False, f"the last word on {', '.join(called_off)} calls it off, so it has no date")

@@ -39,9 +39,16 @@ FAR_FUTURE = datetime(2200, 1, 1, tzinfo=UTC)
 _VISIT = frozenset("visit visiting visited trip holiday holidays vacation weekend conference flight flying "
                    "travel travelling traveling tour stay staying".split())
 _STATE_KINDS = frozenset({"place", "organisation", "person", "role", "thing", "pet_name", "animal", "number"})
-_OBJECT_KINDS = {"place": ("place",), "organisation": ("organisation",), "person": ("person",),
-                 "pet": ("pet_name", "animal"), "literal": ("role", "number", "status", "thing"),
-                 "thing": ("thing",), "date": ("date",), "entity": ("place", "organisation", "person", "thing")}
+_OBJECT_KINDS = {
+    "place": ("place",),
+    "organisation": ("organisation",),
+    "person": ("person",),
+    "pet": ("pet_name", "animal"),
+    "literal": ("role", "number", "status", "thing"),
+    "thing": ("thing",),
+    "date": ("date",),
+    "entity": ("place", "organisation", "person", "thing"),
+}
 
 
 @dataclass
@@ -79,7 +86,9 @@ def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subje
               asked: Asked | None = None) -> set[str]:
     """Stemmed words a stating sentence is likely to share with the question: its content words
     and, for the relation it asks about, the predicate's verbs, nouns and phrases."""
-    terms = content_terms(question, drop=sorted(subject.aliases) if subject else ()) | (KIND_CUES.get(asked.kind, set()) if asked else set())
+    terms = content_terms(question, drop=sorted(subject.aliases) if subject else ()) | (
+        KIND_CUES.get(asked.kind, set()) if asked else set()
+    )
     if predicate and predicate in ctx.registry:
         p = ctx.registry.get(predicate)
         words = " ".join((*p.phrases, *(v.split(" ")[0] for v in p.verbs), *p.nouns,
@@ -110,7 +119,9 @@ def candidates(
         for sent, a in zip(sents, per_sent, strict=True):
             a = max(a, 0.8 * turn_about)
             at = [t.i for t in sent if stem(t.lower_) in cues]
-            near_cues = at + [i - 4 for i in last_cues[-1:]]  # a cue in the sentence before counts, further off
+            near_cues = at + [
+                i - 4 for i in last_cues[-1:]
+            ]  # a cue in the sentence before counts, further off
             last_cues = at or last_cues
             if a <= 0.0:
                 continue
@@ -138,12 +149,26 @@ def candidates(
                 near = _FLOOR.get(asked.kind, 0.3) + (0.9 / (1 + gap / 3) if gap is not None else 0.0) \
                     + 0.15 * min(overlap, 3)
                 penalty = 0.6 if asked.kind == "person" and sp.text.lower() in voices else 1.0
-                owner = clause_about(subject, doc[sp.start], speaker=ev.speaker, speakers=speakers, fallback=a,
-                                     relation=relation) if subject and attribute else a
+                owner = (
+                    clause_about(
+                        subject,
+                        doc[sp.start],
+                        speaker=ev.speaker,
+                        speakers=speakers,
+                        fallback=a,
+                        relation=relation,
+                    )
+                    if subject and attribute
+                    else a
+                )
                 scale = _place_scale(asked.head, sp.text) if asked.kind == "place" else 1.0
                 if asked.kind in _STATE_KINDS and negated(sent, doc[sp.start]):
                     scale *= 0.35
-                out.append(Candidate(sp.text, sp.sure * (0.3 + owner) * weight * near * penalty * scale, when, ev, "turn"))
+                out.append(
+                    Candidate(
+                        sp.text, sp.sure * (0.3 + owner) * weight * near * penalty * scale, when, ev, "turn"
+                    )
+                )
     return out
 
 
@@ -177,14 +202,26 @@ def _objects_of(sent: Any, verb: str) -> list[Any]:
             for child in t.children:
                 if child.dep_ in ("dobj", "attr", "pobj") or (child.dep_ == "prep" and list(child.children)):
                     target = child if child.dep_ != "prep" else next(iter(child.children))
-                    toks = [x for x in target.subtree if x.lower_ not in ("the", "a", "an", "my", "our", "your")]
+                    toks = [
+                        x for x in target.subtree if x.lower_ not in ("the", "a", "an", "my", "our", "your")
+                    ]
                     if toks and len(toks) <= 5 and not pronominal(toks) and not nameless(toks):
-                        out.append(Span(" ".join(x.text for x in toks), "thing", 0.7, toks[0].i, toks[-1].i + 1))
+                        out.append(
+                            Span(" ".join(x.text for x in toks), "thing", 0.7, toks[0].i, toks[-1].i + 1)
+                        )
     return out
 
 
-def graph_candidates(ctx: Context, asked: Asked, facts: list[Fact], evidence: list[Evidence],
-                     excluded: set[str], *, at: datetime | None = None, open_only: bool = False) -> list[Candidate]:
+def graph_candidates(
+    ctx: Context,
+    asked: Asked,
+    facts: list[Fact],
+    evidence: list[Evidence],
+    excluded: set[str],
+    *,
+    at: datetime | None = None,
+    open_only: bool = False,
+) -> list[Candidate]:
     """The procedure's facts whose object is of the asked kind, as candidates that rest on edges
     (never a value the question itself names, its head noun, or an animal word for a pet's name):
     only the open ones for "now" (``open_only``), only those valid at ``at`` for a date."""
@@ -193,15 +230,23 @@ def graph_candidates(ctx: Context, asked: Asked, facts: list[Fact], evidence: li
     for f in facts:
         if open_only and f.invalid_at is not None:
             continue
-        if at is not None and not ((f.valid_at is None or f.valid_at <= at) and (f.invalid_at is None or f.invalid_at > at)):
+        if at is not None and not (
+            (f.valid_at is None or f.valid_at <= at) and (f.invalid_at is None or f.invalid_at > at)
+        ):
             continue
-        kinds = _OBJECT_KINDS.get(ctx.registry.get(f.predicate).object_type, ()) if f.predicate in ctx.registry else ()
+        kinds = (
+            _OBJECT_KINDS.get(ctx.registry.get(f.predicate).object_type, ())
+            if f.predicate in ctx.registry
+            else ()
+        )
         value = norm(f.object)
         if asked.kind not in kinds or value in excluded or value in (asked.head, asked.head + "s") or (
                 asked.kind == "pet_name" and value in ANIMALS) or (
                 asked.kind in ("pet_name", "person") and is_place_name(f.object, locative=True)):
             continue  # an edge whose object is not of the asked kind ("has_pet Japan") answers nothing
-        ev = by_fact.get(f.uuid) or next((e for e in evidence if f.episodes and e.episode == f.episodes[0]), None)
+        ev = by_fact.get(f.uuid) or next(
+            (e for e in evidence if f.episodes and e.episode == f.episodes[0]), None
+        )
         if ev is not None:
             out.append(Candidate(f.object, 2.5, f.valid_at, ev, "graph"))
     return out
@@ -232,17 +277,26 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
         return max(groups[k], key=lambda c: c.score)
 
     def last_said(k: str, until: datetime | None = None) -> datetime:
-        times = [c.when for c in groups[k] if c.when and c.score >= SUPPORT * 0.8 and (until is None or c.when <= until)]
+        times = [
+            c.when
+            for c in groups[k]
+            if c.when and c.score >= SUPPORT * 0.8 and (until is None or c.when <= until)
+        ]
         return max(times) if times else _EPOCH
 
     if asked.many:
         chosen = sorted((top(k) for k in keep), key=lambda c: (c.when or _EPOCH, norm(c.value)))
         return chosen, {**trace, "chosen_by": "every well-supported value"}
     if window is not None and window[1] >= FAR_FUTURE:  # "after X": the first value said after it
-        after = [c for k in keep for c in groups[k] if c.when and c.when >= window[0] and c.score >= SUPPORT * 0.8]
+        after = [
+            c for k in keep for c in groups[k] if c.when and c.when >= window[0] and c.score >= SUPPORT * 0.8
+        ]
         if after:
             first = min(after, key=lambda c: (c.when or _EPOCH, -c.score, norm(c.value)))
-            return [top(norm(first.value))], {**trace, "chosen_by": f"the first said after {format_day(window[0])}"}
+            return [top(norm(first.value))], {
+                **trace,
+                "chosen_by": f"the first said after {format_day(window[0])}",
+            }
     elif window is not None:
         start, end = window
         before = [k for k in keep if any(c.when and c.when <= end for c in groups[k])]
@@ -262,7 +316,9 @@ def said_time(text: str, turn_time: datetime | None) -> datetime | None:
     "I moved to Leeds back in 2019"), else the turn's own time."""
     if turn_time is None:
         return None
-    refs = [r for r in find_times(text, turn_time) if r.granularity in ("day", "week", "weekend", "month", "year")]
+    refs = [
+        r for r in find_times(text, turn_time) if r.granularity in ("day", "week", "weekend", "month", "year")
+    ]
     return refs[0].start if refs else turn_time
 
 
@@ -272,7 +328,12 @@ def _merge_nested(groups: dict[str, list[Candidate]]) -> None:
     keys = sorted(groups, key=lambda k: -len(k.split()))
     for short in sorted(groups, key=lambda k: len(k.split())):
         for long in keys:
-            if long == short or len(long.split()) <= len(short.split()) or short not in groups or long not in groups:
+            if (
+                long == short
+                or len(long.split()) <= len(short.split())
+                or short not in groups
+                or long not in groups
+            ):
                 continue
             if f" {short} " in f" {long} " and {c.evidence.episode for c in groups[short]} & {
                     c.evidence.episode for c in groups[long]}:

@@ -47,25 +47,57 @@ if TYPE_CHECKING:
 _FAR_PAST = datetime(1900, 1, 1).astimezone()
 # kinds whose spans are typed well enough that finding none means the evidence does not say
 TYPED = frozenset({"place", "organisation", "person", "role", "pet_name", "animal", "status", "number"})
-_RELATION_HEADS = frozenset({"manager", "boss", "supervisor", "sister", "brother", "mother", "father", "son", "daughter",
-                             "husband", "wife", "partner", "girlfriend", "boyfriend", "fiance", "fiancee", "friend",
-                             "job", "title", "profession", "occupation", "role", "city", "town", "country",
-                             "relationship", "dog", "cat", "age", "baby", "child", "kid"})
+_RELATION_HEADS = frozenset(
+    {
+        "manager", "boss", "supervisor", "sister", "brother", "mother", "father", "son", "daughter",
+        "husband", "wife", "partner", "girlfriend", "boyfriend", "fiance", "fiancee", "friend", "job",
+        "title", "profession", "occupation", "role", "city", "town", "country", "relationship", "dog", "cat",
+        "age", "baby", "child", "kid",
+    }
+)
 _SLOT_KINDS = frozenset({"place", "person", "role", "status", "pet_name", "organisation"})
 # "X's manager", "the woman X dated": the value belongs to someone the subject is related to
-_RELATIONAL = re.compile(r"['\u2019]s?\s+(?:(?:current|new|first|old|former|business|phd|ex)\s+)*(?P<rel>manager|boss|"
-                         r"supervisor|sister|brother|mother|father|mom|mum|dad|son|daughter|son-in-law|husband|wife|"
-                         r"partner|girlfriend|boyfriend|fianc\w*|friend|co-?founder|colleague|cousin|employee)\b", re.I)
-_EVENT_CLAUSE = re.compile(r"(?<!look )(?<!looks )(?<!looked )(?<!looking )(?<!named )(?<!take )(?<!took )"
-                           r"\b(when|while|before|after|since)\s+(?!(?:the\s+)?(?:latest|most recent)\b)(.+?)[?,]?$",
-                           re.I)
+_RELATIONAL = re.compile(
+    r"['\u2019]s?\s+(?:(?:current|new|first|old|former|business|phd|ex)\s+)*(?P<rel>manager|boss|"
+    r"supervisor|sister|brother|mother|father|mom|mum|dad|son|daughter|son-in-law|husband|wife|"
+    r"partner|girlfriend|boyfriend|fianc\w*|friend|co-?founder|colleague|cousin|employee)\b",
+    re.I,
+)
+_EVENT_CLAUSE = re.compile(
+    r"(?<!look )(?<!looks )(?<!looked )(?<!looking )(?<!named )(?<!take )(?<!took )"
+    r"\b(when|while|before|after|since)\s+(?!(?:the\s+)?(?:latest|most recent)\b)(.+?)[?,]?$",
+    re.I,
+)
 EVENTS: dict[str, str] = {
-    "stolen": "stolen", "stole": "stolen", "nicked": "stolen", "robbed": "stolen", "theft": "stolen",
-    "sold": "sold", "selling": "sold", "cancelled": "cancelled", "canceled": "cancelled", "cancel": "cancelled",
-    "postponed": "postponed", "crashed": "crashed", "totalled": "written off", "totaled": "written off",
-    "broke": "broken", "broken": "broken", "died": "died", "lost": "lost", "closed": "closed", "scrapped": "scrapped",
-    "returned": "returned", "repaired": "repaired", "fixed": "repaired", "quit": "quit", "left": "left",
-    "retired": "retired", "towed": "towed", "finished": "finished", "rescheduled": "rescheduled",
+    "stolen": "stolen",
+    "stole": "stolen",
+    "nicked": "stolen",
+    "robbed": "stolen",
+    "theft": "stolen",
+    "sold": "sold",
+    "selling": "sold",
+    "cancelled": "cancelled",
+    "canceled": "cancelled",
+    "cancel": "cancelled",
+    "postponed": "postponed",
+    "crashed": "crashed",
+    "totalled": "written off",
+    "totaled": "written off",
+    "broke": "broken",
+    "broken": "broken",
+    "died": "died",
+    "lost": "lost",
+    "closed": "closed",
+    "scrapped": "scrapped",
+    "returned": "returned",
+    "repaired": "repaired",
+    "fixed": "repaired",
+    "quit": "quit",
+    "left": "left",
+    "retired": "retired",
+    "towed": "towed",
+    "finished": "finished",
+    "rescheduled": "rescheduled",
 }
 _EVENT_PHRASES = (("called off", "cancelled"), ("fell through", "fell through"), ("gave away", "given away"),
                   ("given away", "given away"), ("passed away", "died"), ("no longer", "no longer"),
@@ -74,7 +106,9 @@ _ENDING = frozenset({"quit", "left", "retired", "no longer", "gave up", "dropped
                      "fell through"})
 
 
-def subject_turns(ctx: Context, group: str, subject: Subject | None, cues_: set[str], *, k: int = 24) -> list[Evidence]:
+def subject_turns(
+    ctx: Context, group: str, subject: Subject | None, cues_: set[str], *, k: int = 24
+) -> list[Evidence]:
     """The group's turns naming the subject or said by them that share the most cue words."""
     terms = sorted({*(subject.aliases if subject else ()), *(c for c in cues_ if len(c) >= 4)})
     if not terms:
@@ -83,7 +117,9 @@ def subject_turns(ctx: Context, group: str, subject: Subject | None, cues_: set[
     scored = []
     for r in rows:
         text = r["text"] or ""
-        mine = subject is not None and (subject.named_in(text) or (r["speaker"] or "").lower() in subject.aliases)
+        mine = subject is not None and (
+            subject.named_in(text) or (r["speaker"] or "").lower() in subject.aliases
+        )
         overlap = len(content_terms(text) & cues_)
         if overlap or (mine and not cues_):
             scored.append((overlap + (1 if mine else 0), r))
@@ -97,8 +133,11 @@ def turns_before(ctx: Context, group: str, turns: list[Evidence]) -> dict[str, s
     uuids = [e.episode for e in turns if e.episode]
     if not uuids:
         return {}
-    seq_of = {r["uuid"]: r["seq"] for r in ctx.store.named("retrieval.turns", {"group_id": group, "uuids": uuids})
-              if r.get("seq") is not None}
+    seq_of = {
+        r["uuid"]: r["seq"]
+        for r in ctx.store.named("retrieval.turns", {"group_id": group, "uuids": uuids})
+        if r.get("seq") is not None
+    }
     wanted = sorted({s - 1 for s in seq_of.values() if s > 0})
     rows = ctx.store.named("retrieval.turns_by_seq", {"group_id": group, "seqs": wanted}) if wanted else []
     text_at = {r["seq"]: r["text"] or "" for r in rows}
@@ -120,8 +159,12 @@ def event_window(ctx: Context, question: str, group: str, turns: list[Evidence],
     link, clause = m.group(1).lower(), m.group(2)
     words = content_terms(clause, drop=[n for n in names_in(clause) if len(n) < 3])
     scored = [(len(content_terms(e.text) & words), e) for e in turns if e.valid_at]
-    top = max((n for n, _ in scored), default=0)  # the first turn that tells the event best: later ones look back
-    best = min(((n, e) for n, e in scored if n == top), key=lambda x: x[1].valid_at or _FAR_PAST, default=(0, None))
+    top = max(
+        (n for n, _ in scored), default=0
+    )  # the first turn that tells the event best: later ones look back
+    best = min(
+        ((n, e) for n, e in scored if n == top), key=lambda x: x[1].valid_at or _FAR_PAST, default=(0, None)
+    )
     if best[1] is None or best[0] < max(1, len(words) // 2) or best[1].valid_at is None:
         return None, ""
     when = best[1].valid_at
@@ -132,7 +175,9 @@ def event_window(ctx: Context, question: str, group: str, turns: list[Evidence],
     return (_FAR_PAST, when + timedelta(hours=1)), f"at {clause!r} ({best[1].source_ref})"
 
 
-def read_event(asked: Asked, question: str, subject: Subject | None, turns: list[Evidence]) -> tuple[str, Evidence] | None:
+def read_event(
+    asked: Asked, question: str, subject: Subject | None, turns: list[Evidence]
+) -> tuple[str, Evidence] | None:
     """What happened to the thing a question names: the latest event word said next to it
     ("the blue bianchi 😭 cut the lock clean through… stolen"), or for a yes/no question whether
     something ended ("quit the band")."""
@@ -206,18 +251,30 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         if got is None:
             return None  # no event word next to it: the procedure's answer stands
         word, ev = got
-        answer = (f"No, {word}" if asked.yesno else word) + (f" ({format_day(ev.valid_at)})" if ev.valid_at else "")
+        answer = (f"No, {word}" if asked.yesno else word) + (
+            f" ({format_day(ev.valid_at)})" if ev.valid_at else ""
+        )
         return Reading(answer, False, dedupe([ev, *result.evidence]), {**trace, "event": word})
-    excluded = {norm(n) for n in names_in(question)} | ({norm(a) for a in subject.aliases} if subject else set())
+    excluded = {norm(n) for n in names_in(question)} | (
+        {norm(a) for a in subject.aliases} if subject else set()
+    )
     window, why = ((_FAR_PAST, as_of), "as_of") if as_of else event_window(ctx, question, group, turns,
                                                                            group_time(ctx, group))
     if why:
-        trace["window"] = {"from": why, "start": window[0] if window else None, "end": window[1] if window else None}
+        trace["window"] = {
+            "from": why,
+            "start": window[0] if window else None,
+            "end": window[1] if window else None,
+        }
     latest = asked.recency or mode == "latest_version"
     verb = main_verb(question)
     rel = _RELATIONAL.search(question)
-    if rel is not None and subject is not None and (asked.kind != "person" or asked.head != rel.group("rel").lower()) \
-            and subject.named_in(question[max(0, rel.start() - 40) : rel.start() + 2]):
+    if (
+        rel is not None
+        and subject is not None
+        and (asked.kind != "person" or asked.head != rel.group("rel").lower())
+        and subject.named_in(question[max(0, rel.start() - 40) : rel.start() + 2])
+    ):
         bridge = _bridge(ctx, group, rel.group("rel").lower(), subject, speakers, excluded, window, latest)
         if bridge is not None:  # "Tobias's manager" is Olu: read Olu's city, not Tobias's
             trace["bridge"] = bridge.name
@@ -242,7 +299,9 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         slot = asked.head in _RELATION_HEADS or ((latest or window is not None) and asked.kind in _SLOT_KINDS)
         if (result.trace.get("from_graph") and result.answer) or asked.kind not in TYPED or not slot:
             return None  # an answer walked over edges stands; an untyped or open question is not read
-        return no_information(f"no {asked.kind} is supported by the evidence", result.evidence or turns[:5], trace)
+        return no_information(
+            f"no {asked.kind} is supported by the evidence", result.evidence or turns[:5], trace
+        )
     answer = phrase(asked, chosen)
     if asked.yesno:
         answer = f"Yes, {answer}"

@@ -1,6 +1,7 @@
 """Direct retrieval: full-text and vector search over turns, sentences and facts, fused per turn.
 
-This module holds the pipeline and what happens after the search (`retrieve`, fusion, turns, neighbours); the index search itself, with its adaptive over-fetch and the row
+This module holds the pipeline and what happens after the search (`retrieve`, fusion, turns,
+neighbours); the index search itself, with its adaptive over-fetch and the row
 filters, is in `procedures.search`. What it does for one question, all scoped to one group:
 
 1. the question becomes plain words for BM25 (`query_text`: no engine syntax survives, and a
@@ -65,9 +66,14 @@ def retrieve(
     """
     text = query.question if isinstance(query, QueryText) else query
     key = repr((text, group, payload, time_range, speaker, as_of, tuning))
-    return ctx.once(("retrieval", key), lambda: _retrieve(
-        ctx, query if isinstance(query, QueryText) else parse_question(text), group, payload, time_range, speaker,
-        as_of, tuning))
+    return ctx.once(
+        ("retrieval", key),
+        lambda: _retrieve(
+            ctx,
+            query if isinstance(query, QueryText) else parse_question(text),
+            group, payload, time_range, speaker, as_of, tuning,
+        ),
+    )
 
 
 def _retrieve(
@@ -97,7 +103,9 @@ def _retrieve(
     fused = clock.time("fusion", fused_and_boosted)
     if q.when:
         trace["when"] = [q.when[0].isoformat(), q.when[1].isoformat(), q.when_text]
-    hits, turns = clock.time("turns", lambda: _to_hits(ctx, group, fused[: payload.depth * tune.window], speaker, cutoff))
+    hits, turns = clock.time(
+        "turns", lambda: _to_hits(ctx, group, fused[: payload.depth * tune.window], speaker, cutoff)
+    )
     counts["fused"] = len(fused)
     if (payload.neighbours or tune.context_radius) and hits:
         hits, counts["neighbour"] = clock.time("neighbours", lambda: _with_context(
@@ -127,7 +135,9 @@ def _facts(ctx: Context, group: str, hits: list[Hit]) -> list[Fact]:
     uuids = list(dict.fromkeys(h.fact_uuid for h in hits if h.fact_uuid))
     if not uuids:
         return []
-    rows = {r["uuid"]: r for r in ctx.store.named("retrieval.fact_sources", {"group_id": group, "uuids": uuids})}
+    rows = {
+        r["uuid"]: r for r in ctx.store.named("retrieval.fact_sources", {"group_id": group, "uuids": uuids})
+    }
     return [Fact.from_row(rows[u], group) for u in uuids if u in rows]
 
 
@@ -143,7 +153,11 @@ def _to_hits(
     the speaker and ``as_of`` filters (a fact's time range was checked on the fact).
     """
     uuids = [f.episode_uuid for f in fused]
-    turns = {r["uuid"]: r for r in ctx.store.named("retrieval.turns", {"group_id": group, "uuids": uuids})} if uuids else {}
+    turns = (
+        {r["uuid"]: r for r in ctx.store.named("retrieval.turns", {"group_id": group, "uuids": uuids})}
+        if uuids
+        else {}
+    )
     hits: list[Hit] = []
     for f in fused:
         row = turns.get(f.episode_uuid)
@@ -155,7 +169,9 @@ def _to_hits(
     return hits, turns
 
 
-def _hit(row: Row, score: float, via: tuple[str, ...], matched: str = "", fact_uuid: str | None = None) -> Hit:
+def _hit(
+    row: Row, score: float, via: tuple[str, ...], matched: str = "", fact_uuid: str | None = None
+) -> Hit:
     source_ref = row.get("source_ref")
     return Hit(
         episode_uuid=str(row["uuid"]), source_ref=None if source_ref is None else str(source_ref),
@@ -190,7 +206,9 @@ def _with_context(
         hits.sort(key=lambda h: (-h.score, h.episode_uuid))
     top = hits[:depth]
     top_places = {place.get(h.episode_uuid) for h in top}
-    wanted = {(p[0], p[1] + d) for h in top if (p := place.get(h.episode_uuid)) for d in range(-n, n + 1) if d}
+    wanted = {
+        (p[0], p[1] + d) for h in top if (p := place.get(h.episode_uuid)) for d in range(-n, n + 1) if d
+    }
     missing = sorted({seq for session, seq in wanted if (session, seq) not in at})
     rows = ctx.store.named("retrieval.turns_by_seq", {"group_id": group, "seqs": missing}) if missing else []
     found = {(r.get("session"), int(r["seq"])): r for r in rows if keep is None or keep(r)}
@@ -205,6 +223,8 @@ def _with_context(
             score = h.score * tune.neighbour_decay ** abs(d)
             if spot in at:  # fused already, below the cut: rise to the neighbour score if higher
                 at[spot].score = max(at[spot].score, score)
-            elif spot in found and (found[spot]["uuid"] not in joined or joined[found[spot]["uuid"]].score < score):
+            elif spot in found and (
+                found[spot]["uuid"] not in joined or joined[found[spot]["uuid"]].score < score
+            ):
                 joined[found[spot]["uuid"]] = _hit(found[spot], score, ("neighbour",))
     return sorted([*hits, *joined.values()], key=lambda h: (-h.score, h.episode_uuid)), len(joined)

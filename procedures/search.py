@@ -169,15 +169,25 @@ def _search(
     while True:
         result = ctx.store.named(op, {**params, "k_fetch": k_fetch, "efs": max(k_fetch, 200)})
         raw = int(result[0]["raw"] or 0) if result else 0
-        rows = [r for r in (result[0]["hits"] if result else None) or []
-                if r is not None and _list_of(r, mode) in wanted and (keep is None or r["kind"] == "fact" or keep(r))]
+        rows = [
+            r
+            for r in (result[0]["hits"] if result else None) or []
+            if r is not None
+            and _list_of(r, mode) in wanted
+            and (keep is None or r["kind"] == "fact" or keep(r))
+        ]
         if tune.learn_share and raw >= k_fetch:  # cut off by k_fetch: what share of it was ours?
             if len(_SHARE) > _SHARE_MAX:
                 _SHARE.clear()
             _SHARE[key] = max(len(rows), 1) / raw
         # Over-fetch again only for what the group filter took away: the index had more to give
         # (raw == k_fetch) and fewer than per_list of this group's rows survived.
-        if len(rows) >= tune.per_list or raw < k_fetch or k_fetch >= tune.k_fetch_max or retries >= tune.max_retries:
+        if (
+            len(rows) >= tune.per_list
+            or raw < k_fetch
+            or k_fetch >= tune.k_fetch_max
+            or retries >= tune.max_retries
+        ):
             break
         k_fetch = min(k_fetch * 4, tune.k_fetch_max)
         retries += 1
@@ -206,14 +216,20 @@ def _list_of(row: Row, mode: str) -> str:
 def _chunk_candidate(r: Row) -> Candidate:
     start, end = r.get("time_start"), r.get("time_end") or r.get("time_start")
     return Candidate(
-        r["episode_uuid"], float(r["score"]), matched="" if r["kind"] == "turn" else r["text"],
-        speaker=str(r.get("speaker") or ""), said=r.get("valid_at"), about=(start, end) if start and end else None,
+        r["episode_uuid"],
+        float(r["score"]),
+        matched="" if r["kind"] == "turn" else r["text"],
+        speaker=str(r.get("speaker") or ""),
+        said=r.get("valid_at"),
+        about=(start, end) if start and end else None,
     )
 
 
 def _fact_candidate(r: Row) -> Candidate:
     """A fact found by an index, under the turn that first said it."""
-    return Candidate(r["episode_uuid"], float(r["score"]), matched=r["text"], fact_uuid=r["uuid"], said=r.get("valid_at"))
+    return Candidate(
+        r["episode_uuid"], float(r["score"]), matched=r["text"], fact_uuid=r["uuid"], said=r.get("valid_at")
+    )
 
 
 # --- filters -----------------------------------------------------------------------------------------

@@ -46,7 +46,9 @@ def analyse(ctx: Context, q: Question, group: str) -> QuestionSlot:
     """
     slot = replace(q.slot, mentions=list(q.slot.mentions), notes=list(q.slot.notes))
     if slot.plan is None and slot.predicate is None and slot.subject is not None and slot.obj is not None:
-        rows = ctx.store.named("graph.edges_between", {"group_id": group, "pair": [slot.subject.uuid, slot.obj.uuid]})
+        rows = ctx.store.named(
+            "graph.edges_between", {"group_id": group, "pair": [slot.subject.uuid, slot.obj.uuid]}
+        )
         if rows:
             newest = min((Fact.from_row(r, group) for r in rows), key=edge_order)
             slot.predicate = newest.predicate
@@ -117,7 +119,11 @@ def resolve_window(text: str, anchor: datetime) -> Window | None:
     """
     words = text.strip()
     lead = words.split(" ", 1)[0].lower()
-    core = words.split(" ", 1)[1] if lead in ("before", "after", "since", "until", "till") and " " in words else words
+    core = (
+        words.split(" ", 1)[1]
+        if lead in ("before", "after", "since", "until", "till") and " " in words
+        else words
+    )
     refs = find_times(core, anchor)
     if not refs and core[:1].isdigit():  # a bare "2019" reads as a year only after "in"
         refs = find_times(f"in {core}", anchor)

@@ -26,33 +26,59 @@ LOCATIVE = frozenset("in to from at near around outside into via".split())
 GREETING = frozenset("hi hii hiii hello hey hiya greetings ciao hola love writing texting postcard".split())
 _NER_KINDS = {"place": ("GPE", "LOC", "FAC"), "organisation": ("ORG", "FAC"), "person": ("PERSON",),
               "date": ("DATE",), "number": ("CARDINAL", "QUANTITY", "MONEY", "PERCENT", "TIME")}
-ROLE_HEADS = frozenset("""
+ROLE_HEADS = frozenset(
+    """
     accountant actor analyst architect artist assistant associate attorney author baker barista bartender
-    builder carpenter cashier chef chemist cleaner clerk coach consultant cook coordinator counsellor counselor
+    builder carpenter cashier chef chemist cleaner clerk coach consultant cook coordinator counsellor
+    counselor
     curator dancer designer dentist developer director doctor driver economist editor electrician engineer
     entrepreneur farmer firefighter founder freelancer gardener guide hairdresser head illustrator instructor
-    intern journalist judge lawyer lead lecturer librarian manager mechanic midwife musician nanny nurse officer
+    intern journalist judge lawyer lead lecturer librarian manager mechanic midwife musician nanny nurse
+    officer
     owner painter paralegal paramedic partner pharmacist photographer physician physiotherapist pilot plumber
-    postdoc producer professor dev programmer psychologist receptionist reporter researcher scientist secretary
+    postdoc producer professor dev programmer psychologist receptionist reporter researcher scientist
+    secretary
     singer specialist student supervisor surgeon tailor teacher technician tester therapist translator tutor
     vet veterinarian waiter waitress writer crew attendant captain principal administrator strategist planner
     copywriter marketer recruiter mechanic janitor porter steward stewardess resident registrar
-    """.split())
+    """.split()
+)
 STATUS_WORDS: dict[str, str] = {
-    "married": "married", "wedding": "married", "wife": "married", "husband": "married", "newlywed": "married",
-    "engaged": "engaged", "engagement": "engaged", "proposed": "engaged", "fiance": "engaged", "fiancé": "engaged",
-    "fiancee": "engaged", "fiancée": "engaged",
-    "divorced": "divorced", "divorce": "divorced", "separated": "separated", "widowed": "widowed",
-    "single": "single", "dating": "dating", "girlfriend": "dating", "boyfriend": "dating", "seeing": "dating",
-    "broke": "broke up", "split": "broke up", "dumped": "broke up",
+    "married": "married",
+    "wedding": "married",
+    "wife": "married",
+    "husband": "married",
+    "newlywed": "married",
+    "engaged": "engaged",
+    "engagement": "engaged",
+    "proposed": "engaged",
+    "fiance": "engaged",
+    "fiancé": "engaged",
+    "fiancee": "engaged",
+    "fiancée": "engaged",
+    "divorced": "divorced",
+    "divorce": "divorced",
+    "separated": "separated",
+    "widowed": "widowed",
+    "single": "single",
+    "dating": "dating",
+    "girlfriend": "dating",
+    "boyfriend": "dating",
+    "seeing": "dating",
+    "broke": "broke up",
+    "split": "broke up",
+    "dumped": "broke up",
 }
 STATUS_PHRASES = (("called off", "called off"), ("call off", "called off"), ("broke up", "broke up"),
                   ("broken off", "called off"), ("moved in together", "living together"))
-_NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-                          "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty "
-                          "ninety hundred".split())
-_DET = frozenset("a an the my your his her our their its this that these those some new old current first ur u "
-                 "yr".split())
+_NUMBER_WORDS = frozenset(
+    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty "
+    "ninety hundred".split()
+)
+_DET = frozenset(
+    "a an the my your his her our their its this that these those some new old current first ur u yr".split()
+)
 
 
 @dataclass(frozen=True)
@@ -71,7 +97,9 @@ def _clean(tokens: Any) -> tuple[str, int, int] | None:
     while toks and (toks[0].lower_ in _DET or toks[0].tag_ in ("PRP$", "POS", "DT") or not toks[0].is_alpha
                     and not toks[0].like_num or (toks[0].is_stop and len(toks) > 1)):
         toks = toks[1:]
-    while toks and (toks[-1].is_punct or toks[-1].tag_ == "POS" or not (toks[-1].is_alpha or toks[-1].like_num)):
+    while toks and (
+        toks[-1].is_punct or toks[-1].tag_ == "POS" or not (toks[-1].is_alpha or toks[-1].like_num)
+    ):
         toks = toks[:-1]
     if not toks:
         return None
@@ -203,7 +231,9 @@ def _numbers(sent: Any, head: str) -> list[Span]:
 
 def _statuses(sent: Any) -> list[Span]:
     low = sent.text.lower()
-    out = [Span(value, "status", 0.9, sent.start, sent.end) for phrase, value in STATUS_PHRASES if phrase in low]
+    out = [
+        Span(value, "status", 0.9, sent.start, sent.end) for phrase, value in STATUS_PHRASES if phrase in low
+    ]
     for t in sent:
         value = STATUS_WORDS.get(t.lower_)
         if value and not (t.lower_ == "seeing" and t.pos_ != "VERB"):
@@ -222,7 +252,11 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
             names.append(Span(s.text, "name", 0.6, s.start, s.end))
     toks = list(sent)
     for j, t in enumerate(toks[:-1]):  # "named biscuit", "called kopi": lower-case names after a naming verb
-        if t.lower_ in ("named", "called", "name", "meet") and toks[j + 1].is_alpha and not toks[j + 1].is_stop:
+        if (
+            t.lower_ in ("named", "called", "name", "meet")
+            and toks[j + 1].is_alpha
+            and not toks[j + 1].is_stop
+        ):
             nxt = toks[j + 1]
             if not any(nxt.i == s.start for s in names):
                 names.append(Span(nxt.text, "name", 0.7, nxt.i, nxt.i + 1))
@@ -243,7 +277,8 @@ def _linked(chunk: Any) -> Any | None:
 
 
 def _things(sent: Any, head: str) -> list[Span]:
-    """Values of a category noun: "a green cannondale gravel *bike*", "my favourite *band*, Paper Lanterns"."""
+    """Values of a category noun: "a green cannondale gravel *bike*",
+    "my favourite *band*, Paper Lanterns"."""
     out = []
     heads = {head, head + "s"} if head else set()
     for chunk, hit in _chunks_with(sent, heads):
@@ -281,8 +316,13 @@ def _plausible(span: Span) -> bool:
 def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     """Every span of ``kind`` (a `planners.asked` kind) in the parsed sentence ``sent``; a span of
     pronouns and question words only ("it", "you") names nothing, nor does a thing with no noun."""
-    return [s for s in _spans_of(sent, kind, head) if _plausible(s) and not pronominal(sent.doc[s.start : s.end])
-            and not (kind == "thing" and nameless(sent.doc[s.start : s.end]))]
+    return [
+        s
+        for s in _spans_of(sent, kind, head)
+        if _plausible(s)
+        and not pronominal(sent.doc[s.start : s.end])
+        and not (kind == "thing" and nameless(sent.doc[s.start : s.end]))
+    ]
 
 
 def pronominal(tokens: Any) -> bool:
@@ -336,9 +376,12 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
 
 _NEGATION = re.compile(r"\b(?:not|never|no longer|didn'?t|don'?t|doesn'?t|won'?t|isn'?t|wasn'?t|aren'?t|"
                        r"can'?t|couldn'?t|haven'?t|hasn'?t|nope|fell through|called off|cancel+ed)\b", re.I)
-_HYPOTHETICAL = re.compile(r"\b(?:if|would|might|maybe|perhaps|someday|one day|thinking (?:of|about)|considering|"
-                           r"dream(?:ing)? of|wish|hope to|hoping to|planning to|plan to|want to|wanna|"
-                           r"might|could|should i|whether)\b", re.I)
+_HYPOTHETICAL = re.compile(
+    r"\b(?:if|would|might|maybe|perhaps|someday|one day|thinking (?:of|about)|considering|"
+    r"dream(?:ing)? of|wish|hope to|hoping to|planning to|plan to|want to|wanna|"
+    r"might|could|should i|whether)\b",
+    re.I,
+)
 
 
 _RETRACTED = re.compile(r"\b(?:fell through|called off|cancel+ed|never happened|not happening|off the table|"

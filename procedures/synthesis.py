@@ -43,7 +43,9 @@ ANSWER: <one paragraph of plain prose>
 CITED: <the numbers of the evidence items you used, comma-separated>"""
 
 
-def best_sentence(question: str | Question, text: str, *, focus: Iterable[str] = (), informative: bool = False) -> str:
+def best_sentence(
+    question: str | Question, text: str, *, focus: Iterable[str] = (), informative: bool = False
+) -> str:
     """The sentence of `text` sharing the most content words with the question (and, twice as
     much, with `focus` terms); the earliest wins ties. `informative` breaks ties by named things
     and length instead, so "Busy!" never stands for a whole turn."""
@@ -107,7 +109,8 @@ def fact_evidence(ctx: Context, group: str, facts: Sequence[Fact], *, score: flo
         seen.add(ep)
         out.append(
             Evidence(
-                source_ref=f.source_ref or turn.get("source_ref"), episode=ep, text=turn.get("text") or f.fact,
+                source_ref=f.source_ref or turn.get("source_ref"), episode=ep,
+                text=turn.get("text") or f.fact,
                 valid_at=turn.get("valid_at") or f.valid_at, score=score, group=group,
                 speaker=turn.get("speaker") or "", kind="fact", fact=f.uuid,
             )
@@ -115,7 +118,9 @@ def fact_evidence(ctx: Context, group: str, facts: Sequence[Fact], *, score: flo
     return out
 
 
-def _source_turn(ctx: Context, group: str, fact: Fact, read: dict[tuple[str, str], dict[str, Any]]) -> dict[str, Any]:
+def _source_turn(
+    ctx: Context, group: str, fact: Fact, read: dict[tuple[str, str], dict[str, Any]]
+) -> dict[str, Any]:
     if fact.episodes:
         op, key, param = "graph.turn", fact.episodes[0], "episode_uuid"
     elif fact.source_chunk:
@@ -174,7 +179,11 @@ def synthesize(
     lines = [evidence_line(e) for e in shown]
     if long_form:
         system = LONG_FORM_SYSTEM
-        prompt = "Evidence:\n" + "\n".join(f"[{i}] {t}" for i, t in enumerate(lines, 1)) + f"\n\nQuestion: {question}"
+        prompt = (
+            "Evidence:\n"
+            + "\n".join(f"[{i}] {t}" for i, t in enumerate(lines, 1))
+            + f"\n\nQuestion: {question}"
+        )
     else:
         system, prompt = synthesis_prompt(question, lines)
     trace: dict[str, Any] = {"synthesis": "provider", "provider": ctx.llm.name, "evidence_shown": len(shown)}

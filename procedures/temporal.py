@@ -44,7 +44,10 @@ if TYPE_CHECKING:
     from planners.payloads import Payload
     from tkg.context import Context
 
-_WHEN = re.compile(r"^\s*(?:when\b|what (?:date|day|year|month|time)\b|how long ago\b|in (?:what|which) (?:year|month)\b)", re.I)
+_WHEN = re.compile(
+    r"^\s*(?:when\b|what (?:date|day|year|month|time)\b|how long ago\b|in (?:what|which) (?:year|month)\b)",
+    re.I,
+)
 
 
 def granularity(start: datetime, end: datetime | None) -> str:
@@ -106,8 +109,12 @@ def turn_time(
     if best is None:
         return None
     c = best[1]
-    ref = TimeRef(c["time_text"] or "", c["time_start"], c["time_end"], granularity(c["time_start"], c["time_end"]))
-    return said_when(format_ref(ref), c["time_text"], c["valid_at"]), f"resolved time {c['time_text']!r} of the turn"
+    ref = TimeRef(
+        c["time_text"] or "", c["time_start"], c["time_end"], granularity(c["time_start"], c["time_end"])
+    )
+    return said_when(
+        format_ref(ref), c["time_text"], c["valid_at"]
+    ), f"resolved time {c['time_text']!r} of the turn"
 
 
 def temporal(
@@ -129,7 +136,8 @@ def temporal(
         window = resolve_window(anchor.text, now)
     trace: dict[str, Any] = {
         "procedure": "temporal", "question": slot.to_trace(), "reference_time": now.isoformat(),
-        "anchor": anchor.text if anchor else None, "window": [w.isoformat() for w in window] if window else None,
+        "anchor": anchor.text if anchor else None,
+        "window": [w.isoformat() for w in window] if window else None,
         "fallbacks": [],
     }  # fmt: skip
     if _WHEN.search(q.text):
@@ -139,13 +147,29 @@ def temporal(
         return _when_from_chunks(ctx, q, group, payload, trace)
     if slot.plan is not None and (len(slot.plan.hops) > 1 or slot.plan.hops[0].inverse):
         point = as_of or (resolve_anchor(ctx, group, anchor.text) if anchor else None)
-        walked = walk(ctx, group, slot.plan, as_of=point, fanout=payload.fanout, max_hops=max(1, payload.hop_limit), index=index)
+        walked = walk(
+            ctx,
+            group,
+            slot.plan,
+            as_of=point,
+            fanout=payload.fanout,
+            max_hops=max(1, payload.hop_limit),
+            index=index,
+        )
         trace["walk"] = walked.to_trace()
         if walked.complete:
             trace["from_graph"] = True  # the answer rests on edges, not on retrieved text
-            return ProcedureResult(walk_answer(walked), fact_evidence(ctx, group, walked.facts), walked.facts, False, trace)
+            return ProcedureResult(
+                walk_answer(walked), fact_evidence(ctx, group, walked.facts), walked.facts, False, trace
+            )
         trace["fallbacks"].append({"from": "walk", "to": "chunks", "reason": walked.reason})
-    if slot.subject is not None and slot.predicate and anchor is None and as_of is None and slot.obj is not None:
+    if (
+        slot.subject is not None
+        and slot.predicate
+        and anchor is None
+        and as_of is None
+        and slot.obj is not None
+    ):
         got = _neighbour_version(ctx, q, group, slot, trace)
         if got is not None:
             return got
@@ -158,10 +182,18 @@ def temporal(
         facts = [Fact.from_row(r, group) for r in rows]
         trace["facts_in_window"] = [f.object for f in facts]
         if facts and covers(q, [slot.subject.name], slot.predicate, facts, ctx.registry):
-            answer = facts[0].object if len(facts) == 1 else "; ".join(f"{f.object} ({interval_text(f)})" for f in facts)
+            answer = (
+                facts[0].object
+                if len(facts) == 1
+                else "; ".join(f"{f.object} ({interval_text(f)})" for f in facts)
+            )
             trace["from_graph"] = True  # the answer rests on edges, not on retrieved text
             return ProcedureResult(answer, fact_evidence(ctx, group, facts), facts, False, trace)
-        reason = "the edges do not say what the question asks about" if facts else "no edge of the slot overlaps the window"
+        reason = (
+            "the edges do not say what the question asks about"
+            if facts
+            else "no edge of the slot overlaps the window"
+        )
         trace["fallbacks"].append({"from": "facts", "to": "chunks", "reason": reason})
     return _chunks_in_window(ctx, q, group, payload, window, trace)
 
@@ -182,7 +214,9 @@ def _when_from_graph(
         return None
     if not covers(q, [slot.subject.name], slot.predicate, history, ctx.registry):
         # "When did Jon start going to the gym?" is not answered by Jon's one visit (Paris)
-        trace["fallbacks"].append({"from": "facts", "to": "chunks", "reason": "the edge does not say what the question asks about"})
+        trace["fallbacks"].append(
+            {"from": "facts", "to": "chunks", "reason": "the edge does not say what the question asks about"}
+        )
         return None
     first = min(history, key=lambda f: (f.valid_at is None, f.valid_at or FAR_PAST))
     evidence = fact_evidence(ctx, group, [first])
@@ -222,24 +256,38 @@ def _neighbour_version(
     if m is None or slot.obj is None:
         return None
     history = sorted(slot_history(ctx, group, slot), key=lambda f: edge_order(f)[0], reverse=True)
-    history = [f for f in history if not (f.invalid_at is not None and f.valid_at and f.invalid_at <= f.valid_at)]
+    history = [
+        f for f in history if not (f.invalid_at is not None and f.valid_at and f.invalid_at <= f.valid_at)
+    ]
     idx = next((i for i, f in enumerate(history) if f.object_uuid == slot.obj.uuid), None)
     if idx is None:
         return None
     j = idx - 1 if m.group(1).lower() == "before" else idx + 1
-    trace["neighbour"] = {"of": slot.obj.name, "direction": m.group(1).lower(), "history": [f.object for f in history]}
+    trace["neighbour"] = {
+        "of": slot.obj.name,
+        "direction": m.group(1).lower(),
+        "history": [f.object for f in history],
+    }
     if not 0 <= j < len(history):
         return None
     facts = [history[j], history[idx]]
     trace["answered_by"] = "slot history"
     trace["from_graph"] = True  # the answer rests on edges, not on retrieved text
-    return ProcedureResult(f"{history[j].object} ({interval_text(history[j])})", fact_evidence(ctx, group, facts), facts, False, trace)
+    return ProcedureResult(
+        f"{history[j].object} ({interval_text(history[j])})",
+        fact_evidence(ctx, group, facts),
+        facts,
+        False,
+        trace,
+    )
 
 
 def in_window(ctx: Context, group: str, hits: list[Any], window: Window) -> list[Any]:
     """Hits said inside the window, or with a time expression (resolved at ingest) that overlaps it."""
     lo, hi = window
-    rows = ctx.store.named("temporal.episode_chunks", {"group_id": group, "episode_uuids": [h.episode_uuid for h in hits]})
+    rows = ctx.store.named(
+        "temporal.episode_chunks", {"group_id": group, "episode_uuids": [h.episode_uuid for h in hits]}
+    )
     refers = {
         r["episode_uuid"] for r in rows
         if r["time_start"] is not None and r["time_start"] < hi and (r["time_end"] or r["time_start"]) > lo
@@ -267,5 +315,7 @@ def _chunks_in_window(
     trace["answered_by"] = "best chunk in the window" if window else "best chunk"
     # Evidence stays in order of support; the chronology is the answer's business (the trace
     # lists the same turns by time).
-    trace["chronology"] = [h.source_ref for h in sorted(hits, key=lambda h: (h.valid_at is None, h.valid_at or FAR_PAST))]
+    trace["chronology"] = [
+        h.source_ref for h in sorted(hits, key=lambda h: (h.valid_at is None, h.valid_at or FAR_PAST))
+    ]
     return ProcedureResult(answer, evidence_from_hits(hits, group), [], False, trace)

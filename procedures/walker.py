@@ -108,7 +108,9 @@ def qualifier_filter(hop: Hop, facts: list[Fact]) -> list[Fact]:
     if not hop.qualifier:
         return facts
     want = hop.qualifier.lower()
-    matched = [f for f in facts if want in f.qualifier.lower().split() or f.qualifier.lower().startswith(want)]
+    matched = [
+        f for f in facts if want in f.qualifier.lower().split() or f.qualifier.lower().startswith(want)
+    ]
     if matched or hop.predicate in STRICT_QUALIFIERS:
         return matched
     return facts
@@ -127,7 +129,8 @@ def walk(
 ) -> WalkResult:
     """Follow `plan` from its seed over existing edges; the last hop's targets are the answer.
 
-    >>> result = walk(ctx, "priya-marco", plan_hops("Where is Priya's manager from?", names))  # doctest: +SKIP
+    >>> result = walk(ctx, "priya-marco",  # doctest: +SKIP
+    ...               plan_hops("Where is Priya's manager from?", names))
     >>> result.values, [f.source_ref for f in result.paths[0]]  # doctest: +SKIP
     (['Lagos'], ['D3:4', 'D1:4'])
     """
@@ -139,7 +142,10 @@ def walk(
         result.stopped_at, result.reason = 0, f"seed {plan.seed!r} is not an entity of the group"
         return result
     if len(plan.hops) > max_hops:
-        result.stopped_at, result.reason = max_hops, f"plan has {len(plan.hops)} hops; the hop limit is {max_hops}"
+        result.stopped_at, result.reason = (
+            max_hops,
+            f"plan has {len(plan.hops)} hops; the hop limit is {max_hops}",
+        )
         return result
     frontier = [Reached(seed.uuid, seed.name, ())]
     for i, hop in enumerate(plan.hops):
@@ -151,7 +157,8 @@ def walk(
         )  # fmt: skip
         if not nxt:
             result.stopped_at = i
-            result.reason = f"no {'edge valid at ' + as_of.date().isoformat() if as_of else 'current edge'} for hop {i + 1} ({_hop_text(hop)})"
+            result.reason = (f"no {'edge valid at ' + as_of.date().isoformat() if as_of else 'current edge'} "
+                             f"for hop {i + 1} ({_hop_text(hop)})")
             result.bridge = frontier if i > 0 else []
             return result
         frontier = nxt
@@ -164,7 +171,11 @@ def _step(
 ) -> list[tuple[str, str, str, Fact]]:
     """(from_uuid, to_uuid, to_name, fact) for every edge of this hop leaving the frontier."""
     directions = ("out", "in") if hop.predicate in sym else (("in",) if hop.inverse else ("out",))
-    params: dict[str, Any] = {"group_id": group, "from_uuids": [n.uuid for n in frontier], "predicate": hop.predicate}
+    params: dict[str, Any] = {
+        "group_id": group,
+        "from_uuids": [n.uuid for n in frontier],
+        "predicate": hop.predicate,
+    }
     suffix = ""
     if as_of is not None:
         params["as_of"] = as_of
@@ -193,10 +204,18 @@ def _expand(hop: Hop, frontier: list[Reached], edges: list[tuple[str, str, str, 
     taken: set[str] = set()
     for node in frontier:
         used = {f.uuid for f in node.path}
-        on_path = set() if revisit else {node.uuid, *(f.object_uuid for f in node.path), *(f.subject_uuid for f in node.path)}
-        options = [(d, n, f) for d, n, f in by_source.get(node.uuid, []) if d not in on_path and f.uuid not in used]
+        on_path = (
+            set()
+            if revisit
+            else {node.uuid, *(f.object_uuid for f in node.path), *(f.subject_uuid for f in node.path)}
+        )
+        options = [
+            (d, n, f) for d, n, f in by_source.get(node.uuid, []) if d not in on_path and f.uuid not in used
+        ]
         kept_facts = qualifier_filter(hop, [f for _, _, f in options])
-        kept = sorted((o for o in options if o[2] in kept_facts), key=lambda o: edge_order(o[2], o[1]))[:fanout]
+        kept = sorted((o for o in options if o[2] in kept_facts), key=lambda o: edge_order(o[2], o[1]))[
+            :fanout
+        ]
         for dst, name, fact in kept:
             if dst not in taken and len(nxt) < MAX_FRONTIER:
                 taken.add(dst)

@@ -65,7 +65,9 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def store(backend: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[GraphStore]:
+def store(
+    backend: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[GraphStore]:
     """A ready store on the current backend (see module docstring)."""
     if backend == "neo4j":
         yield request.getfixturevalue("neo4j_store")

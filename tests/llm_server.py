@@ -20,14 +20,29 @@ from typing import Any
 def openai_json(content: str, tokens_in: int = 300, tokens_out: int = 40) -> dict[str, Any]:
     """A chat.completion in OpenAI's wire format whose message is ``content``."""
     return {
-        "id": "chatcmpl-test", "object": "chat.completion", "created": 1764600000, "model": "gpt-4o-mini-2024-07-18",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content, "refusal": None},
-                     "logprobs": None, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": tokens_in, "completion_tokens": tokens_out, "total_tokens": tokens_in + tokens_out},
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "created": 1764600000,
+        "model": "gpt-4o-mini-2024-07-18",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content, "refusal": None},
+                "logprobs": None,
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {
+            "prompt_tokens": tokens_in,
+            "completion_tokens": tokens_out,
+            "total_tokens": tokens_in + tokens_out,
+        },
     }
 
 
-def anthropic_tool(name: str, arguments: dict[str, Any], tokens_in: int = 300, tokens_out: int = 40) -> dict[str, Any]:
+def anthropic_tool(
+    name: str, arguments: dict[str, Any], tokens_in: int = 300, tokens_out: int = 40
+) -> dict[str, Any]:
     """A Messages API response in Anthropic's wire format: one forced tool call."""
     return {
         "id": "msg_test", "type": "message", "role": "assistant", "model": "claude-haiku-4-5-20251001",
@@ -55,8 +70,15 @@ class Script:
         with self.lock:
             self.requests.append({"path": path, "json": body})
             if not self.responses:
-                return {"status": 400, "json": {"error": {"message": f"unscripted request #{len(self.requests)} to {path}",
-                                                          "type": "invalid_request_error"}}}
+                return {
+                    "status": 400,
+                    "json": {
+                        "error": {
+                            "message": f"unscripted request #{len(self.requests)} to {path}",
+                            "type": "invalid_request_error",
+                        }
+                    },
+                }
             return self.responses.pop(0)
 
 

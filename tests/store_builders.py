@@ -27,10 +27,14 @@ def vec(i: int) -> list[float]:
     return [x / norm for x in raw]
 
 
-def add_entity(db: Runner, group: str, name: str, aliases: list[str] | None = None, summary: str | None = "") -> str:
+def add_entity(
+    db: Runner, group: str, name: str, aliases: list[str] | None = None, summary: str | None = ""
+) -> str:
     uid = stable_uuid("entity", group, name)
     create_entity(db, group, uid, name, name.lower(), aliases=aliases, summary=summary)
-    db.named("entity.set_embeddings", {"group_id": group, "rows": [{"uuid": uid, "embedding": vec(len(name))}]})
+    db.named(
+        "entity.set_embeddings", {"group_id": group, "rows": [{"uuid": uid, "embedding": vec(len(name))}]}
+    )
     anchor(db, group, [uid])  # as ingest does after each batch
     return uid
 
@@ -39,23 +43,48 @@ def create_entity(db: Runner, group: str, uid: str, name: str, key: str, *, type
                   aliases: list[str] | None = None, summary: str | None = "", at: datetime = T0,
                   name_embedding: list[float] | None = None) -> list[dict[str, Any]]:
     """One entity through ``entity.create_many``, as ingest writes it."""
-    row = {"uuid": uid, "name": name, "name_key": key, "type": type_, "aliases": aliases or [], "summary": summary,
-           "name_embedding": name_embedding}
+    row = {
+        "uuid": uid,
+        "name": name,
+        "name_key": key,
+        "type": type_,
+        "aliases": aliases or [],
+        "summary": summary,
+        "name_embedding": name_embedding,
+    }
     return db.named("entity.create_many", {"group_id": group, "created_at": at, "entities": [row]})
 
 
-def episode_row(group: str, seq: int, prev: str | None = None, at: datetime = T0, **fields: Any) -> dict[str, Any]:
+def episode_row(
+    group: str, seq: int, prev: str | None = None, at: datetime = T0, **fields: Any
+) -> dict[str, Any]:
     """An ``episode.create_many`` row for turn ``seq`` of ``group``, linked to ``prev``."""
     return {
-        "uuid": stable_uuid("episode", group, str(seq)), "name": f"turn {seq}", "content": f"turn {seq} text",
-        "source": "message", "source_description": "test", "speaker": "Priya", "source_ref": f"D1:{seq}",
-        "content_hash": str(seq), "seq": seq, "session": "session_1", "valid_at": at, "entity_edges": [], "extract_context": "",
-        "prev_uuid": prev, **fields,
+        "uuid": stable_uuid("episode", group, str(seq)),
+        "name": f"turn {seq}",
+        "content": f"turn {seq} text",
+        "source": "message",
+        "source_description": "test",
+        "speaker": "Priya",
+        "source_ref": f"D1:{seq}",
+        "content_hash": str(seq),
+        "seq": seq,
+        "session": "session_1",
+        "valid_at": at,
+        "entity_edges": [],
+        "extract_context": "",
+        "prev_uuid": prev,
+        **fields,
     }
 
 
-def add_episode(db: Runner, group: str, seq: int, prev: str | None = None, at: datetime = T0) -> list[dict[str, Any]]:
-    rows = db.named("episode.create_many", {"group_id": group, "created_at": T0, "episodes": [episode_row(group, seq, prev, at)]})
+def add_episode(
+    db: Runner, group: str, seq: int, prev: str | None = None, at: datetime = T0
+) -> list[dict[str, Any]]:
+    rows = db.named(
+        "episode.create_many",
+        {"group_id": group, "created_at": T0, "episodes": [episode_row(group, seq, prev, at)]},
+    )
     anchor(db, group, [stable_uuid("episode", group, str(seq))])
     return rows
 
@@ -64,12 +93,23 @@ def episode(group: str, seq: int) -> str:
     return stable_uuid("episode", group, str(seq))
 
 
-def chunk(group: str, ep: str, seq: int, text: str, axis: int, kind: str = "sentence", **times: Any) -> dict[str, Any]:
+def chunk(
+    group: str, ep: str, seq: int, text: str, axis: int, kind: str = "sentence", **times: Any
+) -> dict[str, Any]:
     return {
-        "uuid": stable_uuid("chunk", group, ep, str(seq)), "episode_uuid": ep, "kind": kind, "text": text, "search_text": f"Priya: {text}",
-        "seq": seq, "speaker": "Priya",
-        "source_ref": f"D1:{seq}", "valid_at": T0, "embedding": vec(axis),
-        "time_text": times.get("time_text"), "time_start": times.get("time_start"), "time_end": times.get("time_end"),
+        "uuid": stable_uuid("chunk", group, ep, str(seq)),
+        "episode_uuid": ep,
+        "kind": kind,
+        "text": text,
+        "search_text": f"Priya: {text}",
+        "seq": seq,
+        "speaker": "Priya",
+        "source_ref": f"D1:{seq}",
+        "valid_at": T0,
+        "embedding": vec(axis),
+        "time_text": times.get("time_text"),
+        "time_start": times.get("time_start"),
+        "time_end": times.get("time_end"),
     }
 
 
@@ -82,17 +122,46 @@ def add_mentions(db: Runner, group: str, ep: str, entities: list[str]) -> list[d
     return db.named("mention.create_many", {"group_id": group, "created_at": T0, "mentions": mentions})
 
 
-def add_fact(db: Runner, group: str, subj: str, pred: str, obj: str, text: str, valid_at: datetime | None, *,
-             axis: int = 0, version: int = 1, episodes: list[str] | None = None, supersedes: str | None = None) -> str:
+def add_fact(
+    db: Runner,
+    group: str,
+    subj: str,
+    pred: str,
+    obj: str,
+    text: str,
+    valid_at: datetime | None,
+    *,
+    axis: int = 0,
+    version: int = 1,
+    episodes: list[str] | None = None,
+    supersedes: str | None = None,
+) -> str:
     uid = stable_uuid("fact", group, subj, pred, obj, str(version))
     db.named(
         "fact.create",
         {
-            "uuid": uid, "group_id": group, "subject_uuid": subj, "object_uuid": obj, "predicate": pred, "fact": text,
-            "fact_embedding": vec(axis), "qualifier": "", "episodes": episodes or [], "source_chunk": None,
+            "uuid": uid,
+            "group_id": group,
+            "subject_uuid": subj,
+            "object_uuid": obj,
+            "predicate": pred,
+            "fact": text,
+            "fact_embedding": vec(axis),
+            "qualifier": "",
+            "episodes": episodes or [],
+            "source_chunk": None,
             "source_episode": (episodes or [""])[0],
-            "source_ref": "D1:1", "version": version, "confidence": 0.9, "supersedes": supersedes, "time_text": None, "extractor": "rules",
-            "valid_at": valid_at, "invalid_at": None, "created_at": T0, "expired_at": None, "reference_time": T0,
+            "source_ref": "D1:1",
+            "version": version,
+            "confidence": 0.9,
+            "supersedes": supersedes,
+            "time_text": None,
+            "extractor": "rules",
+            "valid_at": valid_at,
+            "invalid_at": None,
+            "created_at": T0,
+            "expired_at": None,
+            "reference_time": T0,
         },
     )
     return uid
@@ -104,8 +173,19 @@ def add_versions(store: GraphStore, group: str) -> tuple[str, str, str, str]:
     bristol, leeds, north = (add_entity(store, group, n) for n in ("Bristol", "Leeds", "Northwind"))
     may = datetime(2023, 5, 1, tzinfo=UTC)
     v1 = add_fact(store, group, priya, "lives_in", bristol, "Priya lives in Bristol", T0)
-    store.named("fact.close", {"group_id": group, "uuid": v1, "subject_uuid": priya, "invalid_at": may, "expired_at": may + timedelta(days=34)})
-    v2 = add_fact(store, group, priya, "lives_in", leeds, "Priya lives in Leeds", may, version=2, supersedes=v1)
+    store.named(
+        "fact.close",
+        {
+            "group_id": group,
+            "uuid": v1,
+            "subject_uuid": priya,
+            "invalid_at": may,
+            "expired_at": may + timedelta(days=34),
+        },
+    )
+    v2 = add_fact(
+        store, group, priya, "lives_in", leeds, "Priya lives in Leeds", may, version=2, supersedes=v1
+    )
     add_fact(store, group, priya, "works_at", north, "Priya works at Northwind", T0)
     return priya, v1, v2, leeds
 
@@ -121,7 +201,11 @@ def fill_group(store: GraphStore, group: str) -> None:
 
 
 def count(store: GraphStore, label: str, group: str) -> int:
-    return int(store.run(f"MATCH (n:{label}) WHERE n.group_id = $group_id RETURN count(n) AS n", {"group_id": group})[0]["n"])
+    return int(
+        store.run(
+            f"MATCH (n:{label}) WHERE n.group_id = $group_id RETURN count(n) AS n", {"group_id": group}
+        )[0]["n"]
+    )
 
 
 def retrieved(store: GraphStore, group: str, *, text: str | None = None, vector: list[float] | None = None,
@@ -129,7 +213,9 @@ def retrieved(store: GraphStore, group: str, *, text: str | None = None, vector:
     """The best ``k`` of one group's hits from the ops retrieval runs (``retrieval.text`` for
     ``text``, ``retrieval.vector`` for ``vector``), of the chunk ``kinds`` asked (facts are kind
     'fact' on both stores), best first. BM25 runs with Kuzu's own defaults (k1 1.2, b 0.75)."""
-    op, query = ("retrieval.text", {"text": text}) if text is not None else ("retrieval.vector", {"vector": vector})
+    op, query = (
+        ("retrieval.text", {"text": text}) if text is not None else ("retrieval.vector", {"vector": vector})
+    )
     (found,) = store.named(op, {"group_id": group, "k_fetch": k_fetch, "efs": max(k_fetch, 100),
                                 "bm25_k1": 1.2, "bm25_b": 0.75, **query})
     hits = [h for h in found["hits"] if h and (kinds is None or h["kind"] in kinds)]

@@ -69,7 +69,9 @@ def test_every_answer_has_evidence_and_a_full_trace(mg: tuple[Memory, str]) -> N
         assert not a.abstained and a.answer and a.evidence, q
         assert all(e.group == group and e.source_ref for e in a.evidence), q
         t = a.trace
-        assert {"mode", "mode_source", "payload", "gates", "runtime_gates", "steps", "timings_ms", "candidates"} <= set(t)
+        assert {
+            "mode", "mode_source", "payload", "gates", "runtime_gates", "steps", "timings_ms", "candidates",
+        } <= set(t)
         assert t["procedure"] == a.procedure and t["steps"]["procedure"] in (a.procedure, "lookup")
         assert {g["name"] for g in t["runtime_gates"]} >= {"empty_retrieval", "abstention"}
         assert {"route", "procedure", "total"} <= set(t["timings_ms"])
@@ -100,7 +102,11 @@ def test_unknown_person_abstains_with_what_was_looked_at(mg: tuple[Memory, str])
 
 def test_no_false_abstention_on_speakers_and_lowercase_topics(mg: tuple[Memory, str]) -> None:
     mem, group = mg
-    for q in ("what is noor obsessed with these days?", "Did Felix run a marathon?", "Tell me about Pottery classes"):
+    for q in (
+        "what is noor obsessed with these days?",
+        "Did Felix run a marathon?",
+        "Tell me about Pottery classes",
+    ):
         a = mem.ask(q, group=group)
         assert not a.abstained, (q, a.trace.get("grounding"))
 
@@ -110,7 +116,9 @@ def test_an_attribute_said_by_the_other_speaker_abstains(mg: tuple[Memory, str])
     g = ground(mem.ctx, question_in(mem.ctx, "How did Noor's knees cope with the marathon?", group), group)
     assert not g.grounded and g.ownership is not None
     assert [e.source_ref for e in g.evidence] == ["n21"] and g.evidence[0].speaker == "Felix"
-    assert ground(mem.ctx, question_in(mem.ctx, "How did Felix's knees cope with the marathon?", group), group).grounded
+    assert ground(
+        mem.ctx, question_in(mem.ctx, "How did Felix's knees cope with the marathon?", group), group
+    ).grounded
 
 
 def test_unknown_group_abstains_without_an_exception(mg: tuple[Memory, str]) -> None:
@@ -124,7 +132,15 @@ def test_empty_retrieval_gate_retries_wider(mg: tuple[Memory, str]) -> None:
     mem, group = mg
     fired: list[dict[str, object]] = []
     payload = default_payloads().for_mode("single_fact")
-    got = _empty_retrieval_gate(mem.ctx, question_in(mem.ctx, "Where does Noor live?", group), group, payload, None, ProcedureResult(""), fired)
+    got = _empty_retrieval_gate(
+        mem.ctx,
+        question_in(mem.ctx, "Where does Noor live?", group),
+        group,
+        payload,
+        None,
+        ProcedureResult(""),
+        fired,
+    )
     assert fired[0]["fired"] and "+fallback" in str(fired[0]["effect"]) and got.evidence
 
 
@@ -142,7 +158,9 @@ def test_provider_answers_without_citations_or_errors_fall_back_to_extractive(mg
     mem, group = mg
     offline = mem.ask("Where does Noor live now?", group=group)
     for reply in ("ANSWER: Paris\nCITED: none", ProviderError("timeout")):
-        a = answer_question(replace(mem.ctx, llm=FakeProvider(reply)), "Where does Noor live now?", group=group)
+        a = answer_question(
+            replace(mem.ctx, llm=FakeProvider(reply)), "Where does Noor live now?", group=group
+        )
         assert a.answer == offline.answer == "Dublin", reply
         assert a.trace["synthesis"]["synthesis"] == "extractive"
 
@@ -184,10 +202,16 @@ def test_graph_answers_are_backfilled_with_turns_about_their_entities(mg: tuple[
     extra = a.evidence[len(own):]
     assert own and a.evidence[: len(own)] == own and 0 < len(extra) <= 10 - len(own)
     about_noor = {r["uuid"] for r in mem.cypher(
-        "MATCH (n:Entity)<-[:MENTIONS]-(e:Episodic) WHERE n.group_id = $g AND n.name = 'Noor' RETURN e.uuid AS uuid",
+        "MATCH (n:Entity)<-[:MENTIONS]-(e:Episodic) WHERE n.group_id = $g AND n.name = 'Noor' RETURN e.uuid "
+        "AS uuid",
         {"g": group})}  # fmt: skip
-    about_noor |= {r["uuid"] for r in mem.cypher(
-        "MATCH (e:Episodic) WHERE e.group_id = $g AND e.speaker = 'Noor' RETURN e.uuid AS uuid", {"g": group})}
+    about_noor |= {
+        r["uuid"]
+        for r in mem.cypher(
+            "MATCH (e:Episodic) WHERE e.group_id = $g AND e.speaker = 'Noor' RETURN e.uuid AS uuid",
+            {"g": group},
+        )
+    }
     assert {e.episode for e in extra} <= about_noor and all(e.group == group for e in extra)
     wanted = content_terms(a.question)
     overlaps = [len(content_terms(e.text) & wanted) for e in extra]
@@ -212,8 +236,14 @@ def test_group_turns_ranks_the_groups_turns_by_bm25(mg: tuple[Memory, str]) -> N
     ranked = group_turns(mem.ctx, parse("When did Noor move to Dublin?"), group)
     assert ranked and "dublin" in ranked[0].text.lower() and all(e.group == group for e in ranked)
     assert [e.score for e in ranked] == sorted((e.score for e in ranked), reverse=True)
-    assert all(content_terms(f"{e.speaker}: {e.text}") & content_terms("When did Noor move to Dublin?") for e in ranked)
+    assert all(
+        content_terms(f"{e.speaker}: {e.text}") & content_terms("When did Noor move to Dublin?")
+        for e in ranked
+    )
     first = min(e.valid_at for e in ranked if e.valid_at)
-    assert all(e.valid_at <= first for e in group_turns(mem.ctx, parse("When did Noor move to Dublin?"), group, as_of=first))
+    assert all(
+        e.valid_at <= first
+        for e in group_turns(mem.ctx, parse("When did Noor move to Dublin?"), group, as_of=first)
+    )
     assert group_turns(mem.ctx, parse("When did Noor move to Dublin?"), "no-such-" + group) == []
     assert group_turns(mem.ctx, parse("What is it?"), group) == []  # no content word: nothing to rank by

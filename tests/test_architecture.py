@@ -29,8 +29,12 @@ LAZY: dict[tuple[str, str], str] = {
     ("tkg.cli.", "*"): "each command imports what it runs, so `tkg --help` and `tkg ask` start fast",
 }
 IMPURE_FOR_PLANNERS = ("procedures", "tkg.stores", "tkg.context")
-IO_MODULES = frozenset({"socket", "subprocess", "sqlite3", "http", "urllib", "requests", "httpx", "kuzu", "neo4j",
-                        "openai", "anthropic"})
+IO_MODULES = frozenset(
+    {
+        "socket", "subprocess", "sqlite3", "http", "urllib", "requests", "httpx", "kuzu", "neo4j", "openai",
+        "anthropic",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -157,7 +161,8 @@ def circles(edges: dict[str, set[str]]) -> list[list[str]]:
 
 def _allowed(imp: Import) -> bool:
     return any(
-        (imp.importer == who or (who.endswith(".") and imp.importer.startswith(who))) and what in ("*", imp.imported)
+        (imp.importer == who or (who.endswith(".") and imp.importer.startswith(who)))
+        and what in ("*", imp.imported)
         for who, what in LAZY
     )
 
@@ -201,6 +206,13 @@ def test_no_function_local_first_party_import() -> None:
 
 def test_every_lazy_exception_is_still_needed() -> None:
     _, every = graph()
-    used = {(w, m) for w, m in LAZY for i in every if i.local and _allowed(i)
-            and (i.importer == w or (w.endswith(".") and i.importer.startswith(w))) and m in ("*", i.imported)}
+    used = {
+        (w, m)
+        for w, m in LAZY
+        for i in every
+        if i.local
+        and _allowed(i)
+        and (i.importer == w or (w.endswith(".") and i.importer.startswith(w)))
+        and m in ("*", i.imported)
+    }
     assert used == set(LAZY), f"unused LAZY entries: {set(LAZY) - used}"

@@ -38,8 +38,20 @@ PETS = ("Mochi", "Biscuit", "Pixel")
 KINDS = ("move", "correct_not", "correct_meant", "job", "quit", "pet", "sibling", "filler")
 START = datetime(2023, 3, 1, 9, 0, tzinfo=UTC)
 # a fixed conversation with every kind of turn: the explicit example, and the one-turn-per-process run
-FIXED = [("move", 0, 0), ("filler", 1, 0), ("correct_not", 0, 1), ("job", 0, 0), ("pet", 1, 0), ("correct_meant", 0, 1),
-         ("quit", 0, 1), ("move", 1, 3), ("correct_meant", 1, 4), ("sibling", 0, 5), ("move", 0, 2), ("filler", 0, 1)]
+FIXED = [
+    ("move", 0, 0),
+    ("filler", 1, 0),
+    ("correct_not", 0, 1),
+    ("job", 0, 0),
+    ("pet", 1, 0),
+    ("correct_meant", 0, 1),
+    ("quit", 0, 1),
+    ("move", 1, 3),
+    ("correct_meant", 1, 4),
+    ("sibling", 0, 5),
+    ("move", 0, 2),
+    ("filler", 0, 1),
+]
 
 
 def conversation(group: str, turns: list[tuple[str, int, int]]) -> list[EpisodeInput]:
@@ -53,7 +65,9 @@ def conversation(group: str, turns: list[tuple[str, int, int]]) -> list[EpisodeI
         if kind in ("correct_not", "correct_meant") and said is not None:
             new = city if said[0] == "city" else org
             new = new if new != said[1] else (CITIES if said[0] == "city" else ORGS)[(k + 1) % 4]
-            text = f"Actually, it's {new}, not {said[1]}." if kind == "correct_not" else f"Sorry, I meant {new}."
+            text = (
+                f"Actually, it's {new}, not {said[1]}." if kind == "correct_not" else f"Sorry, I meant {new}."
+            )
             last[speaker] = (said[0], new)
         elif kind in ("move", "correct_not", "correct_meant"):
             text = f"I moved to {city}."
@@ -69,8 +83,17 @@ def conversation(group: str, turns: list[tuple[str, int, int]]) -> list[EpisodeI
             text = f"My sister Lena lives in {city}."
         else:
             text = ("Oh nice, how is it going?", "Haha, same here.", "That sounds lovely!")[k % 3]
-        out.append(EpisodeInput(group, speaker, text, START + timedelta(days=3 * i, minutes=7 * i), f"t{i + 1}",
-                                listeners=(other,), position=f"turn {i + 1}"))
+        out.append(
+            EpisodeInput(
+                group,
+                speaker,
+                text,
+                START + timedelta(days=3 * i, minutes=7 * i),
+                f"t{i + 1}",
+                listeners=(other,),
+                position=f"turn {i + 1}",
+            )
+        )
     return out
 
 
@@ -84,7 +107,9 @@ def in_parts(mem: Memory, episodes: list[EpisodeInput], cuts: set[int], *, fresh
     bounds = [0, *sorted(c for c in cuts if 0 < c < len(episodes)), len(episodes)]
     for a, b in zip(bounds, bounds[1:], strict=False):
         if fresh:
-            Ingestor(mem.ctx.store, mem.ctx.embedder, mem.ctx.registry, cache=mem.ctx.cache).ingest(episodes[a:b])
+            Ingestor(mem.ctx.store, mem.ctx.embedder, mem.ctx.registry, cache=mem.ctx.cache).ingest(
+                episodes[a:b]
+            )
         else:
             mem.ingest_episodes(episodes[a:b])
 
@@ -96,10 +121,20 @@ def test_the_fixed_conversation_corrects_retracts_and_supersedes(mem: Memory) ->
         in_parts(mem, conversation(group, FIXED), set(range(1, len(FIXED))), fresh=True)  # one turn per run
         got = facts(mem, group)
         ines_cities = [(f[2], f[4], f[7]) for f in got if f[0] == "Ines" and f[1] == "lives_in"]
-        assert ("Vienna", 2, False) in ines_cities and ("Leeds", 3, True) in ines_cities  # York corrected, then a move
-        assert [f[2] for f in got if f[0] == "Tomas" and f[1] == "lives_in" and f[7]] == ["Quito"]  # "I meant Quito"
-        assert [f[2] for f in got if f[0] == "Ines" and f[1] == "works_at" and f[7]] == []  # corrected, then quit
-        assert [f.object for f in mem.state("Ines", "lives_in", group=group, as_of=START + timedelta(days=7))] == ["Vienna"]
+        assert ("Vienna", 2, False) in ines_cities and (
+            "Leeds",
+            3,
+            True,
+        ) in ines_cities  # York corrected, then a move
+        assert [f[2] for f in got if f[0] == "Tomas" and f[1] == "lives_in" and f[7]] == [
+            "Quito"
+        ]  # "I meant Quito"
+        assert [
+            f[2] for f in got if f[0] == "Ines" and f[1] == "works_at" and f[7]
+        ] == []  # corrected, then quit
+        assert [
+            f.object for f in mem.state("Ines", "lives_in", group=group, as_of=START + timedelta(days=7))
+        ] == ["Vienna"]
     finally:
         mem.ctx.store.named("group.delete", {"group_id": group})
 
@@ -108,8 +143,12 @@ def test_whole_split_and_turn_by_turn_ingest_give_the_same_facts(mem: Memory, ba
     tried = 0
 
     @bounded(EXAMPLES[backend_name])
-    @given(turns=st.lists(st.tuples(st.sampled_from(KINDS), st.integers(0, 1), st.integers(0, 11)), min_size=3, max_size=12),
-           cuts=st.sets(st.integers(1, 11), max_size=4))
+    @given(
+        turns=st.lists(
+            st.tuples(st.sampled_from(KINDS), st.integers(0, 1), st.integers(0, 11)), min_size=3, max_size=12
+        ),
+        cuts=st.sets(st.integers(1, 11), max_size=4),
+    )
     def prop(turns: list[tuple[str, int, int]], cuts: set[int]) -> None:
         nonlocal tried
         tried += 1
@@ -148,8 +187,14 @@ def test_one_turn_per_process_gives_the_same_facts(mem: Memory, backend_name: st
             line = {"group": ep.group, "speaker": ep.speaker, "listeners": list(ep.listeners),
                     "timestamp": ep.timestamp.isoformat(), "source_ref": ep.source_ref, "text": ep.text}
             path.write_text(json.dumps(line) + "\n", encoding="utf-8")
-            done = subprocess.run([sys.executable, str(CHILD), url, str(path)], env=env, cwd=ROOT, capture_output=True,
-                                  text=True, timeout=300)
+            done = subprocess.run(
+                [sys.executable, str(CHILD), url, str(path)],
+                env=env,
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
             assert done.returncode == 0 and "DONE" in done.stdout, done.stderr[-2000:]
         if backend_name == "neo4j":
             assert facts(mem, group) == facts(mem, whole_group)

@@ -45,7 +45,8 @@ def state_of(mem: Memory, groups: list[str]) -> Any:
 
 
 def check_refused_or_exact(mem: Memory, path: Path, groups: list[str], expect: dict[str, Any]) -> None:
-    """The heart of every case: an exact ingest, or InputError(file, position, reason) with nothing written."""
+    """The heart of every case: an exact ingest, or InputError(file, position, reason) with nothing
+    written."""
     track(mem, *groups)
     before = state_of(mem, groups)
     try:
@@ -59,9 +60,14 @@ def check_refused_or_exact(mem: Memory, path: Path, groups: list[str], expect: d
             assert exc.position is not None and exc.position.startswith(position), (str(exc), position)
         assert state_of(mem, groups) == before, f"{exc} — but something was written"
         return
-    except TkgError as exc:  # any other refusal must also leave nothing behind, and should have been an InputError
+    except (
+        TkgError
+    ) as exc:  # any other refusal must also leave nothing behind, and should have been an InputError
         written = [mem.counts(g) for g in groups]
-        pytest.fail(f"{expect['what']}: ingest raised {type(exc).__name__} (not InputError) after writing {written}: {exc}")
+        pytest.fail(
+            f"{expect['what']}: ingest raised {type(exc).__name__} (not InputError) after writing {written}: "
+            f"{exc}"
+        )
     assert expect["error"] is not True, f"{expect['what']}: ingested instead of refused ({report.to_dict()})"
     texts = expect["texts"]
     assert report.episodes + report.skipped_existing == len(texts)
@@ -77,21 +83,28 @@ def jsonl_case(draw: st.DrawFn) -> tuple[bytes, list[str], dict[str, Any]]:
     group = unique("bad-jsonl")
     n = draw(st.integers(1, 4))
     records: list[dict[str, Any]] = [
-        {"group": group, "speaker": draw(name), "text": draw(text) + " I live in Leeds.", "source_ref": f"r{i}",
-         "timestamp": draw(stamp).isoformat() + draw(st.sampled_from(["", "Z", "+02:00"])), "listeners": [draw(name)]}
+        {"group": group, "speaker": draw(name), "text": draw(text) + " I live in Leeds.",
+         "source_ref": f"r{i}",
+         "timestamp": draw(stamp).isoformat() + draw(st.sampled_from(["", "Z", "+02:00"])),
+         "listeners": [draw(name)]}
         for i in range(n)
     ]  # fmt: skip
     texts = [r["text"].strip() for r in records]  # what an untouched file must store
     k = draw(st.integers(0, n - 1))  # the record to break
-    what = draw(st.sampled_from(["control", "truncate", "missing", "wrong_type", "bad_date", "nul", "duplicate",
-                                 "not_object", "binary", "empty", "blank_lines", "bad_listeners"]))  # fmt: skip
+    what = draw(st.sampled_from(["control", "truncate", "missing", "wrong_type", "bad_date", "nul",
+                                 "duplicate", "not_object", "binary", "empty", "blank_lines",
+                                 "bad_listeners"]))  # fmt: skip
     expect: dict[str, Any] = {"what": what, "error": True, "position": f"line {k + 1}"}
     if what == "missing":
         del records[k][draw(st.sampled_from(["group", "speaker", "text", "timestamp"]))]
     elif what == "wrong_type":
-        records[k][draw(st.sampled_from(["group", "speaker", "text", "timestamp", "source_ref"]))] = draw(WRONG)
+        records[k][draw(st.sampled_from(["group", "speaker", "text", "timestamp", "source_ref"]))] = draw(
+            WRONG
+        )
     elif what == "bad_date":
-        records[k]["timestamp"] = draw(st.sampled_from(["2023-13-45T10:00:00Z", "yesterday", "", "2023/01/01", "12:00"]))
+        records[k]["timestamp"] = draw(
+            st.sampled_from(["2023-13-45T10:00:00Z", "yesterday", "", "2023/01/01", "12:00"])
+        )
     elif what == "nul":
         records[k][draw(st.sampled_from(["text", "speaker"]))] += "\x00"
     elif what == "bad_listeners":
@@ -123,7 +136,9 @@ def jsonl_case(draw: st.DrawFn) -> tuple[bytes, list[str], dict[str, Any]]:
     return data, [group], expect
 
 
-def test_jsonl_files_are_ingested_exactly_or_refused_whole(mem: Memory, tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_jsonl_files_are_ingested_exactly_or_refused_whole(
+    mem: Memory, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     folder = tmp_path_factory.mktemp("jsonl")
 
     @bounded(EXAMPLES[mem.ctx.store.dialect])
@@ -148,13 +163,18 @@ def locomo_case(draw: st.DrawFn) -> tuple[bytes, list[str], dict[str, Any]]:
         {"speaker": [a, b][j % 2], "dia_id": f"D1:{j + 1}", "text": draw(text) + " I work at Globex."}
         for j in range(draw(st.integers(1, 4)))
     ]  # fmt: skip
-    conv: dict[str, Any] = {"speaker_a": a, "speaker_b": b, "session_1_date_time": "1:56 pm on 8 May, 2023", "session_1": turns}
+    conv: dict[str, Any] = {
+        "speaker_a": a,
+        "speaker_b": b,
+        "session_1_date_time": "1:56 pm on 8 May, 2023",
+        "session_1": turns,
+    }
     sample: dict[str, Any] = {"sample_id": sid, "conversation": conv, "qa": []}
     texts = [t["text"].strip() for t in turns]
     j = draw(st.integers(0, len(turns) - 1))
-    what = draw(st.sampled_from(["control", "truncate", "missing_sample", "missing_turn_field", "wrong_type_turn",
-                                 "bad_session_date", "stranger", "duplicate", "turns_not_list", "binary", "not_list",
-                                 "missing_date"]))  # fmt: skip
+    what = draw(st.sampled_from(["control", "truncate", "missing_sample", "missing_turn_field",
+                                 "wrong_type_turn", "bad_session_date", "stranger", "duplicate",
+                                 "turns_not_list", "binary", "not_list", "missing_date"]))  # fmt: skip
     expect: dict[str, Any] = {"what": what, "error": True, "position": f"sample 0 session_1 turn {j}"}
     if what == "missing_sample":
         key = draw(st.sampled_from(["sample_id", "conversation"]))
@@ -165,7 +185,9 @@ def locomo_case(draw: st.DrawFn) -> tuple[bytes, list[str], dict[str, Any]]:
     elif what == "wrong_type_turn":
         turns[j][draw(st.sampled_from(["speaker", "dia_id", "text"]))] = draw(WRONG)  # type: ignore[assignment]
     elif what == "bad_session_date":
-        conv["session_1_date_time"] = draw(st.sampled_from(["32 Smarch 2023", "", "soon", "25:61 on 8 May, 2023"]))
+        conv["session_1_date_time"] = draw(
+            st.sampled_from(["32 Smarch 2023", "", "soon", "25:61 on 8 May, 2023"])
+        )
         expect["position"] = "sample 0 session_1"
     elif what == "missing_date":
         del conv["session_1_date_time"]
@@ -182,7 +204,9 @@ def locomo_case(draw: st.DrawFn) -> tuple[bytes, list[str], dict[str, Any]]:
     elif what == "not_list":
         sample = {"not": draw(st.sampled_from([[1, 2], "x", 3]))}
         expect["position"] = None
-    data = json.dumps([sample] if what != "not_list" else sample["not"], ensure_ascii=draw(st.booleans()), indent=1).encode("utf-8")
+    data = json.dumps(
+        [sample] if what != "not_list" else sample["not"], ensure_ascii=draw(st.booleans()), indent=1
+    ).encode("utf-8")
     if what == "truncate":
         data = data[: draw(st.integers(1, len(data) - 2))]
         expect["position"] = "line "
@@ -196,7 +220,9 @@ def locomo_case(draw: st.DrawFn) -> tuple[bytes, list[str], dict[str, Any]]:
     return data, [sid], expect
 
 
-def test_locomo_files_are_ingested_exactly_or_refused_whole(mem: Memory, tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_locomo_files_are_ingested_exactly_or_refused_whole(
+    mem: Memory, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     folder = tmp_path_factory.mktemp("locomo")
 
     @bounded(EXAMPLES[mem.ctx.store.dialect])
@@ -211,13 +237,23 @@ def test_locomo_files_are_ingested_exactly_or_refused_whole(mem: Memory, tmp_pat
 
 
 def test_a_line_separator_inside_a_jsonl_string_is_text(mem: Memory, tmp_path: Path) -> None:
-    """json.dumps(ensure_ascii=False) leaves U+2028, U+2029 and U+0085 raw inside strings; they are not line ends."""
+    """json.dumps(ensure_ascii=False) leaves U+2028, U+2029 and U+0085 raw inside strings; they are not line
+    ends."""
     group = unique("bad-linesep")
-    texts = ["I live in Leeds.\u2028It rains.", "I work at Globex.\u2029Long day.", "I have a dog\u0085named Pim."]
-    lines = [{"group": group, "speaker": "Priya", "timestamp": f"2023-01-0{i + 1}T10:00:00Z", "text": t} for i, t in enumerate(texts)]
+    texts = [
+        "I live in Leeds.\u2028It rains.",
+        "I work at Globex.\u2029Long day.",
+        "I have a dog\u0085named Pim.",
+    ]
+    lines = [
+        {"group": group, "speaker": "Priya", "timestamp": f"2023-01-0{i + 1}T10:00:00Z", "text": t}
+        for i, t in enumerate(texts)
+    ]
     path = tmp_path / "linesep.jsonl"
     path.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8")
-    check_refused_or_exact(mem, path, [group], {"what": "raw U+2028 in a string", "error": False, "texts": texts})
+    check_refused_or_exact(
+        mem, path, [group], {"what": "raw U+2028 in a string", "error": False, "texts": texts}
+    )
 
 
 # --- sizes: refused up front, never half-written ---------------------------------------------------
@@ -248,7 +284,10 @@ LONG_IN_TEXT = 40_000  # a 40 000-character word inside a turn (extraction blank
     "speaker, text",
     [
         ("P" * 40_000, "I live in Porto."),  # a name field: the loader's to refuse
-        ("Marco", "I work at " + "Q" * LONG_IN_TEXT + "."),  # a name inside a turn: stored whole, never half-written
+        (
+            "Marco",
+            "I work at " + "Q" * LONG_IN_TEXT + ".",
+        ),  # a name inside a turn: stored whole, never half-written
         ("Marco", "My sister " + "Z" * LONG_IN_TEXT + " lives in Leeds."),
     ],
     ids=["speaker", "employer-in-text", "sister-in-text"],
@@ -256,12 +295,18 @@ LONG_IN_TEXT = 40_000  # a 40 000-character word inside a turn (extraction blank
 def test_a_very_long_name_is_ingested_whole_or_refused_whole(
     mem: Memory, tmp_path: Path, speaker: str, text: str
 ) -> None:
-    """A 40 000-character speaker is refused by the loader; a long name inside a turn is ingested with its file."""
+    """A 40 000-character speaker is refused by the loader; a long name inside a turn is ingested with its
+    file."""
     group = unique("bad-longname")
     lines = [
         {"group": group, "speaker": "Priya", "timestamp": "2023-01-01T10:00:00Z", "text": "I live in Leeds."},
         {"group": group, "speaker": speaker, "timestamp": "2023-01-02T10:00:00Z", "text": text},
-        {"group": group, "speaker": "Priya", "timestamp": "2023-01-03T10:00:00Z", "text": "I work at Globex."},
+        {
+            "group": group,
+            "speaker": "Priya",
+            "timestamp": "2023-01-03T10:00:00Z",
+            "text": "I work at Globex.",
+        },
     ]
     path = tmp_path / "longname.jsonl"
     path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
@@ -287,9 +332,16 @@ def one_line_error(argv: list[str], status: int, needle: str) -> str:
 def test_cli_arguments_are_validated_with_messages(tmp_path: Path) -> None:
     store = f"kuzu://{tmp_path}/cli.kuzu"
     data = tmp_path / "one.jsonl"
-    data.write_text(json.dumps({"group": "g", "speaker": "Priya", "timestamp": "2023-01-01T10:00:00Z", "text": "Hi."}) + "\n")
-    one_line_error(["--store", store, "ask", "Where?", "--group", "g", "--as-of", "not a date at all"], 1, "as a date")
-    one_line_error(["--store", store, "state", "Priya", "--group", "g", "--as-of", "2023-13-45"], 1, "as a date")
+    data.write_text(
+        json.dumps({"group": "g", "speaker": "Priya", "timestamp": "2023-01-01T10:00:00Z", "text": "Hi."})
+        + "\n"
+    )
+    one_line_error(
+        ["--store", store, "ask", "Where?", "--group", "g", "--as-of", "not a date at all"], 1, "as a date"
+    )
+    one_line_error(
+        ["--store", store, "state", "Priya", "--group", "g", "--as-of", "2023-13-45"], 1, "as a date"
+    )
     one_line_error(["--store", "foo://nowhere", "groups"], 1, "unknown store scheme 'foo'")
     one_line_error(["--store", "bolt://neo4j:pw@127.0.0.1:notaport", "groups"], 1, "bad port")
     one_line_error(["--store", "bolt://127.0.0.1:7687?colour=red", "groups"], 1, "unknown store URL option")
@@ -325,11 +377,16 @@ def jsonl(path: Path, lines: list[dict[str, Any]]) -> Path:
 @pytest.mark.parametrize("stamp", ["0001-01-01T00:30:00+01:00", "9999-12-31T23:30:00-01:00"])
 def test_timestamps_past_the_calendar_name_the_file_and_line(mem: Memory, tmp_path: Path, stamp: str) -> None:
     group = unique("edge-year")
-    path = jsonl(tmp_path / "edge.jsonl", [{"group": group, "speaker": "Ana", "timestamp": stamp, "text": "I moved to Leeds."}])
+    path = jsonl(
+        tmp_path / "edge.jsonl",
+        [{"group": group, "speaker": "Ana", "timestamp": stamp, "text": "I moved to Leeds."}],
+    )
     before = state_of(mem, [group])
     with pytest.raises(InputError) as refused:
         mem.ingest(path)
-    assert str(refused.value).startswith(f"{path}, line 1: timestamp") and "out of range" in str(refused.value)
+    assert str(refused.value).startswith(f"{path}, line 1: timestamp") and "out of range" in str(
+        refused.value
+    )
     assert state_of(mem, [group]) == before
 
 
@@ -338,30 +395,49 @@ def test_relative_times_past_the_calendar_are_no_times(mem: Memory, tmp_path: Pa
     """"next year" said on 31 December 9999 names no date: the turn is kept, the time expression is not."""
     group = unique("edge-locomo")
     track(mem, group)
-    sample = {"sample_id": group, "conversation": {"speaker_a": "Ana", "speaker_b": "Ben", "session_1_date_time": when,
-              "session_1": [{"speaker": "Ana", "dia_id": "D1:1", "text": "I moved to Leeds last week, and next year to Oslo."},
-                            {"speaker": "Ben", "dia_id": "D1:2", "text": "A year ago I lived in Rome."}]}}
+    sample = {
+        "sample_id": group,
+        "conversation": {
+            "speaker_a": "Ana",
+            "speaker_b": "Ben",
+            "session_1_date_time": when,
+            "session_1": [
+                {
+                    "speaker": "Ana",
+                    "dia_id": "D1:1",
+                    "text": "I moved to Leeds last week, and next year to Oslo.",
+                },
+                {"speaker": "Ben", "dia_id": "D1:2", "text": "A year ago I lived in Rome."},
+            ],
+        },
+    }
     path = tmp_path / "edge.json"
     path.write_text(json.dumps([sample]), encoding="utf-8")
     assert mem.ingest(path).episodes == 2
 
 
 @pytest.mark.parametrize("suffix", [".json", ".jsonl"])
-def test_json_nested_200000_deep_names_the_file_and_position(mem: Memory, tmp_path: Path, suffix: str) -> None:
+def test_json_nested_200000_deep_names_the_file_and_position(
+    mem: Memory, tmp_path: Path, suffix: str
+) -> None:
     group = unique("deep")
     deep = "[" * 200_000 + "]" * 200_000
     path = tmp_path / f"deep{suffix}"
     if suffix == ".json":
         path.write_text(deep, encoding="utf-8")
     else:
-        line = json.dumps({"group": group, "speaker": "Ana", "timestamp": "2023-01-01T00:00:00Z", "text": "hi"})
+        line = json.dumps(
+            {"group": group, "speaker": "Ana", "timestamp": "2023-01-01T00:00:00Z", "text": "hi"}
+        )
         path.write_text(line + "\n" + line[:-1] + ', "x": ' + deep + "}\n", encoding="utf-8")
     before = state_of(mem, [group])
     with pytest.raises(InputError) as refused:
         mem.ingest(path)
     message = str(refused.value)
     assert message.startswith(str(path)) and "nested more than 512 levels" in message
-    assert ("line 1 column 513" if suffix == ".json" else "line 2: JSON nested more than 512 levels deep (column") in message
+    assert (
+        "line 1 column 513" if suffix == ".json" else "line 2: JSON nested more than 512 levels deep (column"
+    ) in message
     assert state_of(mem, [group]) == before
 
 
@@ -370,9 +446,16 @@ def test_a_group_is_stripped_however_it_arrives(mem: Memory, tmp_path: Path) -> 
     every name a file gives, so the option and the API strip too."""
     group = unique("strip")
     track(mem, group)
-    line = {"group": f"  {group} ", "speaker": "Ana", "timestamp": "2023-01-01T00:00:00Z", "text": "I live in Oslo."}
+    line = {
+        "group": f"  {group} ",
+        "speaker": "Ana",
+        "timestamp": "2023-01-01T00:00:00Z",
+        "text": "I live in Oslo.",
+    }
     assert load(jsonl(tmp_path / "a.jsonl", [line])).groups == [group]
-    assert load(jsonl(tmp_path / "b.jsonl", [{**line, "group": "other"}]), group=f" {group}\t").groups == [group]
+    assert load(jsonl(tmp_path / "b.jsonl", [{**line, "group": "other"}]), group=f" {group}\t").groups == [
+        group
+    ]
     mem.ingest(tmp_path / "a.jsonl")
     mem.ingest(jsonl(tmp_path / "c.jsonl", [{**line, "text": "I work at Acme."}]), group=f" {group} ")
     assert mem.counts(f" {group} ")["episodes"] == mem.counts(group)["episodes"] == 2
@@ -384,9 +467,14 @@ def test_a_group_of_the_wrong_kind_is_a_config_error(mem: Memory, bad: Any) -> N
     from tkg.errors import ConfigError
     from tkg.models import EpisodeInput
 
-    calls = [lambda: mem.ask("Where?", group=bad), lambda: mem.state("Ana", group=bad), lambda: mem.history("Ana", group=bad),
-             lambda: mem.counts(bad), lambda: mem.forget(bad),
-             lambda: mem.ingest_episodes([EpisodeInput(bad, "Ana", "hi", datetime(2023, 1, 1))])]
+    calls = [
+        lambda: mem.ask("Where?", group=bad),
+        lambda: mem.state("Ana", group=bad),
+        lambda: mem.history("Ana", group=bad),
+        lambda: mem.counts(bad),
+        lambda: mem.forget(bad),
+        lambda: mem.ingest_episodes([EpisodeInput(bad, "Ana", "hi", datetime(2023, 1, 1))]),
+    ]
     if bad is not None:
         calls.append(lambda: mem.ingest(Path("examples/priya_marco.json"), group=bad))
     for call in calls:
@@ -397,10 +485,17 @@ def test_a_group_of_the_wrong_kind_is_a_config_error(mem: Memory, bad: Any) -> N
 def test_the_stores_own_errors_are_not_hidden_behind_rollback(mem: Memory) -> None:
     from tkg.errors import StoreError
 
-    for query, params, word in [("RETURN nosuchfunction(1) AS x", None, "nosuchfunction"),
-                                ("UNWIND $xs AS x RETURN x + 1 AS y", {"xs": [["a"], 1]}, ""),
-                                ("MATCH (e:Entity) RETURN e.nosuch AS x" if mem.ctx.store.dialect == "kuzu" else
-                                 "MATCH (e:NoSuchLabelAtAll) RETURN e.x + [] + {} AS x", None, "")]:
+    for query, params, word in [
+        ("RETURN nosuchfunction(1) AS x", None, "nosuchfunction"),
+        ("UNWIND $xs AS x RETURN x + 1 AS y", {"xs": [["a"], 1]}, ""),
+        (
+            "MATCH (e:Entity) RETURN e.nosuch AS x"
+            if mem.ctx.store.dialect == "kuzu"
+            else "MATCH (e:NoSuchLabelAtAll) RETURN e.x + [] + {} AS x",
+            None,
+            "",
+        ),
+    ]:
         try:
             mem.cypher(query, params)
         except StoreError as exc:

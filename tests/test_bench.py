@@ -55,7 +55,12 @@ def test_rank_score_on_toy_ranks() -> None:
         s.add(rank)
     summary = s.summary()
     assert summary["n"] == 5
-    assert summary["hit@1"] == 0.2 and summary["hit@3"] == 0.4 and summary["hit@5"] == 0.6 and summary["hit@10"] == 0.6
+    assert (
+        summary["hit@1"] == 0.2
+        and summary["hit@3"] == 0.4
+        and summary["hit@5"] == 0.6
+        and summary["hit@10"] == 0.6
+    )
     assert summary["mrr"] == round((1 + 1 / 2 + 1 / 5 + 1 / 11) / 5, 3)
     assert RankScore().summary()["hit@10"] == 0.0
 
@@ -92,7 +97,9 @@ def test_growth_compares_with_log_and_linear() -> None:
 
 def test_generator_is_deterministic_and_sized() -> None:
     a, b, c = generate(450, seed=3), generate(450, seed=3), generate(450, seed=4)
-    assert [(t.group, t.speaker, t.text, t.at, t.ref) for t in a.turns] == [(t.group, t.speaker, t.text, t.at, t.ref) for t in b.turns]
+    assert [(t.group, t.speaker, t.text, t.at, t.ref) for t in a.turns] == [
+        (t.group, t.speaker, t.text, t.at, t.ref) for t in b.turns
+    ]
     assert [t.text for t in a.turns] != [t.text for t in c.turns]
     assert len(a.turns) == 450 and len(a.groups) == 3
     assert [q.text for q in build_questions(a)] == [q.text for q in build_questions(b)]
@@ -109,8 +116,10 @@ def test_generated_text_varies_and_filler_states_no_facts() -> None:
     shapes = {t.template for t in data.turns if t.template.startswith("MOVE/")}
     assert len(shapes) >= 4  # not one sentence shape per fact type
     reg, when = PredicateRegistry.load(), datetime(2021, 5, 1, tzinfo=UTC)
-    stated = [(line, extract(line.format(l="Boris"), speaker="Amara", listeners=["Boris"], when=when, registry=reg))
-              for line in FILLER]
+    stated = [
+        (line, extract(line.format(l="Boris"), speaker="Amara", listeners=["Boris"], when=when, registry=reg))
+        for line in FILLER
+    ]
     assert [line for line, facts in stated if facts] == []
 
 
@@ -151,8 +160,14 @@ def test_answer_key_agrees_with_the_turns() -> None:
     data = generate(1600, seed=11)
     questions = build_questions(data)
     kinds = {q.kind for q in questions}
-    assert {"current", "correction", "as_of", "late_as_of", "history_count", "history_list", "chain2", "chain3",
-            "chain_past", "pets_now", "pets_count"} <= kinds <= set(KINDS)
+    assert (
+        {
+            "current", "correction", "as_of", "late_as_of", "history_count", "history_list", "chain2",
+            "chain3", "chain_past", "pets_now", "pets_count",
+        }
+        <= kinds
+        <= set(KINDS)
+    )
     checked = 0
     for q in questions:
         if q.kind in ("current", "correction") and q.slot != "partner":
@@ -162,7 +177,11 @@ def test_answer_key_agrees_with_the_turns() -> None:
         elif q.kind == "as_of":
             history = _history(data.turns, q.group, q.subject, q.slot)
             start, end = _span(q.text)
-            assert _value_at(history, start) == _value_at(history, end - timedelta(seconds=1)) == q.expected[0][0], q
+            assert (
+                _value_at(history, start)
+                == _value_at(history, end - timedelta(seconds=1))
+                == q.expected[0][0]
+            ), q
             checked += 1
         elif q.kind == "chain2":
             boss = _history(data.turns, q.group, q.subject, "reports_to")[-1][1]
@@ -210,17 +229,45 @@ def test_bench_temporal_size_10_on_kuzu(tmp_path: Path) -> None:
 
 
 def _tiny_locomo(path: Path) -> None:
-    turns = [("Noor", "I moved to Ghent last spring, the canals are lovely."), ("Felix", "Nice! I still live in Porto."),
-             ("Noor", "My dog Pixel loves the parks here."), ("Felix", "I started a new job at Vantorix."),
-             ("Noor", "I play the cello in a small orchestra."), ("Felix", "I'm training for a marathon in May.")]
+    turns = [
+        ("Noor", "I moved to Ghent last spring, the canals are lovely."),
+        ("Felix", "Nice! I still live in Porto."),
+        ("Noor", "My dog Pixel loves the parks here."),
+        ("Felix", "I started a new job at Vantorix."),
+        ("Noor", "I play the cello in a small orchestra."),
+        ("Felix", "I'm training for a marathon in May."),
+    ]
     sample = {
         "sample_id": "tiny-1",
-        "conversation": {"speaker_a": "Noor", "speaker_b": "Felix", "session_1_date_time": "9:05 am on 3 February, 2024",
-                         "session_1": [{"speaker": s, "dia_id": f"D1:{i}", "text": t} for i, (s, t) in enumerate(turns, 1)]},
-        "qa": [{"question": "Where does Noor live?", "answer": "Ghent", "evidence": ["D1:1"], "category": 4},
-               {"question": "What instrument does Noor play?", "answer": "cello", "evidence": [" D1:5"], "category": 4},
-               {"question": "Where does Felix work?", "answer": "Vantorix", "evidence": ["D1:4; D1:2"], "category": 1},
-               {"question": "What is Felix's cat called?", "adversarial_answer": "Tom", "evidence": ["D1:3"], "category": 5}],
+        "conversation": {
+            "speaker_a": "Noor",
+            "speaker_b": "Felix",
+            "session_1_date_time": "9:05 am on 3 February, 2024",
+            "session_1": [
+                {"speaker": s, "dia_id": f"D1:{i}", "text": t} for i, (s, t) in enumerate(turns, 1)
+            ],
+        },
+        "qa": [
+            {"question": "Where does Noor live?", "answer": "Ghent", "evidence": ["D1:1"], "category": 4},
+            {
+                "question": "What instrument does Noor play?",
+                "answer": "cello",
+                "evidence": [" D1:5"],
+                "category": 4,
+            },
+            {
+                "question": "Where does Felix work?",
+                "answer": "Vantorix",
+                "evidence": ["D1:4; D1:2"],
+                "category": 1,
+            },
+            {
+                "question": "What is Felix's cat called?",
+                "adversarial_answer": "Tom",
+                "evidence": ["D1:3"],
+                "category": 5,
+            },
+        ],
     }
     path.write_text(json.dumps([sample]), encoding="utf-8")
 
@@ -252,7 +299,9 @@ def test_fresh_store_refuses_an_existing_kuzu_path(tmp_path: Path) -> None:
 
 def test_bench_soak_a_few_seconds_on_kuzu(tmp_path: Path) -> None:
     url = f"kuzu://{tmp_path}/s.kuzu"
-    result = runner.invoke(app, ["bench", "soak", "--minutes", "0.05", "--seed", "3", "--groups", "2", "--json", "--store", url])
+    result = runner.invoke(
+        app, ["bench", "soak", "--minutes", "0.05", "--seed", "3", "--groups", "2", "--json", "--store", url]
+    )
     assert result.exit_code == 0, result.output
     report = _last_json(result.stdout)
     assert report["benchmark"] == "soak" and report["seed"] == 3 and report["url"] == url

@@ -13,7 +13,9 @@ from tkg.cli import app
 runner = CliRunner()
 
 
-def _result(mode: str, right: bool, abstained: bool, label_mode: str | None = None, rank: int | None = 1) -> QAResult:
+def _result(
+    mode: str, right: bool, abstained: bool, label_mode: str | None = None, rank: int | None = 1
+) -> QAResult:
     key = (("no information",),) if mode == "abstain" else (("x",),)
     item = QAItem("g", f"q-{mode}-{right}-{abstained}", mode, key, () if mode == "abstain" else ("D1:1",), "")
     answer = "No information available" if abstained else "x"
@@ -49,10 +51,22 @@ def _tiny(path: Path, *, broken: bool = False) -> None:
     turns = [("Wren", "I finally moved to Tallinn last week, the old town is gorgeous."),
              ("Ottilie", "Congrats! Are you still at Harbourline?"),
              ("Wren", "Yes, still at Harbourline, working remotely now.")]
-    qa = [{"question": "Where does Wren live now?", "answer": "Tallinn", "evidence": ["D1:1"],
-           "mode": "latest_version", "key": [["tallinn"]]},
-          {"question": "What is the name of Ottilie's horse?", "answer": "No information available", "evidence": [],
-           "mode": "abstain", "key": [["no information"]]}]
+    qa = [
+        {
+            "question": "Where does Wren live now?",
+            "answer": "Tallinn",
+            "evidence": ["D1:1"],
+            "mode": "latest_version",
+            "key": [["tallinn"]],
+        },
+        {
+            "question": "What is the name of Ottilie's horse?",
+            "answer": "No information available",
+            "evidence": [],
+            "mode": "abstain",
+            "key": [["no information"]],
+        },
+    ]
     if broken:
         del qa[1]["key"]
     sample = {"sample_id": "tiny-qa", "qa": qa,
@@ -66,12 +80,26 @@ def _tiny(path: Path, *, broken: bool = False) -> None:
 def test_bench_qa_end_to_end_on_kuzu(tmp_path: Path) -> None:
     data, details = tmp_path / "tiny.json", tmp_path / "q.jsonl"
     _tiny(data)
-    result = runner.invoke(app, ["bench", "qa", str(data), "--json", "--show-fails", "--details", str(details),
-                                 "--store", f"kuzu://{tmp_path}/q.kuzu"])
+    result = runner.invoke(
+        app,
+        [
+            "bench",
+            "qa",
+            str(data),
+            "--json",
+            "--show-fails",
+            "--details",
+            str(details),
+            "--store",
+            f"kuzu://{tmp_path}/q.kuzu",
+        ],
+    )
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout.strip().splitlines()[-1])
-    assert {"accuracy", "by_mode", "abstain_right", "answered_precision", "false_abstention", "mode_agreement",
-            "evidence_hit@1", "evidence_hit@5", "latency_ms", "n"} <= set(report)
+    assert {
+        "accuracy", "by_mode", "abstain_right", "answered_precision", "false_abstention", "mode_agreement",
+        "evidence_hit@1", "evidence_hit@5", "latency_ms", "n",
+    } <= set(report)
     rows = [json.loads(line) for line in details.read_text().splitlines()]
     assert report["n"] == len(rows) == 2
     # the report's accuracy is the share of rows whose answer matches the key

@@ -81,7 +81,9 @@ def episodes(group: str, n: int) -> list[EpisodeInput]:
         text = f"I adopted a dog named {tag(i, 'a')}. We walked to the {tag(i, 'b')} lake yesterday."
         if i % 5 == 0:
             text += f" I moved to City{i}."
-        out.append(EpisodeInput(group, speaker, text, T0 + timedelta(minutes=i), f"D1:{i}", listeners=(listener,)))
+        out.append(
+            EpisodeInput(group, speaker, text, T0 + timedelta(minutes=i), f"D1:{i}", listeners=(listener,))
+        )
     return out
 
 
@@ -99,7 +101,8 @@ def url_for(backend: str, tmp: Path) -> str:
 
 
 def unsearchable(store: GraphStore, group: str) -> list[str]:
-    """Chunks of ``group`` that full-text (by their tag words) or vector search (by their own vector) misses."""
+    """Chunks of ``group`` that full-text (by their tag words) or vector search (by their own vector)
+    misses."""
     rows = store.read(
         "MATCH (c:Chunk) WHERE c.group_id = $g RETURN c.uuid AS uuid, c.kind AS kind, c.text AS text, "
         "c.embedding AS embedding", {"g": group})  # fmt: skip
@@ -119,7 +122,8 @@ def unsearchable(store: GraphStore, group: str) -> list[str]:
 
 @pytest.fixture(params=["kuzu", pytest.param("neo4j", marks=pytest.mark.neo4j)])
 def two_memories(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Memory, Memory]]:
-    """Two memories on the backend: two fresh Kuzu stores, or the shared Neo4j twice (groups forgotten after)."""
+    """Two memories on the backend: two fresh Kuzu stores, or the shared Neo4j twice (groups forgotten
+    after)."""
     backend = str(request.param)
     bulk, plain = open_memory(url_for(backend, tmp_path / "a")), open_memory(url_for(backend, tmp_path / "b"))
     made = {g["group_id"] for g in bulk.groups()}
@@ -177,7 +181,9 @@ def test_kuzu_reader_waits_for_the_bulk_block(tmp_path: Path) -> None:
             time.sleep(0.3)
             assert reader.is_alive() and not found  # waiting, not failing on a missing index
         reader.join(timeout=30)
-        assert found and len(found[0]) == 2 and all(tag(6, "a") in r["text"] for r in found[0])  # turn and sentence
+        assert (
+            found and len(found[0]) == 2 and all(tag(6, "a") in r["text"] for r in found[0])
+        )  # turn and sentence
         assert OURS <= {i["name"] for i in store.indexes()} and unsearchable(store, "g") == []
         with store.bulk_load():  # not empty now: the indexes stay
             assert OURS <= {i["name"] for i in store.indexes()}
@@ -187,7 +193,9 @@ def test_kuzu_reader_waits_for_the_bulk_block(tmp_path: Path) -> None:
 def test_kuzu_bulk_load_defers_checkpoints_and_restores_the_threshold(tmp_path: Path) -> None:
     """Inside the block Kuzu checkpoints only past BULK_CHECKPOINT_BYTES of log; after it, as before."""
     def threshold(store: KuzuStore) -> int:
-        return int(store.run("CALL current_setting('checkpoint_threshold') RETURN *")[0]["checkpoint_threshold"])
+        return int(
+            store.run("CALL current_setting('checkpoint_threshold') RETURN *")[0]["checkpoint_threshold"]
+        )
 
     with open_memory(f"kuzu://{tmp_path}/ckpt.kuzu") as mem:
         store = mem.ctx.store
@@ -205,10 +213,13 @@ def test_kuzu_bulk_load_defers_checkpoints_and_restores_the_threshold(tmp_path: 
 
 
 def test_kuzu_heals_a_half_dropped_vector_index(tmp_path: Path) -> None:
-    """A crash between Kuzu's DROP_VECTOR_INDEX and dropping the (empty) table: the next open makes it anew."""
+    """A crash between Kuzu's DROP_VECTOR_INDEX and dropping the (empty) table: the next open makes it
+    anew."""
     with KuzuStore(tmp_path / "half.kuzu") as store:
         store.ensure_schema(DIM)
-        store.run("CALL DROP_VECTOR_INDEX('Chunk', 'chunk_embedding')")  # Kuzu 0.11.3: Chunk takes no insert now
+        store.run(
+            "CALL DROP_VECTOR_INDEX('Chunk', 'chunk_embedding')"
+        )  # Kuzu 0.11.3: Chunk takes no insert now
     with open_memory(f"kuzu://{tmp_path}/half.kuzu") as mem:
         assert OURS <= {i["name"] for i in mem.ctx.store.indexes()}
         mem.ingest_episodes(episodes("g", 3), bulk=False)
@@ -218,8 +229,14 @@ def test_kuzu_heals_a_half_dropped_vector_index(tmp_path: Path) -> None:
 def test_kuzu_crash_inside_a_bulk_load_leaves_whole_searchable_episodes(tmp_path: Path) -> None:
     """A child exits hard (os._exit) after its second commit inside the bulk block; reopening re-indexes."""
     url = f"kuzu://{tmp_path}/crash.kuzu"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")]), "HF_HUB_OFFLINE": "1"}
-    child = subprocess.run([sys.executable, __file__, url], env=env, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")]),
+        "HF_HUB_OFFLINE": "1",
+    }
+    child = subprocess.run(
+        [sys.executable, __file__, url], env=env, capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
     assert child.returncode == 17, child.stderr[-2000:]
     with KuzuStore(f"{tmp_path}/crash.kuzu") as store:  # as the crash left it: committed rows, no indexes
         assert not OURS & {i["name"] for i in store.indexes()}
@@ -244,7 +261,9 @@ def test_cli_ingest_bulk_option(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     data = ROOT / "tests" / "data" / "cli" / "small.jsonl"
     url = f"kuzu://{tmp_path}/cli.kuzu"
     for flag, bulk in (("--bulk", True), ("--no-bulk", False)):
-        result = runner.invoke(app, ["--store", url, "ingest", str(data), "--group", f"g{flag}", "--json", flag])
+        result = runner.invoke(
+            app, ["--store", url, "ingest", str(data), "--group", f"g{flag}", "--json", flag]
+        )
         assert result.exit_code == 0, result.output
         assert f'"bulk": {str(bulk).lower()}' in result.stdout
 
@@ -295,8 +314,10 @@ def test_a_checkpoint_does_not_change_what_ingest_writes(tmp_path: Path, per_tx:
             mem.ctx.store.run("CHECKPOINT")
         mem.ingest_episodes(turns[500:], bulk=False)
         written.append(mem.ctx.store.run(
-            "MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity) RETURN r.uuid AS uuid, s.name AS subject, o.name AS object, "
-            "r.version AS version, r.valid_at AS valid_at, r.invalid_at AS invalid_at, r.expired_at IS NULL AS open "
+            "MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity) RETURN r.uuid AS uuid, s.name AS subject, o.name AS "
+            "object, "
+            "r.version AS version, r.valid_at AS valid_at, r.invalid_at AS invalid_at, r.expired_at IS NULL "
+            "AS open "
             "ORDER BY uuid"))  # fmt: skip
         mem.close()
     assert len(written[0]) > 400

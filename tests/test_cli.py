@@ -92,14 +92,26 @@ def _commands(cmd: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str,
 def test_every_command_and_option_has_help() -> None:
     root = get_command(app)
     found = dict(_commands(root))
-    assert {("bench",), ("bench", "locomo"), ("bench", "classifier"), ("ask",), ("cypher",), ("doctor",)} <= set(found)
-    assert {p[0] for p in found if p} >= {"demo", "ingest", "ask", "explain", "state", "history", "cypher", "forget", "doctor", "groups", "bench"}
+    assert {
+        ("bench",),
+        ("bench", "locomo"),
+        ("bench", "classifier"),
+        ("ask",),
+        ("cypher",),
+        ("doctor",),
+    } <= set(found)
+    assert {p[0] for p in found if p} >= {
+        "demo", "ingest", "ask", "explain", "state", "history", "cypher", "forget", "doctor", "groups",
+        "bench",
+    }
     for path, cmd in found.items():
         assert (cmd.help or "").strip(), f"tkg {' '.join(path)} has no help"
         if path and not getattr(cmd, "commands", None):
             assert "Example: tkg " in cmd.help, f"tkg {' '.join(path)} has no example invocation"
         for param in cmd.params:
-            assert (getattr(param, "help", None) or "").strip(), f"tkg {' '.join(path)} {param.name} has no help"
+            assert (getattr(param, "help", None) or "").strip(), (
+                f"tkg {' '.join(path)} {param.name} has no help"
+            )
         assert tkg(None, *path, "--help").exit_code == 0
 
 
@@ -144,9 +156,14 @@ def test_serve_mcp_and_bench_mcp_have_help_with_an_example(monkeypatch: pytest.M
     for path in (("serve", "mcp"), ("bench", "mcp")):
         result = tkg(None, *path, "--help")
         assert result.exit_code == 0 and "Example: tkg " in result.stdout, result.stdout
-    assert all(opt in tkg(None, "serve", "mcp", "--help").stdout for opt in ("--group", "--http", "--allow-forget", "--store"))
+    assert all(
+        opt in tkg(None, "serve", "mcp", "--help").stdout
+        for opt in ("--group", "--http", "--allow-forget", "--store")
+    )
     monkeypatch.delenv("TKG_MCP_TOKEN", raising=False)
-    failed(tkg(None, "serve", "mcp", "--http", "0.0.0.0:8765"), "TKG_MCP_TOKEN")  # refused before any store opens
+    failed(
+        tkg(None, "serve", "mcp", "--http", "0.0.0.0:8765"), "TKG_MCP_TOKEN"
+    )  # refused before any store opens
     failed(tkg(None, "serve", "mcp", "--http", "nowhere"), "HOST:PORT")
 
 
@@ -181,7 +198,10 @@ def test_rows_table_hides_empty_columns_and_expands_when_too_wide() -> None:
 
     from tkg.cli.render import rows_table
 
-    rows: list[dict[str, Any]] = [{"name": "Priya", "note": None, "at": datetime(2023, 5, 1, tzinfo=UTC)}, {"name": "Marco", "note": "", "at": None}]
+    rows: list[dict[str, Any]] = [
+        {"name": "Priya", "note": None, "at": datetime(2023, 5, 1, tzinfo=UTC)},
+        {"name": "Marco", "note": "", "at": None},
+    ]
     table = rows_table(rows, width=200)
     assert isinstance(table, Table) and [c.header for c in table.columns] == ["name", "at"]
     assert table.caption == "empty in every row: note"
@@ -221,7 +241,9 @@ def test_groups_lists_the_group(ingested: tuple[str, str, dict[str, Any]]) -> No
 
 def test_memory_names_its_store_and_counts_its_groups(url: str, tmp_path: Path) -> None:
     """`Memory.url` and `Memory.groups()` (with counts) are what `tkg groups` prints."""
-    target = url if url.startswith("bolt") else f"kuzu://{tmp_path}/memory.kuzu"  # Kuzu: one process, one open
+    target = (
+        url if url.startswith("bolt") else f"kuzu://{tmp_path}/memory.kuzu"
+    )  # Kuzu: one process, one open
     group = unique_group()
     with Memory.open(target) as mem:
         mem.ingest(DATA, group=group)
@@ -229,7 +251,11 @@ def test_memory_names_its_store_and_counts_its_groups(url: str, tmp_path: Path) 
             assert mem.url == parse_store_url(target).redacted and "***" not in mem.url
             row = next(g for g in mem.groups() if g["group_id"] == group)
             assert {k: row[k] for k in mem.counts(group)} == mem.counts(group)  # the same counts, in one call
-            assert row["episodes"] == 7 and row["facts"] >= row["current_facts"] > 0 and row["first"] <= row["last"]
+            assert (
+                row["episodes"] == 7
+                and row["facts"] >= row["current_facts"] > 0
+                and row["first"] <= row["last"]
+            )
         finally:
             mem.forget(group)
 
@@ -266,7 +292,9 @@ def test_ask_answers_with_evidence(ingested: tuple[str, str, dict[str, Any]]) ->
     assert {"question", "answer", "abstained", "mode", "procedure", "evidence", "trace", "as_of"} <= set(data)
     assert "Lisbon" in data["answer"] and not data["abstained"] and data["mode"] in MODES
     assert data["evidence"] and {e["source_ref"] for e in data["evidence"]} <= {f"t{i}" for i in range(1, 8)}
-    past = ok_json(tkg(url, "ask", "Where did Priya live?", "--group", group, "--as-of", "2023-07-01", "--json"))
+    past = ok_json(
+        tkg(url, "ask", "Where did Priya live?", "--group", group, "--as-of", "2023-07-01", "--json")
+    )
     assert "Leeds" in past["answer"] and past["as_of"].startswith("2023-07-01")
     human = tkg(url, "ask", "Where does Priya live now?", "--group", group, "--mode", "latest_version")
     assert human.exit_code == 0 and "Lisbon" in human.stdout and "latest_version" in human.stdout
@@ -285,23 +313,66 @@ def test_cypher_runs_named_queries_and_lists_them(ingested: tuple[str, str, dict
     listed = ok_json(tkg(url, "cypher", "--list", "--json"))["queries"]
     assert {"fact_history", "supersession_chain"} <= {q["name"] for q in listed}
     assert "fact_history" in tkg(url, "cypher", "--list").stdout
-    data = ok_json(tkg(url, "cypher", "--name", "supersession_chain", "-p", f"group_id={group}", "-p", "subject=Priya", "-p", "predicate=lives_in", "--json"))
+    data = ok_json(
+        tkg(
+            url, "cypher", "--name", "supersession_chain", "-p",
+            f"group_id={group}",
+            "-p", "subject=Priya", "-p", "predicate=lives_in", "--json",
+        )
+    )
     assert [r["value"] for r in data["rows"]] == ["Bristol", "Leeds", "Lisbon"] and data["count"] == 3
     assert [r["supersedes_value"] for r in data["rows"]] == [None, "Bristol", "Leeds"]
-    as_of = ok_json(tkg(url, "cypher", "--name", "graph_as_of", "-p", f"group_id={group}", "-p", "as_of=2023-07-01", "--json"))
-    assert ("Priya", "lives_in", "Leeds") in {(r["subject"], r["predicate"], r["value"]) for r in as_of["rows"]}
-    inline = tkg(url, "cypher", "MATCH (e:Entity) WHERE e.group_id = $group_id RETURN e.name AS name ORDER BY name", "-p", f"group_id={group}")
+    as_of = ok_json(
+        tkg(
+            url, "cypher", "--name", "graph_as_of", "-p",
+            f"group_id={group}",
+            "-p",
+            "as_of=2023-07-01",
+            "--json",
+        )
+    )
+    assert ("Priya", "lives_in", "Leeds") in {
+        (r["subject"], r["predicate"], r["value"]) for r in as_of["rows"]
+    }
+    inline = tkg(
+        url, "cypher", "MATCH (e:Entity) WHERE e.group_id = $group_id RETURN e.name AS name ORDER BY name",
+        "-p",
+        f"group_id={group}",
+    )
     assert inline.exit_code == 0 and "Priya" in inline.stdout
 
 
-def test_cypher_refuses_writes_without_write(ingested: tuple[str, str, dict[str, Any]], tmp_path: Path) -> None:
+def test_cypher_refuses_writes_without_write(
+    ingested: tuple[str, str, dict[str, Any]], tmp_path: Path
+) -> None:
     url, group, _ = ingested
-    query = "MATCH (e:Entity) WHERE e.group_id = $group_id AND e.name = 'Priya' SET e.summary = $text RETURN e.name AS name"
+    query = ("MATCH (e:Entity) WHERE e.group_id = $group_id AND e.name = 'Priya' SET e.summary = $text "
+             "RETURN e.name AS name")
     failed(tkg(url, "cypher", query, "-p", f"group_id={group}", "-p", "text=hi"), "--write")
     file = tmp_path / "write.cypher"
     file.write_text("// set a summary\n" + query + ";\n", encoding="utf-8")
-    assert ok_json(tkg(url, "cypher", "--file", str(file), "-p", f"group_id={group}", "-p", "text=hi", "--write", "--json"))["count"] == 1
-    check = ok_json(tkg(url, "cypher", "MATCH (e:Entity) WHERE e.group_id = $g AND e.name = 'Priya' RETURN e.summary AS s", "-p", f"g={group}", "--json"))
+    assert (
+        ok_json(
+            tkg(
+                url,
+                "cypher",
+                "--file",
+                str(file),
+                "-p",
+                f"group_id={group}",
+                "-p", "text=hi", "--write", "--json",
+            )
+        )["count"]
+        == 1
+    )
+    check = ok_json(
+        tkg(
+            url, "cypher",
+            "MATCH (e:Entity) WHERE e.group_id = $g AND e.name = 'Priya' RETURN e.summary AS s", "-p",
+            f"g={group}",
+            "--json",
+        )
+    )
     assert check["rows"] == [{"s": "hi"}]
 
 
@@ -317,7 +388,13 @@ def test_cypher_input_errors(url: str) -> None:
 def test_unknown_group_and_bad_dates_fail_cleanly(ingested: tuple[str, str, dict[str, Any]]) -> None:
     url, group, _ = ingested
     missing = unique_group()
-    for args in (("ask", "Where?"), ("explain", "Where?"), ("state", "Priya"), ("history", "Priya"), ("forget", "--yes")):
+    for args in (
+        ("ask", "Where?"),
+        ("explain", "Where?"),
+        ("state", "Priya"),
+        ("history", "Priya"),
+        ("forget", "--yes"),
+    ):
         failed(tkg(url, *args, "--group", missing), "no group named")
     failed(tkg(url, "state", "Priya", "--group", group, "--as-of", "the day after never"), "cannot read")
     failed(tkg(url, "ask", "Where?", "--group", group, "--as-of", "13th of Smarch"), "cannot read")
@@ -409,8 +486,15 @@ def test_console_entry_point_exit_codes() -> None:
         [sys.executable, "-m", "tkg.cli", "cypher", "RETURN 1 AS one", "-p", "x"],
         capture_output=True, text=True, env=env, timeout=120,
     )
-    assert proc.returncode == 1 and proc.stdout == "" and proc.stderr.count("\n") == 1 and "malformed --param" in proc.stderr
-    usage = subprocess.run([sys.executable, "-m", "tkg.cli", "ask"], capture_output=True, text=True, env=env, timeout=120)
+    assert (
+        proc.returncode == 1
+        and proc.stdout == ""
+        and proc.stderr.count("\n") == 1
+        and "malformed --param" in proc.stderr
+    )
+    usage = subprocess.run(
+        [sys.executable, "-m", "tkg.cli", "ask"], capture_output=True, text=True, env=env, timeout=120
+    )
     assert usage.returncode == 2
 
 
@@ -420,8 +504,9 @@ def test_ctrl_c_during_ingest_exits_130_and_says_what_was_kept(tmp_path: Path) -
     holds), and the same command again finishes the rest."""
     group = unique_group()
     cities = ("Leeds", "Porto", "Ghent", "Tallinn", "Quito", "Lyon", "Oslo", "Turin")
-    lines = [json.dumps({"group": group, "speaker": "Ana" if i % 2 else "Bo", "timestamp": f"2023-02-{1 + i // 60:02d}T10:{i % 60:02d}:00Z",
-                         "source_ref": f"t{i}", "text": f"I moved to {cities[i % 8]} and I work at Firm{i % 13} now, turn {i}."})
+    lines = [json.dumps({"group": group, "speaker": "Ana" if i % 2 else "Bo",
+                         "timestamp": f"2023-02-{1 + i // 60:02d}T10:{i % 60:02d}:00Z", "source_ref": f"t{i}",
+                         "text": f"I moved to {cities[i % 8]} and I work at Firm{i % 13} now, turn {i}."})
              for i in range(480)]  # fmt: skip
     path = tmp_path / "long.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -447,6 +532,9 @@ def test_demo_runs_end_to_end_offline() -> None:
     result = tkg(None, "demo")
     assert result.exit_code == 0, result.output
     out = result.stdout
-    for heading in ("$ tkg ingest", "$ tkg history Priya lives_in", "$ tkg state Priya", "$ tkg ask", "$ tkg cypher --name"):
+    for heading in (
+        "$ tkg ingest", "$ tkg history Priya lives_in", "$ tkg state Priya", "$ tkg ask",
+        "$ tkg cypher --name",
+    ):
         assert heading in out
     assert "Lisbon" in out and "Leeds" in out

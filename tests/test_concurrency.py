@@ -28,9 +28,14 @@ ROUNDS = 2  # the Kuzu scenario twice in one child: a race that shows one run in
 
 
 def test_kuzu_threads_share_one_memory(tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")]), "HF_HUB_OFFLINE": "1"}
-    child = subprocess.run([sys.executable, "-m", "reliability.threads", str(tmp_path), str(ROUNDS)], cwd=ROOT / "tests",
-                           env=env, capture_output=True, text=True, timeout=600)  # fmt: skip
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")]),
+        "HF_HUB_OFFLINE": "1",
+    }
+    child = subprocess.run([sys.executable, "-m", "reliability.threads", str(tmp_path), str(ROUNDS)],
+                           cwd=ROOT / "tests", env=env, capture_output=True, text=True,
+                           timeout=600)  # fmt: skip
     if child.returncode < 0:
         name = signal.Signals(-child.returncode).name
         first = [line for line in child.stderr.splitlines() if line.strip()][:2]

@@ -46,8 +46,12 @@ def mem(tmp_path_factory: pytest.TempPathFactory) -> Memory:
     ("Where did Dara eat in March 2024?", {"eat"}, set()),  # the time says when, not what
     ("Which places has Dara visited at the moment?", set(), set()),  # and so does a recency cue
 ])  # fmt: skip
-def test_what_a_question_asks_about_beyond_its_relation(question: str, asked: set[str], said: set[str]) -> None:
-    got = coverage(parse(question), ["Dara"], "visited", ["Lisbon Dara visited Lisbon"], PredicateRegistry.load())
+def test_what_a_question_asks_about_beyond_its_relation(
+    question: str, asked: set[str], said: set[str]
+) -> None:
+    got = coverage(
+        parse(question), ["Dara"], "visited", ["Lisbon Dara visited Lisbon"], PredicateRegistry.load()
+    )
     assert got == (asked, said)
 
 

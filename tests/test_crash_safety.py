@@ -4,7 +4,8 @@ An ingest subprocess (tests/reliability/ingest_child.py) is killed with SIGKILL 
 on the same store — half the time frozen right after a statement chosen at random inside a write
 transaction, half the time a random delay after a transaction chosen at random began (which may
 land in a write, in a commit or between transactions). The input holds several groups, so one
-run commits several transactions and kills fall before, between and after commits. After every kill the store is reopened and must hold only whole episodes: every
+run commits several transactions and kills fall before, between and after commits. After every kill the store
+is reopened and must hold only whole episodes: every
 Episodic has exactly the chunks `chunk_episode` gives it, no chunk or fact points at a missing
 episode, no edge crosses groups, no seq or content is duplicated. A last uninterrupted run must
 then finish the rest: episode count == input turns, nothing lost, nothing twice.
@@ -49,8 +50,8 @@ def write_conversation(path: Path, groups: list[str], seed: int) -> list[Episode
     rng = random.Random(seed)
     episodes = [e for g in groups for e in conversation(rng, g, TURNS)]
     lines = [
-        {"group": e.group, "speaker": e.speaker, "listeners": list(e.listeners), "timestamp": e.timestamp.isoformat(),
-         "source_ref": e.source_ref, "text": e.text}
+        {"group": e.group, "speaker": e.speaker, "listeners": list(e.listeners),
+         "timestamp": e.timestamp.isoformat(), "source_ref": e.source_ref, "text": e.text}
         for e in episodes
     ]  # fmt: skip
     path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
@@ -60,7 +61,9 @@ def write_conversation(path: Path, groups: list[str], seed: int) -> list[Episode
 class Child:
     """One ingest subprocess with its stdout read line by line under a timeout."""
 
-    def __init__(self, url: str, path: Path, stop_at: int | None, log: Path, stop_at_tx: int | None = None) -> None:
+    def __init__(
+        self, url: str, path: Path, stop_at: int | None, log: Path, stop_at_tx: int | None = None
+    ) -> None:
         args = [sys.executable, str(CHILD), url, str(path)] + (["--stop-at", str(stop_at)] if stop_at else [])
         args += ["--stop-at-tx", str(stop_at_tx)] if stop_at_tx else []
         env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
@@ -114,8 +117,11 @@ class Child:
         return code
 
 
-def statements_per_run(mem: Memory, episodes: list[EpisodeInput], monkeypatch: pytest.MonkeyPatch) -> tuple[int, float]:
-    """Ingest into a scratch store (warming the embedding cache): in-transaction statements and their seconds."""
+def statements_per_run(
+    mem: Memory, episodes: list[EpisodeInput], monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, float]:
+    """Ingest into a scratch store (warming the embedding cache): in-transaction statements and their
+    seconds."""
     count, seconds = 0, 0.0
     module = kuzu_store if mem.ctx.store.dialect == "kuzu" else neo4j_store
     original = module._Tx.run
@@ -145,8 +151,8 @@ def survey(store: GraphStore, groups: list[str], expected: dict[str, set[str]]) 
     return bad + [f"unexpected episode {u}" for u in sorted(stray)], present
 
 
-def crash_loop(backend: str, url: str, reopen: Any, groups: list[str], tmp: Path, monkeypatch: pytest.MonkeyPatch,
-               seed: int) -> dict[str, Any]:  # fmt: skip
+def crash_loop(backend: str, url: str, reopen: Any, groups: list[str], tmp: Path,
+               monkeypatch: pytest.MonkeyPatch, seed: int) -> dict[str, Any]:  # fmt: skip
     rng = random.Random(seed)
     path = tmp / "conversation.jsonl"
     episodes = write_conversation(path, groups, seed)
@@ -203,8 +209,10 @@ def crash_loop(backend: str, url: str, reopen: Any, groups: list[str], tmp: Path
     finally:
         store.close()
     assert not bad, bad[:10]
-    assert not differ, (f"facts differ from an uninterrupted ingest in {len(differ)} of {len(groups)} groups: "
-                        f"{[(sorted(set(got[g]) - set(uninterrupted[g]), key=repr), sorted(set(uninterrupted[g]) - set(got[g]), key=repr)) for g in differ]}")
+    assert not differ, (
+        f"facts differ from an uninterrupted ingest in {len(differ)} of {len(groups)} groups: "
+        f"{[(sorted(set(got[g]) - set(uninterrupted[g]), key=repr), sorted(set(uninterrupted[g]) - set(got[g]), key=repr)) for g in differ]}"  # noqa: E501
+    )
     lost = set(expected) - present
     stats.update(episodes=count, lost=len(lost), final_report=report, statements_per_run=total,
                  facts=sum(len(f) for f in uninterrupted.values()), groups_with_other_facts=len(differ))
@@ -217,7 +225,9 @@ def test_kill_minus_nine_during_ingest_kuzu(tmp_path: Path, monkeypatch: pytest.
     shared_embedder()
     db = tmp_path / "crash.kuzu"
     groups = [unique("crash") for _ in range(GROUPS)]
-    stats = crash_loop("kuzu", f"kuzu://{db}", lambda: open_store(f"kuzu://{db}"), groups, tmp_path, monkeypatch, seed=20240)
+    stats = crash_loop(
+        "kuzu", f"kuzu://{db}", lambda: open_store(f"kuzu://{db}"), groups, tmp_path, monkeypatch, seed=20240
+    )
     assert stats["kills"] >= KILLS["kuzu"] // 2, stats
     print(f"\nkuzu crash safety: {stats}")
 
@@ -241,7 +251,10 @@ def correction_across_transactions(group: str) -> list[EpisodeInput]:
     """40 turns: a move in the first write transaction (32 turns), its correction in the second."""
     t0 = conversation(random.Random(9), group, 1)[0].timestamp
     texts = ["Oh nice, how is it going?"] * 40
-    texts[28], texts[34] = "I moved to York.", "Actually, it's Vienna, not York."  # Ines speaks the even turns
+    texts[28], texts[34] = (
+        "I moved to York.",
+        "Actually, it's Vienna, not York.",
+    )  # Ines speaks the even turns
     texts[30], texts[32] = "I started working at Globex.", "Sorry, I meant Initech."
     return [EpisodeInput(group, "Ines" if i % 2 == 0 else "Tomas", text, t0 + timedelta(hours=i), f"c{i + 1}",
                          listeners=("Tomas" if i % 2 == 0 else "Ines",)) for i, text in enumerate(texts)]
@@ -257,16 +270,32 @@ def test_a_correction_after_a_kill_between_transactions_is_kept(backend: str, tm
     url = neo4j_url() if backend == "neo4j" else f"kuzu://{tmp_path}/corr.kuzu"
     path = tmp_path / "corr.jsonl"
     episodes = correction_across_transactions(group)
-    path.write_text("".join(json.dumps({"group": e.group, "speaker": e.speaker, "listeners": list(e.listeners),
-                                        "timestamp": e.timestamp.isoformat(), "source_ref": e.source_ref,
-                                        "text": e.text}) + "\n" for e in episodes), encoding="utf-8")
+    path.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "group": e.group,
+                    "speaker": e.speaker,
+                    "listeners": list(e.listeners),
+                    "timestamp": e.timestamp.isoformat(),
+                    "source_ref": e.source_ref,
+                    "text": e.text,
+                }
+            )
+            + "\n"
+            for e in episodes
+        ),
+        encoding="utf-8",
+    )
     with memory(backend, tmp_path / "ref") as ref:
         try:
             ref.ingest_episodes(correction_across_transactions(reference))
             expected = facts_of(ref.ctx.store, reference)
         finally:
             ref.ctx.store.named("group.delete", {"group_id": reference})
-    assert any(f[2] == "Vienna" and f[7] for f in expected) and any(f[2] == "Initech" and f[7] for f in expected)
+    assert any(f[2] == "Vienna" and f[7] for f in expected) and any(
+        f[2] == "Initech" and f[7] for f in expected
+    )
     log = tmp_path / "child.log"
     child = Child(url, path, None, log, stop_at_tx=2)
     try:
@@ -298,13 +327,17 @@ def test_the_invariant_check_sees_broken_episodes(mem: Memory) -> None:
     try:
         mem.ingest_episodes(episodes)
         assert check_invariants(store, group, expected_chunks=expected) == []
-        store.run("CREATE (c:Chunk {uuid: $u, group_id: $g, episode_uuid: 'gone', kind: 'turn', text: 'x', seq: 0})",
+        store.run("CREATE (c:Chunk {uuid: $u, group_id: $g, episode_uuid: 'gone', kind: 'turn', text: 'x', "
+                  "seq: 0})",
                   {"u": unique("orphan"), "g": group})  # fmt: skip
         store.run("MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $g SET r.episodes = ['gone']", {"g": group})
         torn = sorted(u for uuids in expected.values() for u in uuids)[0]
         store.run("MATCH (c:Chunk) WHERE c.uuid = $u DETACH DELETE c", {"u": torn})
         first = sorted(expected)[0]
-        store.run("MATCH (g:TkgGroup {group_id: $g}), (e:Episodic {uuid: $u}) CREATE (g)-[:HAS_EPISODE]->(e)", {"g": group, "u": first})
+        store.run(
+            "MATCH (g:TkgGroup {group_id: $g}), (e:Episodic {uuid: $u}) CREATE (g)-[:HAS_EPISODE]->(e)",
+            {"g": group, "u": first},
+        )
         bad = " | ".join(check_invariants(store, group, expected_chunks=expected))
         assert f"{first} is anchored 2 times" in bad
         assert "turn chunk" in bad and "points at missing episode gone" in bad

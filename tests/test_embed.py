@@ -75,7 +75,8 @@ class SpyEmbedder(LocalEmbedder):
 
 
 def test_import_does_not_load_torch() -> None:
-    code = "import sys, tkg.embed, tkg.embed_cache; print(sorted({'torch', 'sentence_transformers', 'openai'} & set(sys.modules)))"
+    code = ("import sys, tkg.embed, tkg.embed_cache; print(sorted({'torch', 'sentence_transformers', "
+            "'openai'} & set(sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 

@@ -95,7 +95,9 @@ def test_agrees_with_sentence_transformers_float32() -> None:
     assert cosines.mean() >= 0.98 and cosines.min() >= 0.95
 
 
-def test_a_file_that_is_not_the_pinned_model_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_a_file_that_is_not_the_pinned_model_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     fake = tmp_path / "model.onnx"
     fake.write_bytes(b"not a model")
     monkeypatch.setenv("TKG_ONNX_MODEL", str(tmp_path))
@@ -116,11 +118,14 @@ def test_a_copy_of_the_pinned_file_elsewhere_is_used(monkeypatch: pytest.MonkeyP
 
 def test_the_default_embedder_never_imports_torch(tmp_path: Path) -> None:
     code = (
-        "import sys; from tkg.embed import get_embedder; v = get_embedder(cache=False).embed(['hello there']); "
+        "import sys; from tkg.embed import get_embedder; v = get_embedder(cache=False).embed(['hello "
+        "there']); "
         "print(v.shape, sorted({'torch', 'sentence_transformers', 'transformers'} & set(sys.modules)))"
     )
     env = {**os.environ, "PYTHONPATH": str(REPO), "TKG_CACHE_DIR": str(tmp_path)}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120, check=True
+    )
     assert out.stdout.strip() == "(1, 384) []"
 
 

@@ -21,7 +21,8 @@ from tkg.models import stable_uuid
 from tkg.stores import GraphStore
 
 SHIPPED = {
-    "fact_history", "supersession_chain", "graph_as_of", "known_at", "fact_provenance", "entity_neighbourhood",
+    "fact_history", "supersession_chain", "graph_as_of", "known_at", "fact_provenance",
+    "entity_neighbourhood",
     "facts_changed_between",
 }
 SINGLE = {"lives_in", "works_at"}
@@ -29,18 +30,52 @@ R1, R2, R3 = (datetime(2025, 1, d, tzinfo=UTC) for d in (1, 2, 3))  # record tim
 
 # (source_ref, said at, record time, speaker, text, [(subject, predicate, object, valid from)])
 TURNS: list[tuple[str, datetime, datetime, str, str, list[tuple[str, str, str, datetime]]]] = [
-    ("D1:2", datetime(2023, 3, 12, 19, 15, tzinfo=UTC), R1, "Priya", "I live in Bristol and work at Northwind.",
-     [("Priya", "lives_in", "Bristol", datetime(2023, 3, 12, tzinfo=UTC)),
-      ("Priya", "works_at", "Northwind", datetime(2023, 3, 12, tzinfo=UTC))]),
-    ("D1:10", datetime(2023, 3, 12, 19, 25, tzinfo=UTC), R1, "Priya", "My sister Megan lives in Manchester.",
-     [("Priya", "sibling_of", "Megan", datetime(2023, 3, 12, tzinfo=UTC)),
-      ("Megan", "lives_in", "Manchester", datetime(2023, 3, 12, tzinfo=UTC))]),
-    ("D2:3", datetime(2023, 6, 4, 10, 2, tzinfo=UTC), R2, "Priya", "Actually it was Leeds: I moved at the start of May.",
-     [("Priya", "lives_in", "Leeds", datetime(2023, 5, 1, tzinfo=UTC))]),
-    ("D6:2", datetime(2024, 5, 19, 9, 0, tzinfo=UTC), R3, "Priya", "I live in Lisbon now.",
-     [("Priya", "lives_in", "Lisbon", datetime(2024, 5, 1, tzinfo=UTC))]),
-    ("D6:6", datetime(2024, 5, 19, 9, 5, tzinfo=UTC), R3, "Priya", "Still at Northwind, on sabbatical.",
-     [("Priya", "works_at", "Northwind", datetime(2024, 5, 19, tzinfo=UTC))]),
+    (
+        "D1:2",
+        datetime(2023, 3, 12, 19, 15, tzinfo=UTC),
+        R1,
+        "Priya",
+        "I live in Bristol and work at Northwind.",
+        [
+            ("Priya", "lives_in", "Bristol", datetime(2023, 3, 12, tzinfo=UTC)),
+            ("Priya", "works_at", "Northwind", datetime(2023, 3, 12, tzinfo=UTC)),
+        ],
+    ),
+    (
+        "D1:10",
+        datetime(2023, 3, 12, 19, 25, tzinfo=UTC),
+        R1,
+        "Priya",
+        "My sister Megan lives in Manchester.",
+        [
+            ("Priya", "sibling_of", "Megan", datetime(2023, 3, 12, tzinfo=UTC)),
+            ("Megan", "lives_in", "Manchester", datetime(2023, 3, 12, tzinfo=UTC)),
+        ],
+    ),
+    (
+        "D2:3",
+        datetime(2023, 6, 4, 10, 2, tzinfo=UTC),
+        R2,
+        "Priya",
+        "Actually it was Leeds: I moved at the start of May.",
+        [("Priya", "lives_in", "Leeds", datetime(2023, 5, 1, tzinfo=UTC))],
+    ),
+    (
+        "D6:2",
+        datetime(2024, 5, 19, 9, 0, tzinfo=UTC),
+        R3,
+        "Priya",
+        "I live in Lisbon now.",
+        [("Priya", "lives_in", "Lisbon", datetime(2024, 5, 1, tzinfo=UTC))],
+    ),
+    (
+        "D6:6",
+        datetime(2024, 5, 19, 9, 5, tzinfo=UTC),
+        R3,
+        "Priya",
+        "Still at Northwind, on sabbatical.",
+        [("Priya", "works_at", "Northwind", datetime(2024, 5, 19, tzinfo=UTC))],
+    ),
 ]
 
 
@@ -60,10 +95,24 @@ def write_graph(store: GraphStore, group: str, turns: list[Any] = TURNS) -> None
                 for name in (subject, obj):
                     if name not in entities:
                         entities.add(name)
-                        tx.named("entity.create_many", {"group_id": group, "created_at": recorded, "entities": [{
-                            "uuid": stable_uuid("entity", group, name), "name": name, "name_key": name.lower(),
-                            "type": "person" if name in ("Priya", "Megan") else "place", "aliases": [], "summary": "", "name_embedding": None,
-                        }]})
+                        tx.named(
+                            "entity.create_many",
+                            {
+                                "group_id": group,
+                                "created_at": recorded,
+                                "entities": [
+                                    {
+                                        "uuid": stable_uuid("entity", group, name),
+                                        "name": name,
+                                        "name_key": name.lower(),
+                                        "type": "person" if name in ("Priya", "Megan") else "place",
+                                        "aliases": [],
+                                        "summary": "",
+                                        "name_embedding": None,
+                                    }
+                                ],
+                            },
+                        )
                 fw = FactWrite(
                     group_id=group, subject_uuid=stable_uuid("entity", group, subject),
                     object_uuid=stable_uuid("entity", group, obj), predicate=predicate, qualifier="",
@@ -123,7 +172,9 @@ def test_supersession_chain_links_each_version_to_the_one_it_replaced(graph: tup
         (1, "Bristol", None), (2, "Leeds", "Bristol"), (3, "Lisbon", "Leeds")
     ]
     assert [r["supersedes_version"] for r in rows] == [None, 1, 2]
-    assert [r["invalid_at"] for r in rows[:-1]] == [r["valid_at"] for r in rows[1:]]  # each ends where the next begins
+    assert [r["invalid_at"] for r in rows[:-1]] == [
+        r["valid_at"] for r in rows[1:]
+    ]  # each ends where the next begins
 
 
 def test_graph_as_of_uses_valid_time(graph: tuple[GraphStore, str]) -> None:
@@ -155,11 +206,18 @@ def test_known_at_uses_record_time(graph: tuple[GraphStore, str]) -> None:
 def test_fact_provenance_points_at_the_turns(graph: tuple[GraphStore, str]) -> None:
     store, group = graph
     rows = run(store, "fact_provenance", group_id=group, subject="Priya", predicate="works_at")
-    assert [(r["version"], r["value"], r["source_ref"]) for r in rows] == [(1, "Northwind", "D1:2"), (1, "Northwind", "D6:6")]
+    assert [(r["version"], r["value"], r["source_ref"]) for r in rows] == [
+        (1, "Northwind", "D1:2"),
+        (1, "Northwind", "D6:6"),
+    ]
     assert rows[0]["text"].startswith("I live in Bristol") and rows[0]["speaker"] == "Priya"
     assert rows[0]["said_at"] < rows[1]["said_at"]
     homes = run(store, "fact_provenance", group_id=group, subject="Priya", predicate="lives_in")
-    assert [(r["value"], r["source_ref"]) for r in homes] == [("Bristol", "D1:2"), ("Leeds", "D2:3"), ("Lisbon", "D6:2")]
+    assert [(r["value"], r["source_ref"]) for r in homes] == [
+        ("Bristol", "D1:2"),
+        ("Leeds", "D2:3"),
+        ("Lisbon", "D6:2"),
+    ]
 
 
 def test_entity_neighbourhood_has_both_directions(graph: tuple[GraphStore, str]) -> None:
@@ -170,7 +228,9 @@ def test_entity_neighbourhood_has_both_directions(graph: tuple[GraphStore, str])
     }
     priya = run(store, "entity_neighbourhood", group_id=group, entity="Priya")
     assert len(priya) == 5 and all(r["direction"] == "out" for r in priya)
-    assert [r["current"] for r in priya] == sorted((r["current"] for r in priya), reverse=True)  # current first
+    assert [r["current"] for r in priya] == sorted(
+        (r["current"] for r in priya), reverse=True
+    )  # current first
 
 
 def test_facts_changed_between_reports_what_began_and_ended(graph: tuple[GraphStore, str]) -> None:

@@ -64,13 +64,17 @@ def own_threads() -> set[int]:
 
 @dataclass
 class Leaks:
-    """Threads (beyond the bounded retrieval pool) and sockets of this process, to compare before and after."""
+    """Threads (beyond the bounded retrieval pool) and sockets of this process, to compare before and
+    after."""
 
     threads: set[int] = field(default_factory=own_threads)
     sockets: int = field(default_factory=socket_fds)
 
     def since(self, before: Leaks) -> dict[str, Any]:
-        return {"threads": sorted(self.threads - before.threads), "sockets": max(0, self.sockets - before.sockets)}
+        return {
+            "threads": sorted(self.threads - before.threads),
+            "sockets": max(0, self.sockets - before.sockets),
+        }
 
 
 def no_leaks_since(before: Leaks, settle_s: float = 5.0) -> dict[str, Any]:
@@ -104,7 +108,9 @@ class Spare:
     log: list[str] = field(default_factory=list)
 
     def env(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if k != "TKG_NEO4J_PASSWORD"}  # the spare runs without auth
+        env = {
+            k: v for k, v in os.environ.items() if k != "TKG_NEO4J_PASSWORD"
+        }  # the spare runs without auth
         return {**env, "TKG_NEO4J_HOME": str(self.home), "TKG_NEO4J_PORT": str(self.port)}
 
     def start(self) -> None:
@@ -124,7 +130,14 @@ class Spare:
         if self.boot is not None:
             self.boot.communicate(timeout=240)
             self.boot = None
-        subprocess.run(["bash", "tools/neo4j/stop.sh"], cwd=ROOT, env=self.env(), capture_output=True, timeout=120, check=False)
+        subprocess.run(
+            ["bash", "tools/neo4j/stop.sh"],
+            cwd=ROOT,
+            env=self.env(),
+            capture_output=True,
+            timeout=120,
+            check=False,
+        )
 
 
 @pytest.fixture(scope="module")
@@ -144,11 +157,14 @@ def spare(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Spare | None]:
 # --- Kuzu ----------------------------------------------------------------------------------------
 
 
-def test_kuzu_locked_by_another_process_is_a_clear_store_unavailable(tmp_path: Path, spare: Spare | None) -> None:
+def test_kuzu_locked_by_another_process_is_a_clear_store_unavailable(
+    tmp_path: Path, spare: Spare | None
+) -> None:
     emb = shared_embedder()
     path = tmp_path / "locked.kuzu"
-    holder = subprocess.Popen([sys.executable, str(HOLD), str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
+    holder = subprocess.Popen([sys.executable, str(HOLD), str(path)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True, cwd=ROOT,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
     assert holder.stdin is not None and holder.stdout is not None
     try:
         assert holder.stdout.readline().strip() == "READY"
@@ -211,14 +227,21 @@ class Calls:
 def query_loop(mem: Memory, group: str, speaker: str, calls: Calls) -> None:
     """Keep asking until told to stop; record every outcome, never raise (the test reads them)."""
     ops: list[Callable[[], Any]] = [
-        lambda: mem.counts(group), lambda: mem.state(speaker, group=group), lambda: mem.ask(f"Where does {speaker} live?", group=group),
+        lambda: mem.counts(group), lambda: mem.state(speaker, group=group),
+        lambda: mem.ask(f"Where does {speaker} live?", group=group),
     ]  # fmt: skip
     i = 0
     while not calls.stop.is_set():
         began = calls.phase
         seconds, exc = timed(ops[i % len(ops)])
         phase = began if calls.phase == began else f"{began}>{calls.phase}"  # a call that spanned a change
-        kind = "ok" if exc is None else "unavailable" if isinstance(exc, StoreUnavailable) else type(exc).__name__
+        kind = (
+            "ok"
+            if exc is None
+            else "unavailable"
+            if isinstance(exc, StoreUnavailable)
+            else type(exc).__name__
+        )
         if exc is not None and not isinstance(exc, TkgError):
             kind = f"untranslated {kind}"  # a driver exception escaped the adapter
         calls.seen.append((phase, kind, seconds, str(exc or "")))
@@ -241,7 +264,9 @@ def test_neo4j_stopped_and_restarted_during_queries(spare: Spare | None) -> None
     episodes = conversation(random.Random(9), group, 8)
     speaker = episodes[0].speaker
     calls = Calls()
-    worker = threading.Thread(target=query_loop, args=(mem, group, speaker, calls), name="fault-queries", daemon=True)
+    worker = threading.Thread(
+        target=query_loop, args=(mem, group, speaker, calls), name="fault-queries", daemon=True
+    )
     try:
         mem.ctx.store.run("CALL db.awaitIndexes(120)")
         mem.ingest_episodes(episodes[:6])
@@ -290,9 +315,15 @@ def test_neo4j_stopped_and_restarted_during_queries(spare: Spare | None) -> None
     down = calls.during("down")
     assert down and {o for o, _, _ in down} == {"unavailable"}, down[:5]
     assert calls.outcomes("restarting") <= {"unavailable", "ok"}  # ok: Bolt answered before start.sh returned
-    failures = [s for p, o, s, _ in calls.seen if o == "unavailable" and p in ("down", "restarting", "down>restarting")]
+    failures = [
+        s
+        for p, o, s, _ in calls.seen
+        if o == "unavailable" and p in ("down", "restarting", "down>restarting")
+    ]
     assert max(failures) < FAIL_FAST_S, max(failures)
     ms = sorted(s * 1000 for s in failures)
-    print(f"\nneo4j restart: {dict(Counter(p + ':' + o for p, o, _, _ in calls.seen))}; {len(calls.seen)} calls, {len(ms)} failed while down, slowest failure {ms[-1]:.0f} ms, "
-          f"median {ms[len(ms) // 2]:.0f} ms; waited {waited:.0f} s for the first boot, {reboot:.0f} s for the restart; "
+    print(f"\nneo4j restart: {dict(Counter(p + ':' + o for p, o, _, _ in calls.seen))}; {len(calls.seen)} "
+          f"calls, {len(ms)} failed while down, slowest failure {ms[-1]:.0f} ms, "
+          f"median {ms[len(ms) // 2]:.0f} ms; waited {waited:.0f} s for the first boot, {reboot:.0f} s for "
+          "the restart; "
           f"marks {[(k, round(v - marks['start'], 1)) for k, v in marks.items()]}")  # fmt: skip

@@ -43,13 +43,19 @@ def test_a_write_in_the_same_memory_is_seen_at_the_next_question(tmp_path: Path)
         assert {"Porto", "Valencia"} <= names(mem, g)
         assert mem.ctx.asking().speakers(g) == {"Ines": 1, "Tomas": 1}
         assert mem.ask("Where does Ines live?", group=g).answer == "Porto"
-        mem.cypher("MATCH (n:Entity) WHERE n.group_id = $g AND n.name = 'Porto' SET n.name = 'Oporto'", {"g": g}, write=True)
+        mem.cypher(
+            "MATCH (n:Entity) WHERE n.group_id = $g AND n.name = 'Porto' SET n.name = 'Oporto'",
+            {"g": g},
+            write=True,
+        )
         assert "Oporto" in names(mem, g) and "Porto" not in names(mem, g)
         mem.forget(g)
         assert names(mem, g) == set() and mem.ctx.asking().speakers(g) == {}
 
 
-def test_an_ingest_leaves_both_lists_cached_for_the_first_question(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_ingest_leaves_both_lists_cached_for_the_first_question(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The anchoring transaction reads the lists it stamps, so asking right after an ingest reads neither."""
     g = "cache-through"
     with Memory.open(f"kuzu://{tmp_path}/w.kuzu", embedder=WordHashEmbedder()) as mem:  # type: ignore[arg-type]
@@ -66,7 +72,9 @@ def test_an_ingest_leaves_both_lists_cached_for_the_first_question(tmp_path: Pat
 
         monkeypatch.setattr(store, "named", counting)
         asked = mem.ctx.asking()
-        assert sorted(asked.entities(g).names()) == sorted(fresh[0].names()) and {"Porto", "Biscuit"} <= set(fresh[0].names())
+        assert sorted(asked.entities(g).names()) == sorted(fresh[0].names()) and {"Porto", "Biscuit"} <= set(
+            fresh[0].names()
+        )
         assert asked.speakers(g) == fresh[1] == {"Ines": 1, "Tomas": 1}
         assert mem.ask("Where does Ines live?", group=g).answer == "Porto"
         assert ran and "entity.list" not in ran and "graph.speakers" not in ran

@@ -10,7 +10,9 @@ from planners.gates import relation_chain_gate
 from planners.hop_planner import MAX_HOPS, Hop, HopPlan, find_mentions, plan_hops
 from planners.lexicon import DEFAULT_LEXICON, SYMMETRIC, ExtraPhrase, build_lexicon
 
-NAMES = ["Priya", "Marco", "Dana", "Lisbon", "Aiko", "Jonah", "Nadia", "Mei", "Oslo", "Porto", "Felix", "Beatriz"]
+NAMES = [
+    "Priya", "Marco", "Dana", "Lisbon", "Aiko", "Jonah", "Nadia", "Mei", "Oslo", "Porto", "Felix", "Beatriz",
+]
 R = Hop("reports_to")
 R_INV = Hop("reports_to", inverse=True)
 LIVES = Hop("lives_in")
@@ -41,7 +43,8 @@ CASES: list[tuple[str, str, tuple[Hop, ...], str]] = [
     ("Where does the woman who manages Nadia live?", "Nadia", (R, LIVES), "entity"),
     ("Where does the person who Beatriz reports to live?", "Beatriz", (R, LIVES), "entity"),
     ("Who manages the person who lives in Porto?", "Porto", (LIVES_INV, R), "entity"),
-    ("What is the job of the person Jonah is dating?", "Jonah", (Hop("partner_of"), Hop("job_title")), "literal"),
+    ("What is the job of the person Jonah is dating?", "Jonah", (Hop("partner_of"), Hop("job_title")),
+     "literal"),
     # single hops and inverses
     ("What is the name of Priya's dog?", "Priya", (Hop("has_pet", qualifier="dog"),), "entity"),
     ("What's Priya's dog called?", "Priya", (Hop("has_pet", qualifier="dog"),), "entity"),
@@ -54,7 +57,8 @@ CASES: list[tuple[str, str, tuple[Hop, ...], str]] = [
     ("Who is Marco's mother?", "Marco", (Hop("parent_of", inverse=True),), "entity"),
     ("Who is married to Priya?", "Priya", (Hop("married_to"),), "entity"),
     ("Where does Priya live now?", "Priya", (LIVES,), "entity"),
-    ("What sport does Priya's best friend play?", "Priya", (Hop("friend_of"), Hop("plays", qualifier="sport")), "entity"),
+    ("What sport does Priya's best friend play?", "Priya",
+     (Hop("friend_of"), Hop("plays", qualifier="sport")), "entity"),
     ("Which band is Marco's brother a member of?", "Marco", (Hop("sibling_of"), Hop("member_of")), "entity"),
     # targets
     ("How many pets does Priya's sister have?", "Priya", (Hop("sibling_of"), Hop("has_pet")), "count"),
@@ -92,7 +96,9 @@ def test_as_of_text_is_lifted_out(question: str, as_of: str) -> None:
 
 
 def test_names_are_matched_case_insensitively_and_fuzzily() -> None:
-    assert plan_hops("where does priya's boss live?", NAMES) == HopPlan("Priya", "priya", (R, LIVES), "entity")
+    assert plan_hops("where does priya's boss live?", NAMES) == HopPlan(
+        "Priya", "priya", (R, LIVES), "entity"
+    )
     typo = plan_hops("Where does Beatrz live?", NAMES)
     assert typo is not None and (typo.seed, typo.seed_surface) == ("Beatriz", "Beatrz")
 
@@ -108,7 +114,9 @@ def test_multiword_names_win_over_their_parts() -> None:
     mentions = find_mentions("Who works at Northwind Labs?", ["Northwind", "Northwind Labs"])
     assert [(m.surface, m.canonical) for m in mentions] == [("Northwind Labs", "Northwind Labs")]
     plan = plan_hops("Who works at Northwind Labs?", ["Northwind", "Northwind Labs"])
-    assert plan is not None and plan.seed == "Northwind Labs" and plan.hops == (Hop("works_at", inverse=True),)
+    assert (
+        plan is not None and plan.seed == "Northwind Labs" and plan.hops == (Hop("works_at", inverse=True),)
+    )
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # a string that starts like a Cypher statement (SQLite's CREATE TABLE and bare keywords do not)
-CYPHER = re.compile(r"^\s*(MATCH\s*\(|OPTIONAL\s+MATCH\s*\(|MERGE\s*\(|UNWIND\s+\$|CALL\s+[\w.]+\s*[(=]|RETURN\s+\w+\s+AS|SHOW\s+[A-Z]+\b|CREATE\s*\()")
+CYPHER = re.compile(
+    r"^\s*(MATCH\s*\(|OPTIONAL\s+MATCH\s*\(|MERGE\s*\(|UNWIND\s+\$|CALL\s+[\w.]+\s*[(=]|RETURN\s+\w+\s+AS|SHOW\s+[A-Z]+\b|CREATE\s*\()"
+)
 # the Kuzu adapter formats DDL and probes from its own schema file's table and index names (never input)
 FORMATTED_DDL = {"tkg/stores/kuzu_store.py"}
 BACKEND_CHECK = re.compile(r"""(backend|dialect)\s*[!=]=|[!=]=\s*["'](kuzu|neo4j)["']""")
@@ -56,7 +58,10 @@ def test_no_cypher_is_written_outside_cypher_folder() -> None:
 
 def test_the_checker_sees_inline_cypher() -> None:
     sample = ROOT / "tests" / "_inline_sample.py"
-    sample.write_text('Q = "MATCH (n) RETURN n"\nC = f"CALL db.x({Q})"\nS = "CREATE TABLE IF NOT EXISTS x (a)"\n', encoding="utf-8")
+    sample.write_text(
+        'Q = "MATCH (n) RETURN n"\nC = f"CALL db.x({Q})"\nS = "CREATE TABLE IF NOT EXISTS x (a)"\n',
+        encoding="utf-8",
+    )
     try:
         assert [h.split(": ", 1)[1] for h in inline_cypher(sample)] == ["MATCH (n) RETURN n", "CALL db.x({})"]
     finally:
@@ -65,23 +70,39 @@ def test_the_checker_sees_inline_cypher() -> None:
 
 # a measured figure: a score, a before → after, a commit, a latency, a rate (BENCHMARKS.md holds
 # them); a budget written "~100 turns/s" is a target, not a measurement
-FIGURE = re.compile(r"(Hit@\d+|MRR|accuracy) \d\.\d|\d\.\d+ ?→ ?\d\.\d+|\bat [0-9a-f]{7,40}\b|\d+(\.\d+)? ?ms\b|(?<![~\d])\d+ turns/s")
+FIGURE = re.compile(
+    r"(Hit@\d+|MRR|accuracy) \d\.\d|\d\.\d+ ?→ ?\d\.\d+|\bat [0-9a-f]{7,40}\b|\d+(\.\d+)? ?ms\b"
+    r"|(?<![~\d])\d+ turns/s"
+)
 
 
 def prose(path: Path) -> list[tuple[int, str]]:
     """The comments and docstrings of ``path`` (doctest lines aside), line by line."""
     source = path.read_text(encoding="utf-8")
-    found = [(t.start[0], t.string) for t in tokenize.generate_tokens(io.StringIO(source).readline) if t.type == tokenize.COMMENT]
+    found = [
+        (t.start[0], t.string)
+        for t in tokenize.generate_tokens(io.StringIO(source).readline)
+        if t.type == tokenize.COMMENT
+    ]
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and ast.get_docstring(node):
+        if isinstance(
+            node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
+        ) and ast.get_docstring(node):
             first = node.body[0]
-            found += [(first.lineno + i, line) for i, line in enumerate((ast.get_docstring(node) or "").splitlines())]
+            found += [
+                (first.lineno + i, line)
+                for i, line in enumerate((ast.get_docstring(node) or "").splitlines())
+            ]
     return [(n, line) for n, line in found if ">>>" not in line]
 
 
 def test_no_benchmark_figures_in_docstrings_or_comments() -> None:
-    found = [f"{path.relative_to(ROOT)}:{n}: {line.strip()[:90]}" for path in _sources("tkg", "planners", "procedures")
-             for n, line in prose(path) if FIGURE.search(line)]
+    found = [
+        f"{path.relative_to(ROOT)}:{n}: {line.strip()[:90]}"
+        for path in _sources("tkg", "planners", "procedures")
+        for n, line in prose(path)
+        if FIGURE.search(line)
+    ]
     assert not found, "figures belong in BENCHMARKS.md with the command that took them:\n" + "\n".join(found)
 
 

@@ -38,7 +38,9 @@ class FailingEmbedder(WordHashEmbedder):
 
 def _written(mem: Memory) -> list[dict[str, object]]:
     return mem.ctx.store.run(
-        "MATCH (e:Episodic)-[:HAS_CHUNK]->(c:Chunk) RETURN e.uuid AS episode, count(c) AS chunks ORDER BY episode")
+        "MATCH (e:Episodic)-[:HAS_CHUNK]->(c:Chunk) RETURN e.uuid AS episode, count(c) AS chunks ORDER BY "
+        "episode"
+    )
 
 
 def test_a_failing_embedder_stops_before_its_batch_and_a_rerun_finishes(tmp_path: Path) -> None:
@@ -47,13 +49,17 @@ def test_a_failing_embedder_stops_before_its_batch_and_a_rerun_finishes(tmp_path
     with Memory.open(f"kuzu://{tmp_path}/f.kuzu", embedder=failing) as mem:  # type: ignore[arg-type]
         with pytest.raises(RuntimeError, match="ran out of memory"):
             mem.ingest_episodes(turns, bulk=False)
-        assert failing.threads and all(name.startswith("tkg-embed") for name in failing.threads)  # off the writing thread
+        assert failing.threads and all(
+            name.startswith("tkg-embed") for name in failing.threads
+        )  # off the writing thread
         (row,) = mem.ctx.store.run("MATCH (e:Episodic) RETURN count(e) AS n")
         assert row["n"] == 2 * pipeline.BATCH  # the two batches embedded before the failure, whole
         mem.ctx.embedder = WordHashEmbedder()  # type: ignore[assignment]
         mem._ingestor.embedder = mem.ctx.embedder
         again = mem.ingest_episodes(turns, bulk=False)
-        assert again.skipped_existing == 2 * pipeline.BATCH and again.episodes == len(turns) - 2 * pipeline.BATCH
+        assert (
+            again.skipped_existing == 2 * pipeline.BATCH and again.episodes == len(turns) - 2 * pipeline.BATCH
+        )
         resumed = _written(mem)
     with Memory.open(f"kuzu://{tmp_path}/whole.kuzu", embedder=WordHashEmbedder()) as mem:  # type: ignore[arg-type]
         mem.ingest_episodes(turns, bulk=False)

@@ -27,11 +27,14 @@ from tkg.memory import Memory
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE_NAMES = [
-    "O'Brien", 'Zo"rvik', "`Back`tick", "{Brace}}", "$group_id", "MATCH (n) DETACH DELETE n", "Ana // comment",
-    "Ünïcødé 日本語 🐕", "Robert'); DROP TABLE x;--", "Back\\slash", 'Lu:cene AND (x) ~2^3 "q" [a TO b] *? /re/',
+    "O'Brien", 'Zo"rvik', "`Back`tick", "{Brace}}", "$group_id", "MATCH (n) DETACH DELETE n",
+    "Ana // comment",
+    "Ünïcødé 日本語 🐕", "Robert'); DROP TABLE x;--", "Back\\slash",
+    'Lu:cene AND (x) ~2^3 "q" [a TO b] *? /re/',
     "Mr. {{x}} $1 %s {0}", "Dé /* c */ n}) RETURN n //",
 ]  # fmt: skip
-PAYLOAD = "it's \"quoted\" `tick` {brace} $group_id %s {0} // match (n) detach delete n; call db.clear() /* x */ \\ 🐕"
+PAYLOAD = ("it's \"quoted\" `tick` {brace} $group_id %s {0} // match (n) detach delete n; "
+           "call db.clear() /* x */ \\ 🐕")
 CITIES = ["Leeds", "Porto", "Quito", "Tartu"]
 
 
@@ -42,12 +45,21 @@ def hostile(mem: Memory, tmp_path_factory: pytest.TempPathFactory) -> Iterator[d
     group = unique("inj") + " ' \" ` {x} $group_id MATCH (n) DETACH DELETE n //"
     folder = tmp_path_factory.mktemp("hostile")
     (folder / "sentinel.jsonl").write_text(
-        json.dumps({"group": sentinel, "speaker": "Priya", "timestamp": "2023-01-01T09:00:00Z", "text": "I live in Leeds."}) + "\n"
+        json.dumps(
+            {
+                "group": sentinel,
+                "speaker": "Priya",
+                "timestamp": "2023-01-01T09:00:00Z",
+                "text": "I live in Leeds.",
+            }
+        )
+        + "\n"
     )
     lines = []
     for i, name in enumerate(HOSTILE_NAMES):
         lines.append({
-            "group": group, "speaker": name, "listeners": ["Marco"], "timestamp": f"2023-02-{i + 1:02d}T10:00:00Z",
+            "group": group, "speaker": name, "listeners": ["Marco"],
+            "timestamp": f"2023-02-{i + 1:02d}T10:00:00Z",
             "source_ref": f"r{i} '\"`{{$", "text": f"I live in {CITIES[i % len(CITIES)]}. {PAYLOAD}",
         })  # fmt: skip
     path = folder / "hostile.jsonl"
@@ -64,7 +76,8 @@ def test_hostile_turns_are_stored_verbatim_and_nothing_ran(mem: Memory, hostile:
     group, lines = hostile["group"], hostile["lines"]
     assert hostile["report"].episodes == len(lines)
     rows = mem.cypher(
-        "MATCH (e:Episodic) WHERE e.group_id = $g RETURN e.speaker AS speaker, e.content AS text, e.source_ref AS ref",
+        "MATCH (e:Episodic) WHERE e.group_id = $g RETURN e.speaker AS speaker, e.content AS text, "
+        "e.source_ref AS ref",
         {"g": group},
     )
     stored = sorted((r["speaker"], r["text"], r["ref"]) for r in rows)
@@ -73,11 +86,15 @@ def test_hostile_turns_are_stored_verbatim_and_nothing_ran(mem: Memory, hostile:
     assert {g["group_id"] for g in mem.groups()} >= {group, hostile["sentinel"]}
 
 
-def test_hostile_entity_names_round_trip_through_history_and_state(mem: Memory, hostile: dict[str, Any]) -> None:
+def test_hostile_entity_names_round_trip_through_history_and_state(
+    mem: Memory, hostile: dict[str, Any]
+) -> None:
     for i, name in enumerate(HOSTILE_NAMES):
         history = mem.history(name, "lives_in", group=hostile["group"])
         assert [(f.subject, f.object) for f in history] == [(name, CITIES[i % len(CITIES)])], name
-        assert [f.subject for f in mem.state(name, group=hostile["group"])] == [name] * len(mem.state(name, group=hostile["group"]))
+        assert [f.subject for f in mem.state(name, group=hostile["group"])] == [name] * len(
+            mem.state(name, group=hostile["group"])
+        )
 
 
 def test_hostile_questions_get_verbatim_evidence(mem: Memory, hostile: dict[str, Any]) -> None:
@@ -85,12 +102,16 @@ def test_hostile_questions_get_verbatim_evidence(mem: Memory, hostile: dict[str,
     for name in HOSTILE_NAMES:
         answer = mem.ask(f"Where does {name} live? {PAYLOAD}", group=hostile["group"])
         assert answer.evidence, name
-        assert all(any(e.text in t for t in texts) for e in answer.evidence), "evidence must quote stored turns verbatim"
+        assert all(any(e.text in t for t in texts) for e in answer.evidence), (
+            "evidence must quote stored turns verbatim"
+        )
         assert any(e.speaker == name for e in answer.evidence), name
     assert snapshot(mem.ctx.store, [hostile["sentinel"]]) == hostile["sentinel_before"]
 
 
-def test_hostile_predicates_subjects_and_groups_are_refused_cleanly(mem: Memory, hostile: dict[str, Any]) -> None:
+def test_hostile_predicates_subjects_and_groups_are_refused_cleanly(
+    mem: Memory, hostile: dict[str, Any]
+) -> None:
     with pytest.raises(ConfigError, match="unknown predicate"):
         mem.history(HOSTILE_NAMES[0], "lives_in' OR 1=1 //", group=hostile["group"])
     with pytest.raises(ConfigError, match="unknown predicate"):
@@ -140,12 +161,27 @@ _PLACEHOLDER = re.compile(r"^(\{\w+\}|\$\w+)$")
 _RUNS = {"run", "read", "named", "execute", "execute_read", "execute_write", "run_named"}
 # (file, function) → why splicing is safe there. Keep it short; every entry must still match.
 ALLOWED = {
-    ("tkg/cypher.py", "load_schema"): "DDL takes no parameters; the vector dimension is a validated int in 1..8192",
+    (
+        "tkg/cypher.py",
+        "load_schema",
+    ): "DDL takes no parameters; the vector dimension is a validated int in 1..8192",
     ("tkg/stores/kuzu_store.py", "_conn"): "LOAD EXTENSION of names from a literal tuple ('fts', 'vector')",
-    ("tkg/stores/kuzu_store.py", "_set_checkpoint_threshold"): "a setting takes a literal only; the value is an int",
-    ("tkg/stores/kuzu_store.py", "_reset_empty"): "DDL on table and index names matched as \\w+ in tkg's own schema file",
-    ("tkg/stores/read_guard.py", "_call"): "the refusal message names the CALL it refused; nothing built here is run",
-    ("tkg/stores/read_guard.py", "check_read_only"): "the refusal message lists the allowed clauses; nothing built here is run",
+    (
+        "tkg/stores/kuzu_store.py",
+        "_set_checkpoint_threshold",
+    ): "a setting takes a literal only; the value is an int",
+    (
+        "tkg/stores/kuzu_store.py",
+        "_reset_empty",
+    ): "DDL on table and index names matched as \\w+ in tkg's own schema file",
+    (
+        "tkg/stores/read_guard.py",
+        "_call",
+    ): "the refusal message names the CALL it refused; nothing built here is run",
+    (
+        "tkg/stores/read_guard.py",
+        "check_read_only",
+    ): "the refusal message lists the allowed clauses; nothing built here is run",
 }
 
 
@@ -179,7 +215,12 @@ def splices(source: str) -> list[tuple[int, str, str]]:
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             if node.func.attr in ("format", "format_map"):
                 text = literal(node.func.value)
-            elif cypherish and node.func.attr == "replace" and node.args and _PLACEHOLDER.match(literal(node.args[0]) or ""):
+            elif (
+                cypherish
+                and node.func.attr == "replace"
+                and node.args
+                and _PLACEHOLDER.match(literal(node.args[0]) or "")
+            ):
                 text = "MATCH"  # filling a placeholder of a Cypher template is splicing
         if text and _CYPHER.search(text):
             found.append((getattr(node, "lineno", 0), func, ast.unparse(node)[:100]))
@@ -244,14 +285,23 @@ def payloads(trap: dict[str, Any], dialect: str) -> list[str]:
     """Statements that would leave a trace if they ran: a file, a node, a setting, the secret read."""
     out, secret, mark = trap["out"], trap["secret"], trap["mark"]
     # writes touch only the mark's own node: on the shared Neo4j a slip must not hurt other tests
-    common = [f"CREATE (:TkgMeta {{key: '{mark}', value: 'x'}})", f"MERGE (m:TkgMeta {{key: '{mark}'}})",
-              f"MATCH (m:TkgMeta {{key: '{mark}'}}) SET m.value = 'y'", f"MATCH (m:TkgMeta {{key: '{mark}'}}) DETACH DELETE m"]
+    common = [
+        f"CREATE (:TkgMeta {{key: '{mark}', value: 'x'}})",
+        f"MERGE (m:TkgMeta {{key: '{mark}'}})",
+        f"MATCH (m:TkgMeta {{key: '{mark}'}}) SET m.value = 'y'",
+        f"MATCH (m:TkgMeta {{key: '{mark}'}}) DETACH DELETE m",
+    ]
     if dialect == "neo4j":
-        return common + [f"LOAD CSV FROM 'file://{secret}' AS row RETURN row", f"CALL {{ CREATE (:TkgMeta {{key: '{mark}'}}) }}",
-                         f"FOREACH (x IN [1] | CREATE (:TkgMeta {{key: '{mark}'}}))"]
+        return common + [
+            f"LOAD CSV FROM 'file://{secret}' AS row RETURN row",
+            f"CALL {{ CREATE (:TkgMeta {{key: '{mark}'}}) }}",
+            f"FOREACH (x IN [1] | CREATE (:TkgMeta {{key: '{mark}'}}))",
+        ]
     return common + [
-        f"COPY (MATCH (e:Episodic) RETURN e.content) TO '{out}/copy.csv'", f"EXPORT DATABASE '{out}/export'",
-        f"LOAD FROM '{secret}' (header=false) RETURN *", f"ATTACH '{out}/attached.kuzu' AS fuzz (dbtype kuzu)",
+        f"COPY (MATCH (e:Episodic) RETURN e.content) TO '{out}/copy.csv'",
+        f"EXPORT DATABASE '{out}/export'",
+        f"LOAD FROM '{secret}' (header=false) RETURN *",
+        f"ATTACH '{out}/attached.kuzu' AS fuzz (dbtype kuzu)",
         "CALL timeout=1", "CALL checkpoint_threshold=1", "CALL threads=1", "CHECKPOINT",
     ]
 
@@ -259,7 +309,9 @@ def payloads(trap: dict[str, Any], dialect: str) -> list[str]:
 def traces(mem: Memory, trap: dict[str, Any], rows: Any = None) -> list[str]:
     """What a forbidden statement would have left behind."""
     found = [f"file {p}" for p in trap["out"].rglob("*")]
-    if mem.ctx.store.run("MATCH (m:TkgMeta) WHERE m.key = $k OR m.value = $k RETURN count(m) AS n", {"k": trap["mark"]})[0]["n"]:
+    if mem.ctx.store.run(
+        "MATCH (m:TkgMeta) WHERE m.key = $k OR m.value = $k RETURN count(m) AS n", {"k": trap["mark"]}
+    )[0]["n"]:
         found.append("a node was written or changed")
     if settings_of(mem) != trap["settings"]:
         found.append(f"settings changed: {settings_of(mem)}")
@@ -268,15 +320,19 @@ def traces(mem: Memory, trap: dict[str, Any], rows: Any = None) -> list[str]:
     return found
 
 
-def test_the_reviews_read_only_escapes_are_refused(mem: Memory, hostile: dict[str, Any], trap: dict[str, Any]) -> None:
+def test_the_reviews_read_only_escapes_are_refused(
+    mem: Memory, hostile: dict[str, Any], trap: dict[str, Any]
+) -> None:
     out = trap["out"]
     for query in [
         f"/* **/ 'x */ COPY (MATCH (e:Episodic) RETURN e.group_id, e.content) TO \"{out}/x.csv\" //'",
         f"/* **/ 'x */ EXPORT DATABASE '{out}/exp' //'",
         f"/* **/ 'x */ ATTACH '{out}/a.kuzu' AS a (dbtype kuzu) //'",
-        f"UNWIND [1] AS x WITH x LIMIT 1LOAD FROM \"{trap['secret']}\" (file_format=\"csv\", header=false) RETURN * LIMIT 3",
+        f'UNWIND [1] AS x WITH x LIMIT 1LOAD FROM "{trap["secret"]}" (file_format="csv", header=false) '
+        'RETURN * LIMIT 3',
         "CALL timeout=1", "CALL checkpoint_threshold=1", "CHECKPOINT", "RETURN 1 AS a; RETURN 2 AS b",
-        "MATCH (n) RETURN n LIMIT 1 /* */ USE other", "SHOW INDEXES", "MATCH (n) CALL { MATCH (m) DETACH DELETE m } RETURN n",
+        "MATCH (n) RETURN n LIMIT 1 /* */ USE other", "SHOW INDEXES",
+        "MATCH (n) CALL { MATCH (m) DETACH DELETE m } RETURN n",
     ]:
         with pytest.raises(ReadOnlyViolation) as refused:
             mem.cypher(query)
@@ -295,35 +351,78 @@ def test_several_statements_are_refused_even_with_write(mem: Memory) -> None:
 
 def test_reads_tkg_and_analysts_use_pass_the_guard(mem: Memory, hostile: dict[str, Any]) -> None:
     g = {"g": hostile["group"]}
-    assert mem.cypher("MATCH (e:Episodic) WHERE e.group_id = $g WITH e ORDER BY e.seq DESC LIMIT 2 RETURN count(*) AS n", g) == [{"n": 2}]
+    assert mem.cypher(
+        "MATCH (e:Episodic) WHERE e.group_id = $g WITH e ORDER BY e.seq DESC LIMIT 2 RETURN count(*) AS n", g
+    ) == [{"n": 2}]
     assert mem.cypher("OPTIONAL MATCH (e:Episodic) WHERE e.group_id = $g AND e.speaker STARTS WITH 'O' "
                       "RETURN CASE WHEN e IS NULL THEN 0 ELSE 1 END AS x SKIP 0 LIMIT 1", g) == [{"x": 1}]
     assert mem.cypher("UNWIND [1, 2] AS x RETURN x /* a // comment */ UNION RETURN 3 AS x // end") != []
-    schema = "CALL SHOW_TABLES() RETURN name" if mem.ctx.store.dialect == "kuzu" else "CALL db.labels() YIELD label RETURN label"
+    schema = (
+        "CALL SHOW_TABLES() RETURN name"
+        if mem.ctx.store.dialect == "kuzu"
+        else "CALL db.labels() YIELD label RETURN label"
+    )
     assert mem.cypher(schema)
 
 
 # hostile surroundings: comments of every shape, strings with escapes, names, unicode, glued digits
-_COMMENT_BODY = st.lists(st.sampled_from(list("*/ '\"`\\\nxX1;") + ["**/", "*/", "/*", "\u2028", "é"]), max_size=12).map("".join)
-_STRING_BODY = st.lists(st.sampled_from(list("ab '\"`*/;") + ["\\'", '\\"', "\\\\", "\\n", "*/", "//", "🐕"]), max_size=10).map("".join)
+_COMMENT_BODY = st.lists(
+    st.sampled_from(list("*/ '\"`\\\nxX1;") + ["**/", "*/", "/*", "\u2028", "é"]), max_size=12
+).map("".join)
+_STRING_BODY = st.lists(
+    st.sampled_from(list("ab '\"`*/;") + ["\\'", '\\"', "\\\\", "\\n", "*/", "//", "🐕"]), max_size=10
+).map("".join)
 NOISE = st.one_of(
-    st.sampled_from([" ", "\t", "\n", "\r\n", "\u00a0", "\u2028", "", "1", " 1", "LIMIT 1", "'", '"', "`", "\\", ";", "é", "0x1"]),
-    _COMMENT_BODY.map(lambda b: f"/*{b}*/"), _COMMENT_BODY.map(lambda b: f"//{b}\n"),
-    _STRING_BODY.map(lambda b: f"'{b}'"), _STRING_BODY.map(lambda b: f'"{b}"'), _STRING_BODY.map(lambda b: f"`{b}`"),
+    st.sampled_from(
+        [
+            " ",
+            "\t",
+            "\n",
+            "\r\n",
+            "\u00a0",
+            "\u2028",
+            "", "1", " 1", "LIMIT 1", "'", '"', "`",
+            "\\",
+            ";",
+            "é",
+            "0x1",
+        ]
+    ),
+    _COMMENT_BODY.map(lambda b: f"/*{b}*/"),
+    _COMMENT_BODY.map(lambda b: f"//{b}\n"),
+    _STRING_BODY.map(lambda b: f"'{b}'"),
+    _STRING_BODY.map(lambda b: f'"{b}"'),
+    _STRING_BODY.map(lambda b: f"`{b}`"),
 )
-PREFIXES = st.sampled_from(["", "RETURN 1 AS x", "UNWIND [1] AS x WITH x LIMIT 1", "MATCH (m:TkgMeta) WITH m LIMIT 1",
-                            "RETURN '", "RETURN 1 AS x //", "RETURN 1 AS x /*", "WITH 1 AS x"])
+PREFIXES = st.sampled_from(
+    [
+        "", "RETURN 1 AS x", "UNWIND [1] AS x WITH x LIMIT 1", "MATCH (m:TkgMeta) WITH m LIMIT 1", "RETURN '",
+        "RETURN 1 AS x //", "RETURN 1 AS x /*", "WITH 1 AS x",
+    ]
+)
 
 
-def test_fuzzed_queries_never_run_anything_forbidden(mem: Memory, hostile: dict[str, Any], trap: dict[str, Any]) -> None:
+def test_fuzzed_queries_never_run_anything_forbidden(
+    mem: Memory, hostile: dict[str, Any], trap: dict[str, Any]
+) -> None:
     dialect = mem.ctx.store.dialect
     stats = {"tried": 0, "refused": 0, "ran": 0, "store_errors": 0}
 
     @bounded(FUZZ_EXAMPLES[dialect])
-    @given(prefix=PREFIXES, before=st.lists(NOISE, max_size=4), payload=st.sampled_from(payloads(trap, dialect)),
-           after=st.lists(NOISE, max_size=4), upper=st.booleans())
+    @given(
+        prefix=PREFIXES,
+        before=st.lists(NOISE, max_size=4),
+        payload=st.sampled_from(payloads(trap, dialect)),
+        after=st.lists(NOISE, max_size=4),
+        upper=st.booleans(),
+    )
     def prop(prefix: str, before: list[str], payload: str, after: list[str], upper: bool) -> None:
-        query = prefix + "".join(before) + (payload.upper() if upper and "'" not in payload else payload) + "".join(after)
+        query = (
+            prefix
+            + "".join(before)
+            + (payload.upper() if upper and "'" not in payload else payload)
+            + "".join(after)
+        )
         stats["tried"] += 1
         rows = None
         try:

@@ -41,7 +41,9 @@ from tkg.stores.read_guard import write_clause
 # these stay small to keep the suite fast: a longer randomised run is `tkg bench soak`.
 EXAMPLES = {"kuzu": 6, "neo4j": 4}
 FORGET_EXAMPLES = {"kuzu": 5, "neo4j": 3}
-_TEMPLATE_WORDS = {w.lower() for t in TEMPLATES for w in re.findall(r"[A-Za-z]+", t)} | {"i", "my", "live", "lives"}
+_TEMPLATE_WORDS = {w.lower() for t in TEMPLATES for w in re.findall(r"[A-Za-z]+", t)} | {
+    "i", "my", "live", "lives",
+}
 
 # A word the conversation uses as a name: capitalised, and never a word of the templates themselves.
 name_word = st.from_regex(r"\A[A-Z][a-z]{3,8}\Z").filter(lambda w: w.lower() not in _TEMPLATE_WORDS)
@@ -60,11 +62,23 @@ def two_tenants(draw: st.DrawFn) -> dict[str, Any]:
     nested = draw(st.booleans())  # B = A + suffix: a prefix match would leak
     # groups are stripped wherever they arrive, so B must differ from A once both are stripped
     suffix = group_tail.filter(lambda t: t.strip() != "")
-    tail_b = tail_a + draw(suffix) if nested else draw(group_tail.filter(lambda t: t.rstrip() != tail_a.rstrip()))
+    tail_b = (
+        tail_a + draw(suffix) if nested else draw(group_tail.filter(lambda t: t.rstrip() != tail_a.rstrip()))
+    )
     return {
         "speaker": words[0],
-        "a": Vocab(people=(words[0], words[1], words[2]), cities=(words[3], words[4]), orgs=(words[5],), pets=(words[6],)),
-        "b": Vocab(people=(words[0], words[7], words[8]), cities=(words[9], words[10]), orgs=("Brightfold",), pets=("Quill",)),
+        "a": Vocab(
+            people=(words[0], words[1], words[2]),
+            cities=(words[3], words[4]),
+            orgs=(words[5],),
+            pets=(words[6],),
+        ),
+        "b": Vocab(
+            people=(words[0], words[7], words[8]),
+            cities=(words[9], words[10]),
+            orgs=("Brightfold",),
+            pets=("Quill",),
+        ),
         "tails": (tail_a, tail_b),
         "seed": draw(st.integers(0, 2**16)),
     }
@@ -76,8 +90,17 @@ def script(group: str, vocab: Vocab, seed: int) -> list[EpisodeInput]:
     t0 = datetime(2020, 5, 1, 10, 0, tzinfo=UTC)
     opening = [
         EpisodeInput(group, speaker, f"I live in {vocab.cities[0]}.", t0, "o1", listeners=(other,)),
-        EpisodeInput(group, speaker, f"My sister {sister} lives in {vocab.cities[1]}.", t0 + timedelta(hours=1), "o2", listeners=(other,)),
-        EpisodeInput(group, other, f"I work at {vocab.orgs[0]}.", t0 + timedelta(hours=2), "o3", listeners=(speaker,)),
+        EpisodeInput(
+            group,
+            speaker,
+            f"My sister {sister} lives in {vocab.cities[1]}.",
+            t0 + timedelta(hours=1),
+            "o2",
+            listeners=(other,),
+        ),
+        EpisodeInput(
+            group, other, f"I work at {vocab.orgs[0]}.", t0 + timedelta(hours=2), "o3", listeners=(speaker,)
+        ),
     ]
     return opening + conversation(random.Random(seed), group, 3, vocab=vocab, speakers=(speaker, other))
 
@@ -94,7 +117,11 @@ def leaked_words(value: Any, words: set[str]) -> set[str]:
 
 def read_ops(dialect: str) -> dict[str, set[str]]:
     """Every named read query for a dialect with its parameters (group.list lists all groups by design)."""
-    names = {p.name[: -len(".cypher")] for d in ("common", dialect) for p in cypher_root().joinpath("ops", d).iterdir()}
+    names = {
+        p.name[: -len(".cypher")]
+        for d in ("common", dialect)
+        for p in cypher_root().joinpath("ops", d).iterdir()
+    }
     out = {}
     for name in sorted(names):
         text = load_query(name, dialect)
@@ -102,16 +129,18 @@ def read_ops(dialect: str) -> dict[str, set[str]]:
         # meta, indexes, sizes), which hold no group's words
         if name != "group.list" and not name.startswith("store.") and write_clause(text) is None:
             needs = set(re.findall(r"\$(\w+)", re.sub(r"//[^\n]*", "", text)))
-            each = re.search(r"^//\s*@each\s+(\w+)\s+AS\s+(\w+)", text, re.M)  # the list is passed, not its item
+            each = re.search(
+                r"^//\s*@each\s+(\w+)\s+AS\s+(\w+)", text, re.M
+            )  # the list is passed, not its item
             out[name] = needs - {each.group(2)} | {each.group(1)} if each else needs
     return out
 
 
 PROBED = {
-    "group_id", "uuids", "episode_uuids", "subject_uuids", "from_uuids", "uuid", "subject_uuid", "a_uuid", "b_uuid",
-    "text", "vector", "k", "k_fetch", "efs", "kind", "bm25_k1", "bm25_b", "predicate", "predicates", "qualifier",
-    "as_of", "seqs", "needles", "range_start", "range_end", "entity_uuid", "episode_uuid", "chunk_uuid", "limit", "speaker",
-    "pair", "terms",
+    "group_id", "uuids", "episode_uuids", "subject_uuids", "from_uuids", "uuid", "subject_uuid", "a_uuid",
+    "b_uuid", "text", "vector", "k", "k_fetch", "efs", "kind", "bm25_k1", "bm25_b", "predicate", "predicates",
+    "qualifier", "as_of", "seqs", "needles", "range_start", "range_end", "entity_uuid", "episode_uuid",
+    "chunk_uuid", "limit", "speaker", "pair", "terms",
 }  # fmt: skip
 
 
@@ -121,18 +150,24 @@ def probe_params(mem: Memory, group: str, other: str, other_words: set[str]) -> 
     own, theirs = sorted(group_uuids(store, group)), sorted(group_uuids(store, other))
     their_entities = [r["uuid"] for r in store.named("entity.list", {"group_id": other})]
     their_turn = store.named("graph.speakers", {"group_id": other})[0]["speaker"]
-    their_chunk = store.read("MATCH (c:Chunk) WHERE c.group_id = $g RETURN c.uuid AS uuid, c.episode_uuid AS episode LIMIT 1", {"g": other})[0]
+    their_chunk = store.read(
+        "MATCH (c:Chunk) WHERE c.group_id = $g RETURN c.uuid AS uuid, c.episode_uuid AS episode LIMIT 1",
+        {"g": other},
+    )[0]
     words = sorted(other_words)
     return {
-        "group_id": group, "uuids": theirs + own, "episode_uuids": theirs + own, "subject_uuids": their_entities + own,
+        "group_id": group, "uuids": theirs + own, "episode_uuids": theirs + own,
+        "subject_uuids": their_entities + own,
         "from_uuids": their_entities + own, "uuid": theirs[0], "subject_uuid": their_entities[0],
         "a_uuid": their_entities[0], "b_uuid": their_entities[-1], "text": " ".join(w.lower() for w in words),
-        "vector": mem.ctx.embedder.embed_one(f"{their_turn}: I live in {words[0]}."), "k": 20, "k_fetch": 200, "efs": 200,
-        "kind": "", "bm25_k1": 1.2, "bm25_b": 0.75, "predicate": "lives_in", "predicates": mem.ctx.registry.names(), "qualifier": "",
+        "vector": mem.ctx.embedder.embed_one(f"{their_turn}: I live in {words[0]}."), "k": 20, "k_fetch": 200,
+        "efs": 200, "kind": "", "bm25_k1": 1.2, "bm25_b": 0.75, "predicate": "lives_in",
+        "predicates": mem.ctx.registry.names(), "qualifier": "",
         "as_of": datetime.now(UTC), "seqs": list(range(0, 12)), "needles": [w.lower() for w in words],
         "range_start": datetime(2000, 1, 1, tzinfo=UTC), "range_end": datetime(2100, 1, 1, tzinfo=UTC),
-        "entity_uuid": their_entities[0], "episode_uuid": their_chunk["episode"], "chunk_uuid": their_chunk["uuid"], "limit": 50,
-        "speaker": their_turn, "pair": [their_entities[0], their_entities[-1]], "terms": [w.lower() for w in words],
+        "entity_uuid": their_entities[0], "episode_uuid": their_chunk["episode"],
+        "chunk_uuid": their_chunk["uuid"], "limit": 50, "speaker": their_turn,
+        "pair": [their_entities[0], their_entities[-1]], "terms": [w.lower() for w in words],
     }  # fmt: skip
 
 
@@ -186,15 +221,30 @@ def check_tenants(mem: Memory, t: dict[str, Any]) -> None:
         plan = plan_hops(f"Where does {t['speaker']}'s sister live?", names)
         assert plan is not None
         result = walk(mem.ctx, group, plan)
-        assert_only(group, own, their, "walk", [[f.to_dict() for f in p] for p in result.paths] + [result.values])
-        tempting = [f"Where does {t['speaker']} live?", f"Who lives in {sorted(their)[0]}?", f"What has {t['speaker']} been up to?"]
+        assert_only(
+            group, own, their, "walk", [[f.to_dict() for f in p] for p in result.paths] + [result.values]
+        )
+        tempting = [
+            f"Where does {t['speaker']} live?",
+            f"Who lives in {sorted(their)[0]}?",
+            f"What has {t['speaker']} been up to?",
+        ]
         for question in random.Random(t["seed"]).sample(tempting, 2):
             answer = mem.ask(question, group=group)
             assert all(e.group == group and e.episode in own for e in answer.evidence), question
-            said = {"evidence": [e.to_dict() for e in answer.evidence], "facts": [f.to_dict() for f in answer.facts]}
+            said = {
+                "evidence": [e.to_dict() for e in answer.evidence],
+                "facts": [f.to_dict() for f in answer.facts],
+            }
             assert_only(group, own, their, f"ask {question!r}", said)
             # the answer may echo the question's own words, never another word of the other group
-            assert_only(group, own, their - set(question.replace("?", " ").split()), f"ask {question!r}", answer.answer)
+            assert_only(
+                group,
+                own,
+                their - set(question.replace("?", " ").split()),
+                f"ask {question!r}",
+                answer.answer,
+            )
             assert not uuids_in(answer.trace) - own, f"the trace of {question!r} names another group's uuids"
 
 
@@ -210,15 +260,20 @@ def test_queries_never_cross_groups(mem: Memory) -> None:
 def test_group_scoped_writes_never_touch_another_group(mem: Memory) -> None:
     """The update queries ingest runs, handed another group's uuids, change nothing there."""
     rng = random.Random(11)
-    vocab_a = Vocab(people=("Ulla", "Rauf", "Sena"), cities=("Kesto", "Varnu"), orgs=("Tollbridge",), pets=("Moss",))
-    vocab_b = Vocab(people=("Ulla", "Pavo", "Inka"), cities=("Dremma", "Ostrel"), orgs=("Brightfold",), pets=("Quill",))
+    vocab_a = Vocab(
+        people=("Ulla", "Rauf", "Sena"), cities=("Kesto", "Varnu"), orgs=("Tollbridge",), pets=("Moss",)
+    )
+    vocab_b = Vocab(
+        people=("Ulla", "Pavo", "Inka"), cities=("Dremma", "Ostrel"), orgs=("Brightfold",), pets=("Quill",)
+    )
     a, b = unique("iso-w"), unique("iso-w")
     track(mem, a, b)
     mem.ingest_episodes(script(a, vocab_a, rng.randint(0, 99)) + script(b, vocab_b, rng.randint(0, 99)))
     store = mem.ctx.store
     before = snapshot(store, [b])
     their_facts = [(r["uuid"], r["subject"]) for r in store.read(
-        "MATCH (s:Entity)-[r:RELATES_TO]->() WHERE r.group_id = $g RETURN r.uuid AS uuid, s.uuid AS subject", {"g": b})]  # fmt: skip
+        "MATCH (s:Entity)-[r:RELATES_TO]->() WHERE r.group_id = $g RETURN r.uuid AS uuid, s.uuid AS "
+        "subject", {"g": b})]  # fmt: skip
     their_entities = [r["uuid"] for r in store.named("entity.list", {"group_id": b})]
     my_episode = store.named("episode.last", {"group_id": a})[0]["uuid"]
     now = datetime.now(UTC)
@@ -228,8 +283,14 @@ def test_group_scoped_writes_never_touch_another_group(mem: Memory) -> None:
             assert tx.named("fact.close", {**keys, "invalid_at": now, "expired_at": now}) == []
             assert tx.named("fact.add_provenance", {**keys, "episode_uuid": my_episode}) == []
         for uid in their_entities:
-            tx.named("entity.update", {"uuid": uid, "group_id": a, "name": "X", "name_key": "x", "aliases": [], "type": "thing"})
-        tx.named("entity.set_embeddings", {"group_id": a, "rows": [{"uuid": u, "embedding": [0.0] * 384} for u in their_entities]})
+            tx.named(
+                "entity.update",
+                {"uuid": uid, "group_id": a, "name": "X", "name_key": "x", "aliases": [], "type": "thing"},
+            )
+        tx.named(
+            "entity.set_embeddings",
+            {"group_id": a, "rows": [{"uuid": u, "embedding": [0.0] * 384} for u in their_entities]},
+        )
     assert snapshot(store, [b]) == before
 
 
@@ -263,7 +324,9 @@ def test_forget_removes_one_group_and_leaves_the_others_exactly(mem: Memory) -> 
         with pytest.raises(NotFound):
             mem.forget(victim)
         # the forgotten tenant can come back, whole, as if for the first time
-        again = mem.ingest_episodes(script(victim, t["a"] if victim != b else t["b"], t["seed"] + groups.index(victim)))
+        again = mem.ingest_episodes(
+            script(victim, t["a"] if victim != b else t["b"], t["seed"] + groups.index(victim))
+        )
         assert again.skipped_existing == 0
         assert mem.counts(victim)["episodes"] == counts["episodes"]
         assert snapshot(mem.ctx.store, others) == before

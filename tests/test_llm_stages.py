@@ -52,7 +52,9 @@ def episodes(group: str) -> list[EpisodeInput]:
 
 @pytest.fixture(autouse=True)
 def _env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    for var in ("TKG_LLM", "TKG_LLM_EXTRACT", "TKG_LLM_ROUTE", "TKG_LLM_ANSWER", "TKG_LLM_RANK", "OPENAI_API_KEY"):
+    for var in (
+        "TKG_LLM", "TKG_LLM_EXTRACT", "TKG_LLM_ROUTE", "TKG_LLM_ANSWER", "TKG_LLM_RANK", "OPENAI_API_KEY",
+    ):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("TKG_LLM_CACHE", "0")
     monkeypatch.setenv("TKG_LLM_RETRIES", "0")
@@ -66,8 +68,11 @@ def memory(store: GraphStore, llm: Any) -> Memory:
 
 
 def edges(mem: Memory, group: str) -> list[tuple[str, str, str]]:
-    rows = mem.cypher("MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity) WHERE r.group_id = $g "
-                      "RETURN r.name AS pred, o.name AS obj, r.extractor AS x ORDER BY pred, obj", {"g": group})
+    rows = mem.cypher(
+        "MATCH (s:Entity)-[r:RELATES_TO]->(o:Entity) WHERE r.group_id = $g "
+        "RETURN r.name AS pred, o.name AS obj, r.extractor AS x ORDER BY pred, obj",
+        {"g": group},
+    )
     return [(r["pred"], r["obj"], r["x"]) for r in rows]
 
 
@@ -78,14 +83,21 @@ def test_extract_keeps_only_checked_facts_and_records_their_extractor(store: Gra
         again = mem.ingest_episodes(episodes(group))
     counts = report.llm["extract"]
     assert counts["proposed"] == 5 and counts["kept"] == 2
-    assert counts["dropped_unknown_predicate"] == counts["dropped_quote_not_in_turn"] == counts["dropped_unknown_turn"] == 1
+    assert (
+        counts["dropped_unknown_predicate"]
+        == counts["dropped_quote_not_in_turn"]
+        == counts["dropped_unknown_turn"]
+        == 1
+    )
     model = f"openai:gpt-4o-mini@{url}/v1"
     # the rules read t1 too: one fact, both extractors named; t3 only the model read
     assert edges(mem, group) == [("lives_in", "Tromso", f"rules+{model}"), ("works_at", "Aquarium", model)]
     works = [f for f in mem.history("Wren", "works_at", group=group)]
     assert [f.object for f in works] == ["Aquarium"] and works[0].valid_at == datetime(2024, 5, 1, tzinfo=UTC)
     sent = script.requests[0]["json"]
-    assert sent["response_format"]["type"] == "json_schema" and sent["response_format"]["json_schema"]["strict"]
+    assert (
+        sent["response_format"]["type"] == "json_schema" and sent["response_format"]["json_schema"]["strict"]
+    )
     user = sent["messages"][1]["content"]
     assert "Speakers: Wren, Otto" in user and "[t3] 2024-03-02 09:00 Wren: handed in my notice" in user
     usage = mem.usage(group)["total"]
@@ -93,9 +105,14 @@ def test_extract_keeps_only_checked_facts_and_records_their_extractor(store: Gra
     assert again.skipped_existing == 3 and len(script.requests) == 1  # idempotent: no second call
 
 
-def test_a_429_is_retried_with_backoff(monkeypatch: pytest.MonkeyPatch, store: GraphStore, group: str) -> None:
+def test_a_429_is_retried_with_backoff(
+    monkeypatch: pytest.MonkeyPatch, store: GraphStore, group: str
+) -> None:
     monkeypatch.setenv("TKG_LLM_RETRIES", "2")
-    script_ = [error_json(429, "Rate limit reached for gpt-4o-mini"), {"json": openai_json(json.dumps({"facts": [GOOD]}))}]
+    script_ = [
+        error_json(429, "Rate limit reached for gpt-4o-mini"),
+        {"json": openai_json(json.dumps({"facts": [GOOD]}))},
+    ]
     with serve(script_) as (url, script):
         mem = memory(store, {"extract": f"openai:gpt-4o-mini@{url}/v1"})
         report = mem.ingest_episodes(episodes(group))
@@ -110,7 +127,12 @@ def test_a_429_is_retried_with_backoff(monkeypatch: pytest.MonkeyPatch, store: G
     ([{"json": openai_json("{'facts': [")}, {"json": openai_json("not json")}], "invalid_outputs", ""),
 ], ids=["500", "timeout", "malformed"])
 def test_a_failing_window_falls_back_to_the_rules_counted(
-    monkeypatch: pytest.MonkeyPatch, store: GraphStore, group: str, failure: list[dict[str, Any]], counted: str, says: str,
+    monkeypatch: pytest.MonkeyPatch,
+    store: GraphStore,
+    group: str,
+    failure: list[dict[str, Any]],
+    counted: str,
+    says: str,
 ) -> None:
     monkeypatch.setenv("TKG_LLM_RETRIES", "2" if "500" in json.dumps(failure) else "0")
     monkeypatch.setenv("TKG_LLM_TIMEOUT", "0.5")
@@ -142,10 +164,19 @@ def test_answer_stage_cites_evidence_that_exists(store: GraphStore, group: str) 
     ans, script = _answer_stage(store, group, {"answer": "In Tromso.", "cited": ["E1"]})
     assert ans.answer == "In Tromso." and "Tromso" in ans.evidence[0].text
     assert ans.trace["model"]["answer"]["cited"] == ["E1"]
-    assert ans.trace["usage"][0] == {"stage": "answer", "model": ans.trace["model"]["answer"]["model"], "calls": 1,
-                                     "cached": 0, "fallbacks": 0, "tokens_in": 300, "tokens_out": 40}
+    assert ans.trace["usage"][0] == {
+        "stage": "answer",
+        "model": ans.trace["model"]["answer"]["model"],
+        "calls": 1,
+        "cached": 0,
+        "fallbacks": 0,
+        "tokens_in": 300,
+        "tokens_out": 40,
+    }
     sent = script.requests[0]["json"]
-    assert sent["tool_choice"] == {"type": "tool", "name": "answer"} and "[E1]" in sent["messages"][0]["content"]
+    assert (
+        sent["tool_choice"] == {"type": "tool", "name": "answer"} and "[E1]" in sent["messages"][0]["content"]
+    )
 
 
 @pytest.mark.parametrize("backend", ["kuzu"], indirect=True)
@@ -179,7 +210,9 @@ def test_responses_are_cached_by_stage_model_and_prompt(monkeypatch: pytest.Monk
 
 
 @pytest.mark.parametrize("backend", ["kuzu"], indirect=True)
-def test_record_writes_prompts_and_replay_answers_from_them(store: GraphStore, new_group: Any, tmp_path: Path) -> None:
+def test_record_writes_prompts_and_replay_answers_from_them(
+    store: GraphStore, new_group: Any, tmp_path: Path
+) -> None:
     rec = tmp_path / "rec"
     first, second, third = new_group(), new_group(), new_group()
     report = memory(store, {"extract": f"record:{rec}"}).ingest_episodes(episodes(first))
@@ -205,10 +238,17 @@ def test_record_writes_prompts_and_replay_answers_from_them(store: GraphStore, n
 
 
 def test_stage_specs_read_the_environment_then_the_argument() -> None:
-    env = {"TKG_LLM": "openai:gpt-4o-mini", "TKG_LLM_ANSWER": "anthropic:claude-haiku-4-5", "TKG_LLM_RANK": "none"}
+    env = {
+        "TKG_LLM": "openai:gpt-4o-mini",
+        "TKG_LLM_ANSWER": "anthropic:claude-haiku-4-5",
+        "TKG_LLM_RANK": "none",
+    }
     assert stage_specs(None, env) == {"extract": "openai:gpt-4o-mini", "route": "openai:gpt-4o-mini",
                                       "answer": "anthropic:claude-haiku-4-5"}
-    assert stage_specs({"route": "none"}, env) == {"extract": "openai:gpt-4o-mini", "answer": "anthropic:claude-haiku-4-5"}
+    assert stage_specs({"route": "none"}, env) == {
+        "extract": "openai:gpt-4o-mini",
+        "answer": "anthropic:claude-haiku-4-5",
+    }
     assert stage_specs("none", env) == {}
     assert stage_specs(None, {}) == {} and not Stages.build(None).models
     with pytest.raises(ConfigError, match="unknown LLM stage"):
@@ -236,8 +276,18 @@ def test_usage_rows_are_summed_per_group_and_forgotten_with_it(store: GraphStore
             tx.named("usage.create_many", {"group_id": group, "created_at": T, "rows": [
                 {**row, "uuid": f"{group}-{i}", "episode_uuid": f"{group}-ep{i}"} for i in range(n)]})
     got = store.named("usage.summary", {"group_id": mine})
-    assert got == [{"stage": "extract", "model": "openai:gpt-4o-mini", "calls": 2, "cached": 0, "fallbacks": 0,
-                    "tokens_in": 240, "tokens_out": 60, "episodes": 2}]
+    assert got == [
+        {
+            "stage": "extract",
+            "model": "openai:gpt-4o-mini",
+            "calls": 2,
+            "cached": 0,
+            "fallbacks": 0,
+            "tokens_in": 240,
+            "tokens_out": 60,
+            "episodes": 2,
+        }
+    ]
     with store.transaction() as tx:
         tx.named("group.delete", {"group_id": mine})
     assert store.named("usage.summary", {"group_id": mine}) == []
@@ -246,17 +296,36 @@ def test_usage_rows_are_summed_per_group_and_forgotten_with_it(store: GraphStore
 
 def test_cli_llm_option_usage_and_a_fallback_said_on_stderr(tmp_path: Path) -> None:
     data = tmp_path / "turns.jsonl"
-    data.write_text("\n".join(json.dumps({"group": "cli-llm", "speaker": who, "text": text, "timestamp": T.isoformat(),
-                                          "source_ref": f"D1:{i}"}) for i, (who, text) in enumerate(TURNS, 1)))
+    data.write_text(
+        "\n".join(
+            json.dumps(
+                {
+                    "group": "cli-llm",
+                    "speaker": who,
+                    "text": text,
+                    "timestamp": T.isoformat(),
+                    "source_ref": f"D1:{i}",
+                }
+            )
+            for i, (who, text) in enumerate(TURNS, 1)
+        )
+    )
     url, rec = f"kuzu://{tmp_path}/cli.kuzu", tmp_path / "rec"
     runner = CliRunner()
-    ingested = runner.invoke(app, ["--store", url, "ingest", str(data), "--llm", f"extract=record:{rec}", "--json"])
+    ingested = runner.invoke(
+        app, ["--store", url, "ingest", str(data), "--llm", f"extract=record:{rec}", "--json"]
+    )
     assert ingested.exit_code == 0, ingested.output
-    assert json.loads(ingested.stdout)["llm"]["extract"]["deferred"] == 1 and len(list(rec.glob("*.prompt.json"))) == 1
+    assert (
+        json.loads(ingested.stdout)["llm"]["extract"]["deferred"] == 1
+        and len(list(rec.glob("*.prompt.json"))) == 1
+    )
     usage = runner.invoke(app, ["--store", url, "usage", "--group", "cli-llm", "--json"])
     assert usage.exit_code == 0 and json.loads(usage.stdout)["total"]["fallbacks"] == 1
     with serve([]) as (server, _):
         down = f"openai:gpt-4o-mini@{server.rsplit(':', 1)[0]}:9/v1"
-    asked = runner.invoke(app, ["--store", url, "ask", "Where does Wren live now?", "-g", "cli-llm", "--llm", f"answer={down}"])
+    asked = runner.invoke(
+        app, ["--store", url, "ask", "Where does Wren live now?", "-g", "cli-llm", "--llm", f"answer={down}"]
+    )
     assert asked.exit_code == 0, asked.output
     assert f"note: the answer stage ({down}) fell back" in asked.stderr and "failed" in asked.stderr

@@ -52,10 +52,16 @@ def test_locomo_two_samples_order_times_and_fields() -> None:
     assert refs == ["D1:1", "D1:2", "D1:3", "D2:1", "D2:2", "D10:1", "D10:2", "D1:1", "D1:2"]
     first, second, third = report.episodes[:3]
     session_1 = datetime(2024, 2, 3, 9, 5, tzinfo=UTC)
-    assert [first.timestamp, second.timestamp, third.timestamp] == [session_1 + timedelta(seconds=j) for j in range(3)]
+    assert [first.timestamp, second.timestamp, third.timestamp] == [
+        session_1 + timedelta(seconds=j) for j in range(3)
+    ]
     assert first.timestamp.tzinfo is UTC
     assert second.text == "Born ready. I finally fixed my bike, so I'll cycle over."
-    assert third.text == "Look what the ferry crew gave me for my birthday. [image: a photo of a blue mug with a ship on it]"
+    assert (
+        third.text
+        == "Look what the ferry crew gave me for my birthday. [image: a photo of a blue mug with a ship on "
+           "it]"
+    )
     assert first.listeners == ("Oskar",) and second.listeners == ("Hana",)
     assert first.session == "session_1" and first.source_description == "locomo hana-oskar session_1"
     assert report.episodes[5].position == "sample 0 session_10 turn 0"
@@ -107,7 +113,9 @@ def test_jsonl_fields_times_and_blank_lines() -> None:
 
 
 def test_jsonl_group_argument_overrides_and_fills(tmp_path: Path) -> None:
-    path = _write(tmp_path, "nogroup.jsonl", '{"speaker": "A", "text": "hi", "timestamp": "2024-01-01T00:00:00Z"}\n')
+    path = _write(
+        tmp_path, "nogroup.jsonl", '{"speaker": "A", "text": "hi", "timestamp": "2024-01-01T00:00:00Z"}\n'
+    )
     assert load_jsonl(path, group="filled").groups == ["filled"]
     with pytest.raises(InputError, match="missing field 'group'"):
         load_jsonl(path)
@@ -146,7 +154,11 @@ def _lines(name: str) -> int:
         ("blank.jsonl", "empty file", None),
         ("latin1.jsonl", "not UTF-8", f"byte {(DATA / 'latin1.jsonl').read_bytes().index(0xE9)}"),
         ("garbage.json", "not UTF-8", "byte 0"),
-        ("bad_date.json", "session_2_date_time: unrecognised date 'sometime in spring'", "sample 0 session_2"),
+        (
+            "bad_date.json",
+            "session_2_date_time: unrecognised date 'sometime in spring'",
+            "sample 0 session_2",
+        ),
         ("wrong_type.json", "text must be a string, not list", "sample 0 session_1 turn 1"),
         ("missing_field.jsonl", "missing field 'text'", "line 2"),
         ("duplicate_ref.jsonl", "duplicate source_ref 'r1' in group 'g' (first at line 1)", "line 3"),
@@ -177,15 +189,39 @@ def test_fixture_errors_name_file_and_position(name: str, reason: str, position:
         ([{"sample_id": "s", "conversation": []}], "'conversation' must be an object", "sample 0"),
         ([{"sample_id": "s"}], "missing field 'conversation'", "sample 0"),
         ([_sample(speaker_b=None)], "speaker_b must be a string", "sample 0"),
-        ([{"sample_id": "s", "conversation": {"speaker_a": "A", "speaker_b": "B"}}], "no session_N", "sample 0"),
+        (
+            [{"sample_id": "s", "conversation": {"speaker_a": "A", "speaker_b": "B"}}],
+            "no session_N",
+            "sample 0",
+        ),
         ([_sample(session_1="hi")], "session_1 must be a list", "sample 0 session_1"),
         ([_sample(session_1_date_time="31 June, 2023")], "impossible date", "sample 0 session_1"),
-        ([_sample(session_2=[{"speaker": "Bo", "dia_id": "D2:1", "text": "x"}])], "missing field 'session_2_date_time'", "sample 0 session_2"),
+        (
+            [_sample(session_2=[{"speaker": "Bo", "dia_id": "D2:1", "text": "x"}])],
+            "missing field 'session_2_date_time'",
+            "sample 0 session_2",
+        ),
         ([_sample(session_1=[["Ada", "hi"]])], "a turn must be an object", "sample 0 session_1 turn 0"),
-        ([_sample(session_1=[{"speaker": "Ada", "text": "hi"}])], "missing field 'dia_id'", "sample 0 session_1 turn 0"),
-        ([_sample(session_1=[{"speaker": "Cy", "dia_id": "D1:1", "text": "hi"}])], "neither speaker_a", "sample 0 session_1 turn 0"),
-        ([_sample(session_1=[{"speaker": "Ada", "dia_id": "D1:1", "text": "a\u0000b"}])], "NUL character", "sample 0 session_1 turn 0"),
-        ([_sample(session_1=[{"speaker": "Ada", "dia_id": "D1:1", "text": "x", "blip_caption": 3}])], "blip_caption must be a string", "sample 0 session_1 turn 0"),
+        (
+            [_sample(session_1=[{"speaker": "Ada", "text": "hi"}])],
+            "missing field 'dia_id'",
+            "sample 0 session_1 turn 0",
+        ),
+        (
+            [_sample(session_1=[{"speaker": "Cy", "dia_id": "D1:1", "text": "hi"}])],
+            "neither speaker_a",
+            "sample 0 session_1 turn 0",
+        ),
+        (
+            [_sample(session_1=[{"speaker": "Ada", "dia_id": "D1:1", "text": "a\u0000b"}])],
+            "NUL character",
+            "sample 0 session_1 turn 0",
+        ),
+        (
+            [_sample(session_1=[{"speaker": "Ada", "dia_id": "D1:1", "text": "x", "blip_caption": 3}])],
+            "blip_caption must be a string",
+            "sample 0 session_1 turn 0",
+        ),
     ],
 )
 def test_locomo_shape_errors(tmp_path: Path, content: Any, reason: str, position: str | None) -> None:
@@ -199,13 +235,28 @@ def test_locomo_shape_errors(tmp_path: Path, content: Any, reason: str, position
     ("line", "reason"),
     [
         ("[1, 2]", "each line must be a JSON object, not list"),
-        ('{"group": "g", "speaker": "A", "text": "x", "timestamp": "2024-01-01", "listeners": "B"}', "listeners must be a list"),
-        ('{"group": "g", "speaker": "A", "text": "x", "timestamp": "2024-01-01", "listeners": [1]}', "listener must be a string"),
-        ('{"group": "g", "speaker": "A", "text": "x", "timestamp": 1704067200}', "timestamp must be a string, not int"),
+        (
+            '{"group": "g", "speaker": "A", "text": "x", "timestamp": "2024-01-01", "listeners": "B"}',
+            "listeners must be a list",
+        ),
+        (
+            '{"group": "g", "speaker": "A", "text": "x", "timestamp": "2024-01-01", "listeners": [1]}',
+            "listener must be a string",
+        ),
+        (
+            '{"group": "g", "speaker": "A", "text": "x", "timestamp": 1704067200}',
+            "timestamp must be a string, not int",
+        ),
         ('{"group": "", "speaker": "A", "text": "x", "timestamp": "2024-01-01"}', "group is empty"),
         ('{"group": "g", "speaker": "A", "text": "\\ud800", "timestamp": "2024-01-01"}', "lone surrogate"),
-        ('{"group": "g", "speaker": "A", "text": "x", "timestamp": "2024-01-01", "source_ref": 5}', "source_ref must be a string"),
-        ('{"group": "g", "speaker": "A", "text": "x", "timestamp": "yesterday"}', "invalid timestamp 'yesterday'"),
+        (
+            '{"group": "g", "speaker": "A", "text": "x", "timestamp": "2024-01-01", "source_ref": 5}',
+            "source_ref must be a string",
+        ),
+        (
+            '{"group": "g", "speaker": "A", "text": "x", "timestamp": "yesterday"}',
+            "invalid timestamp 'yesterday'",
+        ),
         ('{"group": "g", "speaker": "A", "text": "x", "timestamp": "2024-01-01"', "invalid JSON"),
     ],
 )
@@ -230,10 +281,16 @@ def test_missing_file_directory_and_empty_group(tmp_path: Path) -> None:
 
 def test_huge_text_is_accepted(tmp_path: Path) -> None:
     big = "word " * 190_000  # ~1 MB, just under MAX_TEXT_CHARS: chunking happens at ingest, not here
-    path = _write(tmp_path, "big.jsonl", json.dumps({"group": "g", "speaker": "A", "text": big, "timestamp": "2024-01-01"}) + "\n")
+    path = _write(
+        tmp_path,
+        "big.jsonl",
+        json.dumps({"group": "g", "speaker": "A", "text": big, "timestamp": "2024-01-01"}) + "\n",
+    )
     (episode,) = load(path).episodes
     assert len(episode.text) == len(big.strip())
-    report = load(_write(tmp_path, "big.json", [_sample(session_1=[{"speaker": "Bo", "dia_id": "D1:1", "text": big}])]))
+    report = load(
+        _write(tmp_path, "big.json", [_sample(session_1=[{"speaker": "Bo", "dia_id": "D1:1", "text": big}])])
+    )
     assert len(report.episodes[0].text) == len(big.strip())
 
 

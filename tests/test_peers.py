@@ -44,8 +44,18 @@ def conversation_file(folder: Path, sample: str) -> Path:
     """A LoCoMo-shaped file of our own sentences, with questions whose evidence is known."""
     session = [{"speaker": s, "dia_id": f"D1:{i}", "text": t} for i, (s, t) in enumerate(TURNS, 1)]
     qa = [{"question": q, "answer": "", "evidence": ev, "category": 4} for q, ev in QUESTIONS]
-    data = [{"sample_id": sample, "qa": qa, "conversation": {
-        "speaker_a": "Ilse", "speaker_b": "Tobin", "session_1_date_time": "9:00 am on 4 May, 2023", "session_1": session}}]
+    data = [
+        {
+            "sample_id": sample,
+            "qa": qa,
+            "conversation": {
+                "speaker_a": "Ilse",
+                "speaker_b": "Tobin",
+                "session_1_date_time": "9:00 am on 4 May, 2023",
+                "session_1": session,
+            },
+        }
+    ]
     path = folder / f"{sample}.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     return path
@@ -97,8 +107,9 @@ def test_graphiti_edges_point_at_the_turns_tkg_wrote(peers_run: tuple[BenchMemor
     graphiti = open_graphiti(bm)
     loop = asyncio.new_event_loop()
     try:
-        found = loop.run_until_complete(graphiti.search_("Where does Ruben live?", config=EDGE_HYBRID_SEARCH_RRF,
-                                                         group_ids=[sample]))
+        found = loop.run_until_complete(
+            graphiti.search_("Where does Ruben live?", config=EDGE_HYBRID_SEARCH_RRF, group_ids=[sample])
+        )
     finally:
         loop.run_until_complete(graphiti.close())
         loop.close()
@@ -126,7 +137,10 @@ def test_bench_peers_removes_the_groups_it_wrote(neo4j_url: str, tmp_path: Path)
 def test_peers_refuse_an_embedded_store(tmp_path: Path) -> None:
     path = conversation_file(tmp_path, "peers-kuzu")
     assert load_questions(path)
-    with bench_memory(f"kuzu://{tmp_path}/peers.kuzu") as bm, pytest.raises(ConfigError, match="needs a Neo4j store"):
+    with (
+        bench_memory(f"kuzu://{tmp_path}/peers.kuzu") as bm,
+        pytest.raises(ConfigError, match="needs a Neo4j store"),
+    ):
         open_graphiti(bm)
 
 

@@ -127,14 +127,22 @@ verbs = ["crash at"]
         ('[predicates.x]\ncardinality = "multi"\nobject_type = "thing"\nverbz = ["a"]\n', "unknown field"),
         ('[predicates.x]\ncardinality = "multi"\nobject_type = "thing"\nverbs = "live in"\n', "list"),
         ('[predicates.x]\ncardinality = "multi"\nobject_type = "thing"\nverbs = [1]\n', "list"),
-        ('[predicates.x]\ncardinality = "multi"\nobject_type = "thing"\nsymmetric = "yes"\n', "true or false"),
-        ('[predicates.x]\ncardinality = "multi"\nobject_type = "thing"\nsymmetric = true\ninverse = "y"\n',
-         "symmetric"),
+        (
+            '[predicates.x]\ncardinality = "multi"\nobject_type = "thing"\nsymmetric = "yes"\n',
+            "true or false",
+        ),
+        (
+            '[predicates.x]\ncardinality = "multi"\nobject_type = "thing"\nsymmetric = true\ninverse = "y"\n',
+            "symmetric",
+        ),
         ('[predicates.x]\ncardinality = "multi"\nobject_type = "thing"\nnegated = "nope"\n', "negated"),
-        ('[predicates.x]\ncardinality = "multi"\nobject_type = "thing"\nmax_object_words = 0\n', "max_object_words"),
+        (
+            '[predicates.x]\ncardinality = "multi"\nobject_type = "thing"\nmax_object_words = 0\n',
+            "max_object_words",
+        ),
         ('[predicates.Bad-Name]\ncardinality = "multi"\nobject_type = "thing"\n', "lower_snake_case"),
         ("[predicates\n", "not valid TOML"),
-        ('[other]\nx = 1\n', "predicates"),
+        ("[other]\nx = 1\n", "predicates"),
     ],
 )
 def test_bad_user_files_raise_config_error(tmp_path: Path, toml: str, message: str) -> None:

@@ -58,5 +58,7 @@ def test_the_readme_session_is_what_a_run_prints(tmp_path: Path, monkeypatch: py
         printed = [loose(line) for line in result.output.splitlines()]
         at = 0
         for want in map(loose, shown):
-            assert want in printed[at:], f"`tkg {command}` did not print {want!r} (after line {at}):\n{result.output}"
+            assert want in printed[at:], (
+                f"`tkg {command}` did not print {want!r} (after line {at}):\n{result.output}"
+            )
             at = printed.index(want, at) + 1

@@ -67,9 +67,12 @@ def test_a_group_of_another_model_is_refused_until_reembedded(url: str) -> None:
         assert after.keys() == before.keys()
         changed = [u for u in after if not np.allclose(after[u], before[u], atol=1e-5)]
         assert len(changed) == len(after)
-        assert unsearchable(other.ctx.store, group) == []  # every chunk is found by its new vector and its words
+        assert (
+            unsearchable(other.ctx.store, group) == []
+        )  # every chunk is found by its new vector and its words
         facts = other.ctx.store.read(
-            "MATCH (:Entity)-[r:RELATES_TO]->(:Entity) WHERE r.group_id = $g RETURN r.fact AS fact, r.uuid AS uuid",
+            "MATCH (:Entity)-[r:RELATES_TO]->(:Entity) WHERE r.group_id = $g RETURN r.fact AS fact, r.uuid "
+            "AS uuid",
             {"g": group})  # fmt: skip
         assert facts, "the test turns state facts"
         for fact in facts:  # found first by the new model's vector of its sentence, on either store's layout
@@ -77,7 +80,8 @@ def test_a_group_of_another_model_is_refused_until_reembedded(url: str) -> None:
             hits = retrieved(other.ctx.store, group, vector=vector, kinds={"fact"}, k=1)
             assert hits[0]["uuid"] == fact["uuid"] and hits[0]["score"] > 0.999
         names = other.ctx.store.read(
-            "MATCH (n:Entity) WHERE n.group_id = $g RETURN n.name AS name, n.name_embedding AS e", {"g": group}
+            "MATCH (n:Entity) WHERE n.group_id = $g RETURN n.name AS name, n.name_embedding AS e",
+            {"g": group},
         )
         turn_chunks = other.ctx.store.read(
             "MATCH (c:Chunk) WHERE c.group_id = $g AND c.kind <> 'fact' RETURN count(c) AS n", {"g": group})
@@ -115,10 +119,16 @@ def test_the_record_and_reembed_ops_on_each_store(store: GraphStore, new_group: 
     chunks = store.named("reembed.chunks", {"group_id": group})
     assert [(c["kind"], c["text"]) for c in chunks] == [("turn", "Priya lives in Leeds")]
     facts = store.named("reembed.facts", {"group_id": group})
-    assert sorted(f["fact"] for f in facts) == ["Priya lives in Bristol", "Priya lives in Leeds", "Priya works at Northwind"]
+    assert sorted(f["fact"] for f in facts) == [
+        "Priya lives in Bristol",
+        "Priya lives in Leeds",
+        "Priya works at Northwind",
+    ]
     target = next(f for f in facts if f["fact"] == "Priya works at Northwind")
     with store.transaction() as tx:
-        tx.named("reembed.set_facts", {"group_id": group, "rows": [{"uuid": target["uuid"], "embedding": vec(7)}]})
+        tx.named(
+            "reembed.set_facts", {"group_id": group, "rows": [{"uuid": target["uuid"], "embedding": vec(7)}]}
+        )
     hits = retrieved(store, group, vector=vec(7), kinds={"fact"}, k=1)
     assert hits[0]["uuid"] == target["uuid"] and hits[0]["score"] > 0.999
     with store.transaction() as tx:

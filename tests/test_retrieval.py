@@ -66,7 +66,9 @@ def lookup_payload(**changes: object) -> Payload:
 
 def only(index: str, fusion: str, **changes: object) -> Payload:
     """A payload searching one index one way, e.g. only("sentence", "bm25")."""
-    return lookup_payload(**{"indexes": (index,), "weights": ((index, 1.0),), "fusion": fusion, "neighbours": 0, **changes})
+    return lookup_payload(
+        **{"indexes": (index,), "weights": ((index, 1.0),), "fusion": fusion, "neighbours": 0, **changes}
+    )
 
 
 def refs(r: Retrieval) -> list[str | None]:
@@ -111,7 +113,9 @@ def test_fact_lists_map_each_fact_back_to_the_turn_that_said_it(w: World) -> Non
 
 def test_the_default_payload_queries_all_six_lists(w: World) -> None:
     r = retrieve(w.mem.ctx, "Where does Ines work now?", w.main, lookup_payload())
-    assert {"chunk_text", "chunk_vector", "sentence_text", "sentence_vector", "fact_text", "fact_vector"} <= set(r.counts)
+    assert {
+        "chunk_text", "chunk_vector", "sentence_text", "sentence_vector", "fact_text", "fact_vector",
+    } <= set(r.counts)
     assert all(r.counts[n] > 0 for n in ("chunk_text", "chunk_vector", "sentence_vector", "fact_vector"))
     assert "h16" in refs(r)[:3]
     assert len(r.hits) <= lookup_payload().depth and len({h.episode_uuid for h in r.hits}) == len(r.hits)
@@ -126,15 +130,29 @@ def test_rrf_puts_a_turn_both_lists_found_above_turns_one_list_found() -> None:
     vector = [Candidate("d", 0.9), Candidate("c", 0.5)]
     fused = fuse({"t": text, "v": vector}, {"t": 1.0, "v": 1.0}, "rrf")
     assert [f.episode_uuid for f in fused] == ["c", "a", "d", "b"]
-    assert fused[0].via == ["v", "t"] and fused[0].score == pytest.approx(1 / 63 + 1 / 62)  # heavier part first
+    assert fused[0].via == ["v", "t"] and fused[0].score == pytest.approx(
+        1 / 63 + 1 / 62
+    )  # heavier part first
     heavy = fuse({"t": text, "v": vector}, {"t": 1.0, "v": 3.0}, "rrf")
     assert [f.episode_uuid for f in heavy][:2] == ["c", "d"]  # d's 3x weight now beats a and b
 
 
 def test_score_fusion_keeps_the_margin_rrf_throws_away() -> None:
     # "a" leads the text list by a mile and is close behind in the vector list.
-    text = [Candidate("a", 30.0), Candidate("b", 5.0), Candidate("c", 4.9), Candidate("d", 4.8), Candidate("e", 4.7)]
-    vector = [Candidate("c", 0.62), Candidate("b", 0.61), Candidate("d", 0.605), Candidate("a", 0.60), Candidate("e", 0.39)]
+    text = [
+        Candidate("a", 30.0),
+        Candidate("b", 5.0),
+        Candidate("c", 4.9),
+        Candidate("d", 4.8),
+        Candidate("e", 4.7),
+    ]
+    vector = [
+        Candidate("c", 0.62),
+        Candidate("b", 0.61),
+        Candidate("d", 0.605),
+        Candidate("a", 0.60),
+        Candidate("e", 0.39),
+    ]
     lists, weights = {"t": text, "v": vector}, {"t": 1.0, "v": 1.0}
     assert fuse(lists, weights, "score")[0].episode_uuid == "a"
     assert fuse(lists, weights, "rrf")[0].episode_uuid != "a"
@@ -144,7 +162,7 @@ def test_score_fusion_keeps_the_margin_rrf_throws_away() -> None:
 
 
 def test_calibration_and_best_entry_per_turn() -> None:
-    assert calibrate([3.0, 2.0, 1.0]) == pytest.approx([1.5 * 2 ** 0.5 * 3 ** 0.5 / 1.5, 1.224745, 0.0], rel=1e-5)
+    assert calibrate([3.0, 2.0, 1.0]) == pytest.approx([1.5 * 2**0.5 * 3**0.5 / 1.5, 1.224745, 0.0], rel=1e-5)
     assert calibrate([3.0, 2.0, 1.0], "minmax") == [1.0, 0.5, 0.0]
     assert calibrate([0.4]) == [1.0] and calibrate([]) == []
     ranked = best_per_turn([Candidate("a", 1.0, "s1"), Candidate("b", 3.0), Candidate("a", 2.0, "s2")])
@@ -250,7 +268,9 @@ def test_the_first_fetch_learns_the_groups_share(w: World) -> None:
 
 
 def test_no_retry_when_the_index_has_nothing_more(w: World) -> None:
-    r = retrieve(w.mem.ctx, "octopus", w.main, only("chunk", "bm25"), tuning=Tuning(per_list=5, k_fetch_factor=8))
+    r = retrieve(
+        w.mem.ctx, "octopus", w.main, only("chunk", "bm25"), tuning=Tuning(per_list=5, k_fetch_factor=8)
+    )
     assert refs(r) == ["h23"] and r.trace["retries"] == {}
 
 
@@ -273,10 +293,17 @@ def test_exact_scores_are_the_index_cosines(tmp_path: Path) -> None:
              "The ferry was cancelled because of the storm.", "I started violin lessons last month.",
              "Our boat trip along the coast was lovely.", "The bakery on the corner closed."]
     with Memory.open(f"kuzu://{tmp_path}/one.kuzu") as mem:
-        mem.ingest_episodes([EpisodeInput("solo", "Ines", t, start + timedelta(hours=i), f"s{i}") for i, t in enumerate(texts)])
+        mem.ingest_episodes(
+            [
+                EpisodeInput("solo", "Ines", t, start + timedelta(hours=i), f"s{i}")
+                for i, t in enumerate(texts)
+            ]
+        )
         payload = only("chunk", "dense")
         exact = retrieve(mem.ctx, "a boat trip on the sea", "solo", payload)
-        index = retrieve(mem.ctx, "a boat trip on the sea", "solo", payload, tuning=Tuning(exact_vectors=False))
+        index = retrieve(
+            mem.ctx, "a boat trip on the sea", "solo", payload, tuning=Tuning(exact_vectors=False)
+        )
     assert "exact" in exact.trace and "exact" not in index.trace
     assert refs(exact) == refs(index) and refs(exact)[:1] in (["s4"], ["s0"])
     assert [round(h.score, 4) for h in exact.hits] == [round(h.score, 4) for h in index.hits]
@@ -288,7 +315,13 @@ def test_exact_vectors_are_read_again_after_the_group_is_written(w: World) -> No
     w.mem.ingest_episodes([EpisodeInput(group, "Ines", "The lighthouse keeper waved at us.", when, "f1")])
     before = retrieve(w.mem.ctx, "a glacier walk", group, only("chunk", "dense"))
     held = w.mem.ctx.cache.latest(group, "vectors")
-    w.mem.ingest_episodes([EpisodeInput(group, "Ines", "We hiked across the glacier in crampons.", when + timedelta(days=1), "f2")])
+    w.mem.ingest_episodes(
+        [
+            EpisodeInput(
+                group, "Ines", "We hiked across the glacier in crampons.", when + timedelta(days=1), "f2"
+            )
+        ]
+    )
     after = retrieve(w.mem.ctx, "a glacier walk", group, only("chunk", "dense"))
     assert refs(before) == ["f1"] and refs(after)[:1] == ["f2"]
     now = w.mem.ctx.cache.latest(group, "vectors")
@@ -308,15 +341,24 @@ def test_speaker_time_range_and_as_of_filters(w: World) -> None:
     in_july = retrieve(ctx, "violin orchestra concert", w.main, p, time_range=july)
     assert in_july.hits and all(july[0] <= h.valid_at < july[1] for h in in_july.hits if h.valid_at)
     early = retrieve(ctx, "Where does Ines work?", w.main, p, as_of=datetime(2023, 4, 1, tzinfo=UTC))
-    assert early.hits and all(h.valid_at and h.valid_at <= datetime(2023, 4, 1, tzinfo=UTC) for h in early.hits)
-    assert not early.facts or all(f.valid_at and f.valid_at <= datetime(2023, 4, 1, tzinfo=UTC) for f in early.facts)
+    assert early.hits and all(
+        h.valid_at and h.valid_at <= datetime(2023, 4, 1, tzinfo=UTC) for h in early.hits
+    )
+    assert not early.facts or all(
+        f.valid_at and f.valid_at <= datetime(2023, 4, 1, tzinfo=UTC) for f in early.facts
+    )
 
 
 # --- lookup ----------------------------------------------------------------------------------------
 
 
 def test_lookup_answers_with_the_sentence_that_covers_the_question(w: World) -> None:
-    r = lookup(w.mem.ctx, question_in(w.mem.ctx, "What colour is the glaze on Ines's vase?", w.main), w.main, lookup_payload())
+    r = lookup(
+        w.mem.ctx,
+        question_in(w.mem.ctx, "What colour is the glaze on Ines's vase?", w.main),
+        w.main,
+        lookup_payload(),
+    )
     assert not r.abstained and r.answer == "The glaze is a deep sea green."
     assert r.evidence[0].source_ref == "h3" and r.evidence[0].group == w.main
     assert r.trace["procedure"] == "lookup" and r.trace["answer_from"] == "h3"
@@ -324,14 +366,22 @@ def test_lookup_answers_with_the_sentence_that_covers_the_question(w: World) -> 
 
 
 def test_lookup_abstains_when_the_question_names_a_stranger(w: World) -> None:
-    r = lookup(w.mem.ctx, question_in(w.mem.ctx, "Where does Bartholomew keep his telescope?", w.main), w.main, lookup_payload())
+    r = lookup(
+        w.mem.ctx,
+        question_in(w.mem.ctx, "Where does Bartholomew keep his telescope?", w.main),
+        w.main,
+        lookup_payload(),
+    )
     assert r.abstained and r.answer == NO_INFORMATION
     assert "Bartholomew" in r.trace["abstained_because"]
 
 
 def test_best_sentence_and_evidence_kinds() -> None:
     hit = Hit("e1", "D1:2", "Hi! I moved to Lisbon in May. It rains.", "Priya", None, 1.0, ("chunk_text",))
-    assert best_sentence(parse_question("Where did Priya move to?"), [hit]) == ("I moved to Lisbon in May.", "D1:2")
+    assert best_sentence(parse_question("Where did Priya move to?"), [hit]) == (
+        "I moved to Lisbon in May.",
+        "D1:2",
+    )
     fact_hit = replace(hit, matched="Priya lives in Lisbon", fact_uuid="f1")
     kinds = [e.kind for e in evidence_from_hits([hit, replace(hit, matched="It rains."), fact_hit], "g")]
     assert kinds == ["turn", "sentence", "fact"]

@@ -56,7 +56,9 @@ GATE_CASES = [
 
 
 @pytest.mark.parametrize(("gate", "fires", "near_miss"), GATE_CASES)
-def test_gate_fires_and_not_on_near_miss(gate: Callable[[str], GateResult], fires: str, near_miss: str) -> None:
+def test_gate_fires_and_not_on_near_miss(
+    gate: Callable[[str], GateResult], fires: str, near_miss: str
+) -> None:
     hit, miss = gate(fires), gate(near_miss)
     assert hit.fired, hit
     assert not miss.fired, miss

@@ -53,7 +53,9 @@ def logged(caplog: pytest.LogCaptureFixture) -> str:
 
 def assert_secret_free(where: str, text: str, *secrets: str) -> None:
     for secret in secrets:
-        assert secret not in text, f"{where} shows the secret {secret[:4]}…: …{text[max(0, text.find(secret) - 80):][:200]}"
+        assert secret not in text, (
+            f"{where} shows the secret {secret[:4]}…: …{text[max(0, text.find(secret) - 80) :][:200]}"
+        )
 
 
 # --- no server needed ------------------------------------------------------------------------------
@@ -67,7 +69,9 @@ def assert_secret_free(where: str, text: str, *secrets: str) -> None:
         f"bolt+s://neo4j:{SECRET}@127.0.0.1:1",
     ],
 )
-def test_unreachable_store_errors_never_show_the_password(url: str, debug_logs: pytest.LogCaptureFixture) -> None:
+def test_unreachable_store_errors_never_show_the_password(
+    url: str, debug_logs: pytest.LogCaptureFixture
+) -> None:
     with pytest.raises(StoreUnavailable) as failed:
         Memory.open(url, embedder=shared_embedder())
     assert "127.0.0.1:1" in str(failed.value)
@@ -78,7 +82,9 @@ def test_unreachable_store_errors_never_show_the_password(url: str, debug_logs: 
     assert_secret_free("`tkg groups`", result.output, SECRET)
 
 
-def test_password_from_the_environment_is_never_shown(monkeypatch: pytest.MonkeyPatch, debug_logs: pytest.LogCaptureFixture) -> None:
+def test_password_from_the_environment_is_never_shown(
+    monkeypatch: pytest.MonkeyPatch, debug_logs: pytest.LogCaptureFixture
+) -> None:
     monkeypatch.setenv("TKG_NEO4J_USER", "neo4j")
     monkeypatch.setenv("TKG_NEO4J_PASSWORD", SECRET)
     with pytest.raises(StoreUnavailable) as failed:
@@ -103,11 +109,14 @@ def test_bad_urls_are_reported_without_the_password(url: str) -> None:
 
 
 def leaky_server(http: Any) -> Any:
-    """An API (on the SDK's own httpx flavour) that echoes the key it was sent in its error, as real ones do."""
+    """An API (on the SDK's own httpx flavour) that echoes the key it was sent in its error, as real ones
+    do."""
 
     def handle(request: Any) -> Any:
         sent = request.headers.get("authorization", "") + " " + request.headers.get("x-api-key", "")
-        return http.Response(401, json={"error": {"message": f"Incorrect API key provided: {sent.strip()}", "type": "auth"}})
+        return http.Response(
+            401, json={"error": {"message": f"Incorrect API key provided: {sent.strip()}", "type": "auth"}}
+        )
 
     return http.Client(transport=http.MockTransport(handle))
 
@@ -131,7 +140,9 @@ def test_api_keys_stay_out_of_errors_logs_reprs_and_traces(
     assert_secret_free("the DEBUG log", logged(debug_logs), KEY)
 
 
-def test_api_keys_in_the_environment_stay_out_of_doctor(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_api_keys_in_the_environment_stay_out_of_doctor(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY + "-anthropic")
     for args in (["doctor"], ["doctor", "--json"]):
@@ -164,8 +175,15 @@ def test_a_working_neo4j_session_never_shows_the_password(debug_logs: pytest.Log
             answer = mem.ask("Where does Priya live?", group=group)
             seen += [json.dumps(answer.to_dict(), default=str), repr(answer)]
             seen += [repr(f) for f in mem.history("Priya", group=group)] if any(
-                e["name"] == "Priya" for e in mem.ctx.store.named("entity.list", {"group_id": group})) else []  # fmt: skip
-            seen += [repr(mem), repr(mem.ctx), repr(mem.ctx.store), mem.ctx.store.url, repr(vars(mem.ctx.store))]
+                e["name"] == "Priya"
+                for e in mem.ctx.store.named("entity.list", {"group_id": group})) else []  # fmt: skip
+            seen += [
+                repr(mem),
+                repr(mem.ctx),
+                repr(mem.ctx.store),
+                mem.ctx.store.url,
+                repr(vars(mem.ctx.store)),
+            ]
             seen += [json.dumps(mem.groups(), default=str), json.dumps(mem.cypher("RETURN 1 AS x"))]
             try:
                 mem.cypher("THIS IS NOT CYPHER")
@@ -179,5 +197,7 @@ def test_a_working_neo4j_session_never_shows_the_password(debug_logs: pytest.Log
     assert "***" in mem.ctx.store.url
     assert_secret_free("a session's outputs", "\n".join(seen), secret)
     assert_secret_free("the DEBUG log", logged(debug_logs), secret)
-    assert any(r.name.startswith("neo4j") for r in debug_logs.records), "the driver's DEBUG log was not captured"
+    assert any(r.name.startswith("neo4j") for r in debug_logs.records), (
+        "the driver's DEBUG log was not captured"
+    )
 

@@ -63,9 +63,21 @@ TRICKY = [
 
 def test_strings_are_stored_and_read_back_verbatim(store: GraphStore, group: str) -> None:
     for i, text in enumerate(TRICKY):
-        create_entity(store, group, stable_uuid(group, str(i)), text, str(i), type_="thing", aliases=[text], summary=text)
-    rows = store.run("MATCH (n:Entity) WHERE n.group_id = $group_id RETURN n.name AS name, n.aliases AS aliases, "
-                     "n.summary AS summary ORDER BY n.name_key", {"group_id": group})
+        create_entity(
+            store,
+            group,
+            stable_uuid(group, str(i)),
+            text,
+            str(i),
+            type_="thing",
+            aliases=[text],
+            summary=text,
+        )
+    rows = store.run(
+        "MATCH (n:Entity) WHERE n.group_id = $group_id RETURN n.name AS name, n.aliases AS aliases, "
+        "n.summary AS summary ORDER BY n.name_key",
+        {"group_id": group},
+    )
     assert [r["name"] for r in rows] == TRICKY
     assert [r["summary"] for r in rows] == TRICKY
     assert [r["aliases"] for r in rows] == [[t] for t in TRICKY]
@@ -77,16 +89,22 @@ def test_datetimes_round_trip_as_aware_utc(store: GraphStore, group: str) -> Non
     india = timezone(timedelta(hours=5, minutes=30))
     at = datetime(2024, 2, 29, 23, 59, 58, 654321, tzinfo=india)
     add_episode(store, group, 0, at=at)
-    (row,) = store.run("MATCH (e:Episodic) WHERE e.group_id = $group_id RETURN e.valid_at AS t", {"group_id": group})
+    (row,) = store.run(
+        "MATCH (e:Episodic) WHERE e.group_id = $group_id RETURN e.valid_at AS t", {"group_id": group}
+    )
     assert row["t"] == at and row["t"].tzinfo == UTC and row["t"].microsecond == 654321
     # comparisons use the instant, whatever offset the parameter carries
     same = at.astimezone(UTC)
-    hits = store.run("MATCH (e:Episodic) WHERE e.group_id = $group_id AND e.valid_at = $t RETURN e.seq AS seq",
-                     {"group_id": group, "t": same})
+    hits = store.run(
+        "MATCH (e:Episodic) WHERE e.group_id = $group_id AND e.valid_at = $t RETURN e.seq AS seq",
+        {"group_id": group, "t": same},
+    )
     assert hits == [{"seq": 0}]
     # a naive datetime is UTC (models.as_utc): it compares with stored times, never silently to null
-    naive = store.run("MATCH (e:Episodic) WHERE e.group_id = $group_id AND e.valid_at <= $t RETURN e.seq AS seq",
-                      {"group_id": group, "t": same.replace(tzinfo=None)})
+    naive = store.run(
+        "MATCH (e:Episodic) WHERE e.group_id = $group_id AND e.valid_at <= $t RETURN e.seq AS seq",
+        {"group_id": group, "t": same.replace(tzinfo=None)},
+    )
     assert naive == [{"seq": 0}]
     (echo,) = store.run("RETURN $t AS t", {"t": at})
     assert echo["t"] == at and echo["t"].tzinfo == UTC
@@ -95,13 +113,18 @@ def test_datetimes_round_trip_as_aware_utc(store: GraphStore, group: str) -> Non
 def test_lists_numbers_and_none(store: GraphStore, group: str) -> None:
     uid = add_entity(store, group, "Megan", aliases=["Meg", "Megs"], summary=None)
     empty = add_entity(store, group, "Biscuit")
-    rows = store.run("MATCH (n:Entity) WHERE n.group_id = $group_id RETURN n.uuid AS uuid, n.aliases AS aliases, "
-                     "n.summary AS summary, n.name_embedding AS emb", {"group_id": group})
+    rows = store.run(
+        "MATCH (n:Entity) WHERE n.group_id = $group_id RETURN n.uuid AS uuid, n.aliases AS aliases, "
+        "n.summary AS summary, n.name_embedding AS emb",
+        {"group_id": group},
+    )
     by = {r["uuid"]: r for r in rows}
     assert by[uid]["aliases"] == ["Meg", "Megs"] and by[empty]["aliases"] == []
     assert by[uid]["summary"] is None
     assert by[uid]["emb"] == pytest.approx(vec(len("Megan")), rel=1e-6)
-    assert store.run("RETURN $x AS x, $n AS n, $f AS f", {"x": None, "n": 2**40, "f": 0.25}) == [{"x": None, "n": 2**40, "f": 0.25}]
+    assert store.run("RETURN $x AS x, $n AS n, $f AS f", {"x": None, "n": 2**40, "f": 0.25}) == [
+        {"x": None, "n": 2**40, "f": 0.25}
+    ]
 
 
 # --- transactions and read-only -----------------------------------------------------------------
@@ -139,7 +162,9 @@ def test_transaction_rolls_back_when_a_statement_fails(store: GraphStore, group:
 
 def test_read_returns_rows(store: GraphStore, group: str) -> None:
     add_entity(store, group, "Dana Okafor")
-    rows = store.read("MATCH (n:Entity) WHERE n.group_id = $group_id RETURN n.name AS name", {"group_id": group})
+    rows = store.read(
+        "MATCH (n:Entity) WHERE n.group_id = $group_id RETURN n.name AS name", {"group_id": group}
+    )
     assert rows == [{"name": "Dana Okafor"}]
 
 
@@ -156,7 +181,9 @@ def test_read_refuses_writes(store: GraphStore, group: str, query: str) -> None:
     add_entity(store, group, "Priya")
     with pytest.raises(ReadOnlyViolation):
         store.read(query, {"uuid": stable_uuid(group, "x"), "group_id": group})
-    rows = store.run("MATCH (n:Entity) WHERE n.group_id = $group_id RETURN n.name AS name", {"group_id": group})
+    rows = store.run(
+        "MATCH (n:Entity) WHERE n.group_id = $group_id RETURN n.name AS name", {"group_id": group}
+    )
     assert rows == [{"name": "Priya"}]
 
 
@@ -194,16 +221,25 @@ def test_ensure_schema_with_another_dimension_raises(store: GraphStore) -> None:
 # --- named ops: writes ---------------------------------------------------------------------------
 
 
-def test_episode_create_many_links_turns_in_order_and_reports_the_links(store: GraphStore, group: str) -> None:
+def test_episode_create_many_links_turns_in_order_and_reports_the_links(
+    store: GraphStore, group: str
+) -> None:
     assert add_episode(store, group, 0) == [{"linked": 0}]
     rows = [episode_row(group, 1, episode(group, 0)), episode_row(group, 2, episode(group, 1), session=None)]
-    assert store.named("episode.create_many", {"group_id": group, "created_at": T0, "episodes": rows}) == [{"linked": 2}]
-    seqs = store.run("MATCH (p:Episodic)-[:NEXT_EPISODE]->(e:Episodic) WHERE e.group_id = $group_id "
-                     "RETURN p.seq AS prev, e.seq AS seq, e.session AS session ORDER BY prev", {"group_id": group})
+    assert store.named("episode.create_many", {"group_id": group, "created_at": T0, "episodes": rows}) == [
+        {"linked": 2}
+    ]
+    seqs = store.run(
+        "MATCH (p:Episodic)-[:NEXT_EPISODE]->(e:Episodic) WHERE e.group_id = $group_id "
+        "RETURN p.seq AS prev, e.seq AS seq, e.session AS session ORDER BY prev",
+        {"group_id": group},
+    )
     assert seqs == [{"prev": 0, "seq": 1, "session": "session_1"}, {"prev": 1, "seq": 2, "session": None}]
 
 
-def test_episode_create_links_next_episode_within_the_group(store: GraphStore, new_group: Callable[[], str]) -> None:
+def test_episode_create_links_next_episode_within_the_group(
+    store: GraphStore, new_group: Callable[[], str]
+) -> None:
     a, b = new_group(), new_group()
     add_episode(store, a, 0)
     add_episode(store, a, 1, prev=episode(a, 0))
@@ -215,7 +251,9 @@ def test_episode_create_links_next_episode_within_the_group(store: GraphStore, n
     assert links == [{"prev": 0, "seq": 1, "g": a, "ng": a}, {"prev": 1, "seq": 2, "g": a, "ng": a}]
     assert store.named("episode.last", {"group_id": a}) == [{"uuid": episode(a, 2), "seq": 2}]
     asked = [episode(a, 1), episode(a, 9), episode(a, 2)]
-    assert sorted(r["uuid"] for r in store.named("episode.existing", {"group_id": a, "uuids": asked})) == sorted(asked[::2])
+    assert sorted(
+        r["uuid"] for r in store.named("episode.existing", {"group_id": a, "uuids": asked})
+    ) == sorted(asked[::2])
     assert store.named("episode.existing", {"group_id": b, "uuids": asked}) == []
 
 
@@ -225,11 +263,16 @@ def test_chunk_create_many_accepts_null_optional_times(store: GraphStore, group:
     assert add_chunks(store, group, [chunk(group, ep, 0, "whole turn", 1, kind="turn"),
                                          chunk(group, ep, 1, "a sentence", 2)]) == [{"created": 2}]
     later: dict[str, Any] = {"time_text": "last week", "time_start": T0 - timedelta(days=7), "time_end": T0}
-    assert add_chunks(store, group, [chunk(group, ep, 2, "timed", 3, **later), chunk(group, ep, 3, "untimed", 4)]) == [{"created": 2}]
+    assert add_chunks(
+        store, group, [chunk(group, ep, 2, "timed", 3, **later), chunk(group, ep, 3, "untimed", 4)]
+    ) == [{"created": 2}]
     rows = store.run(
-        "MATCH (e:Episodic)-[h:HAS_CHUNK]->(c:Chunk) WHERE e.group_id = $group_id RETURN c.seq AS seq, c.kind AS kind, "
+        "MATCH (e:Episodic)-[h:HAS_CHUNK]->(c:Chunk) WHERE e.group_id = $group_id RETURN c.seq AS seq, "
+        "c.kind AS kind, "
         "c.time_text AS tt, c.time_start AS ts, c.time_end AS te, c.valid_at AS at, c.episode_uuid AS ep, "
-        "h.group_id AS hg, size(c.embedding) AS dim ORDER BY seq", {"group_id": group})
+        "h.group_id AS hg, size(c.embedding) AS dim ORDER BY seq",
+        {"group_id": group},
+    )
     assert [r["seq"] for r in rows] == [0, 1, 2, 3] and rows[0]["kind"] == "turn"
     assert all(r["at"] == T0 and r["ep"] == ep and r["hg"] == group and r["dim"] == DIM for r in rows)
     assert [(r["tt"], r["ts"], r["te"]) for r in rows] == [(None, None, None)] * 2 + [
@@ -242,7 +285,13 @@ def test_entity_create_and_list(store: GraphStore, new_group: Callable[[], str])
     add_entity(store, a, "Biscuit")
     add_entity(store, b, "Zed")
     assert store.named("entity.list", {"group_id": a}) == [
-        {"uuid": stable_uuid("entity", a, "Biscuit"), "name": "Biscuit", "name_key": "biscuit", "type": "person", "aliases": []},
+        {
+            "uuid": stable_uuid("entity", a, "Biscuit"),
+            "name": "Biscuit",
+            "name_key": "biscuit",
+            "type": "person",
+            "aliases": [],
+        },
         {"uuid": meg, "name": "Megan", "name_key": "megan", "type": "person", "aliases": ["Meg"]},
     ]
 
@@ -253,18 +302,34 @@ def test_create_many_rows_may_differ_in_which_fields_are_empty(store: GraphStore
     def row(name: str, aliases: list[str]) -> dict[str, Any]:
         return {"uuid": stable_uuid(group, name), "name": name, "name_key": name.lower(), "type": "person",
                 "aliases": aliases, "summary": None, "name_embedding": None}
-    for rows in ([row("Ann", []), row("Bo", [])], [row("Cy", []), row("Di", ["Dee"])], [row("Ed", ["Eddie"]), row("Fay", [])]):
-        assert store.named("entity.create_many", {"group_id": group, "created_at": T0, "entities": rows}) == [{"created": 2}]
-    rows = store.run("MATCH (n:Entity) WHERE n.group_id = $group_id RETURN n.name AS name, n.aliases AS aliases "
-                     "ORDER BY name", {"group_id": group})
+
+    for rows in (
+        [row("Ann", []), row("Bo", [])],
+        [row("Cy", []), row("Di", ["Dee"])],
+        [row("Ed", ["Eddie"]), row("Fay", [])],
+    ):
+        assert store.named("entity.create_many", {"group_id": group, "created_at": T0, "entities": rows}) == [
+            {"created": 2}
+        ]
+    rows = store.run(
+        "MATCH (n:Entity) WHERE n.group_id = $group_id RETURN n.name AS name, n.aliases AS aliases "
+        "ORDER BY name",
+        {"group_id": group},
+    )
     assert [(r["name"], r["aliases"]) for r in rows] == [
         ("Ann", []), ("Bo", []), ("Cy", []), ("Di", ["Dee"]), ("Ed", ["Eddie"]), ("Fay", [])]
     first = [episode_row(group, 1, None, session=None), episode_row(group, 2, episode(group, 1))]
-    then = [episode_row(group, 3, episode(group, 2), session=None), episode_row(group, 4, episode(group, 3), session=None)]
+    then = [
+        episode_row(group, 3, episode(group, 2), session=None),
+        episode_row(group, 4, episode(group, 3), session=None),
+    ]
     for rows in (first, then):
         store.named("episode.create_many", {"group_id": group, "created_at": T0, "episodes": rows})
-    links = store.run("MATCH (p:Episodic)-[:NEXT_EPISODE]->(e:Episodic) WHERE e.group_id = $group_id "
-                      "RETURN p.seq AS prev, e.seq AS seq, e.session AS session ORDER BY prev", {"group_id": group})
+    links = store.run(
+        "MATCH (p:Episodic)-[:NEXT_EPISODE]->(e:Episodic) WHERE e.group_id = $group_id "
+        "RETURN p.seq AS prev, e.seq AS seq, e.session AS session ORDER BY prev",
+        {"group_id": group},
+    )
     assert links == [{"prev": 1, "seq": 2, "session": "session_1"}, {"prev": 2, "seq": 3, "session": None},
                      {"prev": 3, "seq": 4, "session": None}]
 
@@ -273,25 +338,40 @@ def test_entity_update_and_embeddings(store: GraphStore, new_group: Callable[[],
     a, b = new_group(), new_group()
     meg = add_entity(store, a, "Meg")
     create_entity(store, a, stable_uuid(a, "bare"), "Leeds", "leeds", type_="place")
-    create_entity(store, a, stable_uuid(a, "made"), "York", "york", type_="place", name_embedding=Vector(vec(3)))
+    create_entity(
+        store, a, stable_uuid(a, "made"), "York", "york", type_="place", name_embedding=Vector(vec(3))
+    )
     anchor(store, a, [stable_uuid(a, "bare"), stable_uuid(a, "made")])
     update = {"uuid": meg, "name": "Megan", "name_key": "megan", "aliases": ["Meg"], "type": "person"}
     assert store.named("entity.update", {**update, "group_id": b}) == []
     assert store.named("entity.update", {**update, "group_id": a}) == [{"uuid": meg}]
-    assert store.named("entity.missing_embedding", {"group_id": a}) == [{"uuid": stable_uuid(a, "bare"), "name": "Leeds"}]
+    assert store.named("entity.missing_embedding", {"group_id": a}) == [
+        {"uuid": stable_uuid(a, "bare"), "name": "Leeds"}
+    ]
     rows = [{"uuid": stable_uuid(a, "bare"), "embedding": vec(7)}]
     assert store.named("entity.set_embeddings", {"group_id": b, "rows": rows}) == [{"updated": 0}]
     assert store.named("entity.set_embeddings", {"group_id": a, "rows": rows}) == [{"updated": 1}]
     assert store.named("entity.missing_embedding", {"group_id": a}) == []
-    listed = {r["name"]: (r["name_key"], r["aliases"], r["type"]) for r in store.named("entity.list", {"group_id": a})}
-    assert listed == {"Megan": ("megan", ["Meg"], "person"), "Leeds": ("leeds", [], "place"), "York": ("york", [], "place")}
+    listed = {
+        r["name"]: (r["name_key"], r["aliases"], r["type"])
+        for r in store.named("entity.list", {"group_id": a})
+    }
+    assert listed == {
+        "Megan": ("megan", ["Meg"], "person"),
+        "Leeds": ("leeds", [], "place"),
+        "York": ("york", [], "place"),
+    }
     stored = store.run("MATCH (n:Entity) WHERE n.group_id = $group_id AND n.name IN ['Leeds', 'York'] "
                        "RETURN n.name AS name, n.name_embedding AS v ORDER BY name", {"group_id": a})
     assert [r["name"] for r in stored] == ["Leeds", "York"]
-    assert [np.allclose(r["v"], want, atol=1e-6) for r, want in zip(stored, (vec(7), vec(3)), strict=True)] == [True, True]
+    assert [
+        np.allclose(r["v"], want, atol=1e-6) for r, want in zip(stored, (vec(7), vec(3)), strict=True)
+    ] == [True, True]
 
 
-def test_mention_create_many_links_only_the_groups_entities(store: GraphStore, new_group: Callable[[], str]) -> None:
+def test_mention_create_many_links_only_the_groups_entities(
+    store: GraphStore, new_group: Callable[[], str]
+) -> None:
     a, b = new_group(), new_group()
     add_episode(store, a, 0)
     mine = [add_entity(store, a, "Priya"), add_entity(store, a, "Leeds")]
@@ -301,15 +381,31 @@ def test_mention_create_many_links_only_the_groups_entities(store: GraphStore, n
     linked = store.run("MATCH (e:Episodic)-[m:MENTIONS]->(n:Entity) WHERE e.group_id = $group_id "
                        "RETURN n.uuid AS uuid, m.uuid AS muid, m.group_id AS g", {"group_id": a})
     assert sorted(r["uuid"] for r in linked) == sorted(mine)
-    assert {r["muid"] for r in linked} == {f"{episode(a, 0)}:{u}" for u in mine} and {r["g"] for r in linked} == {a}
+    assert {r["muid"] for r in linked} == {f"{episode(a, 0)}:{u}" for u in mine} and {
+        r["g"] for r in linked
+    } == {a}
 
 
 def test_fact_create_and_add_provenance(store: GraphStore, group: str) -> None:
     priya, leeds = add_entity(store, group, "Priya"), add_entity(store, group, "Leeds")
     uid = add_fact(store, group, priya, "lives_in", leeds, "Priya lives in Leeds", T0, episodes=["ep-1"])
-    assert store.named("fact.add_provenance", {"group_id": group, "uuid": uid, "subject_uuid": priya, "episode_uuid": "ep-2"}) == [{"uuid": uid}]
-    assert store.named("fact.add_provenance", {"group_id": group, "uuid": uid, "subject_uuid": priya, "episode_uuid": "ep-2"}) == []
-    assert store.named("fact.add_provenance", {"group_id": "elsewhere", "uuid": uid, "subject_uuid": priya, "episode_uuid": "ep-3"}) == []
+    assert store.named(
+        "fact.add_provenance", {"group_id": group, "uuid": uid, "subject_uuid": priya, "episode_uuid": "ep-2"}
+    ) == [{"uuid": uid}]
+    assert (
+        store.named(
+            "fact.add_provenance",
+            {"group_id": group, "uuid": uid, "subject_uuid": priya, "episode_uuid": "ep-2"},
+        )
+        == []
+    )
+    assert (
+        store.named(
+            "fact.add_provenance",
+            {"group_id": "elsewhere", "uuid": uid, "subject_uuid": priya, "episode_uuid": "ep-3"},
+        )
+        == []
+    )
     (row,) = store.named("fact.history", {"group_id": group, "subject_uuids": [priya], "predicate": ""})
     assert row["episodes"] == ["ep-1", "ep-2"] and row["confidence"] == pytest.approx(0.9)
     assert row["source_chunk"] is None and row["supersedes"] is None and row["valid_at"] == T0
@@ -317,11 +413,17 @@ def test_fact_create_and_add_provenance(store: GraphStore, group: str) -> None:
 
 def test_fact_slot_history_and_states(store: GraphStore, group: str) -> None:
     priya, v1, v2, leeds = add_versions(store, group)
-    slot = store.named("fact.slot", {"group_id": group, "subject_uuid": priya, "predicate": "lives_in", "qualifier": ""})
+    slot = store.named(
+        "fact.slot", {"group_id": group, "subject_uuid": priya, "predicate": "lives_in", "qualifier": ""}
+    )
     assert [r["uuid"] for r in slot] == [v2, v1] and slot[0]["supersedes"] == v1
     assert slot[1]["invalid_at"] == datetime(2023, 5, 1, tzinfo=UTC)
     history = store.named("fact.history", {"group_id": group, "subject_uuids": [priya], "predicate": ""})
-    assert [(r["predicate"], r["object"]) for r in history] == [("lives_in", "Bristol"), ("lives_in", "Leeds"), ("works_at", "Northwind")]
+    assert [(r["predicate"], r["object"]) for r in history] == [
+        ("lives_in", "Bristol"),
+        ("lives_in", "Leeds"),
+        ("works_at", "Northwind"),
+    ]
     args = {"group_id": group, "subject_uuids": [priya], "predicate": "lives_in"}
     current = store.named("fact.state_current", args)
     assert [(r["object"], r["object_uuid"], r["version"]) for r in current] == [("Leeds", leeds, 2)]
@@ -352,7 +454,9 @@ def test_group_counts_and_list(store: GraphStore, new_group: Callable[[], str]) 
     assert listed[b]["episodes"] == 1
 
 
-def test_group_delete_leaves_other_groups_intact_and_nothing_orphaned(store: GraphStore, new_group: Callable[[], str]) -> None:
+def test_group_delete_leaves_other_groups_intact_and_nothing_orphaned(
+    store: GraphStore, new_group: Callable[[], str]
+) -> None:
     a, b = new_group(), new_group()
     fill_group(store, a)
     fill_group(store, b)
@@ -366,7 +470,9 @@ def test_group_delete_leaves_other_groups_intact_and_nothing_orphaned(store: Gra
     assert a not in {r["group_id"] for r in store.named("group.list")}
 
 
-def test_group_stamp_changes_with_every_anchoring_and_goes_with_the_group(store: GraphStore, new_group: Callable[[], str]) -> None:
+def test_group_stamp_changes_with_every_anchoring_and_goes_with_the_group(
+    store: GraphStore, new_group: Callable[[], str]
+) -> None:
     """group.anchor gives the group a new stamp; group.delete and group.adopt take it away, so a
     cached list (tkg/group_cache.py) is never reused past a write of any process."""
     a, b = new_group(), new_group()
@@ -389,7 +495,8 @@ def test_group_stamp_changes_with_every_anchoring_and_goes_with_the_group(store:
 
 def _anchored(store: GraphStore, group: str) -> tuple[int, int, int]:
     """TkgGroup nodes, HAS_EPISODE and HAS_ENTITY edges of one group."""
-    q = "MATCH (g:TkgGroup {group_id: $group_id}) OPTIONAL MATCH (g)-[r:%s]->() RETURN count(DISTINCT g) AS g, count(r) AS r"
+    q = ("MATCH (g:TkgGroup {group_id: $group_id}) OPTIONAL MATCH (g)-[r:%s]->() RETURN count(DISTINCT g) AS "
+         "g, count(r) AS r")
     eps = store.run(q % "HAS_EPISODE", {"group_id": group})[0]
     ents = store.run(q % "HAS_ENTITY", {"group_id": group})[0]
     return int(eps["g"]), int(eps["r"]), int(ents["r"])
@@ -404,12 +511,19 @@ def test_group_anchor_and_adopt(store: GraphStore, new_group: Callable[[], str])
     assert _anchored(store, a) == (1, 2, 4)
     names = [r["name"] for r in store.named("entity.list", {"group_id": a})]
     store.run("MATCH (g:TkgGroup {group_id: $group_id}) DETACH DELETE g", {"group_id": a})
-    assert store.named("entity.list", {"group_id": a}) == [] and store.named("graph.speakers", {"group_id": a}) == []
+    assert (
+        store.named("entity.list", {"group_id": a}) == []
+        and store.named("graph.speakers", {"group_id": a}) == []
+    )
     anchor(store, a, [episode(a, 0), episode(a, 0)])
     assert _anchored(store, a) == (1, 1, 0) and store.named("graph.speakers", {"group_id": a})
     store.ensure_schema(DIM)
     assert _anchored(store, a) == (1, 2, 4)
-    assert [r["name"] for r in store.named("entity.list", {"group_id": a})] == names == ["Bristol", "Leeds", "Northwind", "Priya"]
+    assert (
+        [r["name"] for r in store.named("entity.list", {"group_id": a})]
+        == names
+        == ["Bristol", "Leeds", "Northwind", "Priya"]
+    )
     assert store.named("graph.speakers", {"group_id": a})[0]["turns"] == 2
     store.named("group.adopt")
     anchor(store, a, [episode(a, 1)])
@@ -421,8 +535,14 @@ def test_group_anchor_and_adopt(store: GraphStore, new_group: Callable[[], str])
 
 def test_recent_context_reads_what_the_last_turns_handed_on(store: GraphStore, group: str) -> None:
     """episode.recent_context: newest first, turns that handed on nothing left out, at most $limit."""
-    rows = [episode_row(group, seq, extract_context=f'[["Priya","lives_in","City{seq}","","assert",0.9]]' if seq % 2 else "")
-            for seq in range(1, 8)]
+    rows = [
+        episode_row(
+            group,
+            seq,
+            extract_context=f'[["Priya","lives_in","City{seq}","","assert",0.9]]' if seq % 2 else "",
+        )
+        for seq in range(1, 8)
+    ]
     store.named("episode.create_many", {"group_id": group, "created_at": T0, "episodes": rows})
     anchor(store, group, [r["uuid"] for r in rows])
     got = store.named("episode.recent_context", {"group_id": group, "limit": 3})
@@ -434,8 +554,15 @@ def test_group_texts_lists_what_the_group_embedded(store: GraphStore, group: str
     fill_group(store, group)
     texts = {r["text"] for r in store.named("group.texts", {"group_id": group})}
     names = {r["name"] for r in store.named("entity.list", {"group_id": group})}
-    facts = {r["fact"] for r in store.read("MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $g RETURN r.fact AS fact", {"g": group})}
-    assert names <= texts and facts <= texts and len(texts) > len(names | facts)  # and the chunks' search texts
+    facts = {
+        r["fact"]
+        for r in store.read(
+            "MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $g RETURN r.fact AS fact", {"g": group}
+        )
+    }
+    assert (
+        names <= texts and facts <= texts and len(texts) > len(names | facts)
+    )  # and the chunks' search texts
     assert store.named("group.texts", {"group_id": group + "-other"}) == []
 
 
@@ -446,7 +573,9 @@ def test_every_named_op_has_a_contract_test() -> None:
     # builders they share, or in test_store_contract_search.py; domain ops in the tests of the
     # procedure that owns them)
     here = Path(__file__).parent
-    source = "\n".join(p.read_text(encoding="utf-8") for p in [*here.glob("test_*.py"), here / "store_builders.py"])
+    source = "\n".join(
+        p.read_text(encoding="utf-8") for p in [*here.glob("test_*.py"), here / "store_builders.py"]
+    )
     untested = sorted(op for op in ops if f'"{op}"' not in source)
     assert not untested, f"named ops no test runs by name: {untested}"
 
@@ -454,7 +583,9 @@ def test_every_named_op_has_a_contract_test() -> None:
 # --- errors --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("query", ["MATCH (n RETURN n", "RETURN no_such_function(1)", "MATCH (n:NoSuchLabel123) RETURN n.x"])
+@pytest.mark.parametrize(
+    "query", ["MATCH (n RETURN n", "RETURN no_such_function(1)", "MATCH (n:NoSuchLabel123) RETURN n.x"]
+)
 def test_bad_queries_raise_store_error(store: GraphStore, query: str) -> None:
     try:
         store.run(query)
@@ -486,9 +617,15 @@ def test_kuzu_database_held_by_another_process_is_reported_locked(tmp_path: Path
     path = tmp_path / "held.kuzu"
     KuzuStore(path).close()
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, kuzu; db = kuzu.Database(sys.argv[1]); print('ready', flush=True); sys.stdin.read()",
-         str(path)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-c",
+            "import sys, kuzu; db = kuzu.Database(sys.argv[1]); print('ready', flush=True); sys.stdin.read()",
+            str(path),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
@@ -515,7 +652,9 @@ def test_a_store_reports_its_schema_indexes_and_server(store: GraphStore) -> Non
     expected = store.expected_indexes()
     assert {"chunk_text", "chunk_embedding"} <= set(expected)
     assert set(expected) <= {r["name"] for r in store.indexes()}
-    assert {r["name"] for r in store.indexes()} == {r.get("name", r.get("index_name")) for r in store.named("store.indexes")}
+    assert {r["name"] for r in store.indexes()} == {
+        r.get("name", r.get("index_name")) for r in store.named("store.indexes")
+    }
     # a server is shared and names its version; an embedded store is neither
     assert store.shared == (store.server_uri is not None) == (store.server_version() is not None)
     if store.server_uri is not None:
@@ -548,7 +687,11 @@ def test_store_sizes_and_the_benchmarks_reads(store: GraphStore, group: str) -> 
     assert store.named("store.node_count")[0]["n"] > nodes and store.named("store.edge_count")[0]["n"] > edges
     turns = [episode(group, 0), episode(group, 1)]
     refs = store.named("episode.source_refs", {"group_id": group, "uuids": [*turns, "no-such-uuid"]})
-    assert sorted((r["uuid"], r["source_ref"]) for r in refs) == sorted([(turns[0], "D1:0"), (turns[1], "D1:1")])
+    assert sorted((r["uuid"], r["source_ref"]) for r in refs) == sorted(
+        [(turns[0], "D1:0"), (turns[1], "D1:1")]
+    )
     assert store.named("episode.source_refs", {"group_id": group + "-other", "uuids": turns}) == []
     vectors = store.named("chunk.vectors", {"group_id": group})
-    assert [r["source_ref"] for r in vectors] == ["D1:0"] and np.allclose(vectors[0]["embedding"], vec(1), atol=1e-6)
+    assert [r["source_ref"] for r in vectors] == ["D1:0"] and np.allclose(
+        vectors[0]["embedding"], vec(1), atol=1e-6
+    )

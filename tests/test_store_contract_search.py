@@ -36,7 +36,8 @@ SENTENCES = ["Priya moved to Lisbon in May", "Marco works at a bakery", "Biscuit
 
 
 def _searchable(store: GraphStore, a: str, b: str) -> None:
-    """The same sentences in two groups; group b's copies share a's vectors, so only the filter separates them."""
+    """The same sentences in two groups; group b's copies share a's vectors, so only the filter separates
+    them."""
     for g in (a, b):
         add_episode(store, g, 0)
         ep = episode(g, 0)
@@ -44,7 +45,9 @@ def _searchable(store: GraphStore, a: str, b: str) -> None:
                    + [chunk(g, ep, 0, " ".join(SENTENCES), 0, kind="turn")])
         subj = add_entity(store, g, "Priya")
         for i, s in enumerate(SENTENCES):
-            add_fact(store, g, subj, "said", add_entity(store, g, f"object {i}"), s, T0, axis=i + 1, episodes=[ep])
+            add_fact(
+                store, g, subj, "said", add_entity(store, g, f"object {i}"), s, T0, axis=i + 1, episodes=[ep]
+            )
         add_mentions(store, g, ep, [subj])
 
 
@@ -69,16 +72,22 @@ def test_retrieval_group_vectors_reads_one_groups_vectors_in_uuid_order(
     _searchable(store, a, b)
     rows = store.named("retrieval.group_vectors", {"group_id": a})
     texts = [r["text"] for r in rows]
-    assert sorted(texts) == sorted([*SENTENCES, " ".join(SENTENCES), *SENTENCES])  # sentences, the turn, facts
+    assert sorted(texts) == sorted(
+        [*SENTENCES, " ".join(SENTENCES), *SENTENCES]
+    )  # sentences, the turn, facts
     assert {r["kind"] for r in rows} == {"sentence", "turn", "fact"}
     assert [r["uuid"] for r in rows] == sorted(r["uuid"] for r in rows)
     assert all(len(r["embedding"]) == len(vec(1)) for r in rows)
     assert {r["episode_uuid"] for r in rows} == {episode(a, 0)}
     ids = [r["uuid"] for r in store.named("retrieval.group_vector_ids", {"group_id": a})]
     assert ids == [r["uuid"] for r in rows]
-    some = store.named("retrieval.vectors_by_uuid", {"group_id": a, "uuids": [ids[-1], ids[0], "no-such-uuid"]})
+    some = store.named(
+        "retrieval.vectors_by_uuid", {"group_id": a, "uuids": [ids[-1], ids[0], "no-such-uuid"]}
+    )
     assert [r["uuid"] for r in some] == [ids[-1], ids[0]] and some[0] == rows[-1]
-    assert store.named("retrieval.vectors_by_uuid", {"group_id": b, "uuids": ids[:1]}) == []  # another group's row
+    assert (
+        store.named("retrieval.vectors_by_uuid", {"group_id": b, "uuids": ids[:1]}) == []
+    )  # another group's row
 
 
 def test_retrieval_text_ranks_one_groups_chunks(store: GraphStore, new_group: Callable[[], str]) -> None:
@@ -97,8 +106,12 @@ def test_retrieval_vector_finds_one_groups_facts(store: GraphStore, new_group: C
     _searchable(store, a, b)
     rows = retrieved(store, b, vector=vec(4), kinds={"fact"})
     assert rows[0]["text"] == SENTENCES[3] and rows[0]["score"] == pytest.approx(1.0, abs=1e-4)
-    mine = {stable_uuid("fact", b, stable_uuid("entity", b, "Priya"), "said", stable_uuid("entity", b, f"object {i}"), "1")
-            for i in range(len(SENTENCES))}
+    mine = {
+        stable_uuid(
+            "fact", b, stable_uuid("entity", b, "Priya"), "said", stable_uuid("entity", b, f"object {i}"), "1"
+        )
+        for i in range(len(SENTENCES))
+    }
     assert {r["uuid"] for r in rows} <= mine and len(rows) == 3
 
 
@@ -127,9 +140,13 @@ def test_retrieval_ops_return_only_the_asked_group(store: GraphStore, new_group:
     by_seq = store.named("retrieval.turns_by_seq", {"group_id": a, "seqs": [0, 1]})
     assert [t["uuid"] for t in by_seq] == [episode(a, 0)]
     mine = [h["uuid"] for h in hits if h["kind"] == "fact"] or [
-        stable_uuid("fact", a, stable_uuid("entity", a, "Priya"), "said", stable_uuid("entity", a, "object 0"), "1")
+        stable_uuid(
+            "fact", a, stable_uuid("entity", a, "Priya"), "said", stable_uuid("entity", a, "object 0"), "1"
+        )
     ]
-    theirs = stable_uuid("fact", b, stable_uuid("entity", b, "Priya"), "said", stable_uuid("entity", b, "object 0"), "1")
+    theirs = stable_uuid(
+        "fact", b, stable_uuid("entity", b, "Priya"), "said", stable_uuid("entity", b, "object 0"), "1"
+    )
     facts = store.named("retrieval.fact_sources", {"group_id": a, "uuids": [*mine, theirs]})
     assert facts and {f["uuid"] for f in facts} <= set(mine) and all(f["predicate"] == "said" for f in facts)
 
@@ -147,13 +164,15 @@ texts = ["Priya moved to Lisbon in May", "Marco works at a bakery", "Biscuit the
 for g in ("a", "b"):
     store.named("episode.create_many", {"group_id": g, "created_at": t, "episodes": [{"uuid": g, "name": g,
         "content": "", "source": "message", "source_description": "", "speaker": "P", "source_ref": None,
-        "content_hash": g, "seq": 0, "session": None, "valid_at": t, "entity_edges": [], "extract_context": "", "prev_uuid": None}]})
+        "content_hash": g, "seq": 0, "session": None, "valid_at": t, "entity_edges": [],
+        "extract_context": "", "prev_uuid": None}]})
     store.named("chunk.create_many", {"group_id": g, "chunks": [
-        {"uuid": g + str(i), "episode_uuid": g, "kind": "sentence", "text": s, "search_text": s, "seq": i, "speaker": "P",
-         "source_ref": None, "valid_at": t, "embedding": [1.0, float(i), 0.5], "time_text": None,
-         "time_start": None, "time_end": None} for i, s in enumerate(texts)]})
+        {"uuid": g + str(i), "episode_uuid": g, "kind": "sentence", "text": s, "search_text": s, "seq": i,
+         "speaker": "P", "source_ref": None, "valid_at": t, "embedding": [1.0, float(i), 0.5],
+         "time_text": None, "time_start": None, "time_end": None} for i, s in enumerate(texts)]})
 store.named("group.delete", {"group_id": "a"})
-(found,) = store.named("retrieval.text", {"group_id": "b", "text": "bakery", "k_fetch": 20, "bm25_k1": 1.2, "bm25_b": 0.75})
+(found,) = store.named("retrieval.text", {"group_id": "b", "text": "bakery", "k_fetch": 20, "bm25_k1": 1.2,
+                                          "bm25_b": 0.75})
 print(json.dumps([h["uuid"] for h in found["hits"] if h and h["kind"] != "fact"]))
 """
 

@@ -33,9 +33,15 @@ def test_bare_paths_are_kuzu_and_resolved(tmp_path: Path, monkeypatch: pytest.Mo
     assert parse_store_url("~/tkg.kuzu").target == str(tmp_path / "tkg.kuzu")
 
 
-def test_default_comes_from_tkg_store_or_the_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_default_comes_from_tkg_store_or_the_data_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     default = parse_store_url(None)
-    assert default.backend == "kuzu" and default.target.endswith("tkg.kuzu") and Path(default.target).is_absolute()
+    assert (
+        default.backend == "kuzu"
+        and default.target.endswith("tkg.kuzu")
+        and Path(default.target).is_absolute()
+    )
     monkeypatch.setenv("TKG_STORE", "bolt://db.internal:7688")
     assert parse_store_url(None).target == "bolt://db.internal:7688"
     assert parse_store_url(str(tmp_path / "explicit.kuzu")).backend == "kuzu"  # an explicit URL wins
@@ -137,7 +143,9 @@ def test_a_password_is_never_printed_however_it_is_written(url: str) -> None:
 
 @pytest.mark.parametrize("url", ["kuzu://u:pw@/tmp/x.kuzu", "kuzu://tmp/x.kuzu", "kuzu://~/x.kuzu", "kuzu:///tmp/a#b.kuzu",
                                  "kuzu:///tmp/a.kuzu?mode=ro"])
-def test_ambiguous_kuzu_urls_are_refused_and_make_nothing(url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ambiguous_kuzu_urls_are_refused_and_make_nothing(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     with pytest.raises(ConfigError) as refused:
         open_store(url)

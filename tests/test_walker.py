@@ -96,13 +96,21 @@ def test_a_directed_chain_may_come_back_to_its_seed_by_another_edge(graph: tuple
     group = f"walk-cycle-{uuid.uuid4().hex[:10]}"
     said = [("Ada", "Bruno", "I live in Porto these days."), ("Ada", "Bruno", "My manager is Bruno."),
             ("Bruno", "Ada", "I moved to Lyon."), ("Bruno", "Ada", "Since the shake-up I report to Ada.")]
-    mem.ingest_episodes([EpisodeInput(group, who, text, datetime(2024, 3, 1, 9, i, tzinfo=UTC), f"c{i}", listeners=(to,))
-                         for i, (who, to, text) in enumerate(said)])
+    mem.ingest_episodes(
+        [
+            EpisodeInput(group, who, text, datetime(2024, 3, 1, 9, i, tzinfo=UTC), f"c{i}", listeners=(to,))
+            for i, (who, to, text) in enumerate(said)
+        ]
+    )
     try:
         boss2 = walk(mem.ctx, group, _plan(mem, group, "Where does Ada's manager's manager live?"))
         assert boss2.complete and boss2.values == ["Porto"]
         assert [f.object for f in boss2.paths[0]] == ["Bruno", "Ada", "Porto"]
-        again = walk(mem.ctx, group, HopPlan("Ada", "Ada", (Hop("reports_to"), Hop("reports_to", inverse=True)), "entity"))
+        again = walk(
+            mem.ctx,
+            group,
+            HopPlan("Ada", "Ada", (Hop("reports_to"), Hop("reports_to", inverse=True)), "entity"),
+        )
         assert not again.complete  # the same edge is never walked back
     finally:
         mem.forget(group)
@@ -125,17 +133,23 @@ def test_limits_and_unknown_seeds_stop_cleanly(graph: tuple[Memory, str]) -> Non
 
 def test_strict_qualifiers_filter_and_loose_ones_only_hint() -> None:
     def fact(predicate: str, obj: str, qualifier: str) -> Fact:
-        return Fact(obj, "g", "Noor", predicate, obj, "", datetime(2023, 1, 1, tzinfo=UTC), qualifier=qualifier)
+        return Fact(
+            obj, "g", "Noor", predicate, obj, "", datetime(2023, 1, 1, tzinfo=UTC), qualifier=qualifier
+        )
 
     favourites = [fact("favorite", "Radiohead", "band now"), fact("favorite", "Pho", "food")]
-    assert [f.object for f in qualifier_filter(Hop("favorite", qualifier="band"), favourites)] == ["Radiohead"]
+    assert [f.object for f in qualifier_filter(Hop("favorite", qualifier="band"), favourites)] == [
+        "Radiohead"
+    ]
     assert qualifier_filter(Hop("favorite", qualifier="movie"), favourites) == []
     pets = [fact("has_pet", "Mochi", ""), fact("has_pet", "Juniper", "")]
     assert qualifier_filter(Hop("has_pet", qualifier="dog"), pets) == pets
 
 
 def test_common_words_do_not_become_names() -> None:
-    index = EntityIndex("g", [{"uuid": "1", "name": "Still"}, {"uuid": "2", "name": "Noor"}, {"uuid": "3", "name": "Tell"}])
+    index = EntityIndex(
+        "g", [{"uuid": "1", "name": "Still"}, {"uuid": "2", "name": "Noor"}, {"uuid": "3", "name": "Tell"}]
+    )
     names, _ = planning_names("Is Noor still in Glasgow?", index)
     assert "Still" not in names and "Noor" in names
     assert mentioned_entities("Tell me where Noor lives", index) == ["Noor"]
@@ -145,13 +159,28 @@ def test_common_words_do_not_become_names() -> None:
 def test_step_ops_by_name(graph: tuple[Memory, str]) -> None:
     """The walker's named steps: direction, current vs as-of edges, and the group filter."""
     mem, group = graph
-    store, ents = mem.ctx.store, {r["name"]: r["uuid"] for r in mem.ctx.store.named("entity.list", {"group_id": group})}
+    store, ents = (
+        mem.ctx.store,
+        {r["name"]: r["uuid"] for r in mem.ctx.store.named("entity.list", {"group_id": group})},
+    )
     base = {"group_id": group, "predicate": "reports_to"}
     out = store.named("walk.step_out", {**base, "from_uuids": [ents["Noor"]]})
-    assert [(r["from_uuid"], r["to_name"], r["invalid_at"]) for r in out] == [(ents["Noor"], "Omar Haddad", None)]
+    assert [(r["from_uuid"], r["to_name"], r["invalid_at"]) for r in out] == [
+        (ents["Noor"], "Omar Haddad", None)
+    ]
     back = store.named("walk.step_in", {**base, "from_uuids": [ents["Ines Duarte"]]})
     assert back == []  # Ines's edge is closed: not current
-    then = store.named("walk.step_in_as_of", {**base, "from_uuids": [ents["Ines Duarte"]], "as_of": JULY_2023})
+    then = store.named(
+        "walk.step_in_as_of", {**base, "from_uuids": [ents["Ines Duarte"]], "as_of": JULY_2023}
+    )
     assert [(r["to_name"], r["subject"], r["object"]) for r in then] == [("Noor", "Noor", "Ines Duarte")]
-    assert [r["to_name"] for r in store.named("walk.step_out_as_of", {**base, "from_uuids": [ents["Noor"]], "as_of": JULY_2023})] == ["Ines Duarte"]
-    assert store.named("walk.step_out", {**base, "group_id": "another-group", "from_uuids": [ents["Noor"]]}) == []
+    assert [
+        r["to_name"]
+        for r in store.named(
+            "walk.step_out_as_of", {**base, "from_uuids": [ents["Noor"]], "as_of": JULY_2023}
+        )
+    ] == ["Ines Duarte"]
+    assert (
+        store.named("walk.step_out", {**base, "group_id": "another-group", "from_uuids": [ents["Noor"]]})
+        == []
+    )

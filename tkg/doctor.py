@@ -80,7 +80,9 @@ def check_store(store: GraphStore) -> Check:
     server = store.server_version()
     if server:
         data["server"] = server
-    return Check("store", True, f"{store.url} reachable in {ms} ms" + (f" ({server})" if server else ""), data)
+    return Check(
+        "store", True, f"{store.url} reachable in {ms} ms" + (f" ({server})" if server else ""), data
+    )
 
 
 def check_schema(store: GraphStore) -> tuple[Check, dict[str, str]]:
@@ -91,10 +93,20 @@ def check_schema(store: GraphStore) -> tuple[Check, dict[str, str]]:
         meta = {}
     found = meta.get("schema_version")
     if found is None:
-        return Check("schema", False, "not initialised (any command that opens the memory applies it, e.g. `tkg groups`)"), meta
+        return Check(
+            "schema",
+            False,
+            "not initialised (any command that opens the memory applies it, e.g. `tkg groups`)",
+        ), meta
     ok = found == SCHEMA_VERSION
-    detail = f"version {found}" + ("" if ok else f", expected {SCHEMA_VERSION}") + f", embedding dim {meta.get('embedding_dim')}"
-    return Check("schema", ok, detail, {"schema_version": found, "embedding_dim": meta.get("embedding_dim")}), meta
+    detail = (
+        f"version {found}"
+        + ("" if ok else f", expected {SCHEMA_VERSION}")
+        + f", embedding dim {meta.get('embedding_dim')}"
+    )
+    return Check(
+        "schema", ok, detail, {"schema_version": found, "embedding_dim": meta.get("embedding_dim")}
+    ), meta
 
 
 def check_indexes(store: GraphStore) -> Check:
@@ -134,7 +146,8 @@ def check_embedder(expected_dim: str | None) -> Check:
 
 
 def run_checks(url: str | None) -> tuple[list[Check], str]:
-    """Every check in order, and the store URL with any password removed; a failure is recorded, never raised."""
+    """Every check in order, and the store URL with any password removed; a failure is recorded, never
+    raised."""
     checks: list[Check] = []
     try:
         shown = parse_store_url(url).redacted

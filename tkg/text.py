@@ -98,9 +98,16 @@ def split_sentences(text: str) -> list[str]:
                 word = _WORD_BEFORE.search(text, max(start, m.start() - 32), m.start())
                 if word is not None:
                     w = word.group(1).lower()
-                    if w in ABBREVIATIONS or (len(w) == 1 and word.group(1) not in "IA" and word.group(1).isupper()):
+                    if w in ABBREVIATIONS or (
+                        len(w) == 1 and word.group(1) not in "IA" and word.group(1).isupper()
+                    ):
                         continue
-                if end < n and _DECIMAL_AFTER.match(text, end) and m.start() > 0 and text[m.start() - 1].isdigit():
+                if (
+                    end < n
+                    and _DECIMAL_AFTER.match(text, end)
+                    and m.start() > 0
+                    and text[m.start() - 1].isdigit()
+                ):
                     continue
         if end < n and not text[end].isspace() and not _is_symbol(text[end]) and punct[0] != "\n":
             continue  # "e.g.x", "U.S.A" or a URL: not followed by a space
@@ -158,7 +165,9 @@ _WORD_POSSESSIVE = re.compile(r"['\u2019]s$")
 _APOSTROPHE = re.compile(r"['\u2019]")
 _SUFFIXES = ("ing", "ed", "es", "s", "ly", "d")
 _TERM = re.compile(r"[a-z0-9]+")
-_FRAME = frozenset("what when where which who whom whose why how kind type sort many much ever did does do".split())
+_FRAME = frozenset(
+    "what when where which who whom whose why how kind type sort many much ever did does do".split()
+)
 
 
 def tokenize(text: str) -> list[str]:

@@ -54,7 +54,9 @@ MONTHS = {
     )
     for m in names
 }
-WEEKDAYS = {d: i for i, d in enumerate(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])}
+WEEKDAYS = {
+    d: i for i, d in enumerate(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])
+}
 SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}  # first month of each
 NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -63,10 +65,13 @@ NUMBERS = {
 FUZZY = {"a few": (2, 4), "few": (2, 4), "a couple of": (2, 3), "a couple": (2, 3), "couple of": (2, 3),
          "several": (3, 6), "many": (3, 10)}
 
-_MON = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+_MON = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
+        r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
 _LONG_MON = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
 _WD = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-_NUM = r"(?:\d{1,3}|a\s+few|a\s+couple(?:\s+of)?|couple\s+of|few|several|many|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)"
+_NUM = (r"(?:\d{1,3}|a\s+few|a\s+couple(?:\s+of)?|couple\s+of|few|several|many|an?|one|two|three|four|five"
+        r"|six"
+        r"|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)")
 _UNIT = r"(?:day|week|month|year|decade)s?"
 _PART = r"(?:\s+(?:morning|afternoon|evening|night))?"
 _SEASON = r"(?:spring|summer|fall|autumn|winter)"
@@ -81,7 +86,9 @@ _FUTURE = re.compile(
     r"(?:'m|am|are|'re|is)\s+(?:\w+ing))\b|'ll\b",
     re.I,
 )
-_PAST = re.compile(r"\b(?:was|were|went|did|had|got|came|made|took|saw|met|left|bought|sold|found|told|\w+ed)\b", re.I)
+_PAST = re.compile(
+    r"\b(?:was|were|went|did|had|got|came|made|took|saw|met|left|bought|sold|found|told|\w+ed)\b", re.I
+)
 _CLAUSE_END = re.compile(r"[.!?;]")
 
 def _day(d: datetime) -> datetime:
@@ -195,19 +202,33 @@ def _seasons(anchor: datetime, unit: str) -> list[Span]:
 def _h_rel_unit(m: re.Match[str], anchor: datetime, tense: str) -> Result:
     rel_text = " ".join(m.group("rel").lower().split())
     unit = m.group("unit").lower()
-    off = -1 if rel_text in ("last", "past", "previous", "this past") else 1 if rel_text in ("next", "coming") else 0
+    off = (
+        -1
+        if rel_text in ("last", "past", "previous", "this past")
+        else 1
+        if rel_text in ("next", "coming")
+        else 0
+    )
     if unit in SEASONS:
-        (s, e), gran = _choose(_seasons(anchor, unit), anchor, {-1: "last", 1: "next"}.get(off, "this"), tense), "season"
+        (s, e), gran = (
+            _choose(_seasons(anchor, unit), anchor, {-1: "last", 1: "next"}.get(off, "this"), tense),
+            "season",
+        )
     elif unit == "weekend":
         cur = _weekend(anchor, 0)
-        (s, e), gran = (cur if cur[1] <= anchor else _weekend(anchor, -1)) if off < 0 else _weekend(anchor, off), unit
+        (s, e), gran = (
+            (cur if cur[1] <= anchor else _weekend(anchor, -1)) if off < 0 else _weekend(anchor, off),
+            unit,
+        )
     else:
         (s, e), gran = _bucket(anchor + _step(unit, off), unit), unit
     return (s, anchor, "range") if m.group("since") else (s, e, gran)
 
 
 def _h_the_weekend(m: re.Match[str], anchor: datetime, tense: str) -> Result:
-    s, e = _choose([_weekend(anchor, w) for w in (-1, 0, 1)], anchor, "", "future" if tense == "future" else "past")
+    s, e = _choose(
+        [_weekend(anchor, w) for w in (-1, 0, 1)], anchor, "", "future" if tense == "future" else "past"
+    )
     return s, e, "weekend"
 
 
@@ -219,8 +240,12 @@ def _h_weekday(m: re.Match[str], anchor: datetime, tense: str) -> Result:
     else:
         days = [(d, d + timedelta(days=1)) for d in (first + timedelta(days=7 * k) for k in (-1, 0, 1))]
         days = [d for d in days if not d[0] <= anchor < d[1]]  # "on Friday" said on a Friday: another Friday
-        s = _choose(days, anchor, {"last": "last", "next": "next", "coming": "next", "this coming": "next"}.get(rel, ""),
-                    tense)[0]
+        s = _choose(
+            days,
+            anchor,
+            {"last": "last", "next": "next", "coming": "next", "this coming": "next"}.get(rel, ""),
+            tense,
+        )[0]
     return s, s + timedelta(days=1), "day"
 
 
@@ -294,31 +319,88 @@ def _h_season(m: re.Match[str], anchor: datetime, tense: str) -> Result:
 
 _DATE_TAIL = r"(?:,?\s+(?P<yr>(?:19|20)\d{2})\b)?"
 _RULES: list[tuple[re.Pattern[str], Handler]] = [
-    (re.compile(r"\b(?:(?:the\s+)?day\s+(?:before\s+yesterday|after\s+tomorrow)|yesterday" + _PART
-                + r"|tomorrow" + _PART + r"|last\s+night|today|tonight|this\s+(?:morning|afternoon|evening))\b", re.I),
-     _h_named_day),
-    (re.compile(r"\b(?P<since>since\s+)?(?P<rel>this\s+past|this|last|next|coming|past|previous)\s+"
-                r"(?P<unit>week|weekend|month|year|" + _SEASON + r")\b", re.I), _h_rel_unit),
+    (
+        re.compile(
+            r"\b(?:(?:the\s+)?day\s+(?:before\s+yesterday|after\s+tomorrow)|yesterday"
+            + _PART
+            + r"|tomorrow"
+            + _PART
+            + r"|last\s+night|today|tonight|this\s+(?:morning|afternoon|evening))\b",
+            re.I,
+        ),
+        _h_named_day,
+    ),
+    (
+        re.compile(
+            r"\b(?P<since>since\s+)?(?P<rel>this\s+past|this|last|next|coming|past|previous)\s+"
+            r"(?P<unit>week|weekend|month|year|" + _SEASON + r")\b",
+            re.I,
+        ),
+        _h_rel_unit,
+    ),
     (re.compile(r"\b(?:over|on|at|during|for)\s+the\s+weekend\b", re.I), _h_the_weekend),
-    (re.compile(r"\b(?P<rel>last|next|this(?:\s+coming)?|coming|on)\s+(?P<wd>" + _WD + r")s?" + _PART + r"\b", re.I),
-     _h_weekday),
-    (re.compile(r"\b(?:on\s+)?(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>" + _MON
-                + r")\b\.?" + _DATE_TAIL, re.I), _h_date),
-    (re.compile(r"\b(?:on\s+)?(?P<mon>" + _MON + r")\.?\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?\b(?!:)" + _DATE_TAIL, re.I),
-     _h_date),
-    (re.compile(r"\b(?:(?P<prep>in|since|last|next|this|during|until|by|early|late|mid|end\s+of|beginning\s+of)"
-                r"[\s-]+(?P<mon>" + _MON + r")|(?P<mon2>" + _LONG_MON + r"))\b" + _DATE_TAIL, re.I), _h_month),
-    (re.compile(r"\b(?P<prep>in|since|during|by|until|before|after|from|of|back\s+in)\s+(?P<yr>(?:19|20)\d{2})\b",
-                re.I), _h_year),
-    (re.compile(r"\b(?:(?P<dir>in|within)\s+)?(?P<n>" + _NUM + r")\s+(?P<unit>" + _UNIT + r")"
-                r"(?:\s+(?P<ago>ago|from\s+now|earlier|later|back))?\b", re.I), _h_ago),
-    (re.compile(r"\b(?:the|these)\s+(?:past|last)\s+(?:(?P<n>" + _NUM + r")\s+)?(?P<unit>" + _UNIT + r")\b", re.I),
-     _h_past_n),
+    (
+        re.compile(
+            r"\b(?P<rel>last|next|this(?:\s+coming)?|coming|on)\s+(?P<wd>" + _WD + r")s?" + _PART + r"\b",
+            re.I,
+        ),
+        _h_weekday,
+    ),
+    (
+        re.compile(
+            r"\b(?:on\s+)?(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>"
+            + _MON
+            + r")\b\.?"
+            + _DATE_TAIL,
+            re.I,
+        ),
+        _h_date,
+    ),
+    (
+        re.compile(
+            r"\b(?:on\s+)?(?P<mon>" + _MON + r")\.?\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?\b(?!:)" + _DATE_TAIL,
+            re.I,
+        ),
+        _h_date,
+    ),
+    (
+        re.compile(
+            r"\b(?:(?P<prep>in|since|last|next|this|during|until|by|early|late|mid|end\s+of|beginning\s+of)"
+            r"[\s-]+(?P<mon>" + _MON + r")|(?P<mon2>" + _LONG_MON + r"))\b" + _DATE_TAIL,
+            re.I,
+        ),
+        _h_month,
+    ),
+    (
+        re.compile(
+            r"\b(?P<prep>in|since|during|by|until|before|after|from|of|back\s+in)\s+(?P<yr>(?:19|20)\d{2})\b",
+            re.I,
+        ),
+        _h_year,
+    ),
+    (
+        re.compile(
+            r"\b(?:(?P<dir>in|within)\s+)?(?P<n>" + _NUM + r")\s+(?P<unit>" + _UNIT + r")"
+            r"(?:\s+(?P<ago>ago|from\s+now|earlier|later|back))?\b",
+            re.I,
+        ),
+        _h_ago,
+    ),
+    (
+        re.compile(
+            r"\b(?:the|these)\s+(?:past|last)\s+(?:(?P<n>" + _NUM + r")\s+)?(?P<unit>" + _UNIT + r")\b", re.I
+        ),
+        _h_past_n,
+    ),
     (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), _h_iso),
     (re.compile(r"\b(?:in|during|over)\s+(?:the\s+)?(?P<unit>" + _SEASON + r")\b", re.I), _h_season),
 ]
-_NOT_PAST = frozenset({"need", "feed", "speed", "seed", "indeed", "bed", "red", "proceed", "succeed", "exceed", "weed",
-                       "breed", "shed", "wed", "sled", "embed", "bleed", "greed"})
+_NOT_PAST = frozenset(
+    {
+        "need", "feed", "speed", "seed", "indeed", "bed", "red", "proceed", "succeed", "exceed", "weed",
+        "breed", "shed", "wed", "sled", "embed", "bleed", "greed",
+    }
+)
 
 
 def clause_tense(text: str, pos: int) -> str:
@@ -339,7 +421,8 @@ def clause_tense(text: str, pos: int) -> str:
 def find_times(text: str, anchor: datetime) -> list[TimeRef]:
     """All time expressions in `text`, resolved against `anchor` (the turn's time), left to right.
 
-    >>> [t.start.date().isoformat() for t in find_times("I moved yesterday", datetime(2023, 5, 8, tzinfo=UTC))]
+    >>> [t.start.date().isoformat()
+    ...  for t in find_times("I moved yesterday", datetime(2023, 5, 8, tzinfo=UTC))]
     ['2023-05-07']
     """
     if not _TRIGGER.search(text):
@@ -378,7 +461,9 @@ def parse_session_datetime(value: str) -> datetime:
     '2023-05-08T13:56:00+00:00'
     """
     if not isinstance(value, str) or not value.strip():
-        raise InputError(f"empty or non-text date {value!r}; expected e.g. '1:56 pm on 8 May, 2023' or ISO 8601")
+        raise InputError(
+            f"empty or non-text date {value!r}; expected e.g. '1:56 pm on 8 May, 2023' or ISO 8601"
+        )
     m = _SESSION.match(value)
     if m:
         hour = int(m.group("h") or 0)
@@ -398,7 +483,8 @@ def parse_session_datetime(value: str) -> datetime:
         parsed = datetime.fromisoformat(iso)
     except ValueError:
         raise InputError(
-            f"unrecognised date {value!r}; expected e.g. '1:56 pm on 8 May, 2023' or ISO 8601 '2023-05-08T13:56:00Z'"
+            f"unrecognised date {value!r}; expected e.g. '1:56 pm on 8 May, 2023' or ISO 8601 "
+            "'2023-05-08T13:56:00Z'"
         ) from None
     try:
         return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)

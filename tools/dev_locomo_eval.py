@@ -189,7 +189,11 @@ def _summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         sub = [r for r in rows if r["category"] == cat]
         if sub:
             summary[f"{cat}:{name}"] = block(sub)
-    summary["latency_ms"] = {"p50": statistics.median(ms), "p95": ms[int(0.95 * (len(ms) - 1))], "max": ms[-1]}
+    summary["latency_ms"] = {
+        "p50": statistics.median(ms),
+        "p95": ms[int(0.95 * (len(ms) - 1))],
+        "max": ms[-1],
+    }
     summary["retried"] = sum(r["retries"] for r in rows)
     stages = sorted({k for r in rows for k in r["stages"]} - {"total"})
     summary["stages_ms"] = {k: _pcts([r["stages"].get(k, 0.0) for r in rows]) for k in stages}
@@ -242,12 +246,19 @@ def _print(name: str, s: dict[str, Any]) -> None:
     lat = s["latency_ms"]
     print(f"\n== {name}  (p50 {lat['p50']:.1f} ms, p95 {lat['p95']:.1f} ms, max {lat['max']:.1f} ms, "
           f"over-fetch retried on {s['retried']} questions)", flush=True)
-    print("stages p50/p95 ms: " + ", ".join(f"{k} {v['p50']:.1f}/{v['p95']:.1f}" for k, v in s["stages_ms"].items()))
+    print(
+        "stages p50/p95 ms: "
+        + ", ".join(f"{k} {v['p50']:.1f}/{v['p95']:.1f}" for k, v in s["stages_ms"].items())
+    )
     print(f"{'':16}{'n':>5}" + "".join(f"{'hit@' + str(k):>8}" for k in KS) + f"{'mrr':>8}")
     for key, b in s.items():
         if isinstance(b, dict) and "mrr" in b:
-            print(f"{key:16}{b['n']:>5}" + "".join(f"{b['hit@' + str(k)]:>8.3f}" for k in KS) + f"{b['mrr']:>8.3f}",
-                  flush=True)
+            print(
+                f"{key:16}{b['n']:>5}"
+                + "".join(f"{b['hit@' + str(k)]:>8.3f}" for k in KS)
+                + f"{b['mrr']:>8.3f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

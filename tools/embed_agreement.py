@@ -31,8 +31,12 @@ from tkg.ingest.pipeline import episode_uuid, search_text  # noqa: E402
 
 
 def summary(cosines: np.ndarray) -> dict[str, float | int]:
-    return {"n": int(cosines.size), "mean": round(float(cosines.mean()), 5), "min": round(float(cosines.min()), 5),
-            "p1": round(float(np.percentile(cosines, 1)), 5)}
+    return {
+        "n": int(cosines.size),
+        "mean": round(float(cosines.mean()), 5),
+        "min": round(float(cosines.min()), 5),
+        "p1": round(float(np.percentile(cosines, 1)), 5),
+    }
 
 
 def turn_vectors(vectors: dict[str, np.ndarray], turns: list[list[str]]) -> np.ndarray:
@@ -62,7 +66,10 @@ def main() -> None:
     questions = [q.question for q in load_questions(args.path)]
     result: dict[str, object] = {"file": str(args.path), "turns": len(episodes)}
     vectors = {}
-    for label, emb in (("onnx", OnnxEmbedder(matmul=args.matmul)), ("float32", LocalEmbedder(dtype="float32"))):
+    for label, emb in (
+        ("onnx", OnnxEmbedder(matmul=args.matmul)),
+        ("float32", LocalEmbedder(dtype="float32")),
+    ):
         started = time.perf_counter()
         vectors[label] = (emb.embed(texts), emb.embed(questions))
         result[f"{label}_model"] = emb.name

@@ -25,9 +25,12 @@ from typing import Any
 import kuzu
 import numpy as np
 
-WORDS = "paint dog cat Lisbon moved adopted guitar concert sister pottery camping lake museum book novel run".split()
+WORDS = ("paint dog cat Lisbon moved adopted guitar concert sister pottery camping lake museum book novel "
+         "run").split()
 FTS = "CALL CREATE_FTS_INDEX('Chunk', 'fts', ['search_text'], stemmer := 'english')"
-VEC = "CALL CREATE_VECTOR_INDEX('Chunk', 'vec', 'embedding', metric := 'cosine', mu := 16, ml := 32, efc := 64)"
+VEC = (
+    "CALL CREATE_VECTOR_INDEX('Chunk', 'vec', 'embedding', metric := 'cosine', mu := 16, ml := 32, efc := 64)"
+)
 
 
 def tag(i: int) -> str:
@@ -49,7 +52,8 @@ def main() -> None:
     a = p.parse_args()
     rng = random.Random(0)
     rows = [{"uuid": f"c{i}", "t": " ".join(rng.choice(WORDS) for _ in range(12)) + " " + tag(i),
-             "e": (lambda v: (v / np.linalg.norm(v)).tolist())(np.random.default_rng(i).standard_normal(384).astype(np.float32))}
+             "e": (lambda v: (v / np.linalg.norm(v)).tolist())(
+                 np.random.default_rng(i).standard_normal(384).astype(np.float32))}
             for i in range(a.rows)]  # fmt: skip
     db = kuzu.Database(str(Path(tempfile.mkdtemp()) / "cost.kuzu"))
     conn = kuzu.Connection(db)
@@ -69,7 +73,14 @@ def main() -> None:
             conn.execute(many, {"rows": batch})
         else:
             for b in range(0, len(batch) - len(batch) % k, k):
-                conn.execute(one, {f"{x}{j}": batch[b + j][y] for j in range(k) for x, y in (("u", "uuid"), ("t", "t"), ("e", "e"))})
+                conn.execute(
+                    one,
+                    {
+                        f"{x}{j}": batch[b + j][y]
+                        for j in range(k)
+                        for x, y in (("u", "uuid"), ("t", "t"), ("e", "e"))
+                    },
+                )
         conn.execute("COMMIT")
     inserted = time.perf_counter() - started
     started = time.perf_counter()
@@ -83,8 +94,11 @@ def main() -> None:
     for i in sample:
         got = rows_of(conn, "CALL QUERY_FTS_INDEX('Chunk', 'fts', $q) RETURN node.uuid", {"q": tag(i)})
         wrong += [g[0] for g in got] != [f"c{i}"]
-    print(f"indexes={a.indexes} per_statement={k} unwind={a.unwind} rows={n}: insert {inserted:.2f} s, "
-          f"index build {built:.2f} s, {1000 * (inserted + built) / n:.2f} ms/row; fts_wrong {wrong}/{len(sample)}")
+    print(
+        f"indexes={a.indexes} per_statement={k} unwind={a.unwind} rows={n}: insert {inserted:.2f} s, "
+        f"index build {built:.2f} s, {1000 * (inserted + built) / n:.2f} ms/row; fts_wrong "
+        f"{wrong}/{len(sample)}"
+    )
 
 
 if __name__ == "__main__":

@@ -27,7 +27,12 @@ from tkg.stores.kuzu_store import _vector_text
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--rows", type=int, default=128, help="rows a statement (ingest writes about 128 chunks a transaction)")
+    ap.add_argument(
+        "--rows",
+        type=int,
+        default=128,
+        help="rows a statement (ingest writes about 128 chunks a transaction)",
+    )
     ap.add_argument("--rounds", type=int, default=20, help="statements each way")
     ap.add_argument("--dim", type=int, default=384)
     args = ap.parse_args()
@@ -49,7 +54,9 @@ def main() -> None:
                     uuid = f"{way}-{round_}-{i}"
                     written[uuid] = vector
                     values = vector.tolist()
-                    rows.append({"uuid": uuid, "v": _vector_text(Vector(values)) if way == "text" else values})
+                    rows.append(
+                        {"uuid": uuid, "v": _vector_text(Vector(values)) if way == "text" else values}
+                    )
                 made = time.perf_counter()
                 conn.execute(query, {"rows": rows})
                 spent[way][0] += time.perf_counter() - made
@@ -59,7 +66,10 @@ def main() -> None:
         exact = all(np.array_equal(np.asarray(v, dtype=np.float32), written[u]) for u, v in result.get_all())
     print(f"{args.rows} rows of {args.dim} floats a statement, {args.rounds} statements each way")
     for way, (in_kuzu, in_python) in spent.items():
-        print(f"{way:5s} kuzu {1000 * in_kuzu / args.rounds:7.1f} ms  python {1000 * in_python / args.rounds:6.1f} ms")
+        print(
+            f"{way:5s} kuzu {1000 * in_kuzu / args.rounds:7.1f} ms  python "
+            f"{1000 * in_python / args.rounds:6.1f} ms"
+        )
     print("every vector read back exactly:", exact)
 
 

@@ -61,7 +61,9 @@ def main() -> None:
     }
     total_in = sum(s["tokens_in"] for s in stats.values())
     total_out = sum(s["max_out"] for s in stats.values())
-    out["cost_usd_upper_bound"] = {m: round((total_in * a + total_out * b) / 1e6, 4) for m, (a, b) in PRICES.items()}
+    out["cost_usd_upper_bound"] = {
+        m: round((total_in * a + total_out * b) / 1e6, 4) for m, (a, b) in PRICES.items()
+    }
     print(json.dumps(out, indent=1))
 
 

@@ -35,7 +35,9 @@ def main() -> None:
             for qa in conv.get("qa", []):
                 mem.ask(qa["question"], group=conv["sample_id"])
                 questions += 1
-    print(json.dumps({"turns": report.episodes, "questions": questions, "extract": report.llm.get("extract")}))
+    print(
+        json.dumps({"turns": report.episodes, "questions": questions, "extract": report.llm.get("extract")})
+    )
 
 
 if __name__ == "__main__":

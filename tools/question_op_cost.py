@@ -31,7 +31,9 @@ from tkg.stores import kuzu_store  # noqa: E402
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--size", type=int, default=10000, help="episodes to generate (seed 0, as the benchmark)")
-    ap.add_argument("--path", required=True, help="Kuzu directory: built when it holds no episodes, else reused")
+    ap.add_argument(
+        "--path", required=True, help="Kuzu directory: built when it holds no episodes, else reused"
+    )
     ap.add_argument("--questions", type=int, default=300)
     ap.add_argument("--top", type=int, default=12, help="statements to list")
     args = ap.parse_args()
@@ -40,7 +42,10 @@ def main() -> None:
     with Memory.open(f"kuzu://{args.path}") as mem:
         if not mem.ctx.store.named("group.list", {}):
             report = mem.ingest_episodes(data.episodes())
-            print(f"built {args.size} episodes in {report.seconds:.1f} s ({report.to_dict()['turns_per_s']} turns/s)")
+            print(
+                f"built {args.size} episodes in {report.seconds:.1f} s ({report.to_dict()['turns_per_s']} "
+                "turns/s)"
+            )
         questions = build_questions(data, limit=args.questions)
         mem.ctx.embedder.embed(["warm up"])  # model load is not a question's cost
         mem.ask(questions[0].text, group=questions[0].group)
@@ -65,7 +70,10 @@ def main() -> None:
             kuzu_store.KuzuStore._execute = original  # type: ignore[method-assign]
         total = (time.perf_counter() - started) * 1000 / len(questions)
         in_store = sum(v[1] for v in spent.values()) / len(questions)
-        print(f"size {args.size}: {total:.2f} ms a question, {in_store:.2f} in the store, {total - in_store:.2f} outside")
+        print(
+            f"size {args.size}: {total:.2f} ms a question, {in_store:.2f} in the store, "
+            f"{total - in_store:.2f} outside"
+        )
         print("calls  total ms  ms/call  statement")
         for text, (calls, ms) in sorted(spent.items(), key=lambda kv: -kv[1][1])[: args.top]:
             print(f"{int(calls):5d} {ms:9.1f} {ms / calls:8.2f}  {text}")

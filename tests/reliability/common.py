@@ -60,7 +60,11 @@ def bounded(examples: int) -> settings:
     return settings(
         max_examples=examples,
         deadline=None,
-        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+        suppress_health_check=[
+            HealthCheck.function_scoped_fixture,
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+        ],
         database=None,  # no .hypothesis/ directory; a failure prints its blob to reproduce it
         print_blob=True,
         # no shrinking: one example costs seconds here, and a shrink could take many minutes
@@ -131,6 +135,21 @@ def facts_of(store: Any, group: str) -> list[tuple[Any, ...]]:
     read-only path."""
     rows = store.read(FACTS, {"g": group})
     name = {r["uuid"]: (r["s"], r["p"], r["o"], r["v"]) for r in rows}
-    out = [(r["s"], r["p"], r["o"], r["q"], r["v"], r["valid"], r["invalid"], r["live"], name.get(r["sup"]), r["ref"],
-            r["conf"], r["tt"]) for r in rows]
+    out = [
+        (
+            r["s"],
+            r["p"],
+            r["o"],
+            r["q"],
+            r["v"],
+            r["valid"],
+            r["invalid"],
+            r["live"],
+            name.get(r["sup"]),
+            r["ref"],
+            r["conf"],
+            r["tt"],
+        )
+        for r in rows
+    ]
     return sorted(out, key=repr)

@@ -152,7 +152,8 @@ def same_turns_twice(main: Memory, other: Memory) -> int:
 
 
 def main(argv: list[str]) -> int:
-    """Run the Kuzu scenarios on a fresh database under ``folder``: ``rounds`` of parallel groups, one race."""
+    """Run the Kuzu scenarios on a fresh database under ``folder``: ``rounds`` of parallel groups, one
+    race."""
     folder, rounds = Path(argv[0]), int(argv[1])
     # The embedder loads its model lazily, on the first text the shared cache lacks: a rerun never loads it.
     with Memory.open(store_url("kuzu", folder), embedder=get_embedder()) as mem:

@@ -134,7 +134,8 @@ def bench_memory(url: str | None, *, embed_cache: bool = False, keep: bool = Fal
                  llm: Any = None) -> Iterator[BenchMemory]:
     """Open a benchmark Memory: ``url`` (Kuzu path must not exist yet) or a temporary Kuzu database.
 
-    A temporary database is deleted afterwards unless ``keep``. ``llm`` as in ``Memory.open``. On Neo4j the server is used as is;
+    A temporary database is deleted afterwards unless ``keep``. ``llm`` as in ``Memory.open``. On Neo4j the
+    server is used as is;
     the caller deletes its own groups first (:meth:`BenchMemory.forget_groups`) and the run notes
     how many other episodes share the indexes.
     """
@@ -152,7 +153,9 @@ def bench_memory(url: str | None, *, embed_cache: bool = False, keep: bool = Fal
     embedder.embed(["warm-up: load the model before anything is timed"])
     load_s = time.perf_counter() - started
     embedder.lap()
-    mem = Memory.open(url, embedder=embedder, llm=llm)  # llm: the model stages (tkg/llm/spec.py); None: TKG_LLM…
+    mem = Memory.open(
+        url, embedder=embedder, llm=llm
+    )  # llm: the model stages (tkg/llm/spec.py); None: TKG_LLM…
     bm = BenchMemory(mem, embedder, mem.url, mem.ctx.store.dialect, path, round(load_s, 2), raw_url=url)
     try:
         yield bm
@@ -212,8 +215,13 @@ def code_version() -> dict[str, Any] | None:
 
     root = Path(__file__).resolve().parents[2]
     try:
-        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                              timeout=5, check=True).stdout.strip()
+        head = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=True,
+        ).stdout.strip()
         dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
                                capture_output=True, text=True, timeout=5, check=True).stdout.splitlines()
     except (OSError, subprocess.SubprocessError):

@@ -76,7 +76,10 @@ def check_invariants(
     linked: dict[str, set[str]] = {}
     for h in _rows(store, "has_chunk", group):
         if not h["a"] == h["b"] == h["r"] == group:
-            bad.append(f"{group}: HAS_CHUNK {h['episode']}→{h['chunk']} crosses groups ({h['a']}, {h['b']}, {h['r']})")
+            bad.append(
+                f"{group}: HAS_CHUNK {h['episode']}→{h['chunk']} crosses groups ({h['a']}, {h['b']}, "
+                f"{h['r']})"
+            )
         linked.setdefault(h["episode"], set()).add(h["chunk"])
     for ep in uuids:
         have = own.get(ep, set())
@@ -86,7 +89,9 @@ def check_invariants(
         elif not have:
             bad.append(f"{group}: episode {ep} has no chunks")
         if linked.get(ep, set()) != have:
-            bad.append(f"{group}: episode {ep} is linked to {len(linked.get(ep, set()))} of {len(have)} chunks")
+            bad.append(
+                f"{group}: episode {ep} is linked to {len(linked.get(ep, set()))} of {len(have)} chunks"
+            )
     facts = _rows(store, "facts", group)
     fact_uuids = {f["uuid"] for f in facts}
     slots: Counter[tuple[str, str, str]] = Counter()
@@ -114,7 +119,11 @@ def check_invariants(
     # a node may lack its anchor for a moment (ingest links it after the episode's transaction, and
     # every open links stragglers), but never has one of another group's, or two
     anchors = _rows(store, "anchors", group)
-    bad += [f"{group}: {a['node']} is anchored to group {a['a']}" for a in anchors if not a["a"] == a["b"] == group]
+    bad += [
+        f"{group}: {a['node']} is anchored to group {a['a']}"
+        for a in anchors
+        if not a["a"] == a["b"] == group
+    ]
     twice = Counter(a["node"] for a in anchors)
     bad += [f"{group}: {node} is anchored {n} times" for node, n in twice.items() if n > 1]
     return bad

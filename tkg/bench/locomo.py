@@ -51,10 +51,20 @@ class QuestionResult:
     stages_ms: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"group": self.q.group, "question": self.q.question, "category": self.q.category,
-                "gold": list(self.q.evidence), "rank": self.rank, "abstained": self.abstained, "mode": self.mode,
-                "label": self.q.mode, "procedure": self.procedure, "ms": round(self.ms, 2),
-                "refs": self.refs[:10], "answer": self.answer}
+        return {
+            "group": self.q.group,
+            "question": self.q.question,
+            "category": self.q.category,
+            "gold": list(self.q.evidence),
+            "rank": self.rank,
+            "abstained": self.abstained,
+            "mode": self.mode,
+            "label": self.q.mode,
+            "procedure": self.procedure,
+            "ms": round(self.ms, 2),
+            "refs": self.refs[:10],
+            "answer": self.answer,
+        }
 
 
 @dataclass
@@ -84,14 +94,25 @@ def ingest_turns(
     bm.embedder.lap()
     report = bm.mem.ingest_episodes(episodes, progress=tick, bulk=(not others) if bulk is None else bulk)
     turns, embedded = report.episodes, bm.embedder.lap()
-    return {"turns": turns, "seconds": report.seconds, "turns_per_s": round(turns / report.seconds, 1) if report.seconds else None,
-            "embed_s": embedded["embed_s"], "embedded_texts": embedded["texts"],
-            "embed_share": round(embedded["embed_s"] / report.seconds, 3) if report.seconds else None,
-            "chunks": report.chunks, "entities": report.entities, "facts": report.facts,
-            "superseded": report.superseded, "skipped_existing": report.skipped_existing,
-            "bulk": report.bulk, "index_build_s": report.index_build_s,
-            "refs": {g: {e.source_ref for e in episodes if e.group == g and e.source_ref} for g in wanted},
-            "groups": wanted, "other_episodes": others, **({"llm": report.llm} if report.llm else {})}
+    return {
+        "turns": turns,
+        "seconds": report.seconds,
+        "turns_per_s": round(turns / report.seconds, 1) if report.seconds else None,
+        "embed_s": embedded["embed_s"],
+        "embedded_texts": embedded["texts"],
+        "embed_share": round(embedded["embed_s"] / report.seconds, 3) if report.seconds else None,
+        "chunks": report.chunks,
+        "entities": report.entities,
+        "facts": report.facts,
+        "superseded": report.superseded,
+        "skipped_existing": report.skipped_existing,
+        "bulk": report.bulk,
+        "index_build_s": report.index_build_s,
+        "refs": {g: {e.source_ref for e in episodes if e.group == g and e.source_ref} for g in wanted},
+        "groups": wanted,
+        "other_episodes": others,
+        **({"llm": report.llm} if report.llm else {}),
+    }
 
 
 def ask_all(bm: BenchMemory, questions: list[LocomoQuestion], known: dict[str, set[str]],
@@ -135,28 +156,44 @@ def summarise(results: list[QuestionResult], known: dict[str, set[str]]) -> dict
         "questions": len(results),
         "retrieval": overall.summary(),
         "by_category": {CATEGORIES[c]: {"category": c, **by_cat[c].summary()} for c in sorted(by_cat)},
-        "by_mode": {m: {**s.summary(), "routed": sum(1 for r in results if r.mode == m)} for m, s in sorted(by_mode.items())},
+        "by_mode": {
+            m: {**s.summary(), "routed": sum(1 for r in results if r.mode == m)}
+            for m, s in sorted(by_mode.items())
+        },
         "abstention": {
-            "adversarial_abstained": round(sum(r.abstained for r in adversarial) / len(adversarial), 3) if adversarial else None,
+            "adversarial_abstained": round(sum(r.abstained for r in adversarial) / len(adversarial), 3)
+            if adversarial
+            else None,
             "adversarial_n": len(adversarial),
-            "false_abstention": round(sum(r.abstained for r in answerable) / len(answerable), 3) if answerable else None,
+            "false_abstention": round(sum(r.abstained for r in answerable) / len(answerable), 3)
+            if answerable
+            else None,
             "answerable_n": len(answerable),
         },
         "unscorable": sum(1 for r in answerable if not scorable(r, known)),
         "latency_ms": latency_summary([r.ms for r in results]),
-        "latency_by_procedure_ms": {p: latency_summary([r.ms for r in results if r.procedure == p])
-                                    for p in sorted({r.procedure for r in results})},
+        "latency_by_procedure_ms": {
+            p: latency_summary([r.ms for r in results if r.procedure == p])
+            for p in sorted({r.procedure for r in results})
+        },
         "stage_mean_ms": mean_timings(r.stages_ms for r in results),
     }
     labelled = [r for r in results if r.q.mode]
     if labelled:
-        out["router_agreement"] = {"agree": round(sum(r.mode == r.q.mode for r in labelled) / len(labelled), 3),
-                                   "n": len(labelled)}
+        out["router_agreement"] = {
+            "agree": round(sum(r.mode == r.q.mode for r in labelled) / len(labelled), 3),
+            "n": len(labelled),
+        }
     return out
 
 
 def run_locomo(
-    bm: BenchMemory, path: Path, *, samples: int | None = None, limit: int | None = None, baselines: bool = False,
+    bm: BenchMemory,
+    path: Path,
+    *,
+    samples: int | None = None,
+    limit: int | None = None,
+    baselines: bool = False,
     progress: Callable[[str, int], Any] | None = None,
 ) -> LocomoRun:
     """The whole benchmark on one store: ingest, ask, score (and the baselines on the same data).
@@ -172,10 +209,19 @@ def run_locomo(
     known: dict[str, set[str]] = ingest.pop("refs")
     results = ask_all(bm, questions, known, bar("questions", len(questions)))
     query_embed = bm.embedder.lap()
-    report: dict[str, Any] = {"benchmark": "locomo", "file": str(path), "store": bm.url, "backend": bm.backend,
-                              "machine": host, **finished(), "model_load_s": bm.model_load_s, **summarise(results, known),
-                              "ingest": ingest, "query_embed_ms_mean": round(1000 * query_embed["embed_s"] / len(results), 1)
-                              if results else None, "query_embed_texts": query_embed["texts"]}
+    report: dict[str, Any] = {
+        "benchmark": "locomo",
+        "file": str(path),
+        "store": bm.url,
+        "backend": bm.backend,
+        "machine": host,
+        **finished(),
+        "model_load_s": bm.model_load_s,
+        **summarise(results, known),
+        "ingest": ingest,
+        "query_embed_ms_mean": round(1000 * query_embed["embed_s"] / len(results), 1) if results else None,
+        "query_embed_texts": query_embed["texts"],
+    }
     if baselines:
         report["baselines"] = run_baselines(bm, questions, known, report, bar("baselines", len(questions)))
     report["notes"] = list(bm.notes)

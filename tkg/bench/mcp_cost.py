@@ -49,7 +49,12 @@ Tick = Callable[[int], None] | None
 
 
 def run_mcp(
-    bm: BenchMemory, path: Path, *, samples: int | None = None, limit: int | None = None, embed_cache: bool = False,
+    bm: BenchMemory,
+    path: Path,
+    *,
+    samples: int | None = None,
+    limit: int | None = None,
+    embed_cache: bool = False,
     progress: Callable[[str, int], Any] | None = None,
 ) -> dict[str, Any]:
     """The whole comparison on one store; closes ``bm.mem`` half-way (see the module docstring)."""
@@ -63,7 +68,11 @@ def run_mcp(
     bm.mem.close()  # Kuzu admits one process: the API's process and then the server's open the store next
     bar("python api (own process)", len(questions))
     api_ms, api_answers = _api_in_child(bm.raw_url, questions, embed_cache)
-    env = {**os.environ, "TKG_STORE": bm.raw_url, "HF_HUB_OFFLINE": "1"}  # the URL stays out of the process list
+    env = {
+        **os.environ,
+        "TKG_STORE": bm.raw_url,
+        "HF_HUB_OFFLINE": "1",
+    }  # the URL stays out of the process list
     if not embed_cache:
         env["TKG_EMBED_CACHE"] = "0"
     try:
@@ -78,21 +87,39 @@ def run_mcp(
     transport = [m - s for m, s in zip(mcp["ms"], mcp["server_ms"], strict=True)]
     same = sum(1 for m, a in zip(mcp["answers"], api_answers, strict=True) if m == a)
     return {
-        "benchmark": "mcp", "file": str(path), "store": bm.url, "backend": bm.backend, "machine": host, **finished(),
-        "questions": len(questions), "groups": sorted(groups), "ingest": ingest, "embed_cache": embed_cache,
-        "start_to_first_answer_s": mcp["first_answer_s"], "start_to_ready_s": mcp["ready_s"],
+        "benchmark": "mcp",
+        "file": str(path),
+        "store": bm.url,
+        "backend": bm.backend,
+        "machine": host,
+        **finished(),
+        "questions": len(questions),
+        "groups": sorted(groups),
+        "ingest": ingest,
+        "embed_cache": embed_cache,
+        "start_to_first_answer_s": mcp["first_answer_s"],
+        "start_to_ready_s": mcp["ready_s"],
         "cli_cold_ask": cold,
         "latency_ms": {"python_api": latency_summary(api_ms), "mcp_stdio": latency_summary(mcp["ms"])},
-        "overhead_ms": {"p50": round(percentile(overhead, 50), 2), "p95": round(percentile(overhead, 95), 2),
-                        "mean": round(sum(overhead) / len(overhead), 2)},
-        "mcp_transport_ms": {"p50": round(percentile(transport, 50), 2), "p95": round(percentile(transport, 95), 2),
-                             "mean": round(sum(transport) / len(transport), 2)},
+        "overhead_ms": {
+            "p50": round(percentile(overhead, 50), 2),
+            "p95": round(percentile(overhead, 95), 2),
+            "mean": round(sum(overhead) / len(overhead), 2),
+        },
+        "mcp_transport_ms": {
+            "p50": round(percentile(transport, 50), 2),
+            "p95": round(percentile(transport, 95), 2),
+            "mean": round(sum(transport) / len(transport), 2),
+        },
         "server_ms": latency_summary(mcp["server_ms"]),
-        "same_answers": same, "notes": list(bm.notes),
+        "same_answers": same,
+        "notes": list(bm.notes),
     }
 
 
-def _api_in_child(url: str, questions: list[LocomoQuestion], embed_cache: bool) -> tuple[list[float], list[str]]:
+def _api_in_child(
+    url: str, questions: list[LocomoQuestion], embed_cache: bool
+) -> tuple[list[float], list[str]]:
     """Each question through ``Memory.ask`` in a new Python process (`api_child`), started like the
     server (`open_warm`, then the first question once, untimed), not in the process that ingested
     and holds its garbage. The store URL goes over stdin, not argv."""

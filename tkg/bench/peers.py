@@ -67,11 +67,14 @@ def _clients(bm: BenchMemory) -> tuple[Any, Any, Any]:
 
 
 def require_server(bm: BenchMemory) -> str:
-    """The benchmark store's server address; an embedded store is refused (graphiti-core reads a Neo4j server)."""
+    """The benchmark store's server address; an embedded store is refused (graphiti-core reads a Neo4j
+    server)."""
     uri = bm.mem.ctx.store.server_uri
     if uri is None:
-        raise ConfigError("the peers benchmark needs a Neo4j store (graphiti-core does not read tkg's Kuzu layout); "
-                          "pass --store bolt://HOST:PORT")
+        raise ConfigError(
+            "the peers benchmark needs a Neo4j store (graphiti-core does not read tkg's Kuzu layout); "
+            "pass --store bolt://HOST:PORT"
+        )
     return str(uri)
 
 
@@ -91,7 +94,10 @@ def _turns(bm: BenchMemory, group: str, uuids: Iterable[str]) -> dict[str, str |
     ids = list(dict.fromkeys(uuids))
     if not ids:
         return {}
-    return {r["uuid"]: r["source_ref"] for r in bm.mem.ctx.store.named("episode.source_refs", {"group_id": group, "uuids": ids})}
+    return {
+        r["uuid"]: r["source_ref"]
+        for r in bm.mem.ctx.store.named("episode.source_refs", {"group_id": group, "uuids": ids})
+    }
 
 
 def _edge_turns(edges: list[Any]) -> list[str]:
@@ -128,11 +134,15 @@ def run_peers(
             for name, config in configs.items():
                 started = time.perf_counter()
                 try:
-                    res = loop.run_until_complete(graphiti.search_(q.question, config=config, group_ids=[q.group]))
+                    res = loop.run_until_complete(
+                        graphiti.search_(q.question, config=config, group_ids=[q.group])
+                    )
                 except PeerError:
                     raise
                 except Exception as exc:  # report exactly what graphiti could not read
-                    raise PeerError(f"graphiti-core {name} failed on the tkg graph: {type(exc).__name__}: {exc}") from exc
+                    raise PeerError(
+                        f"graphiti-core {name} failed on the tkg graph: {type(exc).__name__}: {exc}"
+                    ) from exc
                 ms[name].append((time.perf_counter() - started) * 1000)
                 uuids = _edge_turns(res.edges)
                 if name == "graphiti_combined":
@@ -152,8 +162,16 @@ def run_peers(
         summary, lat = s.summary(), latency_summary(ms[name])
         systems[name] = {"retrieval": summary, "latency_ms": lat}
         if name != "tkg":
-            systems[name]["ratio_to_tkg"] = {k: ratio(summary[k], base[k]) for k in ("hit@1", "hit@5", "hit@10", "mrr")} | {
-                "p50": ratio(lat["p50"], base_lat["p50"]), "p95": ratio(lat["p95"], base_lat["p95"])}
-    return {"benchmark": "peers", "store": bm.url, "limit": LIMIT, "systems": systems,
-            "notes": ["graphiti results are edges (mapped to turns by their episodes) and, for the combined recipe, "
-                      "episodes found by BM25 interleaved with them; nodes are not turns and are not scored"]}
+            systems[name]["ratio_to_tkg"] = {
+                k: ratio(summary[k], base[k]) for k in ("hit@1", "hit@5", "hit@10", "mrr")
+            } | {"p50": ratio(lat["p50"], base_lat["p50"]), "p95": ratio(lat["p95"], base_lat["p95"])}
+    return {
+        "benchmark": "peers",
+        "store": bm.url,
+        "limit": LIMIT,
+        "systems": systems,
+        "notes": [
+            "graphiti results are edges (mapped to turns by their episodes) and, for the combined recipe, "
+            "episodes found by BM25 interleaved with them; nodes are not turns and are not scored"
+        ],
+    }

@@ -72,13 +72,26 @@ class QAResult:
 
     def to_dict(self) -> dict[str, Any]:
         """One question's record (``--details``), with what routing decided."""
-        return {"group": self.item.group, "question": self.item.question, "label": self.item.mode,
-                "key": [list(g) for g in self.item.key], "wanted": self.item.answer, "answer": self.answer,
-                "right": self.right, "abstained": self.abstained, "mode": self.mode, "procedure": self.procedure,
-                "gold": list(self.item.evidence), "rank": self.rank, "refs": self.refs[:10],
-                "ms": round(self.ms, 2), "reading": self.trace.get("reading"),
-                "abstained_by": self.trace.get("abstained_by"), "model": self.trace.get("model"),
-                "usage": self.trace.get("usage")}
+        return {
+            "group": self.item.group,
+            "question": self.item.question,
+            "label": self.item.mode,
+            "key": [list(g) for g in self.item.key],
+            "wanted": self.item.answer,
+            "answer": self.answer,
+            "right": self.right,
+            "abstained": self.abstained,
+            "mode": self.mode,
+            "procedure": self.procedure,
+            "gold": list(self.item.evidence),
+            "rank": self.rank,
+            "refs": self.refs[:10],
+            "ms": round(self.ms, 2),
+            "reading": self.trace.get("reading"),
+            "abstained_by": self.trace.get("abstained_by"),
+            "model": self.trace.get("model"),
+            "usage": self.trace.get("usage"),
+        }
 
 
 def load_items(path: Path, *, samples: int | None = None, limit: int | None = None) -> list[QAItem]:
@@ -99,9 +112,16 @@ def load_items(path: Path, *, samples: int | None = None, limit: int | None = No
             if not (isinstance(key, list) and key and all(isinstance(g, list) and g for g in key)):
                 raise InputError(f"{where}: key must be a non-empty list of non-empty lists of strings",
                                  source=str(path))
-            out.append(QAItem(str(sample["sample_id"]), str(item["question"]), mode,
-                              tuple(tuple(str(a) for a in g) for g in key),
-                              tuple(normalise_evidence(item.get("evidence") or [])), str(item.get("answer", ""))))
+            out.append(
+                QAItem(
+                    str(sample["sample_id"]),
+                    str(item["question"]),
+                    mode,
+                    tuple(tuple(str(a) for a in g) for g in key),
+                    tuple(normalise_evidence(item.get("evidence") or [])),
+                    str(item.get("answer", "")),
+                )
+            )
     if not out:
         raise InputError("no labelled questions (qa with mode and key) in the file", source=str(path))
     return out
@@ -119,8 +139,20 @@ def ask_items(bm: BenchMemory, items: list[QAItem], known: dict[str, set[str]],
         ms = (time.perf_counter() - started) * 1000
         refs = [e.source_ref for e in ans.evidence]
         gold = {e for e in it.evidence if e in known.get(it.group, set())}
-        out.append(QAResult(it, ans.answer, ans.abstained, key_match(ans.answer, it.key), ans.mode, ans.procedure,
-                            first_hit_rank(refs, gold) if gold else None, ms, refs, ans.trace))
+        out.append(
+            QAResult(
+                it,
+                ans.answer,
+                ans.abstained,
+                key_match(ans.answer, it.key),
+                ans.mode,
+                ans.procedure,
+                first_hit_rank(refs, gold) if gold else None,
+                ms,
+                refs,
+                ans.trace,
+            )
+        )
         if tick:
             tick(1)
     return out
@@ -146,16 +178,24 @@ def summarise(results: list[QAResult]) -> dict[str, Any]:
     return {
         "n": len(results),
         "accuracy": _share(sum(r.right for r in results), len(results)),
-        "by_mode": {m: {"accuracy": _share(sum(r.right for r in rs), len(rs)), "n": len(rs)}
-                    for m, rs in sorted(by_mode.items())},
+        "by_mode": {
+            m: {"accuracy": _share(sum(r.right for r in rs), len(rs)), "n": len(rs)}
+            for m, rs in sorted(by_mode.items())
+        },
         "abstain_right": _share(sum(r.abstained for r in abstain), len(abstain)),
         "answered_precision": _share(sum(r.right for r in answered), len(answered)),
         "false_abstention": _share(sum(r.abstained for r in answerable), len(answerable)),
         "mode_agreement": _share(sum(r.mode == r.item.mode for r in answerable), len(answerable)),
-        "evidence_hit@1": hits["hit@1"], "evidence_hit@5": hits["hit@5"], "evidence_n": hits["n"],
+        "evidence_hit@1": hits["hit@1"],
+        "evidence_hit@5": hits["hit@5"],
+        "evidence_n": hits["n"],
         "latency_ms": latency_summary([r.ms for r in results]),
-        "counts": {"abstain_questions": len(abstain), "answerable": len(answerable), "answered": len(answered),
-                   "abstained": len(results) - len(answered)},
+        "counts": {
+            "abstain_questions": len(abstain),
+            "answerable": len(answerable),
+            "answered": len(answered),
+            "abstained": len(results) - len(answered),
+        },
     }
 
 

@@ -13,7 +13,13 @@ from pathlib import Path
 from ..errors import InputError
 from .metrics import normalise_evidence
 
-CATEGORIES: dict[int, str] = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+CATEGORIES: dict[int, str] = {
+    1: "multi-hop",
+    2: "temporal",
+    3: "open-domain",
+    4: "single-hop",
+    5: "adversarial",
+}
 ANSWERABLE = (1, 2, 3, 4)
 
 
@@ -27,7 +33,9 @@ class LocomoQuestion:
     mode: str | None = None  # a routing label, when the file carries one
 
 
-def load_questions(path: Path, *, samples: int | None = None, limit: int | None = None) -> list[LocomoQuestion]:
+def load_questions(
+    path: Path, *, samples: int | None = None, limit: int | None = None
+) -> list[LocomoQuestion]:
     """The ``qa`` items of a LoCoMo-shaped file (the first ``samples`` samples, ``limit`` questions each)."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))

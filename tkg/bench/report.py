@@ -45,9 +45,14 @@ def table(title: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> 
     return t
 
 
-def _ranks(title: str, first: str, items: Mapping[str, Mapping[str, Any]], extra: Sequence[str] = ()) -> Table:
-    return table(title, [first, *RANK_KEYS, *extra], ([name, *(s.get(k) for k in RANK_KEYS), *(s.get(k) for k in extra)]
-                                                    for name, s in items.items()))
+def _ranks(
+    title: str, first: str, items: Mapping[str, Mapping[str, Any]], extra: Sequence[str] = ()
+) -> Table:
+    return table(
+        title,
+        [first, *RANK_KEYS, *extra],
+        ([name, *(s.get(k) for k in RANK_KEYS), *(s.get(k) for k in extra)] for name, s in items.items()),
+    )
 
 
 def locomo_tables(r: Mapping[str, Any]) -> list[Table]:
@@ -83,25 +88,61 @@ def baselines_table(r: Mapping[str, Any]) -> Table:
         s, lat, ratio = b["retrieval"], b["latency_ms"], b["ratio_to_tkg"]
         rows.append([name, *(s.get(k) for k in ("hit@1", "hit@5", "hit@10", "mrr")), lat["p50"], lat["p95"],
                      ratio.get("hit@10"), ratio.get("p50")])
-    return table("baselines (same store, same questions)",
-                 ["", "hit@1", "hit@5", "hit@10", "mrr", "p50 ms", "p95 ms", "hit@10 ÷ tkg", "p50 ÷ tkg"], rows)
+    return table(
+        "baselines (same store, same questions)",
+        ["", "hit@1", "hit@5", "hit@10", "mrr", "p50 ms", "p95 ms", "hit@10 ÷ tkg", "p50 ÷ tkg"],
+        rows,
+    )
 
 
 def temporal_tables(r: Mapping[str, Any]) -> list[Table]:
     acc = r["accuracy"]
-    rows = [[k, a["accuracy"], a["n"], a["abstained"], a["evidence_hit@10"], a["latency_ms"]["p50"], a["latency_ms"]["p95"]]
-            for k, a in acc.items()]
-    rows.append(["all", r["overall_accuracy"], sum(a["n"] for a in acc.values()), None, None, r["latency_ms"]["p50"],
-                 r["latency_ms"]["p95"]])
+    rows = [
+        [
+            k,
+            a["accuracy"],
+            a["n"],
+            a["abstained"],
+            a["evidence_hit@10"],
+            a["latency_ms"]["p50"],
+            a["latency_ms"]["p95"],
+        ]
+        for k, a in acc.items()
+    ]
+    rows.append(
+        [
+            "all",
+            r["overall_accuracy"],
+            sum(a["n"] for a in acc.values()),
+            None,
+            None,
+            r["latency_ms"]["p50"],
+            r["latency_ms"]["p95"],
+        ]
+    )
     out = [table(f"temporal accuracy — {r['size']} episodes, {r['groups']} group(s), seed {r['seed']}",
                  ["kind", "accuracy", "n", "abstained", "evidence hit@10", "p50 ms", "p95 ms"], rows)]
     ing, size = r["ingest"], r["store_size"]
-    out.append(table("ingest and store", ["", "value"], [
-        ("turns", ing["turns"]), ("seconds", ing["seconds"]), ("turns/s", ing["turns_per_s"]),
-        ("share of ingest embedding", ing.get("embed_share")), ("embedding ms per question", r.get("query_embed_ms_mean")),
-        ("fact versions", ing["facts"]), ("superseded", ing["superseded"]), ("entities", ing["entities"]),
-        ("store bytes", size["bytes"]), ("nodes", size["nodes"]), ("edges", size["edges"]),
-        ("router agreement", (r.get("router_agreement") or {}).get("agree"))]))
+    out.append(
+        table(
+            "ingest and store",
+            ["", "value"],
+            [
+                ("turns", ing["turns"]),
+                ("seconds", ing["seconds"]),
+                ("turns/s", ing["turns_per_s"]),
+                ("share of ingest embedding", ing.get("embed_share")),
+                ("embedding ms per question", r.get("query_embed_ms_mean")),
+                ("fact versions", ing["facts"]),
+                ("superseded", ing["superseded"]),
+                ("entities", ing["entities"]),
+                ("store bytes", size["bytes"]),
+                ("nodes", size["nodes"]),
+                ("edges", size["edges"]),
+                ("router agreement", (r.get("router_agreement") or {}).get("agree")),
+            ],
+        )
+    )
     if r.get("latency_by_procedure_ms"):
         out.append(procedure_table(r))
     if r.get("stage_mean_ms"):
@@ -110,8 +151,11 @@ def temporal_tables(r: Mapping[str, Any]) -> list[Table]:
 
 
 def procedure_table(r: Mapping[str, Any]) -> Table:
-    return table("latency by procedure (ms)", ["procedure", "n", "p50", "p95", "mean"],
-                 ([p, v["n"], v["p50"], v["p95"], v["mean"]] for p, v in r["latency_by_procedure_ms"].items()))
+    return table(
+        "latency by procedure (ms)",
+        ["procedure", "n", "p50", "p95", "mean"],
+        ([p, v["n"], v["p50"], v["p95"], v["mean"]] for p, v in r["latency_by_procedure_ms"].items()),
+    )
 
 
 def stage_table(r: Mapping[str, Any]) -> Table:
@@ -121,9 +165,26 @@ def stage_table(r: Mapping[str, Any]) -> Table:
 
 
 def scale_table(rows: Sequence[Mapping[str, Any]], growth: Mapping[str, Any]) -> list[Table]:
-    out = [table("scale", ["episodes", "ingest s", "turns/s", "MB", "nodes", "edges", "p50 ms", "p95 ms", "accuracy"],
-                 ([r["size"], r["ingest_s"], r["turns_per_s"], round(r["bytes"] / 1e6, 1) if r["bytes"] else None,
-                   r["nodes"], r["edges"], r["p50_ms"], r["p95_ms"], r["accuracy"]] for r in rows))]
+    out = [
+        table(
+            "scale",
+            ["episodes", "ingest s", "turns/s", "MB", "nodes", "edges", "p50 ms", "p95 ms", "accuracy"],
+            (
+                [
+                    r["size"],
+                    r["ingest_s"],
+                    r["turns_per_s"],
+                    round(r["bytes"] / 1e6, 1) if r["bytes"] else None,
+                    r["nodes"],
+                    r["edges"],
+                    r["p50_ms"],
+                    r["p95_ms"],
+                    r["accuracy"],
+                ]
+                for r in rows
+            ),
+        )
+    ]
     if growth:
         out.append(table(f"growth from {growth['from']} to {growth['to']} episodes (×)", ["measure", "×"],
                          [(k, v) for k, v in growth.items() if k not in ("from", "to")]))
@@ -158,11 +219,26 @@ def qa_failures(results: Iterable[Mapping[str, Any]]) -> Table:
 def peers_tables(r: Mapping[str, Any]) -> list[Table]:
     rows = []
     for name, s in r["systems"].items():
-        rows.append([name, *(s["retrieval"].get(k) for k in ("hit@1", "hit@5", "hit@10", "mrr", "n")),
-                     s["latency_ms"]["p50"], s["latency_ms"]["p95"], (s.get("ratio_to_tkg") or {}).get("hit@10"),
-                     (s.get("ratio_to_tkg") or {}).get("p50")])
-    return [table("peers on the same Neo4j graph (categories 1–4)",
-                  ["system", "hit@1", "hit@5", "hit@10", "mrr", "n", "p50 ms", "p95 ms", "hit@10 ÷ tkg", "p50 ÷ tkg"], rows)]
+        rows.append(
+            [
+                name,
+                *(s["retrieval"].get(k) for k in ("hit@1", "hit@5", "hit@10", "mrr", "n")),
+                s["latency_ms"]["p50"],
+                s["latency_ms"]["p95"],
+                (s.get("ratio_to_tkg") or {}).get("hit@10"),
+                (s.get("ratio_to_tkg") or {}).get("p50"),
+            ]
+        )
+    return [
+        table(
+            "peers on the same Neo4j graph (categories 1–4)",
+            [
+                "system", "hit@1", "hit@5", "hit@10", "mrr", "n", "p50 ms", "p95 ms", "hit@10 ÷ tkg",
+                "p50 ÷ tkg",
+            ],
+            rows,
+        )
+    ]
 
 
 def show(tables: Iterable[Table], console: Console) -> None:

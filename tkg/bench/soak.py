@@ -39,8 +39,8 @@ if TYPE_CHECKING:
 
 # check_invariants, group_uuids, leftovers and snapshot live in .invariants; kept importable here.
 __all__ = [
-    "QUESTIONS", "START", "TEMPLATES", "Vocab", "check_invariants", "conversation", "group_uuids", "leftovers",
-    "questions", "snapshot", "soak",
+    "QUESTIONS", "START", "TEMPLATES", "Vocab", "check_invariants", "conversation", "group_uuids",
+    "leftovers", "questions", "snapshot", "soak",
 ]
 
 # --- a small conversation generator --------------------------------------------------------------
@@ -50,9 +50,15 @@ __all__ = [
 class Vocab:
     """The names a generated conversation draws from (tests pass their own, e.g. from hypothesis)."""
 
-    people: tuple[str, ...] = ("Priya", "Marco", "Noor", "Felix", "Ines", "Tomas", "Aiko", "Chidi", "Dana", "Olek")
-    cities: tuple[str, ...] = ("Leeds", "Lisbon", "Porto", "Glasgow", "Lagos", "Osaka", "Quito", "Bergen", "Tartu", "Cork")
-    orgs: tuple[str, ...] = ("Northwind", "Globex", "Initech", "Hartley's Bakery", "Umbrella Books", "Acme Tools")
+    people: tuple[str, ...] = (
+        "Priya", "Marco", "Noor", "Felix", "Ines", "Tomas", "Aiko", "Chidi", "Dana", "Olek",
+    )
+    cities: tuple[str, ...] = (
+        "Leeds", "Lisbon", "Porto", "Glasgow", "Lagos", "Osaka", "Quito", "Bergen", "Tartu", "Cork",
+    )
+    orgs: tuple[str, ...] = (
+        "Northwind", "Globex", "Initech", "Hartley's Bakery", "Umbrella Books", "Acme Tools",
+    )
     pets: tuple[str, ...] = ("Biscuit", "Pim", "Mochi", "Rex", "Luna", "Pepper")
 
 
@@ -83,8 +89,14 @@ START = datetime(2021, 1, 4, 9, 0, tzinfo=UTC)
 
 
 def conversation(
-    rng: random.Random, group: str, turns: int, *, vocab: Vocab | None = None, speakers: Sequence[str] | None = None,
-    start: datetime = START, ref_prefix: str = "t",
+    rng: random.Random,
+    group: str,
+    turns: int,
+    *,
+    vocab: Vocab | None = None,
+    speakers: Sequence[str] | None = None,
+    start: datetime = START,
+    ref_prefix: str = "t",
 ) -> list[EpisodeInput]:
     """``turns`` generated turns between two speakers, days apart, with refs ``t1``, ``t2``, ...
 
@@ -99,7 +111,9 @@ def conversation(
     for i in range(turns):
         speaker = pair[i % len(pair)]
         others = [p for p in v.people if p not in pair] or list(v.people)
-        text = rng.choice(TEMPLATES).format(p=rng.choice(others), c=rng.choice(v.cities), o=rng.choice(v.orgs), a=rng.choice(v.pets))
+        text = rng.choice(TEMPLATES).format(
+            p=rng.choice(others), c=rng.choice(v.cities), o=rng.choice(v.orgs), a=rng.choice(v.pets)
+        )
         at += timedelta(days=rng.randint(1, 40), minutes=rng.randint(0, 600))
         out.append(EpisodeInput(
             group=group, speaker=speaker, text=text, timestamp=at, source_ref=f"{ref_prefix}{i + 1}",
@@ -182,13 +196,17 @@ def soak(
         run.violations += check_invariants(store, g.name, expected_chunks=chunks, registry=mem.ctx.registry)
         stored = episode_uuids(store, g.name)
         if stored != g.episodes:
-            run.violations.append(f"{g.name}: {len(g.episodes - stored)} episode(s) lost, {len(stored - g.episodes)} unexpected")
+            run.violations.append(
+                f"{g.name}: {len(g.episodes - stored)} episode(s) lost, {len(stored - g.episodes)} unexpected"
+            )
 
     def step() -> None:
         while len(live) < groups:
             new_group()
         g = live[rng.choice(sorted(live))]
-        op = rng.choices(["ingest", "reingest", "ask", "state", "history", "forget"], [35, 5, 30, 10, 10, 4])[0]
+        op = rng.choices(["ingest", "reingest", "ask", "state", "history", "forget"], [35, 5, 30, 10, 10, 4])[
+            0
+        ]
         t = time.perf_counter()
         if op == "ingest" and g.done < len(g.script):
             batch = g.script[g.done : g.done + rng.randint(1, 6)]
@@ -204,7 +222,9 @@ def soak(
                 run.violations.append(f"{g.name}: re-ingest wrote {report.episodes} duplicate episode(s)")
         elif op == "ask" and g.done:
             answer = mem.ask(questions(rng, g.speakers, 1)[0], group=g.name)
-            foreign = [e for e in answer.evidence if e.group != g.name or (e.episode and e.episode not in g.episodes)]
+            foreign = [
+                e for e in answer.evidence if e.group != g.name or (e.episode and e.episode not in g.episodes)
+            ]
             if foreign:
                 run.violations.append(f"{g.name}: {len(foreign)} evidence item(s) from outside the group")
         elif op in ("state", "history") and g.done:
@@ -251,10 +271,12 @@ def soak(
                     pass
         mem.close()
     return {
-        "url": store.url, "seed": seed, "minutes": minutes, "seconds": round(time.perf_counter() - started, 1),
+        "url": store.url, "seed": seed, "minutes": minutes,
+        "seconds": round(time.perf_counter() - started, 1),
         "ops": dict(run.ops), "checks": run.checks, "episodes_ingested": run.episodes,
         "groups_created": run.created, "groups_forgotten": run.forgotten,
-        "latency_ms": {op: {"p50": _percentile(v, 0.5), "p95": _percentile(v, 0.95), "max": round(max(v), 1)} for op, v in run.ms.items()},
+        "latency_ms": {op: {"p50": _percentile(v, 0.5), "p95": _percentile(v, 0.95), "max": round(max(v), 1)}
+                       for op, v in run.ms.items()},
         "violations": run.violations, "errors": run.errors[:20], "error_count": len(run.errors),
         "ok": not run.violations and not run.errors,
     }  # fmt: skip

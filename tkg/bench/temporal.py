@@ -31,7 +31,9 @@ Progress = Callable[[str, int], Callable[[int], None] | None]
 TARGETS = {"current": 0.95, "as_of": 0.95, "chain2": 0.90}
 
 
-def ask_questions(bm: BenchMemory, questions: Sequence[Question], tick: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+def ask_questions(
+    bm: BenchMemory, questions: Sequence[Question], tick: Callable[[int], None] | None = None
+) -> list[dict[str, Any]]:
     """One record per question: correct?, evidence rank, routed mode, latency (one untimed warm-up first)."""
     if questions:
         bm.mem.ask(questions[0].text, group=questions[0].group)
@@ -42,13 +44,25 @@ def ask_questions(bm: BenchMemory, questions: Sequence[Question], tick: Callable
         ans = bm.mem.ask(q.text, group=q.group)
         ms = (time.perf_counter() - started) * 1000
         refs = [e.source_ref for e in ans.evidence]
-        out.append({"qid": q.qid, "kind": q.kind, "question": q.text, "expected": [list(e) for e in q.expected],
-                    "forbidden": list(q.forbidden), "answer": ans.answer, "abstained": ans.abstained, "mode": ans.mode,
-                    "label": q.mode, "procedure": ans.procedure,
-                    "correct": answer_correct(ans.answer, q.expected, q.forbidden),
-                    "has_evidence": bool(q.evidence),
-                    "evidence_rank": first_hit_rank(refs, set(q.evidence)) if q.evidence else None, "ms": round(ms, 2),
-                    "stages": flat_timings(ans.trace)})
+        out.append(
+            {
+                "qid": q.qid,
+                "kind": q.kind,
+                "question": q.text,
+                "expected": [list(e) for e in q.expected],
+                "forbidden": list(q.forbidden),
+                "answer": ans.answer,
+                "abstained": ans.abstained,
+                "mode": ans.mode,
+                "label": q.mode,
+                "procedure": ans.procedure,
+                "correct": answer_correct(ans.answer, q.expected, q.forbidden),
+                "has_evidence": bool(q.evidence),
+                "evidence_rank": first_hit_rank(refs, set(q.evidence)) if q.evidence else None,
+                "ms": round(ms, 2),
+                "stages": flat_timings(ans.trace),
+            }
+        )
         if tick:
             tick(1)
     return out
@@ -63,11 +77,17 @@ def score(records: list[dict[str, Any]]) -> dict[str, Any]:
     for kind in [k for k in KINDS if k in by_kind]:
         rs = by_kind[kind]
         with_ev = [r for r in rs if r["has_evidence"]]
-        acc[kind] = {"accuracy": round(sum(r["correct"] for r in rs) / len(rs), 3), "n": len(rs),
-                     "abstained": round(sum(r["abstained"] for r in rs) / len(rs), 3),
-                     "evidence_hit@10": round(sum(1 for r in with_ev if r["evidence_rank"] and r["evidence_rank"] <= 10)
-                                              / len(with_ev), 3) if with_ev else None,
-                     "latency_ms": latency_summary([r["ms"] for r in rs])}
+        acc[kind] = {
+            "accuracy": round(sum(r["correct"] for r in rs) / len(rs), 3),
+            "n": len(rs),
+            "abstained": round(sum(r["abstained"] for r in rs) / len(rs), 3),
+            "evidence_hit@10": round(
+                sum(1 for r in with_ev if r["evidence_rank"] and r["evidence_rank"] <= 10) / len(with_ev), 3
+            )
+            if with_ev
+            else None,
+            "latency_ms": latency_summary([r["ms"] for r in rs]),
+        }
     labelled = [r for r in records if r["label"]]
     by_proc: dict[str, list[float]] = defaultdict(list)
     for r in records:
@@ -75,10 +95,20 @@ def score(records: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "accuracy": acc,
         "overall_accuracy": round(sum(r["correct"] for r in records) / len(records), 3) if records else None,
-        "targets": {k: {"target": t, "accuracy": acc[k]["accuracy"] if k in acc else None,
-                        "met": bool(k in acc and acc[k]["accuracy"] >= t)} for k, t in TARGETS.items()},
-        "router_agreement": {"agree": round(sum(r["mode"] == r["label"] for r in labelled) / len(labelled), 3),
-                             "n": len(labelled)} if labelled else None,
+        "targets": {
+            k: {
+                "target": t,
+                "accuracy": acc[k]["accuracy"] if k in acc else None,
+                "met": bool(k in acc and acc[k]["accuracy"] >= t),
+            }
+            for k, t in TARGETS.items()
+        },
+        "router_agreement": {
+            "agree": round(sum(r["mode"] == r["label"] for r in labelled) / len(labelled), 3),
+            "n": len(labelled),
+        }
+        if labelled
+        else None,
         "latency_ms": latency_summary([r["ms"] for r in records]),
         "latency_by_procedure_ms": {p: latency_summary(v) for p, v in sorted(by_proc.items())},
         "stage_mean_ms": mean_timings(r["stages"] for r in records),
@@ -101,12 +131,27 @@ def run_temporal(bm: BenchMemory, size: int, seed: int = 0, *, questions: int = 
     wrong: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in records:
         if not r["correct"] and len(wrong[r["kind"]]) < failures:
-            wrong[r["kind"]].append({k: r[k] for k in ("question", "expected", "answer", "mode", "procedure")})
-    return {"benchmark": "temporal", "size": size, "seed": seed, "groups": len(data.groups), "store": bm.url,
-            "backend": bm.backend, "machine": host, **finished(), "model_load_s": bm.model_load_s, **score(records),
-            "ingest": ingest, "store_size": bm.size(),
-            "query_embed_ms_mean": round(1000 * query_embed["embed_s"] / len(records), 1) if records else None, "examples_wrong": dict(wrong), "notes": list(bm.notes),
-            "records": records}
+            wrong[r["kind"]].append(
+                {k: r[k] for k in ("question", "expected", "answer", "mode", "procedure")}
+            )
+    return {
+        "benchmark": "temporal",
+        "size": size,
+        "seed": seed,
+        "groups": len(data.groups),
+        "store": bm.url,
+        "backend": bm.backend,
+        "machine": host,
+        **finished(),
+        "model_load_s": bm.model_load_s,
+        **score(records),
+        "ingest": ingest,
+        "store_size": bm.size(),
+        "query_embed_ms_mean": round(1000 * query_embed["embed_s"] / len(records), 1) if records else None,
+        "examples_wrong": dict(wrong),
+        "notes": list(bm.notes),
+        "records": records,
+    }
 
 
 def cleanup(bm: BenchMemory, size: int, seed: int) -> None:
@@ -124,8 +169,12 @@ def growth(rows: list[dict[str, Any]]) -> dict[str, Any]:
     if len(rows) < 2:
         return {}
     a, b = rows[0], rows[-1]
-    out: dict[str, Any] = {"from": a["size"], "to": b["size"], "linear": round(b["size"] / a["size"], 2),
-                           "log": round(math.log(b["size"]) / math.log(a["size"]), 2) if a["size"] > 1 else None}
+    out: dict[str, Any] = {
+        "from": a["size"],
+        "to": b["size"],
+        "linear": round(b["size"] / a["size"], 2),
+        "log": round(math.log(b["size"]) / math.log(a["size"]), 2) if a["size"] > 1 else None,
+    }
     for key in ("ingest_s", "bytes", "p50_ms", "p95_ms"):
         if a.get(key) and b.get(key):
             out[key] = round(b[key] / a[key], 2)
@@ -137,10 +186,17 @@ def growth(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def scale_row(report: dict[str, Any]) -> dict[str, Any]:
-    return {"size": report["size"], "ingest_s": report["ingest"]["seconds"], "turns_per_s": report["ingest"]["turns_per_s"],
-            "bytes": report["store_size"]["bytes"], "nodes": report["store_size"]["nodes"], "edges": report["store_size"]["edges"],
-            "p50_ms": report["latency_ms"]["p50"], "p95_ms": report["latency_ms"]["p95"],
-            "accuracy": report["overall_accuracy"]}
+    return {
+        "size": report["size"],
+        "ingest_s": report["ingest"]["seconds"],
+        "turns_per_s": report["ingest"]["turns_per_s"],
+        "bytes": report["store_size"]["bytes"],
+        "nodes": report["store_size"]["nodes"],
+        "edges": report["store_size"]["edges"],
+        "p50_ms": report["latency_ms"]["p50"],
+        "p95_ms": report["latency_ms"]["p95"],
+        "accuracy": report["overall_accuracy"],
+    }
 
 
 def plot(rows: list[dict[str, Any]], path: str, title: str) -> str | None:

@@ -78,7 +78,9 @@ class GroupWorld:
     homes: dict[str, set[str]] = field(default_factory=dict)  # every city a person has named as home
     turns_left: int = 0  # in the current session: a slip is only made when there is room to correct it
     said: set[tuple[str, str]] = field(default_factory=set)  # (person, kind) changed this session: once each
-    pending_fix: dict[str, tuple[str, str, datetime]] = field(default_factory=dict)  # person -> (wrong, right, at)
+    pending_fix: dict[str, tuple[str, str, datetime]] = field(
+        default_factory=dict
+    )  # person -> (wrong, right, at)
 
 
 @dataclass
@@ -156,28 +158,45 @@ class _Speaker:
         pet, species = self.w.rng.choice(free), self.w.rng.choice(tx.SPECIES)
         self.w.used_pets.add(pet)
         self.w.state[p][f"species:{pet}"] = species
-        return self._say(p, at, tx.PET_GET, "PET_GET", [Change(p, "pets", pet, "add", at)], pet=pet, species=species)
+        return self._say(
+            p, at, tx.PET_GET, "PET_GET", [Change(p, "pets", pet, "add", at)], pet=pet, species=species
+        )
 
     def pet_lost(self, p: str, at: datetime) -> tuple[str, str, list[Change]]:
         pet = self.w.rng.choice(sorted(self.w.sets[p]["pets"]))
         species = self.w.state[p].get(f"species:{pet}", "dog")
-        return self._say(p, at, tx.PET_LOST, "PET_LOST", [Change(p, "pets", pet, "remove", at)], pet=pet, species=species)
+        return self._say(
+            p, at, tx.PET_LOST, "PET_LOST", [Change(p, "pets", pet, "remove", at)], pet=pet, species=species
+        )
 
     def partner(self, p: str, at: datetime) -> tuple[str, str, list[Change]]:
         rng, current = self.w.rng, self.w.state[p].get("partner", "")
         stage, _, name = current.partition(":")
         if not current:
             name = rng.choice(tx.PARTNERS)
-            return self._say(p, at, tx.DATING, "DATING", [Change(p, "partner", f"dating:{name}", "set", at)], name=name)
+            return self._say(
+                p, at, tx.DATING, "DATING", [Change(p, "partner", f"dating:{name}", "set", at)], name=name
+            )
         if stage == "dating" and rng.random() < 0.25:
             return self._say(p, at, tx.BREAKUP, "BREAKUP", [Change(p, "partner", "", "set", at)], name=name)
-        nxt, templates, tname = ("engaged", tx.ENGAGED, "ENGAGED") if stage == "dating" else ("married", tx.MARRIED, "MARRIED")
-        return self._say(p, at, templates, tname, [Change(p, "partner", f"{nxt}:{name}", "set", at)], name=name)
+        nxt, templates, tname = (
+            ("engaged", tx.ENGAGED, "ENGAGED") if stage == "dating" else ("married", tx.MARRIED, "MARRIED")
+        )
+        return self._say(
+            p, at, templates, tname, [Change(p, "partner", f"{nxt}:{name}", "set", at)], name=name
+        )
 
     def favorite(self, p: str, at: datetime) -> tuple[str, str, list[Change]]:
         cat = self.w.rng.choice(sorted(tx.FAVORITES))
-        value = self.w.rng.choice([v for v in tx.FAVORITES[cat] if v != self.w.state[p].get(f"favorite:{cat}")])
-        return self._say(p, at, tx.FAVORITE, "FAVORITE", [Change(p, f"favorite:{cat}", value, "set", at)], cat=cat, value=value)
+        value = self.w.rng.choice(
+            [v for v in tx.FAVORITES[cat] if v != self.w.state[p].get(f"favorite:{cat}")]
+        )
+        return self._say(
+            p, at, tx.FAVORITE, "FAVORITE",
+            [Change(p, f"favorite:{cat}", value, "set", at)],
+            cat=cat,
+            value=value,
+        )
 
     def likes(self, p: str, at: datetime) -> tuple[str, str, list[Change]]:
         thing = self.w.rng.choice(tx.HOBBIES)
@@ -189,7 +208,9 @@ class _Speaker:
             place = self.w.rng.choice(plans)
             if self.w.rng.random() < 0.5:
                 return self._say(p, at, tx.POSTPONE, "POSTPONE", [], place=place)
-            return self._say(p, at, tx.CANCEL, "CANCEL", [Change(p, "plans", place, "remove", at)], place=place)
+            return self._say(
+                p, at, tx.CANCEL, "CANCEL", [Change(p, "plans", place, "remove", at)], place=place
+            )
         place = self.w.rng.choice(tx.TRIPS)
         return self._say(p, at, tx.PLAN, "PLAN", [Change(p, "plans", place, "add", at)], place=place)
 
@@ -221,9 +242,16 @@ def _next_fact(w: GroupWorld, say: _Speaker, p: str, at: datetime) -> tuple[str,
         return w.queue[p].popleft()(at)
     rng, pets = w.rng, w.sets[p]["pets"]
     options: list[tuple[float, Callable[[str, datetime], tuple[str, str, list[Change]]]]] = [
-        (3.0, say.move), (2.0, say.job), (1.0, say.title), (1.5 if len(pets) < 3 else 0.0, say.pet_get),
-        (1.0 if pets else 0.0, say.pet_lost), (1.0 if not w.state[p].get("partner", "").startswith("married") else 0.0, say.partner),
-        (1.5, say.favorite), (0.8, say.likes), (0.8, say.trip), (0.5, say.vehicle),
+        (3.0, say.move),
+        (2.0, say.job),
+        (1.0, say.title),
+        (1.5 if len(pets) < 3 else 0.0, say.pet_get),
+        (1.0 if pets else 0.0, say.pet_lost),
+        (1.0 if not w.state[p].get("partner", "").startswith("married") else 0.0, say.partner),
+        (1.5, say.favorite),
+        (0.8, say.likes),
+        (0.8, say.trip),
+        (0.5, say.vehicle),
         (0.6 if p not in w.late_done else 0.0, say.late),
     ]
     if rng.random() < 0.06:
@@ -282,7 +310,19 @@ def generate_group(name: str, n_turns: int, seed: int, people: int = 4) -> tuple
             else:
                 text, tid = _pick(rng, tx.FILLER, "FILLER")
                 text, changes = text.format(l=listener), []
-            turns.append(Turn(name, speaker, (listener,), text, when, f"S{session}:{i + 1}", session, tuple(changes), tid))
+            turns.append(
+                Turn(
+                    name,
+                    speaker,
+                    (listener,),
+                    text,
+                    when,
+                    f"S{session}:{i + 1}",
+                    session,
+                    tuple(changes),
+                    tid,
+                )
+            )
         at += timedelta(days=rng.randint(4, 30))
     return turns, w.people
 

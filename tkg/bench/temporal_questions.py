@@ -132,10 +132,21 @@ def _past(p: Person, slot: str) -> list[Interval]:
 def _group_questions(group: str, people: dict[str, Person], rng: random.Random) -> dict[str, list[Question]]:
     out: dict[str, list[Question]] = defaultdict(list)
 
-    def add(kind: str, text: str, expected: list[list[str]], who: str, slot: str = "", forbidden: tuple[str, ...] = (),
-            evidence: tuple[str, ...] = ()) -> None:
+    def add(
+        kind: str,
+        text: str,
+        expected: list[list[str]],
+        who: str,
+        slot: str = "",
+        forbidden: tuple[str, ...] = (),
+        evidence: tuple[str, ...] = (),
+    ) -> None:
         qid = f"{group}:{kind}:{len(out[kind])}"
-        out[kind].append(Question(qid, group, kind, text, tuple(tuple(e) for e in expected), forbidden, who, slot, evidence))
+        out[kind].append(
+            Question(
+                qid, group, kind, text, tuple(tuple(e) for e in expected), forbidden, who, slot, evidence
+            )
+        )
 
     for who in sorted(people):
         p = people[who]
@@ -147,7 +158,14 @@ def _group_questions(group: str, people: dict[str, Person], rng: random.Random) 
         partner = p.current("partner")
         if partner:
             stage, _, name = partner.value.partition(":")
-            add("current", tx.Q_PARTNER[stage].format(p=who), [[name]], who, "partner", evidence=(partner.ref,))
+            add(
+                "current",
+                tx.Q_PARTNER[stage].format(p=who),
+                [[name]],
+                who,
+                "partner",
+                evidence=(partner.ref,),
+            )
         for slot, templates in tx.Q_AS_OF.items():
             past = _past(p, slot)
             if past:
@@ -155,41 +173,97 @@ def _group_questions(group: str, people: dict[str, Person], rng: random.Random) 
                 assert iv.end is not None
                 when = _day_phrase(rng, iv.start, iv.end)
                 if when:
-                    add("as_of", rng.choice(templates).format(p=who, when=when), [[iv.value]], who, slot, evidence=(iv.ref,))
+                    add(
+                        "as_of",
+                        rng.choice(templates).format(p=who, when=when),
+                        [[iv.value]],
+                        who,
+                        slot,
+                        evidence=(iv.ref,),
+                    )
         for iv in p.late[:1]:
-            add("late_as_of", rng.choice(tx.Q_LATE).format(p=who, year=iv.start.year), [[iv.value]], who, "lives_in",
-                evidence=(iv.ref,))
+            add(
+                "late_as_of",
+                rng.choice(tx.Q_LATE).format(p=who, year=iv.start.year),
+                [[iv.value]],
+                who,
+                "lives_in",
+                evidence=(iv.ref,),
+            )
         for slot in ("lives_in", "works_at"):
-            values = list(dict.fromkeys([iv.value for iv in (p.late if slot == "lives_in" else []) + p.slots.get(slot, [])]))
+            values = list(
+                dict.fromkeys(
+                    [iv.value for iv in (p.late if slot == "lives_in" else []) + p.slots.get(slot, [])]
+                )
+            )
             refs = tuple(iv.ref for iv in p.slots.get(slot, []))
             if len(values) >= 2:
-                add("history_count", tx.Q_HISTORY_COUNT[slot].format(p=who), [list(number_forms(len(values)))], who, slot,
-                    evidence=refs)
+                add(
+                    "history_count",
+                    tx.Q_HISTORY_COUNT[slot].format(p=who),
+                    [list(number_forms(len(values)))],
+                    who,
+                    slot,
+                    evidence=refs,
+                )
                 if len(values) <= 6:
-                    add("history_list", tx.Q_HISTORY_LIST[slot].format(p=who), [[v] for v in values], who, slot, evidence=refs)
+                    add(
+                        "history_list",
+                        tx.Q_HISTORY_LIST[slot].format(p=who),
+                        [[v] for v in values],
+                        who,
+                        slot,
+                        evidence=refs,
+                    )
         boss = p.current("reports_to")
         if boss and boss.value in people:
             home = people[boss.value].current("lives_in")
             if home:
-                add("chain2", rng.choice(tx.Q_CHAIN2).format(p=who), [[home.value]], who, "reports_to.lives_in",
-                    evidence=(boss.ref, home.ref))
+                add(
+                    "chain2",
+                    rng.choice(tx.Q_CHAIN2).format(p=who),
+                    [[home.value]],
+                    who,
+                    "reports_to.lives_in",
+                    evidence=(boss.ref, home.ref),
+                )
             boss2 = people[boss.value].current("reports_to")
             if boss2 and boss2.value in people and (home2 := people[boss2.value].current("lives_in")):
-                add("chain3", rng.choice(tx.Q_CHAIN3).format(p=who), [[home2.value]], who, "reports_to.reports_to.lives_in",
-                    evidence=(boss.ref, boss2.ref, home2.ref))
+                add(
+                    "chain3",
+                    rng.choice(tx.Q_CHAIN3).format(p=who),
+                    [[home2.value]],
+                    who,
+                    "reports_to.reports_to.lives_in",
+                    evidence=(boss.ref, boss2.ref, home2.ref),
+                )
         _chain_past(p, who, people, rng, add)
         if p.now["pets"]:
             lost = tuple(sorted(p.ever["pets"] - p.now["pets"]))
             refs = tuple(p.refs[("pets", v)] for v in sorted(p.now["pets"]))
-            add("pets_now", rng.choice(tx.Q_PETS_NOW).format(p=who), [[v] for v in sorted(p.now["pets"])], who, "pets",
-                forbidden=lost, evidence=refs)
+            add(
+                "pets_now",
+                rng.choice(tx.Q_PETS_NOW).format(p=who),
+                [[v] for v in sorted(p.now["pets"])],
+                who,
+                "pets",
+                forbidden=lost,
+                evidence=refs,
+            )
         if p.now["pets"]:
-            add("pets_count", rng.choice(tx.Q_PETS_COUNT).format(p=who), [list(number_forms(len(p.now["pets"])))], who,
-                "pets")
+            add(
+                "pets_count",
+                rng.choice(tx.Q_PETS_COUNT).format(p=who),
+                [list(number_forms(len(p.now["pets"])))],
+                who,
+                "pets",
+            )
     return out
 
 
-def _chain_past(p: Person, who: str, people: dict[str, Person], rng: random.Random, add: Callable[..., None]) -> None:
+def _chain_past(
+    p: Person, who: str, people: dict[str, Person], rng: random.Random, add: Callable[..., None]
+) -> None:
     """"Where did X's manager live on <date>?": both hops as of a date inside both intervals."""
     for iv in _past(p, "reports_to"):
         if iv.value not in people or iv.end is None:

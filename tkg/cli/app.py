@@ -45,7 +45,9 @@ class TkgGroup(PlainHelp, TyperGroup):
         except Exception as exc:
             if _debug(ctx):
                 raise
-            render.error(f"unexpected {type(exc).__name__}: {str(exc)[:300]} (run with --debug for the traceback)")
+            render.error(
+                f"unexpected {type(exc).__name__}: {str(exc)[:300]} (run with --debug for the traceback)"
+            )
             raise typer.Exit(1) from None
 
 
@@ -56,7 +58,8 @@ def _debug(ctx: Any) -> bool:
 app = typer.Typer(
     name="tkg",
     cls=TkgGroup,
-    help="tkg — temporal knowledge-graph memory: versioned facts, routed questions, evidence.\n\nExample: tkg demo",
+    help="tkg — temporal knowledge-graph memory: versioned facts, routed questions, evidence.\n\nExample: "
+         "tkg demo",
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,  # a traceback must never print a password from a local
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -80,17 +83,21 @@ def root(
             "--store",
             envvar="TKG_STORE",
             metavar="URL",
-            help="Where the graph lives: a path or kuzu:///path (embedded Kuzu), or bolt://user:pass@host:port?database=NAME "
-            "(Neo4j; user, password and database are optional, or come from TKG_NEO4J_USER / TKG_NEO4J_PASSWORD). "
+            help="Where the graph lives: a path or kuzu:///path (embedded Kuzu), or "
+                 "bolt://user:pass@host:port?database=NAME "
+            "(Neo4j; user, password and database are optional, or come from TKG_NEO4J_USER / "
+            "TKG_NEO4J_PASSWORD). "
             "Default: a Kuzu database in your user data directory.",
             show_default=False,
         ),
     ] = None,
     version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print tkg's version and exit.")
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print tkg's version and exit."),
     ] = False,
     debug: Annotated[
-        bool, typer.Option("--debug", help="On an error, print the traceback as well as the one-line message.")
+        bool,
+        typer.Option("--debug", help="On an error, print the traceback as well as the one-line message."),
     ] = False,
 ) -> None:
     """tkg — temporal knowledge-graph memory: versioned facts, routed questions, evidence.

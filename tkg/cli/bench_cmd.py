@@ -25,22 +25,56 @@ from .help_format import PlainGroup
 
 bench_app = typer.Typer(
     name="bench",
-    help="Benchmarks: LoCoMo retrieval, temporal questions, ingest speed, extraction and classifier accuracy, soak.\n\n"
+    help="Benchmarks: LoCoMo retrieval, temporal questions, ingest speed, extraction and classifier accuracy,"
+         " soak.\n\n"
     "Example: tkg bench qa chat_dev.json --json",
     no_args_is_help=True,
     cls=PlainGroup,
 )
 
-Json = Annotated[bool, typer.Option("--json", help="Print tables on stderr and the report as one JSON object on the last line of stdout.")]
-Store = Annotated[str | None, typer.Option("--store", metavar="URL", show_default=False,
-                                           help="Benchmark store: a new Kuzu path or bolt://… (default: the global --store/TKG_STORE, else a temporary Kuzu database).")]
-EmbedCache = Annotated[bool, typer.Option("--embed-cache/--no-embed-cache",
-                                          help="Use the embedding cache (off by default, so ingest speed is the model's own).")]
-Details = Annotated[Path | None, typer.Option("--details", metavar="JSONL", show_default=False,
-                                              help="Also write one JSON line per question (answer, evidence rank, latency) to this file.")]
-Limit = Annotated[int | None, typer.Option("--limit", min=1, show_default=False, help="Ask at most N questions per sample.")]
-Samples = Annotated[int | None, typer.Option("--samples", min=1, show_default=False, help="Use only the first K samples of the file.")]
-LocomoPath = Annotated[Path, typer.Argument(help="A LoCoMo-shaped .json file (samples with conversation and qa).", show_default=False)]
+Json = Annotated[
+    bool,
+    typer.Option(
+        "--json", help="Print tables on stderr and the report as one JSON object on the last line of stdout."
+    ),
+]
+Store = Annotated[
+    str | None,
+    typer.Option(
+        "--store",
+        metavar="URL",
+        show_default=False,
+        help="Benchmark store: a new Kuzu path or bolt://… (default: the global --store/TKG_STORE, else a "
+             "temporary Kuzu database).",
+    ),
+]
+EmbedCache = Annotated[
+    bool,
+    typer.Option(
+        "--embed-cache/--no-embed-cache",
+        help="Use the embedding cache (off by default, so ingest speed is the model's own).",
+    ),
+]
+Details = Annotated[
+    Path | None,
+    typer.Option(
+        "--details",
+        metavar="JSONL",
+        show_default=False,
+        help="Also write one JSON line per question (answer, evidence rank, latency) to this file.",
+    ),
+]
+Limit = Annotated[
+    int | None, typer.Option("--limit", min=1, show_default=False, help="Ask at most N questions per sample.")
+]
+Samples = Annotated[
+    int | None,
+    typer.Option("--samples", min=1, show_default=False, help="Use only the first K samples of the file."),
+]
+LocomoPath = Annotated[
+    Path,
+    typer.Argument(help="A LoCoMo-shaped .json file (samples with conversation and qa).", show_default=False),
+]
 
 
 class Bars:
@@ -107,10 +141,27 @@ def _write_details(path: Path | None, rows: list[dict[str, Any]]) -> None:
 
 @bench_app.command("locomo")
 def locomo(
-    ctx: typer.Context, path: LocomoPath, as_json: Json = False,
-    baselines: Annotated[bool, typer.Option("--baselines", help="Also score BM25-only, dense-only and brute-force numpy retrieval on the same store.")] = False,
-    peers: Annotated[bool, typer.Option("--peers", help="Also run graphiti-core's hybrid search on the same graph (Neo4j stores only).")] = False,
-    limit: Limit = None, samples: Samples = None, store: Store = None, embed_cache: EmbedCache = False, details: Details = None,
+    ctx: typer.Context,
+    path: LocomoPath,
+    as_json: Json = False,
+    baselines: Annotated[
+        bool,
+        typer.Option(
+            "--baselines",
+            help="Also score BM25-only, dense-only and brute-force numpy retrieval on the same store.",
+        ),
+    ] = False,
+    peers: Annotated[
+        bool,
+        typer.Option(
+            "--peers", help="Also run graphiti-core's hybrid search on the same graph (Neo4j stores only)."
+        ),
+    ] = False,
+    limit: Limit = None,
+    samples: Samples = None,
+    store: Store = None,
+    embed_cache: EmbedCache = False,
+    details: Details = None,
     llm: LLMOption = None,
 ) -> None:
     """Ingest a LoCoMo file into a fresh store, ask every question, score evidence Hit@k / MRR.
@@ -118,7 +169,7 @@ def locomo(
     Reports overall, per category and per routed mode; abstention on adversarial questions; latency p50/p95 (model load excluded); ingest throughput.
 
     Example: tkg bench locomo data/locomo10.json --baselines --json
-    """
+    """  # noqa: E501
     from ..bench.locomo import run_locomo
     from ..bench.report import locomo_tables, peers_tables
 
@@ -128,7 +179,9 @@ def locomo(
         if peers:
             from ..bench.peers import run_peers
 
-            run.report["peers"] = run_peers(bm, run.questions, run.known, run.results, bars("graphiti", len(run.questions)))
+            run.report["peers"] = run_peers(
+                bm, run.questions, run.known, run.results, bars("graphiti", len(run.questions))
+            )
             tables += peers_tables(run.report["peers"])
     _write_details(details, [r.to_dict() for r in run.results])
     _emit(run.report, tables, as_json)
@@ -137,13 +190,26 @@ def locomo(
 @bench_app.command("qa")
 def qa(
     ctx: typer.Context,
-    path: Annotated[Path, typer.Argument(help="A LoCoMo-shaped .json file whose qa items carry mode and key.",
-                                         show_default=False)],
+    path: Annotated[
+        Path,
+        typer.Argument(
+            help="A LoCoMo-shaped .json file whose qa items carry mode and key.", show_default=False
+        ),
+    ],
     as_json: Json = False,
-    show_fails: Annotated[bool, typer.Option("--show-fails", help="Print each wrong answer with the wanted one, "
-                                                                  "the routed mode and the procedure.")] = False,
-    limit: Limit = None, samples: Samples = None, store: Store = None, embed_cache: EmbedCache = False,
-    details: Details = None, llm: LLMOption = None,
+    show_fails: Annotated[
+        bool,
+        typer.Option(
+            "--show-fails",
+            help="Print each wrong answer with the wanted one, the routed mode and the procedure.",
+        ),
+    ] = False,
+    limit: Limit = None,
+    samples: Samples = None,
+    store: Store = None,
+    embed_cache: EmbedCache = False,
+    details: Details = None,
+    llm: LLMOption = None,
 ) -> None:
     """Answer accuracy on labelled conversations: by mode, abstention, answered precision, evidence hits.
 
@@ -165,8 +231,15 @@ def qa(
 
 
 @bench_app.command("peers")
-def peers(ctx: typer.Context, path: LocomoPath, as_json: Json = False, limit: Limit = None, samples: Samples = None,
-          store: Store = None, embed_cache: EmbedCache = False) -> None:
+def peers(
+    ctx: typer.Context,
+    path: LocomoPath,
+    as_json: Json = False,
+    limit: Limit = None,
+    samples: Samples = None,
+    store: Store = None,
+    embed_cache: EmbedCache = False,
+) -> None:
     """graphiti-core's hybrid search (RRF recipes, no LLM) beside tkg on the same Neo4j graph and questions.
 
     Example: tkg bench peers data/locomo10.json --store bolt://127.0.0.1:7687
@@ -179,31 +252,61 @@ def peers(ctx: typer.Context, path: LocomoPath, as_json: Json = False, limit: Li
         require_server(bm)
         run = run_locomo(bm, path, samples=samples, limit=limit, progress=bars)
         try:
-            report = run_peers(bm, run.questions, run.known, run.results, bars("graphiti", len(run.questions)))
+            report = run_peers(
+                bm, run.questions, run.known, run.results, bars("graphiti", len(run.questions))
+            )
         finally:
             removed = bm.forget_groups(run.report["ingest"]["groups"])  # the server is left as it was
     render.status(f"removed the {len(removed)} group(s) this run wrote from {bm.url}")
-    report["machine"], report["file"], report["ingest"] = run.report["machine"], str(path), run.report["ingest"]
+    report["machine"], report["file"], report["ingest"] = (
+        run.report["machine"],
+        str(path),
+        run.report["ingest"],
+    )
     _emit(report, peers_tables(report), as_json)
 
 
 @bench_app.command("temporal")
 def temporal(
-    ctx: typer.Context, as_json: Json = False,
+    ctx: typer.Context,
+    as_json: Json = False,
     size: Annotated[int, typer.Option("--size", min=1, help="Episodes (turns) to generate in total.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", help="Generator seed: the same seed gives the same conversations.")] = 0,
-    questions: Annotated[int, typer.Option("--questions", min=1, help="Questions to ask, spread evenly over the kinds.")] = 300,
-    scale: Annotated[str | None, typer.Option("--scale", metavar="SIZES", show_default=False,
-                                              help="Comma-separated sizes, e.g. 1000,10000,100000: one fresh store each; prints how cost grows with N.")] = None,
-    plot: Annotated[Path | None, typer.Option("--plot", metavar="PNG", show_default=False, help="With --scale: write a plot here (needs matplotlib, the 'plot' extra).")] = None,
-    store: Store = None, embed_cache: EmbedCache = False, details: Details = None, llm: LLMOption = None,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Generator seed: the same seed gives the same conversations.")
+    ] = 0,
+    questions: Annotated[
+        int, typer.Option("--questions", min=1, help="Questions to ask, spread evenly over the kinds.")
+    ] = 300,
+    scale: Annotated[
+        str | None,
+        typer.Option(
+            "--scale",
+            metavar="SIZES",
+            show_default=False,
+            help="Comma-separated sizes, e.g. 1000,10000,100000: one fresh store each; prints how cost grows "
+                 "with N.",
+        ),
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option(
+            "--plot",
+            metavar="PNG",
+            show_default=False,
+            help="With --scale: write a plot here (needs matplotlib, the 'plot' extra).",
+        ),
+    ] = None,
+    store: Store = None,
+    embed_cache: EmbedCache = False,
+    details: Details = None,
+    llm: LLMOption = None,
 ) -> None:
     """Generated conversations with changing facts: accuracy per question kind, latency, ingest, store size.
 
     With --scale and --json, each size's report is printed as a JSON line when it finishes and the summary (rows, growth, every run) is the last line.
 
     Example: tkg bench temporal --size 1000 --seed 0
-    """
+    """  # noqa: E501
     from ..bench.report import scale_table, temporal_tables
     from ..bench.temporal import growth, run_temporal, scale_row
     from ..bench.temporal import plot as draw
@@ -231,9 +334,18 @@ def temporal(
 
             sys.stdout.write(json_line(rep) + "\n")
             sys.stdout.flush()
-        render.status(f"size {n}: ingest {rep['ingest']['seconds']}s, p95 {rep['latency_ms']['p95']} ms, accuracy {rep['overall_accuracy']}")
+        render.status(
+            f"size {n}: ingest {rep['ingest']['seconds']}s, p95 {rep['latency_ms']['p95']} ms, accuracy "
+            f"{rep['overall_accuracy']}"
+        )
     grow = growth(rows)
-    summary: dict[str, Any] = {"benchmark": "temporal-scale", "seed": seed, "rows": rows, "growth": grow, "runs": reports}
+    summary: dict[str, Any] = {
+        "benchmark": "temporal-scale",
+        "seed": seed,
+        "rows": rows,
+        "growth": grow,
+        "runs": reports,
+    }
     if plot is not None:
         why = draw(rows, str(plot), f"tkg temporal benchmark ({reports[0]['backend']})")
         summary["plot"] = None if why else str(plot)
@@ -254,18 +366,32 @@ def _sizes(text: str) -> list[int]:
 
 
 def _scaled(url: str | None, n: int) -> str | None:
-    """One store per size: Kuzu paths get a ``-<n>`` suffix; Neo4j is reused (groups deleted between sizes)."""
+    """One store per size: Kuzu paths get a ``-<n>`` suffix; Neo4j is reused (groups deleted between
+    sizes)."""
     if url is None or parse_store_url(url).path is None:
         return url
     return f"{url}-{n}"
 
 
 @bench_app.command("ingest")
-def ingest(ctx: typer.Context, path: Annotated[Path, typer.Argument(help="A LoCoMo .json or a .jsonl conversation file.", show_default=False)],
-           as_json: Json = False, store: Store = None, embed_cache: EmbedCache = False,
-           bulk: Annotated[bool | None, typer.Option("--bulk/--no-bulk", show_default=False,
-                                                     help="Force the bulk load on or off (default: on, the store is fresh).")] = None,
-           llm: LLMOption = None) -> None:
+def ingest(
+    ctx: typer.Context,
+    path: Annotated[
+        Path, typer.Argument(help="A LoCoMo .json or a .jsonl conversation file.", show_default=False)
+    ],
+    as_json: Json = False,
+    store: Store = None,
+    embed_cache: EmbedCache = False,
+    bulk: Annotated[
+        bool | None,
+        typer.Option(
+            "--bulk/--no-bulk",
+            show_default=False,
+            help="Force the bulk load on or off (default: on, the store is fresh).",
+        ),
+    ] = None,
+    llm: LLMOption = None,
+) -> None:
     """Ingest throughput only: turns, seconds, turns/s into a fresh store (model load excluded).
 
     Example: tkg bench ingest data/locomo10.json --embed-cache --no-bulk
@@ -281,26 +407,57 @@ def ingest(ctx: typer.Context, path: Annotated[Path, typer.Argument(help="A LoCo
         size = bm.size()
         notes = list(bm.notes)
     result.pop("refs")
-    report = {"benchmark": "ingest", "file": str(path), "store": bm.url, "machine": machine(), "embed_cache": embed_cache,
-              "ingest": result, "store_size": size, "target_turns_per_s": 100, "notes": notes}
-    rows = [(k, result[k]) for k in ("turns", "seconds", "turns_per_s", "chunks", "entities", "facts", "superseded")]
-    _emit(report, [table(f"ingest {path.name}", ["", "value"], [*rows, ("store bytes", size["bytes"])])], as_json)
+    report = {
+        "benchmark": "ingest",
+        "file": str(path),
+        "store": bm.url,
+        "machine": machine(),
+        "embed_cache": embed_cache,
+        "ingest": result,
+        "store_size": size,
+        "target_turns_per_s": 100,
+        "notes": notes,
+    }
+    rows = [
+        (k, result[k])
+        for k in ("turns", "seconds", "turns_per_s", "chunks", "entities", "facts", "superseded")
+    ]
+    _emit(
+        report,
+        [table(f"ingest {path.name}", ["", "value"], [*rows, ("store bytes", size["bytes"])])],
+        as_json,
+    )
 
 
 @bench_app.command("soak")
 def soak(
-    ctx: typer.Context, as_json: Json = False,
-    minutes: Annotated[float, typer.Option("--minutes", min=0.01, help="How long to run, wall clock (0.5 = 30 s).")] = 5.0,
-    seed: Annotated[int, typer.Option("--seed", help="Operation and conversation seed: the same seed gives the same sequence of choices.")] = 0,
-    groups: Annotated[int, typer.Option("--groups", min=2, help="Groups alive at once (one is forgotten now and then and replaced).")] = 4,
-    store: Store = None, embed_cache: EmbedCache = False,
+    ctx: typer.Context,
+    as_json: Json = False,
+    minutes: Annotated[
+        float, typer.Option("--minutes", min=0.01, help="How long to run, wall clock (0.5 = 30 s).")
+    ] = 5.0,
+    seed: Annotated[
+        int,
+        typer.Option(
+            "--seed",
+            help="Operation and conversation seed: the same seed gives the same sequence of choices.",
+        ),
+    ] = 0,
+    groups: Annotated[
+        int,
+        typer.Option(
+            "--groups", min=2, help="Groups alive at once (one is forgotten now and then and replaced)."
+        ),
+    ] = 4,
+    store: Store = None,
+    embed_cache: EmbedCache = False,
 ) -> None:
     """Random ingest, re-ingest, ask, state, history and forget across groups, checking invariants as it goes.
 
     Every few operations it checks that each group holds exactly the episodes it was given, whole, with no edge across groups and one current value per single-valued slot; that evidence never comes from another group; and that forgetting a group leaves the others byte for byte. Its groups are forgotten at the end, so a shared Neo4j is left as it was. Exits 1 when anything broke.
 
     Example: tkg bench soak --minutes 1 --seed 7 --store bolt://127.0.0.1:7687 --json
-    """
+    """  # noqa: E501
     import shutil
     import tempfile
 
@@ -327,11 +484,15 @@ def soak(
             shutil.rmtree(tmp, ignore_errors=True)
     report = {"benchmark": "soak", "machine": machine(), "embed_cache": embed_cache, **result,
               "url": spec.redacted if tmp is None else "temporary kuzu"}
-    summary = [("seconds", result["seconds"]), ("operations", sum(result["ops"].values())), ("invariant checks", result["checks"]),
-               ("episodes ingested", result["episodes_ingested"]), ("groups created", result["groups_created"]),
-               ("groups forgotten", result["groups_forgotten"]), ("violations", len(result["violations"])),
-               ("errors", result["error_count"]), ("ok", result["ok"])]  # fmt: skip
-    ops = [(op, n, *(result["latency_ms"][op][k] for k in ("p50", "p95", "max"))) for op, n in sorted(result["ops"].items())]
+    summary = [("seconds", result["seconds"]), ("operations", sum(result["ops"].values())),
+               ("invariant checks", result["checks"]), ("episodes ingested", result["episodes_ingested"]),
+               ("groups created", result["groups_created"]), ("groups forgotten", result["groups_forgotten"]),
+               ("violations", len(result["violations"])), ("errors", result["error_count"]),
+               ("ok", result["ok"])]  # fmt: skip
+    ops = [
+        (op, n, *(result["latency_ms"][op][k] for k in ("p50", "p95", "max")))
+        for op, n in sorted(result["ops"].items())
+    ]
     for line in [*result["violations"], *result["errors"]]:
         render.error(line)
     _emit(report, [table(f"soak, seed {seed}", ["", "value"], summary),
@@ -343,9 +504,19 @@ def soak(
 @bench_app.command("extraction")
 def extraction(
     as_json: Json = False,
-    file: Annotated[Path, typer.Option("--file", help="The labelled JSONL set.")] = Path("tests/data/extraction_labelled.jsonl"),
-    locomo: Annotated[Path | None, typer.Option("--locomo", metavar="PATH", show_default=False,
-                                                help="Also count the facts extracted from a LoCoMo-shaped file, per predicate, with sampled examples to spot-check.")] = None,
+    file: Annotated[Path, typer.Option("--file", help="The labelled JSONL set.")] = Path(
+        "tests/data/extraction_labelled.jsonl"
+    ),
+    locomo: Annotated[
+        Path | None,
+        typer.Option(
+            "--locomo",
+            metavar="PATH",
+            show_default=False,
+            help="Also count the facts extracted from a LoCoMo-shaped file, per predicate, with sampled "
+                 "examples to spot-check.",
+        ),
+    ] = None,
 ) -> None:
     """Precision / recall / F1 of fact extraction against labelled sentences, per split and predicate.
 
@@ -363,14 +534,32 @@ def extraction(
 
         report["locomo"] = survey_locomo(locomo)
         counts = report["locomo"]["counts"]
-        extra.append(table(f"facts extracted from {locomo.name} ({report['locomo']['turns']} turns)", ["predicate", "facts"],
-                           [*counts.items(), ("all", sum(counts.values()))]))
+        extra.append(
+            table(
+                f"facts extracted from {locomo.name} ({report['locomo']['turns']} turns)",
+                ["predicate", "facts"],
+                [*counts.items(), ("all", sum(counts.values()))],
+            )
+        )
     rows = [("all", *(report["overall"][k] for k in ("precision", "recall", "f1", "tp", "fp", "fn")))]
     rows += [(f"split {s}", *(v["overall"][k] for k in ("precision", "recall", "f1", "tp", "fp", "fn")))
              for s, v in report.get("splits", {}).items()]
-    rows += [(p, *(v[k] for k in ("precision", "recall", "f1", "tp", "fp", "fn"))) for p, v in report["per_predicate"].items()]
-    _emit(report, [table(f"extraction ({report['sentences']} sentences; time accuracy {report['time_accuracy']})",
-                         ["", "precision", "recall", "f1", "tp", "fp", "fn"], rows), *extra], as_json)
+    rows += [
+        (p, *(v[k] for k in ("precision", "recall", "f1", "tp", "fp", "fn")))
+        for p, v in report["per_predicate"].items()
+    ]
+    _emit(
+        report,
+        [
+            table(
+                f"extraction ({report['sentences']} sentences; time accuracy {report['time_accuracy']})",
+                ["", "precision", "recall", "f1", "tp", "fp", "fn"],
+                rows,
+            ),
+            *extra,
+        ],
+        as_json,
+    )
 
 
 @bench_app.command("classifier")
@@ -389,7 +578,13 @@ def classifier(as_json: Json = False) -> None:
         n = sum(row.values())
         rows.append((mode, n, row.get(mode, 0), round(row.get(mode, 0) / n, 3) if n else None))
     rows.append(("all (held out)", report.get("n_heldout"), None, report.get("accuracy")))
-    tables = [table(f"mode classifier (trained on {report.get('n_train')} questions)", ["mode", "n", "correct", "accuracy"], rows)]
+    tables = [
+        table(
+            f"mode classifier (trained on {report.get('n_train')} questions)",
+            ["mode", "n", "correct", "accuracy"],
+            rows,
+        )
+    ]
     errors = report.get("errors") or []
     if errors:
         tables.append(table("misrouted held-out questions", ["question", "expected", "predicted"],
@@ -398,32 +593,58 @@ def classifier(as_json: Json = False) -> None:
 
 
 @bench_app.command("mcp")
-def mcp(ctx: typer.Context, path: LocomoPath, as_json: Json = False, limit: Limit = None, samples: Samples = None,
-        store: Store = None, embed_cache: EmbedCache = False) -> None:
+def mcp(
+    ctx: typer.Context,
+    path: LocomoPath,
+    as_json: Json = False,
+    limit: Limit = None,
+    samples: Samples = None,
+    store: Store = None,
+    embed_cache: EmbedCache = False,
+) -> None:
     """The MCP server against the Python API on the same LoCoMo questions: start-up to first answer, p50/p95, overhead per call.
 
     Ingests into a fresh store, asks every question through Memory.ask in a Python process of its own (warmed like the server), then starts `tkg serve mcp` on stdio and asks them again through the mcp SDK's client; also times one cold `tkg ask` process. Overhead is reported as MCP time minus API time per question, and as the round trip minus the server's own time.
 
     Example: tkg bench mcp data/locomo_dev5.json --samples 1 --limit 100 --json
-    """
+    """  # noqa: E501
     from ..bench.mcp_cost import run_mcp
     from ..bench.report import table
 
     with _bench(ctx, store, embed_cache) as (bm, bars):
         report = run_mcp(bm, path, samples=samples, limit=limit, embed_cache=embed_cache, progress=bars)
     lat, over = report["latency_ms"], report["overhead_ms"]
-    rows = [(name, lat[key]["n"], lat[key]["p50"], lat[key]["p95"], lat[key]["mean"], lat[key]["max"])
-            for name, key in (("python api (Memory.ask)", "python_api"), ("mcp stdio (call_tool ask)", "mcp_stdio"))]
-    _emit(report, [
-        table(f"ask latency, {report['questions']} questions ({report['backend']})", ["path", "n", "p50 ms", "p95 ms", "mean ms", "max ms"], rows),
-        table("start-up and overhead", ["", "value"], [
-            ("server start to first answer (s)", report["start_to_first_answer_s"]),
-            ("server start to ready (s)", report["start_to_ready_s"]),
-            ("one cold `tkg ask --mode single_fact` process (s)", report["cli_cold_ask"]["seconds"]),
-            ("  of which answering (ms)", report["cli_cold_ask"]["answer_ms"]),
-            ("MCP overhead per call p50 (ms)", over["p50"]), ("MCP overhead per call p95 (ms)", over["p95"]),
-            ("MCP overhead per call mean (ms)", over["mean"]),
-            ("MCP round trip minus server time p50 (ms)", report["mcp_transport_ms"]["p50"]),
-            ("MCP round trip minus server time p95 (ms)", report["mcp_transport_ms"]["p95"]),
-            ("same answer both ways", f"{report['same_answers']} / {report['questions']}")]),
-    ], as_json)
+    rows = [
+        (name, lat[key]["n"], lat[key]["p50"], lat[key]["p95"], lat[key]["mean"], lat[key]["max"])
+        for name, key in (
+            ("python api (Memory.ask)", "python_api"),
+            ("mcp stdio (call_tool ask)", "mcp_stdio"),
+        )
+    ]
+    _emit(
+        report,
+        [
+            table(
+                f"ask latency, {report['questions']} questions ({report['backend']})",
+                ["path", "n", "p50 ms", "p95 ms", "mean ms", "max ms"],
+                rows,
+            ),
+            table(
+                "start-up and overhead",
+                ["", "value"],
+                [
+                    ("server start to first answer (s)", report["start_to_first_answer_s"]),
+                    ("server start to ready (s)", report["start_to_ready_s"]),
+                    ("one cold `tkg ask --mode single_fact` process (s)", report["cli_cold_ask"]["seconds"]),
+                    ("  of which answering (ms)", report["cli_cold_ask"]["answer_ms"]),
+                    ("MCP overhead per call p50 (ms)", over["p50"]),
+                    ("MCP overhead per call p95 (ms)", over["p95"]),
+                    ("MCP overhead per call mean (ms)", over["mean"]),
+                    ("MCP round trip minus server time p50 (ms)", report["mcp_transport_ms"]["p50"]),
+                    ("MCP round trip minus server time p95 (ms)", report["mcp_transport_ms"]["p95"]),
+                    ("same answer both ways", f"{report['same_answers']} / {report['questions']}"),
+                ],
+            ),
+        ],
+        as_json,
+    )

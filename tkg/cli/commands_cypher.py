@@ -48,15 +48,23 @@ def _query_text(query: str | None, file: Path | None, name: str | None) -> tuple
 
 def cypher(
     ctx: typer.Context,
-    query: Annotated[str | None, typer.Argument(help="Cypher text, in quotes (or use --file / --name).", show_default=False)] = None,
+    query: Annotated[
+        str | None,
+        typer.Argument(help="Cypher text, in quotes (or use --file / --name).", show_default=False),
+    ] = None,
     file: Annotated[
-        Path | None, typer.Option("--file", "-f", help="Read the query from this .cypher file.", show_default=False)
+        Path | None,
+        typer.Option("--file", "-f", help="Read the query from this .cypher file.", show_default=False),
     ] = None,
     name: Annotated[
         str | None,
-        typer.Option("--name", "-n", help="Run a shipped exploration query by name (see --list).", show_default=False),
+        typer.Option(
+            "--name", "-n", help="Run a shipped exploration query by name (see --list).", show_default=False
+        ),
     ] = None,
-    list_queries: Annotated[bool, typer.Option("--list", help="List the shipped exploration queries and their parameters.")] = False,
+    list_queries: Annotated[
+        bool, typer.Option("--list", help="List the shipped exploration queries and their parameters.")
+    ] = False,
     param: Annotated[
         list[str] | None,
         typer.Option(
@@ -68,7 +76,9 @@ def cypher(
             show_default=False,
         ),
     ] = None,
-    write: Annotated[bool, typer.Option("--write", help="Allow the query to change the graph (default: read-only).")] = False,
+    write: Annotated[
+        bool, typer.Option("--write", help="Allow the query to change the graph (default: read-only).")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
     """Run Cypher against the store: read-only unless --write, parameters passed as parameters.
@@ -78,14 +88,23 @@ def cypher(
     Example: tkg cypher --name fact_history --param group_id=priya-marco --param subject=Priya
 
     Example: tkg cypher "MATCH (e:Entity) WHERE e.group_id = $group_id RETURN e.name AS name" -p group_id=priya-marco
-    """
+    """  # noqa: E501
     if list_queries:
         queries = exploration_queries()
         if as_json:
             render.emit_json({"queries": queries})
             return
-        listing = [{"name": q["name"], "params": ", ".join(f"${p}" for p in q["params"]), "what it does": q["description"]} for q in queries]
-        render.out.print(render.rows_table(listing, title="exploration queries (tkg cypher --name NAME --param k=v ...)"))
+        listing = [
+            {
+                "name": q["name"],
+                "params": ", ".join(f"${p}" for p in q["params"]),
+                "what it does": q["description"],
+            }
+            for q in queries
+        ]
+        render.out.print(
+            render.rows_table(listing, title="exploration queries (tkg cypher --name NAME --param k=v ...)")
+        )
         return
     params = parse_params(param)
     text, label = _query_text(query, file, name)

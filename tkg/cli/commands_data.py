@@ -23,7 +23,9 @@ def progress_bar(total: int | None, label: str) -> Iterator[Callable[[int], None
     """A tqdm bar on stderr, shown only on a terminal (so pipes and --json stay clean)."""
     from tqdm import tqdm
 
-    bar = tqdm(total=total, desc=label, unit="turn", file=sys.stderr, disable=None, leave=False, dynamic_ncols=True)
+    bar = tqdm(
+        total=total, desc=label, unit="turn", file=sys.stderr, disable=None, leave=False, dynamic_ncols=True
+    )
     try:
         yield bar.update
     finally:
@@ -42,7 +44,10 @@ def ingest_summary(report: dict[str, Any]) -> None:
         ("superseded", report.get("superseded")),
         ("retracted", report.get("retracted")),
         ("re-asserted", report.get("reasserted")),
-        ("bulk load", f"yes (indexes built in {report.get('index_build_s')} s)" if report.get("bulk") else "no"),
+        (
+            "bulk load",
+            f"yes (indexes built in {report.get('index_build_s')} s)" if report.get("bulk") else "no",
+        ),
         ("model load", f"{report.get('model_load_s')} s (not in seconds or turns/s)"),
         ("seconds", report.get("seconds")),
         ("turns/s", report.get("turns_per_s")),
@@ -60,7 +65,9 @@ def ingest_summary(report: dict[str, Any]) -> None:
 
 def ingest(
     ctx: typer.Context,
-    path: Annotated[Path, typer.Argument(help="A LoCoMo-shaped .json or a .jsonl conversation file.", show_default=False)],
+    path: Annotated[
+        Path, typer.Argument(help="A LoCoMo-shaped .json or a .jsonl conversation file.", show_default=False)
+    ],
     format: Annotated[
         FormatChoice | None,
         typer.Option(
@@ -72,7 +79,10 @@ def ingest(
     group: Annotated[
         str | None,
         typer.Option(
-            "--group", "-g", help="Put every turn in this group (default: the file's sample_id / group field).", show_default=False
+            "--group",
+            "-g",
+            help="Put every turn in this group (default: the file's sample_id / group field).",
+            show_default=False,
         ),
     ] = None,
     bulk: Annotated[
@@ -87,7 +97,9 @@ def ingest(
     ] = None,
     limit: Annotated[
         int | None,
-        typer.Option("--limit", min=1, metavar="N", help="Ingest only the file's first N turns.", show_default=False),
+        typer.Option(
+            "--limit", min=1, metavar="N", help="Ingest only the file's first N turns.", show_default=False
+        ),
     ] = None,
     llm: LLMOption = None,
     as_json: Json = False,
@@ -97,7 +109,7 @@ def ingest(
     The whole file is validated before anything is written; re-running skips the turns already stored. A progress bar goes to stderr on a terminal. Ctrl-C stops it with exit status 130 and says how many episodes were committed: those stay, and running the same command again goes on from there. Seconds and turns/s leave out loading the embedding model (shown apart).
 
     Example: tkg ingest examples/priya_marco.json --limit 20
-    """
+    """  # noqa: E501
     fmt = format.value if format else None
     loaded = load(path, format=fmt, group=group)  # fail on a bad file before loading a model
     turns = len(loaded.episodes[:limit])
@@ -118,7 +130,10 @@ def ingest(
 
 def forget(
     ctx: typer.Context,
-    group: Annotated[str, typer.Option("--group", "-g", help="The group to delete, with everything in it.", show_default=False)],
+    group: Annotated[
+        str,
+        typer.Option("--group", "-g", help="The group to delete, with everything in it.", show_default=False),
+    ],
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
     as_json: Json = False,
 ) -> None:
@@ -132,7 +147,8 @@ def forget(
     with open_memory(ctx) as mem:
         counts = require_group(mem, group)
         if not yes:
-            question = f"Delete group {group!r} ({counts['episodes']} episodes, {counts['facts']} facts) from {mem.url}?"
+            question = (f"Delete group {group!r} ({counts['episodes']} episodes, {counts['facts']} facts) "
+                        f"from {mem.url}?")
             try:
                 confirmed = typer.confirm(question, err=True)
             except typer.Abort:  # end of input: nobody there to answer
@@ -147,7 +163,9 @@ def forget(
                 raise typer.Exit(1)
         result = mem.forget(group)
     if as_json:
-        render.emit_json({k: result.get(k) for k in ("group", "episodes", "chunks", "entities", "facts", "current_facts")})
+        render.emit_json(
+            {k: result.get(k) for k in ("group", "episodes", "chunks", "entities", "facts", "current_facts")}
+        )
         return
     render.out.print(
         f"forgot group {group!r}: {result['episodes']} episodes, {result['chunks']} chunks, "
@@ -174,7 +192,10 @@ def groups(ctx: typer.Context, as_json: Json = False) -> None:
 
 def reembed(
     ctx: typer.Context,
-    group: Annotated[str | None, typer.Option("--group", "-g", help="Only this group (default: every group).", show_default=False)] = None,
+    group: Annotated[
+        str | None,
+        typer.Option("--group", "-g", help="Only this group (default: every group).", show_default=False),
+    ] = None,
     as_json: Json = False,
 ) -> None:
     """Re-embed a group (or all) with the current embedder: chunks, entity names and fact sentences.

@@ -39,19 +39,23 @@ def find_example(name: str = EXAMPLE) -> Path:
     packaged = resources.files("tkg").joinpath("_examples").joinpath(name)
     if packaged.is_file():
         return Path(str(packaged))
-    raise NotFound(f"the example {name} is missing from this installation (looked in {repo.parent} and tkg/_examples)")
+    raise NotFound(
+        f"the example {name} is missing from this installation (looked in {repo.parent} and tkg/_examples)"
+    )
 
 
 def demo(
     ctx: typer.Context,
-    keep: Annotated[bool, typer.Option("--keep", help="Keep the temporary database and print how to query it.")] = False,
+    keep: Annotated[
+        bool, typer.Option("--keep", help="Keep the temporary database and print how to query it.")
+    ] = False,
 ) -> None:
     """Ingest the example conversation and tour history, state, questions and a Cypher query.
 
     Runs offline in a fresh temporary Kuzu database unless --store is given on the command line (TKG_STORE is ignored here, so the demo never writes into your configured store).
 
     Example: tkg demo --keep
-    """
+    """  # noqa: E501
     example = find_example()
     chosen = state(ctx)
     tmp = None if chosen.store_on_command_line else tempfile.mkdtemp(prefix="tkg-demo-")
@@ -78,7 +82,8 @@ def demo(
 
             params = {"group_id": group, "subject": "Priya", "predicate": "lives_in"}
             render.heading(
-                f"$ tkg cypher --name {EXPLORATION} " + " ".join(f"--param {k}={v}" for k, v in params.items())
+                f"$ tkg cypher --name {EXPLORATION} "
+                + " ".join(f"--param {k}={v}" for k, v in params.items())
             )
             text = exploration_query_path(EXPLORATION).read_text(encoding="utf-8")
             rows = mem.cypher(split_statements(text)[0], params)

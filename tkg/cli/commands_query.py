@@ -37,7 +37,9 @@ Mode = Annotated[
     ),
 ]
 Question = Annotated[str, typer.Argument(help="The question, in quotes.", show_default=False)]
-Subject = Annotated[str, typer.Argument(help="The entity the facts are about, e.g. Priya.", show_default=False)]
+Subject = Annotated[
+    str, typer.Argument(help="The entity the facts are about, e.g. Priya.", show_default=False)
+]
 Predicate = Annotated[
     str | None,
     typer.Argument(help="Only this predicate, e.g. lives_in (default: every predicate).", show_default=False),
@@ -45,7 +47,12 @@ Predicate = Annotated[
 
 
 def _answer(
-    ctx: typer.Context, question: str, group: str, mode: ModeChoice | None, as_of: str | None, llm: str | None = None
+    ctx: typer.Context,
+    question: str,
+    group: str,
+    mode: ModeChoice | None,
+    as_of: str | None,
+    llm: str | None = None,
 ) -> tuple[Answer, datetime | None]:
     when = parse_as_of(as_of)
     with open_memory(ctx, llm=llm) as mem:
@@ -54,7 +61,9 @@ def _answer(
     for stage, step in (answer.trace.get("model") or {}).items():  # never silent: say which stage fell back
         if step.get("fell_back"):
             error = f" ({step['error']})" if step.get("error") else ""
-            render.status(f"note: the {stage} stage ({step.get('model')}) fell back: {step['fell_back']}{error}")
+            render.status(
+                f"note: the {stage} stage ({step.get('model')}) fell back: {step['fell_back']}{error}"
+            )
     return answer, when
 
 
@@ -65,7 +74,7 @@ def ask(ctx: typer.Context, question: Question, group: Group, mode: Mode = None,
     Shows the answer (or that tkg abstained), the mode and procedure that produced it, and the evidence: source turn, time, speaker, text and score.
 
     Example: tkg ask "Where does Priya live now?" --group priya-marco
-    """
+    """  # noqa: E501
     answer, when = _answer(ctx, question, group, mode, as_of, llm)
     if as_json:
         render.emit_json({**answer.to_dict(), "as_of": when})
@@ -74,14 +83,19 @@ def ask(ctx: typer.Context, question: Question, group: Group, mode: Mode = None,
 
 
 def explain(
-    ctx: typer.Context, question: Question, group: Group, mode: Mode = None, as_of: AsOf = None, as_json: Json = False
+    ctx: typer.Context,
+    question: Question,
+    group: Group,
+    mode: Mode = None,
+    as_of: AsOf = None,
+    as_json: Json = False,
 ) -> None:
     """Show how a question is routed: mode, payloads, gates, procedure, timings, candidates.
 
     Answers the question like `tkg ask` and prints the routing trace: which mode was chosen and why, every gate with whether it fired and the text that made it fire, the initial and final payload, the procedure, timings per stage and candidate counts.
 
     Example: tkg explain "Where did Priya live before Leeds?" --group priya-marco
-    """
+    """  # noqa: E501
     answer, when = _answer(ctx, question, group, mode, as_of)
     if as_json:
         render.emit_json(
@@ -100,12 +114,25 @@ def explain(
     show_trace(answer)
 
 
-def _facts_json(group: str, subject: str, predicate: str | None, facts: list[Fact], **extra: Any) -> dict[str, Any]:
-    return {"group": group, "subject": subject, "predicate": predicate, **extra, "facts": [f.to_dict() for f in facts]}
+def _facts_json(
+    group: str, subject: str, predicate: str | None, facts: list[Fact], **extra: Any
+) -> dict[str, Any]:
+    return {
+        "group": group,
+        "subject": subject,
+        "predicate": predicate,
+        **extra,
+        "facts": [f.to_dict() for f in facts],
+    }
 
 
 def state(
-    ctx: typer.Context, subject: Subject, group: Group, predicate: Predicate = None, as_of: AsOf = None, as_json: Json = False
+    ctx: typer.Context,
+    subject: Subject,
+    group: Group,
+    predicate: Predicate = None,
+    as_of: AsOf = None,
+    as_json: Json = False,
 ) -> None:
     """What is true of a subject now (or at --as-of): one current fact per slot.
 
@@ -118,20 +145,24 @@ def state(
     if as_json:
         render.emit_json(_facts_json(group, subject, predicate, facts, as_of=when))
         return
-    title = f"{subject}{' ' + predicate if predicate else ''} — " + (f"as of {render.fmt_time(when)}" if when else "now")
+    title = f"{subject}{' ' + predicate if predicate else ''} — " + (
+        f"as of {render.fmt_time(when)}" if when else "now"
+    )
     table = render.state_table(facts, title=title)
     if not facts:
         table.caption = "no facts"
     render.out.print(table)
 
 
-def history(ctx: typer.Context, subject: Subject, group: Group, predicate: Predicate = None, as_json: Json = False) -> None:
+def history(
+    ctx: typer.Context, subject: Subject, group: Group, predicate: Predicate = None, as_json: Json = False
+) -> None:
     """Every version of a subject's facts as a timeline; closed versions are dimmed.
 
     Valid time (from → until) says when a value was true in the world; record time (recorded → expired) says when tkg believed it.
 
     Example: tkg history Priya lives_in --group priya-marco
-    """
+    """  # noqa: E501
     with open_memory(ctx) as mem:
         require_group(mem, group)
         facts = mem.history(subject, predicate, group=group)
@@ -144,14 +175,20 @@ def history(ctx: typer.Context, subject: Subject, group: Group, predicate: Predi
     render.out.print(table)
 
 
-def usage(ctx: typer.Context, group: Annotated[str | None, typer.Option("--group", "-g", help="Only this group (default: every group).", show_default=False)] = None,
-          as_json: Json = False) -> None:
+def usage(
+    ctx: typer.Context,
+    group: Annotated[
+        str | None,
+        typer.Option("--group", "-g", help="Only this group (default: every group).", show_default=False),
+    ] = None,
+    as_json: Json = False,
+) -> None:
     """Tokens the models spent ingesting, per group, stage and model, and their cost at list prices.
 
     Prices are dollars per million tokens (tkg/llm/usage.py; override with TKG_LLM_PRICES=prices.toml). Questions' tokens are in each answer's trace (`tkg ask --json`).
 
     Example: tkg usage --group priya-marco
-    """
+    """  # noqa: E501
     with open_memory(ctx) as mem:
         data = mem.usage(group)
     if as_json:

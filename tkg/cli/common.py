@@ -45,9 +45,11 @@ def state(ctx: typer.Context) -> State:
     return obj if isinstance(obj, State) else State()
 
 
-LLM_HELP = ("A model for every stage (openai:MODEL, openai:MODEL@http://127.0.0.1:11434/v1, anthropic:MODEL, "
-            "record:DIR, replay:DIR, none), or STAGE=SPEC,... for some (stages: extract, route, answer, rank). "
-            "Default: TKG_LLM and TKG_LLM_<STAGE>; unset: offline.")
+LLM_HELP = (
+    "A model for every stage (openai:MODEL, openai:MODEL@http://127.0.0.1:11434/v1, anthropic:MODEL, "
+    "record:DIR, replay:DIR, none), or STAGE=SPEC,... for some (stages: extract, route, answer, rank). "
+    "Default: TKG_LLM and TKG_LLM_<STAGE>; unset: offline."
+)
 LLMOption = Annotated[str | None, typer.Option("--llm", metavar="SPEC", help=LLM_HELP, show_default=False)]
 
 
@@ -123,7 +125,9 @@ def parse_as_of(text: str | None) -> datetime | None:
 
         parsed = dateparser.parse(raw, languages=["en"], settings=_DATEPARSER_SETTINGS)
     if parsed is None:
-        raise InputError(f"cannot read {text!r} as a date; give e.g. 2023-03-01, 2023-03-01T12:00Z or 'March 2023'")
+        raise InputError(
+            f"cannot read {text!r} as a date; give e.g. 2023-03-01, 2023-03-01T12:00Z or 'March 2023'"
+        )
     return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
 
 
@@ -158,7 +162,9 @@ def parse_params(items: Sequence[str] | None) -> dict[str, Any]:
         name, sep, raw = item.partition("=")
         name = name.strip().lstrip("$")
         if not sep:
-            raise InputError(f"malformed --param {item!r}; write it as name=value, e.g. --param group_id=priya-marco")
+            raise InputError(
+                f"malformed --param {item!r}; write it as name=value, e.g. --param group_id=priya-marco"
+            )
         if not _PARAM_NAME.match(name):
             raise InputError(f"malformed --param {item!r}: {name!r} is not a parameter name")
         if name in out:

@@ -19,7 +19,11 @@ class PlainHelp:
     def get_params(self, ctx: Any) -> list[Any]:
         params: list[Any] = super().get_params(ctx)  # type: ignore[misc]
         for param in params:
-            if param.param_type_name == "option" and getattr(param, "is_flag", False) and param.metavar is None:
+            if (
+                param.param_type_name == "option"
+                and getattr(param, "is_flag", False)
+                and param.metavar is None
+            ):
                 param.metavar = ""  # typer would show <bool>
         return params
 

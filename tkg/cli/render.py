@@ -123,7 +123,9 @@ def _table(*columns: str, title: str | None = None) -> Table:
 
 def history_table(facts: Sequence[Fact], title: str | None = None) -> Table:
     """The timeline of fact versions; closed versions are dimmed."""
-    table = _table("predicate", "value", "v", "valid from → until", "recorded → expired", "source", title=title)
+    table = _table(
+        "predicate", "value", "v", "valid from → until", "recorded → expired", "source", title=title
+    )
     for f in facts:
         style = "" if f.current else "dim"
         table.add_row(
@@ -141,7 +143,9 @@ def history_table(facts: Sequence[Fact], title: str | None = None) -> Table:
 def state_table(facts: Sequence[Fact], title: str | None = None) -> Table:
     table = _table("predicate", "value", "since", "v", "source", title=title)
     for f in facts:
-        table.add_row(Text(slot(f)), Text(f.object), fmt_time(f.valid_at), str(f.version), Text(f.source_ref or DASH))
+        table.add_row(
+            Text(slot(f)), Text(f.object), fmt_time(f.valid_at), str(f.version), Text(f.source_ref or DASH)
+        )
     return table
 
 
@@ -150,7 +154,11 @@ def groups_table(rows: Sequence[Mapping[str, Any]], title: str | None = None) ->
     table.columns[0].no_wrap = True
     for g in rows:
         span = f"{fmt_time(g.get('first'))[:10]} → {fmt_time(g.get('last'))[:10]}"
-        table.add_row(Text(str(g["group"])), *(str(g.get(k, DASH)) for k in ("episodes", "entities", "facts", "current_facts")), span)
+        table.add_row(
+            Text(str(g["group"])),
+            *(str(g.get(k, DASH)) for k in ("episodes", "entities", "facts", "current_facts")),
+            span,
+        )
     if not rows:
         table.caption = "no groups yet; try `tkg ingest FILE` or `tkg demo`"
     return table
@@ -165,13 +173,20 @@ def evidence_table(evidence: Sequence[Evidence], limit: int = 8, *, related: boo
     ``limit``); under an abstention the turns that were looked at, titled as related turns, not as
     support. Scores of different procedures are not comparable, so the table shows the rank;
     ``--json`` has the scores."""
-    title = "related turns (looked at; they do not answer it)" if related else "evidence (▶ states the answer)"
+    title = (
+        "related turns (looked at; they do not answer it)" if related else "evidence (▶ states the answer)"
+    )
     table = _table("#", "source", "time", "speaker", "text", title=title)
     shown = [(i, ev) for i, ev in enumerate(evidence, 1) if i <= limit or ev.source_ref in support]
     for i, ev in shown:
         mark = "▶" if ev.source_ref in support else ""
-        table.add_row(f"{mark}{i}", Text(ev.source_ref or DASH), fmt_time(ev.valid_at), Text(ev.speaker or DASH),
-                      Text(ev.text))
+        table.add_row(
+            f"{mark}{i}",
+            Text(ev.source_ref or DASH),
+            fmt_time(ev.valid_at),
+            Text(ev.speaker or DASH),
+            Text(ev.text),
+        )
     if len(evidence) > len(shown):
         table.caption = f"{len(evidence) - len(shown)} more; --json shows all"
     return table
@@ -182,7 +197,11 @@ def show_answer(answer: Answer, *, as_of: datetime | None = None) -> None:
     style = "bold yellow" if answer.abstained else "bold green"
     out.print(Text.assemble(("Q: ", "bold"), answer.question))
     out.print(Text.assemble(("A: ", "bold"), (answer.answer, style)))
-    bits = [f"mode {answer.mode}", f"procedure {answer.procedure}", f"abstained {'yes' if answer.abstained else 'no'}"]
+    bits = [
+        f"mode {answer.mode}",
+        f"procedure {answer.procedure}",
+        f"abstained {'yes' if answer.abstained else 'no'}",
+    ]
     if as_of is not None:
         bits.append(f"as of {fmt_time(as_of)}")
     out.print(Text("   " + " · ".join(bits), style="dim"))
@@ -197,7 +216,9 @@ def show_answer(answer: Answer, *, as_of: datetime | None = None) -> None:
 # --- generic rows --------------------------------------------------------------------------------
 
 
-def rows_table(rows: Sequence[Mapping[str, Any]], title: str | None = None, width: int | None = None) -> RenderableType:
+def rows_table(
+    rows: Sequence[Mapping[str, Any]], title: str | None = None, width: int | None = None
+) -> RenderableType:
     """Cypher rows as a table, columns in first-seen order; one block per row when too wide.
 
     Short values (dates, numbers, names) keep their width, the header folds instead; when

@@ -24,7 +24,9 @@ from ..models import Answer
 from .render import fmt_value, kv_table, out
 
 # Shown in the header, not as sections.
-_HEADER = ("question", "mode", "mode_source", "classifier_mode", "procedure", "as_of", "initial_payload", "payload")
+_HEADER = (
+    "question", "mode", "mode_source", "classifier_mode", "procedure", "as_of", "initial_payload", "payload",
+)
 # Sections in reading order, with their titles; unknown keys follow in the trace's own order.
 _SECTIONS = (
     ("gates", "query gates"),
@@ -93,7 +95,9 @@ def _list_table(items: Sequence[Mapping[str, Any]]) -> Table:
 
 
 def _timings(value: Mapping[str, Any]) -> Table:
-    return kv_table([(k, f"{float(v):.1f} ms" if isinstance(v, int | float) else v) for k, v in value.items()])
+    return kv_table(
+        [(k, f"{float(v):.1f} ms" if isinstance(v, int | float) else v) for k, v in value.items()]
+    )
 
 
 def render_section(key: str, value: Any) -> RenderableType:
@@ -104,7 +108,12 @@ def render_section(key: str, value: Any) -> RenderableType:
         return _timings(value)
     if isinstance(value, Mapping):
         return kv_table(value)
-    if isinstance(value, Sequence) and not isinstance(value, str) and value and all(isinstance(v, Mapping) for v in value):
+    if (
+        isinstance(value, Sequence)
+        and not isinstance(value, str)
+        and value
+        and all(isinstance(v, Mapping) for v in value)
+    ):
         return _list_table(value)
     return Text(fmt_value(value))
 
@@ -112,7 +121,9 @@ def render_section(key: str, value: Any) -> RenderableType:
 def trace_sections(trace: Mapping[str, Any]) -> list[tuple[str, RenderableType]]:
     """(title, renderable) for every trace key that is not part of the header."""
     titles = dict(_SECTIONS)
-    keys = [k for k, _ in _SECTIONS if k in trace] + [k for k in trace if k not in titles and k not in _HEADER]
+    keys = [k for k, _ in _SECTIONS if k in trace] + [
+        k for k in trace if k not in titles and k not in _HEADER
+    ]
     return [(titles.get(k, k), render_section(k, trace[k])) for k in keys]
 
 
@@ -122,8 +133,16 @@ def show_trace(answer: Answer) -> None:
     out.print(Text.assemble(("Q: ", "bold"), answer.question))
     source = trace.get("mode_source")
     classifier = trace.get("classifier_mode")
-    why = f" (from {source}" + (f"; the classifier said {classifier}" if classifier and classifier != answer.mode else "") + ")"
-    out.print(Text.assemble(("mode ", "bold"), answer.mode, why if source else "", ("   procedure ", "bold"), answer.procedure))
+    why = (
+        f" (from {source}"
+        + (f"; the classifier said {classifier}" if classifier and classifier != answer.mode else "")
+        + ")"
+    )
+    out.print(
+        Text.assemble(
+            ("mode ", "bold"), answer.mode, why if source else "", ("   procedure ", "bold"), answer.procedure
+        )
+    )
     if trace.get("as_of"):
         out.print(Text.assemble(("as of ", "bold"), str(trace["as_of"])))
     initial, final = trace.get("initial_payload"), trace.get("payload")
@@ -136,5 +155,9 @@ def show_trace(answer: Answer) -> None:
             out.print(Text(title, style="bold cyan"))
             out.print(body)
     style = "bold yellow" if answer.abstained else "bold green"
-    out.print(Text.assemble(("A: ", "bold"), (answer.answer, style), ("  (abstained)" if answer.abstained else "", "yellow")))
+    out.print(
+        Text.assemble(
+            ("A: ", "bold"), (answer.answer, style), ("  (abstained)" if answer.abstained else "", "yellow")
+        )
+    )
     out.print(Text(f"   {len(answer.evidence)} evidence item(s), {len(answer.facts)} fact(s)", style="dim"))

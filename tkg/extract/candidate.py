@@ -37,9 +37,13 @@ class Candidate:
     qualifier: str = ""  # e.g. favorite category "band"
     polarity: str = "assert"  # "assert" | "retract"
     confidence: float = 0.8  # reflects how the pattern matched (explicit first-person statement > inferred)
-    valid_at: datetime | None = None  # when the text says it became true (resolved time), else None (= turn time)
+    valid_at: datetime | None = (
+        None  # when the text says it became true (resolved time), else None (= turn time)
+    )
     time_text: str | None = None
-    correction: bool = False  # "actually ...", "I meant ...": replaces the subject's current value said earlier
+    correction: bool = (
+        False  # "actually ...", "I meant ...": replaces the subject's current value said earlier
+    )
     sentence: str = ""
     sentence_index: int = 0
     subject_type: str = "person"
@@ -76,11 +80,15 @@ class Sentence:
     times: list[TimeRef] = field(default_factory=list)
     question: bool = False
     hypothetical: bool = False
-    iffy: list[tuple[int, int]] = field(default_factory=list)  # spans of hypothetical clauses in a stated sentence
+    iffy: list[tuple[int, int]] = field(
+        default_factory=list
+    )  # spans of hypothetical clauses in a stated sentence
     correction: bool = False
     before: str = ""  # the turn's text before this sentence
     turn: str = ""  # the whole turn
-    people_before: tuple[str, ...] = ()  # people named in the turn before this sentence ("he"/"she" may be one)
+    people_before: tuple[
+        str, ...
+    ] = ()  # people named in the turn before this sentence ("he"/"she" may be one)
 
     @property
     def listener(self) -> str | None:

@@ -24,23 +24,34 @@ _TRAVEL_START = re.compile(
     r"take|taking)\s+(?:(?:on\s+)?(?:a\s+)?(?:road\s+)?trip\s+)?(?:back\s+|over\s+)?(?:to\s+)?",
     re.I,
 )
-_ACTION_STOP = re.compile(r"[,;:!?()\"]|\.(?=\s|$)|\s[-\u2013\u2014]\s|\b(?:because|but|so|and then|since|which|"
-                          r"who|where|while|if|though|as well)\b", re.I)
+_ACTION_STOP = re.compile(
+    r"[,;:!?()\"]|\.(?=\s|$)|\s[-\u2013\u2014]\s|\b(?:because|but|so|and then|since|which|"
+    r"who|where|while|if|though|as well)\b",
+    re.I,
+)
 
 
 _WEAK_PLAN = re.compile(lx.PLAN_WEAK)
-_PRAISE = frozenset("great good amazing awesome wonderful fantastic terrible bad excellent brilliant natural born real "
-                    "true total such lovely fine proper better best worse worst super incredible".split())
-_MAYBE_NUMBER = re.compile(r"\d|turn|teen|ty\b|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve")
+_PRAISE = frozenset(
+    "great good amazing awesome wonderful fantastic terrible bad excellent brilliant natural born real "
+    "true total such lovely fine proper better best worse worst super incredible".split()
+)
+_MAYBE_NUMBER = re.compile(
+    r"\d|turn|teen|ty\b|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+)
 # "I'm seeing someone, Nerys, ...": a verb that needs a name may give it after a comma.
 _NAME_AFTER_PAUSE = re.compile(r"\s*,\s*(?=[A-Z])")
 _BACK_REF = re.compile(r"\s+(it|them)\b(?!\s*(?:is|was|'s)\b)", re.I)
 # A be-verb before a past participle makes the clause passive ("'s" is left out: "she's moved" is "has").
 _PASSIVE = re.compile(r"\b(?:is|are|was|were|been|being|be|am)\b|'m\b|'re\b", re.I)
-_INFINITIVE = re.compile(r"\s+(?!(?:a|an|the|my|our|his|her|their|your|this|that|some|see|visit)\b)[a-z]+\b(?!')")
+_INFINITIVE = re.compile(
+    r"\s+(?!(?:a|an|the|my|our|his|her|their|your|this|that|some|see|visit)\b)[a-z]+\b(?!')"
+)
 
 
-_KIND_NAMED = re.compile(r"^\s+(?:a|an|another|two|three|\d+)\s+(?:[a-z\-]+\s+){0,2}?(?P<kind>[a-z]+)\s+(?:named|called)\s+[A-Z]")
+_KIND_NAMED = re.compile(
+    r"^\s+(?:a|an|another|two|three|\d+)\s+(?:[a-z\-]+\s+){0,2}?(?P<kind>[a-z]+)\s+(?:named|called)\s+[A-Z]"
+)
 
 
 def _named_after_kind(rest: str, vocab: frozenset[str]) -> bool:
@@ -69,7 +80,9 @@ def _mode(mid: str) -> dict[str, bool]:
     }
 
 
-def _decide(entry: VerbEntry, pred: Predicate, mode: dict[str, bool], mid: str, rest: str) -> tuple[str, str] | None:
+def _decide(
+    entry: VerbEntry, pred: Predicate, mode: dict[str, bool], mid: str, rest: str
+) -> tuple[str, str] | None:
     """(predicate, polarity) the clause asserts, or None when it asserts nothing."""
     travel = entry.base in lx.TRAVEL
     progressive = entry.kind == "ger" and (mode["be"] or entry.base.startswith("be "))
@@ -122,10 +135,16 @@ def clause_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             pause = _NAME_AFTER_PAUSE.match(rest) if entry.needs_name else None
             objs = take_objects(sent, m.end() + (pause.end() if pause else 0), reg.get(pname))
             strict = entry.base in lx.GENERIC_VERBS or entry.predicate == "plays"
-            if strict and entry.predicate in comp.vocab and _named_after_kind(rest, comp.vocab[entry.predicate]):
+            if (
+                strict
+                and entry.predicate in comp.vocab
+                and _named_after_kind(rest, comp.vocab[entry.predicate])
+            ):
                 strict = False  # "has a parrot called Kiwi": the kind is said, the name may follow
             if not objs and entry.polarity == "retract" and entry.predicate in ("owns", "has_pet"):
-                objs = [m2.group(1).lower()] if (m2 := _BACK_REF.match(rest)) else []  # "sold it": coref resolves
+                objs = (
+                    [m2.group(1).lower()] if (m2 := _BACK_REF.match(rest)) else []
+                )  # "sold it": coref resolves
             if entry.loose and entry.predicate in comp.vocab and not all(
                 vocab_ok(o, comp.vocab[entry.predicate], strict=strict) for o in objs
             ):
@@ -145,12 +164,23 @@ def clause_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
                     if pname == "plans" and obj[:1].islower() and entry.base in lx.TRAVEL:
                         obj = spelled_place(obj) or obj  # "moving to lisbon in june" -> "Lisbon"
                     otype = "place" if pname == "plans" and obj[0].isupper() else ""
-                    out.append(Hit(subject, pname, obj, polarity=polarity, confidence=conf, anchor=m.end("verb"),
-                                   object_type=otype))
+                    out.append(
+                        Hit(
+                            subject,
+                            pname,
+                            obj,
+                            polarity=polarity,
+                            confidence=conf,
+                            anchor=m.end("verb"),
+                            object_type=otype,
+                        )
+                    )
     return out
 
 
-def _employer_hits(sent: Sentence, m: re.Match[str], title: str, subs: list[tuple[str, float, list[Hit]]]) -> list[Hit]:
+def _employer_hits(
+    sent: Sentence, m: re.Match[str], title: str, subs: list[tuple[str, float, list[Hit]]]
+) -> list[Hit]:
     """"I work as a nurse at Northwind": the employer after the job title."""
     if "works_at" not in sent.registry:
         return []
@@ -164,20 +194,29 @@ def copula_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
     reg = sent.registry
     out: list[Hit] = []
     low = sent.text.lower()
-    if comp.copula_job is not None and "job_title" in reg and (" a " in low or " an " in low or lx.RANKS_RX.search(low)
-                                                                 or " now " in low or "officially" in low):
+    if (
+        comp.copula_job is not None
+        and "job_title" in reg
+        and (
+            " a " in low or " an " in low or lx.RANKS_RX.search(low) or " now " in low or "officially" in low
+        )
+    ):
         for m in comp.copula_job.finditer(sent.text):
             mode = _mode(m.group("mid"))
             if mode["modal"] or mode["future"] or mode["plan"] or m.group("cop").lower() in ("was", "were"):
                 if not mode["used"]:
                     continue
             polarity = "retract" if (mode["neg"] or mode["used"]) else "assert"
-            title = _longer_title(m.group("obj").lower(), sent.text[m.end("obj"):], comp.vocab.get("job_title"))
+            title = _longer_title(
+                m.group("obj").lower(), sent.text[m.end("obj") :], comp.vocab.get("job_title")
+            )
             if title.split()[0] in _PRAISE:
                 continue  # "you're a great teacher" is praise, not a job
             for subject, conf, extra in subjects(m, sent, comp):
                 out.extend(extra)
-                out.append(Hit(subject, "job_title", title, polarity=polarity, confidence=conf, anchor=m.end()))
+                out.append(
+                    Hit(subject, "job_title", title, polarity=polarity, confidence=conf, anchor=m.end())
+                )
                 if m.group("after") and polarity == "assert":
                     where = "studies_at" if title.endswith("student") else "works_at"
                     if where in reg:
@@ -200,7 +239,12 @@ def copula_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
     if "age" in reg and _MAYBE_NUMBER.search(low):
         for m in comp.age.finditer(sent.text):
             mode = _mode(m.group("mid"))
-            if mode["neg"] or mode["modal"] or mode["plan"] or (mode["future"] and "turn" not in m.group("cop")):
+            if (
+                mode["neg"]
+                or mode["modal"]
+                or mode["plan"]
+                or (mode["future"] and "turn" not in m.group("cop"))
+            ):
                 continue
             years = lx.parse_number(m.group("n"))
             if years is None or not 1 <= years <= 120:
@@ -225,7 +269,9 @@ def together_hits(sent: Sentence, comp: Compiled, partner: str | None) -> list[H
             if entry.kind == "ger" and not entry.base.startswith("be "):
                 continue  # "we're getting married" is not married yet
             if m.group("we"):
-                other, conf = (partner, CONF_CONTEXT) if partner else (f"{sent.speaker}'s partner", CONF_CONTEXT - 0.1)
+                other, conf = (
+                    (partner, CONF_CONTEXT) if partner else (f"{sent.speaker}'s partner", CONF_CONTEXT - 0.1)
+                )
                 pairs = [(sent.speaker, other, conf)]
             elif m.group("x"):
                 pairs = [(clean_name(m.group("x")), clean_name(m.group("y")), CONF_SECOND)]
@@ -233,7 +279,9 @@ def together_hits(sent: Sentence, comp: Compiled, partner: str | None) -> list[H
                 pairs = [(sent.speaker, clean_name(m.group("a") or m.group("b")), CONF_FIRST)]
             for a, b, conf in pairs:
                 if b and (b == partner or is_name(b) or b.endswith("'s partner")):
-                    out.append(Hit(a, entry.predicate, b, polarity=entry.polarity, confidence=conf, anchor=m.end()))
+                    out.append(
+                        Hit(a, entry.predicate, b, polarity=entry.polarity, confidence=conf, anchor=m.end())
+                    )
     return out
 
 

@@ -16,16 +16,25 @@ from tkg.extract import lexicon as lx
 from tkg.predicates import PredicateRegistry
 
 # A capitalised name of one to four words ("Megan", "St. Anne's", "New York City").
-NAME = r"(?:[A-Z][\w'\-]*\.?|[A-Z]{2,})(?:\s+(?:(?:of|de|van|von|la|le|da|du|del)\s+)?(?:[A-Z][\w'\-]*\.?|&)){0,3}"
+NAME = (r"(?:[A-Z][\w'\-]*\.?|[A-Z]{2,})(?:\s+(?:(?:of|de|van|von|la|le|da|du|del)\s+)?(?:[A-Z][\w'\-]*\.?"
+        r"|&)){0,3}")
 POSS = r"(?:\b[Mm]y|\b[Oo]ur|\b[Yy]our|" + NAME + r"'s)"
 SUBJECT = (
     r"(?<![\w'])(?=[A-Zicwymo])(?P<subj>(?:(?P<co>" + NAME + r")\s+and\s+)?(?<![\w'])[Ii](?=['\s])"
-    r"|\b[Mm]e\s+and\s+(?:(?:my|our)\s+(?:(?:" + lx.REL_ADJ + r")\s+){0,2}(?:{RELNOUNS})\s+)?(?P<co2>" + NAME
+    r"|\b[Mm]e\s+and\s+(?:(?:my|our)\s+(?:(?:"
+    + lx.REL_ADJ
+    + r")\s+){0,2}(?:{RELNOUNS})\s+)?(?P<co2>"
+    + NAME
     + r")(?=\s+(?:are|were|have|had|will|'ll|just|both|went|got|moved|[a-z]+ed)\b)"
     r"|\b[Ww]e\b|\b[Yy]ou\b"
     r"|\b[Cc]ongrat(?:ulation)?s\s+on"
-    r"|(?P<rposs>" + POSS + r")\s+(?:(?:" + lx.REL_ADJ + r")\s+){0,2}(?P<rnoun>{RELNOUNS})\b(?:,?\s+(?P<rname>"
-    + NAME + r")\b,?)?"
+    r"|(?P<rposs>"
+    + POSS
+    + r")\s+(?:(?:"
+    + lx.REL_ADJ
+    + r")\s+){0,2}(?P<rnoun>{RELNOUNS})\b(?:,?\s+(?P<rname>"
+    + NAME
+    + r")\b,?)?"
     r"|(?P<pron>\b[Ss]he\b|\b[Hh]e\b)"
     r"|(?P<name>" + NAME + r"))"
 )
@@ -135,7 +144,15 @@ def compile_registry(registry: PredicateRegistry) -> Compiled:
     if together:
         tog = re.compile(
             r"(?:(?P<a>" + NAME + r")\s+and\s+(?:I|me)|\bI\s+and\s+(?P<b>" + NAME + r")|(?P<we>\b[Ww]e)"
-            r"|(?P<x>" + NAME + r")\s+and\s+(?P<y>" + NAME + r"))" + MID + JOIN + r"(?P<verb>" + _alt(list(together))
+            r"|(?P<x>"
+            + NAME
+            + r")\s+and\s+(?P<y>"
+            + NAME
+            + r"))"
+            + MID
+            + JOIN
+            + r"(?P<verb>"
+            + _alt(list(together))
             + r")\b"
         )
     adj = r"(?:(?:" + lx.REL_ADJ + r")\s+){0,2}"
@@ -151,43 +168,114 @@ def compile_registry(registry: PredicateRegistry) -> Compiled:
         rel_alt=rel_alt,
         possessive=poss,
         poss_np=re.compile(
-            r"(?P<poss>" + POSS + r"|\b[Cc]ongrat(?:ulation)?s\s+on\s+(?:the|your))\s+(?P<phrase>" + _alt(list(poss))
+            r"(?P<poss>"
+            + POSS
+            + r"|\b[Cc]ongrat(?:ulation)?s\s+on\s+(?:the|your))\s+(?P<phrase>"
+            + _alt(list(poss))
             + r")\s+"
-        ) if poss else None,
+        )
+        if poss
+        else None,
         rel_np=re.compile(r"(?P<poss>" + POSS + r")\s+" + adj + r"(?P<noun>" + rel_alt + r"),?\s+" + names)
-        if has_rel else None,
-        rel_named=re.compile(r"(?P<poss>" + POSS + r")\s+" + adj + r"(?P<noun>" + rel_alt
-                             + r")'s\s+names?\s+(?:is|was|are)\s+" + names) if has_rel else None,
+        if has_rel
+        else None,
+        rel_named=re.compile(
+            r"(?P<poss>"
+            + POSS
+            + r")\s+"
+            + adj
+            + r"(?P<noun>"
+            + rel_alt
+            + r")'s\s+names?\s+(?:is|was|are)\s+"
+            + names
+        )
+        if has_rel
+        else None,
         have_named=re.compile(
-            r"(?P<subj>(?<![\w'])I|\b[Ww]e|" + NAME + r")" + MID + JOIN
-            + r"(?:have|has|had|got|adopted|rescued|brought\s+home)\s+(?:a|an|two|three|four|\d+|new)\s+" + adj
-            + r"(?P<noun>" + rel_alt + r")(?:\s+(?:named|called)\s+|\s*[:,]\s*)" + names) if has_rel else None,
-        and_named=re.compile(r"(?:\s*,\s*|\s+)(?:and\s+)?(?:also\s+)?(?:a|an|two|three|\d+)\s+" + adj + r"(?P<noun>"
-                             + rel_alt + r")\s+(?:named|called)\s+" + names) if has_rel else None,
-        appositive=re.compile(r"(?P<name>" + NAME + r")\s*,\s*(?P<poss>\b[Mm]y|\b[Oo]ur|\b[Yy]our)\s+" + adj
-                              + r"(?P<noun>" + rel_alt + r")\s*(?:,|[.!?]|$)") if has_rel else None,
-        is_my=re.compile(r"(?P<name>" + NAME + r")(?:\s+(?:is|was|has\s+been)|'s)\s+(?:(?:also|still|actually|"
-                         r"now)\s+)?(?P<poss>\b[Mm]y|\b[Oo]ur|\b[Yy]our)\s+" + adj + r"(?P<noun>" + rel_alt
-                         + r")\b") if has_rel else None,
-        my_is=re.compile(r"(?P<poss>" + POSS + r")\s+" + adj + r"(?P<noun>" + rel_alt + r")(?:\s+(?:is|was)|'s)\s+"
-                         r"(?:(?:named|called)\s+)?(?P<name>" + NAME + r")\b(?!')") if has_rel else None,
+            r"(?P<subj>(?<![\w'])I|\b[Ww]e|"
+            + NAME
+            + r")"
+            + MID
+            + JOIN
+            + r"(?:have|has|had|got|adopted|rescued|brought\s+home)\s+(?:a|an|two|three|four|\d+|new)\s+"
+            + adj
+            + r"(?P<noun>"
+            + rel_alt
+            + r")(?:\s+(?:named|called)\s+|\s*[:,]\s*)"
+            + names
+        )
+        if has_rel
+        else None,
+        and_named=re.compile(
+            r"(?:\s*,\s*|\s+)(?:and\s+)?(?:also\s+)?(?:a|an|two|three|\d+)\s+"
+            + adj
+            + r"(?P<noun>"
+            + rel_alt
+            + r")\s+(?:named|called)\s+"
+            + names
+        )
+        if has_rel
+        else None,
+        appositive=re.compile(
+            r"(?P<name>"
+            + NAME
+            + r")\s*,\s*(?P<poss>\b[Mm]y|\b[Oo]ur|\b[Yy]our)\s+"
+            + adj
+            + r"(?P<noun>"
+            + rel_alt
+            + r")\s*(?:,|[.!?]|$)"
+        )
+        if has_rel
+        else None,
+        is_my=re.compile(
+            r"(?P<name>" + NAME + r")(?:\s+(?:is|was|has\s+been)|'s)\s+(?:(?:also|still|actually|"
+            r"now)\s+)?(?P<poss>\b[Mm]y|\b[Oo]ur|\b[Yy]our)\s+" + adj + r"(?P<noun>" + rel_alt + r")\b"
+        )
+        if has_rel
+        else None,
+        my_is=re.compile(
+            r"(?P<poss>" + POSS + r")\s+" + adj + r"(?P<noun>" + rel_alt + r")(?:\s+(?:is|was)|'s)\s+"
+            r"(?:(?:named|called)\s+)?(?P<name>" + NAME + r")\b(?!')"
+        )
+        if has_rel
+        else None,
         copula_job=re.compile(
-            subject.replace("{RELNOUNS}", rel_alt) + MID + JOIN
+            subject.replace("{RELNOUNS}", rel_alt)
+            + MID
+            + JOIN
             + r"(?P<cop>am|'m|is|'s|are|'re|was|were|been|be|became|become|becomes|becoming|"
             r"(?:got\s+|get\s+|gotten\s+)?promoted\s+to)\s+(?:(?:now|officially|currently)\s+)?"
-            r"(?:(?:a|an)\s+|(?=(?:" + lx.RANKS + r")\s)|(?<=to\s)|(?<=now\s)|(?<=officially\s)|(?<=currently\s))"
-            r"(?P<obj>(?:[a-z\-]+\s+){0,2}?(?:" + _alt(list(job_vocab)) + r"))\b(?P<after>\s+(?:at|for|with)\s+)?",
-        ) if job_vocab else None,
-        fan=re.compile(subject + MID + JOIN + r"(?P<cop>am|'m|is|'s|are|'re)\s+(?:a|an|such\s+a)\s+(?:(?:big|huge|"
-                       r"massive|great|die-hard|lifelong|long-time|total|real|true)\s+)?(?P<obj>" + NAME
-                       + r")\s+fan\b"),
+            r"(?:(?:a|an)\s+|(?=(?:"
+            + lx.RANKS
+            + r")\s)|(?<=to\s)|(?<=now\s)|(?<=officially\s)|(?<=currently\s))"
+            r"(?P<obj>(?:[a-z\-]+\s+){0,2}?(?:"
+            + _alt(list(job_vocab))
+            + r"))\b(?P<after>\s+(?:at|for|with)\s+)?",
+        )
+        if job_vocab
+        else None,
+        fan=re.compile(
+            subject + MID + JOIN + r"(?P<cop>am|'m|is|'s|are|'re)\s+(?:a|an|such\s+a)\s+(?:(?:big|huge|"
+            r"massive|great|die-hard|lifelong|long-time|total|real|true)\s+)?(?P<obj>" + NAME + r")\s+fan\b"
+        ),
         age=re.compile(
-            subject + MID + JOIN + r"(?P<cop>am|'m|is|'s|are|'re|turned|turn|turns|turning)\s+(?:now\s+|only\s+|"
+            subject
+            + MID
+            + JOIN
+            + r"(?P<cop>am|'m|is|'s|are|'re|turned|turn|turns|turning)\s+(?:now\s+|only\s+|"
             r"just\s+|officially\s+)?(?P<n>" + lx.NUMBER_RX + r")(?:\s+(?:years?|yrs?)(?:\s+old)?|\s*y/?o)?"
             r"(?=\s*(?:[.,!?;)]|$|(?:now|and|but|this|today|tomorrow|next|last|in|on|so|yesterday|already)\b))",
         ),
-        plan=re.compile(subject + r"(?P<mid>(?:(?:\s+|(?='))(?:" + lx.AUX_WORDS + r")\b)*?)" + JOIN
-                        + r"(?P<plan>" + lx.PLAN + r")\s+(?P<act>[a-z])"),
+        plan=re.compile(
+            subject
+            + r"(?P<mid>(?:(?:\s+|(?='))(?:"
+            + lx.AUX_WORDS
+            + r")\b)*?)"
+            + JOIN
+            + r"(?P<plan>"
+            + lx.PLAN
+            + r")\s+(?P<act>[a-z])"
+        ),
         vocab=vocab,
         pet_nouns=_alt(pets) if pets else r"(?!x)x",
     )

@@ -47,7 +47,8 @@ from tkg.text import normalize_name, split_sentences, without_long_words
 from tkg.timeparse import find_times
 
 _QUESTION_START = re.compile(
-    r"^\s*(?:(?:so|and|but|oh|hey|well|wait|also|btw|by the way|and so|ok|okay|um)[,!]?\s+)*(?:do|does|did|are|is|am|"
+    r"^\s*(?:(?:so|and|but|oh|hey|well|wait|also|btw|by the way|and so|ok|okay|um)[,!]?\s+)*(?:do|does|did"
+    r"|are|is|am|"
     r"was|were|have|has|had|can|could|would|will|should|shall|may|might|how|what|where|when|why|who|which|whose|"
     r"ever|any|isn't|aren't|didn't|don't|doesn't|haven't|hasn't|wasn't|won't|wouldn't|can't|couldn't)\b",
     re.I,
@@ -81,11 +82,17 @@ _PARTNER_PREDS = ("engaged_to", "married_to", "partner_of")
 # Chat drops the subject: "Packed everything up and moved to Bruges!", "Just adopted a kitten."
 # Such a sentence starting with a past-tense life-event verb is the speaker's; so is a verb
 # coordinated after a first-person clause ("I sold the flat and moved to Leeds").
-_EVENT_VERBS = (r"(?:packed|moved|relocated|settled|started|adopted|rescued|bought|sold|got|joined|quit|left|lost|began|"
-                r"promoted|signed|found|rented)")
+_EVENT_VERBS = (
+    r"(?:packed|moved|relocated|settled|started|adopted|rescued|bought|sold|got|joined|quit|left|lost|began|"
+    r"promoted|signed|found|rented)"
+)
 _ELIDED = re.compile(r"^(?=(?:(?:just|finally|officially|recently|also)\s+)?" + _EVENT_VERBS + r"\b)", re.I)
-_ELIDED_GERUND = re.compile(r"^(?=(?:(?:just|finally|also|so|officially)\s+)?(?:moving|relocating|heading|flying)\s)", re.I)
-_COORDINATED = re.compile(r"\b(and(?:\s+then)?|then)\s+(?=(?:(?:just|finally)\s+)?" + _EVENT_VERBS + r"\b)", re.I)
+_ELIDED_GERUND = re.compile(
+    r"^(?=(?:(?:just|finally|also|so|officially)\s+)?(?:moving|relocating|heading|flying)\s)", re.I
+)
+_COORDINATED = re.compile(
+    r"\b(and(?:\s+then)?|then)\s+(?=(?:(?:just|finally)\s+)?" + _EVENT_VERBS + r"\b)", re.I
+)
 _FIRST_PERSON = re.compile(r"^(?:[A-Z][a-z]+,?\s+)?I\b")
 
 
@@ -132,7 +139,11 @@ def _attach_time(hits: list[Hit], sent: Sentence) -> list[tuple[Hit, datetime | 
         nxt = min((g.anchor for g in hits if g.anchor > h.anchor and normalize_name(g.object) != key),
                   default=len(sent.text) + 1)
         after = [t for t in sent.times if h.anchor <= t.span[0] < nxt]
-        before = [t for t in sent.times if t.span[1] <= h.anchor and not _CLAUSE_BREAK.search(sent.text, t.span[1], h.anchor)]
+        before = [
+            t
+            for t in sent.times
+            if t.span[1] <= h.anchor and not _CLAUSE_BREAK.search(sent.text, t.span[1], h.anchor)
+        ]
         ref = after[0] if after else (before[-1] if before else None)
         out.append((h, ref.start, ref.text) if ref else (h, None, None))
     return out
@@ -175,7 +186,11 @@ def _corrections(sent: Sentence, context: list[Hit], registry: PredicateRegistry
             continue
         if registry.get(h.predicate).proper_object and not new[:1].isupper():
             continue  # a place is corrected by a name
-        return [replace(h, object=new, correction=True, confidence=min(h.confidence, CONF_CONTEXT + 0.2), anchor=-1)]
+        return [
+            replace(
+                h, object=new, correction=True, confidence=min(h.confidence, CONF_CONTEXT + 0.2), anchor=-1
+            )
+        ]
     return []
 
 
@@ -260,8 +275,11 @@ def extract(
         sent.before = " ".join(sentences[:index])
         sent.turn = text
         if index and _HE_SHE.search(raw):
-            sent.people_before = tuple(n for n, kind in mentions(sent.before, speaker=speaker, listeners=listeners)
-                                       if kind == "person" and n != speaker and n not in listeners)
+            sent.people_before = tuple(
+                n
+                for n, kind in mentions(sent.before, speaker=speaker, listeners=listeners)
+                if kind == "person" and n != speaker and n not in listeners
+            )
         hits = resolve(_prune(_sentence_hits(sent, comp, context)), sent, context)
         hits = typed(hits, registry, {speaker, *listeners})
         indirect.update((h.subject, h.predicate, h.object) for h in hits if h.indirect)
@@ -271,10 +289,19 @@ def extract(
             pred = registry.get(hit.predicate)
             key = (hit.subject, hit.predicate, normalize_name(hit.object), hit.qualifier, hit.polarity)
             cand = Candidate(
-                subject=hit.subject, predicate=hit.predicate, object=hit.object, qualifier=hit.qualifier,
-                polarity=hit.polarity, confidence=round(hit.confidence, 3), valid_at=valid_at, time_text=time_text,
-                correction=(hit.correction or sent.correction) and pred.single, sentence=raw, sentence_index=index,
-                subject_type=pred.subject_type, object_type=hit.object_type or pred.object_type,
+                subject=hit.subject,
+                predicate=hit.predicate,
+                object=hit.object,
+                qualifier=hit.qualifier,
+                polarity=hit.polarity,
+                confidence=round(hit.confidence, 3),
+                valid_at=valid_at,
+                time_text=time_text,
+                correction=(hit.correction or sent.correction) and pred.single,
+                sentence=raw,
+                sentence_index=index,
+                subject_type=pred.subject_type,
+                object_type=hit.object_type or pred.object_type,
             )
             if key in seen:
                 prev = results[seen[key]]
@@ -293,27 +320,47 @@ def _direct_first(results: list[Candidate], indirect: set[tuple[str, str, str]],
     off an indirect shape in the same turn ("got the keys to a flat in Alfama")."""
     direct = {(c.subject, c.predicate) for c in results if c.polarity == "assert"
               and (c.subject, c.predicate, c.object) not in indirect}
-    kept = [c for c in results if not ((c.subject, c.predicate, c.object) in indirect and registry.is_single(c.predicate)
-                                       and (c.subject, c.predicate) in direct)]
+    kept = [
+        c
+        for c in results
+        if not (
+            (c.subject, c.predicate, c.object) in indirect
+            and registry.is_single(c.predicate)
+            and (c.subject, c.predicate) in direct
+        )
+    ]
     # Two indirect homes in one turn ("Greetings from Vienna! ... found a flat in Neubau"): the slot
     # holds one, so keep the larger place the gazetteer knows (the city, not the district).
     best: dict[tuple[str, str], int] = {}
     for c in kept:
         if (c.subject, c.predicate, c.object) in indirect and registry.is_single(c.predicate):
             best[(c.subject, c.predicate)] = max(best.get((c.subject, c.predicate), 0), population(c.object))
-    kept = [c for c in kept if not ((c.subject, c.predicate, c.object) in indirect and registry.is_single(c.predicate)
-                                    and population(c.object) < best[(c.subject, c.predicate)])]
+    kept = [
+        c
+        for c in kept
+        if not (
+            (c.subject, c.predicate, c.object) in indirect
+            and registry.is_single(c.predicate)
+            and population(c.object) < best[(c.subject, c.predicate)]
+        )
+    ]
     # "I adopted a dog last week! She's a terrier called Pastel": the pet is Pastel, not also "dog"
     def species(c: Candidate) -> bool:
         return c.predicate == "has_pet" and c.polarity == "assert" and c.object[:1].islower()
 
-    named = {c.subject for c in kept if c.predicate == "has_pet" and c.polarity == "assert" and c.object[:1].isupper()}
+    named = {
+        c.subject
+        for c in kept
+        if c.predicate == "has_pet" and c.polarity == "assert" and c.object[:1].isupper()
+    }
     dated = {c.subject: c for c in kept if species(c) and c.valid_at is not None}
     out = []
     for c in kept:
         if species(c) and c.subject in named:
             continue
         if c.predicate == "has_pet" and c.valid_at is None and c.subject in dated:
-            c = replace(c, valid_at=dated[c.subject].valid_at, time_text=dated[c.subject].time_text)  # "last week"
+            c = replace(
+                c, valid_at=dated[c.subject].valid_at, time_text=dated[c.subject].time_text
+            )  # "last week"
         out.append(c)
     return out

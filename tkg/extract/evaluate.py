@@ -70,8 +70,12 @@ def _score(rows: Iterable[dict[str, Any]], registry: PredicateRegistry) -> dict[
         got = extract(row["text"], speaker=row["speaker"], listeners=row["listeners"],
                       when=parse_session_datetime(row["when"]), registry=registry, history=history)
         got_keys = {_key(c.subject, c.predicate, c.object, c.polarity, c.qualifier): c for c in got}
-        want = {_key(f["subject"], f["predicate"], f["object"], f.get("polarity", "assert"), f.get("qualifier", "")): f
-                for f in row["facts"]}
+        want = {
+            _key(
+                f["subject"], f["predicate"], f["object"], f.get("polarity", "assert"), f.get("qualifier", "")
+            ): f
+            for f in row["facts"]
+        }
         for k, fact in want.items():
             if k in got_keys:
                 tp[k[1]] += 1
@@ -98,10 +102,13 @@ def _score(rows: Iterable[dict[str, Any]], registry: PredicateRegistry) -> dict[
     }
 
 
-def evaluate(path: Path, *, registry: PredicateRegistry | None = None, split: str | None = None) -> dict[str, Any]:
+def evaluate(
+    path: Path, *, registry: PredicateRegistry | None = None, split: str | None = None
+) -> dict[str, Any]:
     """Precision/recall/F1 of `extract` on a labelled set, overall, per predicate and per split.
 
-    >>> evaluate(Path("tests/data/extraction_labelled.jsonl"))["splits"]["test"]["overall"]["f1"]  # doctest: +SKIP
+    >>> evaluate(Path("tests/data/extraction_labelled.jsonl"))[  # doctest: +SKIP
+    ...     "splits"]["test"]["overall"]["f1"]
     0.9
     """
     reg = registry or PredicateRegistry.load()

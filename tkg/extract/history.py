@@ -43,7 +43,9 @@ def loads(text: str | None) -> list[Candidate]:
         return []
     try:
         rows = json.loads(text)
-        return [Candidate(str(s), str(p), str(o), str(q), str(pol), float(conf)) for s, p, o, q, pol, conf in rows]
+        return [
+            Candidate(str(s), str(p), str(o), str(q), str(pol), float(conf)) for s, p, o, q, pol, conf in rows
+        ]
     except (ValueError, TypeError):
         return []
 

@@ -27,9 +27,12 @@ _KEYS = re.compile(
     re.I,
 )
 # "since June", "since 2021", "since the move": long enough to be living there, unlike "since Tuesday"
-_LONG_AGO = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|"
-             r"summer|autumn|fall|winter|\d{4}|last\s+(?:year|spring|summer|autumn|fall|winter)|the\s+move|we\s+moved)\b")
-# "signed the lease on a flat in Porto", "writing from the new place in Ghent", "I'm in a share house in Leith now"
+_LONG_AGO = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|"
+    r"summer|autumn|fall|winter|\d{4}|last\s+(?:year|spring|summer|autumn|fall|winter)|the\s+move|we\s+moved)\b"
+)
+# "signed the lease on a flat in Porto", "writing from the new place in Ghent", "I'm in a share house in Leith
+# now"
 _HOME = r"(?:flat|place|house|apartment|home|condo|studio|room|share\s+house|houseshare|flatshare)"
 _HOME_IN = re.compile(
     r"(?:\b(?P<subj>I|we)(?:'ve|\s+have|\s+just|\s+finally)*\s+)?(?:signed|got)\s+(?:the|a|our|my)\s+lease\s+"
@@ -43,16 +46,24 @@ _HOME_IN = re.compile(
     re.I,
 )
 # "We're in Manchester now - we moved in July": where the speaker is now, in a turn about moving
-_IN_NOW = re.compile(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:now\s+|finally\s+|properly\s+)?in\s+(?=\S+(?:\s+\S+)?\s+now\b)",
-                     re.I)
-_MOVED = re.compile(r"\b(?:moved|move|moving|relocated|settled|lease|keys|new\s+(?:place|flat|home|apartment)|"
-                    r"back\s+(?:in|at)\s+(?:my|our)\s+old|"
-                    r"(?:got|found)\s+a\s+(?:flat|place|house|apartment))\b", re.I)
+_IN_NOW = re.compile(
+    r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:now\s+|finally\s+|properly\s+)?in\s+(?=\S+(?:\s+\S+)?\s+now\b)",
+    re.I,
+)
+_MOVED = re.compile(
+    r"\b(?:moved|move|moving|relocated|settled|lease|keys|new\s+(?:place|flat|home|apartment)|"
+    r"back\s+(?:in|at)\s+(?:my|our)\s+old|"
+    r"(?:got|found)\s+a\s+(?:flat|place|house|apartment))\b",
+    re.I,
+)
 # "Greetings from Vienna! ... I moved at the end of June": a greeting from the new home
-_GREETING_FROM = re.compile(r"^\s*(?:hello|hi|hey|greetings|hola|ciao|love|writing(?:\s+to\s+(?:you|u))?)\s+from\s+",
-                            re.I)
+_GREETING_FROM = re.compile(
+    r"^\s*(?:hello|hi|hey|greetings|hola|ciao|love|writing(?:\s+to\s+(?:you|u))?)\s+from\s+", re.I
+)
 # A third person right before the verb: the home is theirs ("Tom got a flat in Leeds", "she found a flat")
-_THIRD_BEFORE = re.compile(r"\b(?:he|she|they|it|[A-Z][a-z]+|someone|somebody)\s+(?:just\s+|finally\s+|also\s+)?$")
+_THIRD_BEFORE = re.compile(
+    r"\b(?:he|she|they|it|[A-Z][a-z]+|someone|somebody)\s+(?:just\s+|finally\s+|also\s+)?$"
+)
 # "someone stole my bike", "my van got nicked": an ownership ends
 _STOLEN = re.compile(
     r"\b(?:stole|nicked|pinched|swiped)\s+(?P<poss>my|our)\s+(?P<obj>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)"
@@ -60,35 +71,50 @@ _STOLEN = re.compile(
     r"(?:stolen|nicked|pinched|swiped)\b"
 )
 # "I've accepted a job at Halcyon Books in Manchester, as a commissioning editor"
-_JOB_AS = re.compile(r"\b(?:I|I've|I'm|I\s+have|I\s+just)\s+(?:[\w']+\s+){0,3}?(?:accepted|got|took|started|landed|"
-                     r"joined|hired)\b[^.;:!?]{0,60}?\b(?:job|position|role|post|offer|on|me)?\b[^.;:!?]{0,60}?,?\s+"
-                     r"as\s+(?:a|an)\s+(?P<title>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})")
+_JOB_AS = re.compile(
+    r"\b(?:I|I've|I'm|I\s+have|I\s+just)\s+(?:[\w']+\s+){0,3}?(?:accepted|got|took|started|landed|"
+    r"joined|hired)\b[^.;:!?]{0,60}?\b(?:job|position|role|post|offer|on|me)?\b[^.;:!?]{0,60}?,?\s+"
+    r"as\s+(?:a|an)\s+(?P<title>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})"
+)
 _MODALISH = re.compile(r"\b(?:would|could|might|if|want|hope|wish|maybe)\b", re.I)
 # "congrats on the promotion to sous chef", "my promotion to head nurse came through"
-_PROMOTION = re.compile(r"\b(?P<poss>[Mm]y|[Yy]our|[Cc]ongrat(?:ulation)?s\s+on\s+(?:the|your)|promoted\s+(?:me|you))"
-                        r"\s+(?:promotion\s+)?to\s+"
-                        r"(?:a\s+|an\s+)?(?P<title>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})")
+_PROMOTION = re.compile(
+    r"\b(?P<poss>[Mm]y|[Yy]our|[Cc]ongrat(?:ulation)?s\s+on\s+(?:the|your)|promoted\s+(?:me|you))"
+    r"\s+(?:promotion\s+)?to\s+"
+    r"(?:a\s+|an\s+)?(?P<title>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})"
+)
 # "first shift at the Royal Infirmary was chaos" (texting drops the "my")
-_FIRST_AT = re.compile(_LEAD + r"(?i:(?:my\s+)?(?:very\s+)?first\s+(?:shift|day|week|month|rota)\s+(?:at|with))\s+")
+_FIRST_AT = re.compile(
+    _LEAD + r"(?i:(?:my\s+)?(?:very\s+)?first\s+(?:shift|day|week|month|rota)\s+(?:at|with))\s+"
+)
 # "her name is kopi", "his name's Bruno"
-_PRONOUN_NAME = re.compile(r"\b(?i:his|her|its|their)\s+names?(?:'s|\s+is|\s+was)\s+(?P<name>[A-Za-z][\w\-]*)\b")
+_PRONOUN_NAME = re.compile(
+    r"\b(?i:his|her|its|their)\s+names?(?:'s|\s+is|\s+was)\s+(?P<name>[A-Za-z][\w\-]*)\b"
+)
 # "I'm seeing someone. Her name is Clara": the name is the partner's
-_SEEING = re.compile(r"\b(?:I'm|I\s+am|I've\s+been|we're|I\s+started)\s+(?:seeing|dating)\s+(?:someone|somebody)\b",
-                     re.I)
+_SEEING = re.compile(
+    r"\b(?:I'm|I\s+am|I've\s+been|we're|I\s+started)\s+(?:seeing|dating)\s+(?:someone|somebody)\b", re.I
+)
 # "a new companion: Maisie, a rescue lurcher", "Meet Pumpkin, our new kitten"
 _FIRST_PERSON = re.compile(r"\b(?:I|we|my|our|me|us)\b|^(?:[Mm]eet|[Ss]ay hi to)\b", re.I)
-_GOT_CUE = re.compile(r"\b(?:have|has|got|adopted|rescued|fostering|foster|brought\s+home|new|meet|welcomed)\b",
-                      re.I)
+_GOT_CUE = re.compile(
+    r"\b(?:have|has|got|adopted|rescued|fostering|foster|brought\s+home|new|meet|welcomed)\b", re.I
+)
 # Nouns for a person: when one comes after the pet noun, "her name" is that person's.
-_PERSON_WORDS = re.compile(r"\b(?:girl|boy|woman|man|guy|lady|baby|daughter|son|sister|brother|friend|colleague|"
-                           r"boss|teacher|neighbou?r|wife|husband|girlfriend|boyfriend|partner|kid|nurse|doctor)\b",
-                           re.I)
+_PERSON_WORDS = re.compile(
+    r"\b(?:girl|boy|woman|man|guy|lady|baby|daughter|son|sister|brother|friend|colleague|"
+    r"boss|teacher|neighbou?r|wife|husband|girlfriend|boyfriend|partner|kid|nurse|doctor)\b",
+    re.I,
+)
 
 
 # The speaker got or has the pet: "I adopted a cat", "we've got a puppy", "our new kitten", "I'm fostering"
-_OWN_PET = re.compile(r"(?:\b(?:I|we)(?:'ve|'re|'m)?\s+(?:[a-z]+\s+){0,2}?(?:have|got|adopted|rescued|fostering|"
-                      r"brought\s+home|picked\s+up|welcomed)\b|\b(?:my|our)\s+(?:new\s+|rescue\s+|little\s+)*"
-                      r"(?:dog|cat|puppy|kitten|pup|pet|bunny|rabbit|hamster)\b)", re.I)
+_OWN_PET = re.compile(
+    r"(?:\b(?:I|we)(?:'ve|'re|'m)?\s+(?:[a-z]+\s+){0,2}?(?:have|got|adopted|rescued|fostering|"
+    r"brought\s+home|picked\s+up|welcomed)\b|\b(?:my|our)\s+(?:new\s+|rescue\s+|little\s+)*"
+    r"(?:dog|cat|puppy|kitten|pup|pet|bunny|rabbit|hamster)\b)",
+    re.I,
+)
 
 
 @lru_cache(maxsize=16)
@@ -117,7 +143,9 @@ def home_and_work_hits(sent: Sentence) -> list[Hit]:
     low = sent.text.lower()
     if "lives_in" in reg and any(k in low for k in _HOME_WORDS):
         for m in _HOME_IN.finditer(sent.text):
-            if not (m.group("subj") or m.group("subj2") or m.group("subj3")) and _THIRD_BEFORE.search(sent.text[: m.start()]):
+            if not (m.group("subj") or m.group("subj2") or m.group("subj3")) and _THIRD_BEFORE.search(
+                sent.text[: m.start()]
+            ):
                 continue  # "Tom got a flat in Leeds" is Tom's
             for obj in take_objects(sent, m.end(), reg.get("lives_in")):
                 out.append(Hit(sent.speaker, "lives_in", obj, confidence=CONF_FIRST - 0.1, anchor=m.end(),
@@ -125,12 +153,23 @@ def home_and_work_hits(sent: Sentence) -> list[Hit]:
     if "lives_in" in reg and (" now" in low or " from " in low) and _MOVED.search(sent.turn or sent.text):
         for m in [*_IN_NOW.finditer(sent.text), *_GREETING_FROM.finditer(sent.text)]:
             for obj in take_objects(sent, m.end(), reg.get("lives_in")):
-                out.append(Hit(sent.speaker, "lives_in", obj, confidence=CONF_LOOSE, anchor=m.end(), indirect=True))
+                out.append(
+                    Hit(sent.speaker, "lives_in", obj, confidence=CONF_LOOSE, anchor=m.end(), indirect=True)
+                )
     first = _FIRST_AT.match(sent.text) if "first" in low else None
     if first and "works_at" in reg:
         for obj in take_objects(sent, first.end(), reg.get("works_at")):
             if obj[:1].isupper():
-                out.append(Hit(sent.speaker, "works_at", obj, confidence=CONF_LOOSE, anchor=first.end(), indirect=True))
+                out.append(
+                    Hit(
+                        sent.speaker,
+                        "works_at",
+                        obj,
+                        confidence=CONF_LOOSE,
+                        anchor=first.end(),
+                        indirect=True,
+                    )
+                )
     return out
 
 
@@ -163,7 +202,13 @@ def pet_name_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             continue  # "My niece got a hamster and her name is Pip": not the speaker's pet
         name = clean_name(m.group("name"))
         low = name.lower()
-        if not name or low in STOPWORDS or low in lx.NOT_NAMES or low in lx.PRONOUN_OBJECTS or noun_rx.fullmatch(name):
+        if (
+            not name
+            or low in STOPWORDS
+            or low in lx.NOT_NAMES
+            or low in lx.PRONOUN_OBJECTS
+            or noun_rx.fullmatch(name)
+        ):
             continue
         out.append(Hit(sent.speaker, "has_pet", name[0].upper() + name[1:], confidence=CONF_FIRST - 0.1,
                        anchor=m.end()))
@@ -175,7 +220,9 @@ def pet_name_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
     return out
 
 
-_AFTER_TITLE = frozenset("last next this yesterday today tonight now recently already finally officially".split())
+_AFTER_TITLE = frozenset(
+    "last next this yesterday today tonight now recently already finally officially".split()
+)
 
 
 def _title(text: str, vocab: frozenset[str]) -> str | None:
@@ -184,7 +231,9 @@ def _title(text: str, vocab: frozenset[str]) -> str | None:
     words = text.lower().split()
     for n in range(len(words), 0, -1):
         nxt = words[n] if n < len(words) else ""
-        if words[n - 1] in vocab and (not nxt or nxt in STOPWORDS or nxt in _AFTER_TITLE or not nxt.isalpha()):
+        if words[n - 1] in vocab and (
+            not nxt or nxt in STOPWORDS or nxt in _AFTER_TITLE or not nxt.isalpha()
+        ):
             return " ".join(words[:n])
     return None
 
@@ -199,7 +248,11 @@ def stolen_and_promoted_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
         for m in _STOLEN.finditer(sent.text):
             obj = m.group("obj") or m.group("obj2")
             owner = sent.owner(m.group("poss") or m.group("poss2"))
-            thing = take_objects(sent, m.start("obj"), reg.get("owns"), allow_list=False) if m.group("obj") else [obj]
+            thing = (
+                take_objects(sent, m.start("obj"), reg.get("owns"), allow_list=False)
+                if m.group("obj")
+                else [obj]
+            )
             if owner and thing and obj:
                 out.append(Hit(owner, "owns", thing[0], polarity="retract", confidence=CONF_FIRST - 0.1,
                                anchor=m.end()))
@@ -227,13 +280,17 @@ _TRIP_CUE = re.compile(r"cancel|call(?:ed)? off|scrap|postpon|pushed back|put of
 # "I left Larkspur in May", "I'm leaving Brindle Labs": only for a place the subject was said to be at
 _LEAVE = r"(?:left|leaving|quit|quitting|resigned\s+from|am\s+leaving|'m\s+leaving|walked\s+out\s+of)"
 # "I got the Halden job", "St. Olave's gave me my old job back"
-_GOT_JOB = re.compile(r"\b(?:I|we)\s+(?:just\s+|finally\s+|actually\s+)?got\s+the\s+(?P<org>" + NAME + r")\s+job\b"
-                      r"|(?P<org2>" + NAME + r")\s+(?:gave|offered)\s+me\s+(?:a|the|my\s+old)\s+job\s+back\b")
+_GOT_JOB = re.compile(
+    r"\b(?:I|we)\s+(?:just\s+|finally\s+|actually\s+)?got\s+the\s+(?P<org>" + NAME + r")\s+job\b"
+    r"|(?P<org2>" + NAME + r")\s+(?:gave|offered)\s+me\s+(?:a|the|my\s+old)\s+job\s+back\b"
+)
 # "Tom proposed on the beach and I said yes", "we called off the engagement"
 _PROPOSED = re.compile(r"(?:^|[.!?]\s+)(?P<name>" + NAME + r"|[a-z][a-z\-]+)\s+proposed\b")
 _SAID_YES = re.compile(r"\b(?:I|i)\s+said\s+yes\b")
-_CALLED_OFF = re.compile(r"\b(?:(?P<x>" + NAME + r"|[a-z][a-z\-]+)\s+and\s+(?:I|i)|[Ww]e)\s+(?:have\s+|'ve\s+|just\s+|finally\s+)?"
-                         r"(?:called|broke|break|call)\s+off\s+(?:the|our)\s+engagement\b")
+_CALLED_OFF = re.compile(
+    r"\b(?:(?P<x>" + NAME + r"|[a-z][a-z\-]+)\s+and\s+(?:I|i)|[Ww]e)\s+(?:have\s+|'ve\s+|just\s+|finally\s+)?"
+    r"(?:called|broke|break|call)\s+off\s+(?:the|our)\s+engagement\b"
+)
 
 
 def _lower_name(word: str) -> str | None:
@@ -253,12 +310,21 @@ def change_hits(sent: Sentence, context: list[Hit], partner: str | None) -> list
     held = {(h.predicate, h.object) for h in context if h.subject == sent.speaker and h.polarity == "assert"
             and h.predicate in ("works_at", "studies_at", "member_of")}
     for pred, obj in held if _LEAVE_CUE.search(text) else ():
-        if re.search(r"\b(?:I|we)(?:'m|'ve|'re)?\s+(?:[a-z']+\s+){0,2}?" + _LEAVE + r"\s+(?:the\s+)?" + re.escape(obj) + r"\b(?!'s|\s+(?:early|late|at\s|around\s|by\s|for\s+the\s+day|tonight|today|now))", text):
+        if re.search(
+            r"\b(?:I|we)(?:'m|'ve|'re)?\s+(?:[a-z']+\s+){0,2}?"
+            + _LEAVE
+            + r"\s+(?:the\s+)?"
+            + re.escape(obj)
+            + r"\b(?!'s|\s+(?:early|late|at\s|around\s|by\s|for\s+the\s+day|tonight|today|now))",
+            text,
+        ):
             out.append(Hit(sent.speaker, pred, obj, polarity="retract", confidence=CONF_FIRST - 0.1))
     for m in _GOT_JOB.finditer(text) if "works_at" in reg and " job" in text else ():
         org = (m.group("org") or m.group("org2")).strip()
         if is_name(org):
-            out.append(Hit(sent.speaker, "works_at", org, confidence=CONF_LOOSE, anchor=m.end(), indirect=True))
+            out.append(
+                Hit(sent.speaker, "works_at", org, confidence=CONF_LOOSE, anchor=m.end(), indirect=True)
+            )
     if "engaged_to" in reg and "proposed" in text and _SAID_YES.search(sent.turn or text):
         for m in _PROPOSED.finditer(text):
             raw = m.group("name")
@@ -314,12 +380,19 @@ def trip_done_hits(hits: list[Hit], context: list[Hit]) -> list[Hit]:
 
 
 # "my new boss at Halcyon, Priya Raman, is a dream"; "My boss will be Beatriz Castellano"
-_BOSS_AT = re.compile(r"\b(?P<poss>[Mm]y|[Oo]ur)\s+(?:new\s+)?(?:boss|manager|supervisor|line\s+manager|team\s+lead)\s+"
-                      r"(?:(?:at|in)\s+(?P<org>" + NAME + r")\s*,\s*|will\s+be\s+)(?P<name>" + NAME + r")")
+_BOSS_AT = re.compile(
+    r"\b(?P<poss>[Mm]y|[Oo]ur)\s+(?:new\s+)?(?:boss|manager|supervisor|line\s+manager|team\s+lead)\s+"
+    r"(?:(?:at|in)\s+(?P<org>" + NAME + r")\s*,\s*|will\s+be\s+)(?P<name>" + NAME + r")"
+)
 # "I got a job! Junior urban planner at Studio Ferrante" (the title and employer said without a verb)
-_TITLE_AT = re.compile(r"^\s*(?P<title>[A-Za-z][\w\-]*(?:\s+[a-z][\w\-]*){0,3})\s+(?:at|with)\s+(?P<org>" + NAME + r")")
-_GOT_JOB_CUE = re.compile(r"\b(?:got|landed|accepted|took)\s+(?:a|the|an)\s+(?:new\s+)?(?:job|offer|position|role)\b|"
-                          r"\bgot\s+hired\b|\bI'm\s+hired\b", re.I)
+_TITLE_AT = re.compile(
+    r"^\s*(?P<title>[A-Za-z][\w\-]*(?:\s+[a-z][\w\-]*){0,3})\s+(?:at|with)\s+(?P<org>" + NAME + r")"
+)
+_GOT_JOB_CUE = re.compile(
+    r"\b(?:got|landed|accepted|took)\s+(?:a|the|an)\s+(?:new\s+)?(?:job|offer|position|role)\b|"
+    r"\bgot\s+hired\b|\bI'm\s+hired\b",
+    re.I,
+)
 
 
 def role_hits(sent: Sentence, comp: Compiled) -> list[Hit]:

@@ -43,7 +43,9 @@ IRREGULAR: dict[str, tuple[str, ...]] = {
     "can't": (),
     "cannot": (),
 }
-_DOUBLE_FINAL = {"stop", "drop", "plan", "scrap", "ship", "shop", "total", "travel", "cancel", "enrol", "enroll", "date"}
+_DOUBLE_FINAL = {
+    "stop", "drop", "plan", "scrap", "ship", "shop", "total", "travel", "cancel", "enrol", "enroll", "date",
+}
 
 
 def inflections(verb: str) -> dict[str, str]:
@@ -87,21 +89,26 @@ BE = "am|'m|is|'s|are|'re|was|were|be|been|being"
 NEGATION = ("not|n't|never|no longer|don't|doesn't|didn't|haven't|hasn't|hadn't|isn't|aren't|wasn't|weren't|"
             "won't|wouldn't|can't|couldn't|cannot|shouldn't|ain't|do not|does not|did not|have not|has not")
 FUTURE = "will|'ll|shall|gonna|going to|about to|finally going to"
-PLAN_STRONG = ("plan to|plans to|planned to|planning to|plan on|planning on|intend to|intends to|intending to|"
-               "hope to|hoping to|hopes to|thinking of|thinking about|scheduled to|aiming to|aim to|preparing to|"
-               "getting ready to")
+PLAN_STRONG = (
+    "plan to|plans to|planned to|planning to|plan on|planning on|intend to|intends to|intending to|"
+    "hope to|hoping to|hopes to|thinking of|thinking about|scheduled to|aiming to|aim to|preparing to|"
+    "getting ready to"
+)
 # Weaker cues read as a plan only before a travel verb ("can't wait to go to Japan").
 PLAN_WEAK = "decided to|decide to|set to|looking to|excited to|can't wait to|cannot wait to|considering"
 PLAN = PLAN_STRONG + "|" + PLAN_WEAK
 MODAL = ("would|'d|could|might|may|should|must|can|want to|wanna|wants to|wanted to|need to|needs to|have to|"
          "has to|had to|gotta|got to|wish|try to|trying to|tried to|would love to|would like to")
 USED_TO = "used to|use to"
-ADVERB = ("just|recently|finally|also|still|now|currently|actually|already|officially|really|totally|absolutely|"
-          "definitely|truly|originally|eventually|basically|literally|honestly|mostly|usually|always|sometimes|often|"
-          "normally|typically|seriously|kinda|kind of|sort of|pretty much|even|only|ever|both|all|first|once|happily|"
-          "proudly|luckily|thankfully|somehow|immediately|initially|then|again|soon|newly|sadly|unfortunately|"
-          "fortunately|do|does|did|have|'ve|has|had|started|start|began|begin|starting|love to|like to|"
-          "managed to|happen to|happened to|genuinely|secretly|too|so|def|officially")
+ADVERB = (
+    "just|recently|finally|also|still|now|currently|actually|already|officially|really|totally|absolutely|"
+    "definitely|truly|originally|eventually|basically|literally|honestly|mostly|usually|always|sometimes|often|"
+    "normally|typically|seriously|kinda|kind of|sort of|pretty much|even|only|ever|both|all|first|once"
+    "|happily|"
+    "proudly|luckily|thankfully|somehow|immediately|initially|then|again|soon|newly|sadly|unfortunately|"
+    "fortunately|do|does|did|have|'ve|has|had|started|start|began|begin|starting|love to|like to|"
+    "managed to|happen to|happened to|genuinely|secretly|too|so|def|officially"
+)
 AUX_WORDS = "|".join([BE, NEGATION, FUTURE, PLAN, MODAL, USED_TO, ADVERB])
 
 NEGATION_RX = re.compile(r"\b(?:" + NEGATION + r")\b|n't\b", re.I)
@@ -143,16 +150,20 @@ REL_ADJ = (
 NOT_NAMES = frozenset(
     """
     i the a an this that these those it its he she they we you my our your his her their there here what when
-    where why how who whom which whose so and but or yes no not oh wow hey hi hello thanks thank well also then
-    now just maybe sounds actually congrats congratulations great awesome cool nice good really sure aww aw yeah
-    yep yup haha lol omg love glad sorry please definitely absolutely totally today yesterday tomorrow last next
+    where why how who whom which whose so and but or yes no not oh wow hey hi hello thanks thank well also
+    then
+    now just maybe sounds actually congrats congratulations great awesome cool nice good really sure aww aw
+    yeah
+    yep yup haha lol omg love glad sorry please definitely absolutely totally today yesterday tomorrow last
+    next
     everyone everybody someone somebody nobody anyone anything everything something nothing mom dad mum mother
     father sis bro dude buddy man guys girl boy honestly seriously btw by anyway anyways speaking talking
     monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
     september october november december christmas easter thanksgiving halloween if as at in on of for with to
     from after before during since until did do does is are was were have has had can could would should will
     let let's lets i'm i've i'd i'll it's that's what's you're we're they're he's she's i'm one two three ok
-    okay alright right exactly true indeed absolutely same agreed amazing awesome incredible fantastic wonderful
+    okay alright right exactly true indeed absolutely same agreed amazing awesome incredible fantastic
+    wonderful
     beautiful sweet cute fun exciting interesting hmm hmmm um uh ah ahh ooh woah whoa nah meh ugh yay bye see
     take keep good congratulations welcome happy merry dear hope wish enjoy have guess check look remember
     sometimes usually often always never lately recently finally luckily sadly unfortunately fortunately
@@ -163,7 +174,8 @@ NOT_NAMES = frozenset(
 PRONOUN_OBJECTS = frozenset(
     """
     it this that them him her you me us those these what how when where why who which whatever everything
-    something anything nothing someone somebody anyone anybody everyone everybody nobody all there here so such
+    something anything nothing someone somebody anyone anybody everyone everybody nobody all there here so
+    such
     being having going getting to myself yourself himself herself themselves ourselves one ones lot lots much
     more most it's that's what's each both either neither
     not no never in on at out up off into onto with about around over
@@ -171,15 +183,28 @@ PRONOUN_OBJECTS = frozenset(
 )
 
 NUMBER_WORDS = {
-    w: i for i, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    w: i
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+        "sixteen "
         "seventeen eighteen nineteen".split()
     )
 }
-TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
-NUMBER_RX = (r"(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|"
-             r"six|seven|eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
-             r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)")
+TENS = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+NUMBER_RX = (
+    r"(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|"
+    r"six|seven|eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+    r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)"
+)
 
 
 def parse_number(text: str) -> int | None:
@@ -202,9 +227,22 @@ def parse_number(text: str) -> int | None:
 
 # Kin words that should read the same however they are spelled, for unnamed relatives ("Priya's mother").
 CANONICAL_KIN = {
-    "mom": "mother", "mum": "mother", "mommy": "mother", "mama": "mother", "dad": "father", "daddy": "father",
-    "papa": "father", "kids": "children", "kid": "child", "sis": "sister", "hubby": "husband", "wifey": "wife",
-    "bf": "boyfriend", "gf": "girlfriend", "bestie": "best friend", "bff": "best friend",
+    "mom": "mother",
+    "mum": "mother",
+    "mommy": "mother",
+    "mama": "mother",
+    "dad": "father",
+    "daddy": "father",
+    "papa": "father",
+    "kids": "children",
+    "kid": "child",
+    "sis": "sister",
+    "hubby": "husband",
+    "wifey": "wife",
+    "bf": "boyfriend",
+    "gf": "girlfriend",
+    "bestie": "best friend",
+    "bff": "best friend",
 }
 
 NATIONALITIES = frozenset(
@@ -218,7 +256,8 @@ NATIONALITIES = frozenset(
 
 ORG_WORDS = frozenset(
     """
-    inc ltd llc corp company co university college school academy hospital clinic bank club church center centre
+    inc ltd llc corp company co university college school academy hospital clinic bank club church center
+    centre
     institute foundation group studio studios agency café cafe restaurant bakery gym team society association
     council library museum store shop labs lab records press media network airlines motors systems partners
     """.split()

@@ -19,15 +19,19 @@ from tkg.text import normalize_name, split_sentences, without_long_words
 _RUN = re.compile(
     r"(?:[A-Z][\w'\-]*\.?|[A-Z]{2,})(?:\s+(?:(?:of|de|van|von|la|le|da|du|del|the)\s+)?(?:[A-Z][\w'\-]*\.?|&)){0,4}"
 )
-_ORG_BEFORE = re.compile(r"\b(?:work(?:s|ed|ing)?\s+(?:at|for)|join(?:s|ed|ing)?|hired\s+(?:by|at)|employed\s+(?:at|by)|"
-                         r"job\s+(?:at|with)|stud(?:y|ying|ies|ied)\s+at|started\s+at|member\s+of|"
-                         r"graduated\s+from)\s+(?:the\s+)?$", re.I)
+_ORG_BEFORE = re.compile(
+    r"\b(?:work(?:s|ed|ing)?\s+(?:at|for)|join(?:s|ed|ing)?|hired\s+(?:by|at)|employed\s+(?:at|by)|"
+    r"job\s+(?:at|with)|stud(?:y|ying|ies|ied)\s+at|started\s+at|member\s+of|"
+    r"graduated\s+from)\s+(?:the\s+)?$",
+    re.I,
+)
 _PLACE_BEFORE = re.compile(r"\b(?:in|to|from|at|near|visit(?:ed|ing)?|around|across|outside|toward|towards|"
                            r"via|through|into|of)\s+(?:the\s+)?$", re.I)
 _PERSON_BEFORE = re.compile(r"\b(?:with|and|met|told|called|texted|asked|saw|thanks|thank|hey|hi|hello|dear|"
                             r"congrats|congratulations|bye|love|miss|named|called)\s*,?\s*$", re.I)
-_PERSON_AFTER = re.compile(r"^\s*(?:'s|said|says|told|asked|and\s+I|is\s+my|was\s+my|texted|called|!|,\s+(?:my|our))",
-                           re.I)
+_PERSON_AFTER = re.compile(
+    r"^\s*(?:'s|said|says|told|asked|and\s+I|is\s+my|was\s+my|texted|called|!|,\s+(?:my|our))", re.I
+)
 
 
 def _kin_words(registry: PredicateRegistry) -> tuple[frozenset[str], frozenset[str]]:
@@ -43,7 +47,9 @@ def _kin_words(registry: PredicateRegistry) -> tuple[frozenset[str], frozenset[s
 _PETS, _PEOPLE = _kin_words(REGISTRY)
 
 
-def _type(name: str, before: str, after: str, known: set[str], pets: frozenset[str], people: frozenset[str]) -> str:
+def _type(
+    name: str, before: str, after: str, known: set[str], pets: frozenset[str], people: frozenset[str]
+) -> str:
     if normalize_name(name) in known:
         return "person"
     prev_word = before.rstrip(" ,").split()[-1].lower() if before.strip(" ,") else ""
@@ -86,7 +92,12 @@ def mentions(
             name = " ".join(words)
             if not is_name(name) or name == "I" or len(name) < 2:
                 continue
-            if m.start() == 0 and len(words) == 1 and words[0] == m.group(0) and name.lower().endswith(("ing", "s")):
+            if (
+                m.start() == 0
+                and len(words) == 1
+                and words[0] == m.group(0)
+                and name.lower().endswith(("ing", "s"))
+            ):
                 continue  # "Painting is fun", "Dogs are great"
             key = normalize_name(name)
             if not key or key in seen:

@@ -38,8 +38,10 @@ _NAMED = re.compile(r"\b(?:named|called)\s+(" + r"[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-
 _TRAIL = re.compile(r"[\s.,;:!?'\"\u2019\u201d)\-]+$")
 _ONLY_SYMBOLS = re.compile(r"^[\W\d_]+$")
 _OTHERS = re.compile(r"(?:his|her|their|its|your)\s", re.I)
-_VERBISH = frozenset("makes helps keeps gives means is was has gets feels brings lets takes made helped kept gave "
-                     "meant got felt brought took".split())
+_VERBISH = frozenset(
+    "makes helps keeps gives means is was has gets feels brings lets takes made helped kept gave "
+    "meant got felt brought took".split()
+)
 # "(our) dog Biscuit", "(my) little sister Megan": a pet or a person named after what it is
 _APPOSITIVE = re.compile(r"^((?:[a-z][\w\-]*\s+){1,2})([A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)?)$")
 # Heads that only point back at something named elsewhere ("the grim ones", "that kind of stuff").
@@ -48,7 +50,8 @@ _PRONOUN_HEADS = frozenset("one ones stuff thing things kind sort type lot bit".
 PERSON_NOUNS = frozenset(
     """
     friend neighbour neighbor colleague coworker co-worker boss manager cousin uncle aunt nephew niece grandma
-    grandpa grandmother grandfather mate flatmate roommate housemate classmate teacher doctor partner boyfriend
+    grandpa grandmother grandfather mate flatmate roommate housemate classmate teacher doctor partner
+    boyfriend
     girlfriend husband wife fiance fiancé fiancee fiancée sister brother mum mom dad son daughter buddy pal
     """.split()
 )
@@ -72,7 +75,10 @@ def is_name(text: str) -> bool:
 # Capitalised only because they open a sentence: "Meet Pumpkin, my new cat!" (an imperative
 # before a name) and "Big news: ..." (an adjective alone; "Big Ben" stays a name).
 _IMPERATIVE = re.compile(r"^(?:meet|say hi to|say hello to|guess|welcome|introducing)\s+(?=[A-Z])", re.I)
-_LONE_OPENERS = frozenset("meet say guess welcome big huge great good quick fun sad happy exciting amazing awesome lovely nice crazy".split())
+_LONE_OPENERS = frozenset(
+    "meet say guess welcome big huge great good quick fun sad happy exciting amazing awesome lovely nice "
+    "crazy".split()
+)
 
 
 def clean_name(text: str) -> str:
@@ -87,9 +93,11 @@ _NAME_GLUE = frozenset("of de the and & for la le du van von del da di at on upo
 
 
 # Words that, right after a name, start the rest of the clause rather than continue the name.
-_CLAUSE_GOES_ON = frozenset("went goes go is was were are has had got gets seems seemed feels felt looks looked "
-                            "starts started begins began ends ended flew flies came comes took takes made makes "
-                            "kept keeps ran runs did does gave gives sounds sounded rocks sucks".split())
+_CLAUSE_GOES_ON = frozenset(
+    "went goes go is was were are has had got gets seems seemed feels felt looks looked "
+    "starts started begins began ends ended flew flies came comes took takes made makes "
+    "kept keeps ran runs did does gave gives sounds sounded rocks sucks".split()
+)
 
 
 def _name_run(words: list[str]) -> list[str]:
@@ -101,7 +109,9 @@ def _name_run(words: list[str]) -> list[str]:
             low = w.lower()
             nxt = words[i + 1].lower() if i + 1 < len(words) else ""
             verb = low in _CLAUSE_GOES_ON or (low.endswith(("ed", "ing")) and (not nxt or nxt in STOPWORDS))
-            return (run or words[:1]) if verb else words  # "Crete visiting my aunt", not "LGBTQ counseling workshop"
+            return (
+                (run or words[:1]) if verb else words
+            )  # "Crete visiting my aunt", not "LGBTQ counseling workshop"
         run.append(w)
     while run and run[-1].lower() in _NAME_GLUE:
         run.pop()
@@ -138,13 +148,25 @@ def _finish(raw: str, pred: Predicate) -> str | None:
     if obj.endswith("'s") and pred.object_type != "organisation":
         obj = obj[:-2]
     words = obj.split()
-    if not words or _ONLY_SYMBOLS.match(obj) or words[0].lower() in lx.PRONOUN_OBJECTS or words[0] in ("I", "i"):
+    if (
+        not words
+        or _ONLY_SYMBOLS.match(obj)
+        or words[0].lower() in lx.PRONOUN_OBJECTS
+        or words[0] in ("I", "i")
+    ):
         return None
     if all(w.lower() in STOPWORDS for w in words) or (len(words) > 1 and words[0].lower() in _VERBISH):
         return None  # "the things I love makes writing fun"
     if pred.object_type == "organisation" and words[0][:1].isupper():
-        words = _name_run(words)  # "Brightwater Labs went fine", "Acme going": the name ends at its last capital
-    while len(words) > 1 and words[0][:1].isupper() and words[-1].islower() and words[-1].endswith(("ing", "ed")):
+        words = _name_run(
+            words
+        )  # "Brightwater Labs went fine", "Acme going": the name ends at its last capital
+    while (
+        len(words) > 1
+        and words[0][:1].isupper()
+        and words[-1].islower()
+        and words[-1].endswith(("ing", "ed"))
+    ):
         words = words[:-1]  # "your new job at Acme going": the question's verb is not the name
     if words[-1].lower() in _PRONOUN_HEADS:
         return None  # "the grim ones" names nothing by itself
@@ -198,7 +220,11 @@ def take_objects(sent: Sentence, start: int, pred: Predicate, *, allow_list: boo
                 break  # the list ends where an item stops looking like one
             out.append(obj)
         return out
-    first = _LIST_SPLIT.split(body, maxsplit=1)[0] if pred.proper_object else re.split(r"\s*,\s*|\s+and\s+", body)[0]
+    first = (
+        _LIST_SPLIT.split(body, maxsplit=1)[0]
+        if pred.proper_object
+        else re.split(r"\s*,\s*|\s+and\s+", body)[0]
+    )
     obj = _finish(first, pred)
     return [obj] if obj else []
 
@@ -217,10 +243,13 @@ def vocab_ok(obj: str, vocab: frozenset[str], *, strict: bool) -> bool:
 _BEFORE_SUBJECT = frozenset(
     """
     and but so because cause cuz then now when if that since while after before as also yes yeah yep oh well
-    actually honestly really today tonight yesterday recently finally first plus though although where what how why
-    who said say says think thought guess know knew hope feel felt believe mean meant wish sure glad happy proud
+    actually honestly really today tonight yesterday recently finally first plus though although where what
+    how why
+    who said say says think thought guess know knew hope feel felt believe mean meant wish sure glad happy
+    proud
     excited course bet lol haha ok okay hey hi wow omg anyway anyways btw just once until till whenever unless
-    whether night week weekend month year ago morning evening afternoon day time even still again too not or nor
+    whether night week weekend month year ago morning evening afternoon day time even still again too not or
+    nor
     which whom whose lately eventually luckily sadly unfortunately fortunately hopefully meanwhile also and
     days weeks months years nights weekends ages while later earlier soon there here
     """.split()
@@ -293,7 +322,9 @@ def subjects(m: re.Match[str], sent: Sentence, comp: Compiled) -> list[tuple[str
         out: list[tuple[str, float, list[Hit]]] = [(sent.speaker, CONF_FIRST, [])]
         co = m.groupdict().get("co") or m.groupdict().get("co2")
         before = sent.text[: m.start()].rstrip()
-        if co and is_name(co) and (not before or before[-1] in ",;:!?.-"):  # not "I live in Bristol and I ..."
+        if (
+            co and is_name(co) and (not before or before[-1] in ",;:!?.-")
+        ):  # not "I live in Bristol and I ..."
             out.append((clean_name(co), CONF_THIRD, []))
         return out
     if low == "you":

@@ -27,15 +27,28 @@ _NAME_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*")
 _FAV = re.compile(r"(?<!one of )(?P<poss>" + POSS + r")\s+(?:(?:all[- ]time|absolute|very|current|new)\s+)?"
                   r"(?:favou?rite|fave)(?:\s+(?P<cat>[a-z]+(?:\s+[a-z]+){0,2}?))?\s+(?:of\s+all\s+time\s+|ever\s+)?"
                   r"(?:is|was|are|has\s+to\s+be|would\s+be|'s)\s+(?:(?:definitely|probably|still|now|currently)\s+)?")
-_FAV_REV = re.compile(r"\s+(?:is|was|'s)\s+(?:(?:definitely|probably|still|now|also)\s+)?(?P<poss>\b[Mm]y|\b[Yy]our|"
-                      + NAME + r"'s)\s+(?:(?:all[- ]time|absolute|new)\s+)?(?:favou?rite|fave)\s+(?P<cat>[a-z]+"
-                      r"(?:\s+[a-z]+)?)\b")
-_BIRTHDAY = re.compile(r"(?P<poss>" + POSS + r")\s+(?:birthday|bday|b-day)\s+(?:is|was|'s|falls)\s+|"
-                       r"(?P<subj>(?<![\w'])I|" + NAME + r")\s+was\s+born\s+(?=on|in\s+[A-Z])|"
-                       r"(?:it's|it\s+is|it\s+was|today\s+is)\s+(?P<today>" + POSS + r")\s+(?:birthday|bday)", re.I)
-_TRIP = r"(?:(?P<tposs>\b[Tt]he|\b[Oo]ur|\b[Mm]y|\b[Yy]our)\s+(?:(?P<place1>" + NAME + r")\s+trip|trip\s+to\s+(?P<place2>" + NAME + r")))"
+_FAV_REV = re.compile(
+    r"\s+(?:is|was|'s)\s+(?:(?:definitely|probably|still|now|also)\s+)?(?P<poss>\b[Mm]y|\b[Yy]our|"
+    + NAME
+    + r"'s)\s+(?:(?:all[- ]time|absolute|new)\s+)?(?:favou?rite|fave)\s+(?P<cat>[a-z]+"
+    r"(?:\s+[a-z]+)?)\b"
+)
+_BIRTHDAY = re.compile(
+    r"(?P<poss>" + POSS + r")\s+(?:birthday|bday|b-day)\s+(?:is|was|'s|falls)\s+|"
+    r"(?P<subj>(?<![\w'])I|" + NAME + r")\s+was\s+born\s+(?=on|in\s+[A-Z])|"
+    r"(?:it's|it\s+is|it\s+was|today\s+is)\s+(?P<today>" + POSS + r")\s+(?:birthday|bday)",
+    re.I,
+)
+_TRIP = (
+    r"(?:(?P<tposs>\b[Tt]he|\b[Oo]ur|\b[Mm]y|\b[Yy]our)\s+(?:(?P<place1>"
+    + NAME
+    + r")\s+trip|trip\s+to\s+(?P<place2>"
+    + NAME
+    + r")))"
+)
 _TRIP_CHANGED = re.compile(
-    _TRIP + r"\s+(?:is|was|has\s+been|got|'s|had\s+to\s+be)\s+(?:now\s+)?(?P<what>postponed|pushed\s+back|moved|"
+    _TRIP
+    + r"\s+(?:is|was|has\s+been|got|'s|had\s+to\s+be)\s+(?:now\s+)?(?P<what>postponed|pushed\s+back|moved|"
     r"delayed|rescheduled|put\s+off|cancell?ed|called\s+off|off|scrapped)\b"
 )
 _TRIP_ACT = re.compile(
@@ -59,7 +72,9 @@ def _names(text: str) -> list[str]:
     return [clean_name(n) for n in _NAME_SPLIT.split(text) if n.strip() and is_name(n.strip())]
 
 
-def _kin(sent: Sentence, comp: Compiled, owner_word: str, noun: str, names: list[str], conf: float) -> list[Hit]:
+def _kin(
+    sent: Sentence, comp: Compiled, owner_word: str, noun: str, names: list[str], conf: float
+) -> list[Hit]:
     owner = sent.owner(owner_word)
     if owner is None or (owner_word.endswith("'s") and not is_name(owner)):
         return []
@@ -144,12 +159,27 @@ def favorite_hits(sent: Sentence) -> list[Hit]:
         head = re.split(r"[,;:!?\-]|\.(?=\s)|\b(?:think|guess|say|says|said)\b", head)[-1]
         obj = re.sub(r"^\s*(?:the|a|an|oh|well|honestly|actually)\s+", "", head.strip(), flags=re.I).strip()
         words = obj.split()
-        if owner and 0 < len(words) <= 5 and not _PRONOUN.search(obj) and words[0].lower() not in lx.NOT_NAMES:
-            out.append(Hit(owner, "favorite", obj, qualifier=_category(m.group("cat")), confidence=_conf(m.group("poss"))))
+        if (
+            owner
+            and 0 < len(words) <= 5
+            and not _PRONOUN.search(obj)
+            and words[0].lower() not in lx.NOT_NAMES
+        ):
+            out.append(
+                Hit(
+                    owner,
+                    "favorite",
+                    obj,
+                    qualifier=_category(m.group("cat")),
+                    confidence=_conf(m.group("poss")),
+                )
+            )
     return out
 
 
-_TRAILING_TIME = ("now", "these days", "currently", "at the moment", "right now", "lately", "again", "too", "also")
+_TRAILING_TIME = (
+    "now", "these days", "currently", "at the moment", "right now", "lately", "again", "too", "also",
+)
 
 
 def _category(cat: str) -> str:
@@ -164,7 +194,9 @@ def _category(cat: str) -> str:
 
 
 def _conf(poss: str) -> float:
-    return CONF_FIRST if poss.lower() in ("my", "our") else CONF_SECOND if poss.lower() == "your" else CONF_THIRD
+    return (
+        CONF_FIRST if poss.lower() in ("my", "our") else CONF_SECOND if poss.lower() == "your" else CONF_THIRD
+    )
 
 
 def birthday_hits(sent: Sentence) -> list[Hit]:
@@ -178,15 +210,23 @@ def birthday_hits(sent: Sentence) -> list[Hit]:
             ref = next((t for t in sent.times if t.granularity == "day"), None)
             day = ref.start if ref else sent.when
             if owner:
-                out.append(Hit(owner, "birthday", _fmt(day, "day", False), confidence=_conf(m.group("today"))))
+                out.append(
+                    Hit(owner, "birthday", _fmt(day, "day", False), confidence=_conf(m.group("today")))
+                )
             continue
         word = m.group("poss") or m.group("subj")
         owner = sent.owner(word if word.lower() != "i" else "my")
         ref = next((t for t in sent.times if t.span[0] >= m.end() and t.span[0] - m.end() <= 4), None)
         if owner and ref and ref.granularity in ("day", "month"):
             explicit_year = bool(re.search(r"\d{4}", ref.text))
-            out.append(Hit(owner, "birthday", _fmt(ref.start, ref.granularity, explicit_year), confidence=_conf(
-                "my" if word.lower() == "i" else word)))
+            out.append(
+                Hit(
+                    owner,
+                    "birthday",
+                    _fmt(ref.start, ref.granularity, explicit_year),
+                    confidence=_conf("my" if word.lower() == "i" else word),
+                )
+            )
     return out
 
 
@@ -198,7 +238,8 @@ def _fmt(day: datetime, granularity: str, with_year: bool) -> str:
 
 
 def trip_hits(sent: Sentence) -> list[Hit]:
-    """"the Japan trip is postponed to next year" -> plans Japan (new time); "we cancelled the trip to Japan" -> retract."""
+    """"the Japan trip is postponed to next year" -> plans Japan (new time);
+    "we cancelled the trip to Japan" -> retract."""
     if "plans" not in sent.registry or "trip" not in sent.text.lower():
         return []
     out: list[Hit] = []
@@ -232,7 +273,9 @@ def pet_gone_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
         name = m.group("name")
         obj = clean_name(name) if name and is_name(name) else m.group("noun").lower()
         if owner:
-            out.append(Hit(owner, "has_pet", obj, polarity="retract", confidence=CONF_LOOSE + 0.1, anchor=m.end()))
+            out.append(
+                Hit(owner, "has_pet", obj, polarity="retract", confidence=CONF_LOOSE + 0.1, anchor=m.end())
+            )
     return out
 
 

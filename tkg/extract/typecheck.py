@@ -25,7 +25,9 @@ GROUP_WORDS = frozenset(
 )
 _HOMES = frozenset({"lives_in", "from_place"})
 # Things that follow "bought"/"sold" but are how, not what.
-_NOT_THINGS = frozenset({"second hand", "secondhand", "used", "new", "online", "cheap", "outright", "on credit"})
+_NOT_THINGS = frozenset(
+    {"second hand", "secondhand", "used", "new", "online", "cheap", "outright", "on credit"}
+)
 
 
 def _object_ok(hit: Hit, object_type: str) -> bool:
@@ -35,7 +37,9 @@ def _object_ok(hit: Hit, object_type: str) -> bool:
         return False  # "has_pet Japan", "has_pet Tokyo"
     if object_type == "organisation" and hit.predicate == "member_of":
         last = obj.split()[-1]
-        return last[:1].isupper() or any(w in GROUP_WORDS for w in low.split())  # not "the Rotterdam marathon"
+        return last[:1].isupper() or any(
+            w in GROUP_WORDS for w in low.split()
+        )  # not "the Rotterdam marathon"
     if hit.predicate in _HOMES and obj.split()[-1][:1].islower():
         return False  # "our Singapore office", "Leeds clinic": a building, not where one lives
     return not (object_type == "thing" and low in _NOT_THINGS)
@@ -49,7 +53,11 @@ def _subject_ok(hit: Hit, people: set[str]) -> bool:
 def typed(hits: list[Hit], registry: PredicateRegistry, people: set[str]) -> list[Hit]:
     """The hits whose subject and object are of the kinds their predicate holds (`people`: the
     speaker and listeners, who are people whatever their names)."""
-    named = {h.object for h in hits if h.predicate in registry and registry.get(h.predicate).object_type == "person"}
+    named = {
+        h.object
+        for h in hits
+        if h.predicate in registry and registry.get(h.predicate).object_type == "person"
+    }
     people = people | named  # "my sister Georgia lives in Perth": Georgia is a person here
     out = []
     for h in hits:

@@ -68,7 +68,9 @@ def _read_text(path: Path) -> str:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputError("not UTF-8 text (binary or another encoding)", source=source, position=f"byte {exc.start}") from None
+        raise InputError(
+            "not UTF-8 text (binary or another encoding)", source=source, position=f"byte {exc.start}"
+        ) from None
     if not text.strip():
         raise InputError("empty file", source=source)
     return text
@@ -84,7 +86,9 @@ MAX_NAME_CHARS = 1_000
 def _string(value: Any, what: str, source: str, position: str, *, empty_ok: bool = False) -> str:
     """Check a field is text that every store can hold (no NUL, no lone surrogates, bounded size)."""
     if not isinstance(value, str):
-        raise InputError(f"{what} must be a string, not {type(value).__name__}", source=source, position=position)
+        raise InputError(
+            f"{what} must be a string, not {type(value).__name__}", source=source, position=position
+        )
     limit = MAX_TEXT_CHARS if what in ("text", "source_description") else MAX_NAME_CHARS
     if len(value) > limit:
         raise InputError(
@@ -97,7 +101,9 @@ def _string(value: Any, what: str, source: str, position: str, *, empty_ok: bool
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise InputError(f"{what} contains invalid unicode (a lone surrogate escape)", source=source, position=position) from None
+        raise InputError(
+            f"{what} contains invalid unicode (a lone surrogate escape)", source=source, position=position
+        ) from None
     return value
 
 
@@ -111,8 +117,12 @@ def _json(text: str, source: str, line: str | None = None) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         if line:
-            raise InputError(f"invalid JSON: {exc.msg} (column {exc.colno})", source=source, position=line) from None
-        raise InputError(f"invalid JSON: {exc.msg}", source=source, position=f"line {exc.lineno} column {exc.colno}") from None
+            raise InputError(
+                f"invalid JSON: {exc.msg} (column {exc.colno})", source=source, position=line
+            ) from None
+        raise InputError(
+            f"invalid JSON: {exc.msg}", source=source, position=f"line {exc.lineno} column {exc.colno}"
+        ) from None
     except RecursionError:
         pos = _too_deep(text)
         row, col = text.count("\n", 0, pos) + 1, pos - (text.rfind("\n", 0, pos) + 1) + 1
@@ -153,7 +163,8 @@ def _check_unique(episodes: Iterable[EpisodeInput], source: str) -> None:
 
 
 def _group(value: Any, source: str, position: str | None = None) -> str:
-    """A group name, stripped like every name a file gives (``--group " B "`` is group ``B``, as a line's is)."""
+    """A group name, stripped like every name a file gives (``--group " B "`` is group ``B``, as a line's
+    is)."""
     try:
         return group_name(value)
     except ConfigError as exc:
@@ -186,7 +197,9 @@ def load_locomo(path: str | Path, *, group: str | None = None) -> LoadReport:
     data = _json(text, source)
     samples = [data] if isinstance(data, dict) else data
     if not isinstance(samples, list):
-        raise InputError(f"expected a list of samples or one sample object, not {type(data).__name__}", source=source)
+        raise InputError(
+            f"expected a list of samples or one sample object, not {type(data).__name__}", source=source
+        )
     if not samples:
         raise InputError("no samples in file", source=source)
     report = LoadReport()
@@ -199,7 +212,9 @@ def load_locomo(path: str | Path, *, group: str | None = None) -> LoadReport:
 def _load_sample(sample: Any, i: int, group: str | None, source: str, report: LoadReport) -> None:
     where = f"sample {i}"
     if not isinstance(sample, dict):
-        raise InputError(f"a sample must be an object, not {type(sample).__name__}", source=source, position=where)
+        raise InputError(
+            f"a sample must be an object, not {type(sample).__name__}", source=source, position=where
+        )
     if "sample_id" not in sample:
         raise InputError("missing field 'sample_id'", source=source, position=where)
     sample_id = _string(sample["sample_id"], "sample_id", source, where)
@@ -225,12 +240,21 @@ def _load_sample(sample: Any, i: int, group: str | None, source: str, report: Lo
 
 
 def _load_session(
-    conv: dict[str, Any], name: str, speakers: list[str], group: str, sample_id: str, i: int, source: str, report: LoadReport
+    conv: dict[str, Any],
+    name: str,
+    speakers: list[str],
+    group: str,
+    sample_id: str,
+    i: int,
+    source: str,
+    report: LoadReport,
 ) -> None:
     where = f"sample {i} {name}"
     turns = conv[name]
     if not isinstance(turns, list):
-        raise InputError(f"{name} must be a list of turns, not {type(turns).__name__}", source=source, position=where)
+        raise InputError(
+            f"{name} must be a list of turns, not {type(turns).__name__}", source=source, position=where
+        )
     if not turns:
         report.skipped.append(f"{where}: no turns")
         return
@@ -244,7 +268,9 @@ def _load_session(
     for j, turn in enumerate(turns):
         at = f"{where} turn {j}"
         if not isinstance(turn, dict):
-            raise InputError(f"a turn must be an object, not {type(turn).__name__}", source=source, position=at)
+            raise InputError(
+                f"a turn must be an object, not {type(turn).__name__}", source=source, position=at
+            )
         for key in ("speaker", "dia_id", "text"):
             if key not in turn:
                 raise InputError(f"missing field {key!r}", source=source, position=at)
@@ -283,7 +309,9 @@ def _turn_time(start: datetime, j: int, source: str, at: str) -> datetime:
     try:
         return start + timedelta(seconds=j)
     except OverflowError:
-        raise InputError(f"the turn's time {start.isoformat()} + {j} s is past the year 9999", source=source, position=at) from None
+        raise InputError(
+            f"the turn's time {start.isoformat()} + {j} s is past the year 9999", source=source, position=at
+        ) from None
 
 
 # --- JSONL ---------------------------------------------------------------------------------------
@@ -295,12 +323,16 @@ def _parse_timestamp(value: Any, source: str, where: str) -> datetime:
         parsed = datetime.fromisoformat(text)
     except ValueError:
         raise InputError(
-            f"invalid timestamp {text!r}; expected ISO 8601 such as '2024-03-05T14:30:00Z'", source=source, position=where
+            f"invalid timestamp {text!r}; expected ISO 8601 such as '2024-03-05T14:30:00Z'",
+            source=source,
+            position=where,
         ) from None
     try:
         stamp = as_utc(parsed)
     except OverflowError:
-        raise InputError(f"timestamp {text!r} is out of range in UTC (years 1 to 9999)", source=source, position=where) from None
+        raise InputError(
+            f"timestamp {text!r} is out of range in UTC (years 1 to 9999)", source=source, position=where
+        ) from None
     assert stamp is not None
     return stamp
 
@@ -326,21 +358,33 @@ def load_jsonl(path: str | Path, *, group: str | None = None) -> LoadReport:
         where = f"line {n}"
         record = _json(line, source, where)
         if not isinstance(record, dict):
-            raise InputError(f"each line must be a JSON object, not {type(record).__name__}", source=source, position=where)
+            raise InputError(
+                f"each line must be a JSON object, not {type(record).__name__}", source=source, position=where
+            )
         _keep(_jsonl_record(record, group, source, where), report)
     _check_unique(report.episodes, source)
     return report
 
 
 def _jsonl_record(record: dict[str, Any], group: str | None, source: str, where: str) -> EpisodeInput:
-    required = ("speaker", "text", "timestamp") if group is not None else ("group", "speaker", "text", "timestamp")
+    required = (
+        ("speaker", "text", "timestamp") if group is not None else ("group", "speaker", "text", "timestamp")
+    )
     for key in required:
         if key not in record:
             raise InputError(f"missing field {key!r}", source=source, position=where)
-    target = group if group is not None else _group(_string(record["group"], "group", source, where), source, where)
+    target = (
+        group
+        if group is not None
+        else _group(_string(record["group"], "group", source, where), source, where)
+    )
     listeners = record.get("listeners") or []
     if not isinstance(listeners, list):
-        raise InputError(f"listeners must be a list of names, not {type(listeners).__name__}", source=source, position=where)
+        raise InputError(
+            f"listeners must be a list of names, not {type(listeners).__name__}",
+            source=source,
+            position=where,
+        )
     ref = record.get("source_ref")
     session = record.get("session")
     return EpisodeInput(
@@ -349,7 +393,9 @@ def _jsonl_record(record: dict[str, Any], group: str | None, source: str, where:
         text=_string(record["text"], "text", source, where, empty_ok=True).strip(),
         timestamp=_parse_timestamp(record["timestamp"], source, where),
         source_ref=None if ref is None else _string(ref, "source_ref", source, where).strip(),
-        source_description=_string(record.get("source_description", ""), "source_description", source, where, empty_ok=True),
+        source_description=_string(
+            record.get("source_description", ""), "source_description", source, where, empty_ok=True
+        ),
         listeners=tuple(_string(x, "listener", source, where).strip() for x in listeners),
         session=None if session is None else _string(session, "session", source, where).strip(),
         position=where,
@@ -373,7 +419,9 @@ def load_records(records: Iterable[Any], *, group: str | None = None, source: st
     for i, record in enumerate(records):
         where = f"episode {i}"
         if not isinstance(record, dict):
-            raise InputError(f"an episode must be an object, not {type(record).__name__}", source=source, position=where)
+            raise InputError(
+                f"an episode must be an object, not {type(record).__name__}", source=source, position=where
+            )
         if "text" in record:
             _string(record["text"], "text", source, where)  # empty text fails here, not skipped
         report.episodes.append(_jsonl_record(record, group, source, where))
@@ -394,7 +442,8 @@ def detect_format(path: str | Path) -> str:
     if suffix == ".json":
         return "locomo"
     raise InputError(
-        f"cannot tell the format from the suffix {suffix or '(none)'!r}; say --format locomo or --format jsonl",
+        f"cannot tell the format from the suffix {suffix or '(none)'!r}; say --format locomo or --format "
+        "jsonl",
         source=str(path),
     )
 

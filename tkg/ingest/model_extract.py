@@ -5,7 +5,8 @@ turn's id, time and text, the predicate vocabulary, and the current slots of the
 window mentions, and returns facts through a JSON schema (parsed with pydantic). tkg keeps a
 fact only if it names a predicate of the closed vocabulary, a turn of the window, and a quote
 that really occurs in that turn; its time (words of that turn, else the turn's time) is resolved
-by tkg's own parser against that turn's time; supersession stays `supersede.apply_fact`. A window whose output does not parse is asked
+by tkg's own parser against that turn's time; supersession stays `supersede.apply_fact`. A window whose output
+does not parse is asked
 once more, then keeps the rules' facts alone; every drop and fallback is counted.
 """
 
@@ -58,16 +59,31 @@ _FACT_PROPS = {
     "time": {"type": "string"}, "quote": {"type": "string"},
 }
 SCHEMA: dict[str, Any] = {
-    "type": "object", "additionalProperties": False, "required": ["facts"],
-    "properties": {"facts": {"type": "array", "items": {
-        "type": "object", "additionalProperties": False, "required": list(_FACT_PROPS), "properties": _FACT_PROPS}}},
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["facts"],
+    "properties": {
+        "facts": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": list(_FACT_PROPS),
+                "properties": _FACT_PROPS,
+            },
+        }
+    },
 }
 
 SYSTEM = """You read a chat and report facts about people for a memory graph.
 Predicates (use only these names; qualifier only for favorite, e.g. "band"):
 {predicates}
-For each fact a turn states: turn id; subject and object as names (the speaker for I/me/my/we, the listener for you); polarity "retract" when it stops being true (moved out, quit, broke up, sold); correction true when the speaker fixes something said before; time = the turn's words saying when (e.g. "last month"), else ""; quote = the exact words of that turn stating it (at most 12 words, copied).
-Skip questions, hypotheticals, wishes, jokes, negations and visits that are not moves. Known facts are current values: report a change only when a turn states one."""
+For each fact a turn states: turn id; subject and object as names (the speaker for I/me/my/we, the listener \
+for you); polarity "retract" when it stops being true (moved out, quit, broke up, sold); correction true \
+when the speaker fixes something said before; time = the turn's words saying when (e.g. "last month"), \
+else ""; quote = the exact words of that turn stating it (at most 12 words, copied).
+Skip questions, hypotheticals, wishes, jokes, negations and visits that are not moves. Known facts are \
+current values: report a change only when a turn states one."""
 
 
 @dataclass(frozen=True)
@@ -106,7 +122,9 @@ def _windows(items: Sequence[tuple[str, EpisodeInput]]) -> list[list[tuple[str, 
 class ModelExtractor:
     """The `extract` stage: windows of turns to checked candidates (see the module docstring)."""
 
-    def __init__(self, model: StageModel, registry: PredicateRegistry, store: GraphStore | None = None) -> None:
+    def __init__(
+        self, model: StageModel, registry: PredicateRegistry, store: GraphStore | None = None
+    ) -> None:
         self.model = model
         self.registry = registry
         self.store = store  # where the current slots of the entities a window mentions are read
@@ -150,7 +168,11 @@ class ModelExtractor:
                 slots[key] = [v for v in values if not v.endswith(f" {obj}")]
                 return
             line = f"{subject} {predicate}{'/' + qualifier if qualifier else ''} {obj}"
-            slots[key] = [line] if predicate in self.registry and self.registry.is_single(predicate) else [*values, line]
+            slots[key] = (
+                [line]
+                if predicate in self.registry and self.registry.is_single(predicate)
+                else [*values, line]
+            )
 
         if self.store is not None:
             index = read_entities(self.store, group)
@@ -166,7 +188,9 @@ class ModelExtractor:
         lines = [line for values in slots.values() for line in values]
         return list(dict.fromkeys(lines))[-KNOWN:]
 
-    def request(self, window: Sequence[tuple[str, EpisodeInput]], earlier: Sequence[Candidate] = ()) -> Request:
+    def request(
+        self, window: Sequence[tuple[str, EpisodeInput]], earlier: Sequence[Candidate] = ()
+    ) -> Request:
         """The prompt of one window: speakers, known slots, and the turns with ids and times."""
         first = window[0][1]
         people = list(dict.fromkeys(n for _, ep in window for n in [ep.speaker, *ep.listeners] if n))
@@ -243,7 +267,9 @@ class ModelExtractor:
             pred = self.registry.get(f.predicate)
             valid_at, time_text = None, None
             if f.time.strip() and _norm(f.time) not in _norm(ep.text):
-                counts["time_not_in_turn"] += 1  # kept, at the turn's time: tkg reads times from the turn only
+                counts["time_not_in_turn"] += (
+                    1  # kept, at the turn's time: tkg reads times from the turn only
+                )
             elif f.time.strip():
                 times = find_times(f.time, ep.timestamp)
                 if times:
@@ -276,12 +302,16 @@ def _split(rows: list[dict[str, Any]], n: int) -> list[list[dict[str, Any]]]:
     out: list[list[dict[str, Any]]] = [[] for _ in range(n)]
     for row in rows:
         for i in range(n):
-            share = {k: (v // n + (v % n if i == 0 else 0)) if isinstance(v, int) else v for k, v in row.items()}
+            share = {
+                k: (v // n + (v % n if i == 0 else 0)) if isinstance(v, int) else v for k, v in row.items()
+            }
             out[i].append(share)
     return out
 
 
-def merge(rules: list[Candidate], model: list[ModelCandidate], registry: PredicateRegistry) -> list[Candidate]:
+def merge(
+    rules: list[Candidate], model: list[ModelCandidate], registry: PredicateRegistry
+) -> list[Candidate]:
     """One turn's facts from both extractors, merged per slot.
 
     The same fact from both keeps the rules' reading with ``extractor`` naming both; in a
@@ -294,8 +324,17 @@ def merge(rules: list[Candidate], model: list[ModelCandidate], registry: Predica
     out: list[Candidate] = []
     taken: set[int] = set()
     for r in rules:
-        same = next((i for i, m in enumerate(model) if i not in taken and slot(m) == slot(r)
-                     and normalize_name(m.object) == normalize_name(r.object) and m.polarity == r.polarity), None)
+        same = next(
+            (
+                i
+                for i, m in enumerate(model)
+                if i not in taken
+                and slot(m) == slot(r)
+                and normalize_name(m.object) == normalize_name(r.object)
+                and m.polarity == r.polarity
+            ),
+            None,
+        )
         if same is not None:
             taken.add(same)
             out.append(ModelCandidate(**{**r.__dict__, "extractor": f"rules+{model[same].extractor}"}))

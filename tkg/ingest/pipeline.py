@@ -73,7 +73,9 @@ class IngestReport:
     index_build_s: float = 0.0  # of ``seconds``: ending the bulk load (rebuilding indexes)
     groups: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    llm: dict[str, Any] = field(default_factory=dict)  # the model stage's counts and usage (model_extract.tally)
+    llm: dict[str, Any] = field(
+        default_factory=dict
+    )  # the model stage's counts and usage (model_extract.tally)
 
     def to_dict(self) -> dict[str, Any]:
         data = dict(self.__dict__)
@@ -100,7 +102,9 @@ class _Prepared:
     mentioned: list[tuple[str, str]]
     fact_texts: list[str]
     context: str = ""  # what the turn hands on to the extractor for later turns (tkg/extract/history.py)
-    names: list[str] = field(default_factory=list)  # entity names to embed with the batch (see _names_to_embed)
+    names: list[str] = field(
+        default_factory=list
+    )  # entity names to embed with the batch (see _names_to_embed)
     fact_vectors: list[Vector] = field(default_factory=list)
     name_vectors: dict[str, Vector] = field(default_factory=dict)
     model: TurnResult | None = None  # the extract stage's result for this turn, when a model is set
@@ -157,7 +161,9 @@ class Ingestor:
             if ep.group not in groups:
                 groups.append(ep.group)
         report.groups = groups
-        empty = not self.store.named("group.list", {})  # then nothing here can exist yet but what this ingest writes
+        empty = not self.store.named(
+            "group.list", {}
+        )  # then nothing here can exist yet but what this ingest writes
         report.bulk = bulk if bulk is not None else len(episodes) >= BULK_AUTO and empty
         try:
             with ExitStack() as stack:
@@ -175,7 +181,9 @@ class Ingestor:
                 # per group, what earlier turns hand on to the extractor: read from the store when the
                 # group first comes up, so the graph is the same however the conversation arrives
                 recent: dict[str, deque[Candidate]] = {}
-                attempted: list[EpisodeInput] = []  # turns not in the store before: what an interruption may have left
+                attempted: list[
+                    EpisodeInput
+                ] = []  # turns not in the store before: what an interruption may have left
                 for start in range(0, len(episodes), BATCH):
                     batch = [ep for ep in episodes[start : start + BATCH]]
                     # the check inside each write transaction stays: this one only saves preparing
@@ -201,8 +209,14 @@ class Ingestor:
             report.index_build_s = round(time.perf_counter() - written, 3)
         return report
 
-    def _write_prepared(self, prepared: list[_Prepared], embedded: Future[None], size: int, report: IngestReport,
-                        progress: Callable[[int], None] | None) -> None:
+    def _write_prepared(
+        self,
+        prepared: list[_Prepared],
+        embedded: Future[None],
+        size: int,
+        report: IngestReport,
+        progress: Callable[[int], None] | None,
+    ) -> None:
         """Write a prepared batch once its embedding is done, group by group."""
         embedded.result()  # re-raises the embedder's error here, before anything of the batch is written
         tally(report.llm, [p.model for p in prepared if p.model is not None])
@@ -217,7 +231,9 @@ class Ingestor:
         there: set[str] = set()
         for group in dict.fromkeys(ep.group for ep in episodes):
             uuids = [episode_uuid(ep) for ep in episodes if ep.group == group]
-            there.update(r["uuid"] for r in self.store.named("episode.existing", {"group_id": group, "uuids": uuids}))
+            there.update(
+                r["uuid"] for r in self.store.named("episode.existing", {"group_id": group, "uuids": uuids})
+            )
         return there
 
     def _absent(self, batch: list[EpisodeInput]) -> list[EpisodeInput]:
@@ -229,12 +245,18 @@ class Ingestor:
                  empty: bool) -> list[_Prepared]:
         out: list[_Prepared] = []
         eps = list(episodes)
-        ruled: dict[str, list[Candidate]] = {}  # the rules first: a model window is shown the earlier turns' facts
+        ruled: dict[
+            str, list[Candidate]
+        ] = {}  # the rules first: a model window is shown the earlier turns' facts
         for ep in eps:
             if ep.group not in recent:
                 recent[ep.group] = deque([] if empty else self._history(ep.group), maxlen=history.HISTORY)
             candidates = extract(
-                ep.text, speaker=ep.speaker, listeners=ep.listeners, when=ep.timestamp, registry=self.registry,
+                ep.text,
+                speaker=ep.speaker,
+                listeners=ep.listeners,
+                when=ep.timestamp,
+                registry=self.registry,
                 history=tuple(recent[ep.group]),
             )
             ruled[episode_uuid(ep)] = candidates
@@ -269,7 +291,9 @@ class Ingestor:
         rows = self.store.named("episode.recent_context", {"group_id": group, "limit": history.HISTORY})
         return history.recent(r["context"] for r in reversed(rows))
 
-    def _names_to_embed(self, group: str, candidates: list[Candidate], mentioned: list[tuple[str, str]]) -> list[str]:
+    def _names_to_embed(
+        self, group: str, candidates: list[Candidate], mentioned: list[tuple[str, str]]
+    ) -> list[str]:
         """The names this turn may create entities under, embedded with its batch so that a new entity
         is created with its name's vector: setting it afterwards (``entity.set_embeddings``) is a
         row update each, slow on Kuzu. Names this process already sent, or that the group's entity index
@@ -278,7 +302,9 @@ class Ingestor:
         queued = self._queued_names.setdefault(group, set())
         index = self._indexes.get(group)  # only if loaded: it is built under the group's lock
         out = []
-        for surface in [c.subject for c in candidates] + [c.object for c in candidates] + [n for n, _ in mentioned]:
+        for surface in (
+            [c.subject for c in candidates] + [c.object for c in candidates] + [n for n, _ in mentioned]
+        ):
             name = entity_name(surface)
             if name and name not in queued and not (index is not None and index.knows(name)):
                 queued.add(name)
@@ -371,9 +397,12 @@ class Ingestor:
         self.cache.put(group, "entities", stamp, entities)
         self.cache.put(group, "speakers", stamp, speakers)
 
-    def _commit_episodes(self, group: str, items: list[_Prepared], report: IngestReport, written: list[str]) -> None:
+    def _commit_episodes(
+        self, group: str, items: list[_Prepared], report: IngestReport, written: list[str]
+    ) -> None:
         """One transaction for ``items``: a few statements for all their turns, chunks, entities and
-        mentions (a statement costs Kuzu about the same however many rows it writes), then the facts in order."""
+        mentions (a statement costs Kuzu about the same however many rows it writes), then the facts in
+        order."""
         index = self._index(group)
         if group not in self._seq:
             last = self.store.named("episode.last", {"group_id": group})
@@ -385,7 +414,12 @@ class Ingestor:
         try:
             with self.store.transaction() as tx:
                 # checked inside the transaction: another process may have written some meanwhile
-                there = {r["uuid"] for r in tx.named("episode.existing", {"group_id": group, "uuids": [p.uuid for p in items]})}
+                there = {
+                    r["uuid"]
+                    for r in tx.named(
+                        "episode.existing", {"group_id": group, "uuids": [p.uuid for p in items]}
+                    )
+                }
                 fresh = [p for p in items if p.uuid not in there]
                 tally.skipped_existing += len(items) - len(fresh)
                 rows = []
@@ -406,7 +440,10 @@ class Ingestor:
         index.commit()
         written += made
         self._seq[group] = (seq, prev)
-        for key in ("episodes", "skipped_existing", "chunks", "entities", "facts", "superseded", "retracted", "reasserted"):
+        for key in (
+            "episodes", "skipped_existing", "chunks", "entities", "facts", "superseded", "retracted",
+            "reasserted",
+        ):
             setattr(report, key, getattr(report, key) + getattr(tally, key))
 
     @staticmethod
@@ -434,31 +471,60 @@ class Ingestor:
         vectors = {n: v for p in items for n, v in p.name_vectors.items()}
         unseen = list(dict.fromkeys(ent.name for ent in new if ent.name not in vectors))
         if unseen:  # rare (a name queued by a batch that failed); rows must all carry a vector
-            vectors.update(zip(unseen, (Vector(v.tolist()) for v in self.embedder.embed(unseen)), strict=True))
+            vectors.update(
+                zip(unseen, (Vector(v.tolist()) for v in self.embedder.embed(unseen)), strict=True)
+            )
         if new:
             rows = [_entity_row(ent, vectors[ent.name]) for ent in new]
             tx.named("entity.create_many", {"group_id": group, "created_at": now, "entities": rows})
         for ent in pending:
             if not ent.is_new:
-                tx.named("entity.update", {"uuid": ent.uuid, "group_id": group, "name": ent.name, "name_key": normalize_name(ent.name), "aliases": ent.aliases, "type": ent.type})
+                tx.named(
+                    "entity.update",
+                    {
+                        "uuid": ent.uuid,
+                        "group_id": group,
+                        "name": ent.name,
+                        "name_key": normalize_name(ent.name),
+                        "aliases": ent.aliases,
+                        "type": ent.type,
+                    },
+                )
         index.mark_written()
-        mentions = [{"episode_uuid": p.uuid, "entity_uuid": u} for p, (mentioned, _) in zip(items, plans, strict=True) for u in sorted(mentioned)]
+        mentions = [
+            {"episode_uuid": p.uuid, "entity_uuid": u}
+            for p, (mentioned, _) in zip(items, plans, strict=True)
+            for u in sorted(mentioned)
+        ]
         if mentions:
             tx.named("mention.create_many", {"group_id": group, "created_at": now, "mentions": mentions})
         tally.entities += len(new)
         tally.episodes += len(items)
         tally.chunks += len(chunks)
 
-    def _write_facts(self, tx: Runner, p: _Prepared, writes: list[_Resolved], now: datetime, tally: IngestReport) -> None:
+    def _write_facts(
+        self, tx: Runner, p: _Prepared, writes: list[_Resolved], now: datetime, tally: IngestReport
+    ) -> None:
         ep = p.ep
         for w in writes:
             cand = w.candidate
             fw = FactWrite(
-                group_id=ep.group, subject_uuid=w.subject_uuid, object_uuid=w.object_uuid, predicate=cand.predicate,
-                qualifier=cand.qualifier, fact=w.text, valid_at=cand.valid_at or ep.timestamp,
-                episode_uuid=p.uuid, source_ref=ep.source_ref, source_chunk=_chunk_for(p.chunks, cand),
-                confidence=cand.confidence, polarity=cand.polarity, correction=cand.correction,
-                time_text=cand.time_text, fact_embedding=w.vector, extractor=getattr(cand, "extractor", "rules"),
+                group_id=ep.group,
+                subject_uuid=w.subject_uuid,
+                object_uuid=w.object_uuid,
+                predicate=cand.predicate,
+                qualifier=cand.qualifier,
+                fact=w.text,
+                valid_at=cand.valid_at or ep.timestamp,
+                episode_uuid=p.uuid,
+                source_ref=ep.source_ref,
+                source_chunk=_chunk_for(p.chunks, cand),
+                confidence=cand.confidence,
+                polarity=cand.polarity,
+                correction=cand.correction,
+                time_text=cand.time_text,
+                fact_embedding=w.vector,
+                extractor=getattr(cand, "extractor", "rules"),
                 reference_time=ep.timestamp,
             )
             outcome = apply_fact(tx, fw, single_valued=self.registry.is_single(cand.predicate), now=now)
@@ -479,7 +545,10 @@ class Ingestor:
             if not rows:
                 continue
             vectors = self.embedder.embed([r["name"] for r in rows])
-            updates = [{"uuid": r["uuid"], "embedding": [float(x) for x in v]} for r, v in zip(rows, vectors, strict=True)]
+            updates = [
+                {"uuid": r["uuid"], "embedding": [float(x) for x in v]}
+                for r, v in zip(rows, vectors, strict=True)
+            ]
             self.store.named("entity.set_embeddings", {"group_id": group, "rows": updates})
 
     def forget_group(self, group: str) -> None:
@@ -533,9 +602,19 @@ def _episode_row(p: _Prepared, seq: int, prev: str | None) -> dict[str, Any]:
 
 def _chunk_row(c: Chunk, episode: str) -> dict[str, Any]:
     return {
-        "uuid": c.uuid, "episode_uuid": episode, "kind": c.kind, "text": c.text, "search_text": search_text(c),
-        "seq": c.seq, "speaker": c.speaker, "source_ref": c.source_ref, "valid_at": c.valid_at,
-        "time_text": c.time_text, "time_start": c.time_start, "time_end": c.time_end, "embedding": c.embedding,
+        "uuid": c.uuid,
+        "episode_uuid": episode,
+        "kind": c.kind,
+        "text": c.text,
+        "search_text": search_text(c),
+        "seq": c.seq,
+        "speaker": c.speaker,
+        "source_ref": c.source_ref,
+        "valid_at": c.valid_at,
+        "time_text": c.time_text,
+        "time_start": c.time_start,
+        "time_end": c.time_end,
+        "embedding": c.embedding,
     }
 
 

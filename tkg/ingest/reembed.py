@@ -77,16 +77,23 @@ def reembed_group(store: GraphStore, embedder: Embedder, group: str) -> dict[str
     texts += [e["name"] or "" for e in entities]
     vectors = embedder.embed(texts) if texts else np.zeros((0, embedder.dim), dtype=np.float32)
     if vectors.shape != (len(texts), embedder.dim):
-        raise EmbeddingError(f"embedder {embedder.name} returned shape {vectors.shape} for {len(texts)} texts")
+        raise EmbeddingError(
+            f"embedder {embedder.name} returned shape {vectors.shape} for {len(texts)} texts"
+        )
     by_uuid = {c["uuid"]: vectors[i] for i, c in enumerate(own)}
     for turn, parts in derived.items():
         mean = np.mean([by_uuid[u] for u in parts], axis=0)
         by_uuid[turn] = mean / (np.linalg.norm(mean) or 1.0)
     rows = [{**c, "embedding": Vector(by_uuid[c["uuid"]].tolist())} for c in chunks]
     start = len(own)
-    fact_rows = [{"uuid": f["uuid"], "embedding": Vector(vectors[start + i].tolist())} for i, f in enumerate(facts)]
+    fact_rows = [
+        {"uuid": f["uuid"], "embedding": Vector(vectors[start + i].tolist())} for i, f in enumerate(facts)
+    ]
     start += len(facts)
-    entity_rows = [{"uuid": e["uuid"], "embedding": [float(x) for x in vectors[start + i]]} for i, e in enumerate(entities)]
+    entity_rows = [
+        {"uuid": e["uuid"], "embedding": [float(x) for x in vectors[start + i]]}
+        for i, e in enumerate(entities)
+    ]
     # One row a transaction: Kuzu 0.11.3's vector index lost rows (searches found none) when many
     # rows were deleted and made again in one transaction, and kept them when each went alone.
     for row in rows:

@@ -45,7 +45,9 @@ class EntityResolver(EntityIndex):
         self._begin()
         found = self.find(surface, type_)
         if found is None:
-            ent = ResolvedEntity(stable_uuid("entity", self.group, normalize_name(surface)), surface, type_, [], is_new=True)
+            ent = ResolvedEntity(
+                stable_uuid("entity", self.group, normalize_name(surface)), surface, type_, [], is_new=True
+            )
             self._add(ent)
             self._staged.append(ent)
             return ent
@@ -82,7 +84,10 @@ class EntityResolver(EntityIndex):
     def _begin(self) -> None:
         if self._snapshot is None:
             self._snapshot = (
-                {u: ResolvedEntity(e.uuid, e.name, e.type, list(e.aliases)) for u, e in self._by_uuid.items()},
+                {
+                    u: ResolvedEntity(e.uuid, e.name, e.type, list(e.aliases))
+                    for u, e in self._by_uuid.items()
+                },
                 dict(self._keys),
             )
 

@@ -42,7 +42,9 @@ class FactWrite:
     correction: bool = False
     time_text: str | None = None
     extractor: str = "rules"  # who read the fact off the turn: "rules", a model's name, or both
-    reference_time: datetime | None = None  # when the turn that states it was said (graphiti-core reads it too)
+    reference_time: datetime | None = (
+        None  # when the turn that states it was said (graphiti-core reads it too)
+    )
 
 
 @dataclass
@@ -62,7 +64,12 @@ def apply_fact(tx: Runner, fw: FactWrite, *, single_valued: bool, now: datetime)
     out = SlotOutcome()
     slot = tx.named(
         "fact.slot",
-        {"subject_uuid": fw.subject_uuid, "group_id": fw.group_id, "predicate": fw.predicate, "qualifier": fw.qualifier},
+        {
+            "subject_uuid": fw.subject_uuid,
+            "group_id": fw.group_id,
+            "predicate": fw.predicate,
+            "qualifier": fw.qualifier,
+        },
     )
     top_version = max((r["version"] or 0 for r in slot), default=0)
     same_object = [r for r in slot if r["object_uuid"] == fw.object_uuid]
@@ -82,7 +89,9 @@ def apply_fact(tx: Runner, fw: FactWrite, *, single_valued: bool, now: datetime)
         else:
             prior = max(same_object, key=lambda r: r["version"] or 0, default=None)
             version = (prior["version"] or 0) + 1 if prior else 1
-            out.created.append(_create(tx, fw, version=version, supersedes=prior["uuid"] if prior else None, now=now))
+            out.created.append(
+                _create(tx, fw, version=version, supersedes=prior["uuid"] if prior else None, now=now)
+            )
         return out
 
     current = next((r for r in slot if _is_open(r)), None)
@@ -118,7 +127,11 @@ def _insert_late(
     """A value whose valid time is older than the current one: put it where it belongs."""
     live = [r for r in slot if not (r["invalid_at"] is not None and r["invalid_at"] <= r["valid_at"])]
     containing = next(
-        (r for r in live if r["valid_at"] <= fw.valid_at and (r["invalid_at"] is None or fw.valid_at < r["invalid_at"])),
+        (
+            r
+            for r in live
+            if r["valid_at"] <= fw.valid_at and (r["invalid_at"] is None or fw.valid_at < r["invalid_at"])
+        ),
         None,
     )
     if containing is not None and containing["object_uuid"] == fw.object_uuid:
@@ -154,7 +167,11 @@ def _create(
     invalid_at: datetime | None = None,
     expired_at: datetime | None = None,
 ) -> str:
-    uuid = stable_uuid("fact", fw.group_id, fw.subject_uuid, fw.predicate, fw.qualifier, fw.object_uuid, str(version), fw.episode_uuid)
+    uuid = stable_uuid(
+        "fact", fw.group_id, fw.subject_uuid, fw.predicate, fw.qualifier, fw.object_uuid,
+        str(version),
+        fw.episode_uuid,
+    )
     tx.named(
         "fact.create",
         {
@@ -185,7 +202,9 @@ def _create(
     return uuid
 
 
-def _close(tx: Runner, uuid: str, fw: FactWrite, *, invalid_at: datetime | None, expired_at: datetime | None) -> None:
+def _close(
+    tx: Runner, uuid: str, fw: FactWrite, *, invalid_at: datetime | None, expired_at: datetime | None
+) -> None:
     """End a version of ``fw``'s slot (every version of a slot has ``fw``'s subject)."""
     tx.named("fact.close", {"uuid": uuid, "subject_uuid": fw.subject_uuid, "group_id": fw.group_id,
                             "invalid_at": invalid_at, "expired_at": expired_at})

@@ -20,7 +20,8 @@ Reply in exactly two lines:
 ANSWER: <a short answer, a few words or one sentence>
 CITED: <the numbers of the evidence items you used, comma-separated, or none>"""
 
-_RANK_SYSTEM = """You rank passages from a conversation history by how useful they are for answering a question.
+_RANK_SYSTEM = """You rank passages from a conversation history by how useful they are for answering a \
+question.
 Do not answer the question. Do not invent passages.
 Reply with one line: the passage numbers, most useful first, comma-separated (for example: 3, 1, 2).
 Leave out passages that do not help at all."""

@@ -179,7 +179,10 @@ class OpenAIProvider:
 
         params: dict[str, Any] = {
             "model": self.model,
-            "messages": [{"role": "system", "content": request.system}, {"role": "user", "content": request.user}],
+            "messages": [
+                {"role": "system", "content": request.system},
+                {"role": "user", "content": request.user},
+            ],
             "max_completion_tokens": request.max_tokens,
         }
         if self.temperature is not None:

@@ -77,7 +77,9 @@ def load_prices(path: Path | None = None) -> dict[str, tuple[float, float]]:
         for model, p in table.items():
             prices[str(model)] = (float(p["input"]), float(p["output"]))
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise ConfigError(f"{path}: a price table needs [models.\"NAME\"] with input and output ({exc})") from None
+        raise ConfigError(
+            f'{path}: a price table needs [models."NAME"] with input and output ({exc})'
+        ) from None
     return prices
 
 

@@ -74,10 +74,14 @@ def parse_bind(text: str, env: MutableMapping[str, str] | None = None) -> HttpBi
         raise ConfigError(f"--http port must be 0-65535, not {port}")
     token = env.get(TOKEN_ENV) or None
     if token is None and not is_loopback(host):
-        raise ConfigError(f"refusing to serve MCP on {host}:{port} without a bearer token: {host} is not a loopback "
-                          f"address, so set {TOKEN_ENV} (at least {MIN_TOKEN_CHARS} characters) or bind to 127.0.0.1")
+        raise ConfigError(
+            f"refusing to serve MCP on {host}:{port} without a bearer token: {host} is not a loopback "
+            f"address, so set {TOKEN_ENV} (at least {MIN_TOKEN_CHARS} characters) or bind to 127.0.0.1"
+        )
     if token is not None and len(token) < MIN_TOKEN_CHARS:
-        raise ConfigError(f"{TOKEN_ENV} is too short to guard a server: use at least {MIN_TOKEN_CHARS} characters")
+        raise ConfigError(
+            f"{TOKEN_ENV} is too short to guard a server: use at least {MIN_TOKEN_CHARS} characters"
+        )
     return HttpBind(host, port, token)
 
 
@@ -141,13 +145,20 @@ class BearerToken:
         self.app = app
         self.expected = f"Bearer {token}".encode()
 
-    async def __call__(self, scope: Scope, receive: Callable[[], Awaitable[Any]], send: Callable[[Any], Awaitable[None]]) -> None:
+    async def __call__(
+        self, scope: Scope, receive: Callable[[], Awaitable[Any]], send: Callable[[Any], Awaitable[None]]
+    ) -> None:
         if scope["type"] == "http":
             given = dict(scope.get("headers") or []).get(b"authorization", b"")
             if not hmac.compare_digest(given, self.expected):
                 body = b'{"error": "unauthorized: send Authorization: Bearer <TKG_MCP_TOKEN>"}'
-                await send({"type": "http.response.start", "status": 401,
-                            "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")]})
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 401,
+                        "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")],
+                    }
+                )
                 await send({"type": "http.response.body", "body": body})
                 return
         await self.app(scope, receive, send)

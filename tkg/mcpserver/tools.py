@@ -38,12 +38,27 @@ from ..models import Evidence, Fact
 
 T = TypeVar("T")
 WORKERS = 4
-ModeArg = Literal["single_fact", "relation_chain", "latest_version", "time_anchored", "long_form", "aggregation"]
-GroupArg = Annotated[str | None, Field(description="The group (tenant) to use; required unless the server was started with --group.")]
-AsOfArg = Annotated[str | None, Field(description="Answer as of this date (valid time): ISO 8601 or English, e.g. 2023-07-01 or 'July 2023'.")]
-PredicateArg = Annotated[str | None, Field(description="Only this predicate, e.g. lives_in (default: every predicate).")]
+ModeArg = Literal[
+    "single_fact", "relation_chain", "latest_version", "time_anchored", "long_form", "aggregation"
+]
+GroupArg = Annotated[
+    str | None,
+    Field(description="The group (tenant) to use; required unless the server was started with --group."),
+]
+AsOfArg = Annotated[
+    str | None,
+    Field(
+        description="Answer as of this date (valid time): ISO 8601 or English, e.g. 2023-07-01 or 'July "
+                    "2023'."
+    ),
+]
+PredicateArg = Annotated[
+    str | None, Field(description="Only this predicate, e.g. lives_in (default: every predicate).")
+]
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+WRITE = ToolAnnotations(
+    read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
 
 
 class EpisodeArg(BaseModel):
@@ -51,15 +66,23 @@ class EpisodeArg(BaseModel):
 
     text: str = Field(description="What was said.")
     speaker: str = Field(description="Who said it, e.g. Priya.")
-    time: str | None = Field(None, description="When it was said, ISO 8601 (e.g. 2024-03-05T14:30:00Z); default: now.")
-    source_ref: str | None = Field(None, description="Your id for the turn (evidence points back to it), unique per group.")
-    listeners: list[str] | None = Field(None, description="Who the speaker talks to, for facts said in the second person.")
+    time: str | None = Field(
+        None, description="When it was said, ISO 8601 (e.g. 2024-03-05T14:30:00Z); default: now."
+    )
+    source_ref: str | None = Field(
+        None, description="Your id for the turn (evidence points back to it), unique per group."
+    )
+    listeners: list[str] | None = Field(
+        None, description="Who the speaker talks to, for facts said in the second person."
+    )
 
 
 class MemoryTools:
     """The server's state and the body of every tool; see the module docstring."""
 
-    def __init__(self, mem: Memory, pinned: str | None = None, allow_forget: bool = False, workers: int = WORKERS) -> None:
+    def __init__(
+        self, mem: Memory, pinned: str | None = None, allow_forget: bool = False, workers: int = WORKERS
+    ) -> None:
         if pinned is not None and not pinned.strip():
             raise InputError("--group must be a non-empty name")
         self.mem = mem
@@ -76,10 +99,14 @@ class MemoryTools:
         """The group a call works in: the pinned one (another is refused), else the one it names."""
         if self.pinned is not None:
             if given not in (None, "", self.pinned):
-                raise InputError(f"this server is pinned to group {self.pinned!r}; group {given!r} is refused")
+                raise InputError(
+                    f"this server is pinned to group {self.pinned!r}; group {given!r} is refused"
+                )
             return self.pinned
         if given is None or not given.strip():
-            raise InputError("a group is required: this server is not pinned to one (start it with --group G to pin it)")
+            raise InputError(
+                "a group is required: this server is not pinned to one (start it with --group G to pin it)"
+            )
         return given
 
     def existing(self, group: str) -> str:
@@ -110,41 +137,63 @@ class MemoryTools:
 
     # -- tools --------------------------------------------------------------------------------
     async def add_episode(
-        self, text: Annotated[str, Field(description="What was said.")],
+        self,
+        text: Annotated[str, Field(description="What was said.")],
         speaker: Annotated[str, Field(description="Who said it, e.g. Priya.")],
-        time: Annotated[str | None, Field(description="When, ISO 8601 (e.g. 2024-03-05T14:30:00Z); default: now.")] = None,
+        time: Annotated[
+            str | None, Field(description="When, ISO 8601 (e.g. 2024-03-05T14:30:00Z); default: now.")
+        ] = None,
         group: GroupArg = None,
-        source_ref: Annotated[str | None, Field(description="Your id for the turn, unique per group.")] = None,
+        source_ref: Annotated[
+            str | None, Field(description="Your id for the turn, unique per group.")
+        ] = None,
         listeners: Annotated[list[str] | None, Field(description="Who the speaker talks to.")] = None,
     ) -> dict[str, Any]:
-        """Remember one turn of a conversation: extracts entities and versioned facts (a new value of a single-valued fact supersedes the old). Idempotent: the same turn again writes nothing. Returns what was written."""
-        return await self.add_episodes([EpisodeArg(text=text, speaker=speaker, time=time, source_ref=source_ref,
-                                                   listeners=listeners)], group)
+        """Remember one turn of a conversation: extracts entities and versioned facts (a new value of a single-valued fact supersedes the old). Idempotent: the same turn again writes nothing. Returns what was written."""  # noqa: E501
+        return await self.add_episodes(
+            [EpisodeArg(text=text, speaker=speaker, time=time, source_ref=source_ref, listeners=listeners)],
+            group,
+        )
 
     async def add_episodes(
-        self, episodes: Annotated[list[EpisodeArg], Field(description="The turns, in the order they were said.")],
+        self,
+        episodes: Annotated[list[EpisodeArg], Field(description="The turns, in the order they were said.")],
         group: GroupArg = None,
     ) -> dict[str, Any]:
-        """Remember several turns at once, validated whole before anything is written (one bad turn writes nothing). Idempotent. Returns what was written: episodes, facts, superseded."""
+        """Remember several turns at once, validated whole before anything is written (one bad turn writes nothing). Idempotent. Returns what was written: episodes, facts, superseded."""  # noqa: E501
         now = datetime.now(UTC).isoformat()
-        records = [{"speaker": e.speaker, "text": e.text, "timestamp": e.time or now, "source_ref": e.source_ref,
-                    "listeners": e.listeners or []} for e in episodes]
+        records = [
+            {
+                "speaker": e.speaker,
+                "text": e.text,
+                "timestamp": e.time or now,
+                "source_ref": e.source_ref,
+                "listeners": e.listeners or [],
+            }
+            for e in episodes
+        ]
 
         def run() -> dict[str, Any]:
             target = self.group(group)
             report = self.mem.ingest_records(records, group=target).to_dict()
-            keys = ("episodes", "skipped_existing", "chunks", "entities", "facts", "superseded", "retracted", "reasserted")
+            keys = (
+                "episodes", "skipped_existing", "chunks", "entities", "facts", "superseded", "retracted",
+                "reasserted",
+            )
             return {"group": target, **{k: report[k] for k in keys}, "warnings": report["warnings"]}
 
         return await self.call(run, write=True)
 
     async def ask(
-        self, question: Annotated[str, Field(description="The question, e.g. 'Where does Priya live now?'")],
+        self,
+        question: Annotated[str, Field(description="The question, e.g. 'Where does Priya live now?'")],
         group: GroupArg = None,
-        mode: Annotated[ModeArg | None, Field(description="Force a retrieval mode instead of the classifier's choice.")] = None,
+        mode: Annotated[
+            ModeArg | None, Field(description="Force a retrieval mode instead of the classifier's choice.")
+        ] = None,
         as_of: AsOfArg = None,
     ) -> dict[str, Any]:
-        """Answer a question from the group's memory: the answer (or an abstention), the mode and procedure that produced it, and the evidence turns (source ref, time, speaker, text). server_ms is the time the server spent on it."""
+        """Answer a question from the group's memory: the answer (or an abstention), the mode and procedure that produced it, and the evidence turns (source ref, time, speaker, text). server_ms is the time the server spent on it."""  # noqa: E501
 
         def run() -> dict[str, Any]:
             started = time.perf_counter()
@@ -162,7 +211,7 @@ class MemoryTools:
         self, subject: Annotated[str, Field(description="The entity the facts are about, e.g. Priya.")],
         predicate: PredicateArg = None, group: GroupArg = None, as_of: AsOfArg = None,
     ) -> dict[str, Any]:
-        """What is true of a subject now (or at as_of): one current fact per slot, with its version, validity interval and source turn."""
+        """What is true of a subject now (or at as_of): one current fact per slot, with its version, validity interval and source turn."""  # noqa: E501
 
         def run() -> dict[str, Any]:
             target = self.existing(self.group(group))
@@ -177,12 +226,17 @@ class MemoryTools:
         self, subject: Annotated[str, Field(description="The entity the facts are about, e.g. Priya.")],
         predicate: PredicateArg = None, group: GroupArg = None,
     ) -> dict[str, Any]:
-        """Every version of a subject's facts in valid-time order: values, versions, validity intervals (from, until), record times and source turns."""
+        """Every version of a subject's facts in valid-time order: values, versions, validity intervals (from, until), record times and source turns."""  # noqa: E501
 
         def run() -> dict[str, Any]:
             target = self.existing(self.group(group))
             facts = self.mem.history(subject, predicate, group=target)
-            return {"group": target, "subject": subject, "predicate": predicate, "facts": [fact(f) for f in facts]}
+            return {
+                "group": target,
+                "subject": subject,
+                "predicate": predicate,
+                "facts": [fact(f) for f in facts],
+            }
 
         return await self.call(run)
 
@@ -191,16 +245,22 @@ class MemoryTools:
         group: GroupArg = None,
         k: Annotated[int, Field(ge=1, le=100, description="How many turns to return.")] = 10,
     ) -> dict[str, Any]:
-        """The turns that best match a query (full-text and vector search, fused), best first, with no answering step: for reading the evidence yourself."""
+        """The turns that best match a query (full-text and vector search, fused), best first, with no answering step: for reading the evidence yourself."""  # noqa: E501
 
         def run() -> dict[str, Any]:
             target = self.existing(self.group(group))
-            return {"group": target, "query": query, "turns": [evidence(e) for e in self.mem.search(query, target, k)]}
+            return {
+                "group": target,
+                "query": query,
+                "turns": [evidence(e) for e in self.mem.search(query, target, k)],
+            }
 
         return await self.call(run)
 
-    async def forget_group(self, group: Annotated[str, Field(description="The group to delete, with everything in it.")]) -> dict[str, Any]:
-        """Delete a group completely (episodes, chunks, entities, facts) and report what it held. Cannot be undone."""
+    async def forget_group(
+        self, group: Annotated[str, Field(description="The group to delete, with everything in it.")]
+    ) -> dict[str, Any]:
+        """Delete a group completely (episodes, chunks, entities, facts) and report what it held. Cannot be undone."""  # noqa: E501
 
         def run() -> dict[str, Any]:
             result = self.mem.forget(self.group(group))
@@ -216,7 +276,9 @@ class MemoryTools:
         def run() -> str:
             rows = [r for r in self.mem.groups() if self.pinned is None or r["group_id"] == self.pinned]
             if self.pinned is not None and not rows:
-                rows = [{"group_id": self.pinned, "first": None, "last": None, **self.mem.counts(self.pinned)}]
+                rows = [
+                    {"group_id": self.pinned, "first": None, "last": None, **self.mem.counts(self.pinned)}
+                ]
             keys = ("episodes", "chunks", "entities", "facts", "current_facts")
             out = [{"group": r["group_id"], **{k: r.get(k, 0) for k in keys}, "first": _iso(r.get("first")),
                     "last": _iso(r.get("last"))} for r in rows]
@@ -249,19 +311,36 @@ def build_server(tools: MemoryTools) -> MCPServer[Any]:
     """The MCP server with tkg's tools and resources (``forget_group`` only when allowed)."""
     pin = f" This server is pinned to group {tools.pinned!r}: leave `group` out." if tools.pinned else ""
     server: MCPServer[Any] = MCPServer(
-        "tkg", instructions="tkg is a temporal memory of conversations: add turns with add_episode(s), then ask, "
+        "tkg",
+        instructions="tkg is a temporal memory of conversations: add turns with add_episode(s), then ask, "
         "read state/history of a subject's facts, or search the turns. Every call works in one group." + pin,
         log_level="WARNING",
     )
-    for fn, notes in ((tools.add_episode, WRITE), (tools.add_episodes, WRITE), (tools.ask, READ), (tools.state, READ),
-                      (tools.history, READ), (tools.search, READ)):
+    for fn, notes in (
+        (tools.add_episode, WRITE),
+        (tools.add_episodes, WRITE),
+        (tools.ask, READ),
+        (tools.state, READ),
+        (tools.history, READ),
+        (tools.search, READ),
+    ):
         server.add_tool(fn, annotations=notes)
     if tools.allow_forget:
-        server.add_tool(tools.forget_group, annotations=ToolAnnotations(destructive_hint=True, open_world_hint=False))
-    server.resource("tkg://groups", name="groups", mime_type="application/json",
-                    description="The groups this server serves, with counts and time span.")(tools.groups_resource)
-    server.resource("tkg://group/{id}/summary", name="group_summary", mime_type="application/json",
-                    description="A group's counts, speakers, time span and most recent facts.")(tools.summary_resource)
+        server.add_tool(
+            tools.forget_group, annotations=ToolAnnotations(destructive_hint=True, open_world_hint=False)
+        )
+    server.resource(
+        "tkg://groups",
+        name="groups",
+        mime_type="application/json",
+        description="The groups this server serves, with counts and time span.",
+    )(tools.groups_resource)
+    server.resource(
+        "tkg://group/{id}/summary",
+        name="group_summary",
+        mime_type="application/json",
+        description="A group's counts, speakers, time span and most recent facts.",
+    )(tools.summary_resource)
     return server
 
 
@@ -274,10 +353,20 @@ def evidence(e: Evidence) -> dict[str, Any]:
 
 
 def fact(f: Fact) -> dict[str, Any]:
-    return {"subject": f.subject, "predicate": f.predicate, "object": f.object, "qualifier": f.qualifier or None,
-            "fact": f.fact, "version": f.version, "current": f.current, "valid_at": _iso(f.valid_at),
-            "invalid_at": _iso(f.invalid_at), "created_at": _iso(f.created_at), "expired_at": _iso(f.expired_at),
-            "source_ref": f.source_ref}
+    return {
+        "subject": f.subject,
+        "predicate": f.predicate,
+        "object": f.object,
+        "qualifier": f.qualifier or None,
+        "fact": f.fact,
+        "version": f.version,
+        "current": f.current,
+        "valid_at": _iso(f.valid_at),
+        "invalid_at": _iso(f.invalid_at),
+        "created_at": _iso(f.created_at),
+        "expired_at": _iso(f.expired_at),
+        "source_ref": f.source_ref,
+    }
 
 
 def _iso(value: datetime | None) -> str | None:

@@ -134,10 +134,15 @@ class NamedMixin:
         per = _EACH.search(text)
         if per and params is not None and per.group(1) in params:
             items = list(dict.fromkeys(params[per.group(1)] or []))
-            return [row for item in items for row in self._run_statements(text, {**params, per.group(2): item})]
+            return [
+                row for item in items for row in self._run_statements(text, {**params, per.group(2): item})
+            ]
         each = _FOREACH.search(text)
         if each and params and isinstance(params.get(each.group(1)), list) and self._split_foreach():
-            runs = [self._run_statements(text, {**params, each.group(1): [item]}) for item in params[each.group(1)]]
+            runs = [
+                self._run_statements(text, {**params, each.group(1): [item]})
+                for item in params[each.group(1)]
+            ]
             return _combine(runs)
         return self._run_statements(text, params)
 

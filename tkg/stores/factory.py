@@ -119,11 +119,15 @@ def _kuzu_path(raw: str) -> str:
     parts = urlsplit(raw)
     if parts.netloc:
         raise ConfigError(
-            f"kuzu URL {_safe(raw)!r} names a host or credentials ({'credentials' if '@' in parts.netloc else parts.netloc!r}); "
-            "an embedded store takes an absolute path: kuzu:///abs/path/db.kuzu (three slashes), or a plain path"
+            f"kuzu URL {_safe(raw)!r} names a host or credentials "
+            f"({'credentials' if '@' in parts.netloc else parts.netloc!r}); "
+            "an embedded store takes an absolute path: kuzu:///abs/path/db.kuzu (three slashes), or a plain "
+            "path"
         )
     if parts.query or parts.fragment or "?" in raw or "#" in raw:
-        raise ConfigError(f"kuzu URL {raw!r} has a '?' or '#'; give the path without kuzu:// (a plain path) instead")
+        raise ConfigError(
+            f"kuzu URL {raw!r} has a '?' or '#'; give the path without kuzu:// (a plain path) instead"
+        )
     path = unquote(parts.path)
     if not path.startswith("/"):
         raise ConfigError(f"kuzu URL {raw!r} must hold an absolute path: kuzu:///abs/path/db.kuzu")

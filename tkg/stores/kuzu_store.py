@@ -349,7 +349,11 @@ class KuzuStore(NamedMixin):
         """
         present = {r["name"] for r in self._execute(conn, load_query("store.tables", self.dialect), None)}
         # table names are \w+ words from tkg's own schema file, never input
-        empty = {t for t in tables & present if not self._execute(conn, f"MATCH (n:{t}) RETURN 1 AS x LIMIT 1", None)}
+        empty = {
+            t
+            for t in tables & present
+            if not self._execute(conn, f"MATCH (n:{t}) RETURN 1 AS x LIMIT 1", None)
+        }
         if not empty:
             return empty
         existing = self._index_keys(conn)

@@ -111,7 +111,9 @@ class Neo4jStore(NamedMixin):
         try:
             yield
         except nx.AuthError as exc:
-            raise StoreUnavailable(f"Neo4j at {self.uri} refused the credentials (check TKG_NEO4J_USER/TKG_NEO4J_PASSWORD)") from exc
+            raise StoreUnavailable(
+                f"Neo4j at {self.uri} refused the credentials (check TKG_NEO4J_USER/TKG_NEO4J_PASSWORD)"
+            ) from exc
         except _RETRYABLE as exc:
             raise StoreUnavailable(f"cannot reach Neo4j at {self.uri}: {_reason(exc)}") from exc
         except nx.ClientError as exc:
@@ -158,7 +160,9 @@ class Neo4jStore(NamedMixin):
             # an explicit READ transaction: the server refuses writes, and the driver adds no
             # retries of its own on top of the adapter's bounded ones
             with self._session(neo4j.READ_ACCESS) as session, session.begin_transaction() as tx:
-                return [{k: normalise_out(v) for k, v in rec.items()} for rec in tx.run(query, _params(params))]
+                return [
+                    {k: normalise_out(v) for k, v in rec.items()} for rec in tx.run(query, _params(params))
+                ]
 
         return self._with_retry(work)
 
@@ -200,7 +204,9 @@ class Neo4jStore(NamedMixin):
         self.named("group.adopt")  # nodes an older schema, or an ingest that died, left without an anchor
         for key, value in (("schema_version", SCHEMA_VERSION), ("embedding_dim", str(dim))):
             self.named("store.meta_set", {"key": key, "value": value})
-        self.cold_queries = warm_up(self)  # plans of every question's reads, compiled now (tkg/stores/warmup.py)
+        self.cold_queries = warm_up(
+            self
+        )  # plans of every question's reads, compiled now (tkg/stores/warmup.py)
 
     def _meta(self, key: str) -> str | None:
         rows = self.named("store.meta_get", {"key": key})
@@ -222,7 +228,15 @@ class Neo4jStore(NamedMixin):
     def indexes(self) -> list[Row]:
         """Every index with its name, type and state (for `tkg doctor`)."""
         rows = self.named("store.indexes")
-        return [{"table": ",".join(r["labelsOrTypes"] or []), "name": r["name"], "type": r["type"], "state": r["state"]} for r in rows]
+        return [
+            {
+                "table": ",".join(r["labelsOrTypes"] or []),
+                "name": r["name"],
+                "type": r["type"],
+                "state": r["state"],
+            }
+            for r in rows
+        ]
 
     @contextmanager
     def bulk_load(self) -> Iterator[None]:

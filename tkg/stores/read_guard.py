@@ -33,18 +33,29 @@ READ_PROCEDURES = frozenset(p.lower() for p in (
     "db.index.fulltext.queryNodes", "db.index.fulltext.queryRelationships",
     "db.index.vector.queryNodes", "db.index.vector.queryRelationships",
 ))
-_CLAUSE_STARTS = frozenset({"MATCH", "OPTIONAL", "WHERE", "WITH", "UNWIND", "RETURN", "ORDER", "SKIP", "LIMIT",
-                            "UNION", "CALL", "YIELD"})
+_CLAUSE_STARTS = frozenset(
+    {
+        "MATCH", "OPTIONAL", "WHERE", "WITH", "UNWIND", "RETURN", "ORDER", "SKIP", "LIMIT", "UNION", "CALL",
+        "YIELD",
+    }
+)
 # words that continue an expression or a clause (never start one)
-_CONTINUE = frozenset({"AS", "AND", "OR", "XOR", "NOT", "IN", "IS", "STARTS", "ENDS", "CONTAINS", "ASC", "DESC",
-                       "ASCENDING", "DESCENDING", "WHEN", "THEN", "ELSE", "END", "BY", "ALL", "DISTINCT", "NULL",
-                       "TRUE", "FALSE", "CASE"})
+_CONTINUE = frozenset(
+    {
+        "AS", "AND", "OR", "XOR", "NOT", "IN", "IS", "STARTS", "ENDS", "CONTAINS", "ASC", "DESC", "ASCENDING",
+        "DESCENDING", "WHEN", "THEN", "ELSE", "END", "BY", "ALL", "DISTINCT", "NULL", "TRUE", "FALSE", "CASE",
+    }
+)
 # words that end an operand although they are keywords
 _OPERAND_WORDS = frozenset({"NULL", "TRUE", "FALSE", "END", "ASC", "DESC", "ASCENDING", "DESCENDING"})
 # refused wherever they stand as a bare word (belt and braces beside the clause allow-list)
-_WRITES = frozenset({"CREATE", "MERGE", "SET", "DELETE", "DETACH", "REMOVE", "DROP", "ALTER", "COPY", "EXPORT",
-                     "IMPORT", "ATTACH", "USE", "LOAD", "INSTALL", "UNINSTALL", "CHECKPOINT", "FOREACH", "BEGIN",
-                     "COMMIT", "ROLLBACK", "INSERT", "TERMINATE", "GRANT", "DENY", "REVOKE", "NEXTVAL"})
+_WRITES = frozenset(
+    {
+        "CREATE", "MERGE", "SET", "DELETE", "DETACH", "REMOVE", "DROP", "ALTER", "COPY", "EXPORT", "IMPORT",
+        "ATTACH", "USE", "LOAD", "INSTALL", "UNINSTALL", "CHECKPOINT", "FOREACH", "BEGIN", "COMMIT",
+        "ROLLBACK", "INSERT", "TERMINATE", "GRANT", "DENY", "REVOKE", "NEXTVAL",
+    }
+)
 _SUBQUERY = frozenset({"EXISTS", "COUNT", "COLLECT"})
 _NUMBER = re.compile(r"0x[0-9A-Fa-f]+|0o[0-7]+|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -165,10 +176,17 @@ def _operand_end(toks: list[Token], k: int) -> bool:
         return True
     if t.kind == "word":
         up = t.text.upper()
-        return up in _OPERAND_WORDS or (up not in _CONTINUE and up not in _CLAUSE_STARTS) or _property(toks, k)
+        return (
+            up in _OPERAND_WORDS or (up not in _CONTINUE and up not in _CLAUSE_STARTS) or _property(toks, k)
+        )
     if t.text in ")]}":
         return True
-    return t.text == "*" and k > 0 and toks[k - 1].kind == "word" and toks[k - 1].text.upper() in ("RETURN", "WITH", "DISTINCT")
+    return (
+        t.text == "*"
+        and k > 0
+        and toks[k - 1].kind == "word"
+        and toks[k - 1].text.upper() in ("RETURN", "WITH", "DISTINCT")
+    )
 
 
 def _property(toks: list[Token], k: int) -> bool:
@@ -194,8 +212,10 @@ def _call(toks: list[Token], k: int) -> None:
     if not name:
         if j < len(toks) and toks[j].text == "{":
             return  # a subquery: its clauses are checked like the rest
-        raise _Refused("CALL of a subquery with variables" if j < len(toks) and toks[j].text == "(" else "CALL",
-                       toks[k].pos)
+        raise _Refused(
+            "CALL of a subquery with variables" if j < len(toks) and toks[j].text == "(" else "CALL",
+            toks[k].pos,
+        )
     if j >= len(toks) or toks[j].text != "(" or name.lower() not in READ_PROCEDURES:
         what = f"CALL {name} (a setting)" if j < len(toks) and toks[j].text == "=" else f"CALL {name}"
         raise _Refused(what, toks[k].pos)
@@ -248,14 +268,16 @@ def check_read_only(query: str) -> None:
     except _Refused as exc:
         allowed = ", ".join(READ_CLAUSES[:-2])
         raise ReadOnlyViolation(
-            f"read-only: {exc.what} is not allowed (at {_where(query, exc.pos)}); a read may use {allowed} and "
+            f"read-only: {exc.what} is not allowed (at {_where(query, exc.pos)}); a read may use {allowed} "
+            "and "
             "CALL of the schema, full-text and vector procedures; run it with --write (or write=True) if you "
             "mean to change the graph"
         ) from None
 
 
 def check_one_statement(query: str) -> None:
-    """Raise InputError unless ``query`` holds exactly one statement (for writes, which skip the allow-list)."""
+    """Raise InputError unless ``query`` holds exactly one statement (for writes, which skip the
+    allow-list)."""
     try:
         toks = tokens(query)
         _statements(toks)

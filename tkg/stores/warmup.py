@@ -26,7 +26,10 @@ QUESTION_OPS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("retrieval.fact_sources", {"uuids": _ONE}),
     ("temporal.group_span", {}),
     ("temporal.episode_chunks", {"episode_uuids": _ONE}),
-    ("temporal.facts_overlapping", {"subject_uuids": _ONE, "predicate": "", "range_start": None, "range_end": None}),
+    (
+        "temporal.facts_overlapping",
+        {"subject_uuids": _ONE, "predicate": "", "range_start": None, "range_end": None},
+    ),
     ("graph.turns_with_terms", {"terms": ["warm"], "limit": 1}),
     ("graph.turn", {"episode_uuid": "\x00"}),
     ("graph.turns_containing", {"needles": ["warm"]}),
