@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import os
 import subprocess
@@ -12,6 +11,7 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+import http_replay as replay
 import numpy as np
 import openai
 import pytest
@@ -30,13 +30,6 @@ from tkg.embed_cache import CachedEmbedder, EmbeddingCache, cache_key, default_c
 from tkg.embed_onnx import ONNX_MATMUL_ID, OnnxEmbedder
 from tkg.embed_openai import OpenAIEmbedder
 from tkg.errors import ConfigError, EmbeddingError
-
-_spec = importlib.util.spec_from_file_location(
-    "tkg_replay", Path(__file__).parent / "data/recorded/replay.py"
-)
-assert _spec and _spec.loader
-replay = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(replay)
 
 REPO = Path(__file__).resolve().parents[1]
 TEXTS = [
