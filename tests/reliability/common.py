@@ -90,6 +90,14 @@ def track(mem: Memory, *groups: str) -> None:
     _MADE.setdefault(mem, []).extend(groups)
 
 
+def ingested(mem: Memory, prefix: str, path: Path) -> str:
+    """A new tracked group named from `prefix`, with the turns of the file at `path` ingested into it."""
+    group = unique(prefix)
+    track(mem, group)
+    mem.ingest(path, group=group)
+    return group
+
+
 def forget_tracked(mem: Memory) -> None:
     """Delete every tracked group (ones never written cost nothing)."""
     for group in _MADE.pop(mem, []):
