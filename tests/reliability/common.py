@@ -29,6 +29,14 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 NEO4J_ENV = "TKG_TEST_NEO4J_URI"
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
+# sentences the embedder tests compare: two about a dog, one unrelated, one almost empty
+EMBED_TEXTS = (
+    "I adopted a puppy last weekend.",
+    "We finally got a dog, a little terrier.",
+    "The quarterly stock market report came out lower than expected.",
+    "ok",
+)
+
 
 @functools.cache
 def shared_embedder() -> Embedder:
