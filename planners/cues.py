@@ -11,13 +11,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_MONTH_FULL = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+from tkg.timeparse import LONG_MONTH as _MONTH_FULL
+from tkg.timeparse import SEASON as _SEASON
+from tkg.timeparse import WEEKDAY as _WEEKDAY
+
 _MONTH = rf"(?:{_MONTH_FULL}|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?)"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 _YEAR = r"(?:19|20)\d{2}"
-_SEASON = r"(?:spring|summer|fall|autumn|winter)"
 _UNIT = r"(?:day|week|month|year|weekend|decade)s?"
-_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _DATE = (
     rf"\d{{4}}-\d{{2}}-\d{{2}}"
     rf"|{_MONTH}\s+{_DAY},?\s+{_YEAR}"
@@ -90,6 +91,13 @@ def time_cue(question: str) -> str | None:
     return " ".join(m.group(0).split()) if m else None
 
 
+
+def _matched(pattern: re.Pattern[str], text: str) -> str | None:
+    """The first match of a cue pattern in the text, or None."""
+    m = pattern.search(text)
+    return m.group(0) if m else None
+
+
 _RECENCY = re.compile(
     r"\b(?:right now|now|currently|current|still|anymore|any more|these days|nowadays|latest|"
     r"most recent(?:ly)?|at the moment|at present|presently|newest|today|up[- ]to[- ]date)\b(?!-)",
@@ -99,8 +107,7 @@ _RECENCY = re.compile(
 
 def recency_cue(question: str) -> str | None:
     """A marker that asks for the value as it stands now ("still", "currently", "latest")."""
-    m = _RECENCY.search(question)
-    return m.group(0) if m else None
+    return _matched(_RECENCY, question)
 
 
 _SUMMARY = re.compile(
@@ -115,8 +122,7 @@ _SUMMARY = re.compile(
 
 def summary_cue(question: str) -> str | None:
     """A request for a summary or an overview rather than one fact."""
-    m = _SUMMARY.search(question)
-    return m.group(0) if m else None
+    return _matched(_SUMMARY, question)
 
 
 _COUNT = re.compile(
@@ -136,9 +142,8 @@ _NOT_PLURAL = frozenset({"does", "is", "was", "has", "this", "us", "bus", "gas",
 
 def count_cue(question: str) -> str | None:
     """A request for a count or a list ("how many", "list", "which books has ...")."""
-    m = _COUNT.search(question)
-    if m:
-        return m.group(0)
+    if m := _matched(_COUNT, question):
+        return m
     for w in _WHICH_PLURAL.finditer(question):
         noun = w.group(1).lower()
         plural = noun in {"people", "children", "kids"} or (

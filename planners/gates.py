@@ -118,42 +118,29 @@ def _after_relative(words: list[str], i: int) -> bool:
     return False
 
 
+def _cue_gate(name: str, cue: str | None, what: str, mode: str) -> GateResult:
+    """A gate that fires when a cue was found, naming the cue in its reason."""
+    return GateResult(name, cue is not None, f"{what} {cue!r}" if cue else f"no {what}", mode)
+
+
 def recency_gate(question: str) -> GateResult:
     """Fires on "now", "currently", "still", "anymore", "these days", "latest", "current"."""
-    cue = cues.recency_cue(question)
-    return GateResult(
-        "recency",
-        cue is not None,
-        f"recency marker {cue!r}" if cue else "no recency marker",
-        "latest_version",
-    )
+    return _cue_gate("recency", cues.recency_cue(question), "recency marker", "latest_version")
 
 
 def time_anchor_gate(question: str) -> GateResult:
     """Fires on a date, a month or year, "before"/"after"/"when", "last summer", "as of"."""
-    cue = cues.time_cue(question)
-    return GateResult(
-        "time_anchor", cue is not None, f"time anchor {cue!r}" if cue else "no time anchor", "time_anchored"
-    )
+    return _cue_gate("time_anchor", cues.time_cue(question), "time anchor", "time_anchored")
 
 
 def summary_gate(question: str) -> GateResult:
     """Fires on "summarize", "tell me everything", "overview", "what has X been up to"."""
-    cue = cues.summary_cue(question)
-    return GateResult(
-        "summary", cue is not None, f"summary request {cue!r}" if cue else "no summary request", "long_form"
-    )
+    return _cue_gate("summary", cues.summary_cue(question), "summary request", "long_form")
 
 
 def aggregation_gate(question: str) -> GateResult:
     """Fires on "how many", "list", "all the", "which <plural> has ..."."""
-    cue = cues.count_cue(question)
-    return GateResult(
-        "aggregation",
-        cue is not None,
-        f"count/list request {cue!r}" if cue else "no count/list request",
-        "aggregation",
-    )
+    return _cue_gate("aggregation", cues.count_cue(question), "count/list request", "aggregation")
 
 
 QUERY_GATES: tuple[Callable[[str], GateResult], ...] = (

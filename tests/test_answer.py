@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from reliability.common import track
+from reliability.common import ingested
 
 from planners.payloads import default_payloads
 from planners.question import parse
@@ -30,10 +30,7 @@ DATA = Path(__file__).parent / "data" / "procedures" / "noor_felix.jsonl"
 
 @pytest.fixture(scope="module")
 def mg(mem: Memory) -> tuple[Memory, str]:
-    group = f"answer-{uuid.uuid4().hex[:10]}"
-    track(mem, group)
-    mem.ingest(DATA, group=group)
-    return mem, group
+    return mem, ingested(mem, "answer", DATA)
 
 
 @dataclass

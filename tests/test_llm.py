@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from typing import Any
 
 import httpx
 import httpx2
 import pytest
+from http_replay import Replay
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -25,14 +24,6 @@ from tkg.llm import (
     synthesis_prompt,
 )
 from tkg.models import NO_INFORMATION
-
-_spec = importlib.util.spec_from_file_location(
-    "tkg_replay", Path(__file__).parent / "data/recorded/replay.py"
-)
-assert _spec and _spec.loader
-replay = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(replay)
-Replay = replay.Replay
 
 EVIDENCE = [
     "Ines: I finally moved to Lisbon last month, the light here is amazing.",

@@ -7,13 +7,12 @@ Two conversations of ours are ingested once per backend under fresh groups:
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from reliability.common import track
+from reliability.common import ingested
 
 from planners.lexicon import DEFAULT_LEXICON
 from planners.payloads import Payload, default_payloads
@@ -41,12 +40,8 @@ class Groups:
 
 @pytest.fixture(scope="module")
 def g(mem: Memory) -> Groups:
-    tag = uuid.uuid4().hex[:10]
-    groups = Groups(mem, f"proc-noor-{tag}", f"proc-quiet-{tag}")
-    track(mem, groups.noor, groups.quiet)
-    mem.ingest(DATA / "noor_felix.jsonl", group=groups.noor)
-    mem.ingest(DATA / "quiet.jsonl", group=groups.quiet)
-    return groups
+    return Groups(mem, ingested(mem, "proc-noor", DATA / "noor_felix.jsonl"),
+                  ingested(mem, "proc-quiet", DATA / "quiet.jsonl"))
 
 
 def payload(mode: str) -> Payload:

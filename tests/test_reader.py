@@ -5,11 +5,10 @@ hypothetical dog, a promotion, a relative who moves twice)."""
 
 from __future__ import annotations
 
-import uuid
 from pathlib import Path
 
 import pytest
-from reliability.common import track
+from reliability.common import ingested
 
 from planners.asked import asked_for
 from procedures.about import Subject, clause_about
@@ -90,10 +89,7 @@ def test_a_clause_is_about_its_grammatical_subject() -> None:
 
 @pytest.fixture(scope="module")
 def mg(mem: Memory) -> tuple[Memory, str]:
-    group = f"{GROUP}-{uuid.uuid4().hex[:8]}"
-    track(mem, group)
-    mem.ingest(DATA, group=group)
-    return mem, group
+    return mem, ingested(mem, GROUP, DATA)
 
 
 @pytest.mark.parametrize(("question", "wanted"), [

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from reliability.common import track
+from reliability.common import ingested
 
 from planners import Hop, HopPlan, plan_hops
 from planners.mentions import mentioned_entities, planning_names
@@ -27,10 +27,7 @@ JULY_2023 = datetime(2023, 7, 15, tzinfo=UTC)
 
 @pytest.fixture(scope="module")
 def graph(mem: Memory) -> tuple[Memory, str]:
-    group = f"walk-{uuid.uuid4().hex[:10]}"
-    track(mem, group)
-    mem.ingest(DATA, group=group)
-    return mem, group
+    return mem, ingested(mem, "walk", DATA)
 
 
 def _plan(mem: Memory, group: str, question: str) -> HopPlan:

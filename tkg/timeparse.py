@@ -67,14 +67,16 @@ FUZZY = {"a few": (2, 4), "few": (2, 4), "a couple of": (2, 3), "a couple": (2, 
 
 _MON = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
         r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
-_LONG_MON = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
-_WD = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+# the date words as regexes, also what planners/cues.py reads questions with
+LONG_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+WEEKDAY = "(?:" + "|".join(WEEKDAYS) + ")"
+SEASON = "(?:" + "|".join(SEASONS) + ")"
+_LONG_MON, _WD, _SEASON = LONG_MONTH, WEEKDAY, SEASON
 _NUM = (r"(?:\d{1,3}|a\s+few|a\s+couple(?:\s+of)?|couple\s+of|few|several|many|an?|one|two|three|four|five"
         r"|six"
         r"|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)")
 _UNIT = r"(?:day|week|month|year|decade)s?"
 _PART = r"(?:\s+(?:morning|afternoon|evening|night))?"
-_SEASON = r"(?:spring|summer|fall|autumn|winter)"
 _TRIGGER = re.compile(
     r"\b(?:yesterday|today|tonight|tomorrow|last|this|next|coming|past|ago|since|weekend|in|on|"
     + _MON + r"|" + _WD + r"|" + _SEASON + r"|\d{4}|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON + r")\b",

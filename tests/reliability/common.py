@@ -29,6 +29,14 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 NEO4J_ENV = "TKG_TEST_NEO4J_URI"
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
+# sentences the embedder tests compare: two about a dog, one unrelated, one almost empty
+EMBED_TEXTS = (
+    "I adopted a puppy last weekend.",
+    "We finally got a dog, a little terrier.",
+    "The quarterly stock market report came out lower than expected.",
+    "ok",
+)
+
 
 @functools.cache
 def shared_embedder() -> Embedder:
@@ -92,6 +100,14 @@ _MADE: weakref.WeakKeyDictionary[Memory, list[str]] = weakref.WeakKeyDictionary(
 def track(mem: Memory, *groups: str) -> None:
     """Remember groups a test writes, so `forget_tracked` can remove them from a shared server."""
     _MADE.setdefault(mem, []).extend(groups)
+
+
+def ingested(mem: Memory, prefix: str, path: Path) -> str:
+    """A new tracked group named from `prefix`, with the turns of the file at `path` ingested into it."""
+    group = unique(prefix)
+    track(mem, group)
+    mem.ingest(path, group=group)
+    return group
 
 
 def forget_tracked(mem: Memory) -> None:

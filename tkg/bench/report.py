@@ -72,10 +72,7 @@ def locomo_tables(r: Mapping[str, Any]) -> list[Table]:
     if r.get("router_agreement"):
         rows.append(("router agreement", r["router_agreement"]["agree"], f"n={r['router_agreement']['n']}"))
     out.append(table("abstention, latency, ingest", ["", "value", ""], rows))
-    if r.get("latency_by_procedure_ms"):
-        out.append(procedure_table(r))
-    if r.get("stage_mean_ms"):
-        out.append(stage_table(r))
+    out.extend(timing_tables(r))
     if r.get("baselines"):
         out.append(baselines_table(r))
     return out
@@ -143,11 +140,14 @@ def temporal_tables(r: Mapping[str, Any]) -> list[Table]:
             ],
         )
     )
-    if r.get("latency_by_procedure_ms"):
-        out.append(procedure_table(r))
-    if r.get("stage_mean_ms"):
-        out.append(stage_table(r))
+    out.extend(timing_tables(r))
     return out
+
+
+def timing_tables(r: Mapping[str, Any]) -> list[Table]:
+    """Latency by procedure and mean time by stage, for the reports that carry them."""
+    out = [procedure_table(r)] if r.get("latency_by_procedure_ms") else []
+    return out + ([stage_table(r)] if r.get("stage_mean_ms") else [])
 
 
 def procedure_table(r: Mapping[str, Any]) -> Table:

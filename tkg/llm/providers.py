@@ -116,7 +116,39 @@ def _sdk_error(provider: str, model: str, exc: Exception, key: str | None) -> Pr
     return ProviderError(redact_secrets(f"{head}: {detail}", key))
 
 
-class OpenAIProvider:
+@dataclass(frozen=True)
+class _ClientOptions:
+    """How to build an SDK client: key, bounded timeout and retries, test transport, server."""
+
+    http_client: Any | None = None
+    api_key: str | None = None
+    timeout: float = DEFAULT_TIMEOUT
+    max_retries: int = DEFAULT_RETRIES
+    base_url: str | None = None
+
+    def sdk_args(self) -> dict[str, Any]:
+        """The keyword arguments both SDK clients take, the key aside."""
+        return {"timeout": self.timeout, "max_retries": self.max_retries,
+                "http_client": self.http_client, "base_url": self.base_url}
+
+
+class _SDKProvider:
+    """What the OpenAI and Anthropic providers share: the name, the key and a lazily built client."""
+
+    vendor = ""
+
+    def __init__(self, model: str, client: Any | None = None, **options: Any) -> None:
+        opts = _ClientOptions(**options)
+        self.model = model
+        self.name = f"{self.vendor}:{model}" + (f"@{opts.base_url}" if opts.base_url else "")
+        self._key: str | None = None
+        self.client = client if client is not None else self._connect(opts)
+
+    def _connect(self, options: _ClientOptions) -> Any:
+        raise NotImplementedError
+
+
+class OpenAIProvider(_SDKProvider):
     """Chat completions through the official ``openai`` package, temperature 0.
 
     >>> provider = OpenAIProvider("gpt-4o-mini")          # doctest: +SKIP
@@ -124,54 +156,25 @@ class OpenAIProvider:
     'Hi!'
     """
 
+    vendor = "openai"
+
     def __init__(
-        self,
-        model: str = "gpt-4o-mini",
-        client: Any | None = None,
-        *,
-        http_client: Any | None = None,
-        api_key: str | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
-        max_retries: int = DEFAULT_RETRIES,
-        temperature: float | None = 0.0,
-        base_url: str | None = None,
+        self, model: str = "gpt-4o-mini", client: Any | None = None, *,
+        temperature: float | None = 0.0, **options: Any,
     ) -> None:
-        self.model = model
-        self.name = f"openai:{model}" + (f"@{base_url}" if base_url else "")
         self.temperature = temperature  # None leaves it out, for models that reject it
-        self._key: str | None = None
-        if client is None:
-            import openai
+        super().__init__(model, client, **options)
 
-            # a local server (Ollama, vLLM, llama.cpp, LM Studio) needs no key
-            local = base_url is not None and not os.environ.get("OPENAI_API_KEY")
-            self._key = api_key or ("local" if local else _env_key("OPENAI_API_KEY", "OpenAI"))
-            client = openai.OpenAI(
-                api_key=self._key, timeout=timeout, max_retries=max_retries, http_client=http_client,
-                base_url=base_url,
-            )
-        self.client = client
-
-    def complete(self, system: str, prompt: str, *, max_tokens: int = 512) -> str:
+    def _connect(self, options: _ClientOptions) -> Any:
         import openai
 
-        params: dict[str, Any] = {
-            "model": self.model,
-            "messages": [{"role": "system", "content": system}, {"role": "user", "content": prompt}],
-            "max_completion_tokens": max_tokens,
-        }
-        if self.temperature is not None:
-            params["temperature"] = self.temperature
-        try:
-            response = self.client.chat.completions.create(**params)
-        except openai.OpenAIError as exc:
-            raise _sdk_error("OpenAI", self.model, exc, self._key) from None
-        choices = getattr(response, "choices", None) or []
-        text = (choices[0].message.content or "") if choices else ""
-        if not text.strip():
-            reason = choices[0].finish_reason if choices else "no choices"
-            raise ProviderError(f"OpenAI {self.model} returned no text (finish_reason: {reason})")
-        return str(text).strip()
+        # a local server (Ollama, vLLM, llama.cpp, LM Studio) needs no key
+        local = options.base_url is not None and not os.environ.get("OPENAI_API_KEY")
+        self._key = options.api_key or ("local" if local else _env_key("OPENAI_API_KEY", "OpenAI"))
+        return openai.OpenAI(api_key=self._key, **options.sdk_args())
+
+    def complete(self, system: str, prompt: str, *, max_tokens: int = 512) -> str:
+        return self.call(Request("complete", system, prompt, max_tokens=max_tokens)).text
 
     def call(self, request: Request) -> Reply:
         """One request; with a schema, the output is constrained by ``response_format`` (strict)."""
@@ -204,7 +207,7 @@ class OpenAIProvider:
                      int(getattr(usage, "completion_tokens", 0) or 0), self.name)
 
 
-class AnthropicProvider:
+class AnthropicProvider(_SDKProvider):
     """The Messages API through the official ``anthropic`` package.
 
     Anthropic SDK 2.x speaks an API version without sampling parameters, so no
@@ -215,29 +218,16 @@ class AnthropicProvider:
     'Hi!'
     """
 
-    def __init__(
-        self,
-        model: str = "claude-haiku-4-5",
-        client: Any | None = None,
-        *,
-        http_client: Any | None = None,
-        api_key: str | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
-        max_retries: int = DEFAULT_RETRIES,
-        base_url: str | None = None,
-    ) -> None:
-        self.model = model
-        self.name = f"anthropic:{model}" + (f"@{base_url}" if base_url else "")
-        self._key: str | None = None
-        if client is None:
-            import anthropic
+    vendor = "anthropic"
 
-            self._key = api_key or _env_key("ANTHROPIC_API_KEY", "Anthropic")
-            client = anthropic.Anthropic(
-                api_key=self._key, timeout=timeout, max_retries=max_retries, http_client=http_client,
-                base_url=base_url,
-            )
-        self.client = client
+    def __init__(self, model: str = "claude-haiku-4-5", client: Any | None = None, **options: Any) -> None:
+        super().__init__(model, client, **options)
+
+    def _connect(self, options: _ClientOptions) -> Any:
+        import anthropic
+
+        self._key = options.api_key or _env_key("ANTHROPIC_API_KEY", "Anthropic")
+        return anthropic.Anthropic(api_key=self._key, **options.sdk_args())
 
     def complete(self, system: str, prompt: str, *, max_tokens: int = 512) -> str:
         import anthropic

@@ -75,9 +75,9 @@ def backend(spec: str) -> Backend:
     except ValueError as exc:
         raise ConfigError(f"TKG_LLM_TIMEOUT / TKG_LLM_RETRIES must be numbers ({exc})") from None
     if kind == "openai":
-        return OpenAIProvider(model or "gpt-4o-mini", base_url=base_url or None, **limits)  # type: ignore[arg-type]
+        return OpenAIProvider(model or "gpt-4o-mini", base_url=base_url or None, **limits)
     if kind == "anthropic":
-        return AnthropicProvider(model or "claude-haiku-4-5", base_url=base_url or None, **limits)  # type: ignore[arg-type]
+        return AnthropicProvider(model or "claude-haiku-4-5", base_url=base_url or None, **limits)
     if kind in ("record", "replay") and rest:
         return RecordBackend(rest) if kind == "record" else ReplayBackend(rest)
     raise ConfigError(f"unknown LLM spec {spec!r}: use openai:MODEL[@BASE_URL], anthropic:MODEL, "

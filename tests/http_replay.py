@@ -1,6 +1,6 @@
 """Replays recorded provider exchanges through an HTTP mock transport.
 
-Each JSON file beside this one holds ``exchanges``: a request to expect (method, path,
+Each JSON file in tests/data/recorded holds ``exchanges``: a request to expect (method, path,
 ``json`` fields that must be equal, strings the body must ``contain``, keys that must be
 ``absent``) and the response the provider gave. Requests are served in order; a request
 that does not match gets an HTTP 400 whose message says why, so the test fails with it.
@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx2
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parent / "data" / "recorded"
 
 
 class Replay:
