@@ -218,5 +218,5 @@ def retrieved(store: GraphStore, group: str, *, text: str | None = None, vector:
     )
     (found,) = store.named(op, {"group_id": group, "k_fetch": k_fetch, "efs": max(k_fetch, 100),
                                 "bm25_k1": 1.2, "bm25_b": 0.75, **query})
-    hits = [h for h in found["hits"] if h and (kinds is None or h["kind"] in kinds)]
+    hits = [h for h in found["hits"] or [] if h and (kinds is None or h["kind"] in kinds)]  # null: none
     return sorted(hits, key=lambda h: -h["score"])[:k]

@@ -100,20 +100,22 @@ def url_for(backend: str, tmp: Path) -> str:
     return f"kuzu://{tmp}/bulk.kuzu"
 
 
-def unsearchable(store: GraphStore, group: str) -> list[str]:
-    """Chunks of ``group`` that full-text (by their tag words) or vector search (by their own vector)
-    misses."""
+def unsearchable(store: GraphStore, group: str, *, vectors: bool = True) -> list[str]:
+    """Chunks of ``group`` that full-text (by their tag words) or, with ``vectors``, the vector index
+    (by their own vector) misses."""
     rows = store.read(
         "MATCH (c:Chunk) WHERE c.group_id = $g RETURN c.uuid AS uuid, c.kind AS kind, c.text AS text, "
         "c.embedding AS embedding", {"g": group})  # fmt: skip
     missed = []
     for r in rows:
         if r["kind"] == "fact":
-            hits = retrieved(store, group, vector=r["embedding"], kinds={"fact"}, k=10)
-            missed += [f"vector: {r['text']}"] if r["uuid"] not in {h["uuid"] for h in hits} else []
+            if vectors:
+                hits = retrieved(store, group, vector=r["embedding"], kinds={"fact"}, k=10)
+                missed += [f"vector: {r['text']}"] if r["uuid"] not in {h["uuid"] for h in hits} else []
             continue
-        hits = retrieved(store, group, vector=r["embedding"], kinds={r["kind"]}, k=5)
-        missed += [f"vector: {r['text']}"] if r["uuid"] not in {h["uuid"] for h in hits} else []
+        if vectors:
+            hits = retrieved(store, group, vector=r["embedding"], kinds={r["kind"]}, k=5)
+            missed += [f"vector: {r['text']}"] if r["uuid"] not in {h["uuid"] for h in hits} else []
         for word in re.findall(r"zq\w+", r["text"]):
             hits = retrieved(store, group, text=word, kinds=CHUNK_KINDS, k=5)
             missed += [f"text {word}: {r['text']}"] if r["uuid"] not in {h["uuid"] for h in hits} else []

@@ -42,9 +42,14 @@ def anchor(tx: Runner, group: str, uuids: list[str]) -> str:
     A random stamp, so no earlier write of any group had it (a deleted group may be recreated).
     Returns the stamp.
     """
-    new = uuid.uuid4().hex
+    new = new_stamp()
     tx.named("group.anchor", {"group_id": group, "uuids": uuids, "stamp": new})
     return new
+
+
+def new_stamp() -> str:
+    """A stamp no earlier write of any group had (random)."""
+    return uuid.uuid4().hex
 
 
 def read_speakers(runner: Runner, group: str) -> dict[str, int]:

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..embed import Embedder
 from ..errors import EmbeddingError
+from ..group_cache import new_stamp
 from ..models import Vector
 from ..stores import GraphStore
 
@@ -46,7 +47,9 @@ def check_model(store: GraphStore, embedder: Embedder, group: str, *, record: bo
     found = recorded_model(store, group)
     if found is None:
         if record:
-            store.named("group.set_embedder", {"group_id": group, "model": embedder.name})
+            store.named(
+                "group.set_embedder", {"group_id": group, "model": embedder.name, "stamp": new_stamp()}
+            )
         return
     if found != embedder.name:
         raise EmbeddingError(mismatch_message(store, group, found, embedder.name))
@@ -106,6 +109,6 @@ def reembed_group(store: GraphStore, embedder: Embedder, group: str) -> dict[str
     with store.transaction() as tx:
         if entity_rows:
             tx.named("entity.set_embeddings", {"group_id": group, "rows": entity_rows})
-        tx.named("group.set_embedder", {"group_id": group, "model": embedder.name})
+        tx.named("group.set_embedder", {"group_id": group, "model": embedder.name, "stamp": new_stamp()})
     return {"group": group, "model": embedder.name, "chunks": len(rows), "facts": len(fact_rows),
             "entities": len(entity_rows), "texts_embedded": len(texts)}
