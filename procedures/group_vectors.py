@@ -14,6 +14,9 @@ Example::
     >>> gv = GroupVectors(rows, np.array([[1.0, 0.0], [0.6, 0.8], [0.0, 1.0]], dtype=np.float32))
     >>> [(r["uuid"], round(r["score"], 2)) for r in gv.ranked(gv.scores([0.0, 1.0]), {"turn"})]
     [('b', 0.8), ('a', 0.0)]
+    >>> empty = GroupVectors([], np.zeros((0, 0), dtype=np.float32))
+    >>> list(empty.ranked(empty.scores([0.0, 1.0]), {"turn"}))
+    []
 """
 
 from __future__ import annotations
@@ -46,6 +49,8 @@ class GroupVectors:
 
     def scores(self, vector: Sequence[float]) -> np.ndarray:
         """The cosine similarity of every row to ``vector``."""
+        if not self.rows:
+            return np.zeros(0, dtype=np.float32)
         query = np.asarray(vector, dtype=np.float32)
         return np.asarray(self.matrix @ (query / (float(np.linalg.norm(query)) or 1.0)))
 
