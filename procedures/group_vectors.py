@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tkg.embed_base import normalise_rows
 from tkg.stores.base import Row
 
 if TYPE_CHECKING:
@@ -93,9 +94,9 @@ def _read(ctx: Context, group: str, before: GroupVectors | None) -> GroupVectors
         fetched = (
             ctx.store.named("retrieval.vectors_by_uuid", {"group_id": group, "uuids": new}) if new else []
         )
-    for r in fetched:
-        vector = np.asarray(r.pop("embedding"), dtype=np.float32)
-        kept[str(r["uuid"])] = (r, vector / (float(np.linalg.norm(vector)) or 1.0))
+    if fetched:
+        unit = normalise_rows(np.asarray([r.pop("embedding") for r in fetched], dtype=np.float32))
+        kept.update((str(r["uuid"]), (r, unit[i])) for i, r in enumerate(fetched))
     rows = [kept[u] for u in ids if u in kept]  # uuid order, as the store listed them
     if not rows:
         return GroupVectors([], np.zeros((0, 0), dtype=np.float32))
