@@ -13,9 +13,7 @@ import typer
 from ..ingest.loaders import load
 from ..ingest.pipeline import IngestInterrupted
 from . import render
-from .common import JSON_HELP, FormatChoice, LLMOption, open_memory, require_group
-
-Json = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
+from .common import FormatChoice, Json, LLMOption, SomeGroup, open_memory, require_group
 
 
 @contextmanager
@@ -192,10 +190,7 @@ def groups(ctx: typer.Context, as_json: Json = False) -> None:
 
 def reembed(
     ctx: typer.Context,
-    group: Annotated[
-        str | None,
-        typer.Option("--group", "-g", help="Only this group (default: every group).", show_default=False),
-    ] = None,
+    group: SomeGroup = None,
     as_json: Json = False,
 ) -> None:
     """Re-embed a group (or all) with the current embedder: chunks, entity names and fact sentences.

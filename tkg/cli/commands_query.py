@@ -16,9 +16,10 @@ from . import render
 from .common import (
     AS_OF_HELP,
     GROUP_HELP,
-    JSON_HELP,
+    Json,
     LLMOption,
     ModeChoice,
+    SomeGroup,
     open_memory,
     parse_as_of,
     require_group,
@@ -26,7 +27,6 @@ from .common import (
 from .render_trace import show_trace
 
 Group = Annotated[str, typer.Option("--group", "-g", help=GROUP_HELP, show_default=False)]
-Json = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 AsOf = Annotated[str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP, show_default=False)]
 Mode = Annotated[
     ModeChoice | None,
@@ -177,10 +177,7 @@ def history(
 
 def usage(
     ctx: typer.Context,
-    group: Annotated[
-        str | None,
-        typer.Option("--group", "-g", help="Only this group (default: every group).", show_default=False),
-    ] = None,
+    group: SomeGroup = None,
     as_json: Json = False,
 ) -> None:
     """Tokens the models spent ingesting, per group, stage and model, and their cost at list prices.
