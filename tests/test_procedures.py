@@ -17,6 +17,7 @@ from reliability.common import ingested
 from planners.lexicon import DEFAULT_LEXICON
 from planners.payloads import Payload, default_payloads
 from procedures.aggregation import aggregate, distinct_values, head_predicate
+from procedures.answer import Procedure
 from procedures.graph import latest_version, relation_chain
 from procedures.longform import long_form, strata
 from procedures.lookup import lookup
@@ -29,6 +30,15 @@ from tkg.models import Fact
 from tkg.text import stem
 
 DATA = Path(__file__).parent / "data" / "procedures"
+# each procedure with the mode whose payload the router gives it
+MODE_OF: dict[Procedure, str] = {
+    relation_chain: "relation_chain",
+    latest_version: "latest_version",
+    lookup: "single_fact",
+    temporal: "time_anchored",
+    aggregate: "aggregation",
+    long_form: "long_form",
+}
 
 
 @dataclass
@@ -36,6 +46,14 @@ class Groups:
     mem: Memory
     noor: str
     quiet: str
+
+    def ask(
+        self, procedure: Procedure, text: str, *, group: str = "", as_of: datetime | None = None
+    ) -> ProcedureResult:
+        """One procedure on ``text`` (parsed as the router parses it) with its mode's payload."""
+        group = group or self.noor
+        q = question_in(self.mem.ctx, text, group)
+        return procedure(self.mem.ctx, q, group, payload(MODE_OF[procedure]), as_of=as_of)
 
 
 @pytest.fixture(scope="module")
@@ -56,36 +74,21 @@ def refs(result: ProcedureResult) -> list[str | None]:
 
 
 def test_chain_walks_the_graph_when_every_hop_has_an_edge(g: Groups) -> None:
-    r = relation_chain(
-        g.mem.ctx,
-        question_in(g.mem.ctx, "Where does Noor's sister live?", g.noor),
-        g.noor,
-        payload("relation_chain"),
-    )
+    r = g.ask(relation_chain, "Where does Noor's sister live?")
     assert r.answer == "Oslo" and not r.abstained
     assert r.trace["walk"]["complete"] and not r.trace["fallbacks"]
     assert refs(r) == ["n8"] and [f.predicate for f in r.facts] == ["sibling_of", "lives_in"]
 
 
 def test_chain_falls_back_to_iterative_retrieval_with_the_walks_bridge(g: Groups) -> None:
-    r = relation_chain(
-        g.mem.ctx,
-        question_in(g.mem.ctx, "Where did Noor's manager grow up?", g.noor),
-        g.noor,
-        payload("relation_chain"),
-    )
+    r = g.ask(relation_chain, "Where did Noor's manager grow up?")
     assert [f["from"] for f in r.trace["fallbacks"]] == ["walk"]
     assert r.trace["iterative"]["bridge"] == ["Omar Haddad"] and r.trace["iterative"]["bridge_from"] == "walk"
     assert "Aberdeen" in r.answer and "n18" in refs(r)
 
 
 def test_chain_without_a_plan_takes_the_bridge_from_the_evidence(g: Groups) -> None:
-    r = relation_chain(
-        g.mem.ctx,
-        question_in(g.mem.ctx, "What does the friend Noor went hiking with play?", g.noor),
-        g.noor,
-        payload("relation_chain"),
-    )
+    r = g.ask(relation_chain, "What does the friend Noor went hiking with play?")
     assert r.trace["question"]["plan"] is None
     assert r.trace["fallbacks"][0]["from"] == "plan"
     assert r.trace["iterative"]["bridge"][0] == "Tariq" and r.trace["iterative"]["bridge_from"] == "evidence"
@@ -93,12 +96,7 @@ def test_chain_without_a_plan_takes_the_bridge_from_the_evidence(g: Groups) -> N
 
 
 def test_chain_ends_in_plain_retrieval_when_no_bridge_exists(g: Groups) -> None:
-    r = relation_chain(
-        g.mem.ctx,
-        question_in(g.mem.ctx, "What does the baker's sister bake?", g.quiet),
-        g.quiet,
-        payload("relation_chain"),
-    )
+    r = g.ask(relation_chain, "What does the baker's sister bake?", group=g.quiet)
     assert [(f["from"], f["to"]) for f in r.trace["fallbacks"]] == [
         ("plan", "iterative_retrieval"),
         ("iterative_retrieval", "lookup"),
@@ -111,47 +109,25 @@ def test_chain_ends_in_plain_retrieval_when_no_bridge_exists(g: Groups) -> None:
 
 
 def test_latest_reads_the_open_edge_of_the_slot(g: Groups) -> None:
-    r = latest_version(
-        g.mem.ctx,
-        question_in(g.mem.ctx, "Where does Noor live now?", g.noor),
-        g.noor,
-        payload("latest_version"),
-    )
+    r = g.ask(latest_version, "Where does Noor live now?")
     assert r.answer == "Dublin"
     assert r.facts[0].current and r.evidence[0].source_ref == "n22"
     assert {f.object for f in r.facts[1:]} <= {"Glasgow", "Cardiff"}  # older versions as context
-    still = latest_version(
-        g.mem.ctx,
-        question_in(g.mem.ctx, "Is Noor still in Glasgow?", g.noor),
-        g.noor,
-        payload("latest_version"),
-    )
+    still = g.ask(latest_version, "Is Noor still in Glasgow?")
     assert still.answer.startswith("No") and "Dublin" in still.answer
 
 
 def test_lookup_answers_a_one_hop_slot_question_from_the_graph_first(g: Groups) -> None:
-    r = lookup(
-        g.mem.ctx, question_in(g.mem.ctx, "Where does Noor live?", g.noor), g.noor, payload("single_fact")
-    )
+    r = g.ask(lookup, "Where does Noor live?")
     assert r.answer == "Dublin" and r.trace["answer_from"] == "graph" and r.trace["from_graph"]
     assert r.evidence[0].source_ref == "n22" and r.evidence[0].kind == "fact"
     assert len(r.evidence) > 1  # the retrieved turns follow the edge's own
-    plain = lookup(
-        g.mem.ctx,
-        question_in(g.mem.ctx, "What is Noor obsessed with these days?", g.noor),
-        g.noor,
-        payload("single_fact"),
-    )
+    plain = g.ask(lookup, "What is Noor obsessed with these days?")
     assert plain.trace["answer_from"] != "graph" and "pottery" in plain.answer
 
 
 def test_latest_falls_back_to_the_newest_matching_chunks(g: Groups) -> None:
-    r = latest_version(
-        g.mem.ctx,
-        question_in(g.mem.ctx, "What is Noor obsessed with these days?", g.noor),
-        g.noor,
-        payload("latest_version"),
-    )
+    r = g.ask(latest_version, "What is Noor obsessed with these days?")
     assert r.trace["fallbacks"][0]["to"] == "newest_chunks"
     assert "pottery" in r.answer
     # evidence keeps the order of support; the answer is the newest of the best five
@@ -160,8 +136,7 @@ def test_latest_falls_back_to_the_newest_matching_chunks(g: Groups) -> None:
 
 
 def test_latest_as_of_reads_the_slot_at_that_time(g: Groups) -> None:
-    r = latest_version(g.mem.ctx, question_in(g.mem.ctx, "Where does Noor live?", g.noor), g.noor,
-                       payload("latest_version"), as_of=datetime(2023, 8, 1, tzinfo=UTC))  # fmt: skip
+    r = g.ask(latest_version, "Where does Noor live?", as_of=datetime(2023, 8, 1, tzinfo=UTC))
     assert r.answer == "Glasgow"
 
 
@@ -169,60 +144,29 @@ def test_latest_as_of_reads_the_slot_at_that_time(g: Groups) -> None:
 
 
 def test_value_at_a_time_from_the_question_or_as_of(g: Groups) -> None:
-    r = temporal(
-        g.mem.ctx,
-        question_in(g.mem.ctx, "Where did Noor live in July 2023?", g.noor),
-        g.noor,
-        payload("time_anchored"),
-    )
+    r = g.ask(temporal, "Where did Noor live in July 2023?")
     assert r.answer == "Glasgow" and r.trace["window"][0].startswith("2023-07-01")
-    manager = temporal(
-        g.mem.ctx,
-        question_in(g.mem.ctx, "Who was Noor's manager in March 2023?", g.noor),
-        g.noor,
-        payload("time_anchored"),
-    )
+    manager = g.ask(temporal, "Who was Noor's manager in March 2023?")
     assert manager.answer == "Ines Duarte"
-    pinned = temporal(g.mem.ctx, question_in(g.mem.ctx, "Where does Noor live?", g.noor), g.noor,
-                      payload("time_anchored"), as_of=datetime(2023, 2, 1, tzinfo=UTC))  # fmt: skip
+    pinned = g.ask(temporal, "Where does Noor live?", as_of=datetime(2023, 2, 1, tzinfo=UTC))
     assert pinned.answer == "Cardiff"
 
 
 def test_when_questions_use_the_time_the_turn_resolved(g: Groups) -> None:
-    moved = temporal(
-        g.mem.ctx,
-        question_in(g.mem.ctx, "When did Noor move to Glasgow?", g.noor),
-        g.noor,
-        payload("time_anchored"),
-    )
+    moved = g.ask(temporal, "When did Noor move to Glasgow?")
     assert moved.answer == 'May 2023 ("last month", said on 10 June 2023)'
-    adopted = temporal(
-        g.mem.ctx,
-        question_in(g.mem.ctx, "When did Noor adopt Mochi?", g.noor),
-        g.noor,
-        payload("time_anchored"),
-    )
+    adopted = g.ask(temporal, "When did Noor adopt Mochi?")
     assert adopted.answer.startswith("the week of 29 May 2023") and "last week" in adopted.answer
     assert refs(adopted) == ["n12"]
 
 
 def test_before_an_entity_reads_the_neighbouring_version(g: Groups) -> None:
-    r = temporal(
-        g.mem.ctx,
-        question_in(g.mem.ctx, "Where did Noor live before Glasgow?", g.noor),
-        g.noor,
-        payload("time_anchored"),
-    )
+    r = g.ask(temporal, "Where did Noor live before Glasgow?")
     assert r.answer.startswith("Cardiff") and r.trace["answered_by"] == "slot history"
 
 
 def test_chunks_in_a_window_come_back_in_time_order(g: Groups) -> None:
-    r = temporal(
-        g.mem.ctx,
-        question_in(g.mem.ctx, "What happened with Noor in November 2023?", g.noor),
-        g.noor,
-        payload("time_anchored"),
-    )
+    r = g.ask(temporal, "What happened with Noor in November 2023?")
     assert r.trace["question"]["predicate"] is None and r.trace["retrieval"]["time_range"]
     inside = r.trace["retrieval"]["in_window"]
     lo, hi = datetime(2023, 11, 1, tzinfo=UTC), datetime(2023, 12, 1, tzinfo=UTC)
@@ -237,59 +181,32 @@ def test_chunks_in_a_window_come_back_in_time_order(g: Groups) -> None:
 
 
 def test_counts_distinct_values_over_the_whole_history(g: Groups) -> None:
-    r = aggregate(
-        g.mem.ctx,
-        question_in(g.mem.ctx, "How many cities has Noor lived in?", g.noor),
-        g.noor,
-        payload("aggregation"),
-    )
+    r = g.ask(aggregate, "How many cities has Noor lived in?")
     assert r.answer.startswith("3: ")
     assert [v["value"] for v in r.trace["values"]] == ["Cardiff", "Glasgow", "Dublin"]
     assert sorted(str(x) for x in refs(r)) == ["n2", "n22", "n9"]
 
 
 def test_lists_pets_and_bands_with_intervals(g: Groups) -> None:
-    pets = aggregate(
-        g.mem.ctx, question_in(g.mem.ctx, "Which pets has Noor had?", g.noor), g.noor, payload("aggregation")
-    )
+    pets = g.ask(aggregate, "Which pets has Noor had?")
     values = {v["value"]: v["interval"] for v in pets.trace["values"]}
     assert {"Pepper", "Mochi", "Juniper"} <= set(values)
     assert "–" in values["Pepper"] and values["Juniper"].startswith("since")  # Pepper was lost
-    bands = aggregate(
-        g.mem.ctx,
-        question_in(g.mem.ctx, "Which bands has Noor liked?", g.noor),
-        g.noor,
-        payload("aggregation"),
-    )
+    bands = g.ask(aggregate, "Which bands has Noor liked?")
     assert [v["value"] for v in bands.trace["values"]] == ["Radiohead", "Khruangbin"]
 
 
 def test_a_present_tense_count_keeps_only_what_is_still_held(g: Groups) -> None:
-    now = aggregate(
-        g.mem.ctx,
-        question_in(g.mem.ctx, "How many pets does Noor have at the moment?", g.noor),
-        g.noor,
-        payload("aggregation"),
-    )
+    now = g.ask(aggregate, "How many pets does Noor have at the moment?")
     held = [v["value"] for v in now.trace["values"]]
     assert now.trace["held_now"] and "Pepper" not in held and {"Mochi", "Juniper"} <= set(held)
     assert now.answer.startswith(f"{len(held)}: ")
-    ever = aggregate(
-        g.mem.ctx,
-        question_in(g.mem.ctx, "How many pets has Noor had?", g.noor),
-        g.noor,
-        payload("aggregation"),
-    )
+    ever = g.ask(aggregate, "How many pets has Noor had?")
     assert "held_now" not in ever.trace and "Pepper" in [v["value"] for v in ever.trace["values"]]
 
 
 def test_aggregation_without_a_relation_falls_back_to_lookup(g: Groups) -> None:
-    r = aggregate(
-        g.mem.ctx,
-        question_in(g.mem.ctx, "How many times did they bake bread?", g.quiet),
-        g.quiet,
-        payload("aggregation"),
-    )
+    r = g.ask(aggregate, "How many times did they bake bread?", group=g.quiet)
     assert r.trace["fallbacks"][0]["to"] == "lookup" and r.evidence
 
 
@@ -307,9 +224,7 @@ def test_distinct_values_drop_emptied_versions() -> None:
 
 
 def test_long_form_samples_every_period_in_time_order(g: Groups) -> None:
-    r = long_form(
-        g.mem.ctx, question_in(g.mem.ctx, "What has Noor been up to?", g.noor), g.noor, payload("long_form")
-    )
+    r = g.ask(long_form, "What has Noor been up to?")
     with_hits = [s for s in r.trace["strata"] if s["hits"]]
     assert r.trace["strata_covered"] == len(with_hits) >= 3
     chosen = r.evidence[: r.trace["selected"]]  # the bullets' turns lead the evidence
