@@ -329,18 +329,13 @@ def build_server(tools: MemoryTools) -> MCPServer[Any]:
         server.add_tool(
             tools.forget_group, annotations=ToolAnnotations(destructive_hint=True, open_world_hint=False)
         )
-    server.resource(
-        "tkg://groups",
-        name="groups",
-        mime_type="application/json",
-        description="The groups this server serves, with counts and time span.",
-    )(tools.groups_resource)
-    server.resource(
-        "tkg://group/{id}/summary",
-        name="group_summary",
-        mime_type="application/json",
-        description="A group's counts, speakers, time span and most recent facts.",
-    )(tools.summary_resource)
+    for uri, name, description, read in (
+        ("tkg://groups", "groups", "The groups this server serves, with counts and time span.",
+         tools.groups_resource),
+        ("tkg://group/{id}/summary", "group_summary",
+         "A group's counts, speakers, time span and most recent facts.", tools.summary_resource),
+    ):
+        server.resource(uri, name=name, mime_type="application/json", description=description)(read)
     return server
 
 
