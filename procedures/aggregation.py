@@ -107,11 +107,8 @@ def distinct_values(facts: list[Fact], qualifier: str = "") -> list[Value]:
 def aggregate(
     ctx: Context, q: Question, group: str, payload: Payload, *, as_of: datetime | None = None
 ) -> ProcedureResult:
-    """Count or list the distinct values of a relation over the subject's whole history.
-
-    >>> aggregate(ctx, "How many cities has Priya lived in?", "priya-marco", payload).answer  # doctest: +SKIP
-    '3: Bristol (12 March 2023 – 4 June 2023); Leeds (...); Lisbon (since 19 May 2024)'
-    """
+    """Count or list the distinct values of a relation over the subject's whole history ("How
+    many cities has Priya lived in?" → "3: Bristol (12 March 2023 – 4 June 2023); Leeds (...); ...")."""
     slot = analyse(ctx, q, group)
     trace: dict[str, Any] = {"procedure": "aggregation", "question": slot.to_trace(), "fallbacks": []}
     predicate, qualifier = _relation(q, slot, lexicon_for(ctx.registry))

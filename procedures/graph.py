@@ -43,11 +43,8 @@ def _ms(start: float) -> float:
 def relation_chain(
     ctx: Context, q: Question, group: str, payload: Payload, *, as_of: datetime | None = None
 ) -> ProcedureResult:
-    """Answer a multi-relation question by walking the graph, with retrieval fallbacks.
-
-    >>> relation_chain(ctx, "Where is Priya's manager from?", "priya-marco", payload).answer  # doctest: +SKIP
-    'Lagos'
-    """
+    """Answer a multi-relation question by walking the graph, with retrieval fallbacks
+    ("Where is Priya's manager from?" → "Lagos")."""
     started = time.perf_counter()
     index = ctx.entities(group)
     slot = analyse(ctx, q, group)
@@ -200,11 +197,8 @@ def _unconsumed(q: Question, slot: QuestionSlot, bridge: str, hits: list[Any]) -
 def latest_version(
     ctx: Context, q: Question, group: str, payload: Payload, *, as_of: datetime | None = None
 ) -> ProcedureResult:
-    """The open edge of the question's (subject, predicate) slot, else the newest supporting chunk.
-
-    >>> latest_version(ctx, "Where does Priya live now?", "priya-marco", payload).answer  # doctest: +SKIP
-    'Lisbon'
-    """
+    """The open edge of the question's (subject, predicate) slot, else the newest supporting chunk
+    ("Where does Priya live now?" → "Lisbon")."""
     index = ctx.entities(group)
     slot = analyse(ctx, q, group)
     trace: dict[str, Any] = {"procedure": "graph_latest", "question": slot.to_trace(), "fallbacks": []}

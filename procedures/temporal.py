@@ -120,11 +120,8 @@ def turn_time(
 def temporal(
     ctx: Context, q: Question, group: str, payload: Payload, *, as_of: datetime | None = None
 ) -> ProcedureResult:
-    """Answer a time-anchored question (see the module docstring for the order of attempts).
-
-    >>> temporal(ctx, "When did Priya move to Leeds?", "priya-marco", payload).answer  # doctest: +SKIP
-    '4 June 2023'
-    """
+    """Answer a time-anchored question ("When did Priya move to Leeds?" → "4 June 2023"); the
+    module docstring gives the order of attempts."""
     index = ctx.entities(group)
     slot = analyse(ctx, q, group)
     now = group_time(ctx, group)
