@@ -13,7 +13,7 @@ import typer
 from ..ingest.loaders import load
 from ..ingest.pipeline import IngestInterrupted
 from . import render
-from .common import FormatChoice, Json, LLMOption, SomeGroup, open_memory, require_group
+from .common import FormatChoice, Json, LLMOption, SomeGroup, group_option, open_memory, require_group
 
 
 @contextmanager
@@ -76,12 +76,7 @@ def ingest(
     ] = None,
     group: Annotated[
         str | None,
-        typer.Option(
-            "--group",
-            "-g",
-            help="Put every turn in this group (default: the file's sample_id / group field).",
-            show_default=False,
-        ),
+        group_option("Put every turn in this group (default: the file's sample_id / group field)."),
     ] = None,
     bulk: Annotated[
         bool | None,
@@ -128,10 +123,7 @@ def ingest(
 
 def forget(
     ctx: typer.Context,
-    group: Annotated[
-        str,
-        typer.Option("--group", "-g", help="The group to delete, with everything in it.", show_default=False),
-    ],
+    group: Annotated[str, group_option("The group to delete, with everything in it.")],
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
     as_json: Json = False,
 ) -> None:

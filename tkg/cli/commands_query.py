@@ -20,13 +20,14 @@ from .common import (
     LLMOption,
     ModeChoice,
     SomeGroup,
+    group_option,
     open_memory,
     parse_as_of,
     require_group,
 )
 from .render_trace import show_trace
 
-Group = Annotated[str, typer.Option("--group", "-g", help=GROUP_HELP, show_default=False)]
+Group = Annotated[str, group_option(GROUP_HELP)]
 AsOf = Annotated[str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP, show_default=False)]
 Mode = Annotated[
     ModeChoice | None,

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from . import render
-from .common import state
+from .common import group_option, state
 from .help_format import PlainGroup
 
 serve_app = typer.Typer(
@@ -34,12 +34,9 @@ def mcp(
     ] = None,
     group: Annotated[
         str | None,
-        typer.Option(
-            "--group",
-            "-g",
-            show_default=False,
-            help="Pin the server to this group: every tool works in it and a call naming another group is "
-                 "refused. Without it, every call names its group.",
+        group_option(
+            "Pin the server to this group: every tool works in it and a call naming another group is "
+            "refused. Without it, every call names its group."
         ),
     ] = None,
     http: Annotated[

@@ -213,11 +213,15 @@ GROUP_HELP = "The group (tenant) to read, e.g. priya-marco; `tkg groups` lists t
 JSON_HELP = "Print one JSON document on stdout (stable keys) and nothing else; status goes to stderr."
 AS_OF_HELP = "Answer as of this date (valid time): ISO 8601 or English, e.g. 2023-07-01 or 'July 2023' (UTC)."
 Json = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
+
+
+def group_option(help: str) -> Any:
+    """The ``--group``/``-g`` option, spelled once; each command says what the group is for."""
+    return typer.Option("--group", "-g", help=help, show_default=False)
+
+
 # a command over every group unless one is named (usage, reembed)
-SomeGroup = Annotated[
-    str | None,
-    typer.Option("--group", "-g", help="Only this group (default: every group).", show_default=False),
-]
+SomeGroup = Annotated[str | None, group_option("Only this group (default: every group).")]
 
 
 class ModeChoice(StrEnum):
