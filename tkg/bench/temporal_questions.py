@@ -215,28 +215,16 @@ def _group_questions(group: str, people: dict[str, Person], rng: random.Random) 
                         slot,
                         evidence=refs,
                     )
-        boss = p.current("reports_to")
-        if boss and boss.value in people:
-            home = people[boss.value].current("lives_in")
-            if home:
-                add(
-                    "chain2",
-                    rng.choice(tx.Q_CHAIN2).format(p=who),
-                    [[home.value]],
-                    who,
-                    "reports_to.lives_in",
-                    evidence=(boss.ref, home.ref),
-                )
-            boss2 = people[boss.value].current("reports_to")
-            if boss2 and boss2.value in people and (home2 := people[boss2.value].current("lives_in")):
-                add(
-                    "chain3",
-                    rng.choice(tx.Q_CHAIN3).format(p=who),
-                    [[home2.value]],
-                    who,
-                    "reports_to.reports_to.lives_in",
-                    evidence=(boss.ref, boss2.ref, home2.ref),
-                )
+        bosses, above = [], p  # "where does X's manager (or manager's manager) live"
+        for kind, templates in (("chain2", tx.Q_CHAIN2), ("chain3", tx.Q_CHAIN3)):
+            boss = above.current("reports_to")
+            if not (boss and boss.value in people):
+                break
+            bosses.append(boss)
+            above = people[boss.value]
+            if home := above.current("lives_in"):
+                add(kind, rng.choice(templates).format(p=who), [[home.value]], who,
+                    "reports_to." * len(bosses) + "lives_in", evidence=(*(b.ref for b in bosses), home.ref))
         _chain_past(p, who, people, rng, add)
         if p.now["pets"]:
             lost = tuple(sorted(p.ever["pets"] - p.now["pets"]))
