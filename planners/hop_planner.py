@@ -165,6 +165,10 @@ class _Parser:
             i += 1
         return i
 
+    def skip_one(self, i: int, optional: frozenset[str]) -> int:
+        """Past the word at ``i`` when it is one of the optional words ("does", "is")."""
+        return i + 1 if self.at(i) in optional else i
+
     def np(self, i: int) -> _Found | None:
         """A noun phrase that bottoms out in an entity mention."""
         word = self.at(i)
@@ -248,9 +252,7 @@ class _Parser:
 
     def subject_question(self, i: int, wh: str, head: _Head, head_word: str) -> _Found | None:
         """WH [AUX] NP VERB: "where does Marco's sister live", "what pets does Priya have"."""
-        if self.at(i) in _AUX:
-            i += 1
-        found = self.np(i)
+        found = self.np(self.skip_one(i, _AUX))
         if found is None:
             return None
         seed, hops, j = found
@@ -282,8 +284,7 @@ class _Parser:
 
     def object_question(self, i: int, wh: str, head: _Head, head_word: str) -> _Found | None:
         """WH [COPULA] VERB NP: "who reports to Dana", "who is married to Priya"."""
-        if self.at(i) in _COPULA:
-            i += 1
+        i = self.skip_one(i, _COPULA)
         m = self.verb(i)
         if m is None:
             return None
