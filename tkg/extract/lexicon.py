@@ -2,46 +2,22 @@
 
 The predicate-specific words live in predicates.toml; what is here is grammar:
 auxiliaries, modals, negations, relational adjectives, capitalised words that
-are not names, and the verb forms needed to match "moved"/"moving" from "move".
+are not names, and the verb forms needed to match "moved"/"moving" from "move" (the
+irregular ones listed in tkg/data/irregular_verbs.toml).
 """
 
 from __future__ import annotations
 
 import re
+import tomllib
+from importlib import resources
 
 # Irregular verbs: base -> (3rd person, past, past participle, gerund).
 IRREGULAR: dict[str, tuple[str, ...]] = {
-    "be": ("am", "'m", "is", "'s", "are", "'re", "was", "were", "been", "being", "be"),
-    "have": ("has", "had", "'ve", "having"),
-    "go": ("goes", "went", "gone", "going"),
-    "get": ("gets", "got", "gotten", "getting"),
-    "buy": ("buys", "bought", "buying"),
-    "sell": ("sells", "sold", "selling"),
-    "come": ("comes", "came", "coming"),
-    "become": ("becomes", "became", "becoming"),
-    "grow": ("grows", "grew", "grown", "growing"),
-    "leave": ("leaves", "left", "leaving"),
-    "quit": ("quits", "quit", "quitting"),
-    "take": ("takes", "took", "taken", "taking"),
-    "fly": ("flies", "flew", "flown", "flying"),
-    "lose": ("loses", "lost", "losing"),
-    "give": ("gives", "gave", "given", "giving"),
-    "put": ("puts", "put", "putting"),
-    "split": ("splits", "split", "splitting"),
-    "break": ("breaks", "broke", "broken", "breaking"),
-    "fall": ("falls", "fell", "fallen", "falling"),
-    "drive": ("drives", "drove", "driven", "driving"),
-    "wed": ("weds", "wed", "wedded", "wedding"),
-    "spend": ("spends", "spent", "spending"),
-    "learn": ("learns", "learned", "learnt", "learning"),
-    "make": ("makes", "made", "making"),
-    "tie": ("ties", "tied", "tying"),
-    "begin": ("begins", "began", "begun", "beginning"),
-    "find": ("finds", "found", "finding"),
-    "meet": ("meets", "met", "meeting"),
-    "run": ("runs", "ran", "running"),
-    "can't": (),
-    "cannot": (),
+    base: tuple(forms)
+    for base, forms in tomllib.loads(
+        resources.files("tkg").joinpath("data/irregular_verbs.toml").read_text("utf-8")
+    ).items()
 }
 _DOUBLE_FINAL = {
     "stop", "drop", "plan", "scrap", "ship", "shop", "total", "travel", "cancel", "enrol", "enroll", "date",
