@@ -127,6 +127,10 @@ def _facts_json(
     }
 
 
+def _about(subject: str, predicate: str | None) -> str:
+    return f"{subject} {predicate}" if predicate else subject
+
+
 def state(
     ctx: typer.Context,
     subject: Subject,
@@ -146,13 +150,8 @@ def state(
     if as_json:
         render.emit_json(_facts_json(group, subject, predicate, facts, as_of=when))
         return
-    title = f"{subject}{' ' + predicate if predicate else ''} — " + (
-        f"as of {render.fmt_time(when)}" if when else "now"
-    )
-    table = render.state_table(facts, title=title)
-    if not facts:
-        table.caption = "no facts"
-    render.out.print(table)
+    title = f"{_about(subject, predicate)} — " + (f"as of {render.fmt_time(when)}" if when else "now")
+    render.out.print(render.state_table(facts, title=title))
 
 
 def history(
@@ -170,10 +169,7 @@ def history(
     if as_json:
         render.emit_json(_facts_json(group, subject, predicate, facts))
         return
-    table = render.history_table(facts, title=f"{subject}{' ' + predicate if predicate else ''} — history")
-    if not facts:
-        table.caption = "no facts"
-    render.out.print(table)
+    render.out.print(render.history_table(facts, title=f"{_about(subject, predicate)} — history"))
 
 
 def usage(

@@ -137,7 +137,7 @@ def history_table(facts: Sequence[Fact], title: str | None = None) -> Table:
             Text(f.source_ref or DASH),
             style=style,
         )
-    return table
+    return _captioned(table, facts)
 
 
 def state_table(facts: Sequence[Fact], title: str | None = None) -> Table:
@@ -146,6 +146,13 @@ def state_table(facts: Sequence[Fact], title: str | None = None) -> Table:
         table.add_row(
             Text(slot(f)), Text(f.object), fmt_time(f.valid_at), str(f.version), Text(f.source_ref or DASH)
         )
+    return _captioned(table, facts)
+
+
+def _captioned(table: Table, facts: Sequence[Fact]) -> Table:
+    """A facts table says so when it has none."""
+    if not facts:
+        table.caption = "no facts"
     return table
 
 
