@@ -89,6 +89,22 @@ def check_generated_files(mem: Memory, folder: Path, cases: st.SearchStrategy[An
     prop()
 
 
+def finished(
+    draw: st.DrawFn, data: bytes, groups: list[str], expect: dict[str, Any], texts: list[str], *, bad: bytes,
+    one: bool,
+) -> tuple[bytes, list[str], dict[str, Any]]:
+    """A generated case: `bad` (invalid UTF-8) put in at a drawn byte for "binary"; a control, or a
+    "duplicate" with a single record (nothing to duplicate), must be ingested exactly."""
+    if expect["what"] == "binary":
+        at = draw(st.integers(0, len(data)))
+        data = data[:at] + bad + data[at:]
+        expect["position"] = "byte "
+    if expect["what"] == "control" or (expect["what"] == "duplicate" and one):
+        expect["error"] = False
+    expect["texts"] = texts
+    return data, groups, expect
+
+
 # --- JSONL ---------------------------------------------------------------------------------------
 
 
@@ -134,20 +150,13 @@ def jsonl_case(draw: st.DrawFn) -> tuple[bytes, list[str], dict[str, Any]]:
     elif what == "not_object":
         lines[k] = draw(st.sampled_from(["[1, 2]", '"a string"', "42", "null"]))
     data = ("\n".join(lines) + "\n").encode("utf-8")
-    if what == "binary":
-        at = draw(st.integers(0, len(data)))
-        data = data[:at] + b"\xff\xfe\x80" + data[at:]
-        expect["position"] = "byte "
-    elif what == "empty":
+    if what == "empty":
         data = draw(st.sampled_from([b"", b"\n\n", b"   \n\t\n"]))
         expect["position"] = None
     elif what == "blank_lines":
         data = b"\n" + data.replace(b"\n", b"\n\n")
         expect["error"] = False
-    if what == "control" or (what == "duplicate" and n == 1):
-        expect["error"] = False
-    expect["texts"] = texts
-    return data, [group], expect
+    return finished(draw, data, [group], expect, texts, bad=b"\xff\xfe\x80", one=n == 1)
 
 
 def test_jsonl_files_are_ingested_exactly_or_refused_whole(
@@ -214,14 +223,7 @@ def locomo_case(draw: st.DrawFn) -> tuple[bytes, list[str], dict[str, Any]]:
     if what == "truncate":
         data = data[: draw(st.integers(1, len(data) - 2))]
         expect["position"] = "line "
-    elif what == "binary":
-        at = draw(st.integers(0, len(data)))
-        data = data[:at] + b"\xc3\x28" + data[at:]
-        expect["position"] = "byte "
-    if what == "control" or (what == "duplicate" and len(turns) == 1):
-        expect["error"] = False
-    expect["texts"] = texts
-    return data, [sid], expect
+    return finished(draw, data, [sid], expect, texts, bad=b"\xc3\x28", one=len(turns) == 1)
 
 
 def test_locomo_files_are_ingested_exactly_or_refused_whole(
