@@ -78,15 +78,26 @@ def episode_row(
     }
 
 
+def add_episodes(db: Runner, group: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``episode.create_many`` with these rows (see `episode_row`); it reports the links it made."""
+    return db.named("episode.create_many", {"group_id": group, "created_at": T0, "episodes": rows})
+
+
 def add_episode(
     db: Runner, group: str, seq: int, prev: str | None = None, at: datetime = T0
 ) -> list[dict[str, Any]]:
-    rows = db.named(
-        "episode.create_many",
-        {"group_id": group, "created_at": T0, "episodes": [episode_row(group, seq, prev, at)]},
-    )
+    rows = add_episodes(db, group, [episode_row(group, seq, prev, at)])
     anchor(db, group, [stable_uuid("episode", group, str(seq))])
     return rows
+
+
+def episode_links(store: GraphStore, group: str) -> list[dict[str, Any]]:
+    """The group's NEXT_EPISODE links as (prev seq, seq, session), by prev."""
+    return store.run(
+        "MATCH (p:Episodic)-[:NEXT_EPISODE]->(e:Episodic) WHERE e.group_id = $group_id "
+        "RETURN p.seq AS prev, e.seq AS seq, e.session AS session ORDER BY prev",
+        {"group_id": group},
+    )
 
 
 def episode(group: str, seq: int) -> str:
@@ -198,6 +209,26 @@ def fill_group(store: GraphStore, group: str) -> None:
     add_chunks(store, group, [chunk(group, ep, 0, "Priya lives in Leeds", 1, kind="turn")])
     add_versions(store, group)
     add_mentions(store, group, ep, [stable_uuid("entity", group, "Priya")])
+
+
+SENTENCES = ["Priya moved to Lisbon in May", "Marco works at a bakery", "Biscuit the dog loves walks",
+             "Megan lives in Manchester"]
+
+
+def fill_searchable(store: GraphStore, a: str, b: str) -> None:
+    """The same sentences in two groups; group b's copies share a's vectors, so only the filter separates
+    them."""
+    for g in (a, b):
+        add_episode(store, g, 0)
+        ep = episode(g, 0)
+        add_chunks(store, g, [chunk(g, ep, i + 1, s, i + 1) for i, s in enumerate(SENTENCES)]
+                   + [chunk(g, ep, 0, " ".join(SENTENCES), 0, kind="turn")])
+        subj = add_entity(store, g, "Priya")
+        for i, s in enumerate(SENTENCES):
+            add_fact(
+                store, g, subj, "said", add_entity(store, g, f"object {i}"), s, T0, axis=i + 1, episodes=[ep]
+            )
+        add_mentions(store, g, ep, [subj])
 
 
 def count(store: GraphStore, label: str, group: str) -> int:

@@ -25,6 +25,7 @@ from store_builders import (
     add_chunks,
     add_entity,
     add_episode,
+    add_episodes,
     add_fact,
     add_mentions,
     add_versions,
@@ -32,6 +33,7 @@ from store_builders import (
     count,
     create_entity,
     episode,
+    episode_links,
     episode_row,
     fill_group,
     vec,
@@ -226,15 +228,10 @@ def test_episode_create_many_links_turns_in_order_and_reports_the_links(
 ) -> None:
     assert add_episode(store, group, 0) == [{"linked": 0}]
     rows = [episode_row(group, 1, episode(group, 0)), episode_row(group, 2, episode(group, 1), session=None)]
-    assert store.named("episode.create_many", {"group_id": group, "created_at": T0, "episodes": rows}) == [
-        {"linked": 2}
+    assert add_episodes(store, group, rows) == [{"linked": 2}]
+    assert episode_links(store, group) == [
+        {"prev": 0, "seq": 1, "session": "session_1"}, {"prev": 1, "seq": 2, "session": None}
     ]
-    seqs = store.run(
-        "MATCH (p:Episodic)-[:NEXT_EPISODE]->(e:Episodic) WHERE e.group_id = $group_id "
-        "RETURN p.seq AS prev, e.seq AS seq, e.session AS session ORDER BY prev",
-        {"group_id": group},
-    )
-    assert seqs == [{"prev": 0, "seq": 1, "session": "session_1"}, {"prev": 1, "seq": 2, "session": None}]
 
 
 def test_episode_create_links_next_episode_within_the_group(
@@ -324,14 +321,11 @@ def test_create_many_rows_may_differ_in_which_fields_are_empty(store: GraphStore
         episode_row(group, 4, episode(group, 3), session=None),
     ]
     for rows in (first, then):
-        store.named("episode.create_many", {"group_id": group, "created_at": T0, "episodes": rows})
-    links = store.run(
-        "MATCH (p:Episodic)-[:NEXT_EPISODE]->(e:Episodic) WHERE e.group_id = $group_id "
-        "RETURN p.seq AS prev, e.seq AS seq, e.session AS session ORDER BY prev",
-        {"group_id": group},
-    )
-    assert links == [{"prev": 1, "seq": 2, "session": "session_1"}, {"prev": 2, "seq": 3, "session": None},
-                     {"prev": 3, "seq": 4, "session": None}]
+        add_episodes(store, group, rows)
+    assert episode_links(store, group) == [
+        {"prev": 1, "seq": 2, "session": "session_1"}, {"prev": 2, "seq": 3, "session": None},
+        {"prev": 3, "seq": 4, "session": None},
+    ]
 
 
 def test_entity_update_and_embeddings(store: GraphStore, new_group: Callable[[], str]) -> None:
@@ -543,7 +537,7 @@ def test_recent_context_reads_what_the_last_turns_handed_on(store: GraphStore, g
         )
         for seq in range(1, 8)
     ]
-    store.named("episode.create_many", {"group_id": group, "created_at": T0, "episodes": rows})
+    add_episodes(store, group, rows)
     anchor(store, group, [r["uuid"] for r in rows])
     got = store.named("episode.recent_context", {"group_id": group, "limit": 3})
     assert [r["seq"] for r in got] == [7, 5, 3] and "City7" in got[0]["context"]

@@ -13,50 +13,19 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from store_builders import (
-    T0,
-    add_chunks,
-    add_entity,
-    add_episode,
-    add_fact,
-    add_mentions,
-    chunk,
-    episode,
-    retrieved,
-    vec,
-)
+from store_builders import SENTENCES, T0, episode, fill_searchable, retrieved, vec
 
 from tkg.models import stable_uuid
 from tkg.stores import GraphStore
 
 # --- full-text and vector search -----------------------------------------------------------------
 
-SENTENCES = ["Priya moved to Lisbon in May", "Marco works at a bakery", "Biscuit the dog loves walks",
-             "Megan lives in Manchester"]
-
-
-def _searchable(store: GraphStore, a: str, b: str) -> None:
-    """The same sentences in two groups; group b's copies share a's vectors, so only the filter separates
-    them."""
-    for g in (a, b):
-        add_episode(store, g, 0)
-        ep = episode(g, 0)
-        add_chunks(store, g, [chunk(g, ep, i + 1, s, i + 1) for i, s in enumerate(SENTENCES)]
-                   + [chunk(g, ep, 0, " ".join(SENTENCES), 0, kind="turn")])
-        subj = add_entity(store, g, "Priya")
-        for i, s in enumerate(SENTENCES):
-            add_fact(
-                store, g, subj, "said", add_entity(store, g, f"object {i}"), s, T0, axis=i + 1, episodes=[ep]
-            )
-        add_mentions(store, g, ep, [subj])
-
-
 CHUNKS = {"turn", "sentence"}
 
 
 def test_retrieval_vector_ranks_one_groups_chunks(store: GraphStore, new_group: Callable[[], str]) -> None:
     a, b = new_group(), new_group()
-    _searchable(store, a, b)
+    fill_searchable(store, a, b)
     rows = retrieved(store, a, vector=vec(3), kinds=CHUNKS)
     assert rows and rows[0]["text"] == SENTENCES[2] and rows[0]["score"] == pytest.approx(1.0, abs=1e-4)
     assert len(rows) <= 3 and {r["episode_uuid"] for r in rows} == {episode(a, 0)}
@@ -69,7 +38,7 @@ def test_retrieval_group_vectors_reads_one_groups_vectors_in_uuid_order(
     store: GraphStore, new_group: Callable[[], str]
 ) -> None:
     a, b = new_group(), new_group()
-    _searchable(store, a, b)
+    fill_searchable(store, a, b)
     rows = store.named("retrieval.group_vectors", {"group_id": a})
     texts = [r["text"] for r in rows]
     assert sorted(texts) == sorted(
@@ -92,7 +61,7 @@ def test_retrieval_group_vectors_reads_one_groups_vectors_in_uuid_order(
 
 def test_retrieval_text_ranks_one_groups_chunks(store: GraphStore, new_group: Callable[[], str]) -> None:
     a, b = new_group(), new_group()
-    _searchable(store, a, b)
+    fill_searchable(store, a, b)
     rows = retrieved(store, a, text="bakery", kinds={"sentence"})
     assert [r["text"] for r in rows] == [SENTENCES[1]]
     assert rows[0]["episode_uuid"] == episode(a, 0) and rows[0]["valid_at"] == T0
@@ -103,7 +72,7 @@ def test_retrieval_text_ranks_one_groups_chunks(store: GraphStore, new_group: Ca
 
 def test_retrieval_vector_finds_one_groups_facts(store: GraphStore, new_group: Callable[[], str]) -> None:
     a, b = new_group(), new_group()
-    _searchable(store, a, b)
+    fill_searchable(store, a, b)
     rows = retrieved(store, b, vector=vec(4), kinds={"fact"})
     assert rows[0]["text"] == SENTENCES[3] and rows[0]["score"] == pytest.approx(1.0, abs=1e-4)
     mine = {
@@ -117,7 +86,7 @@ def test_retrieval_vector_finds_one_groups_facts(store: GraphStore, new_group: C
 
 def test_retrieval_text_finds_one_groups_facts(store: GraphStore, new_group: Callable[[], str]) -> None:
     a, b = new_group(), new_group()
-    _searchable(store, a, b)
+    fill_searchable(store, a, b)
     rows = retrieved(store, a, text="lisbon", kinds={"fact"})
     assert [r["text"] for r in rows] == [SENTENCES[0]]
     assert rows[0]["uuid"] == stable_uuid("fact", a, stable_uuid("entity", a, "Priya"), "said",
@@ -129,7 +98,7 @@ def test_retrieval_text_finds_one_groups_facts(store: GraphStore, new_group: Cal
 
 def test_retrieval_ops_return_only_the_asked_group(store: GraphStore, new_group: Callable[[], str]) -> None:
     a, b = new_group(), new_group()
-    _searchable(store, a, b)
+    fill_searchable(store, a, b)
     (found,) = store.named("retrieval.vector", {"group_id": a, "vector": vec(3), "k_fetch": 50, "efs": 100})
     hits = [h for h in found["hits"] if h]
     chunks = [h for h in hits if h["kind"] != "fact"]
