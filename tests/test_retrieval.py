@@ -23,7 +23,7 @@ from planners.payloads import Payload, default_payloads
 from planners.query_text import declarative, names_in, parse_question, plain_query
 from procedures.fusion import Candidate, Tuning, best_per_turn, calibrate, fuse
 from procedures.lookup import best_sentence, lookup
-from procedures.result import evidence_from_hits
+from procedures.result import ProcedureResult, evidence_from_hits
 from procedures.retrieval import Hit, Retrieval, retrieve
 from procedures.search import forget_shares
 from procedures.slots import question_in
@@ -352,13 +352,13 @@ def test_speaker_time_range_and_as_of_filters(w: World) -> None:
 # --- lookup ----------------------------------------------------------------------------------------
 
 
+def looked_up(w: World, question: str) -> ProcedureResult:
+    """`lookup` on the question, parsed against the main group as the router parses it."""
+    return lookup(w.mem.ctx, question_in(w.mem.ctx, question, w.main), w.main, lookup_payload())
+
+
 def test_lookup_answers_with_the_sentence_that_covers_the_question(w: World) -> None:
-    r = lookup(
-        w.mem.ctx,
-        question_in(w.mem.ctx, "What colour is the glaze on Ines's vase?", w.main),
-        w.main,
-        lookup_payload(),
-    )
+    r = looked_up(w, "What colour is the glaze on Ines's vase?")
     assert not r.abstained and r.answer == "The glaze is a deep sea green."
     assert r.evidence[0].source_ref == "h3" and r.evidence[0].group == w.main
     assert r.trace["procedure"] == "lookup" and r.trace["answer_from"] == "h3"
@@ -366,12 +366,7 @@ def test_lookup_answers_with_the_sentence_that_covers_the_question(w: World) -> 
 
 
 def test_lookup_abstains_when_the_question_names_a_stranger(w: World) -> None:
-    r = lookup(
-        w.mem.ctx,
-        question_in(w.mem.ctx, "Where does Bartholomew keep his telescope?", w.main),
-        w.main,
-        lookup_payload(),
-    )
+    r = looked_up(w, "Where does Bartholomew keep his telescope?")
     assert r.abstained and r.answer == NO_INFORMATION
     assert "Bartholomew" in r.trace["abstained_because"]
 
