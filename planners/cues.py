@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tkg.timeparse import LONG_MONTH as _MONTH_FULL
-from tkg.timeparse import SEASON as _SEASON
-from tkg.timeparse import WEEKDAY as _WEEKDAY
+from tkg.time_words import LONG_MONTH as _MONTH_FULL
+from tkg.time_words import SEASON as _SEASON
+from tkg.time_words import WEEKDAY as _WEEKDAY
 
 _MONTH = rf"(?:{_MONTH_FULL}|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?)"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"

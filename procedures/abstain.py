@@ -33,7 +33,7 @@ from planners.query_text import QUESTION_FRAME
 from planners.question import Question
 from tkg.models import Evidence
 from tkg.text import STOPWORDS, split_sentences, stems_of
-from tkg.timeparse import MONTHS, WEEKDAYS
+from tkg.time_words import MONTHS, WEEKDAYS
 
 if TYPE_CHECKING:
     from tkg.context import Context

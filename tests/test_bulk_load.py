@@ -31,9 +31,9 @@ from typer.testing import CliRunner
 from tkg.bench.soak import check_invariants
 from tkg.cli import app
 from tkg.embed import normalise_rows
-from tkg.ingest import pipeline
+from tkg.ingest import pipeline, write
 from tkg.ingest.chunking import chunk_episode
-from tkg.ingest.pipeline import episode_uuid
+from tkg.ingest.prepare import episode_uuid
 from tkg.memory import Memory
 from tkg.models import EpisodeInput
 from tkg.stores import GraphStore
@@ -276,7 +276,7 @@ CHILD_TX = 4  # episodes per transaction in the crash child
 def _child(url: str) -> None:
     """Ingest 40 episodes in bulk, 4 per transaction, and die without cleanup after the second commit."""
     KuzuStore.episodes_per_transaction = CHILD_TX
-    commit = pipeline.Ingestor._commit_episodes
+    commit = write.EpisodeWriter._commit_episodes
     done = 0
 
     def dying(self: Any, *args: Any) -> None:
@@ -286,7 +286,7 @@ def _child(url: str) -> None:
         if done == 2:
             os._exit(17)  # no finally blocks run: the indexes stay dropped
 
-    pipeline.Ingestor._commit_episodes = dying  # type: ignore[method-assign]
+    write.EpisodeWriter._commit_episodes = dying  # type: ignore[method-assign]
     mem = open_memory(url)
     mem.ingest_episodes(episodes("crash", 40), bulk=True)
     raise SystemExit("the child was meant to die inside the bulk load")

@@ -34,7 +34,7 @@ from reliability.common import facts_of, memory, neo4j_url, shared_embedder, uni
 from tkg.bench.soak import check_invariants, conversation
 from tkg.ingest.chunking import chunk_episode
 from tkg.ingest.loaders import load
-from tkg.ingest.pipeline import episode_uuid
+from tkg.ingest.prepare import episode_uuid
 from tkg.memory import Memory
 from tkg.models import EpisodeInput
 from tkg.stores import GraphStore, kuzu_store, neo4j_store, open_store

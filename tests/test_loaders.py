@@ -13,7 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tkg.errors import InputError
-from tkg.ingest.loaders import LoadReport, detect_format, load, load_jsonl, load_locomo
+from tkg.ingest.load_checks import LoadReport
+from tkg.ingest.loaders import detect_format, load, load_jsonl
+from tkg.ingest.locomo_loader import load_locomo
 
 DATA = Path(__file__).parent / "data" / "loaders"
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

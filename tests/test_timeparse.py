@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tkg.errors import InputError
-from tkg.timeparse import clause_tense, find_times, parse_session_datetime
+from tkg.time_words import clause_tense
+from tkg.timeparse import find_times, parse_session_datetime
 
 # Monday 8 May 2023, 13:56 UTC: the first LoCoMo session time.
 ANCHOR = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)

@@ -30,8 +30,9 @@ from .embed_cache import forget_texts
 from .errors import ConfigError, NotFound
 from .ingest.loaders import load, load_records
 from .ingest.model_extract import ModelExtractor
-from .ingest.pipeline import Ingestor, IngestReport
+from .ingest.pipeline import Ingestor
 from .ingest.reembed import check_model, recorded_model, reembed_group
+from .ingest.write import IngestReport
 from .llm import LLMProvider, LLMSpec, Stages, UsageLog, load_prices, summarize
 from .models import MODES, Answer, EpisodeInput, Evidence, Fact, as_utc, group_name
 from .predicates import PredicateRegistry

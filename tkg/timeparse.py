@@ -20,6 +20,9 @@ Conventions (chosen where English is ambiguous):
 - "N units ago" / "in N units" give the whole day/week/month/year containing
   anchor ∓ N units; vague counts widen it ("a few weeks ago" = 2 to 4 weeks ago).
 - "since X" runs from the start of X to the anchor (granularity "range").
+
+The date words and the tense guess are in `time_words.py`, the calendar spans in `time_spans.py`;
+this module holds the rules that find a time expression and resolve it.
 """
 
 from __future__ import annotations
@@ -29,9 +32,31 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from dateutil.relativedelta import relativedelta
-
 from tkg.errors import InputError
+from tkg.time_spans import (
+    bucket,
+    choose,
+    count_range,
+    day_of,
+    month_span,
+    seasons_around,
+    step,
+    unit_word,
+    weekend,
+)
+from tkg.time_words import (
+    COUNT,
+    DAY_PART,
+    LONG_MONTH,
+    MONTH,
+    MONTHS,
+    SEASON,
+    SEASONS,
+    UNIT,
+    WEEKDAY,
+    WEEKDAYS,
+    clause_tense,
+)
 
 
 @dataclass(frozen=True)
@@ -45,137 +70,12 @@ class TimeRef:
     span: tuple[int, int] = (0, 0)  # character offsets of `text` in the searched string
 
 
-MONTHS = {
-    m: i + 1
-    for i, names in enumerate(
-        [("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
-         ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
-         ("october", "oct"), ("november", "nov"), ("december", "dec")]
-    )
-    for m in names
-}
-WEEKDAYS = {
-    d: i for i, d in enumerate(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])
-}
-SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}  # first month of each
-NUMBERS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
-}
-FUZZY = {"a few": (2, 4), "few": (2, 4), "a couple of": (2, 3), "a couple": (2, 3), "couple of": (2, 3),
-         "several": (3, 6), "many": (3, 10)}
-
-_MON = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
-        r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
-# the date words as regexes, also what planners/cues.py reads questions with
-LONG_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
-WEEKDAY = "(?:" + "|".join(WEEKDAYS) + ")"
-SEASON = "(?:" + "|".join(SEASONS) + ")"
-_LONG_MON, _WD, _SEASON = LONG_MONTH, WEEKDAY, SEASON
-_NUM = (r"(?:\d{1,3}|a\s+few|a\s+couple(?:\s+of)?|couple\s+of|few|several|many|an?|one|two|three|four|five"
-        r"|six"
-        r"|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)")
-_UNIT = r"(?:day|week|month|year|decade)s?"
-_PART = r"(?:\s+(?:morning|afternoon|evening|night))?"
 _TRIGGER = re.compile(
     r"\b(?:yesterday|today|tonight|tomorrow|last|this|next|coming|past|ago|since|weekend|in|on|"
-    + _MON + r"|" + _WD + r"|" + _SEASON + r"|\d{4}|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON + r")\b",
+    + MONTH + r"|" + WEEKDAY + r"|" + SEASON + r"|\d{4}|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + MONTH
+    + r")\b",
     re.I,
 )
-_FUTURE = re.compile(
-    r"\b(?:will|won't|shall|gonna|going\s+to|plan(?:s|ned|ning)?\s+(?:to|on)|hop(?:e|es|ing)\s+to|"
-    r"want(?:s)?\s+to|intend|scheduled|upcoming|looking\s+forward|can't\s+wait|tomorrow|next|soon|"
-    r"(?:'m|am|are|'re|is)\s+(?:\w+ing))\b|'ll\b",
-    re.I,
-)
-_PAST = re.compile(
-    r"\b(?:was|were|went|did|had|got|came|made|took|saw|met|left|bought|sold|found|told|\w+ed)\b", re.I
-)
-_CLAUSE_END = re.compile(r"[.!?;]")
-
-def _day(d: datetime) -> datetime:
-    return datetime(d.year, d.month, d.day, tzinfo=UTC)
-
-
-def _bucket(point: datetime, unit: str) -> tuple[datetime, datetime]:
-    """The whole day/week/month/year containing `point`."""
-    d = _day(point)
-    if unit == "day":
-        return d, d + timedelta(days=1)
-    if unit == "week":
-        s = d - timedelta(days=d.weekday())
-        return s, s + timedelta(days=7)
-    if unit == "month":
-        s = d.replace(day=1)
-        return s, s + relativedelta(months=1)
-    if unit == "decade":
-        s = d.replace(year=d.year - d.year % 10, month=1, day=1)
-        return s, s + relativedelta(years=10)
-    s = d.replace(month=1, day=1)
-    return s, s + relativedelta(years=1)
-
-
-def _step(unit: str, n: int) -> relativedelta:
-    if unit == "day":
-        return relativedelta(days=n)
-    if unit == "week":
-        return relativedelta(weeks=n)
-    if unit == "month":
-        return relativedelta(months=n)
-    return relativedelta(years=n * (10 if unit == "decade" else 1))
-
-
-def _unit(word: str) -> str:
-    return word.lower().rstrip("s")
-
-
-def _count(word: str) -> tuple[int, int]:
-    w = " ".join(word.lower().split())
-    if w in FUZZY:
-        return FUZZY[w]
-    n = int(w) if w.isdigit() else NUMBERS.get(w, 1)
-    return n, n
-
-
-def _weekend(anchor: datetime, offset_weeks: int) -> tuple[datetime, datetime]:
-    monday = _day(anchor) - timedelta(days=anchor.weekday())
-    s = monday + timedelta(days=5 + 7 * offset_weeks)
-    return s, s + timedelta(days=2)
-
-
-def _month_in_year(year: int, month: int) -> tuple[datetime, datetime]:
-    s = datetime(year, month, 1, tzinfo=UTC)
-    return s, s + relativedelta(months=1)
-
-
-Span = tuple[datetime, datetime]
-
-
-def _choose(cands: list[Span], anchor: datetime, rel: str, tense: str) -> Span:
-    """Pick among yearly (or weekly) repeats of the same period, sorted by start.
-
-    rel: "last" | "next" | "this" | "" ; tense decides for "": the repeat holding
-    the anchor, else past -> latest before, future -> first after, present -> nearest.
-    """
-    current = [c for c in cands if c[0] <= anchor < c[1]]
-    before = [c for c in cands if c[1] <= anchor]
-    after = [c for c in cands if c[0] > anchor]
-    if rel == "last":
-        return before[-1]
-    if rel == "next":
-        return after[0]
-    if current:
-        return current[0]
-    if rel == "this":
-        return next((c for c in cands if c[0].year == anchor.year), after[0])
-    if tense == "past" or (tense == "present" and (anchor - before[-1][1]) <= (after[0][0] - anchor)):
-        return before[-1]
-    return after[0]
-
-
-def _season_span(year: int, first_month: int) -> Span:
-    s = datetime(year, first_month, 1, tzinfo=UTC)
-    return s, s + relativedelta(months=3)
 
 
 Result = tuple[datetime, datetime, str] | None
@@ -193,12 +93,9 @@ def _h_named_day(m: re.Match[str], anchor: datetime, tense: str) -> Result:
         offset = -1
     elif w.startswith("tomorrow"):
         offset = 1
-    s = _day(anchor) + timedelta(days=offset)
+    s = day_of(anchor) + timedelta(days=offset)
     return s, s + timedelta(days=1), "day"
 
-
-def _seasons(anchor: datetime, unit: str) -> list[Span]:
-    return [_season_span(y, SEASONS[unit]) for y in range(anchor.year - 2, anchor.year + 2)]
 
 
 def _h_rel_unit(m: re.Match[str], anchor: datetime, tense: str) -> Result:
@@ -213,36 +110,36 @@ def _h_rel_unit(m: re.Match[str], anchor: datetime, tense: str) -> Result:
     )
     if unit in SEASONS:
         (s, e), gran = (
-            _choose(_seasons(anchor, unit), anchor, {-1: "last", 1: "next"}.get(off, "this"), tense),
+            choose(seasons_around(anchor, unit), anchor, {-1: "last", 1: "next"}.get(off, "this"), tense),
             "season",
         )
     elif unit == "weekend":
-        cur = _weekend(anchor, 0)
+        cur = weekend(anchor, 0)
         (s, e), gran = (
-            (cur if cur[1] <= anchor else _weekend(anchor, -1)) if off < 0 else _weekend(anchor, off),
+            (cur if cur[1] <= anchor else weekend(anchor, -1)) if off < 0 else weekend(anchor, off),
             unit,
         )
     else:
-        (s, e), gran = _bucket(anchor + _step(unit, off), unit), unit
+        (s, e), gran = bucket(anchor + step(unit, off), unit), unit
     return (s, anchor, "range") if m.group("since") else (s, e, gran)
 
 
 def _h_the_weekend(m: re.Match[str], anchor: datetime, tense: str) -> Result:
-    s, e = _choose(
-        [_weekend(anchor, w) for w in (-1, 0, 1)], anchor, "", "future" if tense == "future" else "past"
+    s, e = choose(
+        [weekend(anchor, w) for w in (-1, 0, 1)], anchor, "", "future" if tense == "future" else "past"
     )
     return s, e, "weekend"
 
 
 def _h_weekday(m: re.Match[str], anchor: datetime, tense: str) -> Result:
     rel = " ".join(m.group("rel").lower().split())
-    first = _day(anchor) + timedelta(days=WEEKDAYS[m.group("wd").lower().rstrip("s")] - anchor.weekday())
+    first = day_of(anchor) + timedelta(days=WEEKDAYS[m.group("wd").lower().rstrip("s")] - anchor.weekday())
     if rel == "this":
         s = first
     else:
         days = [(d, d + timedelta(days=1)) for d in (first + timedelta(days=7 * k) for k in (-1, 0, 1))]
         days = [d for d in days if not d[0] <= anchor < d[1]]  # "on Friday" said on a Friday: another Friday
-        s = _choose(
+        s = choose(
             days,
             anchor,
             {"last": "last", "next": "next", "coming": "next", "this coming": "next"}.get(rel, ""),
@@ -258,7 +155,7 @@ def _h_date(m: re.Match[str], anchor: datetime, tense: str) -> Result:
             s = datetime(int(m.group("yr")), month, day, tzinfo=UTC)
         else:
             cands = [datetime(y, month, day, tzinfo=UTC) for y in range(anchor.year - 1, anchor.year + 2)]
-            s = _choose([(c, c + timedelta(days=1)) for c in cands], anchor, "", tense)[0]
+            s = choose([(c, c + timedelta(days=1)) for c in cands], anchor, "", tense)[0]
     except ValueError:
         return None  # 31 February
     return s, s + timedelta(days=1), "day"
@@ -269,21 +166,21 @@ def _h_month(m: re.Match[str], anchor: datetime, tense: str) -> Result:
         # A bare month name counts only with a year ("May 2023"): "may" is also a verb.
         if not m.group("yr"):
             return None
-        s, e = _month_in_year(int(m.group("yr")), MONTHS[m.group("mon2").lower()])
+        s, e = month_span(int(m.group("yr")), MONTHS[m.group("mon2").lower()])
         return s, e, "month"
     prep = " ".join(m.group("prep").lower().split())
     month = MONTHS[m.group("mon").lower()]
     if m.group("yr"):
-        s, e = _month_in_year(int(m.group("yr")), month)
+        s, e = month_span(int(m.group("yr")), month)
     else:
-        cands = [_month_in_year(y, month) for y in range(anchor.year - 1, anchor.year + 2)]
+        cands = [month_span(y, month) for y in range(anchor.year - 1, anchor.year + 2)]
         rel = prep if prep in ("last", "next", "this") else ""
-        s, e = _choose(cands, anchor, rel, "past" if prep == "since" else tense)
+        s, e = choose(cands, anchor, rel, "past" if prep == "since" else tense)
     return (s, anchor, "range") if prep == "since" else (s, e, "month")
 
 
 def _h_year(m: re.Match[str], anchor: datetime, tense: str) -> Result:
-    s, e = _bucket(datetime(int(m.group("yr")), 1, 1, tzinfo=UTC), "year")
+    s, e = bucket(datetime(int(m.group("yr")), 1, 1, tzinfo=UTC), "year")
     return (s, anchor, "range") if m.group("prep").lower() == "since" else (s, e, "year")
 
 
@@ -295,15 +192,15 @@ def _h_ago(m: re.Match[str], anchor: datetime, tense: str) -> Result:
         sign = 1
     else:
         return None  # "two days" alone is a duration, not a time
-    unit = _unit(m.group("unit"))
-    lo, hi = _count(m.group("n"))
-    a = _bucket(anchor + _step(unit, sign * lo), unit)
-    b = _bucket(anchor + _step(unit, sign * hi), unit)
+    unit = unit_word(m.group("unit"))
+    lo, hi = count_range(m.group("n"))
+    a = bucket(anchor + step(unit, sign * lo), unit)
+    b = bucket(anchor + step(unit, sign * hi), unit)
     return min(a[0], b[0]), max(a[1], b[1]), unit
 
 
 def _h_past_n(m: re.Match[str], anchor: datetime, tense: str) -> Result:
-    return anchor + _step(_unit(m.group("unit")), -_count(m.group("n") or "1")[1]), anchor, "range"
+    return anchor + step(unit_word(m.group("unit")), -count_range(m.group("n") or "1")[1]), anchor, "range"
 
 
 def _h_iso(m: re.Match[str], anchor: datetime, tense: str) -> Result:
@@ -315,7 +212,7 @@ def _h_iso(m: re.Match[str], anchor: datetime, tense: str) -> Result:
 
 
 def _h_season(m: re.Match[str], anchor: datetime, tense: str) -> Result:
-    s, e = _choose(_seasons(anchor, m.group("unit").lower()), anchor, "", tense)
+    s, e = choose(seasons_around(anchor, m.group("unit").lower()), anchor, "", tense)
     return s, e, "season"
 
 
@@ -324,9 +221,9 @@ _RULES: list[tuple[re.Pattern[str], Handler]] = [
     (
         re.compile(
             r"\b(?:(?:the\s+)?day\s+(?:before\s+yesterday|after\s+tomorrow)|yesterday"
-            + _PART
+            + DAY_PART
             + r"|tomorrow"
-            + _PART
+            + DAY_PART
             + r"|last\s+night|today|tonight|this\s+(?:morning|afternoon|evening))\b",
             re.I,
         ),
@@ -335,7 +232,7 @@ _RULES: list[tuple[re.Pattern[str], Handler]] = [
     (
         re.compile(
             r"\b(?P<since>since\s+)?(?P<rel>this\s+past|this|last|next|coming|past|previous)\s+"
-            r"(?P<unit>week|weekend|month|year|" + _SEASON + r")\b",
+            r"(?P<unit>week|weekend|month|year|" + SEASON + r")\b",
             re.I,
         ),
         _h_rel_unit,
@@ -343,7 +240,8 @@ _RULES: list[tuple[re.Pattern[str], Handler]] = [
     (re.compile(r"\b(?:over|on|at|during|for)\s+the\s+weekend\b", re.I), _h_the_weekend),
     (
         re.compile(
-            r"\b(?P<rel>last|next|this(?:\s+coming)?|coming|on)\s+(?P<wd>" + _WD + r")s?" + _PART + r"\b",
+            r"\b(?P<rel>last|next|this(?:\s+coming)?|coming|on)\s+(?P<wd>" + WEEKDAY + r")s?" + DAY_PART
+            + r"\b",
             re.I,
         ),
         _h_weekday,
@@ -351,7 +249,7 @@ _RULES: list[tuple[re.Pattern[str], Handler]] = [
     (
         re.compile(
             r"\b(?:on\s+)?(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>"
-            + _MON
+            + MONTH
             + r")\b\.?"
             + _DATE_TAIL,
             re.I,
@@ -360,7 +258,7 @@ _RULES: list[tuple[re.Pattern[str], Handler]] = [
     ),
     (
         re.compile(
-            r"\b(?:on\s+)?(?P<mon>" + _MON + r")\.?\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?\b(?!:)" + _DATE_TAIL,
+            r"\b(?:on\s+)?(?P<mon>" + MONTH + r")\.?\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?\b(?!:)" + _DATE_TAIL,
             re.I,
         ),
         _h_date,
@@ -368,7 +266,7 @@ _RULES: list[tuple[re.Pattern[str], Handler]] = [
     (
         re.compile(
             r"\b(?:(?P<prep>in|since|last|next|this|during|until|by|early|late|mid|end\s+of|beginning\s+of)"
-            r"[\s-]+(?P<mon>" + _MON + r")|(?P<mon2>" + _LONG_MON + r"))\b" + _DATE_TAIL,
+            r"[\s-]+(?P<mon>" + MONTH + r")|(?P<mon2>" + LONG_MONTH + r"))\b" + _DATE_TAIL,
             re.I,
         ),
         _h_month,
@@ -382,7 +280,7 @@ _RULES: list[tuple[re.Pattern[str], Handler]] = [
     ),
     (
         re.compile(
-            r"\b(?:(?P<dir>in|within)\s+)?(?P<n>" + _NUM + r")\s+(?P<unit>" + _UNIT + r")"
+            r"\b(?:(?P<dir>in|within)\s+)?(?P<n>" + COUNT + r")\s+(?P<unit>" + UNIT + r")"
             r"(?:\s+(?P<ago>ago|from\s+now|earlier|later|back))?\b",
             re.I,
         ),
@@ -390,34 +288,13 @@ _RULES: list[tuple[re.Pattern[str], Handler]] = [
     ),
     (
         re.compile(
-            r"\b(?:the|these)\s+(?:past|last)\s+(?:(?P<n>" + _NUM + r")\s+)?(?P<unit>" + _UNIT + r")\b", re.I
+            r"\b(?:the|these)\s+(?:past|last)\s+(?:(?P<n>" + COUNT + r")\s+)?(?P<unit>" + UNIT + r")\b", re.I
         ),
         _h_past_n,
     ),
     (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), _h_iso),
-    (re.compile(r"\b(?:in|during|over)\s+(?:the\s+)?(?P<unit>" + _SEASON + r")\b", re.I), _h_season),
+    (re.compile(r"\b(?:in|during|over)\s+(?:the\s+)?(?P<unit>" + SEASON + r")\b", re.I), _h_season),
 ]
-_NOT_PAST = frozenset(
-    {
-        "need", "feed", "speed", "seed", "indeed", "bed", "red", "proceed", "succeed", "exceed", "weed",
-        "breed", "shed", "wed", "sled", "embed", "bleed", "greed",
-    }
-)
-
-
-def clause_tense(text: str, pos: int) -> str:
-    """"past", "present" or "future" for the clause of `text` around `pos` (a cheap cue-word guess)."""
-    lo = 0
-    for m in _CLAUSE_END.finditer(text, 0, pos):
-        lo = m.end()
-    hi_m = _CLAUSE_END.search(text, pos)
-    hi = hi_m.start() if hi_m else len(text)
-    if _FUTURE.search(text, lo, hi):
-        return "future"
-    for m in _PAST.finditer(text, lo, hi):
-        if m.group(0).lower() not in _NOT_PAST:
-            return "past"
-    return "present"
 
 
 def find_times(text: str, anchor: datetime) -> list[TimeRef]:
@@ -451,7 +328,7 @@ def find_times(text: str, anchor: datetime) -> list[TimeRef]:
 
 _SESSION = re.compile(
     r"^\s*(?:(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?\s*(?P<ap>[ap])\.?\s*m\.?\s+on\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+"
-    r"(?P<mon>" + _MON + r")\.?,?\s+(?P<yr>\d{4})\s*$",
+    r"(?P<mon>" + MONTH + r")\.?,?\s+(?P<yr>\d{4})\s*$",
     re.I,
 )
 

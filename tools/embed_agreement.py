@@ -27,7 +27,7 @@ from tkg.embed import LocalEmbedder  # noqa: E402
 from tkg.embed_onnx import OnnxEmbedder  # noqa: E402
 from tkg.ingest.chunking import chunk_episode  # noqa: E402
 from tkg.ingest.loaders import load  # noqa: E402
-from tkg.ingest.pipeline import episode_uuid, search_text  # noqa: E402
+from tkg.ingest.prepare import episode_uuid, search_text  # noqa: E402
 
 
 def summary(cosines: np.ndarray) -> dict[str, float | int]:

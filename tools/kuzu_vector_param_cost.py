@@ -22,7 +22,7 @@ import kuzu
 import numpy as np
 
 from tkg.models import Vector
-from tkg.stores.kuzu_store import _vector_text
+from tkg.stores.kuzu_values import vector_text
 
 
 def main() -> None:
@@ -55,7 +55,7 @@ def main() -> None:
                     written[uuid] = vector
                     values = vector.tolist()
                     rows.append(
-                        {"uuid": uuid, "v": _vector_text(Vector(values)) if way == "text" else values}
+                        {"uuid": uuid, "v": vector_text(Vector(values)) if way == "text" else values}
                     )
                 made = time.perf_counter()
                 conn.execute(query, {"rows": rows})

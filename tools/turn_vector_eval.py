@@ -21,7 +21,7 @@ from tkg.bench.questions import load_questions  # noqa: E402
 from tkg.embed import LocalEmbedder  # noqa: E402
 from tkg.ingest.chunking import chunk_episode  # noqa: E402
 from tkg.ingest.loaders import load  # noqa: E402
-from tkg.ingest.pipeline import episode_uuid, search_text  # noqa: E402
+from tkg.ingest.prepare import episode_uuid, search_text  # noqa: E402
 
 
 def main() -> None:

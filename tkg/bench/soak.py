@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import NotFound, TkgError
 from ..ingest.chunking import chunk_episode
-from ..ingest.pipeline import episode_uuid
+from ..ingest.prepare import episode_uuid
 from ..memory import Memory
 from ..models import EpisodeInput
 from .invariants import check_invariants, episode_uuids, group_uuids, leftovers, snapshot

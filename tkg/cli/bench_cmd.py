@@ -1,18 +1,14 @@
 """`tkg bench …`: measure retrieval quality, temporal accuracy, speed and the offline models.
 
-Every benchmark that ingests starts from a fresh store: ``--store`` (or the global ``--store`` /
-``TKG_STORE``) when given — a Kuzu path that does not exist yet, or a Neo4j server whose
-benchmark groups are deleted first — else a temporary Kuzu database removed afterwards.
-Tables go to stdout; with ``--json`` the last line of stdout is the report as one JSON object and
-the tables go to stderr. Progress bars go to stderr on a terminal.
+The options, the fresh store and the output every benchmark shares are in `bench_common.py`; the
+benchmarks that ask a LoCoMo file's questions (locomo, qa, peers, mcp) in `bench_questions_cmd.py`;
+the generated, ingest-only, soak and offline-model benchmarks here.
 """
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,7 +16,19 @@ import typer
 
 from ..stores.factory import parse_store_url
 from . import render
-from .common import LLMOption, llm_spec, state
+from .bench_common import (
+    EmbedCache,
+    Fresh,
+    Json,
+    Recorded,
+    Store,
+    bench_store,
+    emit,
+    with_options,
+    write_details,
+)
+from .bench_questions_cmd import locomo, mcp, peers, qa
+from .common import LLMOption, state
 from .help_format import PlainGroup
 
 bench_app = typer.Typer(
@@ -32,241 +40,8 @@ bench_app = typer.Typer(
     cls=PlainGroup,
 )
 
-Json = Annotated[
-    bool,
-    typer.Option(
-        "--json", help="Print tables on stderr and the report as one JSON object on the last line of stdout."
-    ),
-]
-Store = Annotated[
-    str | None,
-    typer.Option(
-        "--store",
-        metavar="URL",
-        show_default=False,
-        help="Benchmark store: a new Kuzu path or bolt://… (default: the global --store/TKG_STORE, else a "
-             "temporary Kuzu database).",
-    ),
-]
-EmbedCache = Annotated[
-    bool,
-    typer.Option(
-        "--embed-cache/--no-embed-cache",
-        help="Use the embedding cache (off by default, so ingest speed is the model's own).",
-    ),
-]
-Details = Annotated[
-    Path | None,
-    typer.Option(
-        "--details",
-        metavar="JSONL",
-        show_default=False,
-        help="Also write one JSON line per question (answer, evidence rank, latency) to this file.",
-    ),
-]
-Limit = Annotated[
-    int | None, typer.Option("--limit", min=1, show_default=False, help="Ask at most N questions per sample.")
-]
-Samples = Annotated[
-    int | None,
-    typer.Option("--samples", min=1, show_default=False, help="Use only the first K samples of the file."),
-]
-LocomoPath = Annotated[
-    Path,
-    typer.Argument(help="A LoCoMo-shaped .json file (samples with conversation and qa).", show_default=False),
-]
 
-
-class Bars:
-    """tqdm bars on stderr (shown only on a terminal), closed together at the end."""
-
-    def __init__(self) -> None:
-        self._bars: list[Any] = []
-
-    def __call__(self, label: str, total: int) -> Callable[[int], None]:
-        from tqdm import tqdm
-
-        render.status(f"{label}: {total}")
-        bar = tqdm(total=total, desc=label, file=sys.stderr, disable=None, leave=False, dynamic_ncols=True)
-        self._bars.append(bar)
-        return bar.update
-
-    def close(self) -> None:
-        for bar in self._bars:
-            bar.close()
-
-
-@contextmanager
-def _bench(ctx: typer.Context, store: str | None, embed_cache: bool = False,
-           llm: str | None = None) -> Iterator[tuple[Any, Bars]]:
-    from ..bench.fresh import bench_memory
-
-    bars = Bars()
-    with bench_memory(store or state(ctx).store, embed_cache=embed_cache, llm=llm_spec(llm)) as bm:
-        if bm.mem.ctx.models.models:
-            render.status(f"model stages: {bm.mem.ctx.models.describe()}")
-        render.status(f"benchmark store: {bm.url} (model loaded in {bm.model_load_s}s, not timed)")
-        try:
-            yield bm, bars
-        finally:
-            bars.close()
-
-
-def _emit(report: dict[str, Any], tables: list[Any], as_json: bool) -> None:
-    from rich.console import Console
-
-    from ..bench.report import json_line, show
-    from ..llm.usage import PROCESS, summarize
-
-    report.setdefault("usage", summarize(PROCESS.rows()))  # the model stages' tokens and cost; zeros offline
-    console = render.err if as_json else render.out
-    if not console.is_terminal:  # a log file: wide enough that benchmark tables never wrap
-        console = Console(stderr=as_json, highlight=False, width=160)
-    show(tables, console)
-    for note in report.get("notes") or []:
-        render.status(f"note: {note}")
-    if as_json:
-        sys.stdout.write(json_line(report) + "\n")
-        sys.stdout.flush()
-
-
-def _write_details(path: Path | None, rows: list[dict[str, Any]]) -> None:
-    if path is None:
-        return
-    with path.open("w", encoding="utf-8") as f:
-        for row in rows:
-            f.write(json.dumps(render.jsonable(row), ensure_ascii=False) + "\n")
-    render.status(f"wrote {len(rows)} question record(s) to {path}")
-
-
-@bench_app.command("locomo")
-def locomo(
-    ctx: typer.Context,
-    path: LocomoPath,
-    as_json: Json = False,
-    baselines: Annotated[
-        bool,
-        typer.Option(
-            "--baselines",
-            help="Also score BM25-only, dense-only and brute-force numpy retrieval on the same store.",
-        ),
-    ] = False,
-    peers: Annotated[
-        bool,
-        typer.Option(
-            "--peers", help="Also run graphiti-core's hybrid search on the same graph (Neo4j stores only)."
-        ),
-    ] = False,
-    limit: Limit = None,
-    samples: Samples = None,
-    store: Store = None,
-    embed_cache: EmbedCache = False,
-    details: Details = None,
-    llm: LLMOption = None,
-) -> None:
-    """Ingest a LoCoMo file into a fresh store, ask every question, score evidence Hit@k / MRR.
-
-    Reports overall, per category and per routed mode; abstention on adversarial questions; latency p50/p95 (model load excluded); ingest throughput.
-
-    Example: tkg bench locomo data/locomo10.json --baselines --json
-    """  # noqa: E501
-    from ..bench.locomo import run_locomo
-    from ..bench.report import locomo_tables, peers_tables
-
-    with _bench(ctx, store, embed_cache, llm) as (bm, bars):
-        run = run_locomo(bm, path, samples=samples, limit=limit, baselines=baselines, progress=bars)
-        tables = locomo_tables(run.report)
-        if peers:
-            from ..bench.peers import run_peers
-
-            run.report["peers"] = run_peers(
-                bm, run.questions, run.known, run.results, bars("graphiti", len(run.questions))
-            )
-            tables += peers_tables(run.report["peers"])
-    _write_details(details, [r.to_dict() for r in run.results])
-    _emit(run.report, tables, as_json)
-
-
-@bench_app.command("qa")
-def qa(
-    ctx: typer.Context,
-    path: Annotated[
-        Path,
-        typer.Argument(
-            help="A LoCoMo-shaped .json file whose qa items carry mode and key.", show_default=False
-        ),
-    ],
-    as_json: Json = False,
-    show_fails: Annotated[
-        bool,
-        typer.Option(
-            "--show-fails",
-            help="Print each wrong answer with the wanted one, the routed mode and the procedure.",
-        ),
-    ] = False,
-    limit: Limit = None,
-    samples: Samples = None,
-    store: Store = None,
-    embed_cache: EmbedCache = False,
-    details: Details = None,
-    llm: LLMOption = None,
-) -> None:
-    """Answer accuracy on labelled conversations: by mode, abstention, answered precision, evidence hits.
-
-    A question is right when its answer contains one string of every group of its key; an 'abstain'
-    question is right when the answer is "No information available".
-
-    Example: tkg bench qa chat_dev.json --show-fails
-    """
-    from ..bench.qa import load_items, run_qa
-    from ..bench.report import qa_failures, qa_tables
-
-    items = load_items(path, samples=samples, limit=limit)
-    with _bench(ctx, store, embed_cache, llm) as (bm, bars):
-        report, results = run_qa(bm, path, items, progress=bars)
-    rows = [r.to_dict() for r in results]
-    tables = qa_tables(report) + ([qa_failures(rows)] if show_fails else [])
-    _write_details(details, rows)
-    _emit(report, tables, as_json)
-
-
-@bench_app.command("peers")
-def peers(
-    ctx: typer.Context,
-    path: LocomoPath,
-    as_json: Json = False,
-    limit: Limit = None,
-    samples: Samples = None,
-    store: Store = None,
-    embed_cache: EmbedCache = False,
-) -> None:
-    """graphiti-core's hybrid search (RRF recipes, no LLM) beside tkg on the same Neo4j graph and questions.
-
-    Example: tkg bench peers data/locomo10.json --store bolt://127.0.0.1:7687
-    """
-    from ..bench.locomo import run_locomo
-    from ..bench.peers import require_server, run_peers
-    from ..bench.report import peers_tables
-
-    with _bench(ctx, store, embed_cache) as (bm, bars):
-        require_server(bm)
-        run = run_locomo(bm, path, samples=samples, limit=limit, progress=bars)
-        try:
-            report = run_peers(
-                bm, run.questions, run.known, run.results, bars("graphiti", len(run.questions))
-            )
-        finally:
-            removed = bm.forget_groups(run.report["ingest"]["groups"])  # the server is left as it was
-    render.status(f"removed the {len(removed)} group(s) this run wrote from {bm.url}")
-    report["machine"], report["file"], report["ingest"] = (
-        run.report["machine"],
-        str(path),
-        run.report["ingest"],
-    )
-    _emit(report, peers_tables(report), as_json)
-
-
-@bench_app.command("temporal")
+@with_options(fresh=Fresh, record=Recorded)
 def temporal(
     ctx: typer.Context,
     as_json: Json = False,
@@ -296,10 +71,9 @@ def temporal(
             help="With --scale: write a plot here (needs matplotlib, the 'plot' extra).",
         ),
     ] = None,
-    store: Store = None,
-    embed_cache: EmbedCache = False,
-    details: Details = None,
-    llm: LLMOption = None,
+    *,
+    fresh: Fresh,
+    record: Recorded,
 ) -> None:
     """Generated conversations with changing facts: accuracy per question kind, latency, ingest, store size.
 
@@ -312,15 +86,16 @@ def temporal(
     from ..bench.temporal import plot as draw
 
     if scale is None:
-        with _bench(ctx, store, embed_cache, llm) as (bm, bars):
+        with bench_store(ctx, fresh, record.llm) as (bm, bars):
             report = run_temporal(bm, size, seed, questions=questions, progress=bars)
-        _write_details(details, report.pop("records"))
-        _emit(report, temporal_tables(report), as_json)
+        write_details(record.details, report.pop("records"))
+        emit(report, temporal_tables(report), as_json)
         return
     sizes = _sizes(scale)
     reports, rows = [], []
     for n in sizes:
-        with _bench(ctx, _scaled(store or state(ctx).store, n), embed_cache, llm) as (bm, bars):
+        sized = replace(fresh, store=_scaled(fresh.store or state(ctx).store, n))
+        with bench_store(ctx, sized, record.llm) as (bm, bars):
             rep = run_temporal(bm, n, seed, questions=questions, progress=bars)
             if bm.shared:
                 from ..bench.temporal import cleanup
@@ -350,7 +125,7 @@ def temporal(
         why = draw(rows, str(plot), f"tkg temporal benchmark ({reports[0]['backend']})")
         summary["plot"] = None if why else str(plot)
         render.status(why or f"wrote {plot}")
-    _emit(summary, scale_table(rows, grow), as_json)
+    emit(summary, scale_table(rows, grow), as_json)
 
 
 def _sizes(text: str) -> list[int]:
@@ -373,7 +148,6 @@ def _scaled(url: str | None, n: int) -> str | None:
     return f"{url}-{n}"
 
 
-@bench_app.command("ingest")
 def ingest(
     ctx: typer.Context,
     path: Annotated[
@@ -402,7 +176,7 @@ def ingest(
     from ..ingest.loaders import load
 
     episodes = load(path).episodes
-    with _bench(ctx, store, embed_cache, llm) as (bm, bars):
+    with bench_store(ctx, Fresh(store, embed_cache), llm) as (bm, bars):
         result = ingest_turns(bm, episodes, bars("ingest", len(episodes)), bulk=bulk)
         size = bm.size()
         notes = list(bm.notes)
@@ -422,14 +196,13 @@ def ingest(
         (k, result[k])
         for k in ("turns", "seconds", "turns_per_s", "chunks", "entities", "facts", "superseded")
     ]
-    _emit(
+    emit(
         report,
         [table(f"ingest {path.name}", ["", "value"], [*rows, ("store bytes", size["bytes"])])],
         as_json,
     )
 
 
-@bench_app.command("soak")
 def soak(
     ctx: typer.Context,
     as_json: Json = False,
@@ -495,13 +268,12 @@ def soak(
     ]
     for line in [*result["violations"], *result["errors"]]:
         render.error(line)
-    _emit(report, [table(f"soak, seed {seed}", ["", "value"], summary),
+    emit(report, [table(f"soak, seed {seed}", ["", "value"], summary),
                    table("operations", ["op", "n", "p50 ms", "p95 ms", "max ms"], ops)], as_json)
     if not result["ok"]:
         raise typer.Exit(1)
 
 
-@bench_app.command("extraction")
 def extraction(
     as_json: Json = False,
     file: Annotated[Path, typer.Option("--file", help="The labelled JSONL set.")] = Path(
@@ -548,7 +320,7 @@ def extraction(
         (p, *(v[k] for k in ("precision", "recall", "f1", "tp", "fp", "fn")))
         for p, v in report["per_predicate"].items()
     ]
-    _emit(
+    emit(
         report,
         [
             table(
@@ -562,7 +334,6 @@ def extraction(
     )
 
 
-@bench_app.command("classifier")
 def classifier(as_json: Json = False) -> None:
     """Accuracy of the offline mode classifier on its held-out questions, per mode.
 
@@ -589,62 +360,11 @@ def classifier(as_json: Json = False) -> None:
     if errors:
         tables.append(table("misrouted held-out questions", ["question", "expected", "predicted"],
                             ([e["question"], e["expected"], e["predicted"]] for e in errors)))
-    _emit(report, tables, as_json)
+    emit(report, tables, as_json)
 
 
-@bench_app.command("mcp")
-def mcp(
-    ctx: typer.Context,
-    path: LocomoPath,
-    as_json: Json = False,
-    limit: Limit = None,
-    samples: Samples = None,
-    store: Store = None,
-    embed_cache: EmbedCache = False,
-) -> None:
-    """The MCP server against the Python API on the same LoCoMo questions: start-up to first answer, p50/p95, overhead per call.
-
-    Ingests into a fresh store, asks every question through Memory.ask in a Python process of its own (warmed like the server), then starts `tkg serve mcp` on stdio and asks them again through the mcp SDK's client; also times one cold `tkg ask` process. Overhead is reported as MCP time minus API time per question, and as the round trip minus the server's own time.
-
-    Example: tkg bench mcp data/locomo_dev5.json --samples 1 --limit 100 --json
-    """  # noqa: E501
-    from ..bench.mcp_cost import run_mcp
-    from ..bench.report import table
-
-    with _bench(ctx, store, embed_cache) as (bm, bars):
-        report = run_mcp(bm, path, samples=samples, limit=limit, embed_cache=embed_cache, progress=bars)
-    lat, over = report["latency_ms"], report["overhead_ms"]
-    rows = [
-        (name, lat[key]["n"], lat[key]["p50"], lat[key]["p95"], lat[key]["mean"], lat[key]["max"])
-        for name, key in (
-            ("python api (Memory.ask)", "python_api"),
-            ("mcp stdio (call_tool ask)", "mcp_stdio"),
-        )
-    ]
-    _emit(
-        report,
-        [
-            table(
-                f"ask latency, {report['questions']} questions ({report['backend']})",
-                ["path", "n", "p50 ms", "p95 ms", "mean ms", "max ms"],
-                rows,
-            ),
-            table(
-                "start-up and overhead",
-                ["", "value"],
-                [
-                    ("server start to first answer (s)", report["start_to_first_answer_s"]),
-                    ("server start to ready (s)", report["start_to_ready_s"]),
-                    ("one cold `tkg ask --mode single_fact` process (s)", report["cli_cold_ask"]["seconds"]),
-                    ("  of which answering (ms)", report["cli_cold_ask"]["answer_ms"]),
-                    ("MCP overhead per call p50 (ms)", over["p50"]),
-                    ("MCP overhead per call p95 (ms)", over["p95"]),
-                    ("MCP overhead per call mean (ms)", over["mean"]),
-                    ("MCP round trip minus server time p50 (ms)", report["mcp_transport_ms"]["p50"]),
-                    ("MCP round trip minus server time p95 (ms)", report["mcp_transport_ms"]["p95"]),
-                    ("same answer both ways", f"{report['same_answers']} / {report['questions']}"),
-                ],
-            ),
-        ],
-        as_json,
-    )
+for _name, _command in (
+    ("locomo", locomo), ("qa", qa), ("peers", peers), ("temporal", temporal), ("ingest", ingest),
+    ("soak", soak), ("extraction", extraction), ("classifier", classifier), ("mcp", mcp),
+):
+    bench_app.command(_name)(_command)

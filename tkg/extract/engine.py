@@ -21,10 +21,9 @@ from tkg.extract.clauses import clause_hits, copula_hits, plan_hits, together_hi
 from tkg.extract.compiled import Compiled, compile_registry
 from tkg.extract.coref import resolve
 from tkg.extract.gazetteer import population
-from tkg.extract.indirect import (
+from tkg.extract.indirect import home_and_work_hits, pet_name_hits
+from tkg.extract.indirect_changes import (
     change_hits,
-    home_and_work_hits,
-    pet_name_hits,
     role_hits,
     stolen_and_promoted_hits,
     trip_by_place_hits,

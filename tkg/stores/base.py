@@ -158,6 +158,15 @@ class NamedMixin:
         return rows
 
 
+class Transaction(NamedMixin):
+    """An open write transaction of an adapter: the store and the driver's handle for it (a Kuzu
+    connection, a Neo4j transaction). Each adapter's subclass says how a statement runs in it."""
+
+    def __init__(self, store: Any, handle: Any) -> None:
+        self._store = store
+        self._handle = handle
+
+
 _FOREACH = re.compile(r"^//\s*@foreach\s+(\w+)", re.M)
 _EACH = re.compile(r"^//\s*@each\s+(\w+)\s+AS\s+(\w+)", re.M)
 

@@ -2,7 +2,7 @@
 
 Kuzu allows one read-write process per database and one write transaction at a time, so the
 adapter keeps a connection per thread and serialises writes behind a lock. Kuzu's driver raises
-bare ``RuntimeError``; they are translated here into the TkgError hierarchy.
+bare ``RuntimeError``; `kuzu_values.translate` turns them into the TkgError hierarchy.
 """
 
 from __future__ import annotations
@@ -11,16 +11,15 @@ import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import kuzu
 
 from ..cypher import load_query, load_schema
-from ..errors import ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
-from ..models import Vector
-from .base import SCHEMA_VERSION, NamedMixin, Params, Row, rows_iter, to_utc
+from ..errors import SchemaError, StoreError, StoreUnavailable
+from .base import SCHEMA_VERSION, NamedMixin, Params, Row, Transaction, rows_iter
+from .kuzu_values import param, signature, translate
 from .read_guard import check_read_only
 
 # write-ahead log a bulk load may gather before Kuzu checkpoints (see KuzuStore.bulk_load)
@@ -51,93 +50,21 @@ def _schema_indexes(schema: list[str]) -> list[_Index]:
     return [_Index(m.group(1), m.group(2), m.group(3), stmt) for m, stmt in found if m]
 
 
-_VECTOR_FORMATS: dict[int, str] = {}
 
-
-def _vector_text(vector: Vector) -> str:
-    """``[x,y,...]`` with 9 significant digits, which gives back every float32 exactly."""
-    fmt = _VECTOR_FORMATS.get(len(vector))
-    if fmt is None:
-        fmt = _VECTOR_FORMATS.setdefault(len(vector), "[" + ",".join(["%.9g"] * len(vector)) + "]")
-    return fmt % tuple(vector)
-
-
-def _param(value: Any) -> Any:
-    """Kuzu stores TIMESTAMP without zone: hand it naive UTC. A stored embedding (``Vector``) goes
-    as text, which the writing statements cast: Kuzu binds that faster than a list parameter of
-    floats (tools/kuzu_vector_param_cost.py; BENCHMARKS.md)."""
-    if isinstance(value, Vector):
-        return _vector_text(value)
-    if isinstance(value, datetime):
-        return to_utc(value).replace(tzinfo=None)
-    if isinstance(value, list):
-        if value and type(value[0]) is float:
-            return value  # an embedding: Kuzu lists are of one type, so nothing inside to convert
-        return [_param(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _param(v) for k, v in value.items()}
-    if hasattr(value, "tolist"):  # numpy arrays and scalars
-        return value.tolist()
-    return value
-
-
-def _signature(values: dict[str, Any]) -> str:
-    """The parameter types Kuzu binds at prepare time (nulls and empty lists bind differently)."""
-
-    def sig(v: Any) -> str:
-        if isinstance(v, list):
-            if v and isinstance(v[0], dict):  # rows: a field null in the first row may not be in the rest
-                fields: dict[str, str] = {}
-                for row in v:
-                    for k, x in row.items():
-                        if x is not None:
-                            fields[k] = sig(x)
-                        else:
-                            fields.setdefault(k, "NoneType")
-                return "[{" + ",".join(f"{k}:{t}" for k, t in sorted(fields.items())) + "}]"
-            return "[" + (sig(v[0]) if v else "") + "]"
-        if isinstance(v, dict):
-            return "{" + ",".join(f"{k}:{sig(x)}" for k, x in sorted(v.items())) + "}"
-        return type(v).__name__
-
-    return ";".join(f"{k}={sig(v)}" for k, v in sorted(values.items()))
-
-
-def _translate(exc: Exception, path: str) -> StoreError:
-    text = str(exc)
-    low = text.lower()
-    if "lock" in low and ("could not set lock" in low or "lock on file" in low or "concurrency" in low):
-        return StoreUnavailable(
-            f"the Kuzu database at {path} is locked by another process; close it there or use another path"
-        )
-    if "read only" in low or "read-only" in low or "readonly" in low:
-        return ReadOnlyViolation(f"write refused in a read-only transaction: {text}")
-    return StoreError(f"Kuzu: {text}")
-
-
-class _Tx(NamedMixin):
+class _Tx(Transaction):
     dialect = "kuzu"
-
-    def __init__(self, store: KuzuStore, conn: kuzu.Connection) -> None:
-        self._store = store
-        self._conn = conn
+    _store: KuzuStore
+    _handle: kuzu.Connection
 
     def run(self, query: str, params: Params = None) -> list[Row]:
-        return self._store._execute(self._conn, query, params)
+        return self._store._execute(self._handle, query, params)
 
     def _split_foreach(self) -> bool:
         return self._store._split_foreach()
 
 
 class KuzuStore(NamedMixin):
-    """An embedded Kuzu database at a directory path.
-
-    Example::
-
-        >>> store = KuzuStore("/tmp/tkg-doc.kuzu")  # doctest: +SKIP
-        >>> store.run("RETURN 1 AS one")  # doctest: +SKIP
-        [{'one': 1}]
-    """
+    """An embedded Kuzu database at a directory path (opened by `open_store`, as in tkg/stores/base.py)."""
 
     dialect = "kuzu"
     # Whole episodes per write transaction, as on Neo4j. Edge reads must filter after a WITH
@@ -157,7 +84,7 @@ class KuzuStore(NamedMixin):
         try:
             self._db = kuzu.Database(self.path, read_only=read_only)
         except RuntimeError as exc:
-            raise _translate(exc, self.path) from exc
+            raise translate(exc, self.path) from exc
         self._local = threading.local()
         self._conns: list[kuzu.Connection] = []
         self._write_lock = threading.RLock()
@@ -188,8 +115,8 @@ class KuzuStore(NamedMixin):
             if params:
                 # preparing costs about as much as running a small statement, so prepared statements
                 # are kept per connection; Kuzu binds parameter types when preparing, hence the key
-                values = {k: _param(v) for k, v in params.items()}
-                key = (query, _signature(values))
+                values = {k: param(v) for k, v in params.items()}
+                key = (query, signature(values))
                 cache = self._prepared.setdefault(id(conn), {})
                 prepared = cache.get(key)
                 if prepared is None:
@@ -203,7 +130,7 @@ class KuzuStore(NamedMixin):
             else:
                 result = conn.execute(query)
         except RuntimeError as exc:
-            raise _translate(exc, self.path) from exc
+            raise translate(exc, self.path) from exc
         if isinstance(result, list):  # several statements: keep the last result
             result = result[-1]
         columns = result.get_column_names()

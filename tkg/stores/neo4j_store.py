@@ -19,7 +19,7 @@ from neo4j import exceptions as nx
 
 from ..cypher import load_schema
 from ..errors import ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
-from .base import SCHEMA_VERSION, NamedMixin, Params, Row, normalise_out, to_utc
+from .base import SCHEMA_VERSION, NamedMixin, Params, Row, Transaction, normalise_out, to_utc
 from .read_guard import check_read_only
 from .warmup import warm_up
 
@@ -46,28 +46,19 @@ def _params(params: Params) -> dict[str, Any]:
     return {k: _param(v) for k, v in (params or {}).items()}
 
 
-class _Tx(NamedMixin):
+class _Tx(Transaction):
     dialect = "neo4j"
-
-    def __init__(self, store: Neo4jStore, tx: neo4j.Transaction) -> None:
-        self._store = store
-        self._tx = tx
+    _store: Neo4jStore
+    _handle: neo4j.Transaction
 
     def run(self, query: str, params: Params = None) -> list[Row]:
         with self._store._errors():
-            result = self._tx.run(query, _params(params))
+            result = self._handle.run(query, _params(params))
             return [{k: normalise_out(v) for k, v in rec.items()} for rec in result]
 
 
 class Neo4jStore(NamedMixin):
-    """A Neo4j database reached over Bolt.
-
-    Example::
-
-        >>> store = Neo4jStore("bolt://127.0.0.1:7687")  # doctest: +SKIP
-        >>> store.run("RETURN 1 AS one")  # doctest: +SKIP
-        [{'one': 1}]
-    """
+    """A Neo4j database reached over Bolt (opened by `open_store`, as in tkg/stores/base.py)."""
 
     dialect = "neo4j"
     episodes_per_transaction = 32  # a commit is a network round trip and a log flush

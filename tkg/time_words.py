@@ -1,0 +1,77 @@
+"""The date words relative times are read with, and the tense of the clause around one.
+
+Months, weekdays, seasons and counts as tables (what a word means) and as regex fragments (how
+it is spelled), shared by `timeparse.py` and the question cues (`planners/cues.py`). The tense
+decides which July a bare "in July" means: see the conventions in `timeparse.py`.
+"""
+
+from __future__ import annotations
+
+import re
+
+MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        [("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
+         ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
+         ("october", "oct"), ("november", "nov"), ("december", "dec")]
+    )
+    for m in names
+}
+WEEKDAYS = {
+    d: i for i, d in enumerate(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])
+}
+SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}  # first month of each
+NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
+}
+FUZZY = {"a few": (2, 4), "few": (2, 4), "a couple of": (2, 3), "a couple": (2, 3), "couple of": (2, 3),
+         "several": (3, 6), "many": (3, 10)}
+
+# any spelling of a month: full or abbreviated
+MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+         r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+# the date words as regexes, also what planners/cues.py reads questions with
+LONG_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+WEEKDAY = "(?:" + "|".join(WEEKDAYS) + ")"
+SEASON = "(?:" + "|".join(SEASONS) + ")"
+# a count, in digits or words, vague ones too
+COUNT = (r"(?:\d{1,3}|a\s+few|a\s+couple(?:\s+of)?|couple\s+of|few|several|many|an?|one|two|three|four|five"
+         r"|six"
+         r"|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)")
+UNIT = r"(?:day|week|month|year|decade)s?"
+DAY_PART = r"(?:\s+(?:morning|afternoon|evening|night))?"
+
+# cue words of a clause's tense
+_FUTURE = re.compile(
+    r"\b(?:will|won't|shall|gonna|going\s+to|plan(?:s|ned|ning)?\s+(?:to|on)|hop(?:e|es|ing)\s+to|"
+    r"want(?:s)?\s+to|intend|scheduled|upcoming|looking\s+forward|can't\s+wait|tomorrow|next|soon|"
+    r"(?:'m|am|are|'re|is)\s+(?:\w+ing))\b|'ll\b",
+    re.I,
+)
+_PAST = re.compile(
+    r"\b(?:was|were|went|did|had|got|came|made|took|saw|met|left|bought|sold|found|told|\w+ed)\b", re.I
+)
+_CLAUSE_END = re.compile(r"[.!?;]")
+_NOT_PAST = frozenset(
+    {
+        "need", "feed", "speed", "seed", "indeed", "bed", "red", "proceed", "succeed", "exceed", "weed",
+        "breed", "shed", "wed", "sled", "embed", "bleed", "greed",
+    }
+)
+
+
+def clause_tense(text: str, pos: int) -> str:
+    """"past", "present" or "future" for the clause of `text` around `pos` (a cheap cue-word guess)."""
+    lo = 0
+    for m in _CLAUSE_END.finditer(text, 0, pos):
+        lo = m.end()
+    hi_m = _CLAUSE_END.search(text, pos)
+    hi = hi_m.start() if hi_m else len(text)
+    if _FUTURE.search(text, lo, hi):
+        return "future"
+    for m in _PAST.finditer(text, lo, hi):
+        if m.group(0).lower() not in _NOT_PAST:
+            return "past"
+    return "present"
