@@ -11,7 +11,7 @@ import pytest
 from reliability.common import ingested
 
 from planners.asked import asked_for
-from procedures.about import Subject, clause_about
+from procedures.about import Subject, about, clause_about
 from procedures.spans import hypothetical, negated, spans_of
 from tkg.memory import Memory
 from tkg.models import NO_INFORMATION
@@ -121,3 +121,17 @@ def test_false_premises_abstain_with_related_turns(mg: tuple[Memory, str], quest
     assert a.abstained and a.answer == NO_INFORMATION, (a.answer, a.trace.get("reading"))
     assert a.trace["reading"]["evidence_role"] == "related" and "premise" in a.trace["reading"]["reason"]
     assert a.evidence  # what was looked at stays, labelled as related turns
+
+
+def test_a_speaker_called_by_name_is_spoken_to_not_of() -> None:
+    """"Morning Priyanka! News from Lisbon: …" said by Tomas names Priyanka only to greet her: the
+    news is Tomas's, not hers; a name used in the sentence itself still makes it about her."""
+    priyanka = Subject("Priyanka", frozenset({"priyanka"}), speaker=True)
+    turn = "Morning Priyanka! News from Lisbon: the tram strike is over."
+    speakers = ("Tomas", "Priyanka")
+    for sent in ("Morning Priyanka!", "News from Lisbon: the tram strike is over."):
+        assert about(priyanka, speaker="Tomas", sentence=sent, turn=turn, others=speakers) == 0.0
+    asked = "Hey Priyanka, how is your new flat in Porto?"  # spoken to, and about her ("your")
+    assert about(priyanka, speaker="Tomas", sentence=asked, turn=asked, others=speakers) == 0.8
+    told = "Oh and I bumped into Priyanka in Ghent, she looked great."
+    assert about(priyanka, speaker="Tomas", sentence=told, turn=told, others=speakers) == 1.0
