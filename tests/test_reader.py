@@ -5,16 +5,19 @@ hypothetical dog, a promotion, a relative who moves twice)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from reliability.common import ingested
 
 from planners.asked import asked_for
+from planners.question import parse as parse_question
 from procedures.about import Subject, about, clause_about
+from procedures.premise import check, presupposed
 from procedures.spans import hypothetical, negated, spans_of
 from tkg.memory import Memory
-from tkg.models import NO_INFORMATION
+from tkg.models import NO_INFORMATION, Evidence
 from tkg.nlp import is_place_name, parse
 
 DATA = Path(__file__).parent / "data" / "reader" / "wren_ottilie.json"
@@ -135,3 +138,18 @@ def test_a_speaker_called_by_name_is_spoken_to_not_of() -> None:
     assert about(priyanka, speaker="Tomas", sentence=asked, turn=asked, others=speakers) == 0.8
     told = "Oh and I bumped into Priyanka in Ghent, she looked great."
     assert about(priyanka, speaker="Tomas", sentence=told, turn=told, others=speakers) == 1.0
+
+
+def test_a_relative_in_the_question_is_presupposed_whatever_it_asks() -> None:
+    """"Where does Bruno's son live?" takes a son as given: a daughter and her husband (a
+    son-in-law) are no son, so the question has a false premise; "my son Theo" states one."""
+    bruno = Subject("Bruno", frozenset({"bruno"}), speaker=True)
+    q = parse_question("Where does Bruno's son live?")
+    assert presupposed(q) >= {"son"}
+
+    def said(text: str) -> Evidence:
+        return Evidence("S1:1", "e1", text, datetime(2024, 5, 1, tzinfo=UTC), 1.0, "g", speaker="Bruno")
+
+    no_son = [said("My daughter Clara and my son-in-law moved to Lyon with the twins.")]
+    assert not check(q, bruno, no_son, ("Bruno", "Ines")).holds
+    assert check(q, bruno, [said("My son Theo finally found a flat in Lyon.")], ("Bruno", "Ines")).holds
