@@ -242,25 +242,34 @@ def _statuses(sent: Any) -> list[Span]:
 
 
 def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
-    """Names in a sentence that says one of ``heads``: "my dog Biscuit", "meet Churro, our kitten"."""
+    """Names in a sentence that says one of ``heads``: "my dog Biscuit", "meet Churro, our kitten";
+    without one, only a name given by "her name is …" (the thing was named in the sentence before)."""
     if not any(t.lower_ in heads or t.lemma_.lower() in heads for t in sent):
-        return []
+        given = _given_names(sent, [])
+        return [s for s in given if s.start > sent.start and sent.doc[s.start - 1].lemma_ == "be"]
     names = _ents(sent, ("PERSON", "ORG", "GPE", "PRODUCT", "WORK_OF_ART", "NORP"), "name", 0.7)
     taken = {i for s in names for i in range(s.start, s.end)}
     for s in _proper_runs(sent):
         if not any(i in taken for i in range(s.start, s.end)):
             names.append(Span(s.text, "name", 0.6, s.start, s.end))
+    return names + _given_names(sent, names)
+
+
+def _given_names(sent: Any, names: list[Span]) -> list[Span]:
+    """Words a naming verb gives as a name, lower-case too: "named biscuit", "her name is pip"."""
+    out = []
     toks = list(sent)
     for j, t in enumerate(toks[:-1]):  # "named biscuit", "called kopi": lower-case names after a naming verb
-        if (
+        k = j + 2 if t.lower_ == "name" and toks[j + 1].lemma_ == "be" and j + 2 < len(toks) else j + 1
+        if (  # "her name is pip": a copula after "name" names what follows
             t.lower_ in ("named", "called", "name", "meet")
-            and toks[j + 1].is_alpha
-            and not toks[j + 1].is_stop
+            and toks[k].is_alpha
+            and not toks[k].is_stop
         ):
-            nxt = toks[j + 1]
+            nxt = toks[k]
             if not any(nxt.i == s.start for s in names):
-                names.append(Span(nxt.text, "name", 0.7, nxt.i, nxt.i + 1))
-    return names
+                out.append(Span(nxt.text, "name", 0.7, nxt.i, nxt.i + 1))
+    return out
 
 
 _FAVOURITE = frozenset("favourite favorite fave fav fav' new old current latest usual main".split())

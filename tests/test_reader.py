@@ -153,3 +153,11 @@ def test_a_relative_in_the_question_is_presupposed_whatever_it_asks() -> None:
     no_son = [said("My daughter Clara and my son-in-law moved to Lyon with the twins.")]
     assert not check(q, bruno, no_son, ("Bruno", "Ines")).holds
     assert check(q, bruno, [said("My son Theo finally found a flat in Lyon.")], ("Bruno", "Ines")).holds
+
+
+def test_a_name_given_by_a_copula_names_the_pet_of_the_sentence_before() -> None:
+    """"we took in a stray cat last week. her name is pip": the name follows "name is", in its own
+    sentence; "the name is on the door" gives no name."""
+    named = list(parse("we took in a stray cat last week. her name is pip 🐈").sents)[-1]
+    assert [s.text for s in spans_of(named, "pet_name", "cat")] == ["pip"]
+    assert spans_of(next(parse("The name is on the door.").sents), "pet_name", "cat") == []
