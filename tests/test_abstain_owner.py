@@ -26,7 +26,7 @@ def test_the_other_speakers_own_turns_move_the_attribute_to_them() -> None:
                 _turn("D1:3", "Ines", "Wow, that sounds lovely.")])
     assert not g.grounded and "other than Ines" in g.reason
     assert [e.source_ref for e in g.evidence] == ["D1:2", "D1:1", "D1:3"]
-    assert g.ownership is not None and g.ownership["best_turn_votes"] == [-1, -1, 0]
+    assert g.ownership is not None and g.ownership["best_turn_votes"] == [-1, -1, 1]
 
 
 def test_the_asked_speakers_own_turns_or_turns_to_them_keep_it() -> None:
