@@ -236,9 +236,22 @@ def _statuses(sent: Any) -> list[Span]:
     ]
     for t in sent:
         value = STATUS_WORDS.get(t.lower_)
-        if value and not (t.lower_ == "seeing" and t.pos_ != "VERB"):
+        if value and not (t.lower_ == "seeing" and t.pos_ != "VERB") and not _not_a_status(t):
             out.append(Span(value, "status", 0.8, t.i, t.i + 1))
     return out
+
+
+_PEOPLE = frozenset("guy girl man woman lady person people mum mom dad mother father parent life".split())
+
+
+def _not_a_status(t: Any) -> bool:
+    """A status word that says no one's status: "single" on a thing ("not a *single* page", "a
+    *single* room": a count), or someone else's wedding ("at Pablo's *wedding*")."""
+    if t.lower_ == "single" and t.dep_ == "amod" and t.head.lower_ not in _PEOPLE \
+            and t.head.ent_type_ != "PERSON":
+        return True
+    poss = next((c for c in t.children if c.dep_ == "poss"), None)
+    return poss is not None and poss.lower_ not in ("my", "our", "your", "ur")
 
 
 def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
