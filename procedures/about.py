@@ -25,6 +25,12 @@ from tkg.nlp import is_place_name
 FIRST = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b", re.I)
 SECOND = re.compile(r"\b(?:you|you're|youre|you've|your|yours|yourself|u|ur)\b", re.I)
 THIRD = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
+# a name called out: at the start, after a greeting or a comma, and followed by a pause
+_VOCATIVE_BEFORE = re.compile(
+    r"(?:^|[,;:!?.\u2026(]\s*|\b(?:hi+|hey+|hello|hiya|morning|evening|afternoon|night|dear|thanks|"
+    r"thank you|congrats|congratulations|bye|yo|oh|ok|okay|sorry|welcome|happy \w+)\s+)$"
+)
+_VOCATIVE_AFTER = re.compile(r"\s*(?:[!?,.:;\u2026)]|$)")
 _RELATION_BEFORE_NAME = re.compile(
     r"\b(?:sister|brother|mother|mom|mum|father|dad|son|daughter|wife|husband|"
     r"partner|friend|boss|manager|cousin|aunt|uncle|colleague|fianc[ée]e?)\s+$",
@@ -43,6 +49,20 @@ class Subject:
     def named_in(self, text: str) -> bool:
         low = text.lower()
         return any(re.search(rf"(?<!\w){re.escape(a)}(?!\w)", low) for a in self.aliases)
+
+    def unnamed(self, text: str) -> str:
+        """``text`` without the subject's names."""
+        for a in self.aliases:
+            text = re.sub(rf"(?<!\w){re.escape(a)}(?!\w)", " ", text, flags=re.I)
+        return text
+
+    def only_addressed(self, text: str) -> bool:
+        """Every mention of the subject in ``text`` calls them by name ("Morning Lena!", "oh Lena,
+        …"): the text speaks *to* them, and says nothing about them unless it says "you"."""
+        low = text.lower()
+        found = [m for a in self.aliases for m in re.finditer(rf"(?<!\w){re.escape(a)}(?!\w)", low)]
+        return bool(found) and all(_VOCATIVE_BEFORE.search(low[: m.start()]) and _VOCATIVE_AFTER.match(
+            low[m.end():]) for m in found)
 
 
 def subject_of(q: Question, speakers: dict[str, int]) -> Subject | None:
@@ -158,9 +178,12 @@ def about(s: Subject, *, speaker: str, sentence: str, turn: str, others: tuple[s
     ``others`` are the group's other speakers (a two-person chat's "you" is the listener);
     ``previous`` is the turn before, for "she" right after the subject was named.
     """
+    said_by = speaker.lower() == s.name.lower() or speaker.lower().split()[0] in s.aliases
+    # a speaker the other one calls by name ("Morning Lena! News from Oslo…") is spoken to, not of
+    if s.speaker and not said_by:
+        sentence, turn = (s.unnamed(x) if s.only_addressed(x) else x for x in (sentence, turn))
     if s.named_in(sentence):
         return 1.0
-    said_by = speaker.lower() == s.name.lower() or speaker.lower().split()[0] in s.aliases
     if s.speaker and said_by:
         return 0.9 if FIRST.search(sentence) else 0.5
     if s.speaker and not said_by and SECOND.search(sentence) and len(others) <= 2:

@@ -16,6 +16,9 @@ Two checks, both explained in the trace:
    ("What did Melanie realise after her charity race?" when Caroline ran it): abstain, with
    that turn as evidence. Skipped when the question names both speakers or "X's friend". A
    question with three or more content words, none of which any turn says, abstains too.
+   In a two-person chat the turns retrieval ranked best for the question vote too
+   (`best_turns_owner`): when they are the other speaker's about themselves, or the asked one's
+   question to "you", what is asked belongs to the other one.
 
 Lower-case topics never count as names, and the speakers themselves are always grounded.
 """
@@ -63,6 +66,9 @@ OWNER_MARGIN = 0.6  # the main entity's best turn must reach this share of the o
 OWNER_COVERAGE = 0.5  # the other's best turn must carry this share of the question's term weight
 OWNER_MIN_TERMS = 2
 ATTRIBUTE_MIN_TERMS = 3  # a question with this many content words, none of them said, is unsupported
+# the best-ranked turns' votes on whom they are about (1, 1/2, 1/4 by rank): at most this says "the other one"
+OWNER_RANK_WEIGHTS = (1.0, 0.5, 0.25)
+OWNER_BEST_TURNS = -0.7
 SPEAKER_FUZZY = 85  # rapidfuzz ratio: "Johns" is the speaker John
 
 
@@ -81,7 +87,8 @@ class Grounding:
 
 
 def ground(
-    ctx: Context, q: Question, group: str, *, index: EntityIndex | None = None, ownership: bool = True
+    ctx: Context, q: Question, group: str, *, index: EntityIndex | None = None, ownership: bool = True,
+    evidence: list[Evidence] | None = None,
 ) -> Grounding:
     """Whether the group supports the question's main entity and attribute (see module doc).
 
@@ -124,7 +131,39 @@ def ground(
         ownership = False  # about both speakers, or about "X's friend" (who may be the other speaker)
     if ownership and speaker is not None and len(speakers) >= 2:
         _ownership(ctx, q, group, speaker, candidates, sum(speakers.values()), result)
+        if result.grounded and len(speakers) == 2:
+            best_turns_owner(speaker, evidence or [], result)
     return result
+
+
+def _voice(speaker: str, ev: Evidence) -> int:
+    """Whom a turn speaks of, seen from the asked speaker: +1 them ("I …" in their turn, "you …"
+    said to them), -1 the other one ("I …" in the other's turn, or the asked speaker's question to
+    "you"), 0 unclear."""
+    words = re.findall(r"[^\W_]+(?:'[^\W_]+)?", ev.text.lower().replace("\u2019", "'"))
+    first, second = sum(w in _FIRST for w in words), sum(w in _SECOND for w in words)
+    if (ev.speaker or "").lower().split(" ")[:1] == speaker.lower().split(" ")[:1]:
+        return 1 if first >= second else (-1 if "?" in ev.text else 0)
+    return -1 if first > second else (1 if second > first else 0)
+
+
+def best_turns_owner(speaker: str, evidence: list[Evidence], result: Grounding) -> None:
+    """The question asks about one speaker, but the turns retrieval ranks best for it are the other
+    speaker's about themselves, or the asked one asking the other ("what's your best memory?"):
+    what is asked belongs to the other one. Weighed by rank over the best three turns."""
+    turns = [e for e in evidence if e.kind != "fact" and e.speaker][:len(OWNER_RANK_WEIGHTS)]
+    if not turns:
+        return
+    votes = [_voice(speaker, e) for e in turns]
+    weights = OWNER_RANK_WEIGHTS[: len(votes)]
+    score = sum(v * w for v, w in zip(votes, weights, strict=True)) / sum(weights)
+    result.ownership = {**(result.ownership or {}), "best_turns": [e.source_ref for e in turns],
+                        "best_turn_votes": votes}
+    if votes[0] < 0 and score <= OWNER_BEST_TURNS:
+        result.grounded = False
+        result.reason = (f"the turns that answer best ({', '.join(str(e.source_ref) for e in turns)}) "
+                         f"are about the speaker other than {speaker}")
+        result.evidence = turns
 
 
 def _candidates(q: Question, index: EntityIndex, speakers: dict[str, int]) -> list[str]:
@@ -241,7 +280,8 @@ def _ownership(
             others.append((score, hit, row))
         # the speaker talking about "you" is about the listener, but not clearly enough to count
     best = max(others, key=lambda x: (x[0], str(x[2].get("source_ref") or "")), default=None)
-    info.update(best_own=round(mine, 3), best_other=round(best[0], 3) if best else 0.0, total=round(total, 3))
+    info.update(best_own=round(mine, 3), best_other=round(best[0], 3) if best else 0.0, total=round(total, 3),
+                other_terms=len(best[1]) if best else 0)
     if best is None or len(best[1]) < min(OWNER_MIN_TERMS, len(idf)) or best[0] < OWNER_COVERAGE * total:
         info["verdict"] = "no other speaker's turn matches clearly"
         return

@@ -130,7 +130,7 @@ def answer_question(
     grounding = (
         # a typed value the reader found in a clause about the subject settles whose attribute it is
         ground(ctx, q, group, ownership=not result.trace.get("from_graph") and (
-            reading is None or reading.abstained or not reading.typed))
+            reading is None or reading.abstained or not reading.typed), evidence=result.evidence)
         if r.payload.abstention == "entity"
         else None
     )

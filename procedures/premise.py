@@ -77,6 +77,16 @@ def presupposed_nouns(question: str, head: str) -> set[str]:
     return {head, head + "s"} if head else set()
 
 
+def presupposed(q: Question) -> set[str]:
+    """The words that would state the relative or pet a question takes as given, whatever it asks
+    ("where does Lena's *son* live", "the name of Tobias's *dog*"); empty when it presupposes none."""
+    asked = q.asked
+    if not (asked.head in KIN or (asked.kind in _PRESUPPOSING and asked.head in ANIMALS)):
+        return set()
+    nouns = presupposed_nouns(q.text, asked.head)
+    return nouns | _DOG_WORDS if asked.head == "dog" else nouns
+
+
 @dataclass(frozen=True)
 class Premise:
     holds: bool
@@ -100,11 +110,7 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
     focus = [
         n for n in focus if n.lower() not in {s.lower() for s in speakers} and _names_a_thing(n, question)
     ]
-    nouns: set[str] = set()
-    if asked.kind in _PRESUPPOSING and (asked.head in KIN or asked.head in ANIMALS):
-        nouns = presupposed_nouns(question, asked.head)
-        if asked.head == "dog":
-            nouns |= _DOG_WORDS
+    nouns = presupposed(q)
     need_names = {n.lower(): False for n in focus}
     retracted: dict[str, bool] = {}  # a name's latest mention calls it off ("the Lisbon move fell through")
     # a "when" question presupposes its event: one of its words is said in some plain statement
@@ -137,7 +143,8 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
                     seen_any = seen_any or ev
             if need_event and _stated(sent) and words & need_event:
                 need_event = set()
-            said = [w for w in nouns if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text)]
+            # a whole word: "son" is not said by "son-in-law"
+            said = [w for w in nouns if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text)]
             if said and a >= 0.8 and _stated(sent):
                 need_noun = True
                 seen_any = seen_any or ev

@@ -39,6 +39,8 @@ FAR_FUTURE = datetime(2200, 1, 1, tzinfo=UTC)
 _VISIT = frozenset("visit visiting visited trip holiday holidays vacation weekend conference flight flying "
                    "travel travelling traveling tour stay staying".split())
 _STATE_KINDS = frozenset({"place", "organisation", "person", "role", "thing", "pet_name", "animal", "number"})
+# kinds whose values are words: a bare number ("11") is never a role, a name or a place
+_NAMED_KINDS = frozenset({"place", "organisation", "person", "role", "pet_name", "animal", "status"})
 _OBJECT_KINDS = {
     "place": ("place",),
     "organisation": ("organisation",),
@@ -242,7 +244,8 @@ def graph_candidates(
         value = norm(f.object)
         if asked.kind not in kinds or value in excluded or value in (asked.head, asked.head + "s") or (
                 asked.kind == "pet_name" and value in ANIMALS) or (
-                asked.kind in ("pet_name", "person") and is_place_name(f.object, locative=True)):
+                asked.kind in ("pet_name", "person") and is_place_name(f.object, locative=True)) or (
+                asked.kind in _NAMED_KINDS and not any(c.isalpha() for c in f.object)):
             continue  # an edge whose object is not of the asked kind ("has_pet Japan") answers nothing
         ev = by_fact.get(f.uuid) or next(
             (e for e in evidence if f.episodes and e.episode == f.episodes[0]), None

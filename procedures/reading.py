@@ -24,7 +24,7 @@ from tkg.text import content_terms
 
 from .about import Subject, subject_of
 from .backfill import turn_evidence
-from .premise import check
+from .premise import check, presupposed
 from .reader import (
     FAR_FUTURE,
     NEWER,
@@ -238,7 +238,9 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     cue_set = cue_terms(ctx, question, predicate, subject, asked)
     turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set))
     parse_many([e.text for e in turns])  # one batch for the turns every later step reads
-    premise = check(q, subject, turns, speakers)
+    kin = presupposed(q)  # the turns that would state a presupposed relative or pet ("my son", "our dog")
+    stating = subject_turns(ctx, group, subject, content_terms(" ".join(kin))) if kin else []
+    premise = check(q, subject, dedupe(turns + stating), speakers)
     trace["premise"] = premise.reason
     if not premise.holds:
         return no_information(f"false premise: {premise.reason}", result.evidence or turns[:5], trace)

@@ -236,31 +236,53 @@ def _statuses(sent: Any) -> list[Span]:
     ]
     for t in sent:
         value = STATUS_WORDS.get(t.lower_)
-        if value and not (t.lower_ == "seeing" and t.pos_ != "VERB"):
+        if value and not (t.lower_ == "seeing" and t.pos_ != "VERB") and not _not_a_status(t):
             out.append(Span(value, "status", 0.8, t.i, t.i + 1))
     return out
 
 
+_PEOPLE = frozenset("guy girl man woman lady person people mum mom dad mother father parent life".split())
+
+
+def _not_a_status(t: Any) -> bool:
+    """A status word that says no one's status: "single" on a thing ("not a *single* page", "a
+    *single* room": a count), or someone else's wedding ("at Pablo's *wedding*")."""
+    if t.lower_ == "single" and t.dep_ == "amod" and t.head.lower_ not in _PEOPLE \
+            and t.head.ent_type_ != "PERSON":
+        return True
+    poss = next((c for c in t.children if c.dep_ == "poss"), None)
+    return poss is not None and poss.lower_ not in ("my", "our", "your", "ur")
+
+
 def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
-    """Names in a sentence that says one of ``heads``: "my dog Biscuit", "meet Churro, our kitten"."""
+    """Names in a sentence that says one of ``heads``: "my dog Biscuit", "meet Churro, our kitten";
+    without one, only a name given by "her name is …" (the thing was named in the sentence before)."""
     if not any(t.lower_ in heads or t.lemma_.lower() in heads for t in sent):
-        return []
+        given = _given_names(sent, [])
+        return [s for s in given if s.start > sent.start and sent.doc[s.start - 1].lemma_ == "be"]
     names = _ents(sent, ("PERSON", "ORG", "GPE", "PRODUCT", "WORK_OF_ART", "NORP"), "name", 0.7)
     taken = {i for s in names for i in range(s.start, s.end)}
     for s in _proper_runs(sent):
         if not any(i in taken for i in range(s.start, s.end)):
             names.append(Span(s.text, "name", 0.6, s.start, s.end))
+    return names + _given_names(sent, names)
+
+
+def _given_names(sent: Any, names: list[Span]) -> list[Span]:
+    """Words a naming verb gives as a name, lower-case too: "named biscuit", "her name is pip"."""
+    out = []
     toks = list(sent)
     for j, t in enumerate(toks[:-1]):  # "named biscuit", "called kopi": lower-case names after a naming verb
-        if (
+        k = j + 2 if t.lower_ == "name" and toks[j + 1].lemma_ == "be" and j + 2 < len(toks) else j + 1
+        if (  # "her name is pip": a copula after "name" names what follows
             t.lower_ in ("named", "called", "name", "meet")
-            and toks[j + 1].is_alpha
-            and not toks[j + 1].is_stop
+            and toks[k].is_alpha
+            and not toks[k].is_stop
         ):
-            nxt = toks[j + 1]
+            nxt = toks[k]
             if not any(nxt.i == s.start for s in names):
-                names.append(Span(nxt.text, "name", 0.7, nxt.i, nxt.i + 1))
-    return names
+                out.append(Span(nxt.text, "name", 0.7, nxt.i, nxt.i + 1))
+    return out
 
 
 _FAVOURITE = frozenset("favourite favorite fave fav fav' new old current latest usual main".split())

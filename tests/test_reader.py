@@ -5,17 +5,24 @@ hypothetical dog, a promotion, a relative who moves twice)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 from reliability.common import ingested
 
-from planners.asked import asked_for
-from procedures.about import Subject, clause_about
+from planners.asked import Asked, asked_for
+from planners.question import parse as parse_question
+from procedures.about import Subject, about, clause_about
+from procedures.premise import check, presupposed
+from procedures.reader import graph_candidates
 from procedures.spans import hypothetical, negated, spans_of
 from tkg.memory import Memory
-from tkg.models import NO_INFORMATION
+from tkg.models import NO_INFORMATION, Evidence, Fact
 from tkg.nlp import is_place_name, parse
+from tkg.predicates import PredicateRegistry
 
 DATA = Path(__file__).parent / "data" / "reader" / "wren_ottilie.json"
 GROUP = "wren-ottilie"
@@ -121,3 +128,68 @@ def test_false_premises_abstain_with_related_turns(mg: tuple[Memory, str], quest
     assert a.abstained and a.answer == NO_INFORMATION, (a.answer, a.trace.get("reading"))
     assert a.trace["reading"]["evidence_role"] == "related" and "premise" in a.trace["reading"]["reason"]
     assert a.evidence  # what was looked at stays, labelled as related turns
+
+
+def test_a_speaker_called_by_name_is_spoken_to_not_of() -> None:
+    """"Morning Priyanka! News from Lisbon: …" said by Tomas names Priyanka only to greet her: the
+    news is Tomas's, not hers; a name used in the sentence itself still makes it about her."""
+    priyanka = Subject("Priyanka", frozenset({"priyanka"}), speaker=True)
+    turn = "Morning Priyanka! News from Lisbon: the tram strike is over."
+    speakers = ("Tomas", "Priyanka")
+    for sent in ("Morning Priyanka!", "News from Lisbon: the tram strike is over."):
+        assert about(priyanka, speaker="Tomas", sentence=sent, turn=turn, others=speakers) == 0.0
+    asked = "Hey Priyanka, how is your new flat in Porto?"  # spoken to, and about her ("your")
+    assert about(priyanka, speaker="Tomas", sentence=asked, turn=asked, others=speakers) == 0.8
+    told = "Oh and I bumped into Priyanka in Ghent, she looked great."
+    assert about(priyanka, speaker="Tomas", sentence=told, turn=told, others=speakers) == 1.0
+
+
+def _said_by(speaker: str, text: str) -> Evidence:
+    return Evidence("S1:1", "e1", text, datetime(2024, 5, 1, tzinfo=UTC), 1.0, "g", speaker=speaker)
+
+
+def test_a_relative_in_the_question_is_presupposed_whatever_it_asks() -> None:
+    """"Where does Bruno's son live?" takes a son as given: a daughter and her husband (a
+    son-in-law) are no son, so the question has a false premise; "my son Theo" states one."""
+    bruno = Subject("Bruno", frozenset({"bruno"}), speaker=True)
+    q = parse_question("Where does Bruno's son live?")
+    assert presupposed(q) >= {"son"}
+
+    def said(text: str) -> Evidence:
+        return _said_by("Bruno", text)
+
+    no_son = [said("My daughter Clara and my son-in-law moved to Lyon with the twins.")]
+    assert not check(q, bruno, no_son, ("Bruno", "Ines")).holds
+    assert check(q, bruno, [said("My son Theo finally found a flat in Lyon.")], ("Bruno", "Ines")).holds
+
+
+def test_a_name_given_by_a_copula_names_the_pet_of_the_sentence_before() -> None:
+    """"we took in a stray cat last week. her name is pip": the name follows "name is", in its own
+    sentence; "the name is on the door" gives no name."""
+    named = list(parse("we took in a stray cat last week. her name is pip 🐈").sents)[-1]
+    assert [s.text for s in spans_of(named, "pet_name", "cat")] == ["pip"]
+    assert spans_of(next(parse("The name is on the door.").sents), "pet_name", "cat") == []
+
+
+def test_status_words_that_state_no_ones_status() -> None:
+    """"not a single page" counts, "Ana's wedding" is someone else's; "single" of a person, "our
+    wedding" and a shouted "ENGAGED" are statuses."""
+    def statuses(text: str) -> list[str]:
+        return [s.text for sent in parse(text).sents for s in spans_of(sent, "status", "relationship")]
+
+    assert statuses("We got back from Crete with not a single page read.") == []
+    assert statuses("We met at my cousin Ana's wedding in June.") == []
+    assert statuses("Happy new year from the single guy!") == ["single"]
+    assert statuses("Our wedding was perfect.") == ["married"]
+    assert "engaged" in statuses("told them last week. so: ENGAGED 💍")
+
+
+def test_a_bare_number_is_no_role_name_or_place() -> None:
+    """An edge whose literal object is a number ("job_title 11") answers no question for a role."""
+    registry = PredicateRegistry.load()
+    ev = _said_by("Bruno", "I've been working the 11 o'clock ferry shift.")
+    facts = [Fact(f"f{n}", "g", "Bruno", "job_title", value, f"Bruno works as {value}", ev.valid_at,
+                  episodes=[ev.episode]) for n, value in enumerate(("11", "deckhand"))]
+    got = graph_candidates(cast(Any, SimpleNamespace(registry=registry)), Asked("role", "job"), facts, [ev],
+                           set())
+    assert [c.value for c in got] == ["deckhand"]
