@@ -24,6 +24,7 @@ from tkg.text import content_terms
 
 from .about import Subject, subject_of
 from .backfill import turn_evidence
+from .bridge import dates_relation, find_bridge, relation_cues, relation_of
 from .premise import check
 from .reader import (
     FAR_FUTURE,
@@ -56,13 +57,6 @@ _RELATION_HEADS = frozenset(
     }
 )
 _SLOT_KINDS = frozenset({"place", "person", "role", "status", "pet_name", "organisation"})
-# "X's manager", "the woman X dated": the value belongs to someone the subject is related to
-_RELATIONAL = re.compile(
-    r"['\u2019]s?\s+(?:(?:current|new|first|old|former|business|phd|ex)\s+)*(?P<rel>manager|boss|"
-    r"supervisor|sister|brother|mother|father|mom|mum|dad|son|daughter|son-in-law|husband|wife|"
-    r"partner|girlfriend|boyfriend|fianc\w*|friend|co-?founder|colleague|cousin|employee)\b",
-    re.I,
-)
 _EVENT_CLAUSE = re.compile(
     r"(?<!look )(?<!looks )(?<!looked )(?<!looking )(?<!named )(?<!take )(?<!took )"
     r"\b(when|while|before|after|since)\s+(?!(?:the\s+)?(?:latest|most recent)\b)(.+?)[?,]?$",
@@ -201,22 +195,6 @@ def read_event(
     return word, ev
 
 
-def _bridge(ctx: Context, group: str, relation: str, subject: Subject, speakers: tuple[str, ...],
-            excluded: set[str], window: tuple[datetime, datetime] | None, latest: bool) -> Subject | None:
-    """The person a relation noun names for the subject ("Tobias's *manager*" → Olu), read like
-    "Who is Tobias's manager?"; None when no one is well supported."""
-    latest = latest or window is None  # "Noor's manager" without a date is her manager now
-    asked = Asked("person", relation, recency=latest)
-    cues = content_terms(relation) | {relation}
-    turns = subject_turns(ctx, group, subject, cues)
-    chosen, _ = choose(asked, candidates(ctx, asked, subject, turns, cues, speakers, excluded, None),
-                       latest=latest, window=window)
-    if not chosen:
-        return None
-    name = chosen[0].value
-    return Subject(name, frozenset({name.lower(), name.lower().split()[0]}), speaker=False)
-
-
 def main_verb(question: str) -> str | None:
     """The question's own verb ("play" in "What instrument does Aarav play now?"), not be/have/do."""
     for t in parse(question):
@@ -268,20 +246,23 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         }
     latest = asked.recency or mode == "latest_version"
     verb = main_verb(question)
-    rel = _RELATIONAL.search(question)
-    if (
-        rel is not None
-        and subject is not None
-        and (asked.kind != "person" or asked.head != rel.group("rel").lower())
-        and subject.named_in(question[max(0, rel.start() - 40) : rel.start() + 2])
-    ):
-        bridge = _bridge(ctx, group, rel.group("rel").lower(), subject, speakers, excluded, window, latest)
-        if bridge is not None:  # "Tobias's manager" is Olu: read Olu's city, not Tobias's
-            trace["bridge"] = bridge.name
-            subject = bridge
-            cue_set = cue_terms(ctx, question, predicate, subject, asked) - {rel.group("rel").lower()}
+    relation = relation_of(ctx, q, subject) if subject is not None else None
+    if relation is not None and subject is not None:
+        rel_cues = relation_cues(ctx, relation)
+        found = find_bridge(ctx, group, relation, subject, subject_turns(ctx, group, subject, rel_cues),
+                            speakers, excluded, window, result.trace, rel_cues, trace)
+        trace["relation"] = relation.to_trace()
+        if found is None and asked.kind in TYPED:  # the subject's own value would answer another question
+            return no_information(f"no {relation.word} of {subject.name} is stated",
+                                  result.evidence or turns[:5], trace)
+        if found is not None:  # "Tobias's manager" is Olu: read Olu's city, not Tobias's
+            subject = found
+            trace["bridge"] = subject.name
+            cue_set = cue_terms(ctx, question, predicate, subject, asked) - {relation.word}
             turns = dedupe(subject_turns(ctx, group, subject, cue_set) + result.evidence)
             excluded |= {norm(a) for a in subject.aliases}
+            if dates_relation(q, relation):  # "the man she dated in 2019": the date was the bridge's
+                window, trace["window"] = None, {"from": "the relation, not the value"}
     graph = graph_candidates(ctx, asked, list(result.facts), result.evidence, excluded,
                              at=window[1] if window is not None and window[1] < FAR_FUTURE else None,
                              open_only=latest and window is None)
