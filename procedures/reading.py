@@ -263,7 +263,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             excluded |= {norm(a) for a in subject.aliases}
             if dates_relation(q, relation):  # "the man she dated in 2019": the date was the bridge's
                 window, trace["window"] = None, {"from": "the relation, not the value"}
-    graph = graph_candidates(ctx, asked, list(result.facts), result.evidence, excluded,
+    facts = [f for f in result.facts if subject is None or subject.named_in(f"{f.subject} | {f.object}")]
+    graph = graph_candidates(ctx, asked, facts, result.evidence, excluded,  # edges of the subject only
                              at=window[1] if window is not None and window[1] < FAR_FUTURE else None,
                              open_only=latest and window is None)
     turn_cands = [] if graph and asked.many else candidates(

@@ -1,0 +1,57 @@
+"""Chain questions through a bridge person (procedures/bridge.py) on our own conversation,
+tests/data/reader/jules_bex.json: a supervisor named in apposition who later moves office, a
+fiancé named next to "engaged", a relative of the other speaker, no brother at all."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from reliability.common import ingested
+
+from procedures.bridge import _near_relation
+from procedures.spans import spans_of
+from tkg.memory import Memory
+from tkg.models import NO_INFORMATION
+from tkg.nlp import parse
+
+DATA = Path(__file__).parent / "data" / "reader" / "jules_bex.json"
+
+
+def test_the_relation_must_be_said_next_to_the_bridge_person() -> None:
+    turn = "We finally got married in May. Tobiah cried all through it. My boss Wanda sent flowers in June."
+    cues = {"marri", "husband", "wife"}
+    assert _near_relation(turn, "Tobiah", cues)  # the sentence after the wedding names him
+    assert not _near_relation(turn, "Wanda", cues)  # two sentences off: not the spouse
+
+
+def test_a_tagged_person_stays_a_person_unless_a_preposition_makes_it_a_place() -> None:
+    sent = next(parse("honestly my brother farah is the worst cook").sents)  # "farah" is a town too
+    assert "farah" in [s.text for s in spans_of(sent, "person", "brother")]
+    sent = next(parse("we drove to farah and back in one day").sents)
+    assert "farah" not in [s.text for s in spans_of(sent, "person", "")]
+
+
+@pytest.fixture(scope="module")
+def mg(mem: Memory) -> tuple[Memory, str]:
+    return mem, ingested(mem, "jules-bex", DATA)
+
+
+@pytest.mark.parametrize(("question", "wanted", "bridge"), [
+    ("Which office did the person who supervised Jules in 2022 move to?", "ghent", "annelies"),
+    ("Where did Jules's first supervisor move to?", "ghent", "annelies"),
+    ("What is the job of the man Jules is engaged to?", "veterinary nurse", "sander"),
+])
+def test_a_chain_reads_the_value_of_the_bridge_person(mg: tuple[Memory, str], question: str, wanted: str,
+                                                      bridge: str) -> None:
+    m, group = mg
+    a = m.ask(question, group=group)
+    reading = a.trace.get("reading") or {}
+    assert wanted in a.answer.lower() and not a.abstained, (a.answer, reading)
+    assert (reading.get("bridge") or "").lower() == bridge, reading
+
+
+def test_no_bridge_person_is_no_information_not_the_subjects_own_value(mg: tuple[Memory, str]) -> None:
+    m, group = mg
+    a = m.ask("Which city does Jules's brother live in?", group=group)  # Jules lives in Leuven; no brother
+    assert a.abstained and a.answer == NO_INFORMATION, (a.answer, a.trace.get("reading"))
