@@ -45,6 +45,8 @@ RELATIONAL = re.compile(
 )
 # a spouse was a fiancé(e) first: turns that name a husband often say "proposed" or "engaged"
 _EARLIER_FORM = {"married_to": "engaged_to"}
+# verbs too general to say a relation on their own ("work under", "go out with", "get married to")
+_LIGHT_VERBS = frozenset("be get go have make start become work move take do".split())
 _EARLIEST = frozenset({"first", "former", "old", "ex", "previous", "original"})
 
 
@@ -88,15 +90,23 @@ def relation_of(ctx: Context, q: Question, subject: Subject) -> Relation | None:
 
 
 def relation_cues(ctx: Context, relation: Relation) -> set[str]:
-    """The words a turn naming the bridge person says near them: the relation noun and the
-    predicate's own nouns (their head word: "line manager" → manager), one-word phrases and
-    one-word verbs ("marry"; not the light verb of "get married to")."""
+    """The words a turn naming the bridge person says near them: the relation noun, the
+    predicate's one-word nouns and phrases, and the head of its verbs with their inflections
+    ("propose", "proposed"; not the light verb of "get married to")."""
     words = {relation.word}
     for name in (relation.predicate, _EARLIER_FORM.get(relation.predicate or "")):
         if name and name in ctx.registry:
             p = ctx.registry.get(name)
-            words |= {n.split()[-1] for n in p.nouns} | {w for w in (*p.phrases, *p.verbs) if " " not in w}
+            words |= {w for w in (*p.nouns, *p.phrases) if " " not in w}
+            words |= {f for v in p.verbs if "{" not in v and v.split()[0] not in _LIGHT_VERBS
+                      for f in _inflections(v.split()[0])}
     return content_terms(" ".join(sorted(words))) | {relation.word}
+
+
+def _inflections(word: str) -> tuple[str, ...]:
+    """A verb and its regular inflections, whose stems can differ ("propose", "proposed" → propos)."""
+    base = word[:-1] if word.endswith("e") else word[:-1] + "i" if word.endswith("y") else word
+    return word, base + "ed", word + "s", base + "ing" if not word.endswith("y") else word + "ing"
 
 
 def dates_relation(q: Question, relation: Relation) -> bool:
@@ -147,16 +157,38 @@ def _from_graph(ctx: Context, group: str, subject: Subject, relation: Relation,
     return values[0] if len(values) == 1 else None
 
 
-def _near_relation(text: str, value: str, cues: set[str]) -> bool:
+def _near_relation(ev: Evidence, value: str, cues: set[str], subject: Subject) -> bool:
     """Whether a sentence naming ``value``, or the one before or after it, says the relation: "Tomasz
     cried during his vows" right after "we got married" names the husband; a boss named three
-    sentences from any marriage does not."""
-    sents = [s.text for s in parse(text).sents]
+    sentences from any marriage does not. A relation noun with a possessor must be the subject's:
+    "my sister Odette" said by the other speaker is not the subject's sister."""
+    sents = list(parse(ev.text).sents)
     low = value.lower()
     for i, sent in enumerate(sents):
-        if low in sent.lower() and any(stems_of([x]) & cues for x in sents[max(0, i - 1): i + 2]):
+        if low not in sent.text.lower():
+            continue
+        near = [t for x in sents[max(0, i - 1): i + 2] for t in x if stems_of([t.text]) & cues]
+        owners = [_owner(t, ev.speaker, subject) for t in near]
+        if near and (True in owners or None in owners):
             return True
     return False
+
+
+def _owner(noun: Any, speaker: str, subject: Subject) -> bool | None:
+    """Whether the possessor of a relation noun is the subject ("*my* sister" said by them, "*your*
+    sister" said to them, "*Ana's* sister"); None without a possessor or with "his"/"her"."""
+    poss = next((c for c in noun.children if c.dep_ == "poss"), None)
+    if poss is None:
+        return None
+    said_by = speaker.lower() == subject.name.lower() or speaker.lower().split()[0] in subject.aliases
+    low = poss.lower_
+    if low in ("my", "our"):
+        return subject.speaker and said_by
+    if low in ("your", "ur", "yours"):
+        return subject.speaker and not said_by
+    if low in ("his", "her", "their"):
+        return None
+    return subject.named_in(low)
 
 
 def find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, turns: list[Evidence],
@@ -174,7 +206,7 @@ def find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, 
     latest = window is None and not relation.earliest  # "Noor's manager" without a date is her manager now
     asked = Asked("person", relation.word, recency=latest)
     found = candidates(ctx, asked, subject, turns, cues, speakers, excluded, None, attribute=False)
-    found = [c for c in found if _near_relation(c.evidence.text, c.value, cues)]
+    found = [c for c in found if _near_relation(c.evidence, c.value, cues, subject)]
     if relation.earliest and window is None:
         window = (datetime(1900, 1, 1).astimezone(), FAR_FUTURE)  # "first": the first said
     chosen, how = choose(asked, found, latest=latest, window=window)
@@ -182,3 +214,18 @@ def find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, 
     if not chosen:
         return None
     return _person(chosen[0].value, speakers)
+
+
+def bridge_facts(ctx: Context, group: str, person: Subject, q: Question, predicate: str | None,
+                 window: Window | None) -> list[Fact]:
+    """The bridge person's own edges of the relation the question asks about (its plan's last hop,
+    else the routed predicate): valid at the window's end, else current."""
+    if q.plan is not None and len(q.plan.hops) >= 2 and not q.plan.hops[-1].inverse:
+        predicate = q.plan.hops[-1].predicate
+    index = ctx.entities(group)
+    ent = index.find(person.name, "person")
+    if not predicate or ent is None:
+        return []
+    at = window[1] if window is not None and window[1] < FAR_FUTURE else None
+    plan = HopPlan(ent.name, ent.name, (Hop(predicate),), "entity")
+    return walk(ctx, group, plan, as_of=at, fanout=3, max_hops=1, index=index).facts

@@ -24,7 +24,7 @@ from tkg.text import content_terms
 
 from .about import Subject, subject_of
 from .backfill import turn_evidence
-from .bridge import dates_relation, find_bridge, relation_cues, relation_of
+from .bridge import bridge_facts, dates_relation, find_bridge, relation_cues, relation_of
 from .premise import check
 from .reader import (
     FAR_FUTURE,
@@ -40,7 +40,7 @@ from .reader import (
 )
 from .result import ProcedureResult
 from .slots import group_time, resolve_window
-from .synthesis import dedupe, format_day
+from .synthesis import dedupe, fact_evidence, format_day
 
 if TYPE_CHECKING:
     from tkg.context import Context
@@ -264,7 +264,11 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             if dates_relation(q, relation):  # "the man she dated in 2019": the date was the bridge's
                 window, trace["window"] = None, {"from": "the relation, not the value"}
     facts = [f for f in result.facts if subject is None or subject.named_in(f"{f.subject} | {f.object}")]
-    graph = graph_candidates(ctx, asked, facts, result.evidence, excluded,  # edges of the subject only
+    evidence = result.evidence
+    if "bridge" in trace and subject is not None:  # the bridge person's own edges answer too
+        own = bridge_facts(ctx, group, subject, q, predicate, window)
+        facts, evidence = facts + own, dedupe(evidence + fact_evidence(ctx, group, own))
+    graph = graph_candidates(ctx, asked, facts, evidence, excluded,  # edges of the subject only
                              at=window[1] if window is not None and window[1] < FAR_FUTURE else None,
                              open_only=latest and window is None)
     turn_cands = [] if graph and asked.many else candidates(

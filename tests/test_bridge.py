@@ -9,20 +9,25 @@ from pathlib import Path
 import pytest
 from reliability.common import ingested
 
+from procedures.about import Subject
 from procedures.bridge import _near_relation
 from procedures.spans import spans_of
 from tkg.memory import Memory
-from tkg.models import NO_INFORMATION
+from tkg.models import NO_INFORMATION, Evidence
 from tkg.nlp import parse
 
 DATA = Path(__file__).parent / "data" / "reader" / "jules_bex.json"
 
 
-def test_the_relation_must_be_said_next_to_the_bridge_person() -> None:
-    turn = "We finally got married in May. Tobiah cried all through it. My boss Wanda sent flowers in June."
-    cues = {"marri", "husband", "wife"}
-    assert _near_relation(turn, "Tobiah", cues)  # the sentence after the wedding names him
-    assert not _near_relation(turn, "Wanda", cues)  # two sentences off: not the spouse
+def test_the_relation_must_be_said_next_to_the_bridge_person_and_be_the_subjects() -> None:
+    mira = Subject("Mira", frozenset({"mira"}), speaker=True)
+    turn = Evidence("D1:1", "t", "We finally got married in May. Tobiah cried all through it. "
+                    "My boss Wanda sent flowers in June.", None, 1.0, "g", speaker="Mira")
+    cues = {"marri", "husband", "wife", "boss"}
+    assert _near_relation(turn, "Tobiah", cues, mira)  # the sentence after the wedding names him
+    assert not _near_relation(turn, "Wanda", {"marri", "husband"}, mira)  # two sentences off
+    theirs = Evidence("D1:2", "u", "My boss Wanda sent flowers.", None, 1.0, "g", speaker="Kit")
+    assert _near_relation(turn, "Wanda", cues, mira) and not _near_relation(theirs, "Wanda", cues, mira)
 
 
 def test_a_tagged_person_stays_a_person_unless_a_preposition_makes_it_a_place() -> None:
@@ -41,6 +46,7 @@ def mg(mem: Memory) -> tuple[Memory, str]:
     ("Which office did the person who supervised Jules in 2022 move to?", "ghent", "annelies"),
     ("Where did Jules's first supervisor move to?", "ghent", "annelies"),
     ("What is the job of the man Jules is engaged to?", "veterinary nurse", "sander"),
+    ("Where did Jules's fiancé grow up?", "mechelen", "sander"),
 ])
 def test_a_chain_reads_the_value_of_the_bridge_person(mg: tuple[Memory, str], question: str, wanted: str,
                                                       bridge: str) -> None:
@@ -55,3 +61,4 @@ def test_no_bridge_person_is_no_information_not_the_subjects_own_value(mg: tuple
     m, group = mg
     a = m.ask("Which city does Jules's brother live in?", group=group)  # Jules lives in Leuven; no brother
     assert a.abstained and a.answer == NO_INFORMATION, (a.answer, a.trace.get("reading"))
+    assert "bridge" not in a.trace["reading"]  # the other speaker's sister is nobody's brother here
