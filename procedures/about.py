@@ -151,6 +151,24 @@ def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, .
     return fallback * 0.7
 
 
+_GREETING = (r"(?:(?:hi|hey|hello|hiya|oh|ah|ha|haha|yes|yay|wow|dear|congrats|congratulations|thanks|"
+             r"morning)\W+)*")
+
+
+def unaddressed(s: Subject, text: str) -> str:
+    """``text`` without the subject's name where it only addresses them ("Rafa! Another long day at
+    Nordvik", "Thanks, Rafa."): a vocative says whom the turn is to, not whom it is about.
+
+    >>> unaddressed(Subject("Rafa", frozenset({"rafa"}), speaker=True), "Rafa! Another long day.")
+    '! Another long day.'
+    """
+    for a in s.aliases:
+        name = re.escape(a)
+        text = re.sub(rf"(?i)(?:^|(?<=[.!?]\s))\W*{_GREETING}{name}(?=\s*[!,.?])", "", text)
+        text = re.sub(rf"(?i),\s*{name}(?=\s*[!.?]|\s*$)", "", text)
+    return text
+
+
 def about(s: Subject, *, speaker: str, sentence: str, turn: str, others: tuple[str, ...],
           previous: str = "") -> float:
     """How surely ``sentence`` (of ``turn``, said by ``speaker``) is about the subject, 0–1.
@@ -158,6 +176,7 @@ def about(s: Subject, *, speaker: str, sentence: str, turn: str, others: tuple[s
     ``others`` are the group's other speakers (a two-person chat's "you" is the listener);
     ``previous`` is the turn before, for "she" right after the subject was named.
     """
+    sentence, turn = unaddressed(s, sentence), unaddressed(s, turn)
     if s.named_in(sentence):
         return 1.0
     said_by = speaker.lower() == s.name.lower() or speaker.lower().split()[0] in s.aliases

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from reliability.common import ingested
 
-from procedures.about import Subject
+from procedures.about import Subject, about, unaddressed
 from procedures.bridge import _near_relation
 from procedures.spans import spans_of
 from tkg.memory import Memory
@@ -62,3 +62,12 @@ def test_no_bridge_person_is_no_information_not_the_subjects_own_value(mg: tuple
     a = m.ask("Which city does Jules's brother live in?", group=group)  # Jules lives in Leuven; no brother
     assert a.abstained and a.answer == NO_INFORMATION, (a.answer, a.trace.get("reading"))
     assert "bridge" not in a.trace["reading"]  # the other speaker's sister is nobody's brother here
+
+
+def test_a_name_that_only_addresses_someone_does_not_make_the_turn_about_them() -> None:
+    theo = Subject("Theo", frozenset({"theo"}), speaker=True)
+    said = "Theo! Another night of inventory at Brambles."
+    assert unaddressed(theo, said) == "! Another night of inventory at Brambles."
+    assert unaddressed(theo, "Theo got the flat in Porto!") == "Theo got the flat in Porto!"
+    assert about(theo, speaker="Ines", sentence="Another night of inventory at Brambles.",
+                 turn=said, others=("Ines", "Theo")) == 0.0
