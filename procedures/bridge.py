@@ -16,7 +16,7 @@ over the closed predicate vocabulary — and the person from, in order:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +28,7 @@ from tkg.nlp import parse
 from tkg.text import content_terms, stems_of, tokenize
 
 from .about import Subject
-from .reader import FAR_FUTURE, candidates, choose
+from .reader import FAR_FUTURE, Candidate, candidates, choose
 from .slots import lexicon_for
 from .walker import walk
 
@@ -229,3 +229,18 @@ def bridge_facts(ctx: Context, group: str, person: Subject, q: Question, predica
     at = window[1] if window is not None and window[1] < FAR_FUTURE else None
     plan = HopPlan(ent.name, ent.name, (Hop(predicate),), "entity")
     return walk(ctx, group, plan, as_of=at, fanout=3, max_hops=1, index=index).facts
+
+
+def says_relation(verb: str, cues: set[str]) -> bool:
+    """Whether a verb (or one of its inflections) is one of the relation's words ("engage")."""
+    return bool(stems_of(_inflections(verb)) & cues)
+
+
+def said_with(found: list[Candidate], verb: str) -> list[Candidate]:
+    """Candidates about the bridge person, halved unless their turn says the question's own verb
+    ("moved to Singapore" for "which office did she move to", not "knows people in Zurich")."""
+    out = []
+    for c in found:
+        said = any(t.lemma_.lower() == verb for t in parse(c.evidence.text))
+        out.append(c if said else replace(c, score=c.score * 0.5))
+    return out

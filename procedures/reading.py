@@ -24,7 +24,15 @@ from tkg.text import content_terms
 
 from .about import Subject, subject_of
 from .backfill import turn_evidence
-from .bridge import bridge_facts, dates_relation, find_bridge, relation_cues, relation_of
+from .bridge import (
+    bridge_facts,
+    dates_relation,
+    find_bridge,
+    relation_cues,
+    relation_of,
+    said_with,
+    says_relation,
+)
 from .premise import check
 from .reader import (
     FAR_FUTURE,
@@ -247,6 +255,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     latest = asked.recency or mode == "latest_version"
     verb = main_verb(question)
     relation = relation_of(ctx, q, subject) if subject is not None else None
+    rel_cues: set[str] = set()
     if relation is not None and subject is not None:
         rel_cues = relation_cues(ctx, relation)
         found = find_bridge(ctx, group, relation, subject, subject_turns(ctx, group, subject, rel_cues),
@@ -274,6 +283,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     turn_cands = [] if graph and asked.many else candidates(
         ctx, asked, subject, turns, cue_set, speakers, excluded, verb,
         attribute="bridge" in trace or mode != "relation_chain", before=turns_before(ctx, group, turns))
+    if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb
+        turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event
     if graph:  # graph first: the edges valid then stand; "now", unless a turn clearly said a newer value
         newest = max((c.when for c in graph if c.when), default=None)
         turn_cands = [] if window is not None else [

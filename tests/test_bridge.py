@@ -10,7 +10,7 @@ import pytest
 from reliability.common import ingested
 
 from procedures.about import Subject, about, unaddressed
-from procedures.bridge import _near_relation
+from procedures.bridge import _near_relation, says_relation
 from procedures.spans import spans_of
 from tkg.memory import Memory
 from tkg.models import NO_INFORMATION, Evidence
@@ -71,3 +71,9 @@ def test_a_name_that_only_addresses_someone_does_not_make_the_turn_about_them() 
     assert unaddressed(theo, "Theo got the flat in Porto!") == "Theo got the flat in Porto!"
     assert about(theo, speaker="Ines", sentence="Another night of inventory at Brambles.",
                  turn=said, others=("Ines", "Theo")) == 0.0
+
+
+def test_the_relations_own_verb_is_not_the_event_the_bridges_turn_must_say() -> None:
+    cues = {"engag", "fianc", "propos"}
+    assert says_relation("engage", cues) and says_relation("propose", cues)  # "the man she is engaged to"
+    assert not says_relation("move", cues)  # "where did her fiancé move": a turn must say the move
