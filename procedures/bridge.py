@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from planners.asked import Asked
+from planners.asked import Asked, kind_of_noun
 from planners.hop_planner import Hop, HopPlan
 from planners.question import Question
 from tkg.models import Evidence, Fact
@@ -47,6 +47,9 @@ RELATIONAL = re.compile(
 _EARLIER_FORM = {"married_to": "engaged_to"}
 # verbs too general to say a relation on their own ("work under", "go out with", "get married to")
 _LIGHT_VERBS = frozenset("be get go have make start become work move take do".split())
+# "the drummer of Callum's band": a person noun of a group the subject belongs to
+_ROLE_OF = re.compile(r"\bthe\s+(?:(?P<mods>first|former|old|new|current)\s+)?(?P<rel>[a-z-]+)\s+"
+                      r"(?:of|in|at)\s+(?P<name>[A-Z][\w-]*)['\u2019]s?\s+[a-z]+")
 _EARLIEST = frozenset({"first", "former", "old", "ex", "previous", "original"})
 
 
@@ -77,6 +80,10 @@ def relation_of(ctx: Context, q: Question, subject: Subject) -> Relation | None:
         predicate = entry.predicate if entry is not None and not entry.inverse else None
         earliest = bool(_EARLIEST & set(rel.group("mods").lower().split()))
         return Relation(word, predicate, earliest)
+    role = _ROLE_OF.search(q.text)
+    if role is not None and kind_of_noun(role.group("rel")) == "person" and subject.named_in(
+            role.group("name")):
+        return Relation(role.group("rel").lower(), None, role.group("mods") in _EARLIEST)
     plan = q.plan
     if plan is None or len(plan.hops) < 2 or plan.seed.lower().split()[0] not in subject.aliases:
         return None
@@ -186,8 +193,8 @@ def _owner(noun: Any, speaker: str, subject: Subject) -> bool | None:
         return subject.speaker and said_by
     if low in ("your", "ur", "yours"):
         return subject.speaker and not said_by
-    if low in ("his", "her", "their"):
-        return None
+    if poss.pos_ == "PRON" or low in ("his", "her", "their", "its"):
+        return None  # "his sister", "its singer": whose is the sentence's to say
     return subject.named_in(low)
 
 

@@ -47,6 +47,7 @@ def mg(mem: Memory) -> tuple[Memory, str]:
     ("Where did Jules's first supervisor move to?", "ghent", "annelies"),
     ("What is the job of the man Jules is engaged to?", "veterinary nurse", "sander"),
     ("Where did Jules's fiancé grow up?", "mechelen", "sander"),
+    ("Which city did the singer of Jules's choir move to?", "lille", "hannah"),
 ])
 def test_a_chain_reads_the_value_of_the_bridge_person(mg: tuple[Memory, str], question: str, wanted: str,
                                                       bridge: str) -> None:
