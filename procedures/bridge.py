@@ -69,8 +69,11 @@ class Relation:
 
 def relation_of(ctx: Context, q: Question, subject: Subject) -> Relation | None:
     """The relation a chain question goes through from its subject, or None when it asks about
-    the subject itself (or names the related person as the answer: "Who is X's manager?")."""
+    the subject itself (or names the related person as the answer: "Who is X's manager?"), or
+    goes through more than one person."""
     asked = q.asked
+    if q.plan is not None and len(q.plan.hops) > 2:
+        return None  # "X's manager's manager's city": the walker's, not one bridge's
     rel = RELATIONAL.search(q.text)
     if rel is not None and subject.named_in(q.text[max(0, rel.start() - 40): rel.start() + 2]):
         word = rel.group("rel").lower()

@@ -254,7 +254,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         }
     latest = asked.recency or mode == "latest_version"
     verb = main_verb(question)
-    relation = relation_of(ctx, q, subject) if subject is not None else None
+    walked = bool(result.trace.get("from_graph"))  # a chain walked over edges needs no bridge
+    relation = relation_of(ctx, q, subject) if subject is not None and not walked else None
     rel_cues: set[str] = set()
     if relation is not None and subject is not None:
         rel_cues = relation_cues(ctx, relation)
@@ -272,7 +273,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             excluded |= {norm(a) for a in subject.aliases}
             if dates_relation(q, relation):  # "the man she dated in 2019": the date was the bridge's
                 window, trace["window"] = None, {"from": "the relation, not the value"}
-    facts = [f for f in result.facts if subject is None or subject.named_in(f"{f.subject} | {f.object}")]
+    facts = result.facts if walked else [  # a walk's path is the question's; other edges, the subject's
+        f for f in result.facts if subject is None or subject.named_in(f"{f.subject} | {f.object}")]
     evidence = result.evidence
     if "bridge" in trace and subject is not None:  # the bridge person's own edges answer too
         own = bridge_facts(ctx, group, subject, q, predicate, window)
