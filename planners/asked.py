@@ -230,3 +230,8 @@ def _pick_head(phrase: list[str]) -> tuple[str, str]:
     known = [_singular(w) for w in phrase[:3] if _singular(w) in _HEAD_KIND]
     noun = known[-1] if known else _singular(phrase[:2][-1])
     return noun, _HEAD_KIND.get(noun, "thing")
+
+
+def kind_of_noun(noun: str) -> str:
+    """The kind of value a category noun names ("drummer" → person, "city" → place), else "thing"."""
+    return _HEAD_KIND.get(_singular(noun.lower()), "thing")

@@ -24,6 +24,15 @@ from tkg.text import content_terms
 
 from .about import Subject, subject_of
 from .backfill import turn_evidence
+from .bridge import (
+    bridge_facts,
+    dates_relation,
+    find_bridge,
+    relation_cues,
+    relation_of,
+    said_with,
+    says_relation,
+)
 from .premise import check, presupposed
 from .reader import (
     FAR_FUTURE,
@@ -39,7 +48,7 @@ from .reader import (
 )
 from .result import ProcedureResult
 from .slots import group_time, resolve_window
-from .synthesis import dedupe, format_day
+from .synthesis import dedupe, fact_evidence, format_day
 
 if TYPE_CHECKING:
     from tkg.context import Context
@@ -56,13 +65,6 @@ _RELATION_HEADS = frozenset(
     }
 )
 _SLOT_KINDS = frozenset({"place", "person", "role", "status", "pet_name", "organisation"})
-# "X's manager", "the woman X dated": the value belongs to someone the subject is related to
-_RELATIONAL = re.compile(
-    r"['\u2019]s?\s+(?:(?:current|new|first|old|former|business|phd|ex)\s+)*(?P<rel>manager|boss|"
-    r"supervisor|sister|brother|mother|father|mom|mum|dad|son|daughter|son-in-law|husband|wife|"
-    r"partner|girlfriend|boyfriend|fianc\w*|friend|co-?founder|colleague|cousin|employee)\b",
-    re.I,
-)
 _EVENT_CLAUSE = re.compile(
     r"(?<!look )(?<!looks )(?<!looked )(?<!looking )(?<!named )(?<!take )(?<!took )"
     r"\b(when|while|before|after|since)\s+(?!(?:the\s+)?(?:latest|most recent)\b)(.+?)[?,]?$",
@@ -201,22 +203,6 @@ def read_event(
     return word, ev
 
 
-def _bridge(ctx: Context, group: str, relation: str, subject: Subject, speakers: tuple[str, ...],
-            excluded: set[str], window: tuple[datetime, datetime] | None, latest: bool) -> Subject | None:
-    """The person a relation noun names for the subject ("Tobias's *manager*" → Olu), read like
-    "Who is Tobias's manager?"; None when no one is well supported."""
-    latest = latest or window is None  # "Noor's manager" without a date is her manager now
-    asked = Asked("person", relation, recency=latest)
-    cues = content_terms(relation) | {relation}
-    turns = subject_turns(ctx, group, subject, cues)
-    chosen, _ = choose(asked, candidates(ctx, asked, subject, turns, cues, speakers, excluded, None),
-                       latest=latest, window=window)
-    if not chosen:
-        return None
-    name = chosen[0].value
-    return Subject(name, frozenset({name.lower(), name.lower().split()[0]}), speaker=False)
-
-
 def main_verb(question: str) -> str | None:
     """The question's own verb ("play" in "What instrument does Aarav play now?"), not be/have/do."""
     for t in parse(question):
@@ -270,26 +256,39 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         }
     latest = asked.recency or mode == "latest_version"
     verb = main_verb(question)
-    rel = _RELATIONAL.search(question)
-    if (
-        rel is not None
-        and subject is not None
-        and (asked.kind != "person" or asked.head != rel.group("rel").lower())
-        and subject.named_in(question[max(0, rel.start() - 40) : rel.start() + 2])
-    ):
-        bridge = _bridge(ctx, group, rel.group("rel").lower(), subject, speakers, excluded, window, latest)
-        if bridge is not None:  # "Tobias's manager" is Olu: read Olu's city, not Tobias's
-            trace["bridge"] = bridge.name
-            subject = bridge
-            cue_set = cue_terms(ctx, question, predicate, subject, asked) - {rel.group("rel").lower()}
+    walked = bool(result.trace.get("from_graph"))  # a chain walked over edges needs no bridge
+    relation = relation_of(ctx, q, subject) if subject is not None and not walked else None
+    rel_cues: set[str] = set()
+    if relation is not None and subject is not None:
+        rel_cues = relation_cues(ctx, relation)
+        found = find_bridge(ctx, group, relation, subject, subject_turns(ctx, group, subject, rel_cues),
+                            speakers, excluded, window, result.trace, rel_cues, trace)
+        trace["relation"] = relation.to_trace()
+        if found is None and asked.kind in TYPED:  # the subject's own value would answer another question
+            return no_information(f"no {relation.word} of {subject.name} is stated",
+                                  result.evidence or turns[:5], trace)
+        if found is not None:  # "Tobias's manager" is Olu: read Olu's city, not Tobias's
+            subject = found
+            trace["bridge"] = subject.name
+            cue_set = cue_terms(ctx, question, predicate, subject, asked) - {relation.word}
             turns = dedupe(subject_turns(ctx, group, subject, cue_set) + result.evidence)
             excluded |= {norm(a) for a in subject.aliases}
-    graph = graph_candidates(ctx, asked, list(result.facts), result.evidence, excluded,
+            if dates_relation(q, relation):  # "the man she dated in 2019": the date was the bridge's
+                window, trace["window"] = None, {"from": "the relation, not the value"}
+    facts = result.facts if walked else [  # a walk's path is the question's; other edges, the subject's
+        f for f in result.facts if subject is None or subject.named_in(f"{f.subject} | {f.object}")]
+    evidence = result.evidence
+    if "bridge" in trace and subject is not None:  # the bridge person's own edges answer too
+        own = bridge_facts(ctx, group, subject, q, predicate, window)
+        facts, evidence = facts + own, dedupe(evidence + fact_evidence(ctx, group, own))
+    graph = graph_candidates(ctx, asked, facts, evidence, excluded,  # edges of the subject only
                              at=window[1] if window is not None and window[1] < FAR_FUTURE else None,
                              open_only=latest and window is None)
     turn_cands = [] if graph and asked.many else candidates(
         ctx, asked, subject, turns, cue_set, speakers, excluded, verb,
         attribute="bridge" in trace or mode != "relation_chain", before=turns_before(ctx, group, turns))
+    if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb
+        turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event
     if graph:  # graph first: the edges valid then stand; "now", unless a turn clearly said a newer value
         newest = max((c.when for c in graph if c.when), default=None)
         turn_cands = [] if window is not None else [

@@ -117,6 +117,12 @@ def _ents(sent: Any, labels: tuple[str, ...], kind: str, sure: float) -> list[Sp
     return out
 
 
+def _after_locative(sent: Any, start: int) -> bool:
+    """A name right after "in"/"to"/"from"… ("moved to farah") reads as a place even when the
+    tagger calls it a person; "my sister farah moved" keeps its person."""
+    return start > sent.start and sent.doc[start - 1].lower_ in LOCATIVE
+
+
 def _places(sent: Any) -> list[Span]:
     out = [s for s in _ents(sent, _NER_KINDS["place"], "place", 0.9)
            if is_place_name(s.text) or s.text[:1].isupper()]
@@ -379,7 +385,8 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         lower = [Span(t.text, "person", 0.45, t.i, t.i + 1) for t in sent
                  if t.i not in taken and t.is_lower and t.is_alpha and len(t.text) > 2 and not t.is_stop
                  and t.pos_ in ("PROPN", "NOUN", "ADJ", "X") and not is_common_word(t.text)]
-        return [p for p in people + extra + lower if not is_place_name(p.text)]
+        named = [p for p in people if not (is_place_name(p.text) and _after_locative(sent, p.start))]
+        return named + [p for p in extra + lower if not is_place_name(p.text)]
     if kind == "role":
         return _roles(sent)
     if kind == "number":

@@ -1,0 +1,256 @@
+"""The person a chain question goes through, found before the asked value is read about them.
+
+"Where did Noor's *first manager* move?", "What is the job of *the woman Jonas is engaged to*?",
+"Which office did *the person who supervised Ana in 2020* join?": the relation comes from the
+question — a relation noun after the subject's possessive, else the first hop of its hop plan
+over the closed predicate vocabulary — and the person from, in order:
+
+1. the walk's own bridge (the plan's first hops walked over real edges);
+2. the subject's edges of the relation's predicate: the one valid in the question's window, the
+   earliest for "first"/"former"/"old"/"ex", else the current one;
+3. the turns about the subject that name a person next to the relation's words ("Marjolein (my
+   supervisor)", "my manager there will be Matteo"), read like "Who is Noor's manager?": the
+   latest said by the window's end, or the first said for "first"/"former".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from planners.asked import Asked, kind_of_noun
+from planners.hop_planner import Hop, HopPlan
+from planners.question import Question
+from tkg.models import Evidence, Fact
+from tkg.nlp import parse
+from tkg.text import content_terms, stems_of, tokenize
+
+from .about import Subject
+from .reader import FAR_FUTURE, Candidate, candidates, choose
+from .slots import lexicon_for
+from .walker import walk
+
+if TYPE_CHECKING:
+    from tkg.context import Context
+
+Window = tuple[datetime, datetime]
+# "X's manager", "X's first PhD supervisor": the value belongs to someone the subject is related to
+RELATIONAL = re.compile(
+    r"['\u2019]s?\s+(?P<mods>(?:(?:current|new|first|old|former|business|phd|ex|previous|original)\s+)*)"
+    r"(?P<rel>manager|boss|supervisor|sister|brother|mother|father|mom|mum|dad|son|daughter|son-in-law|"
+    r"husband|wife|partner|girlfriend|boyfriend|fianc\w*|friend|co-?founder|colleague|cousin|employee)\b",
+    re.I,
+)
+# a spouse was a fiancé(e) first: turns that name a husband often say "proposed" or "engaged"
+_EARLIER_FORM = {"married_to": "engaged_to"}
+# verbs too general to say a relation on their own ("work under", "go out with", "get married to")
+_LIGHT_VERBS = frozenset("be get go have make start become work move take do".split())
+# "the drummer of Callum's band": a person noun of a group the subject belongs to
+_ROLE_OF = re.compile(r"\bthe\s+(?:(?P<mods>first|former|old|new|current)\s+)?(?P<rel>[a-z-]+)\s+"
+                      r"(?:of|in|at)\s+(?P<name>[A-Z][\w-]*)['\u2019]s?\s+[a-z]+")
+_EARLIEST = frozenset({"first", "former", "old", "ex", "previous", "original"})
+
+
+@dataclass(frozen=True)
+class Relation:
+    """How the subject is related to the bridge person: a noun ("manager") and its predicate."""
+
+    word: str
+    predicate: str | None
+    earliest: bool = False  # "first manager", "former boss": the earliest one, not the current
+    from_plan: bool = False
+
+    def to_trace(self) -> dict[str, Any]:
+        return {"word": self.word, "predicate": self.predicate, "earliest": self.earliest,
+                "from": "plan" if self.from_plan else "noun"}
+
+
+def relation_of(ctx: Context, q: Question, subject: Subject) -> Relation | None:
+    """The relation a chain question goes through from its subject, or None when it asks about
+    the subject itself (or names the related person as the answer: "Who is X's manager?"), or
+    goes through more than one person."""
+    asked = q.asked
+    if q.plan is not None and len(q.plan.hops) > 2:
+        return None  # "X's manager's manager's city": the walker's, not one bridge's
+    rel = RELATIONAL.search(q.text)
+    if rel is not None and subject.named_in(q.text[max(0, rel.start() - 40): rel.start() + 2]):
+        word = rel.group("rel").lower()
+        if asked.kind == "person" and asked.head == word:
+            return None
+        entry = lexicon_for(ctx.registry).nouns.get(word)
+        predicate = entry.predicate if entry is not None and not entry.inverse else None
+        earliest = bool(_EARLIEST & set(rel.group("mods").lower().split()))
+        return Relation(word, predicate, earliest)
+    role = _ROLE_OF.search(q.text)
+    if role is not None and kind_of_noun(role.group("rel")) == "person" and subject.named_in(
+            role.group("name")):
+        return Relation(role.group("rel").lower(), None, role.group("mods") in _EARLIEST)
+    plan = q.plan
+    if plan is None or len(plan.hops) < 2 or plan.seed.lower().split()[0] not in subject.aliases:
+        return None
+    hop = plan.hops[0]
+    if hop.inverse or hop.predicate not in ctx.registry:
+        return None
+    pred = ctx.registry.get(hop.predicate)
+    if pred.object_type != "person":
+        return None
+    return Relation(pred.nouns[0] if pred.nouns else hop.predicate, hop.predicate, from_plan=True)
+
+
+def relation_cues(ctx: Context, relation: Relation) -> set[str]:
+    """The words a turn naming the bridge person says near them: the relation noun, the
+    predicate's one-word nouns and phrases, and the head of its verbs with their inflections
+    ("propose", "proposed"; not the light verb of "get married to")."""
+    words = {relation.word}
+    for name in (relation.predicate, _EARLIER_FORM.get(relation.predicate or "")):
+        if name and name in ctx.registry:
+            p = ctx.registry.get(name)
+            words |= {w for w in (*p.nouns, *p.phrases) if " " not in w}
+            words |= {f for v in p.verbs if "{" not in v and v.split()[0] not in _LIGHT_VERBS
+                      for f in _inflections(v.split()[0])}
+    return content_terms(" ".join(sorted(words))) | {relation.word}
+
+
+def _inflections(word: str) -> tuple[str, ...]:
+    """A verb and its regular inflections, whose stems can differ ("propose", "proposed" → propos)."""
+    base = word[:-1] if word.endswith("e") else word[:-1] + "i" if word.endswith("y") else word
+    return word, base + "ed", word + "s", base + "ing" if not word.endswith("y") else word + "ing"
+
+
+def dates_relation(q: Question, relation: Relation) -> bool:
+    """Whether the question's time anchor dates the relation rather than the value: said inside
+    the relative clause, before the question's own verb ("the person who supervised Ana *in 2020*
+    moved to which office?"), not at its end ("where did Ana's manager live *in 2020*?")."""
+    if not relation.from_plan or q.anchor is None:
+        return False
+    return len([w for w in tokenize(q.text[q.anchor.end:]) if w.isalpha()]) >= 2
+
+
+def _person(name: str, speakers: tuple[str, ...]) -> Subject:
+    low = name.lower()
+    speaker = any(s.lower() == low or s.lower().split()[0] == low.split()[0] for s in speakers)
+    return Subject(name, frozenset({low, low.split()[0]}), speaker=speaker)
+
+
+def _from_walk(result_trace: dict[str, Any], relation: Relation) -> str | None:
+    walked = result_trace.get("walk") or {}
+    bridge = walked.get("bridge") or []
+    if relation.from_plan and walked.get("stopped_at") == 1 and len(bridge) == 1:
+        return str(bridge[0])
+    return None
+
+
+def _from_graph(ctx: Context, group: str, subject: Subject, relation: Relation,
+                window: Window | None) -> str | None:
+    """The subject's edge of the relation's predicate valid in the window's end, the earliest,
+    or the current one (one value only: two current managers leave the choice to the turns)."""
+    if relation.predicate is None:
+        return None
+    index = ctx.entities(group)
+    ent = index.find(subject.name, "person")
+    if ent is None:
+        return None
+    if relation.earliest:
+        rows = ctx.store.named("fact.history", {"group_id": group, "subject_uuids": [ent.uuid],
+                                                "predicate": relation.predicate})
+        facts = [f for f in (Fact.from_row(r, group) for r in rows) if f.valid_at is not None]
+        facts = [f for f in facts if not (f.invalid_at is not None and f.invalid_at <= f.valid_at)]  # type: ignore[operator]
+        if not facts:
+            return None
+        return min(facts, key=lambda f: (f.valid_at, f.object)).object
+    at = window[1] if window is not None and window[1] < FAR_FUTURE else None
+    plan = HopPlan(ent.name, ent.name, (Hop(relation.predicate),), "entity")
+    walked = walk(ctx, group, plan, as_of=at, fanout=3, max_hops=1, index=index)
+    values = list(dict.fromkeys(walked.values))
+    return values[0] if len(values) == 1 else None
+
+
+def _near_relation(ev: Evidence, value: str, cues: set[str], subject: Subject) -> bool:
+    """Whether a sentence naming ``value``, or the one before or after it, says the relation: "Tomasz
+    cried during his vows" right after "we got married" names the husband; a boss named three
+    sentences from any marriage does not. A relation noun with a possessor must be the subject's:
+    "my sister Odette" said by the other speaker is not the subject's sister."""
+    sents = list(parse(ev.text).sents)
+    low = value.lower()
+    for i, sent in enumerate(sents):
+        if low not in sent.text.lower():
+            continue
+        near = [t for x in sents[max(0, i - 1): i + 2] for t in x if stems_of([t.text]) & cues]
+        owners = [_owner(t, ev.speaker, subject) for t in near]
+        if near and (True in owners or None in owners):
+            return True
+    return False
+
+
+def _owner(noun: Any, speaker: str, subject: Subject) -> bool | None:
+    """Whether the possessor of a relation noun is the subject ("*my* sister" said by them, "*your*
+    sister" said to them, "*Ana's* sister"); None without a possessor or with "his"/"her"."""
+    poss = next((c for c in noun.children if c.dep_ == "poss"), None)
+    if poss is None:
+        return None
+    said_by = speaker.lower() == subject.name.lower() or speaker.lower().split()[0] in subject.aliases
+    low = poss.lower_
+    if low in ("my", "our"):
+        return subject.speaker and said_by
+    if low in ("your", "ur", "yours"):
+        return subject.speaker and not said_by
+    if poss.pos_ == "PRON" or low in ("his", "her", "their", "its"):
+        return None  # "his sister", "its singer": whose is the sentence's to say
+    return subject.named_in(low)
+
+
+def find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, turns: list[Evidence],
+                speakers: tuple[str, ...], excluded: set[str], window: Window | None,
+                result_trace: dict[str, Any], cues: set[str], trace: dict[str, Any]) -> Subject | None:
+    """The bridge person, or None; ``trace`` gets where they came from ("walk", "graph", "turns")."""
+    name = _from_walk(result_trace, relation)
+    if name:
+        trace["bridge_from"] = "walk"
+        return _person(name, speakers)
+    name = _from_graph(ctx, group, subject, relation, window)
+    if name:
+        trace["bridge_from"] = "graph"
+        return _person(name, speakers)
+    latest = window is None and not relation.earliest  # "Noor's manager" without a date is her manager now
+    asked = Asked("person", relation.word, recency=latest)
+    found = candidates(ctx, asked, subject, turns, cues, speakers, excluded, None, attribute=False)
+    found = [c for c in found if _near_relation(c.evidence, c.value, cues, subject)]
+    if relation.earliest and window is None:
+        window = (datetime(1900, 1, 1).astimezone(), FAR_FUTURE)  # "first": the first said
+    chosen, how = choose(asked, found, latest=latest, window=window)
+    trace["bridge_from"] = {"turns": how}
+    if not chosen:
+        return None
+    return _person(chosen[0].value, speakers)
+
+
+def bridge_facts(ctx: Context, group: str, person: Subject, q: Question, predicate: str | None,
+                 window: Window | None) -> list[Fact]:
+    """The bridge person's own edges of the relation the question asks about (its plan's last hop,
+    else the routed predicate): valid at the window's end, else current."""
+    if q.plan is not None and len(q.plan.hops) >= 2 and not q.plan.hops[-1].inverse:
+        predicate = q.plan.hops[-1].predicate
+    index = ctx.entities(group)
+    ent = index.find(person.name, "person")
+    if not predicate or ent is None:
+        return []
+    at = window[1] if window is not None and window[1] < FAR_FUTURE else None
+    plan = HopPlan(ent.name, ent.name, (Hop(predicate),), "entity")
+    return walk(ctx, group, plan, as_of=at, fanout=3, max_hops=1, index=index).facts
+
+
+def says_relation(verb: str, cues: set[str]) -> bool:
+    """Whether a verb (or one of its inflections) is one of the relation's words ("engage")."""
+    return bool(stems_of(_inflections(verb)) & cues)
+
+
+def said_with(found: list[Candidate], verb: str) -> list[Candidate]:
+    """Candidates about the bridge person, halved unless their turn says the question's own verb
+    ("moved to Singapore" for "which office did she move to", not "knows people in Zurich")."""
+    out = []
+    for c in found:
+        said = any(t.lemma_.lower() == verb for t in parse(c.evidence.text))
+        out.append(c if said else replace(c, score=c.score * 0.5))
+    return out
