@@ -2,7 +2,8 @@
 
 A question reads turns of its group four or five times: the turns behind its hits
 (``retrieval.turns``), their neighbours and the turns just before (``retrieval.turns_by_seq``),
-the turns that contain the subject's or the question's words (``graph.turns_with_terms``) and
+the turns that contain the subject's or the question's words (``graph.turns_with_terms``,
+``graph.turns_containing``) and
 the group's first and last times (``temporal.group_span``). Each is a statement, and on an
 embedded Kuzu each costs more than the lookup it does. A group of up to `TURNS_MAX` turns is
 instead read whole once per write stamp (tkg/group_cache.py, as `procedures.group_vectors`) and
@@ -70,8 +71,17 @@ class GroupTurns:
             if len(out) >= limit:
                 break
             if any(t in text or t in speaker for t in needles):
-                out.append(dict(r))
+                out.append({k: v for k, v in r.items() if k != "session"})
         return out
+
+    def containing(self, needles: Iterable[str]) -> list[Row]:
+        """``graph.turns_containing``: a row per turn and (lower-case) needle its text contains."""
+        wanted = list(needles)
+        return [
+            {"needle": n, "uuid": r["uuid"], "episode_uuid": r["uuid"], "text": r.get("text"),
+             "speaker": r.get("speaker"), "source_ref": r.get("source_ref"), "valid_at": r.get("valid_at")}
+            for text, _, r in self._lowered for n in wanted if n in text
+        ]
 
     def span(self) -> list[Row]:
         """``temporal.group_span``: the first and last turn times and the number of turns."""
@@ -113,6 +123,14 @@ def turns_with_terms(ctx: Context, group: str, terms: list[str], limit: int) -> 
     if kept is not None:
         return kept.with_terms(terms, limit)
     return ctx.store.named("graph.turns_with_terms", {"group_id": group, "terms": terms, "limit": limit})
+
+
+def turns_containing(ctx: Context, group: str, needles: list[str]) -> list[Row]:
+    """The rows of ``graph.turns_containing``."""
+    kept = group_turns(ctx, group)
+    if kept is not None:
+        return kept.containing(needles)
+    return ctx.store.named("graph.turns_containing", {"group_id": group, "needles": needles})
 
 
 def group_span(ctx: Context, group: str) -> list[Row]:
