@@ -5,7 +5,7 @@ statements: on both stores the kept rows must be the statements' rows (for that 
 new turn, a raw Cypher write and `forget` must show at the next question, and a group over the
 cap must read the store. A sentence's spans are kept with its parsed doc (procedures/spans.py),
 and a group's exact vector scores run on one BLAS thread (procedures/group_vectors.py): neither
-may change what is found.
+may change what is found. The reader's word lists are kept on disk and read back whole.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from test_bulk_load import WordHashEmbedder
 from procedures import group_turns as gt
 from procedures.group_vectors import GroupVectors
 from procedures.spans import spans_of
+from tkg import nlp
 from tkg.memory import Memory
 from tkg.models import EpisodeInput
 from tkg.nlp import parse
@@ -150,3 +151,23 @@ def test_exact_scores_on_one_blas_thread_are_the_plain_product() -> None:
     query = rng.standard_normal(384).astype(np.float32)
     scores = GroupVectors(rows, matrix).scores(query.tolist())
     assert np.array_equal(scores, matrix @ (query / np.float32(np.linalg.norm(query))))
+
+
+def test_word_lists_kept_on_disk_are_the_lists_made_afresh(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TKG_CACHE_DIR", str(tmp_path))
+    places, english = nlp._read_places(), nlp._read_english_words()
+    assert nlp.kept_words("places-test", lambda: places) == places  # made, then written
+    assert nlp.kept_words("english-test", lambda: english) == english
+
+    def fail() -> frozenset[str]:
+        raise AssertionError("read back, not made again")
+
+    assert nlp.kept_words("places-test", fail) == places and "porto" in places
+    assert nlp.kept_words("english-test", fail) == english and "deal" in english
+    assert sorted(p.name for p in (tmp_path / "nlp").iterdir()) == ["english-test.txt", "places-test.txt"]
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the cache directory would be")
+    monkeypatch.setenv("TKG_CACHE_DIR", str(blocked))
+    assert nlp.kept_words("places-test", lambda: frozenset({"porto"})) == {"porto"}  # unwritable: made
