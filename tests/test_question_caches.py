@@ -13,34 +13,26 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 from test_bulk_load import WordHashEmbedder
+from test_group_cache import turn
 
 from procedures import group_turns as gt
 from procedures.group_vectors import GroupVectors
 from procedures.spans import spans_of
 from tkg import nlp
 from tkg.memory import Memory
-from tkg.models import EpisodeInput
 from tkg.nlp import parse
 
-T0 = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
-TURNS = [
-    ("Ines", "I moved to Porto last spring, the flat is tiny."),
-    ("Tomas", "Porto suits you! My sister lives in Valencia now."),
-    ("Ines", "Valencia? I thought she was in Lyon."),
-    ("Tomas", "She left Lyon in May. Her new job is at a bakery."),
-]
-
-
-def turn(group: str, i: int, speaker: str, text: str) -> EpisodeInput:
-    return EpisodeInput(group=group, speaker=speaker, text=text, timestamp=T0 + timedelta(hours=i),
-                        source_ref=f"D1:{i}", session="session_1")
+LINES = """Ines: I moved to Porto last spring, the flat is tiny.
+Tomas: Porto suits you! My sister lives in Valencia now.
+Ines: Valencia? I thought she was in Lyon.
+Tomas: She left Lyon in May. Her new job is at a bakery."""
+TURNS = [(who, text) for who, text in (line.split(": ", 1) for line in LINES.splitlines())]
 
 
 @pytest.fixture(params=["kuzu", pytest.param("neo4j", marks=pytest.mark.neo4j)])
