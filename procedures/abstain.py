@@ -38,6 +38,8 @@ from tkg.models import Evidence
 from tkg.text import STOPWORDS, split_sentences, stems_of
 from tkg.time_words import MONTHS, WEEKDAYS
 
+from .group_turns import turns_containing
+
 if TYPE_CHECKING:
     from tkg.context import Context
     from tkg.entities import EntityIndex
@@ -209,9 +211,7 @@ def _turns_saying(ctx: Context, group: str, needles: list[str]) -> dict[str, lis
     if not needles:
         return {}
     out: dict[str, list[dict[str, Any]]] = {n: [] for n in needles}
-    for row in ctx.store.named(
-        "graph.turns_containing", {"group_id": group, "needles": sorted(set(needles))}
-    ):
+    for row in turns_containing(ctx, group, sorted(set(needles))):
         needle = row["needle"]
         if _says((row["text"] or "").lower(), needle):
             out.setdefault(needle, []).append(row)

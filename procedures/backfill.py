@@ -22,6 +22,7 @@ from planners.question import Question
 from tkg.models import Evidence, Fact
 from tkg.text import content_terms, stemmed_words
 
+from .group_turns import turns_with_terms
 from .result import ProcedureResult, evidence_from_hits
 from .retrieval import retrieve
 from .synthesis import dedupe
@@ -131,7 +132,7 @@ def group_turns(ctx: Context, q: Question, group: str, *, as_of: datetime | None
     wanted = sorted(q.terms)
     if not wanted:
         return []
-    rows = ctx.store.named("graph.turns_with_terms", {"group_id": group, "terms": wanted, "limit": limit})
+    rows = turns_with_terms(ctx, group, wanted, limit)
     if as_of is not None:
         rows = [r for r in rows if r["valid_at"] is None or r["valid_at"] <= as_of]
     if not rows:

@@ -23,10 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from tkg.embed_base import normalise_rows
 from tkg.stores.base import Row
@@ -53,7 +54,8 @@ class GroupVectors:
         if not self.rows:
             return np.zeros(0, dtype=np.float32)
         query = np.asarray(vector, dtype=np.float32)
-        return np.asarray(self.matrix @ (query / (float(np.linalg.norm(query)) or 1.0)))
+        with _blas().limit(limits=1, user_api="blas"):
+            return np.asarray(self.matrix @ (query / (float(np.linalg.norm(query)) or 1.0)))
 
     def ranked(self, scores: np.ndarray, kinds: Collection[str]) -> Iterator[Row]:
         """The rows of those kinds with their ``score``, best first, lazily (a caller that needs the
@@ -66,6 +68,14 @@ class GroupVectors:
     def kinds(self) -> np.ndarray:
         """Each row's kind (turn, sentence, fact), in row order."""
         return np.array([str(r.get("kind")) for r in self.rows], dtype=object)
+
+
+@cache
+def _blas() -> ThreadpoolController:
+    """The process's BLAS libraries. A question's matrix-vector product runs on one thread: it is too
+    small to share, and on a busy machine waiting for a second BLAS thread to be scheduled costs far
+    more than the product (each row's dot product is the same either way)."""
+    return ThreadpoolController()
 
 
 def group_vectors(ctx: Context, group: str) -> GroupVectors | None:

@@ -21,6 +21,7 @@ from planners.hop_planner import find_mentions
 from planners.question import Question
 from tkg.models import Evidence, Fact
 
+from .group_turns import group_span
 from .result import ProcedureResult, evidence_from_hits
 from .retrieval import retrieve
 from .slots import analyse
@@ -59,7 +60,7 @@ def long_form(
     - 12 March 2023 — Priya: I'm still living in Bristol and working as a nurse at Northwind, mostly nights.
     ...
     """
-    span = ctx.store.named("temporal.group_span", {"group_id": group})[0]
+    span = group_span(ctx, group)[0]
     trace: dict[str, Any] = {"procedure": "long_form", "turns": span["turns"]}
     if not span["turns"]:
         return ProcedureResult("", [], [], True, {**trace, "reason": "the group has no turns"})

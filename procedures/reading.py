@@ -33,6 +33,7 @@ from .bridge import (
     said_with,
     says_relation,
 )
+from .group_turns import turns_by_seq, turns_by_uuid, turns_with_terms
 from .premise import check, presupposed
 from .reader import (
     FAR_FUTURE,
@@ -115,7 +116,7 @@ def subject_turns(
     terms = sorted({*(subject.aliases if subject else ()), *(c for c in cues_ if len(c) >= 4)})
     if not terms:
         return []
-    rows = ctx.store.named("graph.turns_with_terms", {"group_id": group, "terms": terms, "limit": 2000})
+    rows = turns_with_terms(ctx, group, terms, 2000)
     scored = []
     for r in rows:
         text = r["text"] or ""
@@ -137,11 +138,11 @@ def turns_before(ctx: Context, group: str, turns: list[Evidence]) -> dict[str, s
         return {}
     seq_of = {
         r["uuid"]: r["seq"]
-        for r in ctx.store.named("retrieval.turns", {"group_id": group, "uuids": uuids})
+        for r in turns_by_uuid(ctx, group, uuids)
         if r.get("seq") is not None
     }
     wanted = sorted({s - 1 for s in seq_of.values() if s > 0})
-    rows = ctx.store.named("retrieval.turns_by_seq", {"group_id": group, "seqs": wanted}) if wanted else []
+    rows = turns_by_seq(ctx, group, wanted) if wanted else []
     text_at = {r["seq"]: r["text"] or "" for r in rows}
     return {u: text_at.get(s - 1, "") for u, s in seq_of.items()}
 

@@ -39,6 +39,7 @@ from tkg.models import Fact, as_utc
 from tkg.stores.base import Row
 
 from .fusion import Candidate, Fused, Method, Tuning, boost, context_scores, fuse
+from .group_turns import turns_by_seq, turns_by_uuid
 from .result import Hit, Retrieval
 from .search import LISTS, Clock, Filter, gather, list_names, row_filter, turn_passes
 
@@ -154,7 +155,7 @@ def _to_hits(
     """
     uuids = [f.episode_uuid for f in fused]
     turns = (
-        {r["uuid"]: r for r in ctx.store.named("retrieval.turns", {"group_id": group, "uuids": uuids})}
+        {r["uuid"]: r for r in turns_by_uuid(ctx, group, uuids)}
         if uuids
         else {}
     )
@@ -210,7 +211,7 @@ def _with_context(
         (p[0], p[1] + d) for h in top if (p := place.get(h.episode_uuid)) for d in range(-n, n + 1) if d
     }
     missing = sorted({seq for session, seq in wanted if (session, seq) not in at})
-    rows = ctx.store.named("retrieval.turns_by_seq", {"group_id": group, "seqs": missing}) if missing else []
+    rows = turns_by_seq(ctx, group, missing) if missing else []
     found = {(r.get("session"), int(r["seq"])): r for r in rows if keep is None or keep(r)}
     joined: dict[str, Hit] = {}
     for h in top:

@@ -18,6 +18,7 @@ from planners.question import Question, QuestionSlot, parse
 from tkg.models import Fact, utcnow
 from tkg.timeparse import find_times
 
+from .group_turns import group_span
 from .synthesis import format_day
 from .walker import WalkResult, edge_order, qualifier_filter
 
@@ -105,7 +106,7 @@ def latest_answer(question: str, slot: QuestionSlot, current: list[Fact]) -> str
 
 def group_time(ctx: Context, group: str) -> datetime:
     """The time of the group's latest turn (what "now" means for its relative words), else now."""
-    rows = ctx.store.named("temporal.group_span", {"group_id": group})
+    rows = group_span(ctx, group)
     last = rows[0]["last"] if rows else None
     return last if isinstance(last, datetime) else utcnow()
 

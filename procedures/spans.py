@@ -343,14 +343,23 @@ def _plausible(span: Span) -> bool:
 
 def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     """Every span of ``kind`` (a `planners.asked` kind) in the parsed sentence ``sent``; a span of
-    pronouns and question words only ("it", "you") names nothing, nor does a thing with no noun."""
-    return [
-        s
-        for s in _spans_of(sent, kind, head)
-        if _plausible(s)
-        and not pronominal(sent.doc[s.start : s.end])
-        and not (kind == "thing" and nameless(sent.doc[s.start : s.end]))
-    ]
+    pronouns and question words only ("it", "you") names nothing, nor does a thing with no noun.
+
+    Kept with the parsed doc (its ``user_data``): tkg/nlp.py parses a text once per process and
+    the reader reads the same turns question after question, and spans depend on nothing else.
+    """
+    key = ("tkg.spans", sent.start, sent.end, kind, head)
+    kept = sent.doc.user_data.get(key)
+    if kept is None:
+        kept = tuple(
+            s
+            for s in _spans_of(sent, kind, head)
+            if _plausible(s)
+            and not pronominal(sent.doc[s.start : s.end])
+            and not (kind == "thing" and nameless(sent.doc[s.start : s.end]))
+        )
+        sent.doc.user_data[key] = kept
+    return list(kept)
 
 
 def pronominal(tokens: Any) -> bool:

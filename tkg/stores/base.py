@@ -201,6 +201,8 @@ def normalise_out(value: Any) -> Any:
         native = to_native()
         return to_utc(native) if isinstance(native, datetime) else native
     if isinstance(value, list):
+        if _PLAIN.issuperset(map(type, value)):  # an embedding: hundreds of floats, checked in one pass
+            return value
         return [normalise_out(v) for v in value]
     if isinstance(value, dict):
         return {k: normalise_out(v) for k, v in value.items() if not str(k).startswith("_")}

@@ -17,6 +17,7 @@ QUESTION_OPS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("group.stamp", {}),
     ("entity.list", {}),
     ("graph.speakers", {}),
+    ("group.turns", {}),
     ("retrieval.group_vector_ids", {}),
     ("retrieval.vectors_by_uuid", {"uuids": _ONE}),
     ("retrieval.group_vectors", {}),

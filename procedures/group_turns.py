@@ -1,0 +1,141 @@
+"""A group's turns, read once per write stamp and looked up in memory by uuid, position or word.
+
+A question reads turns of its group four or five times: the turns behind its hits
+(``retrieval.turns``), their neighbours and the turns just before (``retrieval.turns_by_seq``),
+the turns that contain the subject's or the question's words (``graph.turns_with_terms``,
+``graph.turns_containing``) and
+the group's first and last times (``temporal.group_span``). Each is a statement, and on an
+embedded Kuzu each costs more than the lookup it does. A group of up to `TURNS_MAX` turns is
+instead read whole once per write stamp (tkg/group_cache.py, as `procedures.group_vectors`) and
+those reads answered here with the rows the statements return; larger groups and groups with
+no stamp keep the statements. Only the row order of a statement without ``ORDER BY`` may
+differ, and every caller orders or keys the rows itself.
+
+Example::
+
+    >>> turns = GroupTurns([{"uuid": "a", "text": "Moved to Porto", "speaker": "Ana", "seq": 1},
+    ...                     {"uuid": "b", "text": "nice!", "speaker": "Ben", "seq": 2}])
+    >>> [[r["uuid"] for r in turns.with_terms([word], 10)] for word in ("porto", "ben")]
+    [['a'], ['b']]
+    >>> [r["text"] for r in turns.by_seqs([2, 5])]
+    ['nice!']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from tkg.stores.base import Row
+
+if TYPE_CHECKING:
+    from tkg.context import Context
+
+TURNS_MAX = 20_000  # turns of one group kept in memory; beyond, the statements read the store
+
+
+@dataclass(frozen=True)
+class GroupTurns:
+    """Every turn of one group, as ``group.turns`` returns them (seq order)."""
+
+    rows: list[Row]
+
+    def __len__(self) -> int:  # what the group cache weighs it by
+        return len(self.rows)
+
+    @cached_property
+    def _by_uuid(self) -> dict[str, Row]:
+        return {str(r["uuid"]): r for r in self.rows}
+
+    @cached_property
+    def _lowered(self) -> list[tuple[str, str, Row]]:
+        return [((r.get("text") or "").lower(), (r.get("speaker") or "").lower(), r) for r in self.rows]
+
+    def by_uuids(self, uuids: Iterable[str]) -> list[Row]:
+        """``retrieval.turns``: the turns of those uuids."""
+        return [dict(row) for u in dict.fromkeys(uuids) if (row := self._by_uuid.get(u)) is not None]
+
+    def by_seqs(self, seqs: Iterable[int]) -> list[Row]:
+        """``retrieval.turns_by_seq``: the turns at those positions."""
+        wanted = set(seqs)
+        return [dict(r) for r in self.rows if r.get("seq") in wanted]
+
+    def with_terms(self, terms: Iterable[str], limit: int) -> list[Row]:
+        """``graph.turns_with_terms``: the turns whose text or speaker contains any of ``terms``
+        (lower-case words), at most ``limit``."""
+        needles = list(terms)
+        out: list[Row] = []
+        for text, speaker, r in self._lowered:
+            if len(out) >= limit:
+                break
+            if any(t in text or t in speaker for t in needles):
+                out.append({k: v for k, v in r.items() if k != "session"})
+        return out
+
+    def containing(self, needles: Iterable[str]) -> list[Row]:
+        """``graph.turns_containing``: a row per turn and (lower-case) needle its text contains."""
+        wanted = list(needles)
+        return [
+            {"needle": n, "uuid": r["uuid"], "episode_uuid": r["uuid"], "text": r.get("text"),
+             "speaker": r.get("speaker"), "source_ref": r.get("source_ref"), "valid_at": r.get("valid_at")}
+            for text, _, r in self._lowered for n in wanted if n in text
+        ]
+
+    def span(self) -> list[Row]:
+        """``temporal.group_span``: the first and last turn times and the number of turns."""
+        times = [r["valid_at"] for r in self.rows if r.get("valid_at") is not None]
+        first, last = min(times, default=None), max(times, default=None)
+        return [{"first": first, "last": last, "turns": len(self.rows)}]
+
+
+def group_turns(ctx: Context, group: str) -> GroupTurns | None:
+    """The group's turns, kept while its stamp stays; None when the statements should read the store
+    (no stamp, or more than `TURNS_MAX` turns)."""
+    stamp = ctx.stamp(group)
+    if stamp is None or sum(ctx.speakers(group).values()) > TURNS_MAX:
+        return None
+    return ctx.cache.get(
+        group, "turns", stamp, lambda: GroupTurns(ctx.store.named("group.turns", {"group_id": group}))
+    )
+
+
+def turns_by_uuid(ctx: Context, group: str, uuids: list[str]) -> list[Row]:
+    """The rows of ``retrieval.turns``."""
+    kept = group_turns(ctx, group)
+    if kept is not None:
+        return kept.by_uuids(uuids)
+    return ctx.store.named("retrieval.turns", {"group_id": group, "uuids": uuids})
+
+
+def turns_by_seq(ctx: Context, group: str, seqs: list[int]) -> list[Row]:
+    """The rows of ``retrieval.turns_by_seq``."""
+    kept = group_turns(ctx, group)
+    if kept is not None:
+        return kept.by_seqs(seqs)
+    return ctx.store.named("retrieval.turns_by_seq", {"group_id": group, "seqs": seqs})
+
+
+def turns_with_terms(ctx: Context, group: str, terms: list[str], limit: int) -> list[Row]:
+    """The rows of ``graph.turns_with_terms``."""
+    kept = group_turns(ctx, group)
+    if kept is not None:
+        return kept.with_terms(terms, limit)
+    return ctx.store.named("graph.turns_with_terms", {"group_id": group, "terms": terms, "limit": limit})
+
+
+def turns_containing(ctx: Context, group: str, needles: list[str]) -> list[Row]:
+    """The rows of ``graph.turns_containing``."""
+    kept = group_turns(ctx, group)
+    if kept is not None:
+        return kept.containing(needles)
+    return ctx.store.named("graph.turns_containing", {"group_id": group, "needles": needles})
+
+
+def group_span(ctx: Context, group: str) -> list[Row]:
+    """The row of ``temporal.group_span``."""
+    kept = group_turns(ctx, group)
+    if kept is not None:
+        return kept.span()
+    return ctx.store.named("temporal.group_span", {"group_id": group})
