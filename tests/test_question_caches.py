@@ -150,16 +150,28 @@ def test_word_lists_kept_on_disk_are_the_lists_made_afresh(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TKG_CACHE_DIR", str(tmp_path))
-    places, english = nlp._read_places(), nlp._read_english_words()
-    assert nlp.kept_words("places-test", lambda: places) == places  # made, then written
-    assert nlp.kept_words("english-test", lambda: english) == english
+    made: list[str] = []
 
-    def fail() -> frozenset[str]:
-        raise AssertionError("read back, not made again")
+    def make_places() -> frozenset[str]:
+        made.append("places")
+        return nlp._read_places()
 
-    assert nlp.kept_words("places-test", fail) == places and "porto" in places
-    assert nlp.kept_words("english-test", fail) == english and "deal" in english
-    assert sorted(p.name for p in (tmp_path / "nlp").iterdir()) == ["english-test.txt", "places-test.txt"]
+    def make_english() -> frozenset[str]:
+        made.append("english")
+        return nlp._read_english_words()
+
+    places = nlp.kept_words("places-test", make_places)  # made, then written
+    english = nlp.kept_words("english-test", make_english)
+    assert nlp.kept_words("places-test", make_places) == places and "porto" in places  # read back
+    assert nlp.kept_words("english-test", make_english) == english and "deal" in english
+    assert made == ["places", "english"]
+    kept = sorted(p.name.rsplit("-", 1)[0] for p in (tmp_path / "nlp").iterdir())
+    assert kept == ["english-test", "places-test"]
+
+    def other_rule() -> frozenset[str]:  # a changed rule under the same name never reads the old list
+        return frozenset({"elsewhere"})
+
+    assert nlp.kept_words("places-test", other_rule) == {"elsewhere"}
     blocked = tmp_path / "blocked"
     blocked.write_text("a file where the cache directory would be")
     monkeypatch.setenv("TKG_CACHE_DIR", str(blocked))

