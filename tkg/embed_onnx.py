@@ -15,8 +15,10 @@ the order of its sums: a text gets the same vector, bitwise, whether it came alo
 batch, so runs are reproducible. Texts of exactly one token length run ``ROWS`` a call on a graph
 whose integer products are split per text (`tkg.embed_onnx_graph.rows_model`), the rest alone; the
 calls are spread over ``TKG_EMBED_THREADS`` workers (default: up to two), which on short texts is
-faster than splitting one run across threads; the last ``MEMO`` texts' vectors are reused. With float32 products texts are embedded in batches of similar
-length (``TKG_EMBED_BATCH``, default 16) so that little is padding, on one session of that many
+faster than splitting one run across threads; the last ``MEMO`` texts' vectors are reused.
+
+With float32 products texts are embedded in batches of similar length (``TKG_EMBED_BATCH``,
+default 16) so that little is padding, on one session of that many
 threads for a batch and a one-thread session for a question's few texts; those threads sleep
 rather than spin between batches, since ingest writes to the store on another thread meanwhile.
 ``TKG_ONNX_MODEL`` names another copy of the same file (checked the same way).
