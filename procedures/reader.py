@@ -24,7 +24,8 @@ from tkg.text import content_terms, stem
 from tkg.timeparse import find_times
 
 from .about import Subject, about, clause_about
-from .spans import ANIMALS, GREETING, Span, hypothetical, nameless, negated, pronominal, spans_of
+from .span_words import GREETING
+from .spans import ANIMALS, Span, hypothetical, nameless, negated, pronominal, spans_of
 from .synthesis import format_day
 
 if TYPE_CHECKING:

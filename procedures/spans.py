@@ -21,63 +21,17 @@ from typing import Any
 from planners.asked import ANIMALS
 from tkg.nlp import is_common_word, is_place_name
 
-LOCATIVE = frozenset("in to from at near around outside into via".split())
-# "hi from ghent!", "writing from Porto": where the writer is
-GREETING = frozenset("hi hii hiii hello hey hiya greetings ciao hola love writing texting postcard".split())
-_NER_KINDS = {"place": ("GPE", "LOC", "FAC"), "organisation": ("ORG", "FAC"), "person": ("PERSON",),
-              "date": ("DATE",), "number": ("CARDINAL", "QUANTITY", "MONEY", "PERCENT", "TIME")}
-ROLE_HEADS = frozenset(
-    """
-    accountant actor analyst architect artist assistant associate attorney author baker barista bartender
-    builder carpenter cashier chef chemist cleaner clerk coach consultant cook coordinator counsellor
-    counselor
-    curator dancer designer dentist developer director doctor driver economist editor electrician engineer
-    entrepreneur farmer firefighter founder freelancer gardener guide hairdresser head illustrator instructor
-    intern journalist judge lawyer lead lecturer librarian manager mechanic midwife musician nanny nurse
-    officer
-    owner painter paralegal paramedic partner pharmacist photographer physician physiotherapist pilot plumber
-    postdoc producer professor dev programmer psychologist receptionist reporter researcher scientist
-    secretary
-    singer specialist student supervisor surgeon tailor teacher technician tester therapist translator tutor
-    vet veterinarian waiter waitress writer crew attendant captain principal administrator strategist planner
-    copywriter marketer recruiter mechanic janitor porter steward stewardess resident registrar
-    """.split()
-)
-STATUS_WORDS: dict[str, str] = {
-    "married": "married",
-    "wedding": "married",
-    "wife": "married",
-    "husband": "married",
-    "newlywed": "married",
-    "engaged": "engaged",
-    "engagement": "engaged",
-    "proposed": "engaged",
-    "fiance": "engaged",
-    "fiancé": "engaged",
-    "fiancee": "engaged",
-    "fiancée": "engaged",
-    "divorced": "divorced",
-    "divorce": "divorced",
-    "separated": "separated",
-    "widowed": "widowed",
-    "single": "single",
-    "dating": "dating",
-    "girlfriend": "dating",
-    "boyfriend": "dating",
-    "seeing": "dating",
-    "broke": "broke up",
-    "split": "broke up",
-    "dumped": "broke up",
-}
-STATUS_PHRASES = (("called off", "called off"), ("call off", "called off"), ("broke up", "broke up"),
-                  ("broken off", "called off"), ("moved in together", "living together"))
-_NUMBER_WORDS = frozenset(
-    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty "
-    "ninety hundred".split()
-)
-_DET = frozenset(
-    "a an the my your his her our their its this that these those some new old current first ur u yr".split()
+from .span_words import (
+    CALENDAR,
+    DET,
+    FAVOURITE,
+    LOCATIVE,
+    NER_KINDS,
+    NUMBER_WORDS,
+    PEOPLE,
+    ROLE_HEADS,
+    STATUS_PHRASES,
+    STATUS_WORDS,
 )
 
 
@@ -94,7 +48,7 @@ def _clean(tokens: Any) -> tuple[str, int, int] | None:
     """A phrase without leading determiners, stop words, possessives, punctuation and emoji, as
     the sentence writes it ("sixty-seven", not "sixty - seven")."""
     toks = list(tokens)
-    while toks and (toks[0].lower_ in _DET or toks[0].tag_ in ("PRP$", "POS", "DT") or not toks[0].is_alpha
+    while toks and (toks[0].lower_ in DET or toks[0].tag_ in ("PRP$", "POS", "DT") or not toks[0].is_alpha
                     and not toks[0].like_num or (toks[0].is_stop and len(toks) > 1)):
         toks = toks[1:]
     while toks and (
@@ -124,7 +78,7 @@ def _after_locative(sent: Any, start: int) -> bool:
 
 
 def _places(sent: Any) -> list[Span]:
-    out = [s for s in _ents(sent, _NER_KINDS["place"], "place", 0.9)
+    out = [s for s in _ents(sent, NER_KINDS["place"], "place", 0.9)
            if is_place_name(s.text) or s.text[:1].isupper()]
     taken = {i for s in out for i in range(s.start, s.end)}
     toks = list(sent)
@@ -212,7 +166,7 @@ def _number_runs(sent: Any) -> list[Span]:
     run: list[Any] = []
     toks = list(sent) + [None]
     for t in toks:
-        is_num = t is not None and (t.like_num and not t.text[:1].isalpha() or t.lower_ in _NUMBER_WORDS)
+        is_num = t is not None and (t.like_num and not t.text[:1].isalpha() or t.lower_ in NUMBER_WORDS)
         if is_num or (t is not None and t.text == "-" and run):
             run.append(t)
             continue
@@ -230,7 +184,7 @@ def _numbers(sent: Any, head: str) -> list[Span]:
     if head == "age":  # an age is a count of years: no clock times, money or ordinals
         return [s for s in _number_runs(sent) if not (s.text.isdigit() and int(s.text) > 130)
                 and sent.doc[s.start].ent_type_ not in ("TIME", "MONEY", "PERCENT", "ORDINAL")]
-    out = _ents(sent, _NER_KINDS["number"], "number", 0.9)
+    out = _ents(sent, NER_KINDS["number"], "number", 0.9)
     seen = {i for s in out for i in range(s.start, s.end)}
     return out + [s for s in _number_runs(sent) if s.start not in seen]
 
@@ -247,13 +201,12 @@ def _statuses(sent: Any) -> list[Span]:
     return out
 
 
-_PEOPLE = frozenset("guy girl man woman lady person people mum mom dad mother father parent life".split())
 
 
 def _not_a_status(t: Any) -> bool:
     """A status word that says no one's status: "single" on a thing ("not a *single* page", "a
     *single* room": a count), or someone else's wedding ("at Pablo's *wedding*")."""
-    if t.lower_ == "single" and t.dep_ == "amod" and t.head.lower_ not in _PEOPLE \
+    if t.lower_ == "single" and t.dep_ == "amod" and t.head.lower_ not in PEOPLE \
             and t.head.ent_type_ != "PERSON":
         return True
     poss = next((c for c in t.children if c.dep_ == "poss"), None)
@@ -291,7 +244,6 @@ def _given_names(sent: Any, names: list[Span]) -> list[Span]:
     return out
 
 
-_FAVOURITE = frozenset("favourite favorite fave fav fav' new old current latest usual main".split())
 
 
 def _linked(chunk: Any) -> Any | None:
@@ -315,8 +267,8 @@ def _things(sent: Any, head: str) -> list[Span]:
             cleaned = _clean(list(other.subtree))
             if cleaned and len(cleaned[0].split()) <= 5:
                 out.append(Span(cleaned[0], "thing", 0.8, cleaned[1], cleaned[2]))
-        toks = [t for t in chunk if t.i < hit.i and t.lower_ not in _DET and t.tag_ not in ("PRP$", "POS")
-                and t.lower_ not in _FAVOURITE]
+        toks = [t for t in chunk if t.i < hit.i and t.lower_ not in DET and t.tag_ not in ("PRP$", "POS")
+                and t.lower_ not in FAVOURITE]
         if toks:
             cleaned = _clean(toks + [hit])
             if cleaned:
@@ -326,16 +278,13 @@ def _things(sent: Any, head: str) -> list[Span]:
     return out
 
 
-_CALENDAR = frozenset("""january february march april may june july august september october november december
-    monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays
-    saturdays sundays christmas easter""".split())
 
 
 def _plausible(span: Span) -> bool:
     """Not a calendar word ("January", "Fridays") and not a shouted word ("INGRID!!!", "RIP")
     standing for a name; short acronyms of organisations ("MBA") stay."""
     words = span.text.split()
-    if all(w.lower() in _CALENDAR for w in words):
+    if all(w.lower() in CALENDAR for w in words):
         return False
     shouted = len(words) == 1 and span.text.isupper() and len(span.text) > 2
     return not (shouted and (span.kind != "organisation" or len(span.text) > 4))
@@ -376,7 +325,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     if kind == "place":
         return _places(sent)
     if kind == "organisation":
-        orgs = _ents(sent, _NER_KINDS["organisation"], "organisation", 0.9)
+        orgs = _ents(sent, NER_KINDS["organisation"], "organisation", 0.9)
         taken = {i for s in orgs for i in range(s.start, s.end)}
         places = {s.start for s in _places(sent)}
         extra = [Span(s.text, "organisation", 0.5, s.start, s.end) for s in _proper_runs(sent)
@@ -384,7 +333,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
                  and not any(t.ent_type_ == "PERSON" for t in sent.doc[s.start : s.end])]
         return orgs + extra
     if kind == "person":
-        people = _ents(sent, _NER_KINDS["person"], "person", 0.9)
+        people = _ents(sent, NER_KINDS["person"], "person", 0.9)
         taken = {i for s in people for i in range(s.start, s.end)}
         extra = [Span(s.text, "person", 0.5, s.start, s.end) for s in _proper_runs(sent)
                  if not any(i in taken for i in range(s.start, s.end)) and len(s.text.split()) <= 2
@@ -401,7 +350,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     if kind == "number":
         return _numbers(sent, head)
     if kind == "date":
-        return _ents(sent, _NER_KINDS["date"], "date", 0.9)
+        return _ents(sent, NER_KINDS["date"], "date", 0.9)
     if kind == "status":
         return _statuses(sent)
     if kind == "pet_name":
