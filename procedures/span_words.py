@@ -1,0 +1,73 @@
+"""The words the span finder types by: locative prepositions, greetings, spaCy's entity labels for
+each asked kind, role head nouns, status words and phrases, number words, determiners, people
+nouns, "favourite"-like modifiers and calendar words. Data only; `procedures/spans.py` reads them.
+"""
+
+from __future__ import annotations
+
+LOCATIVE = frozenset("in to from at near around outside into via".split())
+# "hi from ghent!", "writing from Porto": where the writer is
+GREETING = frozenset("hi hii hiii hello hey hiya greetings ciao hola love writing texting postcard".split())
+NER_KINDS = {"place": ("GPE", "LOC", "FAC"), "organisation": ("ORG", "FAC"), "person": ("PERSON",),
+              "date": ("DATE",), "number": ("CARDINAL", "QUANTITY", "MONEY", "PERCENT", "TIME")}
+ROLE_HEADS = frozenset(
+    """
+    accountant actor analyst architect artist assistant associate attorney author baker barista bartender
+    builder carpenter cashier chef chemist cleaner clerk coach consultant cook coordinator counsellor
+    counselor
+    curator dancer designer dentist developer director doctor driver economist editor electrician engineer
+    entrepreneur farmer firefighter founder freelancer gardener guide hairdresser head illustrator instructor
+    intern journalist judge lawyer lead lecturer librarian manager mechanic midwife musician nanny nurse
+    officer
+    owner painter paralegal paramedic partner pharmacist photographer physician physiotherapist pilot plumber
+    postdoc producer professor dev programmer psychologist receptionist reporter researcher scientist
+    secretary
+    singer specialist student supervisor surgeon tailor teacher technician tester therapist translator tutor
+    vet veterinarian waiter waitress writer crew attendant captain principal administrator strategist planner
+    copywriter marketer recruiter mechanic janitor porter steward stewardess resident registrar
+    """.split()
+)
+STATUS_WORDS: dict[str, str] = {
+    "married": "married",
+    "wedding": "married",
+    "wife": "married",
+    "husband": "married",
+    "newlywed": "married",
+    "engaged": "engaged",
+    "engagement": "engaged",
+    "proposed": "engaged",
+    "fiance": "engaged",
+    "fiancé": "engaged",
+    "fiancee": "engaged",
+    "fiancée": "engaged",
+    "divorced": "divorced",
+    "divorce": "divorced",
+    "separated": "separated",
+    "widowed": "widowed",
+    "single": "single",
+    "dating": "dating",
+    "girlfriend": "dating",
+    "boyfriend": "dating",
+    "seeing": "dating",
+    "broke": "broke up",
+    "split": "broke up",
+    "dumped": "broke up",
+}
+STATUS_PHRASES = (("called off", "called off"), ("call off", "called off"), ("broke up", "broke up"),
+                  ("broken off", "called off"), ("moved in together", "living together"))
+NUMBER_WORDS = frozenset(
+    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty "
+    "ninety hundred".split()
+)
+DET = frozenset(
+    "a an the my your his her our their its this that these those some new old current first ur u yr".split()
+)
+
+PEOPLE = frozenset("guy girl man woman lady person people mum mom dad mother father parent life".split())
+
+FAVOURITE = frozenset("favourite favorite fave fav fav' new old current latest usual main".split())
+
+CALENDAR = frozenset("""january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays
+    saturdays sundays christmas easter""".split())
