@@ -237,6 +237,7 @@ class Tuning:
     max_retries: int = 3
     learn_share: bool = True  # size the first fetch from the share the group kept last time
     exact_vectors: bool = True  # score a small group's vectors in memory (procedures/group_vectors.py)
+    exact_text: bool = True  # and its full text, BM25 over the same rows (procedures/group_text.py)
     normaliser: Normaliser = "z"  # how "score" fusion calibrates each list (z beat minmax)
     pool: bool = False  # calibrate against all lists of a modality pooled (measured: no gain)
     rrf_k: int = 60

@@ -5,8 +5,12 @@ The chunk, sentence and fact indexes are searched with one full-text and one vec
 question is embedded; the rows come back split into up to six ranked lists (``chunk_text``,
 ``chunk_vector``, ``sentence_text``, ...), facts as candidates of the turn that said them.
 
-Indexes are shared by all groups, so each search over-fetches (``k_fetch``) and keeps this group's
-rows; when too few survive and the index had more to give, it asks again with a larger
+A group small enough to keep in memory (`procedures.group_vectors`: one read per write stamp) is
+searched there both ways, exactly and without a store call: its vectors by a matrix product, its
+full text by BM25 over the same rows (`procedures.group_text`).
+
+The store's indexes are shared by all groups, so each search of them over-fetches (``k_fetch``)
+and keeps this group's rows; when too few survive and the index had more to give, it asks again with a larger
 ``k_fetch`` (at most `Tuning.max_retries` times, never above `Tuning.k_fetch_max`), and it
 remembers the share it kept so the next question's first fetch is sized right.
 
@@ -21,8 +25,11 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+import numpy as np
 
 from planners.payloads import Payload
 from planners.query_text import QueryText
@@ -30,7 +37,8 @@ from tkg.context import Context
 from tkg.stores.base import Row
 
 from .fusion import Candidate, Tuning
-from .group_vectors import group_vectors
+from .group_text import GroupText, group_text, text_scores
+from .group_vectors import GroupVectors, group_vectors
 
 __all__ = ["LISTS", "Clock", "Filter", "gather", "list_names", "row_filter", "turn_passes"]
 
@@ -89,6 +97,7 @@ def gather(
     """One full-text and one vector search, rows split into lists (facts under their turn)."""
     lists: dict[str, list[Candidate]] = {}
     searches: dict[str, Callable[[], list[Row]]] = {}
+    kept = _kept(ctx, group, tune, clock)
     for mode in ("text", "vector"):
         wanted = [n for n in names if n.endswith("_" + mode)]
         if not wanted:
@@ -96,10 +105,11 @@ def gather(
         if mode == "text" and not q.fts:
             trace["fallbacks"].append("no words for full text: dense lists only")
             continue
-        searches[mode] = _searcher(ctx, q, group, mode, wanted, tune, keep, clock, trace)
-    # The full-text search runs while the question is embedded and the vector index searched:
-    # one question on one core each, about a third off the wall time.
-    pending = _pool().submit(searches.pop("text")) if len(searches) == 2 else None
+        searches[mode] = _searcher(ctx, q, group, mode, wanted, tune, keep, kept, clock, trace)
+    # A full-text search that goes to the store runs while the question is embedded and the
+    # vector index searched: one question on one core each, about a third off the wall time.
+    to_store = len(searches) == 2 and kept.text is None
+    pending = _pool().submit(searches.pop("text")) if to_store else None
     results = {mode: run() for mode, run in searches.items()}
     if pending is not None:
         results["text"] = pending.result()
@@ -113,20 +123,49 @@ def gather(
     return lists
 
 
+@dataclass(frozen=True)
+class _Kept:
+    """What the group keeps in memory for this search (None: the store's index serves that mode)."""
+
+    vectors: GroupVectors | None
+    text: GroupText | None
+
+
+def _kept(ctx: Context, group: str, tune: Tuning, clock: Clock) -> _Kept:
+    """The group's kept vectors and full-text index, read here, before any search starts, so two
+    searches never read them at once."""
+    if not (tune.exact_vectors or tune.exact_text):
+        return _Kept(None, None)
+    vectors = clock.time("vector", lambda: group_vectors(ctx, group))
+    text = clock.time("text", lambda: group_text(ctx, group, vectors)) if tune.exact_text else None
+    return _Kept(vectors if tune.exact_vectors else None, text)
+
+
 def _searcher(
     ctx: Context, q: QueryText, group: str, mode: str, wanted: list[str], tune: Tuning, keep: Filter | None,
-    clock: Clock, trace: dict[str, Any],
+    kept: _Kept, clock: Clock, trace: dict[str, Any],
 ) -> Callable[[], list[Row]]:
     """The search of one modality as a thunk (embedding included), timed under its mode's name."""
 
     def run() -> list[Row]:
+        op = f"retrieval.{mode}"
         if mode == "text":
+            if kept.text is not None and kept.vectors is not None:
+                index, rows = kept.text, kept.vectors
+                return clock.time(mode, lambda: _in_memory(
+                    op, rows, text_scores(index, q.fts, k1=tune.bm25_k1, b=tune.bm25_b), tune, trace,
+                    wanted, keep))
             params: dict[str, Any] = {"text": q.fts, "bm25_k1": tune.bm25_k1, "bm25_b": tune.bm25_b}
         else:
             question = q.dense if tune.dense_text == "declarative" else q.question
-            params = {"vector": clock.time("embed", lambda: ctx.embed_query(question))}
-        return clock.time(mode, lambda: _search(ctx, f"retrieval.{mode}", {"group_id": group, **params},
-                                                tune, trace, wanted, keep))
+            vector = clock.time("embed", lambda: ctx.embed_query(question))
+            if kept.vectors is not None:
+                exact = kept.vectors
+                return clock.time(mode, lambda: _in_memory(op, exact, exact.scores(vector), tune, trace,
+                                                           wanted, keep))
+            params = {"vector": vector}
+        return clock.time(mode, lambda: _search(ctx, op, {"group_id": group, **params}, tune, trace, wanted,
+                                                keep))
 
     return run
 
@@ -150,16 +189,6 @@ def _search(
     """One index search with adaptive over-fetch: this group's rows for the wanted lists,
     at most ``per_list`` per list, best first. Fact rows skip ``keep`` (checked on the fact)."""
     mode = op.rsplit(".", 1)[1]
-    exact = group_vectors(ctx, str(params["group_id"])) if mode == "vector" and tune.exact_vectors else None
-    if exact is not None:  # every row of a small group, scored exactly (procedures/group_vectors.py)
-        trace.setdefault("exact", {})[op] = len(exact)
-        scores = exact.scores(params["vector"])
-        out: list[Row] = []
-        for name in wanted:  # each list's best rows that pass the filters: only those are read
-            kinds = {k for k, index in _INDEX_OF_KIND.items() if f"{index}_{mode}" == name}
-            mine = (r for r in exact.ranked(scores, kinds) if keep is None or r["kind"] == "fact" or keep(r))
-            out += itertools.islice(mine, tune.per_list)
-        return sorted(out, key=lambda r: (-float(r["score"]), str(r["uuid"])))
     key = (str(getattr(ctx.store, "url", "")), op, str(params.get("group_id")))
     k_fetch = tune.per_list * tune.k_fetch_factor
     share = _SHARE.get(key) if tune.learn_share else None
@@ -195,6 +224,26 @@ def _search(
         trace["retries"][op] = {"retries": retries, "k_fetch": k_fetch}
     rows.sort(key=lambda r: (-float(r["score"]), str(r["uuid"])))
     return _per_list(rows, mode, tune)
+
+
+def _in_memory(
+    op: str, kept: GroupVectors, scores: np.ndarray, tune: Tuning, trace: dict[str, Any], wanted: list[str],
+    keep: Filter | None,
+) -> list[Row]:
+    """Every row of a small group scored in memory (procedures/group_vectors.py, group_text.py):
+    each wanted list's best ``per_list`` rows that pass the filters, best first; a row that scored 0
+    (no query word in it) is no full-text hit."""
+    trace.setdefault("exact", {})[op] = len(kept)
+    mode = op.rsplit(".", 1)[1]
+    out: list[Row] = []
+    for name in wanted:  # each list's best rows that pass the filters: only those are read
+        kinds = {k for k, index in _INDEX_OF_KIND.items() if f"{index}_{mode}" == name}
+        ranked = kept.ranked(scores, kinds)
+        if mode == "text":
+            ranked = itertools.takewhile(lambda r: r["score"] > 0, ranked)
+        mine = (r for r in ranked if keep is None or r["kind"] == "fact" or keep(r))
+        out += itertools.islice(mine, tune.per_list)
+    return sorted(out, key=lambda r: (-float(r["score"]), str(r["uuid"])))
 
 
 def _per_list(rows: list[Row], mode: str, tune: Tuning) -> list[Row]:

@@ -245,8 +245,8 @@ def test_groups_never_see_each_others_turns(w: World) -> None:
 
 
 def test_over_fetch_grows_until_the_group_has_rows(w: World) -> None:
-    payload = only("chunk", "bm25")
-    tight = Tuning(per_list=2, k_fetch_factor=1, learn_share=False)
+    payload = only("chunk", "bm25")  # the store's index (a small group's full text is scored in memory)
+    tight = Tuning(per_list=2, k_fetch_factor=1, learn_share=False, exact_text=False)
     r = retrieve(w.mem.ctx, "kayaking", w.main, payload, tuning=tight)
     assert refs(r)[:1] == ["h21"]
     assert r.trace["retries"]["retrieval.text"]["retries"] >= 1
@@ -258,7 +258,8 @@ def test_over_fetch_grows_until_the_group_has_rows(w: World) -> None:
 
 
 def test_the_first_fetch_learns_the_groups_share(w: World) -> None:
-    payload, learn = only("chunk", "bm25"), Tuning(per_list=2, k_fetch_factor=1, learn_share=True)
+    payload = only("chunk", "bm25")
+    learn = Tuning(per_list=2, k_fetch_factor=1, learn_share=True, exact_text=False)
     forget_shares()  # what earlier tests' searches in this group taught it
     first = retrieve(w.mem.ctx, "kayaking", w.main, payload, tuning=learn)
     second = retrieve(w.mem.ctx, "kayaking", w.main, payload, tuning=learn)
@@ -268,9 +269,8 @@ def test_the_first_fetch_learns_the_groups_share(w: World) -> None:
 
 
 def test_no_retry_when_the_index_has_nothing_more(w: World) -> None:
-    r = retrieve(
-        w.mem.ctx, "octopus", w.main, only("chunk", "bm25"), tuning=Tuning(per_list=5, k_fetch_factor=8)
-    )
+    tune = Tuning(per_list=5, k_fetch_factor=8, exact_text=False)
+    r = retrieve(w.mem.ctx, "octopus", w.main, only("chunk", "bm25"), tuning=tune)
     assert refs(r) == ["h23"] and r.trace["retries"] == {}
 
 
