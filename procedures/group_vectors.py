@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cache, cached_property
 from typing import TYPE_CHECKING
 
@@ -30,12 +31,14 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from tkg.embed_base import normalise_rows
+from tkg.models import as_utc
 from tkg.stores.base import Row
 
 if TYPE_CHECKING:
     from tkg.context import Context
 
 EXACT_MAX = 50_000  # vectors of one group scored in memory; beyond, the store's index
+_TIMES = ("valid_at", "time_start", "time_end")
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,17 @@ def _blas() -> ThreadpoolController:
     return ThreadpoolController()
 
 
+def _from_text(value: str | None) -> datetime | None:
+    """An aware UTC datetime from a store's ISO text of one (Kuzu's has no zone: it is UTC).
+
+    >>> _from_text("1969-07-20T20:17:40.123456Z").isoformat(), _from_text("2023-01-01 10:00:07").isoformat()
+    ('1969-07-20T20:17:40.123456+00:00', '2023-01-01T10:00:07+00:00')
+    >>> _from_text(None) is None
+    True
+    """
+    return None if value is None else as_utc(datetime.fromisoformat(value.split("[", 1)[0]))
+
+
 def group_vectors(ctx: Context, group: str) -> GroupVectors | None:
     """The group's vectors, kept while its stamp stays; None when the index should be used."""
     stamp = ctx.stamp(group)
@@ -106,6 +120,8 @@ def _read(ctx: Context, group: str, before: GroupVectors | None) -> GroupVectors
         )
     if fetched:
         unit = normalise_rows(np.asarray([r.pop("embedding") for r in fetched], dtype=np.float32))
+        for r in fetched:  # the reads send times as ISO text (see retrieval.group_vectors)
+            r.update({k: _from_text(r.get(k)) for k in _TIMES})
         kept.update((str(r["uuid"]), (r, unit[i])) for i, r in enumerate(fetched))
     rows = [kept[u] for u in ids if u in kept]  # uuid order, as the store listed them
     if not rows:

@@ -1,8 +1,13 @@
 // Every vector of one group with the row retrieval.vector returns for it, for exact search in
 // memory (procedures/group_vectors.py). Kuzu keeps fact sentences as Chunk rows of kind 'fact',
 // so one table holds them all. Ordered by uuid, so the matrix is the same on every read.
+// Times come as ISO text (UTC), as the Neo4j version sends them (procedures/group_vectors.py turns
+// them back into datetimes).
 MATCH (c:Chunk) WHERE c.group_id = $group_id AND c.embedding IS NOT NULL
 RETURN c.uuid AS uuid, c.episode_uuid AS episode_uuid, c.kind AS kind, c.text AS text, c.speaker AS speaker,
-       c.source_ref AS source_ref, c.valid_at AS valid_at, c.time_start AS time_start, c.time_end AS time_end,
+       c.source_ref AS source_ref,
+       CAST(c.valid_at AS STRING) AS valid_at,
+       CAST(c.time_start AS STRING) AS time_start,
+       CAST(c.time_end AS STRING) AS time_end,
        c.embedding AS embedding
 ORDER BY uuid

@@ -1,15 +1,24 @@
 // Every vector of one group with the row retrieval.vector returns for it, for exact search in
 // memory (procedures/group_vectors.py): turns and sentences on Chunk nodes, fact sentences on
 // RELATES_TO edges (fact_embedding, graphiti-core's name). Ordered by uuid within each part.
+// Times come as ISO text (UTC): the driver builds a DateTime per value far more slowly than it
+// reads a string, and this read returns every row of a group (procedures/group_vectors.py turns them
+// back into datetimes; the Kuzu version sends the same).
 CALL {
   MATCH (c:Chunk) WHERE c.group_id = $group_id AND c.embedding IS NOT NULL
   RETURN c.uuid AS uuid, c.episode_uuid AS episode_uuid, c.kind AS kind, c.text AS text, c.speaker AS speaker,
-         c.source_ref AS source_ref, c.valid_at AS valid_at, c.time_start AS time_start, c.time_end AS time_end,
+         c.source_ref AS source_ref,
+         toString(c.valid_at) AS valid_at,
+         toString(c.time_start) AS time_start,
+         toString(c.time_end) AS time_end,
          c.embedding AS embedding
   UNION ALL
   MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $group_id AND r.fact_embedding IS NOT NULL
   RETURN r.uuid AS uuid, r.episodes[0] AS episode_uuid, 'fact' AS kind, r.fact AS text, '' AS speaker,
-         r.source_ref AS source_ref, r.valid_at AS valid_at, null AS time_start, null AS time_end,
+         r.source_ref AS source_ref,
+         toString(r.valid_at) AS valid_at,
+         null AS time_start,
+         null AS time_end,
          r.fact_embedding AS embedding
 }
 RETURN uuid, episode_uuid, kind, text, speaker, source_ref, valid_at, time_start, time_end, embedding

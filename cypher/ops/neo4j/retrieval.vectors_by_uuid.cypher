@@ -1,15 +1,24 @@
 // @each uuids AS uuid
 // Some vector rows of one group by uuid, as retrieval.group_vectors returns them: a turn or sentence
 // (Chunk) or a fact sentence (RELATES_TO, found through its uuid index).
+// Times come as ISO text (UTC): the driver builds a DateTime per value far more slowly than it
+// reads a string, and this read returns every row of a group (procedures/group_vectors.py turns them
+// back into datetimes; the Kuzu version sends the same).
 CALL {
   MATCH (c:Chunk {uuid: $uuid}) WHERE c.group_id = $group_id AND c.embedding IS NOT NULL
   RETURN c.uuid AS uuid, c.episode_uuid AS episode_uuid, c.kind AS kind, c.text AS text, c.speaker AS speaker,
-         c.source_ref AS source_ref, c.valid_at AS valid_at, c.time_start AS time_start, c.time_end AS time_end,
+         c.source_ref AS source_ref,
+         toString(c.valid_at) AS valid_at,
+         toString(c.time_start) AS time_start,
+         toString(c.time_end) AS time_end,
          c.embedding AS embedding
   UNION ALL
   MATCH ()-[r:RELATES_TO {uuid: $uuid}]->() WHERE r.group_id = $group_id AND r.fact_embedding IS NOT NULL
   RETURN r.uuid AS uuid, r.episodes[0] AS episode_uuid, 'fact' AS kind, r.fact AS text, '' AS speaker,
-         r.source_ref AS source_ref, r.valid_at AS valid_at, null AS time_start, null AS time_end,
+         r.source_ref AS source_ref,
+         toString(r.valid_at) AS valid_at,
+         null AS time_start,
+         null AS time_end,
          r.fact_embedding AS embedding
 }
 RETURN uuid, episode_uuid, kind, text, speaker, source_ref, valid_at, time_start, time_end, embedding
