@@ -28,16 +28,17 @@ from tkg.memory import Memory
 from tkg.models import EpisodeInput
 
 START = datetime(2024, 2, 1, 9, 0, tzinfo=UTC)
-TURNS = [
-    ("Ines", "We painted the garden shed a pale green on Saturday."),
-    ("Tomasz", "Painting sheds is my least favourite chore, honestly."),
-    ("Ines", "Our neighbour's dog barked at the painters all morning!!"),
-    ("Tomasz", "I'm learning the cello; lesson #3 was on 12/02 at 5pm."),
-    ("Ines", "The café on Rua Augusta does the best pastéis de nata."),
-    ("Tomasz", "My sister-in-law moved to Gdańsk: she loves the shipyards."),
-    ("Ines", "Gardening, painting, cooking: weekends go so fast."),
-    ("Tomasz", "The cello teacher says I should practise scales daily."),
-]
+CONVERSATION = """
+Ines: We painted the garden shed a pale green on Saturday.
+Tomasz: Painting sheds is my least favourite chore, honestly.
+Ines: Our neighbour's dog barked at the painters all morning!!
+Tomasz: I'm learning the cello; lesson #3 was on 12/02 at 5pm.
+Ines: The café on Rua Augusta does the best pastéis de nata.
+Tomasz: My sister-in-law moved to Gdańsk: she loves the shipyards.
+Ines: Gardening, painting, cooking: weekends go so fast.
+Tomasz: The cello teacher says I should practise scales daily.
+"""
+TURNS = [(who, text) for who, text in (line.split(": ", 1) for line in CONVERSATION.strip().splitlines())]
 QUERIES = ["painting shed", "cello lesson scales", "sister law gdańsk", "café nata", "dog painters garden",
            "tomasz cello", "weekends fast cooking", "zeppelin"]
 
