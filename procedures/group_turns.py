@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING
 
 from tkg.stores.base import Row
 
+from .group_vectors import time_from_text
+
 if TYPE_CHECKING:
     from tkg.context import Context
 
@@ -96,9 +98,15 @@ def group_turns(ctx: Context, group: str) -> GroupTurns | None:
     stamp = ctx.stamp(group)
     if stamp is None or sum(ctx.speakers(group).values()) > TURNS_MAX:
         return None
-    return ctx.cache.get(
-        group, "turns", stamp, lambda: GroupTurns(ctx.store.named("group.turns", {"group_id": group}))
-    )
+    return ctx.cache.get(group, "turns", stamp, lambda: GroupTurns(_read(ctx, group)))
+
+
+def _read(ctx: Context, group: str) -> list[Row]:
+    """The group's turns, with their times back as datetimes (``group.turns`` sends ISO text)."""
+    rows = ctx.store.named("group.turns", {"group_id": group})
+    for r in rows:
+        r["valid_at"] = time_from_text(r.get("valid_at"))
+    return rows
 
 
 def turns_by_uuid(ctx: Context, group: str, uuids: list[str]) -> list[Row]:

@@ -81,12 +81,12 @@ def _blas() -> ThreadpoolController:
     return ThreadpoolController()
 
 
-def _from_text(value: str | None) -> datetime | None:
+def time_from_text(value: str | None) -> datetime | None:
     """An aware UTC datetime from a store's ISO text of one (Kuzu's has no zone: it is UTC).
 
-    >>> _from_text("1969-07-20T20:17:40.123456Z").isoformat(), _from_text("2023-01-01 10:00:07").isoformat()
-    ('1969-07-20T20:17:40.123456+00:00', '2023-01-01T10:00:07+00:00')
-    >>> _from_text(None) is None
+    >>> [time_from_text(t).isoformat() for t in ("1969-07-20T20:17:40.123456Z", "2023-01-01 10:00:07")]
+    ['1969-07-20T20:17:40.123456+00:00', '2023-01-01T10:00:07+00:00']
+    >>> time_from_text(None) is None
     True
     """
     return None if value is None else as_utc(datetime.fromisoformat(value.split("[", 1)[0]))
@@ -121,7 +121,7 @@ def _read(ctx: Context, group: str, before: GroupVectors | None) -> GroupVectors
     if fetched:
         unit = normalise_rows(np.asarray([r.pop("embedding") for r in fetched], dtype=np.float32))
         for r in fetched:  # the reads send times as ISO text (see retrieval.group_vectors)
-            r.update({k: _from_text(r.get(k)) for k in _TIMES})
+            r.update({k: time_from_text(r.get(k)) for k in _TIMES})
         kept.update((str(r["uuid"]), (r, unit[i])) for i, r in enumerate(fetched))
     rows = [kept[u] for u in ids if u in kept]  # uuid order, as the store listed them
     if not rows:

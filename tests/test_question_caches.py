@@ -72,7 +72,10 @@ def test_kept_turns_are_the_rows_the_statements_return(mem: Memory) -> None:
     kept = gt.group_turns(ctx, g)
     assert kept is not None and len(kept) == len(TURNS)
     store = mem.ctx.store
-    assert kept.rows == store.named("group.turns", {"group_id": g})  # what the cache holds, in seq order
+    read = store.named("group.turns", {"group_id": g})  # what the cache holds, in seq order (times as text)
+    assert [r["uuid"] for r in kept.rows] == [r["uuid"] for r in read]
+    every = store.named("retrieval.turns", {"group_id": g, "uuids": [r["uuid"] for r in read]})
+    assert by_uuid(kept.rows) == by_uuid(every)  # times back as the same datetimes
     uuids = [str(r["uuid"]) for r in kept.rows]
     assert [r["seq"] for r in kept.rows] == sorted(r["seq"] for r in kept.rows)
     assert by_uuid(kept.by_uuids(uuids[1:3])) == by_uuid(
