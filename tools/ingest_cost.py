@@ -24,6 +24,7 @@ from typing import Any
 from tkg import Memory
 from tkg import embed_onnx as onnx_embedder
 from tkg.embed import get_embedder
+from tkg.ingest import pipeline
 from tkg.ingest.loaders import load_locomo
 from tkg.stores import kuzu_values
 from tkg.stores.kuzu_store import KuzuStore
@@ -47,7 +48,10 @@ def _timed(label: str, fn: Callable[..., Any]) -> Callable[..., Any]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("path", help="a LoCoMo JSON file")
+    ap.add_argument("--batch", type=int, default=0, help="turns prepared and embedded together (0: ingest's)")
     args = ap.parse_args()
+    if args.batch:
+        pipeline.BATCH = args.batch
     onnx_embedder._pooled = _timed("onnxruntime", onnx_embedder._pooled)  # type: ignore[assignment]
     kuzu_values.vector_text = _timed("vector_text", kuzu_values.vector_text)  # type: ignore[assignment]
     build: dict[str, float] = {}
@@ -81,7 +85,8 @@ def main() -> None:
             report = mem.ingest_episodes(episodes)
             wall, main, cpu = time.perf_counter() - wall, time.thread_time() - main, time.process_time() - cpu
     print(json.dumps({
-        "turns": report.episodes, "seconds": round(wall, 2), "turns_per_s": round(report.episodes / wall, 1),
+        "turns": report.episodes, "batch": pipeline.BATCH, "seconds": round(wall, 2),
+        "turns_per_s": round(report.episodes / wall, 1),
         "bulk": report.bulk, "process_cpu_s": round(cpu, 2), "main_thread_cpu_s": round(main, 2),
         "onnxruntime_cpu_s": round(_spent.get("onnxruntime", 0.0), 2),
         "vector_text_cpu_s": round(_spent.get("vector_text", 0.0), 2),
