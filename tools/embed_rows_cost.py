@@ -3,10 +3,10 @@
 Takes the chunk texts ingest embeds for a LoCoMo file (each turn's sentences and long turns'
 windows, as the indexes see them) and embeds them two ways on one worker: every distinct text alone
 on the one-thread session (how every text ran before `tkg.embed_onnx_graph.rows_model`), and as ingest
-embeds them now (``OnnxEmbedder.embed`` in calls of ``--per-call`` texts: ``ROWS`` texts of one token
-length a call, the rest alone). It prints the CPU milliseconds a text costs each way (thread time, so
-other work on the machine inflates both alike), how many texts ran in rows, and how many vectors
-are bitwise equal (all of them, or the change is wrong).
+embeds them now (``OnnxEmbedder.embed`` in calls of ``--per-call`` texts: up to ``ROWS`` texts of one
+token length a call, a length only one text has alone). It prints the CPU milliseconds a text costs
+each way (thread time, so other work on the machine inflates both alike), how many texts ran in rows,
+and how many vectors are bitwise equal (all of them, or the change is wrong).
 
     python3 tools/embed_rows_cost.py ../shared/data/locomo/locomo_dev5.json
     python3 tools/embed_rows_cost.py FILE --per-call 450 --limit 3000
@@ -25,7 +25,7 @@ from tkg.embed_base import normalise_rows
 from tkg.embed_onnx import ROWS, OnnxEmbedder, _pooled, same_length_runs
 from tkg.ingest.chunking import chunk_episode
 from tkg.ingest.loaders import load_locomo
-from tkg.ingest.pipeline import _derived_turn, episode_uuid, search_text
+from tkg.ingest.prepare import derived_turn, episode_uuid, search_text
 
 
 def main() -> None:
@@ -37,7 +37,7 @@ def main() -> None:
     texts: list[str] = []
     for ep in load_locomo(args.path).episodes:
         chunks = chunk_episode(ep, episode_uuid(ep))
-        derived = _derived_turn(chunks)
+        derived = derived_turn(chunks)
         texts += [search_text(c) for c in chunks if c is not derived]
     texts = texts[: args.limit] if args.limit else texts
     calls = [texts[k : k + args.per_call] for k in range(0, len(texts), args.per_call)]
