@@ -102,48 +102,43 @@ def test_the_swapped_question_renames_every_mention() -> None:
     assert swap_name("What do Inesita and Ines share?", "Ines", "Tomas") == "What do Inesita and Tomas share?"
 
 
-def test_ground_runs_the_swap_on_a_real_store_and_keeps_the_right_persons_question(
-    mem: Memory, tmp_path: Path
-) -> None:
-    turns = [
-        ("Tomas", "I finally bought my own kayak last weekend, a bright orange one!"),
-        ("Ines", "Wow, orange! What did you call it?"),
-        ("Tomas", "I named my kayak Otter. Every kayak I own gets named after a river animal."),
-        ("Ines", "Otter suits it! Meanwhile my weekend went to repotting ferns."),
-        ("Tomas", "How many ferns do you have now?"),
-        ("Ines", "Eleven ferns, my balcony is a jungle."),
-    ]
-    path = tmp_path / "kayak.jsonl"
+def _grounded(
+    mem: Memory, tmp_path: Path, turns: list[tuple[str, str]], questions: list[str]
+) -> list[Grounding]:
+    """Ingest a two-person chat of our own into a new group; ground each question as `Memory.ask` would
+    after the reader found a typed value (ownership=False skips the term-ownership check)."""
+    path = tmp_path / "chat.jsonl"
     path.write_text("".join(json.dumps(
         {"speaker": who, "listeners": ["Tomas" if who == "Ines" else "Ines"], "text": text,
          "source_ref": f"K3:{i}", "timestamp": f"2024-05-01T10:0{i}:00Z"}) + "\n"
         for i, (who, text) in enumerate(turns, 1)), encoding="utf-8")
     group = ingested(mem, "swap", path)
     lookup = default_payloads().for_mode("single_fact")
-    # ownership=False: as when the reader found a typed value, which skips the term-ownership check
-    wrong, right = (
-        ground(mem.ctx, question_in(mem.ctx, text, group), group, ownership=False, payload=lookup)
-        for text in ("What did Ines name her kayak?", "What did Tomas name his kayak?")
-    )
+    return [ground(mem.ctx, question_in(mem.ctx, q, group), group, ownership=False, payload=lookup)
+            for q in questions]
+
+
+def test_ground_runs_the_swap_on_a_real_store_and_keeps_the_right_persons_question(
+    mem: Memory, tmp_path: Path
+) -> None:
+    wrong, right = _grounded(mem, tmp_path, [
+        ("Tomas", "I finally bought my own kayak last weekend, a bright orange one!"),
+        ("Ines", "Wow, orange! What did you call it?"),
+        ("Tomas", "I named my kayak Otter. Every kayak I own gets named after a river animal."),
+        ("Ines", "Otter suits it! Meanwhile my weekend went to repotting ferns."),
+        ("Tomas", "How many ferns do you have now?"),
+        ("Ines", "Eleven ferns, my balcony is a jungle."),
+    ], ["What did Ines name her kayak?", "What did Tomas name his kayak?"])
     assert right.grounded and "swapped" in (right.ownership or {}), right.to_trace()
     assert not wrong.grounded and "Tomas's own turns" in wrong.reason, wrong.to_trace()
 
 
 def test_questions_about_someone_in_the_speakers_life_skip_the_swap(mem: Memory, tmp_path: Path) -> None:
-    turns = [("Tomas", "My husband grew up in a tiny fishing village."),
-             ("Ines", "Oh lovely! What was it called?"),
-             ("Tomas", "Porthleven. He still misses the harbour."),
-             ("Ines", "I went sailing there once, years ago.")]
-    path = tmp_path / "village.jsonl"
-    path.write_text("".join(json.dumps(
-        {"speaker": who, "listeners": ["Tomas" if who == "Ines" else "Ines"], "text": text,
-         "source_ref": f"V1:{i}", "timestamp": f"2024-06-01T10:0{i}:00Z"}) + "\n"
-        for i, (who, text) in enumerate(turns, 1)), encoding="utf-8")
-    group = ingested(mem, "swapkin", path)
-    lookup = default_payloads().for_mode("single_fact")
-    g = ground(mem.ctx, question_in(mem.ctx, "Where did Ines's husband grow up?", group), group,
-               ownership=False, payload=lookup)
-    assert "swapped" not in (g.ownership or {}), g.to_trace()
-    plain = ground(mem.ctx, question_in(mem.ctx, "Where did Ines go sailing?", group), group,
-                   ownership=False, payload=lookup)
+    kin, plain = _grounded(mem, tmp_path, [
+        ("Tomas", "My husband grew up in a tiny fishing village."),
+        ("Ines", "Oh lovely! What was it called?"),
+        ("Tomas", "Porthleven. He still misses the harbour."),
+        ("Ines", "I went sailing there once, years ago."),
+    ], ["Where did Ines's husband grow up?", "Where did Ines go sailing?"])
+    assert "swapped" not in (kin.ownership or {}), kin.to_trace()
     assert "swapped" in (plain.ownership or {}), plain.to_trace()
