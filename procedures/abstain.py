@@ -169,7 +169,13 @@ def ground(
         other = next(s for s in speakers if s != speaker)
         asked = retrieve(ctx, q.query, group, payload).hits
         swapped = retrieve(ctx, swap_name(q.text, speaker, other), group, payload).hits
-        swapped_owner(speaker, other, asked, swapped, result, inference=bool(INFERENCE.search(q.text)))
+        info = result.ownership or {}
+        exempt = (
+            "the question asks for an inference" if INFERENCE.search(q.text)
+            else f"{speaker}'s own turns match the question's words best"
+            if float(info.get("best_own") or 0) > float(info.get("best_other") or 0) else None
+        )
+        swapped_owner(speaker, other, asked, swapped, result, exempt=exempt)
     return result
 
 
@@ -193,7 +199,7 @@ def _vote(speaker: str, hits: list[Hit]) -> tuple[float, list[int]]:
 
 def swapped_owner(
     speaker: str, other: str, asked: list[Hit], swapped: list[Hit], result: Grounding, *,
-    inference: bool = False,
+    exempt: str | None = None,
 ) -> None:
     """Ask the question of the other speaker too, and compare.
 
@@ -203,9 +209,10 @@ def swapped_owner(
     least `SWAP_SCORE_SHARE + SWAP_SHARE_SLOPE × vote` of the asked one: abstain. Conversely an
     abstention by the owner checks above (`result` already ungrounded) is withdrawn when the
     swapped question finds no turns of the other speaker about themselves (vote ≤ `SWAP_KEEP_VOTE`):
-    what is asked is not theirs either. An `inference` question never abstains here: what the
-    other speaker said may well inform it. The turns are in the trace; the evidence stays the
-    question's own (the swapped question's turns answer a different question)."""
+    what is asked is not theirs either. With an `exempt` reason (an inference question, which what
+    the other speaker said may well inform; the asked speaker's own turns matching the question's
+    rarer words better than the other's, `_ownership`) it never abstains. The turns are in the
+    trace; the evidence stays the question's own (the swapped turns answer another question)."""
     if not asked or not swapped:
         return
     mine, my_votes = _vote(speaker, asked)
@@ -213,7 +220,7 @@ def swapped_owner(
     share = swapped[0].score / asked[0].score if asked[0].score > 0 else 0.0
     result.ownership = {**(result.ownership or {}), "swapped": {
         "other": other, "asked_votes": my_votes, "swapped_votes": their_votes, "score_share": round(share, 3),
-        "swapped_turns": [h.source_ref for h in swapped[: len(OWNER_RANK_WEIGHTS)]]}}
+        "swapped_turns": [h.source_ref for h in swapped[: len(OWNER_RANK_WEIGHTS)]], "exempt": exempt}}
     if not result.grounded:
         if theirs <= SWAP_KEEP_VOTE:
             result.grounded, result.evidence = True, []
@@ -221,7 +228,7 @@ def swapped_owner(
                              f"turn of {other}'s about themselves either")
         return
     needed = SWAP_SCORE_SHARE + SWAP_SHARE_SLOPE * mine
-    if not inference and theirs >= SWAP_OWNER_VOTE and mine <= SWAP_ASKED_VOTE and share >= needed:
+    if exempt is None and theirs >= SWAP_OWNER_VOTE and mine <= SWAP_ASKED_VOTE and share >= needed:
         result.grounded = False
         refs = ", ".join(str(h.source_ref) for h in swapped[: len(OWNER_RANK_WEIGHTS)])
         result.reason = f"asked of {other}, not {speaker}, the question finds {other}'s own turns ({refs})"

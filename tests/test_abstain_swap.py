@@ -49,10 +49,10 @@ def test_a_question_that_fits_the_other_speaker_better_abstains() -> None:
     assert swap["swapped_turns"] == ["K1:3", "K1:1", "K1:5"]
 
 
-def test_an_inference_question_never_abstains_on_the_swap() -> None:
+def test_an_exempt_question_never_abstains_on_the_swap() -> None:
     g = _grounding()
-    swapped_owner("Ines", "Tomas", ASKED, SWAPPED, g, inference=True)
-    assert g.grounded and (g.ownership or {})["swapped"]["swapped_votes"] == [1, 1, 1]
+    swapped_owner("Ines", "Tomas", ASKED, SWAPPED, g, exempt="the question asks for an inference")
+    assert g.grounded and (g.ownership or {})["swapped"]["exempt"] == "the question asks for an inference"
 
 
 def test_the_asked_speakers_own_turns_keep_the_question() -> None:
@@ -103,10 +103,10 @@ def test_the_swapped_question_renames_every_mention() -> None:
 
 
 def _grounded(
-    mem: Memory, tmp_path: Path, turns: list[tuple[str, str]], questions: list[str]
+    mem: Memory, tmp_path: Path, turns: list[tuple[str, str]], questions: list[str], ownership: bool = False
 ) -> list[Grounding]:
     """Ingest a two-person chat of our own into a new group; ground each question as `Memory.ask` would
-    after the reader found a typed value (ownership=False skips the term-ownership check)."""
+    (by default as after the reader found a typed value: ownership=False skips the term-ownership check)."""
     path = tmp_path / "chat.jsonl"
     path.write_text("".join(json.dumps(
         {"speaker": who, "listeners": ["Tomas" if who == "Ines" else "Ines"], "text": text,
@@ -114,7 +114,7 @@ def _grounded(
         for i, (who, text) in enumerate(turns, 1)), encoding="utf-8")
     group = ingested(mem, "swap", path)
     lookup = default_payloads().for_mode("single_fact")
-    return [ground(mem.ctx, question_in(mem.ctx, q, group), group, ownership=False, payload=lookup)
+    return [ground(mem.ctx, question_in(mem.ctx, q, group), group, ownership=ownership, payload=lookup)
             for q in questions]
 
 
@@ -142,3 +142,17 @@ def test_questions_about_someone_in_the_speakers_life_skip_the_swap(mem: Memory,
     ], ["Where did Ines's husband grow up?", "Where did Ines go sailing?"])
     assert "swapped" not in (kin.ownership or {}), kin.to_trace()
     assert "swapped" in (plain.ownership or {}), plain.to_trace()
+
+
+def test_inference_questions_and_the_speakers_own_words_are_exempt(mem: Memory, tmp_path: Path) -> None:
+    chat = [("Tomas", "I finally bought my own kayak last weekend, a bright orange one!"),
+            ("Ines", "Wow, orange! What did you call it?"),
+            ("Tomas", "I named my kayak Otter. Every kayak I own gets named after a river animal."),
+            ("Ines", "Otter suits it! I rode my first tandem bicycle on Sunday, wobbly but fun.")]
+    (would,) = _grounded(mem, tmp_path, chat, ["Would Ines likely name a kayak?"])
+    (own,) = _grounded(mem, tmp_path, chat, ["Did Ines ride a tandem?"], ownership=True)
+    assert would.grounded, would.to_trace()
+    assert (would.ownership or {})["swapped"]["exempt"] == "the question asks for an inference"
+    assert own.grounded and (own.ownership or {})["swapped"]["exempt"] == (
+        "Ines's own turns match the question's words best"
+    ), own.to_trace()
