@@ -130,7 +130,8 @@ def answer_question(
     grounding = (
         # a typed value the reader found in a clause about the subject settles whose attribute it is
         ground(ctx, q, group, ownership=not result.trace.get("from_graph") and (
-            reading is None or reading.abstained or not reading.typed), evidence=result.evidence)
+            reading is None or reading.abstained or not reading.typed), evidence=result.evidence,
+            payload=None if result.trace.get("from_graph") else r.payload)
         if r.payload.abstention == "entity"
         else None
     )

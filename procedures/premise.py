@@ -26,7 +26,7 @@ from tkg.nlp import is_common_word, is_place_name, parse
 from tkg.text import content_terms, stems_of
 
 from .about import Subject, about
-from .abstain import GENERIC
+from .abstain import GENERIC, INFERENCE
 from .spans import ANIMALS, hypothetical, negated
 
 # relatives and animals a question may presuppose, with the words that state one
@@ -42,9 +42,6 @@ KIN: dict[str, frozenset[str]] = {
     "dog": frozenset({"dog", "puppy", "pup"}),
     "cat": frozenset({"cat", "kitten", "kitty"}),
 }
-_INFERENCE = re.compile(
-    r"^\s*(?:would|could|might|is it likely|are they likely|does it seem)\b|\blikely\b", re.I
-)
 _EPOCH = datetime(1900, 1, 1, tzinfo=UTC)
 _GENERIC = GENERIC | {
     "mention", "mentione", "talk", "month", "year", "week", "date", "time", "day", "first", "last",
@@ -104,7 +101,7 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
     """Whether every presupposition of the question is stated about its subject in ``turns``.
     A question that asks for an inference ("Would she likely enjoy Vivaldi?") presupposes nothing."""
     question, asked = q.text, q.asked
-    if _INFERENCE.search(question):
+    if INFERENCE.search(question):
         return Premise(True, "an inference question presupposes nothing")
     focus = [n for n in q.named if subject is None or n.lower() not in subject.aliases]
     focus = [
