@@ -24,7 +24,8 @@ from tkg.text import content_terms, stem
 from tkg.timeparse import find_times
 
 from .about import Subject, about, clause_about
-from .span_words import GREETING
+from .gather import merge_variants
+from .span_words import GREETING, LOCATIVE
 from .spans import ANIMALS, Span, hypothetical, nameless, negated, pronominal, spans_of
 from .synthesis import format_day
 
@@ -144,7 +145,8 @@ def candidates(
             when = said_time(sent.text, ev.valid_at)
             for sp in spans:
                 value = norm(sp.text)
-                if not value or value in excluded or value in (asked.head, asked.head + "s"):
+                if not value or value in excluded or value in (asked.head, asked.head + "s") or (
+                        asked.kind == "thing" and not_a_thing(doc[sp.start : sp.end], asked.head)):
                     continue
                 gap = min((max(sp.start - i, i - sp.end + 1, 0) for i in near_cues), default=None)
                 if asked.kind == "place" and sp.start > sent.start and _locates(doc, sp.start):
@@ -173,6 +175,17 @@ def candidates(
                     )
                 )
     return out
+
+
+def not_a_thing(tokens: Any, head: str) -> bool:
+    """A span that answers no thing question: a place ("Sibiu" for "which instruments") or the
+    head noun with only adjectives before it ("a lovely old instrument" names none)."""
+    start = tokens[0].i
+    if is_place_name(tokens.text, locative=start > 0 and tokens.doc[start - 1].lower_ in LOCATIVE):
+        return True
+    last = tokens[-1]
+    bare = last.lemma_.lower() == head or last.lower_ in (head, head + "s")
+    return bool(head) and bare and all(t.pos_ in ("ADJ", "DET", "ADV", "PRON") for t in tokens[:-1])
 
 
 def _locates(doc: Any, start: int) -> bool:
@@ -245,8 +258,8 @@ def graph_candidates(
         value = norm(f.object)
         if asked.kind not in kinds or value in excluded or value in (asked.head, asked.head + "s") or (
                 asked.kind == "pet_name" and value in ANIMALS) or (
-                asked.kind in ("pet_name", "person") and is_place_name(f.object, locative=True)) or (
-                asked.kind in _NAMED_KINDS and not any(c.isalpha() for c in f.object)):
+                asked.kind in ("pet_name", "person", "thing") and is_place_name(f.object, locative=True)) or (
+                asked.kind in _NAMED_KINDS | {"thing"} and not any(c.isalpha() for c in f.object)):
             continue  # an edge whose object is not of the asked kind ("has_pet Japan") answers nothing
         ev = by_fact.get(f.uuid) or next(
             (e for e in evidence if f.episodes and e.episode == f.episodes[0]), None
@@ -264,6 +277,8 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     for c in cands:
         groups.setdefault(norm(c.value), []).append(c)
     _merge_nested(groups)
+    if asked.many:  # a list names each value once, however it was spelled
+        merge_variants(groups)
     support = {k: max(c.score for c in cs) + 0.15 * (len(cs) - 1) for k, cs in groups.items()}
     strong = {k: s for k, s in support.items() if s >= SUPPORT}
     trace: dict[str, Any] = {"values": {groups[k][0].value: round(s, 3) for k, s in
@@ -288,7 +303,10 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
         ]
         return max(times) if times else _EPOCH
 
-    if asked.many:
+    if asked.many:  # every edge of the kind, and the turns' values near the best of them
+        said = [s for k, s in strong.items() if all(c.source != "graph" for c in groups[k])]
+        keep = sorted(k for k, s in strong.items() if any(c.source == "graph" for c in groups[k])
+                      or s >= 0.5 * max(said, default=0.0))
         chosen = sorted((top(k) for k in keep), key=lambda c: (c.when or _EPOCH, norm(c.value)))
         return chosen, {**trace, "chosen_by": "every well-supported value"}
     if window is not None and window[1] >= FAR_FUTURE:  # "after X": the first value said after it

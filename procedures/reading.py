@@ -33,11 +33,13 @@ from .bridge import (
     said_with,
     says_relation,
 )
+from .gather import count_held, ending
 from .group_turns import turns_by_seq, turns_by_uuid, turns_with_terms
 from .premise import check, presupposed
 from .reader import (
     FAR_FUTURE,
     NEWER,
+    Candidate,
     Reading,
     candidates,
     choose,
@@ -233,8 +235,12 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         return no_information(f"false premise: {premise.reason}", result.evidence or turns[:5], trace)
     if asked.kind in ("reason", "manner"):
         return None  # a reason or a manner is a clause: the procedure's sentence stands
+    if asked.count and asked.head and subject is not None:  # "how many hens does she have": run the count
+        counted = count_reading(ctx, group, subject, asked.head, turns, speakers, trace)
+        if counted is not None:
+            return counted
     if asked.kind == "date" or asked.count:
-        return None  # dates and counts are the procedures' (the temporal one, the aggregation)
+        return None  # dates and other counts are the procedures' (the temporal one, the aggregation)
     if asked.kind == "event" or (asked.yesno and asked.kind == "thing" and not asked.head):
         got = read_event(asked, question, subject, turns)
         if got is None:
@@ -285,7 +291,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     graph = graph_candidates(ctx, asked, facts, evidence, excluded,  # edges of the subject only
                              at=window[1] if window is not None and window[1] < FAR_FUTURE else None,
                              open_only=latest and window is None)
-    turn_cands = [] if graph and asked.many else candidates(
+    turn_cands = candidates(
         ctx, asked, subject, turns, cue_set, speakers, excluded, verb,
         attribute="bridge" in trace or mode != "relation_chain", before=turns_before(ctx, group, turns))
     if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb
@@ -297,8 +303,13 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         trace["graph_values"] = [c.value for c in graph]
     chosen, how = choose(asked, graph + turn_cands, latest=latest, window=window)
     trace["choice"] = how
+    if asked.many and latest and subject is not None:  # "which pets does she have now": none since ended
+        chosen = still_held(ctx, group, subject, chosen, turns, trace)
     if not chosen:
         slot = asked.head in _RELATION_HEADS or ((latest or window is not None) and asked.kind in _SLOT_KINDS)
+        if asked.many and mode == "aggregation" and not result.trace.get("from_graph"):
+            return no_information(f"no {asked.head or asked.kind} of the kind asked is stated",
+                                  result.evidence or turns[:5], trace)
         if (result.trace.get("from_graph") and result.answer) or asked.kind not in TYPED or not slot:
             return None  # an answer walked over edges stands; an untyped or open question is not read
         return no_information(
@@ -312,3 +323,37 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     trace["support"] = [c.evidence.source_ref for c in chosen]
     support = dedupe(result.evidence + [c.evidence for c in chosen])
     return Reading(answer, False, support, trace, typed=asked.kind in TYPED)
+
+
+def count_reading(ctx: Context, group: str, subject: Subject, head: str, turns: list[Evidence],
+                  speakers: tuple[str, ...], trace: dict[str, Any]) -> Reading | None:
+    """How many ``head`` things the subject has after every count their turns state
+    (`procedures.gather.count_held`); turns naming the counted things by name are read too."""
+    def theirs(ev: Evidence) -> bool:
+        return (ev.speaker or "").lower() in subject.aliases or subject.named_in(ev.text)
+
+    pool = dedupe(turns + subject_turns(ctx, group, subject, content_terms(f"{head} {head}s")))
+    tally = count_held(head, pool, theirs)
+    if tally is not None and tally.members:  # "a fox got Cleo": the turns that name them
+        pool = dedupe(pool + subject_turns(ctx, group, subject, content_terms(" ".join(tally.members))))
+        tally = count_held(head, pool, theirs)
+    if tally is None or tally.total is None:
+        return None
+    trace["count"] = tally.steps
+    return Reading(str(tally.total), False, tally.evidence, trace, typed=True)
+
+
+def still_held(ctx: Context, group: str, subject: Subject, chosen: list[Candidate], turns: list[Evidence],
+               trace: dict[str, Any]) -> list[Candidate]:
+    """The listed values no later turn ends ("Biscuit died", "sold the Volvo")."""
+    kept, ended = [], {}
+    for c in chosen:
+        pool = dedupe(turns + subject_turns(ctx, group, subject, content_terms(c.value)))
+        ev = ending(c.value, pool, c.when)
+        if ev is None:
+            kept.append(c)
+        else:
+            ended[c.value] = ev.source_ref
+    if ended:
+        trace["ended"] = ended
+    return kept
