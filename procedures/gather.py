@@ -170,7 +170,7 @@ def count_held(head: str, turns: list[Evidence], is_subjects: Any) -> Tally | No
                 said = sent.text.strip()
                 if tok.lower_ == "another" or any(t.lower_ in _MORE for t in after[:2]):
                     tally.note("add", n, ev, said)
-                elif any(t.lemma_.lower() in _LOSS_VERBS for t in toks):
+                elif any(t.lemma_.lower() in _LOSS_VERBS or _taken(t) for t in toks):
                     tally.note("lose", n, ev, said)
                 else:
                     tally.note("set", n, ev, said)
@@ -180,6 +180,14 @@ def count_held(head: str, turns: list[Evidence], is_subjects: Any) -> Tally | No
                 tally.members -= lost
             context = context or said_head
     return tally if tally.total is not None else None
+
+
+def _taken(verb: Any) -> bool:
+    """A taking verb done by a creature, not a person: "a fox got ...", "a hawk took one"."""
+    if verb.lemma_.lower() not in _TAKEN_BY:
+        return False
+    doer = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+    return doer is not None and doer.pos_ == "NOUN" and doer.ent_type_ != "PERSON"
 
 
 def _collect_members(sent: Any, tally: Tally, counting: bool) -> None:
@@ -197,9 +205,6 @@ def _lost_members(sent: Any, tally: Tally) -> set[str]:
         if t.lower_ not in tally.members or t.dep_ not in ("nsubj", "dobj", "nsubjpass") or \
                 any(c.dep_ == "neg" for c in verb.children):
             continue
-        lemma = verb.lemma_.lower()
-        doer = next((c for c in verb.children if c.dep_ == "nsubj"), None)
-        by_creature = doer is not None and doer.pos_ == "NOUN" and doer.ent_type_ != "PERSON"
-        if lemma in _LOSS_VERBS or (lemma in _TAKEN_BY and t.dep_ == "dobj" and by_creature):
+        if verb.lemma_.lower() in _LOSS_VERBS or (t.dep_ == "dobj" and _taken(verb)):
             out.add(t.lower_)
     return out

@@ -146,7 +146,8 @@ def candidates(
             for sp in spans:
                 value = norm(sp.text)
                 if not value or value in excluded or value in (asked.head, asked.head + "s") or (
-                        asked.kind == "thing" and not_a_thing(doc[sp.start : sp.end], asked.head)):
+                        asked.kind == "thing" and not_a_thing(doc[sp.start : sp.end], asked.head,
+                                                              listing=asked.many)):
                     continue
                 gap = min((max(sp.start - i, i - sp.end + 1, 0) for i in near_cues), default=None)
                 if asked.kind == "place" and sp.start > sent.start and _locates(doc, sp.start):
@@ -177,11 +178,13 @@ def candidates(
     return out
 
 
-def not_a_thing(tokens: Any, head: str) -> bool:
-    """A span that answers no thing question: a place ("Sibiu" for "which instruments") or the
-    head noun with only adjectives before it ("a lovely old instrument" names none)."""
+def not_a_thing(tokens: Any, head: str, *, listing: bool = True) -> bool:
+    """A span that answers no thing question: the head noun with only adjectives before it ("a
+    lovely old instrument" names none), or in a list of things a place ("Sibiu" for "which
+    instruments has he owned"; one "which marathon" may well be "Rotterdam")."""
     start = tokens[0].i
-    if is_place_name(tokens.text, locative=start > 0 and tokens.doc[start - 1].lower_ in LOCATIVE):
+    after_locative = start > 0 and tokens.doc[start - 1].lower_ in LOCATIVE
+    if listing and is_place_name(tokens.text, locative=after_locative):
         return True
     last = tokens[-1]
     bare = last.lemma_.lower() == head or last.lower_ in (head, head + "s")
@@ -258,7 +261,8 @@ def graph_candidates(
         value = norm(f.object)
         if asked.kind not in kinds or value in excluded or value in (asked.head, asked.head + "s") or (
                 asked.kind == "pet_name" and value in ANIMALS) or (
-                asked.kind in ("pet_name", "person", "thing") and is_place_name(f.object, locative=True)) or (
+                (asked.kind in ("pet_name", "person") or (asked.kind == "thing" and asked.many))
+                and is_place_name(f.object, locative=True)) or (
                 asked.kind in _NAMED_KINDS | {"thing"} and not any(c.isalpha() for c in f.object)):
             continue  # an edge whose object is not of the asked kind ("has_pet Japan") answers nothing
         ev = by_fact.get(f.uuid) or next(
@@ -306,7 +310,7 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     if asked.many:  # every edge of the kind, and the turns' values near the best of them
         said = [s for k, s in strong.items() if all(c.source != "graph" for c in groups[k])]
         keep = sorted(k for k, s in strong.items() if any(c.source == "graph" for c in groups[k])
-                      or s >= 0.5 * max(said, default=0.0))
+                      or s >= 0.4 * max(said, default=0.0))
         chosen = sorted((top(k) for k in keep), key=lambda c: (c.when or _EPOCH, norm(c.value)))
         return chosen, {**trace, "chosen_by": "every well-supported value"}
     if window is not None and window[1] >= FAR_FUTURE:  # "after X": the first value said after it
