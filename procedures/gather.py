@@ -28,6 +28,8 @@ from rapidfuzz import fuzz
 from tkg.models import Evidence
 from tkg.nlp import parse
 
+from .spans import negated
+
 if TYPE_CHECKING:
     from .reader import Candidate
 
@@ -91,15 +93,18 @@ def _ends(tok: Any) -> bool:
     return any((lemma, c.lower_) in _ENDING_PARTICLES for c in tok.children if c.dep_ == "prt")
 
 
+def _later(turns: list[Evidence], key: str, since: datetime | None) -> list[Evidence]:
+    """The turns that name ``key`` (folded) said after ``since``, the latest first."""
+    return [ev for ev in sorted(turns, key=lambda e: e.valid_at or _EPOCH, reverse=True)
+            if not (since is not None and ev.valid_at is not None and ev.valid_at <= since)
+            and key in _fold(ev.text)]
+
+
 def ending(value: str, turns: list[Evidence], since: datetime | None) -> Evidence | None:
     """The turn, said after ``since``, whose clause ends ``value``: the value is the subject or the
     object of an ending verb ("Biscuit died", "sold the Volvo", "I left Kralingen Runners")."""
     key = _fold(value)
-    for ev in sorted(turns, key=lambda e: e.valid_at or _EPOCH, reverse=True):
-        if since is not None and ev.valid_at is not None and ev.valid_at <= since:
-            continue
-        if key not in _fold(ev.text):
-            continue
+    for ev in _later(turns, key, since):
         for sent in parse(ev.text).sents:
             for tok in sent:
                 if not _ends(tok):
@@ -108,6 +113,18 @@ def ending(value: str, turns: list[Evidence], since: datetime | None) -> Evidenc
                                 if c.dep_ in ("nsubj", "dobj", "nsubjpass", "prep") for t in c.subtree)
                 if key in _fold(near) and not any(c.dep_ == "neg" for c in tok.children):
                     return ev
+    return None
+
+
+def denied(value: str, turns: list[Evidence], since: datetime | None) -> Evidence | None:
+    """The turn, said after ``since``, that denies or calls off ``value`` ("I didn't get the job at
+    Orbis", "the Lisbon move fell through"): an application or a plan that never held."""
+    key = _fold(value)
+    for ev in _later(turns, key, since):
+        for sent in parse(ev.text).sents:
+            at = [t for t in sent if t.text[:1].isalnum() and _fold(t.text) == key.split()[0]]
+            if at and not sent.text.rstrip().endswith("?") and negated(sent, at[0]):
+                return ev
     return None
 
 

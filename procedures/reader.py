@@ -25,7 +25,7 @@ from tkg.timeparse import find_times
 
 from .about import Subject, about, clause_about
 from .gather import merge_variants
-from .span_words import GREETING, LOCATIVE
+from .span_words import GREETING, LOCATIVE, PET_WORDS, ROLE_HEADS
 from .spans import ANIMALS, Span, hypothetical, nameless, negated, pronominal, spans_of
 from .synthesis import format_day
 
@@ -112,6 +112,8 @@ def candidates(
     out: list[Candidate] = []
     relation = frozenset({asked.head, *cues}) if asked.head else frozenset(cues)
     voices = {s.lower() for s in speakers}
+    pets = asked.kind == "pet_name"  # an animal word (or 🐱) next to a name is the relation's own cue
+    orgs = asked.kind == "organisation" and asked.many  # "engineer at X", "my supervisor at X": a workplace
     for rank, ev in enumerate(turns):
         doc = parse(ev.text)
         sents = list(doc.sents)
@@ -122,7 +124,8 @@ def candidates(
         last_cues: list[int] = []
         for sent, a in zip(sents, per_sent, strict=True):
             a = max(a, 0.8 * turn_about)
-            at = [t.i for t in sent if stem(t.lower_) in cues]
+            at = [t.i for t in sent if stem(t.lower_) in cues or (pets and t.lower_ in PET_WORDS)
+                  or (orgs and t.lemma_.lower() in ROLE_HEADS)]
             near_cues = at + [
                 i - 4 for i in last_cues[-1:]
             ]  # a cue in the sentence before counts, further off

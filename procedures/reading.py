@@ -33,7 +33,7 @@ from .bridge import (
     said_with,
     says_relation,
 )
-from .gather import count_held, ending
+from .gather import count_held, denied, ending
 from .group_turns import turns_by_seq, turns_by_uuid, turns_with_terms
 from .premise import check, presupposed
 from .reader import (
@@ -112,9 +112,10 @@ _ENDING = frozenset({"quit", "left", "retired", "no longer", "gave up", "dropped
 
 
 def subject_turns(
-    ctx: Context, group: str, subject: Subject | None, cues_: set[str], *, k: int = 24
+    ctx: Context, group: str, subject: Subject | None, cues_: set[str], *, k: int = 24, own: bool = False
 ) -> list[Evidence]:
-    """The group's turns naming the subject or said by them that share the most cue words."""
+    """The group's turns naming the subject or said by them that share the most cue words; with
+    ``own`` (a list gathers from all of them) the subject's turns that share none follow."""
     terms = sorted({*(subject.aliases if subject else ()), *(c for c in cues_ if len(c) >= 4)})
     if not terms:
         return []
@@ -126,7 +127,7 @@ def subject_turns(
             subject.named_in(text) or (r["speaker"] or "").lower() in subject.aliases
         )
         overlap = len(content_terms(text) & cues_)
-        if overlap or (mine and not cues_):
+        if overlap or (mine and (own or not cues_)):
             scored.append((overlap + (1 if mine else 0), r))
     scored.sort(key=lambda x: (-x[0], str(x[1]["uuid"])))
     return [turn_evidence(r, float(s), group) for s, r in scored[:k]]
@@ -225,7 +226,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     subject = subject_of(q, ctx.speakers(group))
     trace["subject"] = subject.name if subject else None
     cue_set = cue_terms(ctx, question, predicate, subject, asked)
-    turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set))
+    turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set, **(
+        {"k": 60, "own": True} if asked.many and mode == "aggregation" else {})))  # a list reads them all
     parse_many([e.text for e in turns])  # one batch for the turns every later step reads
     kin = presupposed(q)  # the turns that would state a presupposed relative or pet ("my son", "our dog")
     stating = subject_turns(ctx, group, subject, content_terms(" ".join(kin))) if kin else []
@@ -303,8 +305,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         trace["graph_values"] = [c.value for c in graph]
     chosen, how = choose(asked, graph + turn_cands, latest=latest, window=window)
     trace["choice"] = how
-    if asked.many and latest and subject is not None:  # "which pets does she have now": none since ended
-        chosen = still_held(ctx, group, subject, chosen, turns, trace)
+    if asked.many and subject is not None:  # a list: no value later denied; "now": none since ended
+        chosen = still_held(ctx, group, subject, chosen, turns, trace, latest=latest)
     if not chosen:
         slot = asked.head in _RELATION_HEADS or ((latest or window is not None) and asked.kind in _SLOT_KINDS)
         if asked.many and mode == "aggregation" and not result.trace.get("from_graph"):
@@ -344,12 +346,13 @@ def count_reading(ctx: Context, group: str, subject: Subject, head: str, turns: 
 
 
 def still_held(ctx: Context, group: str, subject: Subject, chosen: list[Candidate], turns: list[Evidence],
-               trace: dict[str, Any]) -> list[Candidate]:
-    """The listed values no later turn ends ("Biscuit died", "sold the Volvo")."""
+               trace: dict[str, Any], *, latest: bool) -> list[Candidate]:
+    """The listed values no later turn denies ("didn't get the job at Orbis") nor, for a list of
+    what is held ``latest``, ends ("Biscuit died", "sold the Volvo")."""
     kept, ended = [], {}
     for c in chosen:
         pool = dedupe(turns + subject_turns(ctx, group, subject, content_terms(c.value)))
-        ev = ending(c.value, pool, c.when)
+        ev = denied(c.value, pool, c.when) or (ending(c.value, pool, c.when) if latest else None)
         if ev is None:
             kept.append(c)
         else:
