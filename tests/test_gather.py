@@ -10,8 +10,10 @@ import pytest
 from reliability.common import ingested
 
 from planners.asked import asked_for
-from procedures.gather import count_held, ending, merge_variants, same_value
+from procedures.about import Subject, clause_about
+from procedures.gather import count_held, denied, ending, merge_variants, same_value
 from procedures.reader import Candidate, not_a_thing
+from procedures.spans import spans_of
 from tkg.memory import Memory
 from tkg.models import Evidence
 from tkg.nlp import parse
@@ -42,6 +44,30 @@ def test_a_later_turn_that_ends_a_value_takes_it_off_the_current_list() -> None:
     assert ending("Tansy", turns, None) is None  # named, never ended
     assert ending("Skoda", turns, None) is not None and ending("van", turns, None) is None
     assert ending("Rufus", turns, datetime(2022, 1, 6, tzinfo=UTC)) is None  # ended before it was said
+
+
+def test_an_application_a_later_turn_denies_never_held() -> None:
+    turns = [_turn("D1:1", 1, "I applied for a job at Tessel Labs, fingers crossed."),
+             _turn("D2:1", 4, "Update: I didn't get the job at Tessel Labs. Still at Corvo Print.")]
+    assert denied("Tessel Labs", turns, datetime(2022, 1, 1, tzinfo=UTC)) is not None
+    assert denied("Corvo Print", turns, None) is None
+
+
+def test_my_colleague_at_a_place_puts_me_there_but_my_sister_does_not() -> None:
+    pim = Subject("Pim", frozenset({"pim"}), speaker=True)
+
+    def owner(text: str, word: str) -> float:
+        doc = parse(text)
+        return clause_about(pim, next(t for t in doc if t.text == word), speaker="Pim",
+                            speakers=("Pim", "Oskar"), fallback=0.5)
+
+    assert owner("Noor, my manager at Corvo Print, says hello.", "Corvo") == 0.9
+    assert owner("My sister at Tessel Labs says hello.", "Tessel") == 0.0
+
+
+def test_a_pet_named_beside_an_animal_emoji() -> None:
+    sent = next(parse("everyone meet toffee 🐶 he chewed my shoe already").sents)
+    assert [s.text for s in spans_of(sent, "pet_name", "pet")] == ["toffee"]
 
 
 def test_counts_run_totals_additions_and_losses_in_order() -> None:
