@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 from rapidfuzz import fuzz
 
@@ -30,9 +30,7 @@ from tkg.nlp import parse
 
 from .spans import negated
 
-if TYPE_CHECKING:
-    from .reader import Candidate
-
+T = TypeVar("T")
 _EPOCH = datetime(1900, 1, 1, tzinfo=UTC)
 # verbs (by lemma) and verb + particle phrases that end holding, owning, living or belonging
 _ENDING_VERBS = frozenset("die sell lose leave quit rehome scrap bury kill euthanise euthanize".split())
@@ -74,7 +72,7 @@ def _fold(value: str) -> str:
     return norm_key(value).translate(table)
 
 
-def merge_variants(groups: dict[str, list[Candidate]]) -> None:
+def merge_variants(groups: dict[str, list[T]]) -> None:
     """Join the candidate groups whose keys spell one value; the key said most often (then the
     longest) keeps them all."""
     keys = sorted(groups, key=lambda k: (-len(groups[k]), -len(k), k))

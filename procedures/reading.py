@@ -226,8 +226,9 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     subject = subject_of(q, ctx.speakers(group))
     trace["subject"] = subject.name if subject else None
     cue_set = cue_terms(ctx, question, predicate, subject, asked)
-    turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set, **(
-        {"k": 60, "own": True} if asked.many and mode == "aggregation" else {})))  # a list reads them all
+    listing = asked.many and mode == "aggregation"  # a list reads all the subject's turns
+    turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set, k=60 if listing else 24,
+                                                   own=listing))
     parse_many([e.text for e in turns])  # one batch for the turns every later step reads
     kin = presupposed(q)  # the turns that would state a presupposed relative or pet ("my son", "our dog")
     stating = subject_turns(ctx, group, subject, content_terms(" ".join(kin))) if kin else []
