@@ -92,14 +92,15 @@ def _ends(tok: Any) -> bool:
 
 
 def _later(turns: list[Evidence], key: str, since: datetime | None) -> list[Evidence]:
-    """The turns that name ``key`` (folded) said after ``since``, the latest first."""
+    """The turns that name ``key`` (folded) said from ``since`` on, the latest first (the turn a
+    value was read from may end it too: "we lost our hamster Nacho")."""
     return [ev for ev in sorted(turns, key=lambda e: e.valid_at or _EPOCH, reverse=True)
-            if not (since is not None and ev.valid_at is not None and ev.valid_at <= since)
+            if not (since is not None and ev.valid_at is not None and ev.valid_at < since)
             and key in _fold(ev.text)]
 
 
 def ending(value: str, turns: list[Evidence], since: datetime | None) -> Evidence | None:
-    """The turn, said after ``since``, whose clause ends ``value``: the value is the subject or the
+    """The turn, said from ``since`` on, whose clause ends ``value``: the value is the subject or the
     object of an ending verb ("Biscuit died", "sold the Volvo", "I left Kralingen Runners")."""
     key = _fold(value)
     for ev in _later(turns, key, since):
@@ -115,7 +116,7 @@ def ending(value: str, turns: list[Evidence], since: datetime | None) -> Evidenc
 
 
 def denied(value: str, turns: list[Evidence], since: datetime | None) -> Evidence | None:
-    """The turn, said after ``since``, that denies or calls off ``value`` ("I didn't get the job at
+    """The turn, said from ``since`` on, that denies or calls off ``value`` ("I didn't get the job at
     Orbis", "the Lisbon move fell through"): an application or a plan that never held."""
     key = _fold(value)
     for ev in _later(turns, key, since):

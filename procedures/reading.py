@@ -33,7 +33,7 @@ from .bridge import (
     said_with,
     says_relation,
 )
-from .gather import count_held, denied, ending
+from .gather import count_held, denied, ending, same_value
 from .group_turns import turns_by_seq, turns_by_uuid, turns_with_terms
 from .premise import check, presupposed
 from .reader import (
@@ -304,6 +304,10 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         turn_cands = [] if window is not None else [
             c for c in turn_cands if c.score >= NEWER and (newest is None or (c.when and c.when > newest))]
         trace["graph_values"] = [c.value for c in graph]
+    if asked.many and latest:  # "now": a value the graph holds only as closed is not a turn's to reopen
+        closed = {norm(f.object) for f in facts if f.invalid_at is not None} - {
+            norm(f.object) for f in facts if f.invalid_at is None}
+        turn_cands = [c for c in turn_cands if not any(same_value(c.value, v) for v in closed)]
     chosen, how = choose(asked, graph + turn_cands, latest=latest, window=window)
     trace["choice"] = how
     if asked.many and subject is not None:  # a list: no value later denied; "now": none since ended
@@ -352,6 +356,9 @@ def still_held(ctx: Context, group: str, subject: Subject, chosen: list[Candidat
     what is held ``latest``, ends ("Biscuit died", "sold the Volvo")."""
     kept, ended = [], {}
     for c in chosen:
+        if c.source == "graph":  # an edge's slot logic has already closed what ended or was called off
+            kept.append(c)
+            continue
         pool = dedupe(turns + subject_turns(ctx, group, subject, content_terms(c.value)))
         ev = denied(c.value, pool, c.when) or (ending(c.value, pool, c.when) if latest else None)
         if ev is None:
