@@ -19,6 +19,7 @@ Example::
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -158,7 +159,7 @@ def _is_head(tok: Any, head: str) -> bool:
     return head in (low, lemma) or low in (head + "s", head + "es")
 
 
-def count_held(head: str, turns: list[Evidence], is_subjects: Any) -> Tally | None:
+def count_held(head: str, turns: list[Evidence], is_subjects: Callable[[Evidence], bool]) -> Tally | None:
     """The number of ``head`` things held after the subject's turns (see the module doc), or None
     when no turn states a total. ``is_subjects(ev)`` says whether a turn speaks for the subject."""
     tally = Tally(head)
