@@ -239,7 +239,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     if asked.kind in ("reason", "manner"):
         return None  # a reason or a manner is a clause: the procedure's sentence stands
     if asked.count and asked.head and subject is not None:  # "how many hens does she have": run the count
-        counted = count_reading(ctx, group, subject, asked.head, turns, speakers, trace)
+        counted = count_reading(ctx, group, subject, asked.head, turns, result.evidence, trace)
         if counted is not None:
             return counted
     if asked.kind == "date" or asked.count:
@@ -333,9 +333,10 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
 
 
 def count_reading(ctx: Context, group: str, subject: Subject, head: str, turns: list[Evidence],
-                  speakers: tuple[str, ...], trace: dict[str, Any]) -> Reading | None:
+                  ranked: list[Evidence], trace: dict[str, Any]) -> Reading | None:
     """How many ``head`` things the subject has after every count their turns state
-    (`procedures.gather.count_held`); turns naming the counted things by name are read too."""
+    (`procedures.gather.count_held`); turns naming the counted things by name are read too. The
+    evidence keeps the procedure's ranking (``ranked``); the turns counted follow when it lacks them."""
     def theirs(ev: Evidence) -> bool:
         return (ev.speaker or "").lower() in subject.aliases or subject.named_in(ev.text)
 
@@ -347,7 +348,7 @@ def count_reading(ctx: Context, group: str, subject: Subject, head: str, turns: 
     if tally is None or tally.total is None:
         return None
     trace["count"] = tally.steps
-    return Reading(str(tally.total), False, tally.evidence, trace, typed=True)
+    return Reading(str(tally.total), False, dedupe(ranked + tally.evidence), trace, typed=True)
 
 
 def still_held(ctx: Context, group: str, subject: Subject, chosen: list[Candidate], turns: list[Evidence],
