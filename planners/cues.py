@@ -130,7 +130,7 @@ _COUNT = re.compile(
     r"|\bwhat (?:kinds|types|sorts) of\b|\bwhich of\b|^\s*who are\b|\bevery (?:place|city|country|person|book"
     r"|pet|job)\b"
     r"|\ball (?:of )?(?:the|her|his|their|its|those|these|my)\b(?! time\b| way\b| same\b| while\b)"
-    r"|\ball of \w+'s?\b",
+    r"|\ball of \w+'s?\b|\bhousehold\b|\bfamily members\b",
     re.IGNORECASE,
 )
 _WHICH_PLURAL = re.compile(

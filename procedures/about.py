@@ -137,6 +137,23 @@ def _appositions(token: Any) -> list[Any]:
     return out
 
 
+_NOT_AT_ONES_OWN = frozenset("sister brother mother mom mum father dad son daughter cousin aunt uncle "
+                             "friend friends girlfriend boyfriend wife husband partner kids children".split())
+
+
+def _owner_at(token: Any) -> Any | None:
+    """The possessor of the noun a place or an organisation is "at": "*my* supervisor at Orbis"
+    (the speaker works there too), never a relative's or a friend's ("my sister at Oxford")."""
+    t = token
+    while t.dep_ in ("compound", "amod", "det") and t.head is not t:
+        t = t.head
+    prep = t.head
+    if t.dep_ != "pobj" or prep.lower_ != "at" or prep.head.pos_ != "NOUN" \
+            or prep.head.lower_ in _NOT_AT_ONES_OWN:
+        return None
+    return next((c for c in prep.head.children if c.dep_ == "poss"), None)
+
+
 def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, ...], fallback: float,
                  relation: frozenset[str] = frozenset()) -> float:
     """How surely the clause holding ``token`` is about the subject, from its grammatical subject:
@@ -149,6 +166,9 @@ def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, .
         poss = next((c for c in noun.children if c.dep_ == "poss"), None)
         if poss is not None and (noun.lemma_.lower() in relation or noun.lower_ in relation):
             return 0.9 if _refers_to(s, poss, said_by=said_by, listener_ok=listener_ok) else 0.0
+    owner = _owner_at(token)  # "my supervisor at Orbis", "our desk at the lab": the owner is there too
+    if owner is not None and _refers_to(s, owner, said_by=said_by, listener_ok=listener_ok):
+        return 0.9
     subj = clause_subject(token)
     if subj is None:
         return fallback * 0.8

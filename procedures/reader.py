@@ -24,7 +24,8 @@ from tkg.text import content_terms, stem
 from tkg.timeparse import find_times
 
 from .about import Subject, about, clause_about
-from .span_words import GREETING
+from .gather import merge_variants
+from .span_words import GREETING, LOCATIVE, PET_WORDS, ROLE_HEADS
 from .spans import ANIMALS, Span, hypothetical, nameless, negated, pronominal, spans_of
 from .synthesis import format_day
 
@@ -111,6 +112,8 @@ def candidates(
     out: list[Candidate] = []
     relation = frozenset({asked.head, *cues}) if asked.head else frozenset(cues)
     voices = {s.lower() for s in speakers}
+    pets = asked.kind == "pet_name"  # an animal word (or 🐱) next to a name is the relation's own cue
+    orgs = asked.kind == "organisation" and asked.many  # "engineer at X", "my supervisor at X": a workplace
     for rank, ev in enumerate(turns):
         doc = parse(ev.text)
         sents = list(doc.sents)
@@ -121,7 +124,8 @@ def candidates(
         last_cues: list[int] = []
         for sent, a in zip(sents, per_sent, strict=True):
             a = max(a, 0.8 * turn_about)
-            at = [t.i for t in sent if stem(t.lower_) in cues]
+            at = [t.i for t in sent if stem(t.lower_) in cues or (pets and t.lower_ in PET_WORDS)
+                  or (orgs and t.lemma_.lower() in ROLE_HEADS)]
             near_cues = at + [
                 i - 4 for i in last_cues[-1:]
             ]  # a cue in the sentence before counts, further off
@@ -144,7 +148,9 @@ def candidates(
             when = said_time(sent.text, ev.valid_at)
             for sp in spans:
                 value = norm(sp.text)
-                if not value or value in excluded or value in (asked.head, asked.head + "s"):
+                if not value or value in excluded or value in (asked.head, asked.head + "s") or (
+                        asked.kind == "thing" and not_a_thing(doc[sp.start : sp.end], asked.head,
+                                                              listing=asked.many)):
                     continue
                 gap = min((max(sp.start - i, i - sp.end + 1, 0) for i in near_cues), default=None)
                 if asked.kind == "place" and sp.start > sent.start and _locates(doc, sp.start):
@@ -173,6 +179,19 @@ def candidates(
                     )
                 )
     return out
+
+
+def not_a_thing(tokens: Any, head: str, *, listing: bool = True) -> bool:
+    """A span that answers no thing question: the head noun with only adjectives before it ("a
+    lovely old instrument" names none), or in a list of things a place ("Sibiu" for "which
+    instruments has he owned"; one "which marathon" may well be "Rotterdam")."""
+    start = tokens[0].i
+    after_locative = start > 0 and tokens.doc[start - 1].lower_ in LOCATIVE
+    if listing and is_place_name(tokens.text, locative=after_locative):
+        return True
+    last = tokens[-1]
+    bare = last.lemma_.lower() == head or last.lower_ in (head, head + "s")
+    return bool(head) and bare and all(t.pos_ in ("ADJ", "DET", "ADV", "PRON") for t in tokens[:-1])
 
 
 def _locates(doc: Any, start: int) -> bool:
@@ -245,8 +264,9 @@ def graph_candidates(
         value = norm(f.object)
         if asked.kind not in kinds or value in excluded or value in (asked.head, asked.head + "s") or (
                 asked.kind == "pet_name" and value in ANIMALS) or (
-                asked.kind in ("pet_name", "person") and is_place_name(f.object, locative=True)) or (
-                asked.kind in _NAMED_KINDS and not any(c.isalpha() for c in f.object)):
+                (asked.kind in ("pet_name", "person") or (asked.kind == "thing" and asked.many))
+                and is_place_name(f.object, locative=True)) or (
+                asked.kind in _NAMED_KINDS | {"thing"} and not any(c.isalpha() for c in f.object)):
             continue  # an edge whose object is not of the asked kind ("has_pet Japan") answers nothing
         ev = by_fact.get(f.uuid) or next(
             (e for e in evidence if f.episodes and e.episode == f.episodes[0]), None
@@ -264,6 +284,8 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     for c in cands:
         groups.setdefault(norm(c.value), []).append(c)
     _merge_nested(groups)
+    if asked.many:  # a list names each value once, however it was spelled
+        merge_variants(groups)
     support = {k: max(c.score for c in cs) + 0.15 * (len(cs) - 1) for k, cs in groups.items()}
     strong = {k: s for k, s in support.items() if s >= SUPPORT}
     trace: dict[str, Any] = {"values": {groups[k][0].value: round(s, 3) for k, s in
@@ -288,7 +310,10 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
         ]
         return max(times) if times else _EPOCH
 
-    if asked.many:
+    if asked.many:  # every edge of the kind, and the turns' values near the best of them
+        said = [s for k, s in strong.items() if all(c.source != "graph" for c in groups[k])]
+        keep = sorted(k for k, s in strong.items() if any(c.source == "graph" for c in groups[k])
+                      or s >= 0.4 * max(said, default=0.0))
         chosen = sorted((top(k) for k in keep), key=lambda c: (c.when or _EPOCH, norm(c.value)))
         return chosen, {**trace, "chosen_by": "every well-supported value"}
     if window is not None and window[1] >= FAR_FUTURE:  # "after X": the first value said after it

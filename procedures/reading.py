@@ -33,11 +33,13 @@ from .bridge import (
     said_with,
     says_relation,
 )
+from .gather import count_held, denied, ending, same_value
 from .group_turns import turns_by_seq, turns_by_uuid, turns_with_terms
 from .premise import check, presupposed
 from .reader import (
     FAR_FUTURE,
     NEWER,
+    Candidate,
     Reading,
     candidates,
     choose,
@@ -110,9 +112,10 @@ _ENDING = frozenset({"quit", "left", "retired", "no longer", "gave up", "dropped
 
 
 def subject_turns(
-    ctx: Context, group: str, subject: Subject | None, cues_: set[str], *, k: int = 24
+    ctx: Context, group: str, subject: Subject | None, cues_: set[str], *, k: int = 24, own: bool = False
 ) -> list[Evidence]:
-    """The group's turns naming the subject or said by them that share the most cue words."""
+    """The group's turns naming the subject or said by them that share the most cue words; with
+    ``own`` (a list gathers from all of them) the subject's turns that share none follow."""
     terms = sorted({*(subject.aliases if subject else ()), *(c for c in cues_ if len(c) >= 4)})
     if not terms:
         return []
@@ -124,7 +127,7 @@ def subject_turns(
             subject.named_in(text) or (r["speaker"] or "").lower() in subject.aliases
         )
         overlap = len(content_terms(text) & cues_)
-        if overlap or (mine and not cues_):
+        if overlap or (mine and (own or not cues_)):
             scored.append((overlap + (1 if mine else 0), r))
     scored.sort(key=lambda x: (-x[0], str(x[1]["uuid"])))
     return [turn_evidence(r, float(s), group) for s, r in scored[:k]]
@@ -223,7 +226,9 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     subject = subject_of(q, ctx.speakers(group))
     trace["subject"] = subject.name if subject else None
     cue_set = cue_terms(ctx, question, predicate, subject, asked)
-    turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set))
+    listing = asked.many and mode == "aggregation"  # a list reads all the subject's turns
+    turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set, k=60 if listing else 24,
+                                                   own=listing))
     parse_many([e.text for e in turns])  # one batch for the turns every later step reads
     kin = presupposed(q)  # the turns that would state a presupposed relative or pet ("my son", "our dog")
     stating = subject_turns(ctx, group, subject, content_terms(" ".join(kin))) if kin else []
@@ -233,8 +238,12 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         return no_information(f"false premise: {premise.reason}", result.evidence or turns[:5], trace)
     if asked.kind in ("reason", "manner"):
         return None  # a reason or a manner is a clause: the procedure's sentence stands
+    if asked.count and asked.head and subject is not None:  # "how many hens does she have": run the count
+        counted = count_reading(ctx, group, subject, asked.head, turns, result.evidence, trace)
+        if counted is not None:
+            return counted
     if asked.kind == "date" or asked.count:
-        return None  # dates and counts are the procedures' (the temporal one, the aggregation)
+        return None  # dates and other counts are the procedures' (the temporal one, the aggregation)
     if asked.kind == "event" or (asked.yesno and asked.kind == "thing" and not asked.head):
         got = read_event(asked, question, subject, turns)
         if got is None:
@@ -285,7 +294,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     graph = graph_candidates(ctx, asked, facts, evidence, excluded,  # edges of the subject only
                              at=window[1] if window is not None and window[1] < FAR_FUTURE else None,
                              open_only=latest and window is None)
-    turn_cands = [] if graph and asked.many else candidates(
+    turn_cands = candidates(
         ctx, asked, subject, turns, cue_set, speakers, excluded, verb,
         attribute="bridge" in trace or mode != "relation_chain", before=turns_before(ctx, group, turns))
     if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb
@@ -295,10 +304,19 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         turn_cands = [] if window is not None else [
             c for c in turn_cands if c.score >= NEWER and (newest is None or (c.when and c.when > newest))]
         trace["graph_values"] = [c.value for c in graph]
+    if asked.many and latest:  # "now": a value the graph holds only as closed is not a turn's to reopen
+        closed = {norm(f.object) for f in facts if f.invalid_at is not None} - {
+            norm(f.object) for f in facts if f.invalid_at is None}
+        turn_cands = [c for c in turn_cands if not any(same_value(c.value, v) for v in closed)]
     chosen, how = choose(asked, graph + turn_cands, latest=latest, window=window)
     trace["choice"] = how
+    if asked.many and subject is not None:  # a list: no value later denied; "now": none since ended
+        chosen = still_held(ctx, group, subject, chosen, turns, trace, latest=latest)
     if not chosen:
         slot = asked.head in _RELATION_HEADS or ((latest or window is not None) and asked.kind in _SLOT_KINDS)
+        if asked.many and mode == "aggregation" and not result.trace.get("from_graph"):
+            return no_information(f"no {asked.head or asked.kind} of the kind asked is stated",
+                                  result.evidence or turns[:5], trace)
         if (result.trace.get("from_graph") and result.answer) or asked.kind not in TYPED or not slot:
             return None  # an answer walked over edges stands; an untyped or open question is not read
         return no_information(
@@ -312,3 +330,42 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     trace["support"] = [c.evidence.source_ref for c in chosen]
     support = dedupe(result.evidence + [c.evidence for c in chosen])
     return Reading(answer, False, support, trace, typed=asked.kind in TYPED)
+
+
+def count_reading(ctx: Context, group: str, subject: Subject, head: str, turns: list[Evidence],
+                  ranked: list[Evidence], trace: dict[str, Any]) -> Reading | None:
+    """How many ``head`` things the subject has after every count their turns state
+    (`procedures.gather.count_held`); turns naming the counted things by name are read too. The
+    evidence keeps the procedure's ranking (``ranked``); the turns counted follow when it lacks them."""
+    def theirs(ev: Evidence) -> bool:
+        return (ev.speaker or "").lower() in subject.aliases or subject.named_in(ev.text)
+
+    pool = dedupe(turns + subject_turns(ctx, group, subject, content_terms(f"{head} {head}s")))
+    tally = count_held(head, pool, theirs)
+    if tally is not None and tally.members:  # "a fox got Cleo": the turns that name them
+        pool = dedupe(pool + subject_turns(ctx, group, subject, content_terms(" ".join(tally.members))))
+        tally = count_held(head, pool, theirs)
+    if tally is None or tally.total is None:
+        return None
+    trace["count"] = tally.steps
+    return Reading(str(tally.total), False, dedupe(ranked + tally.evidence), trace, typed=True)
+
+
+def still_held(ctx: Context, group: str, subject: Subject, chosen: list[Candidate], turns: list[Evidence],
+               trace: dict[str, Any], *, latest: bool) -> list[Candidate]:
+    """The listed values no later turn denies ("didn't get the job at Orbis") nor, for a list of
+    what is held ``latest``, ends ("Biscuit died", "sold the Volvo")."""
+    kept, ended = [], {}
+    for c in chosen:
+        if c.source == "graph":  # an edge's slot logic has already closed what ended or was called off
+            kept.append(c)
+            continue
+        pool = dedupe(turns + subject_turns(ctx, group, subject, content_terms(c.value)))
+        ev = denied(c.value, pool, c.when) or (ending(c.value, pool, c.when) if latest else None)
+        if ev is None:
+            kept.append(c)
+        else:
+            ended[c.value] = ev.source_ref
+    if ended:
+        trace["ended"] = ended
+    return kept

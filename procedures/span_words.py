@@ -5,6 +5,8 @@ nouns, "favourite"-like modifiers and calendar words. Data only; `procedures/spa
 
 from __future__ import annotations
 
+from planners.asked import ANIMALS
+
 LOCATIVE = frozenset("in to from at near around outside into via".split())
 # "hi from ghent!", "writing from Porto": where the writer is
 GREETING = frozenset("hi hii hiii hello hey hiya greetings ciao hola love writing texting postcard".split())
@@ -71,3 +73,7 @@ FAVOURITE = frozenset("favourite favorite fave fav fav' new old current latest u
 CALENDAR = frozenset("""january february march april may june july august september october november december
     monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays
     saturdays sundays christmas easter""".split())
+
+# animals as texters write them: "meet pixel 🐱" names a pet as surely as "meet pixel, our cat"
+# (no fish or fowl: 🐟 and 🐔 are as often dinner)
+PET_WORDS = ANIMALS | frozenset("🐶 🐕 🐩 🦮 🐱 🐈 🐰 🐇 🐹 🐭 🐦 🐤 🦜 🐢 🐍 🦎 🐴 🐎 🐐".split())

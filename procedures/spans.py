@@ -29,6 +29,7 @@ from .span_words import (
     NER_KINDS,
     NUMBER_WORDS,
     PEOPLE,
+    PET_WORDS,
     ROLE_HEADS,
     STATUS_PHRASES,
     STATUS_WORDS,
@@ -354,7 +355,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     if kind == "status":
         return _statuses(sent)
     if kind == "pet_name":
-        return [Span(s.text, "pet_name", s.sure, s.start, s.end) for s in _named_near(sent, ANIMALS | {head})
+        return [Span(s.text, "pet_name", s.sure, s.start, s.end) for s in _named_near(sent, PET_WORDS|{head})
                 if s.text.lower() not in ANIMALS and not is_place_name(s.text)]
     if kind == "animal":
         return [Span(t.text.lower(), "animal", 0.9, t.i, t.i + 1) for t in sent if t.lower_ in ANIMALS]
