@@ -74,7 +74,7 @@ _CAPITALISED = re.compile(r"\b[A-Z][\w&'-]*[a-z][\w&-]*")
 def _mask(question: str) -> str:
     anchor = cues.find_time_anchor(question)
     if anchor is not None:
-        question = f"{question[: anchor.start]} xdate {question[anchor.end :]}"
+        question = anchor.cut(question, " xdate ")
 
     def repl(m: re.Match[str]) -> str:
         word = m.group(0)

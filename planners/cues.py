@@ -9,6 +9,7 @@ matched text (for the trace) or None; near-misses that are common English ("look
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tkg.time_words import LONG_MONTH as _MONTH_FULL
@@ -37,18 +38,26 @@ _KEEP_PREP = r"before|after|since|until|till|prior\s+to"
 _STRIP_PREP = (
     r"back\s+in|in|on|as\s+of|during|around|by|over|throughout|at\s+the\s+(?:start|end|beginning)\s+of"
 )
+
+
+@dataclass(frozen=True)
+class TimeAnchor:
+    """A date-like phrase of a question (what the walker resolves) and where it stands in it."""
+
+    text: str  # what the walker should resolve: "March 2023", "before 2022", "last summer"
+    start: int  # span in the question, including a stripped preposition
+    end: int
+
+    def cut(self, question: str, by: str = "") -> str:
+        """``question`` with the anchor's span replaced by ``by``: what is left says what is asked."""
+        return question[: self.start] + by + question[self.end :]
+
+
 _ANCHOR = re.compile(
     rf"(?:(?P<keep>{_KEEP_PREP})\s+|(?P<strip>{_STRIP_PREP})\s+)?(?P<date>{_DATE})(?![\w-])"
     rf"|(?:(?P<keep2>{_KEEP_PREP})\s+|(?P<strip2>in|during|since|by|until)\s+)(?P<month>{_MONTH_FULL})\b",
     re.IGNORECASE,
 )
-
-
-@dataclass(frozen=True)
-class TimeAnchor:
-    text: str  # what the walker should resolve: "March 2023", "before 2022", "last summer"
-    start: int  # span in the question, including a stripped preposition
-    end: int
 
 
 def find_time_anchor(question: str) -> TimeAnchor | None:
@@ -92,46 +101,38 @@ def time_cue(question: str) -> str | None:
 
 
 
-def _matched(pattern: re.Pattern[str], text: str) -> str | None:
-    """The first match of a cue pattern in the text, or None."""
-    m = pattern.search(text)
-    return m.group(0) if m else None
+def _cue(pattern: str, doc: str) -> Callable[[str], str | None]:
+    """A cue detector: the text of the first case-insensitive match of ``pattern``, or None."""
+    compiled = re.compile(pattern, re.IGNORECASE)
+
+    def detect(question: str) -> str | None:
+        m = compiled.search(question)
+        return m.group(0) if m else None
+
+    detect.__doc__ = doc
+    return detect
 
 
-_RECENCY = re.compile(
+recency_cue = _cue(
     r"\b(?:right now|now|currently|current|still|anymore|any more|these days|nowadays|latest|"
     r"most recent(?:ly)?|at the moment|at present|presently|newest|today|up[- ]to[- ]date)\b(?!-)",
-    re.IGNORECASE,
+    'A marker that asks for the value as it stands now ("still", "currently", "latest").',
 )
-
-
-def recency_cue(question: str) -> str | None:
-    """A marker that asks for the value as it stands now ("still", "currently", "latest")."""
-    return _matched(_RECENCY, question)
-
-
-_SUMMARY = re.compile(
+summary_cue = _cue(
     r"\bsummari[sz]e\b|\bsummary\b|\boverview\b|\brecap\b|\brun-?down\b|\btell me everything\b"
     r"|\beverything (?:you know|that) |\beverything about\b|\bbeen up to\b|\bgoing on (?:with|in)\b"
     r"|\bcatch me up\b|\bfill me in\b|\b(?:whole|full) (?:story|picture)\b|\bhow has\b.{1,50}\bchanged\b"
     r"|\bdescribe\b|\bexplain what\b|'s story\b|\bwhat (?:is|'s) \w+ like\b|\bwhat do you know about\b"
     r"|\bthe story of\b|\bin a nutshell\b|\bbig picture\b",
-    re.IGNORECASE,
+    "A request for a summary or an overview rather than one fact.",
 )
-
-
-def summary_cue(question: str) -> str | None:
-    """A request for a summary or an overview rather than one fact."""
-    return _matched(_SUMMARY, question)
-
-
-_COUNT = re.compile(
+_count_words = _cue(
     r"\bhow many\b|\bhow often\b|\bnumber of\b|\blist\b|\bname (?:all|every|each)\b|\bcount\b|\bin total\b"
     r"|\bwhat (?:kinds|types|sorts) of\b|\bwhich of\b|^\s*who are\b|\bevery (?:place|city|country|person|book"
     r"|pet|job)\b"
     r"|\ball (?:of )?(?:the|her|his|their|its|those|these|my)\b(?! time\b| way\b| same\b| while\b)"
     r"|\ball of \w+'s?\b|\bhousehold\b|\bfamily members\b",
-    re.IGNORECASE,
+    "The words that ask for a count or a list.",
 )
 _WHICH_PLURAL = re.compile(
     r"\b(?:which|what) (?:\w+ )?(\w+) (?:has|have|had|did|does|do|can|could|will|would|is|are|was|were)\b",
@@ -142,7 +143,7 @@ _NOT_PLURAL = frozenset({"does", "is", "was", "has", "this", "us", "bus", "gas",
 
 def count_cue(question: str) -> str | None:
     """A request for a count or a list ("how many", "list", "which books has ...")."""
-    if m := _matched(_COUNT, question):
+    if m := _count_words(question):
         return m
     for w in _WHICH_PLURAL.finditer(question):
         noun = w.group(1).lower()

@@ -85,7 +85,7 @@ def relation_chain_gate(question: str, lexicon: Lexicon | None = None) -> GateRe
     """
     anchor = cues.find_time_anchor(question)
     if anchor is not None:  # "... have in 2022?": the date is not part of the chain
-        question = question[: anchor.start] + question[anchor.end :]
+        question = anchor.cut(question)
     words = [w for w in tokenize(question) if w not in _TIME_WORDS]
     poss = [i for i, w in enumerate(words) if w in ("'s", "'")]
     for a, b in zip(poss, poss[1:], strict=False):

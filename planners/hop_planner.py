@@ -322,9 +322,7 @@ def plan_hops(
     (['reports_to', 'lives_in'], 'March 2023')
     """
     anchor = cues.find_time_anchor(question)
-    text = question
-    if anchor is not None:
-        text = f"{question[: anchor.start]} {question[anchor.end :]}"
+    text = question if anchor is None else anchor.cut(question, " ")
     mentions = find_mentions(text, entity_names, aliases)
     if not mentions:
         return None

@@ -144,7 +144,7 @@ def _slot(
     slot.subject = pool[0] if pool else None
     rest = [e for e in ents if slot.subject is None or e.uuid != slot.subject.uuid]
     slot.obj = rest[0] if rest else None
-    words = tokenize(text if anchor is None else text[: anchor.start] + text[anchor.end :])
+    words = tokenize(text if anchor is None else anchor.cut(text))
     for pos, kind, phrase in relation_markers(words, lexicon):
         entry = lexicon.match(words, pos, kind)  # type: ignore[arg-type]
         if entry is not None and not entry[0].inverse:

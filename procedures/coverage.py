@@ -53,7 +53,7 @@ def coverage(q: Question, subjects: Sequence[str], predicate: str, texts: Iterab
                                                   *p.inverse_nouns, *p.possessive)]
     question, anchor = q.text, q.anchor  # "in May 2023" says when, not what
     if anchor is not None:
-        question = question[: anchor.start] + " " + question[anchor.end :]
+        question = anchor.cut(question, " ")
     while cue := recency_cue(question):  # and so does "at the moment"
         question = question.replace(cue, " ", 1)
     head = HEAD.search(question)

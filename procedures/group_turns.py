@@ -23,10 +23,10 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tkg.stores.base import Row
 
@@ -109,41 +109,38 @@ def _read(ctx: Context, group: str) -> list[Row]:
     return rows
 
 
+def _kept_or_read(
+    ctx: Context, group: str, kept: Callable[[GroupTurns], list[Row]], statement: str, **params: Any
+) -> list[Row]:
+    """``kept`` asked of the group's turns when they are kept, else ``statement`` read from the store."""
+    turns = group_turns(ctx, group)
+    return kept(turns) if turns is not None else ctx.store.named(statement, {"group_id": group, **params})
+
+
 def turns_by_uuid(ctx: Context, group: str, uuids: list[str]) -> list[Row]:
     """The rows of ``retrieval.turns``."""
-    kept = group_turns(ctx, group)
-    if kept is not None:
-        return kept.by_uuids(uuids)
-    return ctx.store.named("retrieval.turns", {"group_id": group, "uuids": uuids})
+    return _kept_or_read(ctx, group, lambda t: t.by_uuids(uuids), "retrieval.turns", uuids=uuids)
 
 
 def turns_by_seq(ctx: Context, group: str, seqs: list[int]) -> list[Row]:
     """The rows of ``retrieval.turns_by_seq``."""
-    kept = group_turns(ctx, group)
-    if kept is not None:
-        return kept.by_seqs(seqs)
-    return ctx.store.named("retrieval.turns_by_seq", {"group_id": group, "seqs": seqs})
+    return _kept_or_read(ctx, group, lambda t: t.by_seqs(seqs), "retrieval.turns_by_seq", seqs=seqs)
 
 
 def turns_with_terms(ctx: Context, group: str, terms: list[str], limit: int) -> list[Row]:
     """The rows of ``graph.turns_with_terms``."""
-    kept = group_turns(ctx, group)
-    if kept is not None:
-        return kept.with_terms(terms, limit)
-    return ctx.store.named("graph.turns_with_terms", {"group_id": group, "terms": terms, "limit": limit})
+    return _kept_or_read(
+        ctx, group, lambda t: t.with_terms(terms, limit), "graph.turns_with_terms", terms=terms, limit=limit
+    )
 
 
 def turns_containing(ctx: Context, group: str, needles: list[str]) -> list[Row]:
     """The rows of ``graph.turns_containing``."""
-    kept = group_turns(ctx, group)
-    if kept is not None:
-        return kept.containing(needles)
-    return ctx.store.named("graph.turns_containing", {"group_id": group, "needles": needles})
+    return _kept_or_read(
+        ctx, group, lambda t: t.containing(needles), "graph.turns_containing", needles=needles
+    )
 
 
 def group_span(ctx: Context, group: str) -> list[Row]:
     """The row of ``temporal.group_span``."""
-    kept = group_turns(ctx, group)
-    if kept is not None:
-        return kept.span()
-    return ctx.store.named("temporal.group_span", {"group_id": group})
+    return _kept_or_read(ctx, group, GroupTurns.span, "temporal.group_span")

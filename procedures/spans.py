@@ -20,6 +20,7 @@ from typing import Any
 
 from planners.asked import ANIMALS
 from tkg.nlp import is_common_word, is_place_name
+from tkg.text import any_of
 
 from .span_words import (
     CALENDAR,
@@ -362,18 +363,13 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     return _things(sent, head)
 
 
-_NEGATION = re.compile(r"\b(?:not|never|no longer|didn'?t|don'?t|doesn'?t|won'?t|isn'?t|wasn'?t|aren'?t|"
-                       r"can'?t|couldn'?t|haven'?t|hasn'?t|nope|fell through|called off|cancel+ed)\b", re.I)
-_HYPOTHETICAL = re.compile(
-    r"\b(?:if|would|might|maybe|perhaps|someday|one day|thinking (?:of|about)|considering|"
-    r"dream(?:ing)? of|wish|hope to|hoping to|planning to|plan to|want to|wanna|"
-    r"might|could|should i|whether)\b",
-    re.I,
-)
-
-
-_RETRACTED = re.compile(r"\b(?:fell through|called off|cancel+ed|never happened|not happening|off the table|"
-                        r"scrapped|no longer)\b", re.I)
+_NEGATION = any_of("not|never|no longer|didn'?t|don'?t|doesn'?t|won'?t|isn'?t|wasn'?t|aren'?t|can'?t|"
+                   "couldn'?t|haven'?t|hasn'?t|nope|fell through|called off|cancel+ed")
+_HYPOTHETICAL = any_of("if|would|might|maybe|perhaps|someday|one day|thinking (?:of|about)|considering|"
+                       "dream(?:ing)? of|wish|hope to|hoping to|planning to|plan to|want to|wanna|"
+                       "might|could|should i|whether")
+_RETRACTED = any_of("fell through|called off|cancel+ed|never happened|not happening|off the table|scrapped|"
+                    "no longer")
 
 
 def negated(sent: Any, token: Any | None = None) -> bool:

@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tkg.bench.fresh import BenchMemory, bench_memory
-from tkg.bench.locomo import load_questions, run_locomo
+from tkg.bench.locomo import ingest_questions, load_questions, run_locomo
 from tkg.bench.peers import open_graphiti, run_peers
 from tkg.cli import app
 from tkg.errors import ConfigError
@@ -84,7 +84,7 @@ def test_graphiti_searches_a_tkg_graph_without_a_warning(
     peers_run: tuple[BenchMemory, Path, str], caplog: pytest.LogCaptureFixture
 ) -> None:
     bm, path, sample = peers_run
-    run = run_locomo(bm, path)
+    run = run_locomo(bm, ingest_questions(bm, path))
     assert run.report["ingest"]["turns"] == len(TURNS)
     with caplog.at_level(logging.DEBUG):
         report = run_peers(bm, run.questions, run.known, run.results)
@@ -101,7 +101,7 @@ def test_graphiti_edges_point_at_the_turns_tkg_wrote(peers_run: tuple[BenchMemor
     from graphiti_core.search.search_config_recipes import EDGE_HYBRID_SEARCH_RRF
 
     bm, path, sample = peers_run
-    run_locomo(bm, path)
+    run_locomo(bm, ingest_questions(bm, path))
     turns = {r["uuid"] for r in bm.mem.cypher(
         "MATCH (e:Episodic) WHERE e.group_id = $g RETURN e.uuid AS uuid", {"g": sample})}
     graphiti = open_graphiti(bm)

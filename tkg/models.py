@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import hashlib
 import uuid as _uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
 from .errors import ConfigError
+
+# progress callbacks: a tick is told how many more items are done (a tqdm bar's ``update``); a
+# progress maker gives the tick of a new bar for a stage, ``progress(label, total)`` (or None)
+Tick = Callable[[int], None]
+Progress = Callable[[str, int], Tick | None]
 
 Mode = Literal["single_fact", "relation_chain", "latest_version", "time_anchored", "long_form", "aggregation"]
 MODES: tuple[str, ...] = (

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +23,6 @@ BUILTIN_PATH = Path(__file__).with_name("predicates.toml")
 CARDINALITIES = ("single", "multi")
 OBJECT_TYPES = ("entity", "person", "place", "organisation", "literal", "date", "pet", "thing")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
-_LIST_FIELDS = (
-    "phrases", "inverse_phrases", "verbs", "retract_verbs", "together_verbs",
-    "nouns", "inverse_nouns", "possessive", "vocabulary",
-)
 _CONTROL_KEYS = ("replace", "disabled")
 
 
@@ -35,9 +31,9 @@ class Predicate:
     """One relation of the vocabulary (see predicates.toml for what each field means)."""
 
     name: str
-    cardinality: str
-    object_type: str
-    subject_type: str = "person"
+    cardinality: str = field(metadata={"one_of": CARDINALITIES})
+    object_type: str = field(metadata={"one_of": OBJECT_TYPES})
+    subject_type: str = field(default="person", metadata={"one_of": OBJECT_TYPES})
     description: str = ""
     symmetric: bool = False
     inverse: str = ""
@@ -77,7 +73,12 @@ class Predicate:
         return (subject_uuid, self.name, qualifier, normalize_name(obj or ""))
 
 
+# what a table may hold and how each field is checked, read off the fields (types are strings here)
 _ALLOWED = {f.name for f in fields(Predicate)} - {"name"}
+_REQUIRED = tuple(f.name for f in fields(Predicate) if f.default is MISSING and f.name != "name")
+_CHOICES = {f.name: f.metadata["one_of"] for f in fields(Predicate) if "one_of" in f.metadata}
+_LIST_FIELDS = frozenset(f.name for f in fields(Predicate) if f.type == "tuple[str, ...]")
+_FLAGS = frozenset(f.name for f in fields(Predicate) if f.type == "bool")
 
 
 class PredicateRegistry:
@@ -208,14 +209,12 @@ def _build(name: str, table: Any, source: str) -> Predicate:
     unknown = set(table) - _ALLOWED - set(_CONTROL_KEYS)
     if unknown:
         raise ConfigError(f"{where}: unknown field(s) {sorted(unknown)}; allowed: {sorted(_ALLOWED)}")
-    for key in ("cardinality", "object_type"):
+    for key in _REQUIRED:
         if key not in table:
             raise ConfigError(f"{where}: missing required field {key!r}")
-    if table["cardinality"] not in CARDINALITIES:
-        raise ConfigError(f"{where}.cardinality must be one of {CARDINALITIES}, got {table['cardinality']!r}")
-    for key in ("object_type", "subject_type"):
-        if key in table and table[key] not in OBJECT_TYPES:
-            raise ConfigError(f"{where}.{key} must be one of {OBJECT_TYPES}, got {table[key]!r}")
+    for key, choices in _CHOICES.items():
+        if key in table and table[key] not in choices:
+            raise ConfigError(f"{where}.{key} must be one of {choices}, got {table[key]!r}")
     kwargs: dict[str, Any] = {"name": name}
     for key, value in table.items():
         if key in _CONTROL_KEYS:
@@ -224,7 +223,7 @@ def _build(name: str, table: Any, source: str) -> Predicate:
             if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
                 raise ConfigError(f"{where}.{key} must be a list of non-empty strings")
             kwargs[key] = tuple(" ".join(v.split()) for v in value)
-        elif key in ("symmetric", "proper_object"):
+        elif key in _FLAGS:
             if not isinstance(value, bool):
                 raise ConfigError(f"{where}.{key} must be true or false, got {value!r}")
             kwargs[key] = value

@@ -274,3 +274,13 @@ def stems_of(texts: Iterable[str]) -> set[str]:
 def collapse_spaces(text: str) -> str:
     """"a   b\\n c" -> "a b c"."""
     return _SPACE.sub(" ", text).strip()
+
+
+def any_of(words: str, before: str = r"\b", after: str = r"\b") -> re.Pattern[str]:
+    """A case-insensitive pattern for any of ``words`` (alternatives: ``"not|never|no longer"``),
+    between ``before`` and ``after`` (word boundaries unless told): word lists read as lists.
+
+    >>> any_of("fell through|called off").search("The move fell through.").group(0)
+    'fell through'
+    """
+    return re.compile(f"{before}(?:{words}){after}", re.I)

@@ -19,7 +19,7 @@ Example::
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +28,7 @@ import numpy as np
 from planners.payloads import default_payloads
 from procedures.retrieval import retrieve
 
+from ..models import Tick
 from .metrics import RankScore, distinct_refs, first_hit_rank, latency_summary, ratio
 from .questions import ANSWERABLE, LocomoQuestion
 
@@ -73,7 +74,7 @@ class MatrixIndex:
 
 def run_baselines(
     bm: BenchMemory, questions: list[LocomoQuestion], known: dict[str, set[str]], tkg: dict[str, Any],
-    tick: Callable[[int], None] | None = None,
+    tick: Tick | None = None,
 ) -> dict[str, Any]:
     """Score the three baselines on ``questions``; ratios are to ``tkg``'s report."""
     ctx = bm.mem.ctx

@@ -8,7 +8,7 @@ single-hop) have their answer in the conversation and make the retrieval numbers
 Example::
 
     >>> with bench_memory(None) as bm:  # doctest: +SKIP
-    ...     run = run_locomo(bm, Path("locomo_dev5.json"), limit=20)
+    ...     run = run_locomo(bm, ingest_questions(bm, Path("locomo_dev5.json"), limit=20))
     >>> run.report["retrieval"]["hit@10"]  # doctest: +SKIP
     0.81
 """
@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..ingest.loaders import load
-from ..models import EpisodeInput
+from ..models import EpisodeInput, Progress, Tick
 from .baselines import run_baselines
 from .fresh import BenchMemory, finished, machine, other_episodes
 from .metrics import (
@@ -34,8 +33,6 @@ from .metrics import (
     mean_timings,
 )
 from .questions import ANSWERABLE, CATEGORIES, LocomoQuestion, load_questions
-
-Tick = Callable[[int], None]
 
 
 @dataclass
@@ -187,42 +184,66 @@ def summarise(results: list[QuestionResult], known: dict[str, set[str]]) -> dict
     return out
 
 
-def run_locomo(
+@dataclass
+class Ingested:
+    """A LoCoMo file's questions with their conversations' turns written into a benchmark store:
+    what each question benchmark (`run_locomo`, `run_mcp`) starts from."""
+
+    path: Path
+    questions: list[LocomoQuestion]
+    machine: dict[str, Any]  # taken at the start: the load while the run happens matters more than after
+    ingest: dict[str, Any]  # `ingest_turns`' summary
+    known: dict[str, set[str]]  # the turn ids each group holds
+    bar: Progress  # the run's progress bars
+
+    @property
+    def groups(self) -> set[str]:
+        return {q.group for q in self.questions}
+
+
+def ingest_questions(
     bm: BenchMemory,
     path: Path,
     *,
     samples: int | None = None,
     limit: int | None = None,
-    baselines: bool = False,
-    progress: Callable[[str, int], Any] | None = None,
-) -> LocomoRun:
-    """The whole benchmark on one store: ingest, ask, score (and the baselines on the same data).
+    progress: Progress | None = None,
+) -> Ingested:
+    """The questions of ``path`` (``samples``, ``limit`` as in `load_questions`), their turns ingested.
 
     ``progress(label, total)`` returns a tick function (a progress bar); None runs silently.
     """
     questions = load_questions(path, samples=samples, limit=limit)
-    host = machine()  # at the start: the load average while the run happens matters more than after
+    host = machine()
     groups = {q.group for q in questions}
     bar = progress or (lambda label, total: None)
     episodes = [e for e in load(path).episodes if e.group in groups]
     ingest = ingest_turns(bm, episodes, bar("ingest", len(episodes)))
     known: dict[str, set[str]] = ingest.pop("refs")
-    results = ask_all(bm, questions, known, bar("questions", len(questions)))
+    return Ingested(path, questions, host, ingest, known, bar)
+
+
+def run_locomo(bm: BenchMemory, got: Ingested, *, baselines: bool = False) -> LocomoRun:
+    """The whole benchmark on the store ``got`` was ingested into: ask, score (and the baselines on
+    the same data)."""
+    questions, known = got.questions, got.known
+    results = ask_all(bm, questions, known, got.bar("questions", len(questions)))
     query_embed = bm.embedder.lap()
     report: dict[str, Any] = {
         "benchmark": "locomo",
-        "file": str(path),
+        "file": str(got.path),
         "store": bm.url,
         "backend": bm.backend,
-        "machine": host,
+        "machine": got.machine,
         **finished(),
         "model_load_s": bm.model_load_s,
         **summarise(results, known),
-        "ingest": ingest,
+        "ingest": got.ingest,
         "query_embed_ms_mean": round(1000 * query_embed["embed_s"] / len(results), 1) if results else None,
         "query_embed_texts": query_embed["texts"],
     }
     if baselines:
-        report["baselines"] = run_baselines(bm, questions, known, report, bar("baselines", len(questions)))
+        tick = got.bar("baselines", len(questions))
+        report["baselines"] = run_baselines(bm, questions, known, report, tick)
     report["notes"] = list(bm.notes)
     return LocomoRun(report, results, questions, known)

@@ -16,7 +16,7 @@ query embeddings. On Neo4j the benchmark's groups are deleted at the end.
 Example::
 
     >>> with bench_memory(None) as bm:  # doctest: +SKIP
-    ...     report = run_mcp(bm, Path("locomo_dev5.json"), samples=1, limit=100)
+    ...     report = run_mcp(bm, ingest_questions(bm, Path("locomo_dev5.json"), samples=1, limit=100))
     >>> report["mcp_transport_ms"]["p50"]  # doctest: +SKIP
 """
 
@@ -28,8 +28,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -37,34 +35,19 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from ..errors import TkgError
-from ..ingest.loaders import load
 from ..mcpserver.run import open_warm
 from ..memory import Memory
-from .fresh import BenchMemory, finished, machine
-from .locomo import ingest_turns
+from ..models import Tick
+from .fresh import BenchMemory, finished
+from .locomo import Ingested
 from .metrics import latency_summary, percentile
-from .questions import LocomoQuestion, load_questions
-
-Tick = Callable[[int], None] | None
+from .questions import LocomoQuestion
 
 
-def run_mcp(
-    bm: BenchMemory,
-    path: Path,
-    *,
-    samples: int | None = None,
-    limit: int | None = None,
-    embed_cache: bool = False,
-    progress: Callable[[str, int], Any] | None = None,
-) -> dict[str, Any]:
-    """The whole comparison on one store; closes ``bm.mem`` half-way (see the module docstring)."""
-    questions = load_questions(path, samples=samples, limit=limit)
-    host = machine()
-    bar = progress or (lambda label, total: None)
-    groups = {q.group for q in questions}
-    episodes = [e for e in load(path).episodes if e.group in groups]
-    ingest = ingest_turns(bm, episodes, bar("ingest", len(episodes)))
-    ingest.pop("refs")
+def run_mcp(bm: BenchMemory, got: Ingested, *, embed_cache: bool = False) -> dict[str, Any]:
+    """The whole comparison on the store ``got`` was ingested into; closes ``bm.mem`` half-way (see
+    the module docstring)."""
+    questions, groups, bar = got.questions, got.groups, got.bar
     bm.mem.close()  # Kuzu admits one process: the API's process and then the server's open the store next
     bar("python api (own process)", len(questions))
     api_ms, api_answers = _api_in_child(bm.raw_url, questions, embed_cache)
@@ -88,14 +71,14 @@ def run_mcp(
     same = sum(1 for m, a in zip(mcp["answers"], api_answers, strict=True) if m == a)
     return {
         "benchmark": "mcp",
-        "file": str(path),
+        "file": str(got.path),
         "store": bm.url,
         "backend": bm.backend,
-        "machine": host,
+        "machine": got.machine,
         **finished(),
         "questions": len(questions),
         "groups": sorted(groups),
-        "ingest": ingest,
+        "ingest": got.ingest,
         "embed_cache": embed_cache,
         "start_to_first_answer_s": mcp["first_answer_s"],
         "start_to_ready_s": mcp["ready_s"],
@@ -147,7 +130,7 @@ def api_child() -> None:
     sys.stdout.write(json.dumps({"ms": ms, "answers": answers}) + "\n")
 
 
-async def _mcp(questions: list[LocomoQuestion], env: dict[str, str], tick: Tick) -> dict[str, Any]:
+async def _mcp(questions: list[LocomoQuestion], env: dict[str, str], tick: Tick | None) -> dict[str, Any]:
     """Spawn the server on stdio, time it to its first answer, then time every question as a tool call."""
     params = StdioServerParameters(command=sys.executable, args=["-m", "tkg.cli", "serve", "mcp"], env=env)
     ms: list[float] = []

@@ -19,10 +19,11 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
+from ..models import Tick
 from ..stores.factory import parse_store_url
 from .locomo import QuestionResult, scorable
 from .metrics import RankScore, first_hit_rank, latency_summary, ratio
@@ -113,7 +114,7 @@ def _interleave(a: list[str], b: list[str]) -> list[str]:
 
 def run_peers(
     bm: BenchMemory, questions: list[LocomoQuestion], known: dict[str, set[str]], tkg: list[QuestionResult],
-    tick: Callable[[int], None] | None = None,
+    tick: Tick | None = None,
 ) -> dict[str, Any]:
     """graphiti's EDGE_HYBRID_SEARCH_RRF and COMBINED_HYBRID_SEARCH_RRF against tkg's own results."""
     from graphiti_core.search.search_config_recipes import COMBINED_HYBRID_SEARCH_RRF, EDGE_HYBRID_SEARCH_RRF

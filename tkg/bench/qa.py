@@ -18,14 +18,14 @@ from __future__ import annotations
 import json
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
 from ..ingest.loaders import load
-from ..models import MODES
+from ..models import MODES, Progress, Tick
 from .fresh import BenchMemory, finished, machine
 from .locomo import ingest_turns
 from .metrics import (
@@ -38,7 +38,6 @@ from .metrics import (
 )
 
 ABSTAIN = "abstain"
-Tick = Callable[[int], None]
 
 
 def key_match(answer: str, key: Sequence[Sequence[str]]) -> bool:
@@ -200,7 +199,7 @@ def summarise(results: list[QAResult]) -> dict[str, Any]:
 
 
 def run_qa(bm: BenchMemory, path: Path, items: list[QAItem],
-           progress: Callable[[str, int], Any] | None = None) -> tuple[dict[str, Any], list[QAResult]]:
+           progress: Progress | None = None) -> tuple[dict[str, Any], list[QAResult]]:
     """Ingest the file's conversations into the benchmark store, ask ``items`` (from :func:`load_items`
     on the same file, read before the store is opened so a bad file writes nothing), score."""
     host = machine()

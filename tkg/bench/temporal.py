@@ -18,21 +18,21 @@ from __future__ import annotations
 import math
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from ..models import Progress, Tick
 from .fresh import BenchMemory, finished, machine
 from .locomo import ingest_turns
 from .metrics import answer_correct, first_hit_rank, flat_timings, latency_summary, mean_timings
 from .temporal_gen import generate
 from .temporal_questions import KINDS, Question, build_questions
 
-Progress = Callable[[str, int], Callable[[int], None] | None]
 TARGETS = {"current": 0.95, "as_of": 0.95, "chain2": 0.90}
 
 
 def ask_questions(
-    bm: BenchMemory, questions: Sequence[Question], tick: Callable[[int], None] | None = None
+    bm: BenchMemory, questions: Sequence[Question], tick: Tick | None = None
 ) -> list[dict[str, Any]]:
     """One record per question: correct?, evidence rank, routed mode, latency (one untimed warm-up first)."""
     if questions:

@@ -24,7 +24,7 @@ from ..errors import TkgError
 from . import commands_cypher, commands_data, commands_demo, commands_doctor, commands_query, render
 from .bench_cmd import bench_app
 from .commands_serve import serve_app
-from .common import State
+from .common import State, store_option
 from .help_format import PlainHelp, plain_help_everywhere
 
 
@@ -79,16 +79,12 @@ def root(
     ctx: typer.Context,
     store: Annotated[
         str | None,
-        typer.Option(
-            "--store",
-            envvar="TKG_STORE",
-            metavar="URL",
-            help="Where the graph lives: a path or kuzu:///path (embedded Kuzu), or "
-                 "bolt://user:pass@host:port?database=NAME "
-            "(Neo4j; user, password and database are optional, or come from TKG_NEO4J_USER / "
-            "TKG_NEO4J_PASSWORD). "
+        store_option(
+            "Where the graph lives: a path or kuzu:///path (embedded Kuzu), or "
+            "bolt://user:pass@host:port?database=NAME (Neo4j; user, password and database are optional, "
+            "or come from TKG_NEO4J_USER / TKG_NEO4J_PASSWORD). "
             "Default: a Kuzu database in your user data directory.",
-            show_default=False,
+            envvar="TKG_STORE",
         ),
     ] = None,
     version: Annotated[

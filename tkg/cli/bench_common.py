@@ -21,7 +21,7 @@ from typing import Annotated, Any, get_type_hints
 import typer
 
 from . import render
-from .common import LLMOption, llm_spec, state
+from .common import LLMOption, llm_spec, state, store_option
 
 Json = Annotated[
     bool,
@@ -31,12 +31,9 @@ Json = Annotated[
 ]
 Store = Annotated[
     str | None,
-    typer.Option(
-        "--store",
-        metavar="URL",
-        show_default=False,
-        help="Benchmark store: a new Kuzu path or bolt://… (default: the global --store/TKG_STORE, else a "
-             "temporary Kuzu database).",
+    store_option(
+        "Benchmark store: a new Kuzu path or bolt://… (default: the global --store/TKG_STORE, else a "
+        "temporary Kuzu database)."
     ),
 ]
 EmbedCache = Annotated[

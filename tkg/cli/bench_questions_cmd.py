@@ -57,11 +57,12 @@ def locomo(
 
     Example: tkg bench locomo data/locomo10.json --baselines --json
     """  # noqa: E501
-    from ..bench.locomo import run_locomo
+    from ..bench.locomo import ingest_questions, run_locomo
     from ..bench.report import locomo_tables, peers_tables
 
     with bench_store(ctx, fresh, record.llm) as (bm, bars):
-        run = run_locomo(bm, path, samples=pick.samples, limit=pick.limit, baselines=baselines, progress=bars)
+        got = ingest_questions(bm, path, samples=pick.samples, limit=pick.limit, progress=bars)
+        run = run_locomo(bm, got, baselines=baselines)
         tables = locomo_tables(run.report)
         if peers:
             from ..bench.peers import run_peers
@@ -142,12 +143,12 @@ def _peers(bm: Any, bars: Bars, path: Path, pick: Sampled, fresh: Fresh) -> Meas
 
     Example: tkg bench peers data/locomo10.json --store bolt://127.0.0.1:7687
     """
-    from ..bench.locomo import run_locomo
+    from ..bench.locomo import ingest_questions, run_locomo
     from ..bench.peers import require_server, run_peers
     from ..bench.report import peers_tables
 
     require_server(bm)
-    run = run_locomo(bm, path, samples=pick.samples, limit=pick.limit, progress=bars)
+    run = run_locomo(bm, ingest_questions(bm, path, samples=pick.samples, limit=pick.limit, progress=bars))
     try:
         report = run_peers(bm, run.questions, run.known, run.results, bars("graphiti", len(run.questions)))
     finally:
@@ -167,12 +168,12 @@ def _mcp(bm: Any, bars: Bars, path: Path, pick: Sampled, fresh: Fresh) -> Measur
 
     Example: tkg bench mcp data/locomo_dev5.json --samples 1 --limit 100 --json
     """  # noqa: E501
+    from ..bench.locomo import ingest_questions
     from ..bench.mcp_cost import run_mcp
     from ..bench.report import table
 
-    report = run_mcp(
-        bm, path, samples=pick.samples, limit=pick.limit, embed_cache=fresh.embed_cache, progress=bars
-    )
+    got = ingest_questions(bm, path, samples=pick.samples, limit=pick.limit, progress=bars)
+    report = run_mcp(bm, got, embed_cache=fresh.embed_cache)
     lat, over = report["latency_ms"], report["overhead_ms"]
     rows = [
         (name, lat[key]["n"], lat[key]["p50"], lat[key]["p95"], lat[key]["mean"], lat[key]["max"])

@@ -83,14 +83,8 @@ def ask(ctx: typer.Context, question: Question, group: Group, mode: Mode = None,
     render.show_answer(answer, as_of=when)
 
 
-def explain(
-    ctx: typer.Context,
-    question: Question,
-    group: Group,
-    mode: Mode = None,
-    as_of: AsOf = None,
-    as_json: Json = False,
-) -> None:
+def explain(ctx: typer.Context, question: Question, group: Group, mode: Mode = None, as_of: AsOf = None,
+            as_json: Json = False) -> None:
     """Show how a question is routed: mode, payloads, gates, procedure, timings, candidates.
 
     Answers the question like `tkg ask` and prints the routing trace: which mode was chosen and why, every gate with whether it fired and the text that made it fire, the initial and final payload, the procedure, timings per stage and candidate counts.
@@ -131,14 +125,8 @@ def _about(subject: str, predicate: str | None) -> str:
     return f"{subject} {predicate}" if predicate else subject
 
 
-def state(
-    ctx: typer.Context,
-    subject: Subject,
-    group: Group,
-    predicate: Predicate = None,
-    as_of: AsOf = None,
-    as_json: Json = False,
-) -> None:
+def state(ctx: typer.Context, subject: Subject, group: Group, predicate: Predicate = None, as_of: AsOf = None,
+          as_json: Json = False) -> None:
     """What is true of a subject now (or at --as-of): one current fact per slot.
 
     Example: tkg state Priya --group priya-marco --as-of "July 2023"

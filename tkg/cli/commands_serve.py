@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from . import render
-from .common import group_option, state
+from .common import group_option, state, store_option
 from .help_format import PlainGroup
 
 serve_app = typer.Typer(
@@ -19,40 +19,42 @@ serve_app = typer.Typer(
 )
 
 
+# `tkg serve mcp`'s options, one alias each as the other command modules declare theirs
+ServedStore = Annotated[
+    str | None,
+    store_option(
+        "The store to serve (default: the global --store / TKG_STORE, else the default Kuzu database)."
+    ),
+]
+PinnedGroup = Annotated[
+    str | None,
+    group_option(
+        "Pin the server to this group: every tool works in it and a call naming another group is "
+        "refused. Without it, every call names its group."
+    ),
+]
+Http = Annotated[
+    str | None,
+    typer.Option(
+        "--http",
+        metavar="HOST:PORT",
+        show_default=False,
+        help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio (e.g. 127.0.0.1:8765). Any "
+             "address but loopback needs a bearer token in TKG_MCP_TOKEN.",
+    ),
+]
+AllowForget = Annotated[
+    bool, typer.Option("--allow-forget", help="Offer the forget_group tool, which deletes a group for good.")
+]
+
+
 @serve_app.command("mcp")
 def mcp(
     ctx: typer.Context,
-    store: Annotated[
-        str | None,
-        typer.Option(
-            "--store",
-            metavar="URL",
-            show_default=False,
-            help="The store to serve (default: the global --store / TKG_STORE, else the default Kuzu "
-                 "database).",
-        ),
-    ] = None,
-    group: Annotated[
-        str | None,
-        group_option(
-            "Pin the server to this group: every tool works in it and a call naming another group is "
-            "refused. Without it, every call names its group."
-        ),
-    ] = None,
-    http: Annotated[
-        str | None,
-        typer.Option(
-            "--http",
-            metavar="HOST:PORT",
-            show_default=False,
-            help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio (e.g. 127.0.0.1:8765). Any "
-                 "address but loopback needs a bearer token in TKG_MCP_TOKEN.",
-        ),
-    ] = None,
-    allow_forget: Annotated[
-        bool,
-        typer.Option("--allow-forget", help="Offer the forget_group tool, which deletes a group for good."),
-    ] = False,
+    store: ServedStore = None,
+    group: PinnedGroup = None,
+    http: Http = None,
+    allow_forget: AllowForget = False,
 ) -> None:
     """Serve the memory to MCP clients (Claude Desktop, Cursor, …): tools add_episode(s), ask, state, history, search.
 

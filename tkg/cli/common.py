@@ -220,6 +220,12 @@ def group_option(help: str) -> Any:
     return typer.Option("--group", "-g", help=help, show_default=False)
 
 
+def store_option(help: str, **more: Any) -> Any:
+    """The ``--store URL`` option (a path, kuzu:///path or bolt://…), spelled once; each command says
+    which store it means."""
+    return typer.Option("--store", metavar="URL", show_default=False, help=help, **more)
+
+
 # a command over every group unless one is named (usage, reembed)
 SomeGroup = Annotated[str | None, group_option("Only this group (default: every group).")]
 

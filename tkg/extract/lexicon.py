@@ -12,6 +12,8 @@ import re
 import tomllib
 from importlib import resources
 
+from tkg.text import any_of
+
 # Irregular verbs: base -> (3rd person, past, past participle, gerund).
 IRREGULAR: dict[str, tuple[str, ...]] = {
     base: tuple(forms)
@@ -89,13 +91,13 @@ AUX_WORDS = "|".join([BE, NEGATION, FUTURE, PLAN, MODAL, USED_TO, ADVERB])
 
 NEGATION_RX = re.compile(r"\b(?:" + NEGATION + r")\b|n't\b", re.I)
 FUTURE_RX = re.compile(r"(?:\b(?:" + FUTURE + r")\b|'ll\b)", re.I)
-PLAN_RX = re.compile(r"\b(?:" + PLAN + r")\b", re.I)
+PLAN_RX = any_of(PLAN)
 MODAL_RX = re.compile(r"(?:\b(?:" + MODAL + r")\b|'d\b)", re.I)
 # "We had to rehome Biscuit": a past obligation reports what happened, unlike "have to" or "would".
 HAD_TO_RX = re.compile(r"\bhad\s+to\b", re.I)
-USED_RX = re.compile(r"\b(?:" + USED_TO + r")\b", re.I)
+USED_RX = any_of(USED_TO)
 BE_RX = re.compile(r"(?:\b(?:am|is|are|was|were|be|been)\b|'m\b|'s\b|'re\b)", re.I)
-NO_LONGER_RX = re.compile(r"\b(?:no longer|not anymore|anymore|any more|no more)\b", re.I)
+NO_LONGER_RX = any_of("no longer|not anymore|anymore|any more|no more")
 
 # Verbs too common to say what their object is: after them only a vocabulary word counts
 # ("I have a dog" is a pet, "I have a Situation" or "I've booked Japan" is not).

@@ -14,23 +14,28 @@ from collections.abc import Sequence
 from tkg.extract import lexicon as lx
 from tkg.extract.objects import clean_name, is_name
 from tkg.predicates import REGISTRY, PredicateRegistry
-from tkg.text import normalize_name, split_sentences, without_long_words
+from tkg.text import any_of, normalize_name, split_sentences, without_long_words
 
 _RUN = re.compile(
     r"(?:[A-Z][\w'\-]*\.?|[A-Z]{2,})(?:\s+(?:(?:of|de|van|von|la|le|da|du|del|the)\s+)?(?:[A-Z][\w'\-]*\.?|&)){0,4}"
 )
-_ORG_BEFORE = re.compile(
-    r"\b(?:work(?:s|ed|ing)?\s+(?:at|for)|join(?:s|ed|ing)?|hired\s+(?:by|at)|employed\s+(?:at|by)|"
-    r"job\s+(?:at|with)|stud(?:y|ying|ies|ied)\s+at|started\s+at|member\s+of|"
-    r"graduated\s+from)\s+(?:the\s+)?$",
-    re.I,
+# the words just before a name (ending the text before it) or just after it (starting the rest)
+_BEFORE_THE = r"\s+(?:the\s+)?$"
+_ORG_BEFORE = any_of(
+    r"work(?:s|ed|ing)?\s+(?:at|for)|join(?:s|ed|ing)?|hired\s+(?:by|at)|employed\s+(?:at|by)|"
+    r"job\s+(?:at|with)|stud(?:y|ying|ies|ied)\s+at|started\s+at|member\s+of|graduated\s+from",
+    after=_BEFORE_THE,
 )
-_PLACE_BEFORE = re.compile(r"\b(?:in|to|from|at|near|visit(?:ed|ing)?|around|across|outside|toward|towards|"
-                           r"via|through|into|of)\s+(?:the\s+)?$", re.I)
-_PERSON_BEFORE = re.compile(r"\b(?:with|and|met|told|called|texted|asked|saw|thanks|thank|hey|hi|hello|dear|"
-                            r"congrats|congratulations|bye|love|miss|named|called)\s*,?\s*$", re.I)
-_PERSON_AFTER = re.compile(
-    r"^\s*(?:'s|said|says|told|asked|and\s+I|is\s+my|was\s+my|texted|called|!|,\s+(?:my|our))", re.I
+_PLACE_BEFORE = any_of(
+    "in|to|from|at|near|visit(?:ed|ing)?|around|across|outside|toward|towards|via|through|into|of",
+    after=_BEFORE_THE,
+)
+_PERSON_BEFORE = any_of("with|and|met|told|called|texted|asked|saw|thanks|thank|hey|hi|hello|dear|congrats|"
+                        "congratulations|bye|love|miss|named|called", after=r"\s*,?\s*$")
+_PERSON_AFTER = any_of(
+    r"'s|said|says|told|asked|and\s+I|is\s+my|was\s+my|texted|called|!|,\s+(?:my|our)",
+    before=r"^\s*",
+    after="",
 )
 
 

@@ -29,14 +29,14 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack
 
 from ..embed import Embedder, load_model
 from ..extract import Candidate
 from ..group_cache import GroupCache
-from ..models import EpisodeInput
+from ..models import EpisodeInput, Tick
 from ..predicates import PredicateRegistry
 from ..stores.base import GraphStore
 from .model_extract import ModelExtractor
@@ -68,11 +68,7 @@ class Ingestor:
         self._preparer = TurnPreparer(store, embedder, registry, model, self._writer.known)
 
     def ingest(
-        self,
-        episodes: Sequence[EpisodeInput],
-        *,
-        progress: Callable[[int], None] | None = None,
-        bulk: bool | None = None,
+        self, episodes: Sequence[EpisodeInput], *, progress: Tick | None = None, bulk: bool | None = None
     ) -> IngestReport:
         """Write ``episodes`` (whole episodes per transaction, idempotent), in bulk-load mode if chosen.
 
@@ -145,7 +141,7 @@ class Ingestor:
         embedded: Future[None],
         size: int,
         report: IngestReport,
-        progress: Callable[[int], None] | None,
+        progress: Tick | None,
     ) -> None:
         """Write a prepared batch once its embedding is done, group by group."""
         embedded.result()  # re-raises the embedder's error here, before anything of the batch is written
