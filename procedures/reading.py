@@ -287,7 +287,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
                              open_only=latest and window is None)
     turn_cands = [] if graph and asked.many else candidates(
         ctx, asked, subject, turns, cue_set, speakers, excluded, verb,
-        attribute="bridge" in trace or mode != "relation_chain", before=turns_before(ctx, group, turns))
+        attribute="bridge" in trace or mode != "relation_chain", before=turns_before(ctx, group, turns),
+        residence=predicate == "lives_in")
     if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb
         turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event
     if graph:  # graph first: the edges valid then stand; "now", unless a turn clearly said a newer value
