@@ -52,20 +52,22 @@ def _governor(tok: Any) -> tuple[str, Any] | None:
 def residence_scale(doc: Any, start: int, end: int) -> float:
     """How surely the place at ``doc[start:end]`` is where the clause's subject lives (1.0: the
     clause says so or its structure is unknown; less: see the module doc)."""
-    sent = doc[start].sent
-    if any(t.lemma_.lower() in EVENTS or t.lower_ in EVENTS for t in sent):
-        return 0.4
     got = _governor(doc[end - 1])
+    event = any(t.lemma_.lower() in EVENTS or t.lower_ in EVENTS for t in doc[start].sent)
     if got is None:
-        return 1.0
+        return 0.4 if event else 1.0
     prep, gov = got
     lemma = gov.lemma_.lower()
     if prep == "from":
         if lemma in _MOVE_VERBS:
             return 0.3  # the place the move left
         return 1.0 if gov.lower_ in GREETING or gov.is_sent_start else 0.6
-    if lemma in _HOME_VERBS or lemma in _HOME_NOUNS or gov.lower_ in GREETING:
-        return 1.0
+    if (lemma in _HOME_VERBS and lemma != "be") or lemma in _HOME_NOUNS or gov.lower_ in GREETING:
+        return 1.0  # "moved to Leeds after the wedding" is still a move
+    if event:
+        return 0.4
+    if lemma == "be":
+        return 1.0  # "she's in Bergen now"
     return 0.45 if gov.pos_ in ("NOUN", "PROPN") else 0.6  # "a job in Lyon"; "ate out in Rome"
 
 

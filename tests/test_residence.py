@@ -29,6 +29,7 @@ def _scale(text: str, place: str) -> float:
     ("We found a flat in Clapham with a tiny garden.", "Clapham"),
     ("Greetings from Tromsø, it is dark all day.", "Tromsø"),
     ("He lives in Ghent these days.", "Ghent"),
+    ("We moved to Aarhus right after the wedding.", "Aarhus"),  # a move beside an event is a move
 ])
 def test_a_clause_that_says_where_someone_lives_keeps_its_place(text: str, place: str) -> None:
     assert _scale(text, place) == 1.0
