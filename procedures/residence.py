@@ -38,13 +38,13 @@ _CLIMB = ("compound", "flat", "amod", "appos", "nmod")
 def _governor(tok: Any) -> tuple[str, Any] | None:
     """The preposition a place hangs on and the word that preposition attaches to (past adverbs
     such as "up in", "back to")."""
-    while tok.dep_ in _CLIMB and tok.head is not tok:
+    while tok.dep_ in _CLIMB and tok.head.i != tok.i:
         tok = tok.head
-    if tok.dep_ != "pobj" or tok.head is tok:
+    if tok.dep_ != "pobj" or tok.head.i == tok.i:
         return None
     prep = tok.head
     gov = prep.head
-    while gov.pos_ == "ADV" and gov.head is not gov:
+    while gov.pos_ == "ADV" and gov.head.i != gov.i:
         gov = gov.head
     return prep.lower_, gov
 

@@ -103,3 +103,10 @@ def test_a_place_after_a_locative_is_not_the_club_asked_for() -> None:
     got = candidates(cast(Any, None), asked, subject, turns, {"choir", "sing"}, voices, set(), None)
     scores = {c.value: c.score for c in got}
     assert scores["Ålesund"] < SUPPORT / 2 < SUPPORT < scores["Harbour Singers"]
+
+
+@pytest.mark.parametrize("text", ["Up in Tromsø, finally.", "back there in Ghent lol", "Away from Cork."])
+def test_a_fragment_whose_root_is_an_adverb_is_read_and_ends(text: str) -> None:
+    """The climb past adverbs stops at the root (a token is compared by index, not identity)."""
+    doc = parse(text)
+    assert all(0.0 < residence_scale(doc, t.i, t.i + 1) <= 1.0 for t in doc)
