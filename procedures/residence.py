@@ -33,6 +33,15 @@ _CORRECTION = re.compile(
     re.I,
 )
 _CLIMB = ("compound", "flat", "amod", "appos", "nmod")
+# the question asks where someone lives, not where a move started ("move to Malmö from?") or where
+# something else happened ("which city did he start his company in?")
+_LIVES_Q = re.compile(r"\b(?:live[sd]?|living|reside[sd]?|home|based)\b", re.I)
+_FROM_Q = re.compile(r"\bfrom\b", re.I)
+
+
+def lives_question(question: str) -> bool:
+    """Whether a question asks where someone lives (then `residence_scale` weighs its places)."""
+    return bool(_LIVES_Q.search(question)) and not _FROM_Q.search(question)
 
 
 def _governor(tok: Any) -> tuple[str, Any] | None:

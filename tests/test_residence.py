@@ -12,7 +12,7 @@ import pytest
 from planners.asked import asked_for
 from procedures.about import Subject
 from procedures.reader import SUPPORT, candidates, choose
-from procedures.residence import residence_scale, taken_back
+from procedures.residence import lives_question, residence_scale, taken_back
 from procedures.spans import spans_of
 from tkg.models import Evidence
 from tkg.nlp import parse
@@ -110,3 +110,10 @@ def test_a_fragment_whose_root_is_an_adverb_is_read_and_ends(text: str) -> None:
     """The climb past adverbs stops at the root (a token is compared by index, not identity)."""
     doc = parse(text)
     assert all(0.0 < residence_scale(doc, t.i, t.i + 1) <= 1.0 for t in doc)
+
+
+def test_only_a_question_about_where_someone_lives_reads_the_clause() -> None:
+    assert lives_question("Where was Odile living in May 2020?")
+    assert lives_question("Which town does Odile live in now?")
+    assert not lives_question("Which city did Odile's boss move to Leeds from?")  # the "from" place is asked
+    assert not lives_question("In which city did Odile open her shop?")
