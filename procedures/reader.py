@@ -25,6 +25,7 @@ from tkg.timeparse import find_times
 
 from .about import Subject, about, clause_about
 from .gather import merge_variants
+from .residence import residence_scale, taken_back
 from .span_words import GREETING, LOCATIVE, PET_WORDS, ROLE_HEADS
 from .spans import ANIMALS, Span, hypothetical, nameless, negated, pronominal, spans_of
 from .synthesis import format_day
@@ -104,11 +105,12 @@ def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subje
 def candidates(
     ctx: Context, asked: Asked, subject: Subject | None, turns: list[Evidence], cues: set[str],
     speakers: tuple[str, ...], excluded: set[str], verb: str | None, *, attribute: bool = True,
-    before: dict[str, str] | None = None,
+    before: dict[str, str] | None = None, residence: bool = False,
 ) -> list[Candidate]:
     """Every span of the asked kind in ``turns``, weighed (see the module doc). With ``attribute``
     the span's own clause must be about the subject (a slot of the subject's: where they live);
-    without it the sentence is enough (a chain: the city the subject's manager came from)."""
+    without it the sentence is enough (a chain: the city the subject's manager came from). With
+    ``residence`` (the slot is where someone lives) a place weighs by `residence_scale`."""
     out: list[Candidate] = []
     relation = frozenset({asked.head, *cues}) if asked.head else frozenset(cues)
     voices = {s.lower() for s in speakers}
@@ -122,6 +124,7 @@ def candidates(
                           previous=previous) if subject else 0.6 for x in sents]
         turn_about = max(per_sent, default=0.0)
         last_cues: list[int] = []
+        said: list[tuple[int, int]] = []  # (span start, its candidate's index in out) in this turn
         for sent, a in zip(sents, per_sent, strict=True):
             a = max(a, 0.8 * turn_about)
             at = [t.i for t in sent if stem(t.lower_) in cues or (pets and t.lower_ in PET_WORDS)
@@ -171,13 +174,24 @@ def candidates(
                     else a
                 )
                 scale = _place_scale(asked.head, sp.text) if asked.kind == "place" else 1.0
+                if residence and asked.kind == "place":
+                    scale *= residence_scale(doc, sp.start, sp.end)
+                if asked.kind == "organisation" and sp.start > sent.start and _locates(doc, sp.start) \
+                        and is_place_name(sp.text, locative=True):
+                    scale *= 0.3  # "a postcard from Geiranger", "moved to Leeds": a place, not a club
                 if asked.kind in _STATE_KINDS and negated(sent, doc[sp.start]):
                     scale *= 0.35
+                said.append((sp.start, len(out)))
                 out.append(
                     Candidate(
                         sp.text, sp.sure * (0.3 + owner) * weight * near * penalty * scale, when, ev, "turn"
                     )
                 )
+        if asked.kind in _STATE_KINDS:
+            starts = [s for s, _ in said]
+            for start, i in said:
+                if taken_back(doc, start, starts):
+                    out[i].score *= 0.3
     return out
 
 

@@ -49,6 +49,7 @@ from .reader import (
     norm,
     phrase,
 )
+from .residence import lives_question
 from .result import ProcedureResult
 from .slots import group_time, resolve_window
 from .synthesis import dedupe, fact_evidence, format_day
@@ -296,7 +297,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
                              open_only=latest and window is None)
     turn_cands = candidates(
         ctx, asked, subject, turns, cue_set, speakers, excluded, verb,
-        attribute="bridge" in trace or mode != "relation_chain", before=turns_before(ctx, group, turns))
+        attribute="bridge" in trace or mode != "relation_chain", before=turns_before(ctx, group, turns),
+        residence=predicate == "lives_in" and not asked.many and lives_question(question))
     if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb
         turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event
     if graph:  # graph first: the edges valid then stand; "now", unless a turn clearly said a newer value

@@ -5,6 +5,8 @@ nouns, "favourite"-like modifiers and calendar words. Data only; `procedures/spa
 
 from __future__ import annotations
 
+import re
+
 from planners.asked import ANIMALS
 
 LOCATIVE = frozenset("in to from at near around outside into via".split())
@@ -55,6 +57,10 @@ STATUS_WORDS: dict[str, str] = {
     "split": "broke up",
     "dumped": "broke up",
 }
+# an event noun says one status while it is ahead and another once it is done
+AHEAD_OR_DONE = {"wedding": ("engaged", "married"), "weddings": ("engaged", "married")}
+AHEAD = re.compile(r"\b(?:next|will|'ll|gonna|going to|set for|fixed for|planned|planning|plans?|until|till|"
+                   r"close to|coming up|upcoming|soon|in \w+ (?:weeks|months))\b", re.I)
 STATUS_PHRASES = (("called off", "called off"), ("call off", "called off"), ("broke up", "broke up"),
                   ("broken off", "called off"), ("moved in together", "living together"))
 NUMBER_WORDS = frozenset(

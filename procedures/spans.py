@@ -23,6 +23,8 @@ from tkg.nlp import is_common_word, is_place_name
 from tkg.text import any_of
 
 from .span_words import (
+    AHEAD,
+    AHEAD_OR_DONE,
     CALENDAR,
     DET,
     FAVOURITE,
@@ -198,11 +200,11 @@ def _statuses(sent: Any) -> list[Span]:
     ]
     for t in sent:
         value = STATUS_WORDS.get(t.lower_)
+        if t.lower_ in AHEAD_OR_DONE:  # "the wedding is set for June": engaged; "it was lovely": married
+            value = AHEAD_OR_DONE[t.lower_][0 if AHEAD.search(low) else 1]
         if value and not (t.lower_ == "seeing" and t.pos_ != "VERB") and not _not_a_status(t):
             out.append(Span(value, "status", 0.8, t.i, t.i + 1))
     return out
-
-
 
 
 def _not_a_status(t: Any) -> bool:

@@ -1,0 +1,92 @@
+"""Where someone lives, read from a sentence's structure rather than from any place it names.
+
+A place answers "where does X live" when the clause holding it says so: the object of a living or
+moving verb ("moved to Leeds", "she's in Bergen now"), a home noun ("a flat in Clapham") or a
+greeting ("hi from Ghent"). A place hung on another noun ("a job in Lyon", "the best band in
+Chile", "a hospital in Kochi"), the place a move started from ("moved there from York"), a place
+named with an event ("the wedding is in Porto") and a value taken back in the same turn ("she's
+in Oslo. wait no, she's in Bergen") weigh less. `procedures.reader` multiplies a place
+candidate's support by `residence_scale` when the question's slot is `lives_in`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .span_words import GREETING
+
+_HOME_VERBS = frozenset("live move relocate settle reside base be emigrate immigrate".split())
+_MOVE_VERBS = frozenset("move relocate emigrate immigrate transfer".split())
+_HOME_NOUNS = frozenset(
+    "flat apartment house place home room condo bedroom bed lease address neighbourhood neighborhood "
+    "district suburb area street".split()
+)
+# an event held somewhere is not a move there ("we got married in Porto", "the gig in Leeds")
+EVENTS = frozenset(
+    "wedding married marry marrying engaged proposed proposal honeymoon funeral party gig concert "
+    "festival conference interview mehendi reception ceremony".split()
+)
+# "…in Oslo. wait no, she's in Bergen": the value before the marker is taken back
+_CORRECTION = re.compile(
+    r"\b(?:wait,?\s+no|no,?\s+wait|sorry,?\s+no|i\s+mean|i\s+meant|scratch\s+that|correction|actually,?\s+no)\b",
+    re.I,
+)
+_CLIMB = ("compound", "flat", "amod", "appos", "nmod")
+# the question asks where someone lives, not where a move started ("move to Malmö from?") or where
+# something else happened ("which city did he start his company in?")
+_LIVES_Q = re.compile(r"\b(?:live[sd]?|living|reside[sd]?|home|based)\b", re.I)
+_FROM_Q = re.compile(r"\bfrom\b", re.I)
+
+
+def lives_question(question: str) -> bool:
+    """Whether a question asks where someone lives (then `residence_scale` weighs its places)."""
+    return bool(_LIVES_Q.search(question)) and not _FROM_Q.search(question)
+
+
+def _governor(tok: Any) -> tuple[str, Any] | None:
+    """The preposition a place hangs on and the word that preposition attaches to (past adverbs
+    such as "up in", "back to")."""
+    while tok.dep_ in _CLIMB and tok.head.i != tok.i:
+        tok = tok.head
+    if tok.dep_ != "pobj" or tok.head.i == tok.i:
+        return None
+    prep = tok.head
+    gov = prep.head
+    while gov.pos_ == "ADV" and gov.head.i != gov.i:
+        gov = gov.head
+    return prep.lower_, gov
+
+
+def residence_scale(doc: Any, start: int, end: int) -> float:
+    """How surely the place at ``doc[start:end]`` is where the clause's subject lives (1.0: the
+    clause says so or its structure is unknown; less: see the module doc)."""
+    got = _governor(doc[end - 1])
+    event = any(t.lemma_.lower() in EVENTS or t.lower_ in EVENTS for t in doc[start].sent)
+    if got is None:
+        return 0.4 if event else 1.0
+    prep, gov = got
+    lemma = gov.lemma_.lower()
+    if prep == "from":
+        if lemma in _MOVE_VERBS:
+            return 0.3  # the place the move left
+        return 1.0 if gov.lower_ in GREETING or gov.is_sent_start else 0.6
+    if (lemma in _HOME_VERBS and lemma != "be") or lemma in _HOME_NOUNS or gov.lower_ in GREETING:
+        return 1.0  # "moved to Leeds after the wedding" is still a move
+    if event:
+        return 0.4
+    if lemma == "be":
+        return 1.0  # "she's in Bergen now"
+    return 0.45 if gov.pos_ in ("NOUN", "PROPN") else 0.6  # "a job in Lyon"; "ate out in Rome"
+
+
+def taken_back(doc: Any, start: int, later_starts: list[int]) -> bool:
+    """Whether a correction marker follows the span at ``start`` in the turn and another span of
+    the same kind follows the marker ("up in oslo lol. wait no, she's in bergen")."""
+    for m in _CORRECTION.finditer(doc.text):
+        at = doc.char_span(m.start(), m.end(), alignment_mode="expand")
+        if at is None or at.start <= start:
+            continue
+        if any(s >= at.end for s in later_starts):
+            return True
+    return False
