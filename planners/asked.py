@@ -33,6 +33,7 @@ _HEADS: dict[str, tuple[str, ...]] = {
     "place": (
         "city", "town", "country", "place", "suburb", "neighbourhood", "neighborhood", "area", "district",
         "village", "state", "region", "office", "location", "address", "island", "county", "province",
+        "destination", "hometown",
     ),
     "organisation": (
         "company", "employer", "firm", "organisation", "organization", "hospital", "school", "university",
@@ -51,7 +52,8 @@ _HEADS: dict[str, tuple[str, ...]] = {
     "role": ("job", "title", "profession", "occupation", "role", "position", "career", "work", "line"),
     "animal": ("animal", "breed", "species"),
     "date": ("date", "day", "year", "month", "week", "season"),
-    "number": ("age", "number", "score", "price", "amount", "distance", "salary", "rent", "height", "weight"),
+    "number": ("age", "number", "score", "price", "amount", "distance", "salary", "rent", "height", "weight",
+               "time", "pace"),
     "status": ("status", "relationship"),
 }
 _HEAD_KIND = {noun: kind for kind, nouns in _HEADS.items() for noun in nouns}

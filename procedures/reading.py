@@ -49,6 +49,7 @@ from .reader import (
 )
 from .result import ProcedureResult
 from .slots import group_time, resolve_window
+from .span_words import CATEGORY_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
 
 if TYPE_CHECKING:
@@ -204,6 +205,13 @@ def read_event(
     return word, ev
 
 
+def echoed(result: ProcedureResult) -> bool:
+    """The procedure's answer is a whole sentence copied from a turn, not a value read out of one."""
+    low = " ".join(result.answer.split()).lower()
+    sentence = len(low.split()) >= 5 or (len(low.split()) >= 3 and low[-1:] in ".!?")  # "also sad news."
+    return sentence and any(low in " ".join(e.text.split()).lower() for e in result.evidence)
+
+
 def main_verb(question: str) -> str | None:
     """The question's own verb ("play" in "What instrument does Aarav play now?"), not be/have/do."""
     for t in parse(question):
@@ -299,8 +307,13 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     trace["choice"] = how
     if not chosen:
         slot = asked.head in _RELATION_HEADS or ((latest or window is not None) and asked.kind in _SLOT_KINDS)
-        if (result.trace.get("from_graph") and result.answer) or asked.kind not in TYPED or not slot:
-            return None  # an answer walked over edges stands; an untyped or open question is not read
+        if result.trace.get("from_graph") and result.answer:
+            return None  # an answer walked over edges stands
+        if not asked.yesno and (asked.head or asked.kind in TYPED) and echoed(result):  # a value was asked
+            return no_information(f"no {asked.head or asked.kind} is named in the evidence, only whole turns",
+                                  result.evidence or turns[:5], trace)
+        if asked.kind not in TYPED or not slot:
+            return None  # an untyped or open question is not read
         return no_information(
             f"no {asked.kind} is supported by the evidence", result.evidence or turns[:5], trace
         )
@@ -311,4 +324,4 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     # turns that state the answer are named in the trace and follow when the list lacks them
     trace["support"] = [c.evidence.source_ref for c in chosen]
     support = dedupe(result.evidence + [c.evidence for c in chosen])
-    return Reading(answer, False, support, trace, typed=asked.kind in TYPED)
+    return Reading(answer, False, support, trace, typed=asked.kind in TYPED or asked.head in CATEGORY_MEMBERS)
