@@ -50,6 +50,7 @@ from .reader import (
 from .result import ProcedureResult
 from .slots import group_time, resolve_window
 from .span_words import CATEGORY_MEMBERS
+from .spans import spans_of
 from .synthesis import dedupe, fact_evidence, format_day
 
 if TYPE_CHECKING:
@@ -212,6 +213,14 @@ def echoed(result: ProcedureResult) -> bool:
     return sentence and any(low in " ".join(e.text.split()).lower() for e in result.evidence)
 
 
+def names_kind(text: str, asked: Asked) -> bool:
+    """The text says a value of the asked kind, or the asked category ("the best *band* ever"): a
+    turn that does may hold the answer in words the reader could not type, so it stands."""
+    head = {asked.head, asked.head + "s"} - {"s"} if asked.kind == "thing" else set()
+    return any(spans_of(sent, asked.kind, asked.head) or {t.lower_ for t in sent} & head
+               for sent in parse(text).sents)
+
+
 def main_verb(question: str) -> str | None:
     """The question's own verb ("play" in "What instrument does Aarav play now?"), not be/have/do."""
     for t in parse(question):
@@ -309,7 +318,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         slot = asked.head in _RELATION_HEADS or ((latest or window is not None) and asked.kind in _SLOT_KINDS)
         if result.trace.get("from_graph") and result.answer:
             return None  # an answer walked over edges stands
-        if not asked.yesno and (asked.head or asked.kind in TYPED) and echoed(result):  # a value was asked
+        if not asked.yesno and (asked.head or asked.kind in TYPED) and echoed(result) \
+                and not names_kind(result.answer, asked):  # a value was asked; the turn says none
             return no_information(f"no {asked.head or asked.kind} is named in the evidence, only whole turns",
                                   result.evidence or turns[:5], trace)
         if asked.kind not in TYPED or not slot:

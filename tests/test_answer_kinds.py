@@ -10,7 +10,7 @@ import pytest
 
 from planners.asked import Asked, asked_for
 from procedures.reader import widened
-from procedures.reading import echoed
+from procedures.reading import echoed, names_kind
 from procedures.result import ProcedureResult
 from procedures.spans import spans_of
 from tkg.models import Evidence
@@ -88,3 +88,12 @@ def test_members_of_a_known_category_are_values_of_it(text: str, head: str, want
 def test_own_is_no_part_of_a_things_name() -> None:
     assert "cello" in _spans("I finally bought my own cello, second hand.", "thing", "instrument")
     assert "own cello" not in _spans("I finally bought my own cello, second hand.", "thing", "instrument")
+
+
+def test_a_turn_that_names_the_asked_kind_may_stand() -> None:
+    band = asked_for("What is Odile's favourite band now?")
+    assert names_kind("honestly the best band on earth, fight me", band)  # says the category
+    assert not names_kind("the dog snores all night, so very restful.", band)
+    carer = asked_for("Who fed Odile's rabbit while she was away?")
+    assert names_kind("Margaret next door fed him every morning.", carer)  # a person is named
+    assert not names_kind("we got back on sunday, the rabbit is fine!!", carer)
