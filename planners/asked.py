@@ -229,8 +229,11 @@ def _wh_head(q: str) -> tuple[str, str]:
 def _pick_head(phrase: list[str]) -> tuple[str, str]:
     """The head of a short noun phrase: a known category noun among its first words ("football
     *team*", "*company* bought"), else its second word ("finishing *time*")."""
-    known = [_singular(w) for w in phrase[:3] if _singular(w) in _HEAD_KIND]
+    known = [_singular(w) for i, w in enumerate(phrase[:3]) if _singular(w) in _HEAD_KIND
+             and not (w == "time" and i + 1 < len(phrase))]  # "time management technique": no time
     noun = known[-1] if known else _singular(phrase[:2][-1])
+    if noun == "time" and phrase[-1] != "time":  # "time management technique": the last noun heads it
+        noun = _singular(phrase[-1])
     return noun, _HEAD_KIND.get(noun, "thing")
 
 

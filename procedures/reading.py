@@ -318,7 +318,10 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         slot = asked.head in _RELATION_HEADS or ((latest or window is not None) and asked.kind in _SLOT_KINDS)
         if result.trace.get("from_graph") and result.answer:
             return None  # an answer walked over edges stands
-        if not asked.yesno and (asked.head or asked.kind in TYPED) and echoed(result) \
+        # a value that must be a name (a person, a pet, a role, an instrument…); places and organisations
+        # are often said by common nouns ("my old area", "a local charity") the spans do not type
+        typed = asked.kind in TYPED - {"place", "organisation"} or asked.head in CATEGORY_MEMBERS
+        if not asked.yesno and typed and echoed(result) \
                 and not names_kind(result.answer, asked):  # a value was asked; the turn says none
             return no_information(f"no {asked.head or asked.kind} is named in the evidence, only whole turns",
                                   result.evidence or turns[:5], trace)

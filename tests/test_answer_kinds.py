@@ -97,3 +97,9 @@ def test_a_turn_that_names_the_asked_kind_may_stand() -> None:
     carer = asked_for("Who fed Odile's rabbit while she was away?")
     assert names_kind("Margaret next door fed him every morning.", carer)  # a person is named
     assert not names_kind("we got back on sunday, the rabbit is fine!!", carer)
+
+
+def test_time_modifying_another_noun_is_not_the_head() -> None:
+    asked = asked_for("Which revision technique does Odile use before exams?")
+    assert asked.kind == "thing"
+    assert asked_for("Which time tracking app does Odile use?").head != "time"
