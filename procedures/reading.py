@@ -337,4 +337,6 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     # turns that state the answer are named in the trace and follow when the list lacks them
     trace["support"] = [c.evidence.source_ref for c in chosen]
     support = dedupe(result.evidence + [c.evidence for c in chosen])
-    return Reading(answer, False, support, trace, typed=asked.kind in TYPED or asked.head in CATEGORY_MEMBERS)
+    members = CATEGORY_MEMBERS.get(asked.head, frozenset())  # "violin" is typed; "different cultures" is not
+    typed = asked.kind in TYPED or all(norm(c.value).split()[-1] in members for c in chosen)
+    return Reading(answer, False, support, trace, typed=typed)
