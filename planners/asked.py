@@ -33,6 +33,7 @@ _HEADS: dict[str, tuple[str, ...]] = {
     "place": (
         "city", "town", "country", "place", "suburb", "neighbourhood", "neighborhood", "area", "district",
         "village", "state", "region", "office", "location", "address", "island", "county", "province",
+        "destination", "hometown",
     ),
     "organisation": (
         "company", "employer", "firm", "organisation", "organization", "hospital", "school", "university",
@@ -51,7 +52,8 @@ _HEADS: dict[str, tuple[str, ...]] = {
     "role": ("job", "title", "profession", "occupation", "role", "position", "career", "work", "line"),
     "animal": ("animal", "breed", "species"),
     "date": ("date", "day", "year", "month", "week", "season"),
-    "number": ("age", "number", "score", "price", "amount", "distance", "salary", "rent", "height", "weight"),
+    "number": ("age", "number", "score", "price", "amount", "distance", "salary", "rent", "height", "weight",
+               "time", "pace"),
     "status": ("status", "relationship"),
 }
 _HEAD_KIND = {noun: kind for kind, nouns in _HEADS.items() for noun in nouns}
@@ -227,8 +229,11 @@ def _wh_head(q: str) -> tuple[str, str]:
 def _pick_head(phrase: list[str]) -> tuple[str, str]:
     """The head of a short noun phrase: a known category noun among its first words ("football
     *team*", "*company* bought"), else its second word ("finishing *time*")."""
-    known = [_singular(w) for w in phrase[:3] if _singular(w) in _HEAD_KIND]
+    known = [_singular(w) for i, w in enumerate(phrase[:3]) if _singular(w) in _HEAD_KIND
+             and not (w == "time" and i + 1 < len(phrase))]  # "time management technique": no time
     noun = known[-1] if known else _singular(phrase[:2][-1])
+    if noun == "time" and phrase[-1] != "time":  # "time management technique": the last noun heads it
+        noun = _singular(phrase[-1])
     return noun, _HEAD_KIND.get(noun, "thing")
 
 

@@ -27,7 +27,8 @@ from tkg.text import content_terms, stems_of
 
 from .about import Subject, about
 from .abstain import GENERIC, INFERENCE
-from .spans import ANIMALS, hypothetical, negated
+from .spans import ANIMALS
+from .stated import hypothetical, negated
 
 # relatives and animals a question may presuppose, with the words that state one
 KIN: dict[str, frozenset[str]] = {

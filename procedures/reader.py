@@ -26,8 +26,9 @@ from tkg.timeparse import find_times
 from .about import Subject, about, clause_about
 from .gather import merge_variants
 from .residence import residence_scale, taken_back
-from .span_words import GREETING, LOCATIVE, PET_WORDS, ROLE_HEADS
-from .spans import ANIMALS, Span, hypothetical, nameless, negated, pronominal, spans_of
+from .span_words import CATEGORY_MEMBERS, GREETING, LOCATIVE, PET_WORDS, ROLE_HEADS
+from .spans import ANIMALS, Span, nameless, pronominal, spans_of
+from .stated import hypothetical, negated
 from .synthesis import format_day
 
 if TYPE_CHECKING:
@@ -36,7 +37,8 @@ if TYPE_CHECKING:
 SUPPORT = 0.55  # the least support a value needs to answer
 NEWER = 1.0  # the support a value said after the graph's newest edge needs to replace it
 _EPOCH = datetime(1900, 1, 1, tzinfo=UTC)
-# a span whose kind is itself specific ("I'm a paralegal", "we got engaged") needs fewer cue words
+# a span whose kind is itself specific ("I'm a paralegal", "we got engaged", a member of a known
+# category: "me on bass") needs fewer cue words
 _FLOOR = {"role": 0.6, "status": 0.6, "pet_name": 0.45, "animal": 0.45}
 FAR_FUTURE = datetime(2200, 1, 1, tzinfo=UTC)
 _VISIT = frozenset("visit visiting visited trip holiday holidays vacation weekend conference flight flying "
@@ -116,6 +118,7 @@ def candidates(
     voices = {s.lower() for s in speakers}
     pets = asked.kind == "pet_name"  # an animal word (or 🐱) next to a name is the relation's own cue
     orgs = asked.kind == "organisation" and asked.many  # "engineer at X", "my supervisor at X": a workplace
+    floor_kind = "role" if asked.head in CATEGORY_MEMBERS else asked.kind  # "me on bass": specific as a role
     for rank, ev in enumerate(turns):
         doc = parse(ev.text)
         sents = list(doc.sents)
@@ -158,7 +161,7 @@ def candidates(
                 gap = min((max(sp.start - i, i - sp.end + 1, 0) for i in near_cues), default=None)
                 if asked.kind == "place" and sp.start > sent.start and _locates(doc, sp.start):
                     gap = min(gap if gap is not None else 9, 2)  # "she's in bergen now", "moved to porto"
-                near = _FLOOR.get(asked.kind, 0.3) + (0.9 / (1 + gap / 3) if gap is not None else 0.0) \
+                near = _FLOOR.get(floor_kind, 0.3) + (0.9 / (1 + gap / 3) if gap is not None else 0.0) \
                     + 0.15 * min(overlap, 3)
                 penalty = 0.6 if asked.kind == "person" and sp.text.lower() in voices else 1.0
                 owner = (
@@ -179,6 +182,8 @@ def candidates(
                 if asked.kind == "organisation" and sp.start > sent.start and _locates(doc, sp.start) \
                         and is_place_name(sp.text, locative=True):
                     scale *= 0.3  # "a postcard from Geiranger", "moved to Leeds": a place, not a club
+                if asked.kind == "thing" and is_place_name(sp.text, locative=True):
+                    scale *= 0.3  # a city is not a band or a food; it still backs "Rotterdam marathon"
                 if asked.kind in _STATE_KINDS and negated(sent, doc[sp.start]):
                     scale *= 0.35
                 said.append((sp.start, len(out)))
@@ -278,16 +283,26 @@ def graph_candidates(
         value = norm(f.object)
         if asked.kind not in kinds or value in excluded or value in (asked.head, asked.head + "s") or (
                 asked.kind == "pet_name" and value in ANIMALS) or (
-                (asked.kind in ("pet_name", "person") or (asked.kind == "thing" and asked.many))
-                and is_place_name(f.object, locative=True)) or (
+                asked.kind in ("pet_name", "person", "thing") and is_place_name(f.object, locative=True)) or (
                 asked.kind in _NAMED_KINDS | {"thing"} and not any(c.isalpha() for c in f.object)):
             continue  # an edge whose object is not of the asked kind ("has_pet Japan") answers nothing
         ev = by_fact.get(f.uuid) or next(
             (e for e in evidence if f.episodes and e.episode == f.episodes[0]), None
         )
         if ev is not None:
-            out.append(Candidate(f.object, 2.5, f.valid_at, ev, "graph"))
+            out.append(Candidate(widened(asked, f.object, ev.text), 2.5, f.valid_at, ev, "graph"))
     return out
+
+
+def widened(asked: Asked, value: str, text: str) -> str:
+    """A role edge's value with the modifiers its turn says before it: the edge keeps "manager",
+    the turn says "promoted me to *engineering* manager" (the longer says which manager)."""
+    if asked.kind != "role":
+        return value
+    want = norm(value)
+    longer = [sp.text for sent in parse(text).sents for sp in spans_of(sent, "role", asked.head)
+              if norm(sp.text).endswith(" " + want) and len(sp.text.split()) <= 4]
+    return max(longer, key=len) if longer else value
 
 
 def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[datetime, datetime] | None,

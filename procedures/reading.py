@@ -52,6 +52,8 @@ from .reader import (
 from .residence import lives_question
 from .result import ProcedureResult
 from .slots import group_time, resolve_window
+from .span_words import CATEGORY_MEMBERS
+from .spans import spans_of
 from .synthesis import dedupe, fact_evidence, format_day
 
 if TYPE_CHECKING:
@@ -208,6 +210,21 @@ def read_event(
     return word, ev
 
 
+def echoed(result: ProcedureResult) -> bool:
+    """The procedure's answer is a whole sentence copied from a turn, not a value read out of one."""
+    low = " ".join(result.answer.split()).lower()
+    sentence = len(low.split()) >= 5 or (len(low.split()) >= 3 and low[-1:] in ".!?")  # "also sad news."
+    return sentence and any(low in " ".join(e.text.split()).lower() for e in result.evidence)
+
+
+def names_kind(text: str, asked: Asked) -> bool:
+    """The text says a value of the asked kind, or the asked category ("the best *band* ever"): a
+    turn that does may hold the answer in words the reader could not type, so it stands."""
+    head = {asked.head, asked.head + "s"} - {"s"} if asked.kind == "thing" else set()
+    return any(spans_of(sent, asked.kind, asked.head) or {t.lower_ for t in sent} & head
+               for sent in parse(text).sents)
+
+
 def main_verb(question: str) -> str | None:
     """The question's own verb ("play" in "What instrument does Aarav play now?"), not be/have/do."""
     for t in parse(question):
@@ -319,8 +336,17 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         if asked.many and mode == "aggregation" and not result.trace.get("from_graph"):
             return no_information(f"no {asked.head or asked.kind} of the kind asked is stated",
                                   result.evidence or turns[:5], trace)
-        if (result.trace.get("from_graph") and result.answer) or asked.kind not in TYPED or not slot:
-            return None  # an answer walked over edges stands; an untyped or open question is not read
+        if result.trace.get("from_graph") and result.answer:
+            return None  # an answer walked over edges stands
+        # a value that must be a name (a person, a pet, a role, an instrument…); places and organisations
+        # are often said by common nouns ("my old area", "a local charity") the spans do not type
+        typed = asked.kind in TYPED - {"place", "organisation"} or asked.head in CATEGORY_MEMBERS
+        if not asked.yesno and typed and echoed(result) \
+                and not names_kind(result.answer, asked):  # a value was asked; the turn says none
+            return no_information(f"no {asked.head or asked.kind} is named in the evidence, only whole turns",
+                                  result.evidence or turns[:5], trace)
+        if asked.kind not in TYPED or not slot:
+            return None  # an untyped or open question is not read
         return no_information(
             f"no {asked.kind} is supported by the evidence", result.evidence or turns[:5], trace
         )
@@ -331,7 +357,9 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     # turns that state the answer are named in the trace and follow when the list lacks them
     trace["support"] = [c.evidence.source_ref for c in chosen]
     support = dedupe(result.evidence + [c.evidence for c in chosen])
-    return Reading(answer, False, support, trace, typed=asked.kind in TYPED)
+    members = CATEGORY_MEMBERS.get(asked.head, frozenset())  # "violin" is typed; "different cultures" is not
+    typed = asked.kind in TYPED or all(norm(c.value).split()[-1] in members for c in chosen)
+    return Reading(answer, False, support, trace, typed=typed)
 
 
 def count_reading(ctx: Context, group: str, subject: Subject, head: str, turns: list[Evidence],

@@ -74,7 +74,7 @@ DET = frozenset(
 
 PEOPLE = frozenset("guy girl man woman lady person people mum mom dad mother father parent life".split())
 
-FAVOURITE = frozenset("favourite favorite fave fav fav' new old current latest usual main".split())
+FAVOURITE = frozenset("favourite favorite fave fav fav' new old current latest usual main own".split())
 
 CALENDAR = frozenset("""january february march april may june july august september october november december
     monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays
@@ -83,3 +83,18 @@ CALENDAR = frozenset("""january february march april may june july august septem
 # animals as texters write them: "meet pixel 🐱" names a pet as surely as "meet pixel, our cat"
 # (no fish or fowl: 🐟 and 🐔 are as often dinner)
 PET_WORDS = ANIMALS | frozenset("🐶 🐕 🐩 🦮 🐱 🐈 🐰 🐇 🐹 🐭 🐦 🐤 🦜 🐢 🐍 🦎 🐴 🐎 🐐".split())
+
+# members of a category a question may ask for by its head noun ("what instrument", "which sport"):
+# a word of the list is a value of that category even where the sentence never says the category
+CATEGORY_MEMBERS: dict[str, frozenset[str]] = {
+    "instrument": frozenset("""piano keyboard keys guitar bass cello violin viola fiddle drums drum ukulele
+        banjo mandolin harp flute clarinet oboe bassoon saxophone sax trumpet trombone tuba horn harmonica
+        accordion organ synth synthesizer double-bass recorder""".split()),
+    "sport": frozenset("""football soccer rugby cricket tennis badminton squash golf basketball baseball
+        hockey volleyball netball handball swimming running cycling rowing climbing bouldering skiing
+        snowboarding surfing sailing boxing judo karate yoga pilates athletics triathlon marathon
+        padel""".split()),
+    "subject": frozenset("""maths math mathematics physics chemistry biology history geography english french
+        spanish german italian latin music art drama economics philosophy psychology sociology literature
+        science computing ict""".split()),
+}

@@ -26,6 +26,7 @@ from .span_words import (
     AHEAD,
     AHEAD_OR_DONE,
     CALENDAR,
+    CATEGORY_MEMBERS,
     DET,
     FAVOURITE,
     LOCATIVE,
@@ -170,7 +171,9 @@ def _number_runs(sent: Any) -> list[Span]:
     run: list[Any] = []
     toks = list(sent) + [None]
     for t in toks:
-        is_num = t is not None and (t.like_num and not t.text[:1].isalpha() or t.lower_ in NUMBER_WORDS)
+        # a number word counts as a numeral only ("one dog"), not as a pronoun ("the one you drove")
+        is_num = t is not None and (t.like_num and not t.text[:1].isalpha()
+                                    or t.lower_ in NUMBER_WORDS and t.pos_ == "NUM")
         if is_num or (t is not None and t.text == "-" and run):
             run.append(t)
             continue
@@ -184,13 +187,36 @@ def _number_runs(sent: Any) -> list[Span]:
     return out
 
 
+_CLOCK = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?$")
+
+
 def _numbers(sent: Any, head: str) -> list[Span]:
+    if head == "time":  # a clock time or a race time: "6:30 pm", "3:41:07", not a count or a date
+        clocks = [Span(e.text, "number", 0.9, e.start, e.end) for e in sent.ents
+                  if e.label_ == "TIME" and any(c.isdigit() for c in e.text)]
+        return clocks + [Span(t.text, "number", 0.9, t.i, t.i + 1) for t in sent
+                         if _CLOCK.match(t.text) and not any(c.start <= t.i < c.end for c in clocks)]
     if head == "age":  # an age is a count of years: no clock times, money or ordinals
-        return [s for s in _number_runs(sent) if not (s.text.isdigit() and int(s.text) > 130)
+        return [Span(s.text, s.kind, 0.95 if _says_age(sent, s) else s.sure, s.start, s.end)
+                for s in _number_runs(sent) if not (s.text.isdigit() and int(s.text) > 130)
                 and sent.doc[s.start].ent_type_ not in ("TIME", "MONEY", "PERCENT", "ORDINAL")]
-    out = _ents(sent, NER_KINDS["number"], "number", 0.9)
+    out = [s for s in _ents(sent, NER_KINDS["number"], "number", 0.9)
+           if not (s.end - s.start == 1 and sent.doc[s.start].lower_ in NUMBER_WORDS
+                   and sent.doc[s.start].pos_ != "NUM")]  # "the one you drove": a pronoun
     seen = {i for s in out for i in range(s.start, s.end)}
     return out + [s for s in _number_runs(sent) if s.start not in seen]
+
+
+_AGE_BEFORE = frozenset("turned turning turns aged at age".split())
+_AGE_AFTER = frozenset("years year yrs yo today".split())
+
+
+def _says_age(sent: Any, span: Span) -> bool:
+    """A number the sentence gives as an age: "turned 40", "at sixty-one", "nine years old"."""
+    doc = sent.doc
+    before = doc[span.start - 1].lower_ if span.start > sent.start else ""
+    after = doc[span.end].lower_ if span.end < sent.end else ""
+    return before in _AGE_BEFORE or after in _AGE_AFTER or after.startswith("year-old")
 
 
 def _statuses(sent: Any) -> list[Span]:
@@ -267,8 +293,10 @@ def _things(sent: Any, head: str) -> list[Span]:
     heads = {head, head + "s"} if head else set()
     for chunk, hit in _chunks_with(sent, heads):
         other = _linked(chunk)
-        if other is not None:
+        if other is not None:  # the linked phrase, else its head and what precedes it ("ur mushroom bao")
             cleaned = _clean(list(other.subtree))
+            if cleaned and len(cleaned[0].split()) > 5:
+                cleaned = _clean([t for t in other.subtree if t.i <= other.i])
             if cleaned and len(cleaned[0].split()) <= 5:
                 out.append(Span(cleaned[0], "thing", 0.8, cleaned[1], cleaned[2]))
         toks = [t for t in chunk if t.i < hit.i and t.lower_ not in DET and t.tag_ not in ("PRP$", "POS")
@@ -279,6 +307,21 @@ def _things(sent: Any, head: str) -> list[Span]:
                 out.append(Span(cleaned[0], "thing", 0.6, cleaned[1], cleaned[2]))
     if heads:
         out += [Span(s.text, "thing", 0.7, s.start, s.end) for s in _named_near(sent, heads)]
+    return out + _members(sent, head)
+
+
+def _members(sent: Any, head: str) -> list[Span]:
+    """Words of the head's category said without it ("me on *bass*", "learning *piano* now"), with
+    the modifiers before them ("a *digital keyboard*"); a category of no known members gives none."""
+    members = CATEGORY_MEMBERS.get(head, frozenset())
+    out = []
+    for t in sent:
+        if t.lower_ in members and t.pos_ in ("NOUN", "PROPN") and not (
+                t.head.lower_ in members and t.dep_ == "compound"):  # "bass guitar": one instrument
+            mods = [c for c in t.lefts if c.dep_ in ("compound", "amod") and c.i == t.i - 1
+                    and c.lower_ not in FAVOURITE]
+            start = mods[0].i if mods else t.i
+            out.append(Span(sent.doc[start : t.i + 1].text, "thing", 0.8, start, t.i + 1))
     return out
 
 
@@ -363,35 +406,3 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     if kind == "animal":
         return [Span(t.text.lower(), "animal", 0.9, t.i, t.i + 1) for t in sent if t.lower_ in ANIMALS]
     return _things(sent, head)
-
-
-_NEGATION = any_of("not|never|no longer|didn'?t|don'?t|doesn'?t|won'?t|isn'?t|wasn'?t|aren'?t|can'?t|"
-                   "couldn'?t|haven'?t|hasn'?t|nope|fell through|called off|cancel+ed")
-_HYPOTHETICAL = any_of("if|would|might|maybe|perhaps|someday|one day|thinking (?:of|about)|considering|"
-                       "dream(?:ing)? of|wish|hope to|hoping to|planning to|plan to|want to|wanna|"
-                       "might|could|should i|whether")
-_RETRACTED = any_of("fell through|called off|cancel+ed|never happened|not happening|off the table|scrapped|"
-                    "no longer")
-
-
-def negated(sent: Any, token: Any | None = None) -> bool:
-    """The sentence calls off what it says ("the move fell through"), or the clause holding
-    ``token`` is denied ("didn't get the job"; "he wants to stay in brisbane and I don't" does not
-    deny Brisbane). Without a token, any denial in the sentence counts."""
-    if _RETRACTED.search(sent.text):
-        return True
-    if token is None:
-        return bool(_NEGATION.search(sent.text)) or any(t.dep_ == "neg" for t in sent)
-    t, hops = token, 0
-    while hops < 4:
-        if any(c.dep_ == "neg" or c.lower_ in ("never", "not", "n't") for c in t.children):
-            return True
-        if t.head is t or t.dep_ in ("ROOT", "conj", "ccomp", "advcl"):
-            break
-        t, hops = t.head, hops + 1
-    return False
-
-
-def hypothetical(sent: Any) -> bool:
-    """The sentence is a question, a condition, a wish or a plan rather than a statement of fact."""
-    return sent.text.rstrip().endswith("?") or bool(_HYPOTHETICAL.search(sent.text))

@@ -18,7 +18,8 @@ from planners.question import parse as parse_question
 from procedures.about import Subject, about, clause_about
 from procedures.premise import check, presupposed
 from procedures.reader import graph_candidates
-from procedures.spans import hypothetical, negated, spans_of
+from procedures.spans import spans_of
+from procedures.stated import hypothetical, negated
 from tkg.memory import Memory
 from tkg.models import NO_INFORMATION, Evidence, Fact
 from tkg.nlp import is_place_name, parse

@@ -1,0 +1,105 @@
+"""Answers of the asked kind: clock and race times, numerals (not the pronoun "one"), ages said
+as ages, a thing linked by a copula, a role edge widened by its turn's modifiers, and no whole
+turn standing in for a value. Every sentence here is our own."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from planners.asked import Asked, asked_for
+from procedures.reader import widened
+from procedures.reading import echoed, names_kind
+from procedures.result import ProcedureResult
+from procedures.spans import spans_of
+from tkg.models import Evidence
+from tkg.nlp import parse
+
+
+def _spans(text: str, kind: str, head: str) -> list[str]:
+    return [s.text for sent in parse(text).sents for s in spans_of(sent, kind, head)]
+
+
+@pytest.mark.parametrize(("question", "kind", "head"), [
+    ("What was Lena's finishing time in the Berlin half?", "number", "time"),
+    ("What time does Odile's ferry leave?", "number", "time"),
+    ("What time of year did Odile move?", "date", ""),
+    ("Which destination did Odile pick for her honeymoon?", "place", "destination"),
+])
+def test_times_and_destinations_have_their_own_kind(question: str, kind: str, head: str) -> None:
+    asked = asked_for(question)
+    assert (asked.kind, asked.head) == (kind, head), asked
+
+
+def test_a_time_is_a_clock_or_race_time_not_any_number() -> None:
+    assert _spans("My finishing time was 4:12:09, a personal best after two tries.", "number", "time") == [
+        "4:12:09"]
+    assert _spans("We left the harbour at 6:30 pm with three bags.", "number", "time") == ["6:30 pm"]
+
+
+def test_one_as_a_pronoun_is_no_number() -> None:
+    assert _spans("Is that the one you drove us to the lake in?", "number", "") == []
+    assert _spans("I have one dog and two cats.", "number", "") == ["one", "two"]
+
+
+def test_a_number_said_as_an_age_is_surer_than_any_number() -> None:
+    sent = next(parse("My aunt turned fifty-one and has three cats.").sents)
+    sure = {s.text: s.sure for s in spans_of(sent, "number", "age")}
+    assert sure["fifty-one"] > sure["three"]
+
+
+def test_a_long_linked_phrase_keeps_its_head() -> None:
+    found = _spans("new go-to snack is ur spicy peanut noodles, the ones with the chilli oil and sesame.",
+                   "thing", "snack")
+    assert "spicy peanut noodles" in found
+
+
+def test_a_role_edge_keeps_the_modifiers_its_turn_says() -> None:
+    asked = Asked("role", "title")
+    text = "Big week. After the reshuffle they promoted me to senior project manager, so I'm a manager now."
+    assert widened(asked, "manager", text) == "senior project manager"
+    assert widened(asked, "nurse", "I'm a nurse at the clinic.") == "nurse"
+    assert widened(Asked("place", "city"), "york", "We moved to New York.") == "york"  # roles only
+
+
+def test_a_whole_turn_is_not_a_value() -> None:
+    turn = "we spent the whole weekend repainting the shed, it looks great"
+    ev = Evidence("S1:1", "e1", turn, datetime(2024, 5, 1, tzinfo=UTC), 1.0, "g", speaker="Odile")
+    assert echoed(ProcedureResult("we spent the whole weekend repainting the shed", [ev]))
+    assert not echoed(ProcedureResult("the shed", [ev]))  # a short value read out of the turn
+    assert not echoed(ProcedureResult("Odile repainted her shed over a long weekend", [ev]))  # not copied
+    assert echoed(ProcedureResult("what a week.", [Evidence("S1:2", "e2", "ok. what a week. the shed is done",
+                                                            None, 1.0, "g")]))  # a short whole sentence
+
+
+@pytest.mark.parametrize(("text", "head", "wanted"), [
+    ("open mic tonight, me on cello as usual, priya on vocals", "instrument", ["cello"]),
+    ("sold the amp. saving for an electric guitar instead", "instrument", ["electric guitar"]),
+    ("I bought a bass guitar off a colleague.", "instrument", ["bass guitar"]),  # one instrument, not two
+    ("we do padel on tuesdays now and tennis at the weekend", "sport", ["padel", "tennis"]),
+    ("she teaches physics at the grammar school", "subject", ["physics"]),
+    ("we painted the kitchen on sunday", "instrument", []),
+])
+def test_members_of_a_known_category_are_values_of_it(text: str, head: str, wanted: list[str]) -> None:
+    assert [s for s in _spans(text, "thing", head) if s in wanted or s.split()[-1] in wanted] == wanted
+
+
+def test_own_is_no_part_of_a_things_name() -> None:
+    assert "cello" in _spans("I finally bought my own cello, second hand.", "thing", "instrument")
+    assert "own cello" not in _spans("I finally bought my own cello, second hand.", "thing", "instrument")
+
+
+def test_a_turn_that_names_the_asked_kind_may_stand() -> None:
+    band = asked_for("What is Odile's favourite band now?")
+    assert names_kind("honestly the best band on earth, fight me", band)  # says the category
+    assert not names_kind("the dog snores all night, so very restful.", band)
+    carer = asked_for("Who fed Odile's rabbit while she was away?")
+    assert names_kind("Margaret next door fed him every morning.", carer)  # a person is named
+    assert not names_kind("we got back on sunday, the rabbit is fine!!", carer)
+
+
+def test_time_modifying_another_noun_is_not_the_head() -> None:
+    asked = asked_for("Which revision technique does Odile use before exams?")
+    assert asked.kind == "thing"
+    assert asked_for("Which time tracking app does Odile use?").head != "time"
