@@ -29,7 +29,7 @@ from rapidfuzz import fuzz
 from tkg.models import Evidence
 from tkg.nlp import parse
 
-from .spans import negated
+from .stated import negated
 
 T = TypeVar("T")
 _EPOCH = datetime(1900, 1, 1, tzinfo=UTC)

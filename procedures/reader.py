@@ -25,8 +25,8 @@ from tkg.timeparse import find_times
 
 from .about import Subject, about, clause_about
 from .gather import merge_variants
-from .residence import residence_scale, taken_back
-from .span_words import CATEGORY_MEMBERS, GREETING, LOCATIVE, PET_WORDS, ROLE_HEADS
+from .residence import locates, place_scale, residence_scale, taken_back
+from .span_words import CATEGORY_MEMBERS, LOCATIVE, PET_WORDS, ROLE_HEADS
 from .spans import ANIMALS, Span, nameless, pronominal, spans_of
 from .stated import hypothetical, negated
 from .synthesis import format_day
@@ -159,7 +159,7 @@ def candidates(
                                                               listing=asked.many)):
                     continue
                 gap = min((max(sp.start - i, i - sp.end + 1, 0) for i in near_cues), default=None)
-                if asked.kind == "place" and sp.start > sent.start and _locates(doc, sp.start):
+                if asked.kind == "place" and sp.start > sent.start and locates(doc, sp.start):
                     gap = min(gap if gap is not None else 9, 2)  # "she's in bergen now", "moved to porto"
                 near = _FLOOR.get(floor_kind, 0.3) + (0.9 / (1 + gap / 3) if gap is not None else 0.0) \
                     + 0.15 * min(overlap, 3)
@@ -176,10 +176,10 @@ def candidates(
                     if subject and attribute
                     else a
                 )
-                scale = _place_scale(asked.head, sp.text) if asked.kind == "place" else 1.0
+                scale = place_scale(asked.head, sp.text) if asked.kind == "place" else 1.0
                 if residence and asked.kind == "place":
                     scale *= residence_scale(doc, sp.start, sp.end)
-                if asked.kind == "organisation" and sp.start > sent.start and _locates(doc, sp.start) \
+                if asked.kind == "organisation" and sp.start > sent.start and locates(doc, sp.start) \
                         and is_place_name(sp.text, locative=True):
                     scale *= 0.3  # "a postcard from Geiranger", "moved to Leeds": a place, not a club
                 if asked.kind == "thing" and is_place_name(sp.text, locative=True):
@@ -211,28 +211,6 @@ def not_a_thing(tokens: Any, head: str, *, listing: bool = True) -> bool:
     last = tokens[-1]
     bare = last.lemma_.lower() == head or last.lower_ in (head, head + "s")
     return bool(head) and bare and all(t.pos_ in ("ADJ", "DET", "ADV", "PRON") for t in tokens[:-1])
-
-
-def _locates(doc: Any, start: int) -> bool:
-    """A place right after "in"/"to"/"into", or after a greeting's "from" ("hi from ghent!")."""
-    prev = doc[start - 1].lower_
-    if prev in ("in", "to", "into"):
-        return True
-    return prev == "from" and (start < 2 or doc[start - 2].lower_ in GREETING or doc[start - 2].is_sent_start)
-
-
-_TOWN_HEADS = frozenset({"city", "town", "country", "village", "state"})
-_AREA_HEADS = frozenset({"neighbourhood", "neighborhood", "suburb", "area", "district"})
-
-
-def _place_scale(head: str, value: str) -> float:
-    """"Which city": a gazetteer city over a neighbourhood; "which suburb": the other way round."""
-    town = is_place_name(value, locative=True)
-    if head in _TOWN_HEADS:
-        return 1.0 if town else 0.6
-    if head in _AREA_HEADS:
-        return 0.6 if town else 1.0
-    return 1.0
 
 
 def _objects_of(sent: Any, verb: str) -> list[Any]:

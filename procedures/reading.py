@@ -1,11 +1,9 @@
 """Reading step of `answer_question`: turn a procedure's evidence into a typed answer or "No info".
 
-Runs after the procedure and the evidence backfill. It parses what the question asks for
-(`planners.asked`), finds its subject, widens the evidence with the subject's own turns that
-share the relation's words, checks the question's presuppositions (`procedures.premise`), and
-lets `procedures.reader` pick a value of the asked kind: the latest for "now", the one said by
-the date for a time-anchored question (a date, or an event: "when he joined Fjordbyte"), all for
-a list. Summaries and dates keep the procedure's answer; the reading only checks their premise.
+It parses what the question asks for (`planners.asked`), finds its subject, widens the evidence with
+the subject's own turns, checks the question's presuppositions (`procedures.premise`), and lets
+`procedures.reader` pick a value of the asked kind: the latest for "now", the one said by the date
+(or event) for a time-anchored question, all for a list. Summaries and dates keep the procedure's answer.
 """
 
 from __future__ import annotations

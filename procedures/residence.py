@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tkg.nlp import is_place_name
+
 from .span_words import GREETING
 
 _HOME_VERBS = frozenset("live move relocate settle reside base be emigrate immigrate".split())
@@ -90,3 +92,25 @@ def taken_back(doc: Any, start: int, later_starts: list[int]) -> bool:
         if any(s >= at.end for s in later_starts):
             return True
     return False
+
+
+def locates(doc: Any, start: int) -> bool:
+    """A place right after "in"/"to"/"into", or after a greeting's "from" ("hi from ghent!")."""
+    prev = doc[start - 1].lower_
+    if prev in ("in", "to", "into"):
+        return True
+    return prev == "from" and (start < 2 or doc[start - 2].lower_ in GREETING or doc[start - 2].is_sent_start)
+
+
+_TOWN_HEADS = frozenset({"city", "town", "country", "village", "state"})
+_AREA_HEADS = frozenset({"neighbourhood", "neighborhood", "suburb", "area", "district"})
+
+
+def place_scale(head: str, value: str) -> float:
+    """"Which city": a gazetteer city over a neighbourhood; "which suburb": the other way round."""
+    town = is_place_name(value, locative=True)
+    if head in _TOWN_HEADS:
+        return 1.0 if town else 0.6
+    if head in _AREA_HEADS:
+        return 0.6 if town else 1.0
+    return 1.0

@@ -98,3 +98,11 @@ CATEGORY_MEMBERS: dict[str, frozenset[str]] = {
         spanish german italian latin music art drama economics philosophy psychology sociology literature
         science computing ict""".split()),
 }
+
+# the shapes spans.py reads: a role said of someone (by dependency), a role-like noun, a clock or
+# race time, the words around an age
+PREDICATING = frozenset({"attr", "appos", "acomp", "ROOT", "oprd", "npadvmod", "dep"})
+ROLE_SUFFIX = re.compile(r"\w{3,}(?:er|or|ist|ian|ant|eer|smith|wright)s?$")
+CLOCK = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?$")
+AGE_BEFORE = frozenset("turned turning turns aged at age".split())
+AGE_AFTER = frozenset("years year yrs yo today".split())

@@ -14,19 +14,20 @@ Example::
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from planners.asked import ANIMALS
 from tkg.nlp import is_common_word, is_place_name
-from tkg.text import any_of
 
 from .span_words import (
+    AGE_AFTER,
+    AGE_BEFORE,
     AHEAD,
     AHEAD_OR_DONE,
     CALENDAR,
     CATEGORY_MEMBERS,
+    CLOCK,
     DET,
     FAVOURITE,
     LOCATIVE,
@@ -34,7 +35,9 @@ from .span_words import (
     NUMBER_WORDS,
     PEOPLE,
     PET_WORDS,
+    PREDICATING,
     ROLE_HEADS,
+    ROLE_SUFFIX,
     STATUS_PHRASES,
     STATUS_WORDS,
 )
@@ -130,19 +133,13 @@ def _chunks_with(sent: Any, heads: frozenset[str] | set[str]) -> list[tuple[Any,
     return out
 
 
-_PREDICATING = frozenset({"attr", "appos", "acomp", "ROOT", "oprd", "npadvmod", "dep"})
-
-
 def _predicated(chunk: Any) -> bool:
     """The role is said *of* someone ("I'm a nurse", "promoted to team lead", "job as a tester",
     "junior frontend dev 🤓"), not merely mentioned ("I have a new supervisor")."""
     root = chunk.root
-    if root.dep_ in _PREDICATING:
+    if root.dep_ in PREDICATING:
         return True
     return root.dep_ == "pobj" and root.head.lower_ in ("as", "to", "into")
-
-
-_ROLE_SUFFIX = re.compile(r"\w{3,}(?:er|or|ist|ian|ant|eer|smith|wright)s?$")
 
 
 def _roles(sent: Any) -> list[Span]:
@@ -150,7 +147,7 @@ def _roles(sent: Any) -> list[Span]:
     for chunk in sent.noun_chunks:  # "i'm senior cartographer now": a predicated agent noun is a role too
         root = chunk.root
         if root.lower_ not in ROLE_HEADS and root.pos_ == "NOUN" and _predicated(chunk) and \
-                _ROLE_SUFFIX.search(root.lower_) and root.dep_ != "ROOT":
+                ROLE_SUFFIX.search(root.lower_) and root.dep_ != "ROOT":
             cleaned = _clean([t for t in chunk if t.i <= root.i])
             if cleaned:
                 out.append(Span(cleaned[0], "role", 0.7, cleaned[1], cleaned[2]))
@@ -187,15 +184,12 @@ def _number_runs(sent: Any) -> list[Span]:
     return out
 
 
-_CLOCK = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?$")
-
-
 def _numbers(sent: Any, head: str) -> list[Span]:
     if head == "time":  # a clock time or a race time: "6:30 pm", "3:41:07", not a count or a date
         clocks = [Span(e.text, "number", 0.9, e.start, e.end) for e in sent.ents
                   if e.label_ == "TIME" and any(c.isdigit() for c in e.text)]
         return clocks + [Span(t.text, "number", 0.9, t.i, t.i + 1) for t in sent
-                         if _CLOCK.match(t.text) and not any(c.start <= t.i < c.end for c in clocks)]
+                         if CLOCK.match(t.text) and not any(c.start <= t.i < c.end for c in clocks)]
     if head == "age":  # an age is a count of years: no clock times, money or ordinals
         return [Span(s.text, s.kind, 0.95 if _says_age(sent, s) else s.sure, s.start, s.end)
                 for s in _number_runs(sent) if not (s.text.isdigit() and int(s.text) > 130)
@@ -207,16 +201,12 @@ def _numbers(sent: Any, head: str) -> list[Span]:
     return out + [s for s in _number_runs(sent) if s.start not in seen]
 
 
-_AGE_BEFORE = frozenset("turned turning turns aged at age".split())
-_AGE_AFTER = frozenset("years year yrs yo today".split())
-
-
 def _says_age(sent: Any, span: Span) -> bool:
     """A number the sentence gives as an age: "turned 40", "at sixty-one", "nine years old"."""
     doc = sent.doc
     before = doc[span.start - 1].lower_ if span.start > sent.start else ""
     after = doc[span.end].lower_ if span.end < sent.end else ""
-    return before in _AGE_BEFORE or after in _AGE_AFTER or after.startswith("year-old")
+    return before in AGE_BEFORE or after in AGE_AFTER or after.startswith("year-old")
 
 
 def _statuses(sent: Any) -> list[Span]:
