@@ -47,6 +47,7 @@ class GroupText:
     rows: np.ndarray  # the row of each posting
     tf: np.ndarray  # the term's count in that row
     lengths: np.ndarray  # each row's number of terms
+    source: Sequence[Row] = ()  # the rows it indexes, by position (what a caller's rows are checked against)
 
     def __len__(self) -> int:  # what the group cache weighs it by
         return len(self.lengths)
@@ -66,7 +67,7 @@ class GroupText:
         n = max(len(docs), 1)
         keys, tf = np.unique(ids * n + np.repeat(np.arange(len(docs)), lengths), return_counts=True)
         ptr = np.searchsorted(keys // n, np.arange(len(vocab) + 1))
-        return cls(terms, vocab, ptr, keys % n, tf.astype(np.float64), lengths.astype(np.float64))
+        return cls(terms, vocab, ptr, keys % n, tf.astype(np.float64), lengths.astype(np.float64), rows)
 
     def scores(self, query: Sequence[str], *, k1: float, b: float) -> np.ndarray:
         """Each row's BM25 score for the query's distinct terms (already analysed); 0 where none occurs."""
@@ -100,7 +101,10 @@ def group_text(ctx: Context, group: str, vectors: GroupVectors | None = None) ->
     if stamp is None or kept is None:
         return None
     before = ctx.cache.latest(group, "text")
-    return ctx.cache.get(group, "text", stamp, lambda: GroupText.of(kept.rows, before and before.terms))
+    index = ctx.cache.get(group, "text", stamp, lambda: GroupText.of(kept.rows, before and before.terms))
+    if index.source is not kept.rows:  # two questions read the group across a write (the cache builds
+        index = GroupText.of(kept.rows, index.terms)  # outside its lock): score the rows this one holds
+    return index
 
 
 def text_scores(index: GroupText, fts: str, *, k1: float, b: float) -> np.ndarray:

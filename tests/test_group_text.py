@@ -128,6 +128,22 @@ def test_the_group_text_follows_writes_and_reuses_what_it_analysed(mem: Memory) 
     assert len(now) > len(held) and all(now.terms[u] is terms for u, terms in held.terms.items())
 
 
+def test_the_text_index_scores_the_rows_the_question_holds(tmp_path: Path) -> None:
+    """Two questions that read a group's vectors across a write (the group cache builds outside its
+    lock, so each may hold its own rows under one stamp) each get a text index over their own rows,
+    position for position, so the text and vector scores of a row never come apart."""
+    with one_group_store(tmp_path, TURNS) as mem:
+        held = group_vectors(mem.ctx, "solo")
+        assert held is not None and group_text(mem.ctx, "solo", held) is not None
+        fewer = replace(held, rows=held.rows[2:], matrix=held.matrix[2:])  # what a racing reader held
+        index = group_text(mem.ctx, "solo", fewer)
+        assert index is not None and index.source is fewer.rows and len(index) == len(fewer.rows)
+        scores = text_scores(index, "cello lesson", k1=1.2, b=0.75)
+        assert scores.shape == (len(fewer.rows),) and scores.max() > 0
+        again = group_text(mem.ctx, "solo", held)
+        assert again is not None and again.source is held.rows  # the kept index still serves the kept rows
+
+
 def test_kept_rows_carry_the_turns_times_to_the_microsecond(mem: Memory) -> None:
     """The group's rows come from the store with times as ISO text (a string reads far faster than a
     datetime over Bolt) and are kept as the same aware UTC datetimes on both stores."""
