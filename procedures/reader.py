@@ -25,7 +25,7 @@ from tkg.timeparse import find_times
 
 from .about import Subject, about, clause_about
 from .gather import merge_variants
-from .residence import locates, place_scale, residence_scale, taken_back
+from .residence import locates, named_home, place_scale, residence_scale, taken_back
 from .span_words import CATEGORY_MEMBERS, LOCATIVE, PET_WORDS, ROLE_HEADS
 from .spans import ANIMALS, Span, nameless, pronominal, spans_of
 from .stated import hypothetical, negated
@@ -126,6 +126,8 @@ def candidates(
         per_sent = [about(subject, speaker=ev.speaker, sentence=x.text, turn=ev.text, others=speakers,
                           previous=previous) if subject else 0.6 for x in sents]
         turn_about = max(per_sent, default=0.0)
+        homes = [sp.start for x in sents for sp in spans_of(x, "place", asked.head)] \
+            if residence and asked.kind == "place" else []
         last_cues: list[int] = []
         said: list[tuple[int, int]] = []  # (span start, its candidate's index in out) in this turn
         for sent, a in zip(sents, per_sent, strict=True):
@@ -159,7 +161,8 @@ def candidates(
                                                               listing=asked.many)):
                     continue
                 gap = min((max(sp.start - i, i - sp.end + 1, 0) for i in near_cues), default=None)
-                if asked.kind == "place" and sp.start > sent.start and locates(doc, sp.start):
+                if asked.kind == "place" and (sp.start > sent.start and locates(doc, sp.start)
+                                              or bool(homes) and named_home(doc, sp.end, homes)):
                     gap = min(gap if gap is not None else 9, 2)  # "she's in bergen now", "moved to porto"
                 near = _FLOOR.get(floor_kind, 0.3) + (0.9 / (1 + gap / 3) if gap is not None else 0.0) \
                     + 0.15 * min(overlap, 3)

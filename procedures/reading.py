@@ -165,14 +165,14 @@ def event_window(ctx: Context, question: str, group: str, turns: list[Evidence],
         return None, ""
     link, clause = m.group(1).lower(), m.group(2)
     words = content_terms(clause, drop=[n for n in names_in(clause) if len(n) < 3])
-    scored = [(len(content_terms(e.text) & words), e) for e in turns if e.valid_at]
-    top = max(
-        (n for n, _ in scored), default=0
-    )  # the first turn that tells the event best: later ones look back
-    best = min(
-        ((n, e) for n, e in scored if n == top), key=lambda x: x[1].valid_at or _FAR_PAST, default=(0, None)
-    )
-    if best[1] is None or best[0] < max(1, len(words) // 2) or best[1].valid_at is None:
+    named = {w for w in words if w in content_terms(" ".join(names_in(clause)))}
+    # a turn naming the event's own names ("Fjordbyte") tells it before one sharing only a verb
+    scored = [((len(named & t), len(t & words)), e) for e in turns if e.valid_at
+              for t in [content_terms(e.text)] if len(t & words) >= max(1, len(words) // 2)]
+    top = max((n for n, _ in scored), default=(0, 0))  # the first that tells it best: later ones look back
+    best = min(((n, e) for n, e in scored if n == top), key=lambda x: x[1].valid_at or _FAR_PAST,
+               default=((0, 0), None))
+    if best[1] is None or best[1].valid_at is None:
         return None, ""
     when = best[1].valid_at
     if link == "before":

@@ -102,6 +102,28 @@ def locates(doc: Any, start: int) -> bool:
     return prev == "from" and (start < 2 or doc[start - 2].lower_ in GREETING or doc[start - 2].is_sent_start)
 
 
+_BACK = frozenset({"here", "there"})
+
+
+def named_home(doc: Any, end: int, place_starts: list[int]) -> bool:
+    """Whether a later "here"/"there" in the turn says the place at ``doc[..end]`` is home: the adverb
+    hangs on a living or moving verb with no other place named between ("hyderabad update: been here
+    4 months", "Lisbon news: we've lived there since spring"). "there" needs a home verb other than
+    "be" ("we were there a week" is a visit); a negated verb does not count."""
+    for tok in doc[end:]:
+        if tok.i in place_starts:
+            return False  # a nearer place is what the adverb refers back to
+        if tok.lower_ not in _BACK or tok.dep_ != "advmod":
+            continue
+        verb = tok.head
+        lemma = verb.lemma_.lower()
+        if lemma not in _HOME_VERBS or (tok.lower_ == "there" and lemma == "be"):
+            continue
+        if not any(c.dep_ == "neg" for c in verb.children):
+            return True
+    return False
+
+
 _TOWN_HEADS = frozenset({"city", "town", "country", "village", "state"})
 _AREA_HEADS = frozenset({"neighbourhood", "neighborhood", "suburb", "area", "district"})
 

@@ -20,6 +20,7 @@ from typing import Any
 from planners.asked import ANIMALS
 from tkg.nlp import is_common_word, is_place_name
 
+from .residence import named_home
 from .span_words import (
     AGE_AFTER,
     AGE_BEFORE,
@@ -99,7 +100,8 @@ def _places(sent: Any) -> list[Span]:
             text = " ".join(t.text for t in window)
             prev = toks[j - 1].lower_ if j > 0 else ""
             initial = window[0].i == sent.start and is_common_word(text)
-            if not initial and is_place_name(text, locative=prev in LOCATIVE):
+            back = is_place_name(text, locative=True) and named_home(sent.doc, window[-1].i + 1, [])
+            if (not initial and is_place_name(text, locative=prev in LOCATIVE)) or back:  # "X news: here"
                 out.append(Span(text, "place", 0.8, window[0].i, window[-1].i + 1))
                 taken.update(t.i for t in window)
     return out

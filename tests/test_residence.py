@@ -12,7 +12,7 @@ import pytest
 from planners.asked import asked_for
 from procedures.about import Subject
 from procedures.reader import SUPPORT, candidates, choose
-from procedures.residence import lives_question, residence_scale, taken_back
+from procedures.residence import lives_question, named_home, residence_scale, taken_back
 from procedures.spans import spans_of
 from tkg.models import Evidence
 from tkg.nlp import parse
@@ -117,3 +117,42 @@ def test_only_a_question_about_where_someone_lives_reads_the_clause() -> None:
     assert lives_question("Which town does Odile live in now?")
     assert not lives_question("Which city did Odile's boss move to Leeds from?")  # the "from" place is asked
     assert not lives_question("In which city did Odile open her shop?")
+
+
+def _home(text: str, place: str) -> bool:
+    doc = parse(text)
+    starts = [sp.start for sent in doc.sents for sp in spans_of(sent, "place", "")]
+    at = next(t.i for t in doc if t.text == place)
+    return named_home(doc, at + 1, starts)
+
+
+@pytest.mark.parametrize(("text", "place"), [
+    ("Tallinn update: been here six weeks now and the flat finally has curtains.", "Tallinn"),
+    ("Zagreb news: we've lived there since spring and we love it.", "Zagreb"),
+])
+def test_here_and_there_refer_back_to_the_place_named_as_home(text: str, place: str) -> None:
+    assert _home(text, place)
+
+
+@pytest.mark.parametrize(("text", "place"), [
+    ("Tallinn was lovely, we were there for a week.", "Tallinn"),  # a visit, not a home
+    ("Zagreb is nice but we never lived there.", "Zagreb"),  # denied
+    ("Tallinn is far from Riga, and we settled here a year ago.", "Tallinn"),  # Riga is nearer
+])
+def test_here_and_there_do_not_make_a_home_of_a_visit_a_denial_or_an_earlier_place(
+        text: str, place: str) -> None:
+    assert not _home(text, place)
+
+
+def test_the_reader_reads_a_home_said_as_here() -> None:
+    """"Where does Maeve live now?": Tallinn, named once and then said as "been here six weeks"."""
+    turns = [_ev("D1:1", "Tallinn update: been here six weeks, the flat has curtains at last.",
+                 datetime(2023, 5, 2, tzinfo=UTC))]
+    asked = asked_for("Where does Maeve live now?")
+    subject = Subject("Maeve", frozenset({"maeve"}), True)
+    cues = {"live", "move", "flat", "home"}
+    voices = ("Maeve", "Ciara")
+    got = candidates(cast(Any, None), asked, subject, turns, cues, voices, set(), None, residence=True)
+    plain = candidates(cast(Any, None), asked, subject, turns, cues, voices, set(), None)
+    score = {c.value: c.score for c in plain}
+    assert max(c.score for c in got if c.value == "Tallinn") > score["Tallinn"]
