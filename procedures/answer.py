@@ -39,6 +39,7 @@ from .model_answer import revise
 from .reading import read
 from .result import ProcedureResult
 from .slots import analyse, lexicon_for
+from .stated import asked_back
 from .synthesis import dedupe, synthesize
 from .temporal import temporal
 
@@ -166,6 +167,11 @@ def answer_question(
         timings["synthesis"] = _ms(t)
         answer, abstained, evidence = syn.answer, syn.abstained, syn.evidence
         trace["synthesis"] = syn.trace
+    main = grounding.main if grounding is not None and not abstained else None
+    asker = asked_back(answer, evidence, main) if main else None
+    if asker is not None:  # the asked person's own question to the other one states nothing about them
+        answer, abstained, trace["abstained_by"] = NO_INFORMATION, True, "asked_back"
+        trace["asked_back"] = asker.source_ref
     timings["total"] = _ms(started)
     trace["timings_ms"] = timings
     trace["candidates"] = _candidates(result, evidence)

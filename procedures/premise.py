@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from rapidfuzz import fuzz
+
 from planners.question import Question
 from tkg.models import Evidence
 from tkg.nlp import is_common_word, is_place_name, parse
@@ -48,6 +50,8 @@ _GENERIC = GENERIC | {
     "mention", "mentione", "talk", "month", "year", "week", "date", "time", "day", "first", "last",
 }
 _CALENDAR = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun".split())
+MISSPELT = 90  # rapidfuzz ratio at which a long name is the same name misspelt ("Xenoblade", "Xeonoblade")
+MISSPELT_MIN = 7  # names shorter than this are matched exactly ("Ireland" is not "Iceland")
 _PRESUPPOSING = frozenset({"pet_name", "animal", "person"})
 _DOG_WORDS = ANIMALS - {
     "cat", "kitten", "kitty", "tabby", "horse", "pony", "rabbit", "bunny", "hamster", "parrot", "budgie",
@@ -85,6 +89,30 @@ def presupposed(q: Question) -> set[str]:
     return nouns | _DOG_WORDS if asked.head == "dog" else nouns
 
 
+def says_name(name: str, text: str) -> bool:
+    """Whether lower-case ``text`` says the lower-case ``name``: as a whole word, or for a long
+    one-word name also misspelt (either side may be: people type fast).
+
+    >>> says_name("xenoblade", "i'm playing xeonoblade chronicles")
+    True
+    """
+    if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text):
+        return True
+    if len(name) < MISSPELT_MIN or " " in name:
+        return False
+    words = (w for w in re.findall(r"[^\W_]+", text) if abs(len(w) - len(name)) <= 2)
+    return any(fuzz.ratio(name, w) >= MISSPELT for w in words)
+
+
+_ANCHOR = r"(?:after|before|since|while|during|until)"
+
+
+def anchoring(question: str, name: str) -> bool:
+    """Whether ``name`` sits in a clause that only dates the asked event ("when did she call her
+    sister *after getting back from Oslo*"): that place is presupposed alone, not with the event."""
+    return re.search(rf"\b{_ANCHOR}\b[^,;?]*?\b{re.escape(name)}\b", question, re.I) is not None
+
+
 @dataclass(frozen=True)
 class Premise:
     holds: bool
@@ -116,12 +144,13 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
         if asked.kind == "date" else set()
     need_event = set(event)  # one of them will do
     # a place is presupposed together with its event ("move back to Accra"), anything else alone
-    placed = {n.lower(): is_place_name(n) for n in focus}
+    placed = {n.lower(): is_place_name(n) and not anchoring(question, n) for n in focus}
     need_noun = not nouns
     seen_any: Evidence | None = None
     for ev in sorted(turns, key=lambda e: e.valid_at or _EPOCH):
         low = ev.text.lower()
-        if not any(n in low for n in need_names) and not any(w in low for w in nouns) and not need_event:
+        if not any(says_name(n, low) for n in need_names) and not any(w in low for w in nouns) \
+                and not need_event:
             continue
         for sent in parse(ev.text).sents:
             text = sent.text.lower()
@@ -132,9 +161,9 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
             )
             words = content_terms(sent.text)
             for n in need_names:
-                if not re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text):
+                if not says_name(n, text):
                     continue
-                if asked.kind == "date":
+                if asked.kind == "date" and a > 0:  # an idiom said to them calls off nothing
                     retracted[n] = negated(sent) and not hypothetical(sent)
                 if _stated(sent) and (not event or not placed[n] or words & event):
                     need_names[n] = True

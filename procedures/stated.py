@@ -1,12 +1,14 @@
 """Whether a sentence states what it says: denied ("didn't get the job"), called off ("the move
 fell through"), or only asked, wished, planned or imagined. The reader and the premise check
-weigh a span by this; `procedures/spans.py` only says what a span is.
+weigh a span by this; `procedures/spans.py` only says what a span is. `asked_back` finds an
+answer that is the asked person's own question to the other one, which states nothing about them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from tkg.models import Evidence
 from tkg.text import any_of
 
 _NEGATION = any_of("not|never|no longer|didn'?t|don'?t|doesn'?t|won'?t|isn'?t|wasn'?t|aren'?t|can'?t|"
@@ -39,3 +41,17 @@ def negated(sent: Any, token: Any | None = None) -> bool:
 def hypothetical(sent: Any) -> bool:
     """The sentence is a question, a condition, a wish or a plan rather than a statement of fact."""
     return sent.text.rstrip().endswith("?") or bool(_HYPOTHETICAL.search(sent.text))
+
+
+def asked_back(answer: str, evidence: list[Evidence], name: str) -> Evidence | None:
+    """The turn in which ``name`` (a speaker's full or first name) asked the answer as a question
+    ("How did the kids handle the move?"): a question states nothing, and one the asked person put
+    to the other is about the other one, so it answers nothing about them. None otherwise."""
+    text, who = answer.strip(), name.lower()
+    if not text.endswith("?"):
+        return None
+    for e in evidence:
+        said_by = (e.speaker or "").lower()
+        if said_by and who in (said_by, said_by.split(" ")[0]) and text in e.text:
+            return e
+    return None

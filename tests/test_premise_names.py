@@ -1,0 +1,58 @@
+"""The premise check hears a long name the conversation misspelt ("Kalevala" typed "Kalevalla")
+as the same name, and keeps short names exact ("Ireland" is not "Iceland")."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from planners.question import parse as parse_question
+from procedures.about import Subject
+from procedures.premise import check, says_name
+from tkg.models import Evidence
+
+
+def _said_by(speaker: str, text: str) -> Evidence:
+    return Evidence("T1:1", "e1", text, datetime(2024, 3, 1, tzinfo=UTC), 1.0, "g", speaker=speaker)
+
+
+def test_a_long_name_misspelt_is_the_same_name() -> None:
+    assert says_name("kalevala", "i finally finished reading the kalevalla last night.")
+    assert says_name("tennessee", "we drove through tenessee on the way back.")
+    assert not says_name("ireland", "we spent a week in iceland.")
+    assert not says_name("portugal", "we moved to portland in may.")
+
+
+def test_a_misspelt_title_still_states_the_premise() -> None:
+    lotta = Subject("Lotta", frozenset({"lotta"}), speaker=True)
+    q = parse_question("What kind of book is the Kalevala that Lotta is reading?")
+    speakers = ("Lotta", "Emil")
+    said = _said_by("Lotta", "I'm reading the Kalevalla, a long Finnish epic poem, and I love it.")
+    assert check(q, lotta, [said], speakers).holds
+    other = _said_by("Lotta", "I'm reading a long Finnish epic poem, and I love it.")
+    assert not check(q, lotta, [other], speakers).holds
+
+
+def test_a_place_that_only_dates_the_event_is_presupposed_alone() -> None:
+    """"After getting back from Oslo" dates the call; the trip needs stating, not a call in Oslo.
+    A place the event itself goes to ("move to Oslo") must still be said with the event."""
+    ines = Subject("Ines", frozenset({"ines"}), speaker=True)
+    speakers = ("Ines", "Tomas")
+    turns = [_said_by("Ines", "I was in Oslo for a week, it was freezing!"),
+             _said_by("Ines", "I called my sister as soon as I landed.")]
+    dated = parse_question("When did Ines call her sister after getting back from Oslo?")
+    assert check(dated, ines, turns, speakers).holds
+    moved = parse_question("When did Ines move to Oslo?")
+    assert not check(moved, ines, turns + [_said_by("Ines", "We moved last spring.")], speakers).holds
+
+
+def test_only_a_denial_about_the_subject_calls_the_event_off() -> None:
+    """The idiom the other speaker offers ("Paris wasn't built in a day") cancels no trip of the
+    subject's; the subject's own "the Paris trip fell through" does."""
+    ines = Subject("Ines", frozenset({"ines"}), speaker=True)
+    speakers = ("Ines", "Tomas")
+    went = _said_by("Ines", "I went to Paris last week to see the museums.")
+    idiom = _said_by("Tomas", "Sorry about the shop. Paris wasn't built in a day, so keep going!")
+    q = parse_question("When did Ines go to Paris?")
+    assert check(q, ines, [went, idiom], speakers).holds
+    off = _said_by("Ines", "The Paris trip fell through, sadly.")
+    assert not check(q, ines, [went, off], speakers).holds
