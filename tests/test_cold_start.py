@@ -114,3 +114,49 @@ def test_asking_never_imports_the_ingest_pipeline(tmp_path: Path) -> None:
     assert seen["asked"] == []
     assert seen["answer"] == "Tromso"
     assert seen["ingested"]  # the pipeline arrives with the first ingest, and it still works
+
+
+def _tkg(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                          timeout=300, check=False, cwd=ROOT)
+
+
+def test_the_command_line_ends_with_its_status_after_exit_handlers_and_flushed_output(tmp_path: Path) -> None:
+    done = _tkg(f"""
+        import atexit, sys, tempfile
+        kept = tempfile.TemporaryDirectory(dir={str(tmp_path)!r})  # removed by its exit handler
+        atexit.register(lambda: print("handler ran", flush=True))
+        sys.argv = ["tkg", "--version"]
+        from tkg.cli import main
+        main()
+        print("never reached")
+    """)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [done.stdout.splitlines()[0], "handler ran"]
+    assert done.stdout.startswith("tkg ") and list(tmp_path.iterdir()) == []
+    failed = _tkg(f"""
+        import sys
+        sys.argv = ["tkg", "--store", "kuzu://{tmp_path / 'empty.kuzu'}", "ask", "Who?", "--group", "nobody"]
+        from tkg.cli import main
+        main()
+    """)
+    assert failed.returncode == 1 and "no group named 'nobody'" in failed.stderr
+    usage = _tkg("""
+        import sys
+        sys.argv = ["tkg", "no-such-command"]
+        from tkg.cli import main
+        main()
+    """)
+    assert usage.returncode == 2 and "No such command" in usage.stderr
+
+
+def test_the_command_line_waits_for_a_thread_still_working() -> None:
+    done = _tkg("""
+        import sys, threading, time
+        threading.Thread(target=lambda: (time.sleep(0.5), print("thread done", flush=True))).start()
+        sys.argv = ["tkg", "--version"]
+        from tkg.cli import main
+        main()
+    """)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "thread done"
