@@ -15,11 +15,13 @@ import hashlib
 import json
 import math
 import re
+import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import Any, Protocol
 
 from tkg.models import MODES
@@ -30,6 +32,7 @@ from .gates import relation_chain_gate, relation_markers
 from .lexicon import DEFAULT_LEXICON
 from .modes import MODE_DESCRIPTIONS
 
+_IMPORT = re.compile(r"^\s*(?:from|import)\s+(\.*)([\w.]*)", re.M)
 HELDOUT_BUCKETS = 5  # 1 in 5 questions (by hash) is held out
 
 
@@ -152,6 +155,58 @@ class NaiveBayesClassifier:
         e.g. ``default_classifier().classify("How many pets does Priya have?")``."""
         scores = self.scores(question)
         return max(self.labels, key=lambda label: (scores[label], -self.labels.index(label)))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fitted model as plain JSON data (`from_dict` gives back one that scores alike)."""
+        return {"alpha": self.alpha, "labels": list(self.labels), "log_prior": self._log_prior,
+                "log_like": self._log_like, "log_unseen": self._log_unseen}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> NaiveBayesClassifier:
+        """The model `to_dict` wrote; a model for other modes than today's is refused (ValueError)."""
+        if tuple(data["labels"]) != MODES:
+            raise ValueError(f"a classifier for modes {data['labels']}, not {list(MODES)}")
+        clf = cls(float(data["alpha"]))
+        clf._log_prior = {str(k): float(v) for k, v in data["log_prior"].items()}
+        clf._log_like = {str(k): {str(f): float(x) for f, x in v.items()}
+                         for k, v in data["log_like"].items()}
+        clf._log_unseen = {str(k): float(v) for k, v in data["log_unseen"].items()}
+        return clf
+
+
+def training_digest() -> str:
+    """A sha256 over what `default_classifier` is built from: the labelled set and the source of
+    every module of `planners` and of each `tkg` module they import, directly or not (found in the
+    sources' import lines, type-only ones too). A kept copy of the fitted model is valid only under
+    the same digest."""
+    h = hashlib.sha256(resources.files("planners").joinpath("data/questions.jsonl").read_bytes())
+    todo = sorted(n for n in sys.modules if n == "planners" or n.startswith("planners."))
+    seen = set(todo)
+    while todo:
+        name = todo.pop()
+        path = _source_file(name)
+        source = path.read_bytes() if path else b""
+        h.update(name.encode() + b"\0" + source)
+        package = name if path and path.name == "__init__.py" else name.rpartition(".")[0]
+        for dots, module in _IMPORT.findall(source.decode("utf-8")):
+            used = module if not dots else f"{package.rsplit('.', len(dots) - 1)[0]}.{module}".rstrip(".")
+            if used.startswith("tkg.") and used not in seen and _source_file(used):
+                seen.add(used)
+                todo.append(used)
+    return h.hexdigest()
+
+
+def _source_file(name: str) -> Path | None:
+    """The file of first-party module `name`, found under its top package without importing it."""
+    top, _, rest = name.partition(".")
+    root = getattr(sys.modules.get(top), "__file__", None)
+    if not root:
+        return None
+    base = Path(root).parent.joinpath(*rest.split(".")) if rest else Path(root).parent
+    for path in (base.with_suffix(".py") if rest else None, base / "__init__.py"):
+        if path is not None and path.is_file():
+            return path
+    return None
 
 
 @lru_cache(maxsize=1)

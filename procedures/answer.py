@@ -27,6 +27,7 @@ from planners.gates import abstention_gate, empty_retrieval_fallback
 from planners.payloads import Payload, load_payloads
 from planners.question import Question
 from planners.router import route
+from tkg.mode_model import offline_classifier
 from tkg.models import NO_INFORMATION, Answer
 
 from .abstain import ground
@@ -79,7 +80,8 @@ def answer_question(
     payloads = load_payloads(ctx.payloads_path) if ctx.payloads_path else None
     ctx = ctx.asking()
     r = route(question, mode=mode, as_of=as_of, payloads=payloads, index=ctx.entities(group),
-              lexicon=lexicon_for(ctx.registry))
+              lexicon=lexicon_for(ctx.registry),
+              classifier=None if mode is not None or as_of is not None else offline_classifier())
     q = r.question  # parsed once; every step below reads it
     timings["route"] = _ms(t)
     trace: dict[str, Any] = r.to_dict()

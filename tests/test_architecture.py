@@ -27,6 +27,8 @@ LAZY: dict[tuple[str, str], str] = {
     ("tkg.stores.factory", "tkg.stores.kuzu_store"): "the Kuzu driver is loaded only for a kuzu:// store",
     ("tkg.stores.factory", "tkg.stores.neo4j_store"): "the Neo4j driver is loaded only for a bolt:// store",
     ("tkg.cli.", "*"): "each command imports what it runs, so `tkg --help` and `tkg ask` start fast",
+    ("tkg.memory", "tkg.ingest.pipeline"): "a memory that only answers never loads the ingest pipeline",
+    ("tkg.memory", "tkg.ingest.model_extract"): "made with the ingest pipeline, at the first ingest",
 }
 IMPURE_FOR_PLANNERS = ("procedures", "tkg.stores", "tkg.context")
 IO_MODULES = frozenset(

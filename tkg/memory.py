@@ -12,11 +12,12 @@ Example::
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from planners.payloads import default_payloads, load_payloads
 from procedures.answer import answer_question
@@ -29,15 +30,16 @@ from .embed import Embedder, get_embedder
 from .embed_cache import forget_texts
 from .errors import ConfigError, NotFound
 from .ingest.loaders import load, load_records
-from .ingest.model_extract import ModelExtractor
-from .ingest.pipeline import Ingestor
 from .ingest.reembed import check_model, recorded_model, reembed_group
-from .ingest.write import IngestReport
 from .llm import LLMProvider, LLMSpec, Stages, UsageLog, load_prices, summarize
 from .models import MODES, Answer, EpisodeInput, Evidence, Fact, as_utc, group_name
 from .predicates import PredicateRegistry
 from .stores import open_store
 from .stores.read_guard import check_one_statement
+
+if TYPE_CHECKING:
+    from .ingest.pipeline import Ingestor
+    from .ingest.write import IngestReport
 
 os.environ.setdefault("GRAPHITI_TELEMETRY_ENABLED", "false")
 
@@ -47,10 +49,27 @@ class Memory:
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        extract = ctx.models.get("extract")
-        model = ModelExtractor(extract, ctx.registry, ctx.store) if extract is not None else None
-        self._ingestor = Ingestor(ctx.store, ctx.embedder, ctx.registry, cache=ctx.cache, model=model)
+        self._ingestor: Ingestor | None = None  # made at the first ingest (see `_writer`)
+        self._ingestor_lock = threading.Lock()
         self._model_checked: set[str] = set()  # groups whose recorded embedding model matched here
+
+    def _writer(self) -> Ingestor:
+        """The ingest pipeline, made on first use: a memory that only answers questions never
+        imports the extraction and ingest modules, which a cold `tkg ask` would otherwise pay for."""
+        with self._ingestor_lock:
+            if self._ingestor is None:
+                from .ingest.model_extract import ModelExtractor
+                from .ingest.pipeline import Ingestor
+
+                ctx, extract = self.ctx, self.ctx.models.get("extract")
+                model = ModelExtractor(extract, ctx.registry, ctx.store) if extract is not None else None
+                self._ingestor = Ingestor(ctx.store, ctx.embedder, ctx.registry, cache=ctx.cache, model=model)
+            return self._ingestor
+
+    def _forget_written(self, group: str) -> None:
+        """Drop what the ingest pipeline keeps of ``group`` (nothing when it was never made)."""
+        if self._ingestor is not None:
+            self._ingestor.forget_group(group)
 
     @classmethod
     def open(
@@ -121,7 +140,7 @@ class Memory:
         for group in dict.fromkeys(ep.group for ep in episodes):
             check_model(self.ctx.store, self.ctx.embedder, group, record=True)  # before anything is written
             self._model_checked.add(group)
-        return self._ingestor.ingest(episodes, progress=progress, bulk=bulk)
+        return self._writer().ingest(episodes, progress=progress, bulk=bulk)
 
     def ingest_records(
         self, records: Iterable[dict[str, Any]], group: str | None = None, bulk: bool | None = None
@@ -145,7 +164,7 @@ class Memory:
             if not counts["episodes"] and not counts["entities"]:
                 raise NotFound(f"no group named {name!r} in {self.ctx.store.url}")
             done.append(reembed_group(self.ctx.store, self.ctx.embedder, name))
-            self._ingestor.forget_group(name)
+            self._forget_written(name)
             self.ctx.cache.forget(name)
             self._model_checked.add(name)
         return done
@@ -159,7 +178,7 @@ class Memory:
         texts = {r["text"] for r in self.ctx.store.named("group.texts", {"group_id": group}) if r["text"]}
         with self.ctx.store.transaction() as tx:
             tx.named("group.delete", {"group_id": group})
-        self._ingestor.forget_group(group)
+        self._forget_written(group)
         self.ctx.cache.forget(group)
         forget_texts(self.ctx.embedder, texts)
         return {"group": group, **counts}

@@ -123,14 +123,20 @@ def kept_words(name: str, make: Callable[[], frozenset[str]]) -> frozenset[str]:
         pass
     words = make()
     if words and not any("\n" in w for w in words):
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-            partial.write_text("\n".join(sorted(words)), encoding="utf-8")
-            os.replace(partial, path)  # whole or not at all, whoever else writes it
-        except OSError:
-            pass
+        keep_text(path, "\n".join(sorted(words)))
     return words
+
+
+def keep_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all, whoever else writes it; a cache that cannot
+    be written is skipped."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, path)
+    except OSError:
+        pass
 
 
 @lru_cache(maxsize=1)

@@ -12,9 +12,12 @@ Example::
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
-from typing import Annotated, Any
+import sys
+import threading
+from typing import Annotated, Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -117,5 +120,27 @@ plain_help_everywhere(app)
 
 
 def main() -> None:
-    """Console-script entry point (``tkg = "tkg.cli:main"``)."""
-    app(prog_name="tkg")
+    """Console-script entry point (``tkg = "tkg.cli:main"``), ending as `finish` says."""
+    try:
+        app(prog_name="tkg")
+    except SystemExit as exc:
+        finish(exc.code)
+    finish(0)
+
+
+def finish(code: Any) -> NoReturn:
+    """End the process with status ``code`` once a command is done. Python would then free every
+    module and object one by one (spaCy's vocabulary and weights, the store driver), a large part
+    of a short command's time; instead the exit handlers run (temporary directories, logging),
+    output is flushed and the process ends. While another thread still works, Python ends as usual."""
+    if any(t.is_alive() and not t.daemon and t is not threading.main_thread() for t in threading.enumerate()):
+        raise SystemExit(code)
+    if code is not None and not isinstance(code, int):
+        print(code, file=sys.stderr)  # what sys.exit("message") prints
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass  # a closed pipe (`tkg … | head`) or stream: nothing more to write there
+    os._exit(code if isinstance(code, int) else (0 if code is None else 1))

@@ -10,8 +10,6 @@ from typing import Annotated, Any
 
 import typer
 
-from ..ingest.loaders import load
-from ..ingest.pipeline import IngestInterrupted
 from . import render
 from .common import FormatChoice, Json, LLMOption, SomeGroup, group_option, open_memory, require_group
 
@@ -103,6 +101,9 @@ def ingest(
 
     Example: tkg ingest examples/priya_marco.json --limit 20
     """  # noqa: E501
+    from ..ingest.loaders import load
+    from ..ingest.pipeline import IngestInterrupted  # imported here: `tkg ask` never loads the ingest modules
+
     fmt = format.value if format else None
     loaded = load(path, format=fmt, group=group)  # fail on a bad file before loading a model
     turns = len(loaded.episodes[:limit])
