@@ -25,7 +25,7 @@ from tkg.models import Evidence
 from tkg.nlp import is_common_word, is_place_name, parse
 from tkg.text import content_terms, stems_of
 
-from .about import Subject, about
+from .about import Subject, about, word_pattern
 from .abstain import GENERIC, INFERENCE
 from .spans import ANIMALS
 from .stated import hypothetical, negated
@@ -132,7 +132,7 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
             )
             words = content_terms(sent.text)
             for n in need_names:
-                if not re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text):
+                if not word_pattern(n).search(text):
                     continue
                 if asked.kind == "date":
                     retracted[n] = negated(sent) and not hypothetical(sent)
