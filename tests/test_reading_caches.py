@@ -1,8 +1,9 @@
 """What the reader keeps between checks finds what a fresh computation finds.
 
-A name's whole-word pattern is compiled once per process (procedures/about.py) and a sentence's
-noun chunks are kept with its parsed doc (procedures/spans.py): neither may change which names
-are found, what is left when they are taken out, or which chunks and role spans a sentence has.
+A name's whole-word pattern is compiled once per process (procedures/about.py), a sentence's noun
+chunks are kept with its parsed doc (procedures/spans.py) and a word's stem is kept (tkg/text.py):
+none may change which names are found, what is left when they are taken out, which chunks and role
+spans a sentence has, or a stem.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import re
 from procedures.about import Subject, word_pattern
 from procedures.spans import noun_chunks, spans_of
 from tkg.nlp import parse
+from tkg.text import stem
 
 SENTENCES = [
     "Morning Lena! How was the move?",
@@ -64,3 +66,9 @@ def test_kept_noun_chunks_are_the_chunks_found_afresh() -> None:
     doc.user_data.clear()
     assert roles == [spans_of(sent, "role", "") for sent in sents]
     assert "senior cartographer" in [s.text for s in roles[0]]
+
+
+def test_kept_stems_are_the_stems_made_afresh() -> None:
+    words = ["moved", "painting", "shoes", "races", "bus", "lives", "moved"]
+    assert [stem(w) for w in words] == [stem.__wrapped__(w) for w in words]
+    assert stem.cache_info().hits >= 1
