@@ -199,12 +199,14 @@ def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, .
     return fallback * 0.7
 
 
+@lru_cache(maxsize=65_536)
 def about(s: Subject, *, speaker: str, sentence: str, turn: str, others: tuple[str, ...],
           previous: str = "") -> float:
     """How surely ``sentence`` (of ``turn``, said by ``speaker``) is about the subject, 0–1.
 
     ``others`` are the group's other speakers (a two-person chat's "you" is the listener);
-    ``previous`` is the turn before, for "she" right after the subject was named.
+    ``previous`` is the turn before, for "she" right after the subject was named. Kept per
+    argument set: several steps of one question weigh the same sentences.
     """
     said_by = speaker.lower() == s.name.lower() or speaker.lower().split()[0] in s.aliases
     # a speaker the other one calls by name ("Morning Lena! News from Oslo…") is spoken to, not of

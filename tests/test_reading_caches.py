@@ -1,16 +1,16 @@
 """What the reader keeps between checks finds what a fresh computation finds.
 
 A name's whole-word pattern is compiled once per process (procedures/about.py), a sentence's noun
-chunks are kept with its parsed doc (procedures/spans.py) and a word's stem is kept (tkg/text.py):
-none may change which names are found, what is left when they are taken out, which chunks and role
-spans a sentence has, or a stem.
+chunks are kept with its parsed doc (procedures/spans.py), a word's stem (tkg/text.py) and how surely
+a sentence is about a subject are kept per argument: none may change which names are found, what is
+left when they are taken out, which chunks and role spans a sentence has, a stem or a weight.
 """
 
 from __future__ import annotations
 
 import re
 
-from procedures.about import Subject, word_pattern
+from procedures.about import Subject, about, word_pattern
 from procedures.spans import noun_chunks, spans_of
 from tkg.nlp import parse
 from tkg.text import stem
@@ -72,3 +72,13 @@ def test_kept_stems_are_the_stems_made_afresh() -> None:
     words = ["moved", "painting", "shoes", "races", "bus", "lives", "moved"]
     assert [stem(w) for w in words] == [stem.__wrapped__(w) for w in words]
     assert stem.cache_info().hits >= 1
+
+
+def test_kept_about_weights_are_the_weights_made_afresh() -> None:
+    lena = Subject("Lena", frozenset({"lena"}), speaker=True)
+    for speaker in ("Lena", "Tomas"):
+        for i, sentence in enumerate(SENTENCES):
+            args = {"speaker": speaker, "sentence": sentence, "turn": " ".join(SENTENCES[i:]),
+                    "others": ("Lena", "Tomas"), "previous": SENTENCES[i - 1]}
+            assert about(lena, **args) == about.__wrapped__(lena, **args) == about(lena, **args)
+    assert about.cache_info().hits >= len(SENTENCES) * 2
