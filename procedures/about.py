@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from planners.question import Question
@@ -38,6 +39,13 @@ _RELATION_BEFORE_NAME = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)
+def word_pattern(word: str, flags: int = 0) -> re.Pattern[str]:
+    """``word`` as a whole word (no letter or digit either side), compiled once per process: the
+    reader checks the same names against thousands of sentences."""
+    return re.compile(rf"(?<!\w){re.escape(word)}(?!\w)", flags)
+
+
 @dataclass(frozen=True)
 class Subject:
     """Who or what a question is about, with the lower-case names that refer to it."""
@@ -48,19 +56,19 @@ class Subject:
 
     def named_in(self, text: str) -> bool:
         low = text.lower()
-        return any(re.search(rf"(?<!\w){re.escape(a)}(?!\w)", low) for a in self.aliases)
+        return any(word_pattern(a).search(low) for a in self.aliases)
 
     def unnamed(self, text: str) -> str:
         """``text`` without the subject's names."""
         for a in self.aliases:
-            text = re.sub(rf"(?<!\w){re.escape(a)}(?!\w)", " ", text, flags=re.I)
+            text = word_pattern(a, re.I).sub(" ", text)
         return text
 
     def only_addressed(self, text: str) -> bool:
         """Every mention of the subject in ``text`` calls them by name ("Morning Lena!", "oh Lena,
         …"): the text speaks *to* them, and says nothing about them unless it says "you"."""
         low = text.lower()
-        found = [m for a in self.aliases for m in re.finditer(rf"(?<!\w){re.escape(a)}(?!\w)", low)]
+        found = [m for a in self.aliases for m in word_pattern(a).finditer(low)]
         return bool(found) and all(_VOCATIVE_BEFORE.search(low[: m.start()]) and _VOCATIVE_AFTER.match(
             low[m.end():]) for m in found)
 
@@ -191,12 +199,14 @@ def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, .
     return fallback * 0.7
 
 
+@lru_cache(maxsize=65_536)
 def about(s: Subject, *, speaker: str, sentence: str, turn: str, others: tuple[str, ...],
           previous: str = "") -> float:
     """How surely ``sentence`` (of ``turn``, said by ``speaker``) is about the subject, 0–1.
 
     ``others`` are the group's other speakers (a two-person chat's "you" is the listener);
-    ``previous`` is the turn before, for "she" right after the subject was named.
+    ``previous`` is the turn before, for "she" right after the subject was named. Kept per
+    argument set: several steps of one question weigh the same sentences.
     """
     said_by = speaker.lower() == s.name.lower() or speaker.lower().split()[0] in s.aliases
     # a speaker the other one calls by name ("Morning Lena! News from Oslo…") is spoken to, not of

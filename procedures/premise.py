@@ -27,7 +27,7 @@ from tkg.models import Evidence
 from tkg.nlp import is_common_word, is_place_name, parse
 from tkg.text import content_terms, stems_of
 
-from .about import Subject, about
+from .about import Subject, about, word_pattern
 from .abstain import GENERIC, INFERENCE
 from .spans import ANIMALS
 from .stated import hypothetical, negated
@@ -96,7 +96,7 @@ def says_name(name: str, text: str) -> bool:
     >>> says_name("xenoblade", "i'm playing xeonoblade chronicles")
     True
     """
-    if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text):
+    if word_pattern(name).search(text):
         return True
     if len(name) < MISSPELT_MIN or " " in name:
         return False

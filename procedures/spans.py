@@ -125,10 +125,18 @@ def _proper_runs(sent: Any) -> list[Span]:
     return out
 
 
+def noun_chunks(sent: Any) -> tuple[Any, ...]:
+    """The sentence's noun chunks, kept with the parsed doc like the spans (spaCy re-walks the parse)."""
+    key = ("tkg.chunks", sent.start, sent.end)
+    if key not in sent.doc.user_data:
+        sent.doc.user_data[key] = tuple(sent.noun_chunks)
+    return sent.doc.user_data[key]
+
+
 def _chunks_with(sent: Any, heads: frozenset[str] | set[str]) -> list[tuple[Any, Any]]:
     """Noun chunks of the sentence whose root (or any word) is one of ``heads``, with that word."""
     out = []
-    for chunk in sent.noun_chunks:
+    for chunk in noun_chunks(sent):
         hit = next((t for t in chunk if t.lemma_.lower() in heads or t.lower_ in heads), None)
         if hit is not None:
             out.append((chunk, hit))
@@ -146,7 +154,7 @@ def _predicated(chunk: Any) -> bool:
 
 def _roles(sent: Any) -> list[Span]:
     out = []
-    for chunk in sent.noun_chunks:  # "i'm senior cartographer now": a predicated agent noun is a role too
+    for chunk in noun_chunks(sent):  # "i'm senior cartographer now": a predicated agent noun is a role too
         root = chunk.root
         if root.lower_ not in ROLE_HEADS and root.pos_ == "NOUN" and _predicated(chunk) and \
                 ROLE_SUFFIX.search(root.lower_) and root.dep_ != "ROOT":
@@ -266,8 +274,6 @@ def _given_names(sent: Any, names: list[Span]) -> list[Span]:
     return out
 
 
-
-
 def _linked(chunk: Any) -> Any | None:
     """What a copula says a noun phrase is: "my fave food *is ur mushroom bao*" / "*X* is my band"."""
     root = chunk.root
@@ -317,8 +323,6 @@ def _members(sent: Any, head: str) -> list[Span]:
     return out
 
 
-
-
 def _plausible(span: Span) -> bool:
     """Not a calendar word ("January", "Fridays") and not a shouted word ("INGRID!!!", "RIP")
     standing for a name; short acronyms of organisations ("MBA") stay."""
@@ -332,10 +336,8 @@ def _plausible(span: Span) -> bool:
 def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     """Every span of ``kind`` (a `planners.asked` kind) in the parsed sentence ``sent``; a span of
     pronouns and question words only ("it", "you") names nothing, nor does a thing with no noun.
-
-    Kept with the parsed doc (its ``user_data``): tkg/nlp.py parses a text once per process and
-    the reader reads the same turns question after question, and spans depend on nothing else.
-    """
+    Kept with the parsed doc (``user_data``): tkg/nlp.py parses a text once per process, the reader
+    reads the same turns question after question, and spans depend on nothing else."""
     key = ("tkg.spans", sent.start, sent.end, kind, head)
     kept = sent.doc.user_data.get(key)
     if kept is None:

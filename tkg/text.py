@@ -198,10 +198,12 @@ def words(text: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=100_000)
 def stem(word: str) -> str:
     """A crude suffix stripper for overlap counting (the full-text engines stem on their own):
     "moved" and "move" meet, "races" and "race". Stems keep at least four letters, so a stem
-    used as a prefix stays specific ("shoes" → "shoe").
+    used as a prefix stays specific ("shoes" → "shoe"). Kept per word: the reader stems every
+    token of every turn it reads, question after question.
 
     >>> [stem(w) for w in ("painted", "painting", "moved", "move", "shoes", "lives")]
     ['paint', 'paint', 'move', 'move', 'shoe', 'live']
