@@ -91,6 +91,7 @@ _STATUS_Q = re.compile(r"\b(?:relationship|marital) status\b|\brelationship (?:w
 _NAME_OF = re.compile(r"\bname of ([^?,.]+)", re.I)
 _OF_ROLE = re.compile(r"\b(?:profession|job|occupation|line of work) of\b", re.I)
 _WHICH = re.compile(r"\b(?:which|what)\s+([^?,.]+)", re.I)
+_SUBORDINATE = re.compile(r"\b(?:when|while|whenever|after|before|since|until|if|because|during)\b", re.I)
 _TIME_WORDS = frozenset("now currently then before after as when while during since until".split())
 _PHRASE_END = frozenset("is are was were does do did has have had can could will would should that who which "
                         "to in at on for from with".split())
@@ -199,8 +200,9 @@ def _named_noun(phrase: str) -> str:
 
 def _wh_head(q: str) -> tuple[str, str]:
     """The head noun after which/what (or after "X's" in "what is X's job"), and its kind."""
-    poss = re.search(
-        r"['\u2019]s?\s+((?:current|new|latest|favou?rite|old|first|main)\s+)?([\w-]+)(?:\s+([\w-]+))?", q
+    poss = re.search(  # not in a clause that only places or dates the question ("when he goes to Ann's flat")
+        r"['\u2019]s?\s+((?:current|new|latest|favou?rite|old|first|main)\s+)?([\w-]+)(?:\s+([\w-]+))?",
+        _SUBORDINATE.split(q, maxsplit=1)[0],
     )
     for m in _WHICH.finditer(q):
         words = [w.lower() for w in m.group(1).split()]

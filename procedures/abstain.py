@@ -77,10 +77,9 @@ _FRIEND = r"(?:friends?|buddy|pal|bestie)"
 _RELATIVE = (r"(?:friends?|buddy|pal|bestie|sister|brother|mother|mom|mum|father|dad|sons?|daughters?|wife|"
              r"husband|partner|boss|manager|cousin|aunt|uncle|colleagues?|kids?|child|children|family|parents?|"
              r"grandma|grandpa|grandmother|grandfather|team|teammates?)")
-# a question that asks for an inference ("Would Ines enjoy kayaking?"): what either speaker said may inform it
-INFERENCE = re.compile(
-    r"^\s*(?:would|could|might|is it likely|are they likely|does it seem)\b|\blikely\b", re.I
-)
+# a question that asks for an inference ("Would Ines enjoy kayaking?", "What job might Ines take up?"):
+# what either speaker said may inform it, and its answer need not be a value some turn names
+INFERENCE = re.compile(r"\b(?:would|could|might|likely)\b|^\s*does it seem\b", re.I)
 _TIME_NAMES = frozenset(MONTHS) | frozenset(WEEKDAYS) | {"christmas", "easter", "thanksgiving", "halloween"}
 OWNER_MARGIN = 0.6  # the main entity's best turn must reach this share of the other's best
 OWNER_COVERAGE = 0.5  # the other's best turn must carry this share of the question's term weight
@@ -149,6 +148,9 @@ def ground(
         name = missing_main[0]["name"]
         return Grounding(False, f"nothing in the group mentions {name!r}", name, checks)
     mains = [c["name"] for c in checks if c["main"]]
+    spoken = {s for s in (_speaker_of(c["name"], speakers) for c in checks) if s}
+    if not mains and len(spoken) == 1:  # "what series is Zed excited about?": the one speaker named
+        mains = [c["name"] for c in checks if _speaker_of(c["name"], speakers)][:1]
     main = mains[0] if mains else None
     result = Grounding(True, "every main name is grounded" if checks else "no names to ground", main, checks)
     speaker = _speaker_of(main, speakers) if main else None
@@ -156,7 +158,8 @@ def ground(
     about_both = len(named_speakers) > 1 or bool(
         main and re.search(rf"\b{re.escape(main)}['’]s\s+(?:best\s+)?{_FRIEND}\b", q.text, re.I)
     )  # about both speakers, or about "X's friend" (who may be the other speaker)
-    ownership = ownership and not about_both
+    # an inference ("Would Zed enjoy jazz?") may rest on what either speaker said: no owner check
+    ownership = ownership and not about_both and not INFERENCE.search(q.text)
     if ownership and speaker is not None and len(speakers) >= 2:
         _ownership(ctx, q, group, speaker, candidates, sum(speakers.values()), result)
         if result.grounded and len(speakers) == 2:

@@ -133,7 +133,9 @@ def answer_question(
     grounding = (
         # a typed value the reader found in a clause about the subject settles whose attribute it is
         ground(ctx, q, group, ownership=not result.trace.get("from_graph") and (
-            reading is None or reading.abstained or not reading.typed), evidence=result.evidence,
+            reading is None or reading.abstained or not reading.typed),
+            # a summary's turns are chosen to cover the group's history, not ranked by fit: they cast no vote
+            evidence=None if r.procedure == "long_form" else result.evidence,
             payload=None if result.trace.get("from_graph") else r.payload)
         if r.payload.abstention == "entity"
         else None

@@ -105,6 +105,15 @@ def says_name(name: str, text: str) -> bool:
 
 
 _ANCHOR = r"(?:after|before|since|while|during|until)"
+# going somewhere is said many ways ("leave for Oslo", "I'm off to Oslo", "flying to Oslo")
+GOING = stems_of(["leave", "leaving", "go", "going", "travel", "travelling", "fly", "flying", "head",
+                  "heading", "trip", "visit", "visiting"])
+
+
+def heading_to(text: str, name: str) -> bool:
+    """Whether lower-case ``text`` says someone goes to the lower-case place ``name`` ("off to
+    ireland", "a trip to the alps", "leaving for rome")."""
+    return re.search(rf"\b(?:to|for)\s+(?:the\s+)?{re.escape(name)}\b", text) is not None
 
 
 def anchoring(question: str, name: str) -> bool:
@@ -165,10 +174,12 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
                     continue
                 if asked.kind == "date" and a > 0:  # an idiom said to them calls off nothing
                     retracted[n] = negated(sent) and not hypothetical(sent)
-                if _stated(sent) and (not event or not placed[n] or words & event):
+                went = bool(event & GOING) and placed[n] and heading_to(text, n)
+                if _stated(sent) and (not event or not placed[n] or words & event or went):
                     need_names[n] = True
                     seen_any = seen_any or ev
-            if need_event and _stated(sent) and words & need_event:
+            if need_event and _stated(sent) and (words & need_event or need_event & GOING and any(
+                    placed[n] and heading_to(text, n) for n in need_names)):
                 need_event = set()
             # a whole word: "son" is not said by "son-in-law"
             said = [w for w in nouns if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text)]

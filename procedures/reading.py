@@ -21,6 +21,7 @@ from tkg.nlp import parse, parse_many
 from tkg.text import content_terms
 
 from .about import Subject, subject_of
+from .abstain import INFERENCE
 from .backfill import turn_evidence
 from .bridge import (
     bridge_facts,
@@ -339,12 +340,12 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         # a value that must be a name (a person, a pet, a role, an instrument…); places and organisations
         # are often said by common nouns ("my old area", "a local charity") the spans do not type
         typed = asked.kind in TYPED - {"place", "organisation"} or asked.head in CATEGORY_MEMBERS
-        if not asked.yesno and typed and echoed(result) \
+        if not asked.yesno and typed and echoed(result) and not INFERENCE.search(question) \
                 and not names_kind(result.answer, asked):  # a value was asked; the turn says none
             return no_information(f"no {asked.head or asked.kind} is named in the evidence, only whole turns",
                                   result.evidence or turns[:5], trace)
-        if asked.kind not in TYPED or not slot:
-            return None  # an untyped or open question is not read
+        if asked.kind not in TYPED or not slot or INFERENCE.search(question):
+            return None  # an untyped or open question is not read, nor one asking for a guess
         return no_information(
             f"no {asked.kind} is supported by the evidence", result.evidence or turns[:5], trace
         )
