@@ -91,7 +91,7 @@ _STATUS_Q = re.compile(r"\b(?:relationship|marital) status\b|\brelationship (?:w
 _NAME_OF = re.compile(r"\bname of ([^?,.]+)", re.I)
 _OF_ROLE = re.compile(r"\b(?:profession|job|occupation|line of work) of\b", re.I)
 _WHICH = re.compile(r"\b(?:which|what)\s+([^?,.]+)", re.I)
-_SUBORDINATE = re.compile(r"\b(?:when|while|whenever|after|before|since|until|if|because|during)\b", re.I)
+_SUBORDINATE = re.compile(r"\b(?:when|while|whenever|until|if|because)\b", re.I)  # ("look after": no)
 _TIME_WORDS = frozenset("now currently then before after as when while during since until".split())
 _PHRASE_END = frozenset("is are was were does do did has have had can could will would should that who which "
                         "to in at on for from with".split())
