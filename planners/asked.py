@@ -185,6 +185,12 @@ def asked_for(question: str) -> Asked:
     return Asked(kind, head, many=many and kind not in ("summary",), yesno=yesno, recency=recency)
 
 
+def requests_summary(question: str) -> bool:
+    """An imperative request for an overview ("Describe Ann's year", "Summarise how her move
+    went", "How did Ann's job change?"), not a question about what someone described."""
+    return _SUMMARY_START.search(question.strip()) is not None
+
+
 def _named_noun(phrase: str) -> str:
     """The noun a "name of …" phrase ends on: "Keisha's family dog" → dog, "the cat Nadia rescued" → cat."""
     words = phrase.split()

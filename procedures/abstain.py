@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import fuzz
 
+from planners.asked import requests_summary
 from planners.query_text import QUESTION_FRAME
 from planners.question import Question
 from tkg.models import Evidence
@@ -140,7 +141,7 @@ def ground(
     )  # about both speakers, or about "X's friend" (who may be the other speaker)
     # an inference ("Would Zed enjoy jazz?") may rest on what either speaker said, and a summary
     # ("Describe Zed's year") gathers it: only their names are grounded
-    either = bool(INFERENCE.search(q.text)) or q.asked.kind == "summary"
+    either = bool(INFERENCE.search(q.text)) or requests_summary(q.text)
     ownership = ownership and not about_both and not either
     if ownership and speaker is not None and len(speakers) >= 2:
         _ownership(ctx, q, group, speaker, candidates, sum(speakers.values()), result)
@@ -149,7 +150,7 @@ def ground(
     unsupported = (result.ownership or {}).get("verdict") == "attribute unsupported"
     relative = bool(main and re.search(rf"\b{re.escape(main)}['’]s\s+(?:\w+\s+)?{_RELATIVE}\b", q.text, re.I))
     if payload is not None and speaker is not None and len(speakers) == 2 and not (
-        about_both or unsupported or relative or q.asked.kind == "summary"
+        about_both or unsupported or relative or requests_summary(q.text)
     ):
         other = next(s for s in speakers if s != speaker)
         asked = retrieve(ctx, q.query, group, payload).hits
