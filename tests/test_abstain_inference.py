@@ -12,7 +12,7 @@ from pathlib import Path
 
 from reliability.common import ingested
 
-from planners.asked import asked_for
+from planners.asked import asked_for, requests_summary
 from planners.payloads import default_payloads
 from planners.question import parse as parse_question
 from procedures.about import Subject
@@ -100,3 +100,10 @@ def test_a_summary_about_someone_never_mentioned_abstains(mem: Memory, tmp_path:
     assert nobody.abstained and nobody.answer == NO_INFORMATION, nobody.trace.get("runtime_gates")
     ines = mem.ask("Summarize what Ines has been up to this year.", group=group)
     assert ines.procedure == "long_form" and not ines.abstained, ines.trace.get("runtime_gates")
+
+
+def test_only_an_imperative_summary_request_gathers_what_both_said() -> None:
+    assert requests_summary("Describe Ines's year at the bakery.")
+    assert requests_summary("Summarise how Tomas's kayak plans went.")
+    assert not requests_summary("How does Ines describe the bakery?")  # what Ines said: her words
+    assert not requests_summary("What did Ines bake on Sunday?")
