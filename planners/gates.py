@@ -184,7 +184,7 @@ def empty_retrieval_fallback(payload: Payload) -> Payload:
 
 def abstention_gate(grounded: bool, payload: Payload) -> bool:
     """True when the procedure should abstain: its payload asks for a grounded entity and
-    none was found. A payload with abstention "none" (summaries) never abstains here.
+    none was found. A payload with abstention "none" (one a user sets) never abstains here.
 
     >>> from planners.payloads import default_payloads
     >>> abstention_gate(False, default_payloads().for_mode("single_fact"))

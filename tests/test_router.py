@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -87,7 +88,9 @@ def test_empty_retrieval_fallback_is_wider() -> None:
 def test_abstention_gate_follows_policy() -> None:
     lookup, summary = default_payloads().for_mode("single_fact"), default_payloads().for_mode("long_form")
     assert abstention_gate(False, lookup) and not abstention_gate(True, lookup)
-    assert not abstention_gate(False, summary)
+    # a summary about someone never mentioned abstains too; a payload set to "none" never does
+    assert abstention_gate(False, summary) and not abstention_gate(True, summary)
+    assert not abstention_gate(False, replace(summary, abstention="none"))
 
 
 def test_default_payloads_cover_every_mode() -> None:
