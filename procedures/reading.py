@@ -287,8 +287,11 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     rel_cues: set[str] = set()
     if relation is not None and subject is not None:
         rel_cues = relation_cues(ctx, relation)
+        who = subject
         found = find_bridge(ctx, group, relation, subject, subject_turns(ctx, group, subject, rel_cues),
-                            speakers, excluded, window, result.trace, rel_cues, trace)
+                            speakers, excluded, window, result.trace, rel_cues, trace,
+                            fetch=lambda terms: subject_turns(ctx, group, who, terms),
+                            terms=content_terms(question, drop=sorted(subject.aliases)))
         trace["relation"] = relation.to_trace()
         if found is None and asked.kind in TYPED:  # the subject's own value would answer another question
             return no_information(f"no {relation.word} of {subject.name} is stated",
@@ -336,6 +339,11 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
                                   result.evidence or turns[:5], trace)
         if result.trace.get("from_graph") and result.answer:
             return None  # an answer walked over edges stands
+        if isinstance(trace.get("bridge_from"), dict) and "roles" in trace["bridge_from"] \
+                and asked.kind in TYPED:
+            # a person read from a role's clause: the procedure's answer is about the question's subject
+            return no_information(f"no {asked.kind} of {subject.name if subject else 'theirs'} is stated",
+                                  result.evidence or turns[:5], trace)
         # a value that must be a name (a person, a pet, a role, an instrument…); places and organisations
         # are often said by common nouns ("my old area", "a local charity") the spans do not type
         typed = asked.kind in TYPED - {"place", "organisation"} or asked.head in CATEGORY_MEMBERS

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from planners.asked import ANIMALS
-from tkg.nlp import is_common_word, is_place_name
+from tkg.nlp import is_common_word, is_place_name, is_verb_word
 
 from .residence import named_home
 from .span_words import (
@@ -94,11 +94,12 @@ def _places(sent: Any) -> list[Span]:
     for n in (3, 2, 1):  # gazetteer names, longest first: "hong kong", "porto"
         for j in range(len(toks) - n + 1):
             window = toks[j : j + n]
-            if any(t.i in taken for t in window) or not all(t.is_alpha for t in window) or not all(
-                    t.pos_ in ("PROPN", "NOUN", "X") or t.text[:1].isupper() for t in window):
-                continue
-            text = " ".join(t.text for t in window)
             prev = toks[j - 1].lower_ if j > 0 else ""
+            if any(t.i in taken for t in window) or not all(t.is_alpha for t in window) or not all(
+                    t.pos_ in ("PROPN", "NOUN", "X") or t.text[:1].isupper() for t in window) and not (
+                    n == 1 and prev in LOCATIVE and not is_verb_word(window[0].text)):
+                continue  # "moving to perth" tagged as a verb is still a place; "to split" is not
+            text = " ".join(t.text for t in window)
             initial = window[0].i == sent.start and is_common_word(text)
             back = is_place_name(text, locative=True) and named_home(sent.doc, window[-1].i + 1, [])
             if (not initial and is_place_name(text, locative=prev in LOCATIVE)) or back:  # "X news: here"
