@@ -84,11 +84,12 @@ def norm(value: str) -> str:
     return " ".join("".join(c if c.isalnum() else " " for c in plain.casefold()).split())
 
 
-KIND_CUES: dict[str, set[str]] = {
-    "number": {"old", "age", "turn", "turned", "birthday", "year", "years"},
-    "status": {"married", "engaged", "wedding", "dating", "together", "propos", "split", "single"},
-    "role": {"job", "work", "title", "promot", "hire", "role", "position"},
-}
+# the words a sentence stating a value of the kind often says, as stems (what `content_terms` gives)
+KIND_CUES: dict[str, set[str]] = {kind: {stem(w) for w in words.split()} for kind, words in {
+    "number": "old age turn turned birthday year years",
+    "status": "married engaged wedding dating together proposed split single",
+    "role": "job work title promoted hired role position",
+}.items()}
 
 
 def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subject | None,

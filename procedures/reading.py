@@ -223,6 +223,13 @@ def names_kind(text: str, asked: Asked) -> bool:
                for sent in parse(text).sents)
 
 
+def present(question: str) -> bool:
+    """The question asks in the present tense ("What *is* her relationship status?"): a state that
+    changes (engaged, then married) is asked as it stands now."""
+    tags = {t.tag_ for t in parse(question)}
+    return bool(tags & {"VBZ", "VBP"}) and not tags & {"VBD", "VBN"}
+
+
 def main_verb(question: str) -> str | None:
     """The question's own verb ("play" in "What instrument does Aarav play now?"), not be/have/do."""
     for t in parse(question):
@@ -280,7 +287,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             "start": window[0] if window else None,
             "end": window[1] if window else None,
         }
-    latest = asked.recency or mode == "latest_version"
+    latest = asked.recency or mode == "latest_version" or (asked.kind == "status" and present(question))
     verb = main_verb(question)
     walked = bool(result.trace.get("from_graph"))  # a chain walked over edges needs no bridge
     relation = relation_of(ctx, q, subject) if subject is not None and not walked else None
