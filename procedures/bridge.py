@@ -45,7 +45,7 @@ RELATIONAL = re.compile(
     r"(?P<rel>(?:son|daughter|brother|sister|mother|father)-in-law|manager|boss|supervisor|sister|brother|"
     r"mother|father|mom|mum|dad|son|daughter|"
     r"husband|wife|partner|girlfriend|boyfriend|fianc\w*|friend|co-?founder|colleague|cousin|employee|"
-    r"(?:band|team|room|flat|house|lab)mate|landlord|landlady|mentor|coach|tenant|assistant|"
+    r"(?:band|team|room|flat|house|lab)mate|landlord|landlady|mentor|coach|tenant|assistant|apprentice|intern|"
     r"drummer|singer|guitarist|bassist|pianist)\b",
     re.I,
 )
@@ -93,7 +93,8 @@ def relation_of(ctx: Context, q: Question, subject: Subject) -> Relation | None:
             predicate = None
         return Relation(word, predicate, bool(_EARLIEST & set(mods)), mods=mods)
     role = _ROLE_OF.search(q.text)
-    if role is not None and kind_of_noun(role.group("rel")) == "person" and subject.named_in(
+    if role is not None and (kind_of_noun(role.group("rel")) == "person" or role_bases(role.group("rel"))) \
+            and subject.named_in(
             role.group("name")):
         return Relation(role.group("rel").lower(), None, role.group("mods") in _EARLIEST)
     plan = q.plan

@@ -297,7 +297,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         who = subject
         found = find_bridge(ctx, group, relation, subject, subject_turns(ctx, group, subject, rel_cues),
                             speakers, excluded, window, result.trace, rel_cues, trace,
-                            fetch=lambda terms: subject_turns(ctx, group, who, terms),
+                            fetch=lambda terms: subject_turns(ctx, group, who, terms, own=True),
                             terms=content_terms(question, drop=sorted(subject.aliases)))
         trace["relation"] = relation.to_trace()
         if found is None and asked.kind in TYPED:  # the subject's own value would answer another question

@@ -97,8 +97,8 @@ def _apposed(sent: Any, core: str) -> list[Any]:
         if not _is_role(t, core):
             continue
         out += [c for c in t.children if c.dep_ == "appos" and _name_like(c)]
-        if t.dep_ in ("appos", "compound") and _name_like(t.head):
-            out.append(t.head)  # "Jez, my drummer", "drummer Jez"
+        if t.dep_ in ("appos", "compound", "nmod") and _name_like(t.head):
+            out.append(t.head)  # "Jez, my drummer", "drummer Jez", "my first apprentice, quillon"
         if t.head.lemma_ == "be" and t.dep_ in ("attr", "nsubj"):
             other = "nsubj" if t.dep_ == "attr" else "attr"
             out += [c for c in t.head.children if c.dep_ == other and _name_like(c)]
