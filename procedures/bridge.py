@@ -29,7 +29,7 @@ from tkg.nlp import parse
 from tkg.text import content_terms, stems_of, tokenize
 
 from .about import Subject
-from .reader import FAR_FUTURE, Candidate, candidates, choose
+from .reader import FAR_FUTURE, Candidate, candidates, choose, norm
 from .roles import named_for_role, role_bases
 from .slots import lexicon_for
 from .walker import walk
@@ -238,7 +238,7 @@ def find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, 
         return _person(chosen[0].value, speakers)
     if fetch is None or relation.from_plan or relation.predicate is not None:
         return None
-    named = by_role(relation, subject, fetch, terms, window)
+    named = by_role(relation, subject, fetch, terms, window, excluded)
     if named is None:
         return None
     trace["bridge_from"] = {"roles": named[1].source_ref}
@@ -246,13 +246,15 @@ def find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, 
 
 
 def by_role(relation: Relation, subject: Subject, fetch: Callable[[set[str]], list[Evidence]],
-            terms: set[str], window: Window | None) -> tuple[str, Evidence] | None:
+            terms: frozenset[str] | set[str], window: Window | None,
+            excluded: set[str]) -> tuple[str, Evidence] | None:
     """The person the subject's turns name for a role the vocabulary has no predicate for, by clause
     structure (`procedures.roles`): the first said for "first", else the latest said by the window's
     end. ``fetch`` gives the subject's turns sharing the given stems; ``terms``: the question's
     content stems besides its subject and the role."""
     own = role_bases(relation.word) | content_terms(relation.word.replace("-", " "))
-    named = named_for_role(relation.word, relation.mods, subject, fetch(own | terms), terms - own)
+    found = named_for_role(relation.word, relation.mods, subject, fetch(own | terms), terms - own)
+    named = [(n, ev) for n, ev in found if norm(n) not in excluded]  # not the question's "Ann's colleague, Rob"
     if not named:
         return None
     order = sorted(named, key=lambda x: (x[1].valid_at or _EPOCH_UTC, x[1].source_ref or ""))

@@ -35,7 +35,8 @@ if TYPE_CHECKING:
     from tkg.context import Context
 
 SUPPORT = 0.55  # the least support a value needs to answer
-# inside a window whose well-supported values were all said after it, one said by its end needs less
+# inside a window whose well-supported values were all said after it, a value of a well-typed kind said by
+# its end needs less
 WINDOW_SUPPORT = 0.4
 NEWER = 1.0  # the support a value said after the graph's newest edge needs to replace it
 _EPOCH = datetime(1900, 1, 1, tzinfo=UTC)
@@ -343,12 +344,11 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
         start, end = window
         before = [k for k in keep if any(c.when and c.when <= end for c in groups[k])]
         if not before:  # the slot is held (a value was said later): the best one said by then, if fair
-            fair = [k for k, s in support.items() if s >= WINDOW_SUPPORT and any(
-                c.when and c.when <= end and c.score >= WINDOW_SUPPORT for c in groups[k])]
-            if fair:
-                k = max(fair, key=lambda k: (support[k], k))
-                return [top(k)], {**trace, "chosen_by": f"the best fairly supported value said by {format_day(end)}"}
-            return [], {**trace, "chosen_by": f"nothing well supported was said by {format_day(end)}"}
+            fair = [k for k, s in support.items() if s >= WINDOW_SUPPORT and asked.kind in _NAMED_KINDS
+                    and any(c.when and c.when <= end and c.score >= WINDOW_SUPPORT for c in groups[k])]
+            trace["chosen_by"] = f"the best fairly supported value said by {format_day(end)}" if fair else \
+                f"nothing well supported was said by {format_day(end)}"
+            return ([top(max(fair, key=lambda k: (support[k], k)))] if fair else []), trace
         k = max(before, key=lambda k: (last_said(k, end), strong[k], k))
         return [top(k)], {**trace, "chosen_by": f"the latest said by {format_day(end)}"}
     if latest:
@@ -375,12 +375,8 @@ def _merge_nested(groups: dict[str, list[Candidate]]) -> None:
     keys = sorted(groups, key=lambda k: -len(k.split()))
     for short in sorted(groups, key=lambda k: len(k.split())):
         for long in keys:
-            if (
-                long == short
-                or len(long.split()) <= len(short.split())
-                or short not in groups
-                or long not in groups
-            ):
+            if long == short or len(long.split()) <= len(short.split()) or short not in groups \
+                    or long not in groups:
                 continue
             if f" {short} " in f" {long} " and {c.evidence.episode for c in groups[short]} & {
                     c.evidence.episode for c in groups[long]}:

@@ -134,7 +134,7 @@ def _beside(sent: Any) -> list[Any]:
 
 
 def named_for_role(word: str, mods: Iterable[str], subject: Subject, turns: list[Evidence],
-                   terms: set[str]) -> list[tuple[str, Evidence]]:
+                   terms: frozenset[str] | set[str]) -> list[tuple[str, Evidence]]:
     """Every (name, turn) the subject's turns name for the role ``word`` by clause structure (see the
     module doc), in the order of ``turns``. ``terms``: the question's own content stems besides the
     subject and the role, which a joint role's sentence must share (or say "our")."""
