@@ -254,7 +254,7 @@ def by_role(relation: Relation, subject: Subject, fetch: Callable[[set[str]], li
     content stems besides its subject and the role."""
     own = role_bases(relation.word) | content_terms(relation.word.replace("-", " "))
     found = named_for_role(relation.word, relation.mods, subject, fetch(own | terms), terms - own)
-    named = [(n, ev) for n, ev in found if norm(n) not in excluded]  # not the question's "Ann's colleague, Rob"
+    named = [(n, ev) for n, ev in found if norm(n) not in excluded]  # not "Ann's colleague, Rob" itself
     if not named:
         return None
     order = sorted(named, key=lambda x: (x[1].valid_at or _EPOCH_UTC, x[1].source_ref or ""))
