@@ -88,20 +88,23 @@ def test_a_window_takes_a_fair_value_said_by_its_end_when_the_strong_ones_came_l
     assert chosen == []  # too weak even then
 
 
+# question: (a word of the answer, the person the chain goes through)
+CHAINS = {
+    "Which city did the bassist of Odile's band move to?": ("derby", "brannock"),  # "brannock on bass"
+    "Where did Odile's first apprentice work before?": ("fernhill", "quillon"),
+    "Which city does Odile's business partner live in?": ("ghent", "yesenka"),  # "yesenka and i ... our own"
+}
+
+
 @pytest.fixture(scope="module")
-def mg(mem: Memory) -> tuple[Memory, str]:
+def odile(mem: Memory) -> tuple[Memory, str]:
     return mem, ingested(mem, "odile-fen", DATA)
 
 
-@pytest.mark.parametrize(("question", "wanted", "bridge"), [
-    ("Which city did the bassist of Odile's band move to?", "derby", "brannock"),
-    ("Where did Odile's first apprentice work before?", "fernhill", "quillon"),
-    ("Which city does Odile's business partner live in?", "ghent", "yesenka"),
-])
-def test_a_chain_through_a_role_reads_the_named_persons_value(mg: tuple[Memory, str], question: str,
-                                                               wanted: str, bridge: str) -> None:
-    m, group = mg
-    a = m.ask(question, group=group)
-    reading = a.trace.get("reading") or {}
-    assert wanted in a.answer.lower() and not a.abstained, (a.answer, reading)
-    assert (reading.get("bridge") or "").lower() == bridge, reading
+def test_a_chain_through_a_role_reads_the_named_persons_value(odile: tuple[Memory, str]) -> None:
+    m, group = odile
+    for question, (wanted, bridge) in CHAINS.items():
+        a = m.ask(question, group=group)
+        reading = a.trace.get("reading") or {}
+        got = (wanted in a.answer.lower(), a.abstained, str(reading.get("bridge") or "").lower())
+        assert got == (True, False, bridge), (question, a.answer, reading)
