@@ -94,8 +94,7 @@ def relation_of(ctx: Context, q: Question, subject: Subject) -> Relation | None:
         return Relation(word, predicate, bool(_EARLIEST & set(mods)), mods=mods)
     role = _ROLE_OF.search(q.text)
     if role is not None and (kind_of_noun(role.group("rel")) == "person" or role_bases(role.group("rel"))) \
-            and subject.named_in(
-            role.group("name")):
+            and subject.named_in(role.group("name")):
         return Relation(role.group("rel").lower(), None, role.group("mods") in _EARLIEST)
     plan = q.plan
     if plan is None or len(plan.hops) < 2 or plan.seed.lower().split()[0] not in subject.aliases:

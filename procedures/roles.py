@@ -16,8 +16,8 @@ found nobody. A person is named for a role when the sentence says, by its parse:
 
 Example::
 
-    >>> sorted(role_bases("drummer")), sorted(role_bases("co-founder"))
-    (['drum'], ['found'])
+    >>> sorted(role_bases("drummer")), sorted(role_bases("employee")), sorted(role_bases("boss"))
+    (['drum'], ['employ'], [])
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from tkg.text import content_terms, stem
 
 from .about import Subject
 
-# agent and patient suffixes of role nouns, longest first ("-ist" before "-st"); the base must be
-# an English word: "drummer" → "drum", "employee" → "employ", "supervisor" → "supervise"
+# agent and patient suffixes of role nouns, the first that leaves an English word wins: "drummer" →
+# "drum", "employee" → "employ", "supervisor" → "supervise"
 _SUFFIXES = ("ist", "ian", "ee", "er", "or")
 # roles held together with the subject: a person named beside them ("me and Jez") holds it
 _JOINT = frozenset("partner bandmate teammate classmate labmate flatmate housemate roommate colleague "
@@ -44,7 +44,7 @@ _NOT_NAMES = frozenset({"lol", "haha", "omg", "yes", "yep", "nope", "ok", "okay"
 
 
 def role_bases(word: str) -> set[str]:
-    """The stems of what an agent noun is named after ("drummer" → drum, "co-founder" → found),
+    """The stems of what an agent noun is named after ("drummer" → drum, "employee" → employ),
     only bases English has; empty for a noun that is not derived ("boss")."""
     core = word.lower().split("-")[-1]
     out: set[str] = set()
