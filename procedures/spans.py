@@ -39,6 +39,7 @@ from .span_words import (
     PREDICATING,
     ROLE_HEADS,
     ROLE_SUFFIX,
+    ROLE_VERBS,
     STATUS_PHRASES,
     STATUS_WORDS,
 )
@@ -126,6 +127,12 @@ def _roles(sent: Any) -> list[Span]:
             cleaned = clean([t for t in chunk if t.i <= root.i])
             if cleaned:
                 out.append(Span(cleaned[0], "role", 0.7, cleaned[1], cleaned[2]))
+    for t in sent:  # "Ines is captaining the late ferry": a role head said of its subject, as sure as a noun
+        obj = next((c for c in t.children if c.dep_ == "dobj"), None)
+        if t.pos_ == "VERB" and t.lemma_.lower() in ROLE_VERBS and obj is not None and obj.pos_ != "PRON":
+            words = [x.text for x in obj.subtree if x.i <= obj.i and x.lower_ not in DET and x.tag_ != "PRP$"]
+            if len(words) <= 3:
+                out.append(Span(" ".join([*words, t.lemma_.lower()]), "role", 0.9, t.i, obj.i + 1))
     for chunk, hit in _chunks_with(sent, ROLE_HEADS):
         if any(c.dep_ == "poss" for c in hit.children):
             continue  # "my manager", "her boss": someone's relation, not a role

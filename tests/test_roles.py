@@ -63,6 +63,16 @@ def test_a_place_after_to_stays_a_place_when_the_tagger_calls_it_a_verb() -> Non
     assert spans_of(sent, "place", "city") == []  # "split" is an English verb (and a town)
 
 
+@pytest.mark.parametrize(("text", "roles"), [
+    ("Ines is captaining the late ferry to Vlissingen these days.", ["late ferry captain"]),
+    ("he has been coaching the under-12s since spring", ["under-12s coach"]),
+    ("I was cooking dinner when you called", []),  # "cook" is a job, cooking dinner is not
+    ("we are nursing a cold", []),
+])
+def test_a_role_noun_used_as_a_verb_names_the_role(text: str, roles: list[str]) -> None:
+    assert [s.text for sent in parse(text).sents for s in spans_of(sent, "role", "job")] == roles
+
+
 def test_kind_cues_are_stems_a_sentence_shares() -> None:
     assert content_terms("we finally got married!") & KIND_CUES["status"]
     assert content_terms("she got promoted last week") & KIND_CUES["role"]
