@@ -16,8 +16,9 @@ over the closed predicate vocabulary — and the person from, in order:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from planners.asked import Asked, kind_of_noun
@@ -28,7 +29,8 @@ from tkg.nlp import parse
 from tkg.text import content_terms, stems_of, tokenize
 
 from .about import Subject
-from .reader import FAR_FUTURE, Candidate, candidates, choose
+from .reader import FAR_FUTURE, Candidate, candidates, choose, norm
+from .roles import named_for_role, role_bases
 from .slots import lexicon_for
 from .walker import walk
 
@@ -36,11 +38,15 @@ if TYPE_CHECKING:
     from tkg.context import Context
 
 Window = tuple[datetime, datetime]
+_EPOCH_UTC = datetime(1900, 1, 1, tzinfo=UTC)
 # "X's manager", "X's first PhD supervisor": the value belongs to someone the subject is related to
 RELATIONAL = re.compile(
     r"['\u2019]s?\s+(?P<mods>(?:(?:current|new|first|old|former|business|phd|ex|previous|original)\s+)*)"
-    r"(?P<rel>manager|boss|supervisor|sister|brother|mother|father|mom|mum|dad|son|daughter|son-in-law|"
-    r"husband|wife|partner|girlfriend|boyfriend|fianc\w*|friend|co-?founder|colleague|cousin|employee)\b",
+    r"(?P<rel>(?:son|daughter|brother|sister|mother|father)-in-law|manager|boss|supervisor|sister|brother|"
+    r"mother|father|mom|mum|dad|son|daughter|"
+    r"husband|wife|partner|girlfriend|boyfriend|fianc\w*|friend|co-?founder|colleague|cousin|employee|"
+    r"(?:band|team|room|flat|house|lab)mate|landlord|landlady|mentor|coach|tenant|assistant|apprentice|intern|"
+    r"drummer|singer|guitarist|bassist|pianist)\b",
     re.I,
 )
 # a spouse was a fiancé(e) first: turns that name a husband often say "proposed" or "engaged"
@@ -61,6 +67,7 @@ class Relation:
     predicate: str | None
     earliest: bool = False  # "first manager", "former boss": the earliest one, not the current
     from_plan: bool = False
+    mods: tuple[str, ...] = ()  # the words before the noun ("business" partner)
 
     def to_trace(self) -> dict[str, Any]:
         return {"word": self.word, "predicate": self.predicate, "earliest": self.earliest,
@@ -79,13 +86,15 @@ def relation_of(ctx: Context, q: Question, subject: Subject) -> Relation | None:
         word = rel.group("rel").lower()
         if asked.kind == "person" and asked.head == word:
             return None
+        mods = tuple(rel.group("mods").lower().split())
         entry = lexicon_for(ctx.registry).nouns.get(word)
         predicate = entry.predicate if entry is not None and not entry.inverse else None
-        earliest = bool(_EARLIEST & set(rel.group("mods").lower().split()))
-        return Relation(word, predicate, earliest)
+        if "business" in mods:  # a business partner is no romantic one: the turns say who
+            predicate = None
+        return Relation(word, predicate, bool(_EARLIEST & set(mods)), mods=mods)
     role = _ROLE_OF.search(q.text)
-    if role is not None and kind_of_noun(role.group("rel")) == "person" and subject.named_in(
-            role.group("name")):
+    if role is not None and (kind_of_noun(role.group("rel")) == "person" or role_bases(role.group("rel"))) \
+            and subject.named_in(role.group("name")):
         return Relation(role.group("rel").lower(), None, role.group("mods") in _EARLIEST)
     plan = q.plan
     if plan is None or len(plan.hops) < 2 or plan.seed.lower().split()[0] not in subject.aliases:
@@ -203,8 +212,11 @@ def _owner(noun: Any, speaker: str, subject: Subject) -> bool | None:
 
 def find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, turns: list[Evidence],
                 speakers: tuple[str, ...], excluded: set[str], window: Window | None,
-                result_trace: dict[str, Any], cues: set[str], trace: dict[str, Any]) -> Subject | None:
-    """The bridge person, or None; ``trace`` gets where they came from ("walk", "graph", "turns")."""
+                result_trace: dict[str, Any], cues: set[str], trace: dict[str, Any], *,
+                fetch: Callable[[set[str]], list[Evidence]] | None = None,
+                terms: frozenset[str] | set[str] = frozenset()) -> Subject | None:
+    """The bridge person, or None; ``trace`` gets where they came from ("walk", "graph", "turns",
+    "roles": a role with no predicate read from the clause structure of turns ``fetch`` gives)."""
     name = _from_walk(result_trace, relation)
     if name:
         trace["bridge_from"] = "walk"
@@ -221,9 +233,35 @@ def find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, 
         window = (datetime(1900, 1, 1).astimezone(), FAR_FUTURE)  # "first": the first said
     chosen, how = choose(asked, found, latest=latest, window=window)
     trace["bridge_from"] = {"turns": how}
-    if not chosen:
+    if chosen:
+        return _person(chosen[0].value, speakers)
+    if fetch is None or relation.from_plan or relation.predicate is not None:
         return None
-    return _person(chosen[0].value, speakers)
+    named = by_role(relation, subject, fetch, terms, window, excluded)
+    if named is None:
+        return None
+    trace["bridge_from"] = {"roles": named[1].source_ref}
+    return _person(named[0], speakers)
+
+
+def by_role(relation: Relation, subject: Subject, fetch: Callable[[set[str]], list[Evidence]],
+            terms: frozenset[str] | set[str], window: Window | None,
+            excluded: set[str]) -> tuple[str, Evidence] | None:
+    """The person the subject's turns name for a role the vocabulary has no predicate for, by clause
+    structure (`procedures.roles`): the first said for "first", else the latest said by the window's
+    end. ``fetch`` gives the subject's turns sharing the given stems; ``terms``: the question's
+    content stems besides its subject and the role."""
+    own = role_bases(relation.word) | content_terms(relation.word.replace("-", " "))
+    found = named_for_role(relation.word, relation.mods, subject, fetch(own | terms), terms - own)
+    named = [(n, ev) for n, ev in found if norm(n) not in excluded]  # not "Ann's colleague, Rob" itself
+    if not named:
+        return None
+    order = sorted(named, key=lambda x: (x[1].valid_at or _EPOCH_UTC, x[1].source_ref or ""))
+    if relation.earliest:
+        return order[0]
+    end = window[1] if window is not None else FAR_FUTURE  # a role named later held then too
+    by_then = [x for x in order if x[1].valid_at is None or x[1].valid_at <= end]
+    return by_then[-1] if by_then else order[0]
 
 
 def bridge_facts(ctx: Context, group: str, person: Subject, q: Question, predicate: str | None,

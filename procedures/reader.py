@@ -35,6 +35,9 @@ if TYPE_CHECKING:
     from tkg.context import Context
 
 SUPPORT = 0.55  # the least support a value needs to answer
+# inside a window whose well-supported values were all said after it, a value of a well-typed kind said by
+# its end needs less
+WINDOW_SUPPORT = 0.4
 NEWER = 1.0  # the support a value said after the graph's newest edge needs to replace it
 _EPOCH = datetime(1900, 1, 1, tzinfo=UTC)
 # a span whose kind is itself specific ("I'm a paralegal", "we got engaged", a member of a known
@@ -82,11 +85,12 @@ def norm(value: str) -> str:
     return " ".join("".join(c if c.isalnum() else " " for c in plain.casefold()).split())
 
 
-KIND_CUES: dict[str, set[str]] = {
-    "number": {"old", "age", "turn", "turned", "birthday", "year", "years"},
-    "status": {"married", "engaged", "wedding", "dating", "together", "propos", "split", "single"},
-    "role": {"job", "work", "title", "promot", "hire", "role", "position"},
-}
+# the words a sentence stating a value of the kind often says, as stems (what `content_terms` gives)
+KIND_CUES: dict[str, set[str]] = {kind: {stem(w) for w in words.split()} for kind, words in {
+    "number": "old age turn turned birthday year years",
+    "status": "married engaged wedding dating together proposed split single",
+    "role": "job work title promoted hired role position",
+}.items()}
 
 
 def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subject | None,
@@ -339,8 +343,12 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     elif window is not None:
         start, end = window
         before = [k for k in keep if any(c.when and c.when <= end for c in groups[k])]
-        if not before:
-            return [], {**trace, "chosen_by": f"nothing well supported was said by {format_day(end)}"}
+        if not before:  # the slot is held (a value was said later): the best one said by then, if fair
+            fair = [k for k, s in support.items() if s >= WINDOW_SUPPORT and asked.kind in _NAMED_KINDS
+                    and any(c.when and c.when <= end and c.score >= WINDOW_SUPPORT for c in groups[k])]
+            trace["chosen_by"] = f"the best fairly supported value said by {format_day(end)}" if fair else \
+                f"nothing well supported was said by {format_day(end)}"
+            return ([top(max(fair, key=lambda k: (support[k], k)))] if fair else []), trace
         k = max(before, key=lambda k: (last_said(k, end), strong[k], k))
         return [top(k)], {**trace, "chosen_by": f"the latest said by {format_day(end)}"}
     if latest:
@@ -367,12 +375,8 @@ def _merge_nested(groups: dict[str, list[Candidate]]) -> None:
     keys = sorted(groups, key=lambda k: -len(k.split()))
     for short in sorted(groups, key=lambda k: len(k.split())):
         for long in keys:
-            if (
-                long == short
-                or len(long.split()) <= len(short.split())
-                or short not in groups
-                or long not in groups
-            ):
+            if long == short or len(long.split()) <= len(short.split()) or short not in groups \
+                    or long not in groups:
                 continue
             if f" {short} " in f" {long} " and {c.evidence.episode for c in groups[short]} & {
                     c.evidence.episode for c in groups[long]}:

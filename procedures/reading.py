@@ -75,37 +75,13 @@ _EVENT_CLAUSE = re.compile(
     r"\b(when|while|before|after|since)\s+(?!(?:the\s+)?(?:latest|most recent)\b)(.+?)[?,]?$",
     re.I,
 )
-EVENTS: dict[str, str] = {
-    "stolen": "stolen",
-    "stole": "stolen",
-    "nicked": "stolen",
-    "robbed": "stolen",
-    "theft": "stolen",
-    "sold": "sold",
-    "selling": "sold",
-    "cancelled": "cancelled",
-    "canceled": "cancelled",
-    "cancel": "cancelled",
-    "postponed": "postponed",
-    "crashed": "crashed",
-    "totalled": "written off",
-    "totaled": "written off",
-    "broke": "broken",
-    "broken": "broken",
-    "died": "died",
-    "lost": "lost",
-    "closed": "closed",
-    "scrapped": "scrapped",
-    "returned": "returned",
-    "repaired": "repaired",
-    "fixed": "repaired",
-    "quit": "quit",
-    "left": "left",
-    "retired": "retired",
-    "towed": "towed",
-    "finished": "finished",
-    "rescheduled": "rescheduled",
-}
+EVENTS: dict[str, str] = {w: v for v, ws in (
+    ("stolen", "stolen stole nicked robbed theft"), ("sold", "sold selling"),
+    ("cancelled", "cancelled canceled cancel"), ("postponed", "postponed"), ("crashed", "crashed"),
+    ("written off", "totalled totaled"), ("broken", "broke broken"), ("died", "died"), ("lost", "lost"),
+    ("closed", "closed"), ("scrapped", "scrapped"), ("returned", "returned"), ("repaired", "repaired fixed"),
+    ("quit", "quit"), ("left", "left"), ("retired", "retired"), ("towed", "towed"), ("finished", "finished"),
+    ("rescheduled", "rescheduled")) for w in ws.split()}
 _EVENT_PHRASES = (("called off", "cancelled"), ("fell through", "fell through"), ("gave away", "given away"),
                   ("given away", "given away"), ("passed away", "died"), ("no longer", "no longer"),
                   ("moved on", "left"), ("gave up", "gave up"), ("dropped out", "dropped out"))
@@ -224,6 +200,13 @@ def names_kind(text: str, asked: Asked) -> bool:
                for sent in parse(text).sents)
 
 
+def present(question: str) -> bool:
+    """The question asks in the present tense ("What *is* her relationship status?"): a state that
+    changes (engaged, then married) is asked as it stands now."""
+    tags = {t.tag_ for t in parse(question)}
+    return bool(tags & {"VBZ", "VBP"}) and not tags & {"VBD", "VBN"}
+
+
 def main_verb(question: str) -> str | None:
     """The question's own verb ("play" in "What instrument does Aarav play now?"), not be/have/do."""
     for t in parse(question):
@@ -281,15 +264,18 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             "start": window[0] if window else None,
             "end": window[1] if window else None,
         }
-    latest = asked.recency or mode == "latest_version"
+    latest = asked.recency or mode == "latest_version" or (asked.kind == "status" and present(question))
     verb = main_verb(question)
     walked = bool(result.trace.get("from_graph"))  # a chain walked over edges needs no bridge
     relation = relation_of(ctx, q, subject) if subject is not None and not walked else None
     rel_cues: set[str] = set()
     if relation is not None and subject is not None:
         rel_cues = relation_cues(ctx, relation)
+        who = subject
         found = find_bridge(ctx, group, relation, subject, subject_turns(ctx, group, subject, rel_cues),
-                            speakers, excluded, window, result.trace, rel_cues, trace)
+                            speakers, excluded, window, result.trace, rel_cues, trace,
+                            fetch=lambda terms: subject_turns(ctx, group, who, terms, own=True),
+                            terms=content_terms(question, drop=sorted(subject.aliases)))
         trace["relation"] = relation.to_trace()
         if found is None and asked.kind in TYPED:  # the subject's own value would answer another question
             return no_information(f"no {relation.word} of {subject.name} is stated",
@@ -337,6 +323,11 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
                                   result.evidence or turns[:5], trace)
         if result.trace.get("from_graph") and result.answer:
             return None  # an answer walked over edges stands
+        if isinstance(trace.get("bridge_from"), dict) and "roles" in trace["bridge_from"] \
+                and asked.kind in TYPED:
+            # a person read from a role's clause: the procedure's answer is about the question's subject
+            return no_information(f"no {asked.kind} of {subject.name if subject else 'theirs'} is stated",
+                                  result.evidence or turns[:5], trace)
         # a value that must be a name (a person, a pet, a role, an instrument…); places and organisations
         # are often said by common nouns ("my old area", "a local charity") the spans do not type
         typed = asked.kind in TYPED - {"place", "organisation"} or asked.head in CATEGORY_MEMBERS

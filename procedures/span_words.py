@@ -102,6 +102,9 @@ CATEGORY_MEMBERS: dict[str, frozenset[str]] = {
 # the shapes spans.py reads: a role said of someone (by dependency), a role-like noun, a clock or
 # race time, the words around an age
 PREDICATING = frozenset({"attr", "appos", "acomp", "ROOT", "oprd", "npadvmod", "dep"})
+# role nouns English also uses as verbs for doing that job to something: "captaining the night ferry",
+# "coaching the under-12s", "tutoring maths"; not "cooking dinner", "nursing a cold", "heading home"
+ROLE_VERBS = frozenset("captain skipper pilot coach tutor crew clerk intern".split())
 ROLE_SUFFIX = re.compile(r"\w{3,}(?:er|or|ist|ian|ant|eer|smith|wright)s?$")
 CLOCK = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?$")
 AGE_BEFORE = frozenset("turned turning turns aged at age".split())

@@ -14,13 +14,13 @@ Example::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from planners.asked import ANIMALS
-from tkg.nlp import is_common_word, is_place_name
+from tkg.nlp import is_common_word, is_place_name, is_verb_word
 
 from .residence import named_home
+from .span_base import Span, clean, entity_spans
 from .span_words import (
     AGE_AFTER,
     AGE_BEFORE,
@@ -39,45 +39,10 @@ from .span_words import (
     PREDICATING,
     ROLE_HEADS,
     ROLE_SUFFIX,
+    ROLE_VERBS,
     STATUS_PHRASES,
     STATUS_WORDS,
 )
-
-
-@dataclass(frozen=True)
-class Span:
-    text: str
-    kind: str
-    sure: float  # how sure the typing is, 0–1
-    start: int  # token offsets in the doc
-    end: int
-
-
-def _clean(tokens: Any) -> tuple[str, int, int] | None:
-    """A phrase without leading determiners, stop words, possessives, punctuation and emoji, as
-    the sentence writes it ("sixty-seven", not "sixty - seven")."""
-    toks = list(tokens)
-    while toks and (toks[0].lower_ in DET or toks[0].tag_ in ("PRP$", "POS", "DT") or not toks[0].is_alpha
-                    and not toks[0].like_num or (toks[0].is_stop and len(toks) > 1)):
-        toks = toks[1:]
-    while toks and (
-        toks[-1].is_punct or toks[-1].tag_ == "POS" or not (toks[-1].is_alpha or toks[-1].like_num)
-    ):
-        toks = toks[:-1]
-    if not toks:
-        return None
-    doc = toks[0].doc
-    return doc.text[toks[0].idx : toks[-1].idx + len(toks[-1].text)], toks[0].i, toks[-1].i + 1
-
-
-def _ents(sent: Any, labels: tuple[str, ...], kind: str, sure: float) -> list[Span]:
-    out = []
-    for ent in sent.ents:
-        if ent.label_ in labels:
-            cleaned = _clean(ent)
-            if cleaned:
-                out.append(Span(cleaned[0], kind, sure, cleaned[1], cleaned[2]))
-    return out
 
 
 def _after_locative(sent: Any, start: int) -> bool:
@@ -87,18 +52,19 @@ def _after_locative(sent: Any, start: int) -> bool:
 
 
 def _places(sent: Any) -> list[Span]:
-    out = [s for s in _ents(sent, NER_KINDS["place"], "place", 0.9)
+    out = [s for s in entity_spans(sent, NER_KINDS["place"], "place", 0.9)
            if is_place_name(s.text) or s.text[:1].isupper()]
     taken = {i for s in out for i in range(s.start, s.end)}
     toks = list(sent)
     for n in (3, 2, 1):  # gazetteer names, longest first: "hong kong", "porto"
         for j in range(len(toks) - n + 1):
             window = toks[j : j + n]
-            if any(t.i in taken for t in window) or not all(t.is_alpha for t in window) or not all(
-                    t.pos_ in ("PROPN", "NOUN", "X") or t.text[:1].isupper() for t in window):
-                continue
-            text = " ".join(t.text for t in window)
             prev = toks[j - 1].lower_ if j > 0 else ""
+            if any(t.i in taken for t in window) or not all(t.is_alpha for t in window) or not all(
+                    t.pos_ in ("PROPN", "NOUN", "X") or t.text[:1].isupper() for t in window) and not (
+                    n == 1 and prev in LOCATIVE and not is_verb_word(window[0].text)):
+                continue  # "moving to perth" tagged as a verb is still a place; "to split" is not
+            text = " ".join(t.text for t in window)
             initial = window[0].i == sent.start and is_common_word(text)
             back = is_place_name(text, locative=True) and named_home(sent.doc, window[-1].i + 1, [])
             if (not initial and is_place_name(text, locative=prev in LOCATIVE)) or back:  # "X news: here"
@@ -118,7 +84,7 @@ def _proper_runs(sent: Any) -> list[Span]:
             run.append(t)
             continue
         if run:
-            cleaned = _clean(run)
+            cleaned = clean(run)
             if cleaned:
                 out.append(Span(cleaned[0], "proper", 0.5, cleaned[1], cleaned[2]))
             run = []
@@ -158,14 +124,20 @@ def _roles(sent: Any) -> list[Span]:
         root = chunk.root
         if root.lower_ not in ROLE_HEADS and root.pos_ == "NOUN" and _predicated(chunk) and \
                 ROLE_SUFFIX.search(root.lower_) and root.dep_ != "ROOT":
-            cleaned = _clean([t for t in chunk if t.i <= root.i])
+            cleaned = clean([t for t in chunk if t.i <= root.i])
             if cleaned:
                 out.append(Span(cleaned[0], "role", 0.7, cleaned[1], cleaned[2]))
+    for t in sent:  # "Ines is captaining the late ferry": a role head said of its subject, as sure as a noun
+        obj = next((c for c in t.children if c.dep_ == "dobj"), None)
+        if t.pos_ == "VERB" and t.lemma_.lower() in ROLE_VERBS and obj is not None and obj.pos_ != "PRON":
+            words = [x.text for x in obj.subtree if x.i <= obj.i and x.lower_ not in DET and x.tag_ != "PRP$"]
+            if len(words) <= 3:
+                out.append(Span(" ".join([*words, t.lemma_.lower()]), "role", 0.9, t.i, obj.i + 1))
     for chunk, hit in _chunks_with(sent, ROLE_HEADS):
         if any(c.dep_ == "poss" for c in hit.children):
             continue  # "my manager", "her boss": someone's relation, not a role
         toks = [t for t in chunk if t.i <= hit.i and t.ent_type_ not in ("PERSON", "GPE")]
-        cleaned = _clean(toks)
+        cleaned = clean(toks)
         if cleaned:
             sure = (0.9 if hit.i == chunk.root.i else 0.6) * (1.0 if _predicated(chunk) else 0.4)
             out.append(Span(cleaned[0], "role", sure, cleaned[1], cleaned[2]))
@@ -204,7 +176,7 @@ def _numbers(sent: Any, head: str) -> list[Span]:
         return [Span(s.text, s.kind, 0.95 if _says_age(sent, s) else s.sure, s.start, s.end)
                 for s in _number_runs(sent) if not (s.text.isdigit() and int(s.text) > 130)
                 and sent.doc[s.start].ent_type_ not in ("TIME", "MONEY", "PERCENT", "ORDINAL")]
-    out = [s for s in _ents(sent, NER_KINDS["number"], "number", 0.9)
+    out = [s for s in entity_spans(sent, NER_KINDS["number"], "number", 0.9)
            if not (s.end - s.start == 1 and sent.doc[s.start].lower_ in NUMBER_WORDS
                    and sent.doc[s.start].pos_ != "NUM")]  # "the one you drove": a pronoun
     seen = {i for s in out for i in range(s.start, s.end)}
@@ -249,7 +221,7 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
     if not any(t.lower_ in heads or t.lemma_.lower() in heads for t in sent):
         given = _given_names(sent, [])
         return [s for s in given if s.start > sent.start and sent.doc[s.start - 1].lemma_ == "be"]
-    names = _ents(sent, ("PERSON", "ORG", "GPE", "PRODUCT", "WORK_OF_ART", "NORP"), "name", 0.7)
+    names = entity_spans(sent, ("PERSON", "ORG", "GPE", "PRODUCT", "WORK_OF_ART", "NORP"), "name", 0.7)
     taken = {i for s in names for i in range(s.start, s.end)}
     for s in _proper_runs(sent):
         if not any(i in taken for i in range(s.start, s.end)):
@@ -292,15 +264,15 @@ def _things(sent: Any, head: str) -> list[Span]:
     for chunk, hit in _chunks_with(sent, heads):
         other = _linked(chunk)
         if other is not None:  # the linked phrase, else its head and what precedes it ("ur mushroom bao")
-            cleaned = _clean(list(other.subtree))
+            cleaned = clean(list(other.subtree))
             if cleaned and len(cleaned[0].split()) > 5:
-                cleaned = _clean([t for t in other.subtree if t.i <= other.i])
+                cleaned = clean([t for t in other.subtree if t.i <= other.i])
             if cleaned and len(cleaned[0].split()) <= 5:
                 out.append(Span(cleaned[0], "thing", 0.8, cleaned[1], cleaned[2]))
         toks = [t for t in chunk if t.i < hit.i and t.lower_ not in DET and t.tag_ not in ("PRP$", "POS")
                 and t.lower_ not in FAVOURITE]
         if toks:
-            cleaned = _clean(toks + [hit])
+            cleaned = clean(toks + [hit])
             if cleaned:
                 out.append(Span(cleaned[0], "thing", 0.6, cleaned[1], cleaned[2]))
     if heads:
@@ -366,7 +338,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     if kind == "place":
         return _places(sent)
     if kind == "organisation":
-        orgs = _ents(sent, NER_KINDS["organisation"], "organisation", 0.9)
+        orgs = entity_spans(sent, NER_KINDS["organisation"], "organisation", 0.9)
         taken = {i for s in orgs for i in range(s.start, s.end)}
         places = {s.start for s in _places(sent)}
         extra = [Span(s.text, "organisation", 0.5, s.start, s.end) for s in _proper_runs(sent)
@@ -374,7 +346,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
                  and not any(t.ent_type_ == "PERSON" for t in sent.doc[s.start : s.end])]
         return orgs + extra
     if kind == "person":
-        people = _ents(sent, NER_KINDS["person"], "person", 0.9)
+        people = entity_spans(sent, NER_KINDS["person"], "person", 0.9)
         taken = {i for s in people for i in range(s.start, s.end)}
         extra = [Span(s.text, "person", 0.5, s.start, s.end) for s in _proper_runs(sent)
                  if not any(i in taken for i in range(s.start, s.end)) and len(s.text.split()) <= 2
@@ -391,7 +363,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     if kind == "number":
         return _numbers(sent, head)
     if kind == "date":
-        return _ents(sent, NER_KINDS["date"], "date", 0.9)
+        return entity_spans(sent, NER_KINDS["date"], "date", 0.9)
     if kind == "status":
         return _statuses(sent)
     if kind == "pet_name":

@@ -175,6 +175,20 @@ def _read_english_words() -> frozenset[str]:
     return frozenset(w for words in tables.values() for w in words)
 
 
+def _english_verbs() -> frozenset[str]:
+    """The verbs of WordNet's lemma lists (the same shipped tables as `_english_words`)."""
+    return kept_words(f"english-verbs-{MODEL_SHA256[:16]}", _read_english_verbs)
+
+
+def _read_english_verbs() -> frozenset[str]:
+    return frozenset(pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index").get("verb", ()))
+
+
+def is_verb_word(word: str) -> bool:
+    """Whether English uses ``word`` as a verb ("split", "move"; not "perth")."""
+    return word.lower() in _english_verbs()
+
+
 def is_common_word(word: str) -> bool:
     """Whether English uses ``word`` as an ordinary word ("best", "deal", "news")."""
     return word.lower() in _english_words()
