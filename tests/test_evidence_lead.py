@@ -1,0 +1,77 @@
+"""Which turns lead a reading's evidence (`procedures.lead`): a typed value chosen by time leads with
+its own statements, the newest restatement included, on each store; any other answer keeps the
+procedure's ranking. Our own conversation, tests/data/reader/ines_bruno.json: a move, then the
+new city said again in words the question does not use ("Braga still, just swapped flats"),
+between turns that share the question's words ("do you still live near the station?")."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from reliability.common import ingested
+
+from procedures.about import Subject
+from procedures.lead import dated_lead, names
+from procedures.reader import Candidate
+from tkg.memory import Memory
+from tkg.models import Evidence
+
+DATA = Path(__file__).parent / "data" / "reader" / "ines_bruno.json"
+
+
+@pytest.fixture(scope="module")
+def ib(mem: Memory) -> tuple[Memory, str]:
+    return mem, ingested(mem, "ines-bruno", DATA)
+
+
+def test_now_leads_with_the_statements_of_the_latest_value(ib: tuple[Memory, str]) -> None:
+    m, group = ib
+    a = m.ask("Which city does Ines live in now?", group=group)
+    assert "braga" in a.answer.lower() and not a.abstained, a.trace.get("reading")
+    lead = a.trace["reading"]["evidence_lead"]
+    refs = [e.source_ref for e in a.evidence]
+    assert refs[: len(lead["turns"])] == lead["turns"] and "latest" in lead["why"]
+    assert {"D2:1", "D3:2"} <= set(lead["turns"])  # the move, and "Braga still" that shares no word with it
+
+
+def test_as_of_leads_only_with_what_was_said_by_then(ib: tuple[Memory, str]) -> None:
+    m, group = ib
+    a = m.ask("Which city did Ines live in in 2021?", group=group)
+    assert "porto" in a.answer.lower(), a.trace.get("reading")
+    lead = a.trace["reading"]["evidence_lead"]["turns"]
+    assert lead[0] == "D1:1" and all(ref.startswith("D1:") for ref in lead)  # nothing said after 2021
+    assert [e.source_ref for e in a.evidence][0] == "D1:1"
+
+
+def test_an_answer_not_chosen_by_time_keeps_the_procedures_ranking(ib: tuple[Memory, str]) -> None:
+    m, group = ib
+    a = m.ask("Where does Ines live?", group=group)
+    assert "evidence_lead" not in (a.trace.get("reading") or {}), a.trace.get("reading")
+
+
+def _turn(ref: str, text: str, day: int, speaker: str = "Ines") -> Evidence:
+    return Evidence(ref, f"ep-{ref}", text, datetime(2023, 1, day, tzinfo=UTC), 0.0, "g", speaker=speaker)
+
+
+def test_restatements_lead_for_places_not_for_people() -> None:
+    ines = Subject("Ines", frozenset({"ines"}), speaker=True)
+    moved = _turn("D1", "i moved to Braga with Tiago", 1)
+    again = _turn("D3", "Braga still, and Tiago says hi", 3)
+    other = _turn("D4", "Bruno went to Braga too", 4, speaker="Bruno")  # neither said by nor naming Ines
+    how = {"chosen_by": "the latest well-supported value", "dated_by": ["D1"]}
+    place, person = (Candidate(v, 1.0, moved.valid_at, moved, "turn") for v in ("Braga", "Tiago"))
+
+    def lead(kind: str, cand: Candidate, how: dict[str, object], until: datetime | None = None) -> list[str]:
+        trace: dict[str, object] = {}
+        got = [e.source_ref or "" for e in dated_lead(kind, how, [cand], [cand], [moved, again, other], ines,
+                                                       until, trace)]
+        assert bool(got) == ("evidence_lead" in trace)
+        return got
+
+    assert lead("place", place, how) == ["D1", "D3"]
+    assert lead("place", place, how, until=datetime(2023, 1, 2, tzinfo=UTC)) == ["D1"]  # as of the 2nd
+    assert lead("person", person, how) == ["D1"]  # a name said again is not a restatement of the relation
+    assert lead("place", place, {"chosen_by": "the best-supported value"}) == []  # not chosen by time
+    assert names("BRAGA still!", "Braga") and not names("Bragança", "Braga")
