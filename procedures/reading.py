@@ -33,7 +33,7 @@ from .bridge import (
 )
 from .gather import count_held, denied, ending, same_value
 from .group_turns import turns_by_seq, turns_by_uuid, turns_with_terms
-from .lead import dated_lead
+from .lead import leading
 from .premise import check, presupposed
 from .reader import (
     FAR_FUTURE,
@@ -353,12 +353,10 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     if asked.yesno:
         answer = f"Yes, {answer}"
     trace["support"] = [c.evidence.source_ref for c in chosen]
-    lead, until = [], window[1] if window is not None else None  # a typed value chosen by time (lead.py)
-    if asked.kind in TYPED and not asked.many and subject:
-        after = until is not None and until >= FAR_FUTURE  # "after X" is the first said then: no later turn
-        values = content_terms(" ".join(c.value for c in chosen))
-        pool = [] if after else dedupe(turns + subject_turns(ctx, group, subject, values))
-        lead = dated_lead(asked.kind, how, graph + turn_cands, chosen, pool, subject, until, trace)
+    values = content_terms(" ".join(c.value for c in chosen))  # the turns that may name it again (lead.py)
+    pool = dedupe(turns + subject_turns(ctx, group, subject, values)) if subject and "dated_by" in how else []
+    lead = leading(asked.kind if asked.kind in TYPED and not asked.many else None, how, graph + turn_cands,
+                   chosen, pool, subject, window, trace)
     support = dedupe(lead + result.evidence + [c.evidence for c in chosen])
     members = CATEGORY_MEMBERS.get(asked.head, frozenset())  # "violin" is typed; "different cultures" is not
     typed = asked.kind in TYPED or all(norm(c.value).split()[-1] in members for c in chosen)

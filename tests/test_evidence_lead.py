@@ -13,7 +13,7 @@ import pytest
 from reliability.common import ingested
 
 from procedures.about import Subject
-from procedures.lead import dated_lead, names
+from procedures.lead import leading, names
 from procedures.reader import Candidate
 from tkg.memory import Memory
 from tkg.models import Evidence
@@ -55,23 +55,29 @@ def _turn(ref: str, text: str, day: int, speaker: str = "Ines") -> Evidence:
     return Evidence(ref, f"ep-{ref}", text, datetime(2023, 1, day, tzinfo=UTC), 0.0, "g", speaker=speaker)
 
 
-def test_restatements_lead_for_places_not_for_people() -> None:
+def test_restatements_lead_for_places_not_for_people_and_edges_lead_without_time() -> None:
     ines = Subject("Ines", frozenset({"ines"}), speaker=True)
     moved = _turn("D1", "i moved to Braga with Tiago", 1)
     again = _turn("D3", "Braga still, and Tiago says hi", 3)
     other = _turn("D4", "Bruno went to Braga too", 4, speaker="Bruno")  # neither said by nor naming Ines
-    how = {"chosen_by": "the latest well-supported value", "dated_by": ["D1"]}
+    by_time = {"chosen_by": "the latest well-supported value", "dated_by": ["D1"]}
     place, person = (Candidate(v, 1.0, moved.valid_at, moved, "turn") for v in ("Braga", "Tiago"))
+    edge = Candidate("Braga", 2.5, moved.valid_at, moved, "graph")
+    day = datetime(2023, 1, 2, tzinfo=UTC)
 
-    def lead(kind: str, cand: Candidate, how: dict[str, object], until: datetime | None = None) -> list[str]:
+    def lead(kind: str | None, cand: Candidate, how: dict[str, object],
+             window: tuple[datetime, datetime] | None = None) -> list[str]:
         trace: dict[str, object] = {}
-        got = [e.source_ref or "" for e in dated_lead(kind, how, [cand], [cand], [moved, again, other], ines,
-                                                       until, trace)]
+        got = [e.source_ref or "" for e in leading(kind, how, [cand], [cand], [moved, again, other], ines,
+                                                    window, trace)]
         assert bool(got) == ("evidence_lead" in trace)
         return got
 
-    assert lead("place", place, how) == ["D1", "D3"]
-    assert lead("place", place, how, until=datetime(2023, 1, 2, tzinfo=UTC)) == ["D1"]  # as of the 2nd
-    assert lead("person", person, how) == ["D1"]  # a name said again is not a restatement of the relation
-    assert lead("place", place, {"chosen_by": "the best-supported value"}) == []  # not chosen by time
+    assert lead("place", place, by_time) == ["D1", "D3"]
+    assert lead("place", place, by_time, window=(day.replace(year=1990), day)) == ["D1"]  # as of the 2nd
+    assert lead("place", place, by_time, window=(day, datetime(2200, 1, 1, tzinfo=UTC))) == ["D1"]  # after
+    assert lead("person", person, by_time) == ["D1"]  # a name said again is not a restatement of the relation
+    assert lead(None, place, by_time) == []  # an untyped value or a list keeps the procedure's ranking
+    best = {"chosen_by": "the best-supported value"}
+    assert lead("place", place, best) == [] and lead("place", edge, best) == ["D1"]  # an edge vouches for it
     assert names("BRAGA still!", "Braga") and not names("Bragança", "Braga")
