@@ -23,13 +23,13 @@ DATA = Path(__file__).parent / "data" / "reader" / "ines_bruno.json"
 
 
 @pytest.fixture(scope="module")
-def ib(mem: Memory) -> tuple[Memory, str]:
-    return mem, ingested(mem, "ines-bruno", DATA)
+def ib(mem: Memory) -> str:
+    """The conversation's group in the module's store."""
+    return ingested(mem, "ines-bruno", DATA)
 
 
-def test_now_leads_with_the_statements_of_the_latest_value(ib: tuple[Memory, str]) -> None:
-    m, group = ib
-    a = m.ask("Which city does Ines live in now?", group=group)
+def test_now_leads_with_the_statements_of_the_latest_value(mem: Memory, ib: str) -> None:
+    a = mem.ask("Which city does Ines live in now?", group=ib)
     assert "braga" in a.answer.lower() and not a.abstained, a.trace.get("reading")
     lead = a.trace["reading"]["evidence_lead"]
     refs = [e.source_ref for e in a.evidence]
@@ -37,18 +37,16 @@ def test_now_leads_with_the_statements_of_the_latest_value(ib: tuple[Memory, str
     assert {"D2:1", "D3:2"} <= set(lead["turns"])  # the move, and "Braga still" that shares no word with it
 
 
-def test_as_of_leads_only_with_what_was_said_by_then(ib: tuple[Memory, str]) -> None:
-    m, group = ib
-    a = m.ask("Which city did Ines live in in 2021?", group=group)
+def test_as_of_leads_only_with_what_was_said_by_then(mem: Memory, ib: str) -> None:
+    a = mem.ask("Which city did Ines live in in 2021?", group=ib)
     assert "porto" in a.answer.lower(), a.trace.get("reading")
     lead = a.trace["reading"]["evidence_lead"]["turns"]
     assert lead[0] == "D1:1" and all(ref.startswith("D1:") for ref in lead)  # nothing said after 2021
     assert [e.source_ref for e in a.evidence][0] == "D1:1"
 
 
-def test_a_value_an_edge_states_leads_with_the_edges_turn(ib: tuple[Memory, str]) -> None:
-    m, group = ib
-    a = m.ask("Where does Ines live?", group=group)  # no "now": the best-supported value, from the graph
+def test_a_value_an_edge_states_leads_with_the_edges_turn(mem: Memory, ib: str) -> None:
+    a = mem.ask("Where does Ines live?", group=ib)  # no "now": the best-supported value, from the graph
     reading = a.trace.get("reading") or {}
     assert "braga" in a.answer.lower() and "dated_by" not in reading["choice"], reading
     assert reading["evidence_lead"]["why"] == "an edge of the graph states it"
