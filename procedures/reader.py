@@ -316,13 +316,15 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     def top(k: str) -> Candidate:
         return max(groups[k], key=lambda c: c.score)
 
+    def statements(k: str, until: datetime | None = None) -> list[Candidate]:  # well supported, newest first
+        return sorted((c for c in groups[k] if c.when and c.score >= SUPPORT * 0.8
+                       and (until is None or c.when <= until)), key=lambda c: c.when or _EPOCH, reverse=True)
+
     def last_said(k: str, until: datetime | None = None) -> datetime:
-        times = [
-            c.when
-            for c in groups[k]
-            if c.when and c.score >= SUPPORT * 0.8 and (until is None or c.when <= until)
-        ]
-        return max(times) if times else _EPOCH
+        return next((c.when for c in statements(k, until) if c.when), _EPOCH)
+
+    def dated(said: list[Candidate]) -> list[str]:  # the turns that date a choice by time, for the evidence
+        return list(dict.fromkeys(c.evidence.source_ref for c in said if c.evidence.source_ref))
 
     if asked.many:  # every edge of the kind, and the turns' values near the best of them
         said = [s for k, s in strong.items() if all(c.source != "graph" for c in groups[k])]
@@ -339,6 +341,7 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
             return [top(norm(first.value))], {
                 **trace,
                 "chosen_by": f"the first said after {format_day(window[0])}",
+                "dated_by": dated([first]),
             }
     elif window is not None:
         start, end = window
@@ -350,10 +353,12 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
                 f"nothing well supported was said by {format_day(end)}"
             return ([top(max(fair, key=lambda k: (support[k], k)))] if fair else []), trace
         k = max(before, key=lambda k: (last_said(k, end), strong[k], k))
-        return [top(k)], {**trace, "chosen_by": f"the latest said by {format_day(end)}"}
+        return [top(k)], {**trace, "chosen_by": f"the latest said by {format_day(end)}",
+                          "dated_by": dated(statements(k, end))}
     if latest:
         k = max(keep, key=lambda k: (last_said(k), strong[k], k))
-        return [top(k)], {**trace, "chosen_by": "the latest well-supported value"}
+        return [top(k)], {**trace, "chosen_by": "the latest well-supported value",
+                          "dated_by": dated(statements(k))}
     k = max(keep, key=lambda k: (strong[k], last_said(k), k))
     return [top(k)], {**trace, "chosen_by": "the best-supported value"}
 

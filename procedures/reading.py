@@ -34,6 +34,7 @@ from .bridge import (
 )
 from .gather import count_held, denied, ending, same_value
 from .group_turns import turns_by_seq, turns_by_uuid, turns_with_terms
+from .lead import leading
 from .premise import check, presupposed
 from .reader import (
     FAR_FUTURE,
@@ -343,10 +344,12 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     answer = phrase(asked, chosen)
     if asked.yesno:
         answer = f"Yes, {answer}"
-    # the evidence keeps the procedure's ranking (what retrieval found best for the question); the
-    # turns that state the answer are named in the trace and follow when the list lacks them
     trace["support"] = [c.evidence.source_ref for c in chosen]
-    support = dedupe(result.evidence + [c.evidence for c in chosen])
+    values = content_terms(" ".join(c.value for c in chosen))  # the turns that may name it again (lead.py)
+    pool = dedupe(turns + subject_turns(ctx, group, subject, values)) if subject and "dated_by" in how else []
+    lead = leading(asked.kind if asked.kind in TYPED and not asked.many else None, how, graph + turn_cands,
+                   chosen, pool, subject, window, trace)
+    support = dedupe(lead + result.evidence + [c.evidence for c in chosen])
     members = CATEGORY_MEMBERS.get(asked.head, frozenset())  # "violin" is typed; "different cultures" is not
     typed = asked.kind in TYPED or all(norm(c.value).split()[-1] in members for c in chosen)
     return Reading(answer, False, support, trace, typed=typed)
