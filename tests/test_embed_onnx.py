@@ -184,7 +184,7 @@ def test_int8_matmul_variant_is_made_once_and_stays_close(tmp_path: Path) -> Non
     assert isinstance(fast, OnnxEmbedder) and fast.name == ONNX_MATMUL_ID != ONNX_MODEL_ID
     cosines = np.sum(fast.embed(TEXTS) * OnnxEmbedder(matmul="float32").embed(TEXTS), axis=1)
     assert cosines.min() >= 0.95 and cosines.mean() >= 0.98
-    made = list((tmp_path / "cache" / "models").glob("minilm-int8-matmul-*.onnx"))
+    made = list((tmp_path / "cache" / "models").glob("minilm-int8-fused-*.onnx"))
     assert len(made) == 1
     stamp = made[0].stat().st_mtime_ns
     OnnxEmbedder(matmul="int8").embed(["hello"])

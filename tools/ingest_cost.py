@@ -2,9 +2,11 @@
 
 Ingests a LoCoMo file as ``tkg bench locomo`` does and prints one JSON line: wall seconds and
 turns/s (what the benchmark reports), the process's CPU seconds, the main thread's (preparing and
-writing), onnxruntime's runs (thread time around each ``session.run``, summed over the workers),
-formatting vectors as text for Kuzu, and the index build at the end (wall and process CPU). CPU time
-is what to compare on a shared machine: others' load inflates wall time far more than CPU time.
+writing, and each of the two: chunking and extraction, then the store's statements as the main
+thread spends them; Kuzu's own threads are in the process's figure only), onnxruntime's runs
+(thread time around each ``session.run``, summed over the workers), formatting vectors as text for
+Kuzu, and the index build at the end (wall and process CPU). CPU time is what to compare on a
+shared machine: others' load inflates wall time far more than CPU time.
 
     python3 tools/ingest_cost.py ../shared/data/locomo/locomo_dev5.json
 """
@@ -26,6 +28,8 @@ from tkg import embed_onnx as onnx_embedder
 from tkg.embed import get_embedder
 from tkg.ingest import pipeline
 from tkg.ingest.loaders import load_locomo
+from tkg.ingest.prepare import TurnPreparer
+from tkg.ingest.write import EpisodeWriter
 from tkg.stores import kuzu_values
 from tkg.stores.kuzu_store import KuzuStore
 
@@ -54,6 +58,8 @@ def main() -> None:
         pipeline.BATCH = args.batch
     onnx_embedder._pooled = _timed("onnxruntime", onnx_embedder._pooled)  # type: ignore[assignment]
     kuzu_values.vector_text = _timed("vector_text", kuzu_values.vector_text)  # type: ignore[assignment]
+    TurnPreparer.prepare = _timed("prepare", TurnPreparer.prepare)  # type: ignore[method-assign]
+    EpisodeWriter.write = _timed("write", EpisodeWriter.write)  # type: ignore[method-assign]
     build: dict[str, float] = {}
     bulk_load = KuzuStore.bulk_load
 
@@ -90,6 +96,8 @@ def main() -> None:
         "bulk": report.bulk, "process_cpu_s": round(cpu, 2), "main_thread_cpu_s": round(main, 2),
         "onnxruntime_cpu_s": round(_spent.get("onnxruntime", 0.0), 2),
         "vector_text_cpu_s": round(_spent.get("vector_text", 0.0), 2),
+        "prepare_cpu_s": round(_spent.get("prepare", 0.0), 2),
+        "write_cpu_s": round(_spent.get("write", 0.0), 2),
         "index_build_s": round(build.get("wall", 0.0), 2),
         "index_build_cpu_s": round(build.get("cpu", 0.0), 2),
         "load": os.getloadavg()[0],
