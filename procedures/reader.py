@@ -262,7 +262,7 @@ def graph_candidates(
         if asked.kind not in kinds or value in excluded or value in (asked.head, asked.head + "s") or (
                 asked.kind == "pet_name" and value in ANIMALS) or (
                 asked.kind in ("pet_name", "person", "thing") and is_place_name(f.object, locative=True)
-                and not _personal(ctx, f)) or (
+                and not (asked.kind != "thing" and _personal(ctx, f))) or (
                 asked.kind in _NAMED_KINDS | {"thing"} and not any(c.isalpha() for c in f.object)):
             continue  # an edge whose object is not of the asked kind ("has_pet Japan") answers nothing
         ev = by_fact.get(f.uuid) or next(
