@@ -103,14 +103,20 @@ def group_vectors(ctx: Context, group: str) -> GroupVectors | None:
 
 
 def _read(ctx: Context, group: str, before: GroupVectors | None) -> GroupVectors:
-    """The group's vectors now: after a write, only the rows the last read did not have are fetched
-    (a row's vector never changes under its uuid; `tkg reembed` drops the cache)."""
+    """The group's vectors now: read whole the first time; after a write, only the rows the last
+    read did not have are fetched (a row's vector never changes under its uuid; `tkg reembed` drops
+    the cache). The list of ids costs a scan of its own on Kuzu, so a first read goes without it."""
+    too_big = GroupVectors([], np.zeros((0, 0), dtype=np.float32), too_big=True)  # remembered: the index
+    if before is None:  # nothing kept (a first question): one read of every row, no list of ids first
+        if sum(ctx.speakers(group).values()) > EXACT_MAX:  # every turn has a vector
+            return too_big
+        fetched = ctx.store.named("retrieval.group_vectors", {"group_id": group})
+        ids = [str(r["uuid"]) for r in fetched]
+        return too_big if len(ids) > EXACT_MAX else _matrix(ids, {}, fetched)
     ids = [str(r["uuid"]) for r in ctx.store.named("retrieval.group_vector_ids", {"group_id": group})]
-    if len(ids) > EXACT_MAX:  # too big: remembered as such, the index serves it
-        return GroupVectors([], np.zeros((0, 0), dtype=np.float32), too_big=True)
-    kept: dict[str, tuple[Row, np.ndarray]] = {}
-    if before is not None and not before.too_big:
-        kept = {str(r["uuid"]): (r, before.matrix[i]) for i, r in enumerate(before.rows)}
+    if len(ids) > EXACT_MAX:
+        return too_big
+    kept = {str(r["uuid"]): (r, before.matrix[i]) for i, r in enumerate(before.rows)}  # none when too big
     new = [u for u in ids if u not in kept]
     if new and len(new) == len(ids):
         fetched = ctx.store.named("retrieval.group_vectors", {"group_id": group})
@@ -118,6 +124,11 @@ def _read(ctx: Context, group: str, before: GroupVectors | None) -> GroupVectors
         fetched = (
             ctx.store.named("retrieval.vectors_by_uuid", {"group_id": group, "uuids": new}) if new else []
         )
+    return _matrix(ids, kept, fetched)
+
+
+def _matrix(ids: list[str], kept: dict[str, tuple[Row, np.ndarray]], fetched: list[Row]) -> GroupVectors:
+    """The rows of ``ids`` (in that order) from those kept and those just fetched, as one matrix."""
     if fetched:
         unit = normalise_rows(np.asarray([r.pop("embedding") for r in fetched], dtype=np.float32))
         for r in fetched:  # the reads send times as ISO text (see retrieval.group_vectors)

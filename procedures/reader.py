@@ -260,15 +260,13 @@ def graph_candidates(
             (f.valid_at is None or f.valid_at <= at) and (f.invalid_at is None or f.invalid_at > at)
         ):
             continue
-        kinds = (
-            _OBJECT_KINDS.get(ctx.registry.get(f.predicate).object_type, ())
-            if f.predicate in ctx.registry
-            else ()
-        )
+        reg = ctx.registry
+        kinds = _OBJECT_KINDS.get(reg.get(f.predicate).object_type, ()) if f.predicate in reg else ()
         value = norm(f.object)
         if asked.kind not in kinds or value in excluded or value in (asked.head, asked.head + "s") or (
                 asked.kind == "pet_name" and value in ANIMALS) or (
-                asked.kind in ("pet_name", "person", "thing") and is_place_name(f.object, locative=True)) or (
+                asked.kind in ("pet_name", "person", "thing") and is_place_name(f.object, locative=True)
+                and not (asked.kind != "thing" and _personal(ctx, f))) or (
                 asked.kind in _NAMED_KINDS | {"thing"} and not any(c.isalpha() for c in f.object)):
             continue  # an edge whose object is not of the asked kind ("has_pet Japan") answers nothing
         ev = by_fact.get(f.uuid) or next(
@@ -277,6 +275,12 @@ def graph_candidates(
         if ev is not None:
             out.append(Candidate(widened(asked, f.object, ev.text), 2.5, f.valid_at, ev, "graph"))
     return out
+
+
+def _personal(ctx: Context, f: Fact) -> bool:
+    """The edge's object is one of the group's people or pets ("Amara" the colleague, not the town)."""
+    known = ctx.entities(f.group_id).get(f.object_uuid) if f.object_uuid else None
+    return known is not None and known.type in ("person", "pet")
 
 
 def widened(asked: Asked, value: str, text: str) -> str:

@@ -22,6 +22,7 @@ from test_bulk_load import WordHashEmbedder
 from test_group_cache import turn
 
 from procedures import group_turns as gt
+from procedures import group_vectors as gv
 from procedures.group_vectors import GroupVectors
 from procedures.spans import spans_of
 from tkg import nlp
@@ -179,3 +180,48 @@ def test_word_lists_kept_on_disk_are_the_lists_made_afresh(
     blocked.write_text("a file where the cache directory would be")
     monkeypatch.setenv("TKG_CACHE_DIR", str(blocked))
     assert nlp.kept_words("places-test", lambda: frozenset({"porto"})) == {"porto"}  # unwritable: made
+
+
+def _reads(mem: Memory, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the statements the store runs from now on."""
+    seen: list[str] = []
+    named = mem.ctx.store.named
+
+    def counted(name: str, params: Any = None) -> Any:
+        seen.append(name)
+        return named(name, params)
+
+    monkeypatch.setattr(mem.ctx.store, "named", counted)
+    return seen
+
+
+def test_a_first_vector_read_is_one_statement_and_a_later_one_fetches_the_new_rows(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A group's first read of its vectors is `retrieval.group_vectors` alone (no list of ids,
+    a table scan of its own on Kuzu); after a write only the new rows come; both give the rows
+    and the matrix a read from nothing gives."""
+    g = new_group(mem, TURNS[:2])
+    seen = _reads(mem, monkeypatch)
+    first = gv.group_vectors(mem.ctx.asking(), g)
+    assert first is not None and len(first) >= 2
+    assert "retrieval.group_vectors" in seen and "retrieval.group_vector_ids" not in seen
+    mem.ingest_episodes([turn(g, 5, *TURNS[3])])  # a new stamp
+    seen.clear()
+    later = gv.group_vectors(mem.ctx.asking(), g)
+    assert later is not None and len(later) > len(first)
+    assert "retrieval.group_vector_ids" in seen and "retrieval.group_vectors" not in seen
+    mem.ctx.cache.forget(g)
+    afresh = gv.group_vectors(mem.ctx.asking(), g)
+    assert afresh is not None and [r["uuid"] for r in afresh.rows] == [r["uuid"] for r in later.rows]
+    assert afresh.rows == later.rows and np.array_equal(afresh.matrix, later.matrix)
+
+
+def test_a_group_with_more_turns_than_the_vector_cap_is_not_read(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    g = new_group(mem, TURNS)
+    monkeypatch.setattr(gv, "EXACT_MAX", len(TURNS) - 1)
+    seen = _reads(mem, monkeypatch)
+    assert gv.group_vectors(mem.ctx.asking(), g) is None  # the index serves it
+    assert not {"retrieval.group_vectors", "retrieval.group_vector_ids"} & set(seen)

@@ -21,7 +21,7 @@ from ..cypher import load_schema
 from ..errors import ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
 from .base import SCHEMA_VERSION, NamedMixin, Params, Row, Transaction, normalise_out, to_utc
 from .read_guard import check_read_only
-from .warmup import warm_up
+from .warmup import sample, warm_up
 
 T = TypeVar("T")
 
@@ -231,8 +231,13 @@ class Neo4jStore(NamedMixin):
 
     @contextmanager
     def bulk_load(self) -> Iterator[None]:
-        """Nothing to do: Neo4j populates its indexes in the background and inserts stay cheap."""
+        """Neo4j populates its indexes in the background and inserts stay cheap; afterwards the
+        store's sizes have changed so much that the server plans each statement again on its next
+        run, so the question plans are compiled again here (tkg/stores/warmup.py) rather than by
+        the first questions, the key lookups over one loaded group's rows."""
         yield
+        loaded = self.named("group.list")  # a bulk load starts from an empty store: these are its groups
+        self.cold_queries = warm_up(self, sample(self, loaded[0]["group_id"]) if loaded else None)
 
     def close(self) -> None:
         self._driver.close()
