@@ -17,8 +17,8 @@ Two checks, both explained in the trace:
    that turn as evidence. Skipped when the question names both speakers or "X's friend". A
    question with three or more content words, none of which any turn says, abstains too.
    In a two-person chat the turns retrieval ranked best for the question vote too
-   (`best_turns_owner`): when they are the other speaker's about themselves, or the asked one's
-   question to "you", what is asked belongs to the other one.
+   (`best_turns_owner`, in `procedures.owner_votes`): when they are the other speaker's about
+   themselves, or the asked one's question to "you", what is asked belongs to the other one.
 3. **The question fits the other speaker better** (`swapped_owner`). In a two-person chat the
    question is also retrieved with the asked speaker's name swapped for the other's. When the
    best turns for the question as asked lean to the other speaker, while those for the swapped
@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import fuzz
@@ -46,7 +45,15 @@ from tkg.text import STOPWORDS, split_sentences, stems_of
 from tkg.time_words import MONTHS, WEEKDAYS
 
 from .group_turns import turns_containing
-from .result import Hit
+from .owner_votes import (
+    FIRST_PERSON,
+    SECOND_PERSON,
+    Grounding,
+    best_turns_owner,
+    swap_decides,
+    swap_name,
+    swapped_owner,
+)
 from .retrieval import retrieve
 
 if TYPE_CHECKING:
@@ -86,31 +93,7 @@ OWNER_MARGIN = 0.6  # the main entity's best turn must reach this share of the o
 OWNER_COVERAGE = 0.5  # the other's best turn must carry this share of the question's term weight
 OWNER_MIN_TERMS = 2
 ATTRIBUTE_MIN_TERMS = 3  # a question with this many content words, none of them said, is unsupported
-# the best-ranked turns' votes on whom they are about (1, 1/2, 1/4 by rank): at most this says "the other one"
-OWNER_RANK_WEIGHTS = (1.0, 0.5, 0.25)
-OWNER_BEST_TURNS = -0.7
-# the swapped question: its best turns' vote for the other speaker, and its best score as a share of
-# the question's own, that together say the question fits the other speaker
-SWAP_OWNER_VOTE = 0.5  # the swapped question's best turns vote at least this for the other speaker
-SWAP_ASKED_VOTE = 0.2  # while the asked question's vote for the asked speaker is at most this
-SWAP_SCORE_SHARE = 1.0  # and its best score is this share of the asked one's, plus SWAP_SHARE_SLOPE × the
-SWAP_SHARE_SLOPE = 0.4  # asked vote (turns leaning away from the asked speaker: a lower share suffices)
-SWAP_KEEP_VOTE = 0.15  # an owner check's abstention stands only if the swapped question's vote exceeds this
 SPEAKER_FUZZY = 85  # rapidfuzz ratio: "Johns" is the speaker John
-
-
-@dataclass
-class Grounding:
-    grounded: bool
-    reason: str
-    main: str | None = None
-    names: list[dict[str, Any]] = field(default_factory=list)
-    ownership: dict[str, Any] | None = None
-    evidence: list[Evidence] = field(default_factory=list)
-
-    def to_trace(self) -> dict[str, Any]:
-        return {"grounded": self.grounded, "reason": self.reason, "main": self.main, "names": self.names,
-                "ownership": self.ownership}  # fmt: skip
 
 
 def ground(
@@ -168,100 +151,16 @@ def ground(
     ):
         other = next(s for s in speakers if s != speaker)
         asked = retrieve(ctx, q.query, group, payload).hits
-        swapped = retrieve(ctx, swap_name(q.text, speaker, other), group, payload).hits
         info = result.ownership or {}
         exempt = (
             "the question asks for an inference" if INFERENCE.search(q.text)
             else f"{speaker}'s own turns match the question's words best"
             if float(info.get("best_own") or 0) > float(info.get("best_other") or 0) else None
         )
+        swapped = (retrieve(ctx, swap_name(q.text, speaker, other), group, payload).hits
+                   if swap_decides(speaker, asked, result, exempt) else None)
         swapped_owner(speaker, other, asked, swapped, result, exempt=exempt)
     return result
-
-
-def swap_name(question: str, speaker: str, other: str) -> str:
-    """The question with the speaker's first name (or full name) replaced by the other's first name.
-
-    >>> swap_name("What did Ines bake for Ines's party?", "Ines Duarte", "Tomas Lind")
-    "What did Tomas bake for Tomas's party?"
-    """
-    names = sorted({speaker, speaker.split(" ")[0]}, key=len, reverse=True)
-    pattern = "|".join(re.escape(n) for n in names)
-    return re.sub(rf"(?<![^\W_])(?:{pattern})(?![^\W_])", other.split(" ")[0], question, flags=re.I)
-
-
-def _vote(speaker: str, hits: list[Hit]) -> tuple[float, list[int]]:
-    """The rank-weighted vote (`OWNER_RANK_WEIGHTS`) of the best hits on whom they speak of."""
-    votes = [_voice(speaker, h.text, h.speaker) for h in hits[: len(OWNER_RANK_WEIGHTS)]]
-    weights = OWNER_RANK_WEIGHTS[: len(votes)]
-    return (sum(v * w for v, w in zip(votes, weights, strict=True)) / sum(weights) if votes else 0.0), votes
-
-
-def swapped_owner(
-    speaker: str, other: str, asked: list[Hit], swapped: list[Hit], result: Grounding, *,
-    exempt: str | None = None,
-) -> None:
-    """Ask the question of the other speaker too, and compare.
-
-    The question fits the other speaker better when the swapped question's best turns are theirs
-    about themselves (vote ≥ `SWAP_OWNER_VOTE`), the asked question's best turns do not clearly
-    belong to the asked speaker (vote ≤ `SWAP_ASKED_VOTE`) and the swapped question scores at
-    least `SWAP_SCORE_SHARE + SWAP_SHARE_SLOPE × vote` of the asked one: abstain. Conversely an
-    abstention by the owner checks above (`result` already ungrounded) is withdrawn when the
-    swapped question finds no turns of the other speaker about themselves (vote ≤ `SWAP_KEEP_VOTE`):
-    what is asked is not theirs either. With an `exempt` reason (an inference question, which what
-    the other speaker said may well inform; the asked speaker's own turns matching the question's
-    rarer words better than the other's, `_ownership`) it never abstains. The turns are in the
-    trace; the evidence stays the question's own (the swapped turns answer another question)."""
-    if not asked or not swapped:
-        return
-    mine, my_votes = _vote(speaker, asked)
-    theirs, their_votes = _vote(other, swapped)
-    share = swapped[0].score / asked[0].score if asked[0].score > 0 else 0.0
-    result.ownership = {**(result.ownership or {}), "swapped": {
-        "other": other, "asked_votes": my_votes, "swapped_votes": their_votes, "score_share": round(share, 3),
-        "swapped_turns": [h.source_ref for h in swapped[: len(OWNER_RANK_WEIGHTS)]], "exempt": exempt}}
-    if not result.grounded:
-        if theirs <= SWAP_KEEP_VOTE:
-            result.grounded, result.evidence = True, []
-            result.reason = (f"the owner check was withdrawn: asked about {other}, the question finds no "
-                             f"turn of {other}'s about themselves either")
-        return
-    needed = SWAP_SCORE_SHARE + SWAP_SHARE_SLOPE * mine
-    if exempt is None and theirs >= SWAP_OWNER_VOTE and mine <= SWAP_ASKED_VOTE and share >= needed:
-        result.grounded = False
-        refs = ", ".join(str(h.source_ref) for h in swapped[: len(OWNER_RANK_WEIGHTS)])
-        result.reason = f"asked of {other}, not {speaker}, the question finds {other}'s own turns ({refs})"
-
-
-def _voice(speaker: str, text: str, said_by: str | None) -> int:
-    """Whom a turn speaks of, seen from the asked speaker: +1 them ("I …" in their turn, "you …"
-    said to them), -1 the other one ("I …" in the other's turn, or the asked speaker's question to
-    "you"), 0 unclear."""
-    words = re.findall(r"[^\W_]+(?:'[^\W_]+)?", text.lower().replace("\u2019", "'"))
-    first, second = sum(w in _FIRST for w in words), sum(w in _SECOND for w in words)
-    if (said_by or "").lower().split(" ")[:1] == speaker.lower().split(" ")[:1]:
-        return 1 if first >= second else (-1 if "?" in text else 0)
-    return -1 if first > second else (1 if second > first else 0)
-
-
-def best_turns_owner(speaker: str, evidence: list[Evidence], result: Grounding) -> None:
-    """The question asks about one speaker, but the turns retrieval ranks best for it are the other
-    speaker's about themselves, or the asked one asking the other ("what's your best memory?"):
-    what is asked belongs to the other one. Weighed by rank over the best three turns."""
-    turns = [e for e in evidence if e.kind != "fact" and e.speaker][:len(OWNER_RANK_WEIGHTS)]
-    if not turns:
-        return
-    votes = [_voice(speaker, e.text, e.speaker) for e in turns]
-    weights = OWNER_RANK_WEIGHTS[: len(votes)]
-    score = sum(v * w for v, w in zip(votes, weights, strict=True)) / sum(weights)
-    result.ownership = {**(result.ownership or {}), "best_turns": [e.source_ref for e in turns],
-                        "best_turn_votes": votes}
-    if votes[0] < 0 and score <= OWNER_BEST_TURNS:
-        result.grounded = False
-        result.reason = (f"the turns that answer best ({', '.join(str(e.source_ref) for e in turns)}) "
-                         f"are about the speaker other than {speaker}")
-        result.evidence = turns
 
 
 def _candidates(q: Question, index: EntityIndex, speakers: dict[str, int]) -> list[str]:
@@ -314,16 +213,12 @@ def _turns_saying(ctx: Context, group: str, needles: list[str]) -> dict[str, lis
     return out
 
 
-_FIRST = frozenset("i i'm i've i'd i'll me my mine myself we we're we've our ours us".split())
-_SECOND = frozenset("you you're you've you'd you'll your yours yourself".split())
-
-
 def about_speaker(text: str, needles: list[str]) -> bool:
     """Whether the sentences of a turn that carry the needles speak of the speaker ("I", "my")
     rather than of the listener ("you", "your"); first person wins ties."""
     sentences = [s for s in split_sentences(text) if any(_says(s.lower(), n) for n in needles)] or [text]
     words = re.findall(r"[^\W_]+(?:'[^\W_]+)?", " ".join(sentences).lower().replace("\u2019", "'"))
-    return sum(w in _FIRST for w in words) >= sum(w in _SECOND for w in words)
+    return sum(w in FIRST_PERSON for w in words) >= sum(w in SECOND_PERSON for w in words)
 
 
 _INFLECTION = r"(?:e|s|es|ed|d|ing|er|ers|ly|y|ies|ation|ations)?"

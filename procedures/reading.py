@@ -223,9 +223,10 @@ def names_kind(text: str, asked: Asked) -> bool:
                for sent in parse(text).sents)
 
 
-def main_verb(question: str) -> str | None:
-    """The question's own verb ("play" in "What instrument does Aarav play now?"), not be/have/do."""
-    for t in parse(question):
+def main_verb(question: Any) -> str | None:
+    """The question's own verb ("play" in "What instrument does Aarav play now?"), not be/have/do:
+    from its parsed ``Doc`` (parsed with the turns, one batch) or its text."""
+    for t in parse(question) if isinstance(question, str) else question:
         if t.pos_ == "VERB" and t.lemma_.lower() not in ("be", "have", "do", "get"):
             return str(t.lemma_.lower())
     return None
@@ -245,7 +246,9 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     listing = asked.many and mode == "aggregation"  # a list reads all the subject's turns
     turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set, k=60 if listing else 24,
                                                    own=listing))
-    parse_many([e.text for e in turns])  # one batch for the turns every later step reads
+    # one batch for the question and the turns every later step reads (a batch parses a text
+    # several times cheaper than a call of its own, with the same result)
+    asked_doc = parse_many([question, *(e.text for e in turns)])[0]
     kin = presupposed(q)  # the turns that would state a presupposed relative or pet ("my son", "our dog")
     stating = subject_turns(ctx, group, subject, content_terms(" ".join(kin))) if kin else []
     premise = check(q, subject, dedupe(turns + stating), speakers)
@@ -281,7 +284,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             "end": window[1] if window else None,
         }
     latest = asked.recency or mode == "latest_version"
-    verb = main_verb(question)
+    verb = main_verb(asked_doc)
     walked = bool(result.trace.get("from_graph"))  # a chain walked over edges needs no bridge
     relation = relation_of(ctx, q, subject) if subject is not None and not walked else None
     rel_cues: set[str] = set()
