@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import fuzz
@@ -216,9 +217,15 @@ def _turns_saying(ctx: Context, group: str, needles: list[str]) -> dict[str, lis
 def about_speaker(text: str, needles: list[str]) -> bool:
     """Whether the sentences of a turn that carry the needles speak of the speaker ("I", "my")
     rather than of the listener ("you", "your"); first person wins ties."""
-    sentences = [s for s in split_sentences(text) if any(_says(s.lower(), n) for n in needles)] or [text]
+    sentences = [s for s in _sentences(text) if any(_says(s.lower(), n) for n in needles)] or [text]
     words = re.findall(r"[^\W_]+(?:'[^\W_]+)?", " ".join(sentences).lower().replace("\u2019", "'"))
     return sum(w in FIRST_PERSON for w in words) >= sum(w in SECOND_PERSON for w in words)
+
+
+@lru_cache(maxsize=10_000)
+def _sentences(text: str) -> tuple[str, ...]:
+    """A turn's sentences, kept per text: the owner check reads the same turns question after question."""
+    return tuple(split_sentences(text))
 
 
 _INFLECTION = r"(?:e|s|es|ed|d|ing|er|ers|ly|y|ies|ation|ations)?"

@@ -124,10 +124,12 @@ def subject_turns(
     scored = []
     for r in rows:
         text = r["text"] or ""
-        mine = subject is not None and (
-            subject.named_in(text) or (r["speaker"] or "").lower() in subject.aliases
-        )
         overlap = len(content_terms(text) & cues_)
+        if not overlap and cues_ and not own:
+            continue  # kept only for a shared cue word: whose turn it is cannot keep it
+        mine = subject is not None and (
+            (r["speaker"] or "").lower() in subject.aliases or subject.named_in(text)
+        )
         if overlap or (mine and (own or not cues_)):
             scored.append((overlap + (1 if mine else 0), r))
     scored.sort(key=lambda x: (-x[0], str(x[1]["uuid"])))
