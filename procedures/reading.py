@@ -75,35 +75,13 @@ _EVENT_CLAUSE = re.compile(
     re.I,
 )
 EVENTS: dict[str, str] = {
-    "stolen": "stolen",
-    "stole": "stolen",
-    "nicked": "stolen",
-    "robbed": "stolen",
-    "theft": "stolen",
-    "sold": "sold",
-    "selling": "sold",
-    "cancelled": "cancelled",
-    "canceled": "cancelled",
-    "cancel": "cancelled",
-    "postponed": "postponed",
-    "crashed": "crashed",
-    "totalled": "written off",
-    "totaled": "written off",
-    "broke": "broken",
-    "broken": "broken",
-    "died": "died",
-    "lost": "lost",
-    "closed": "closed",
-    "scrapped": "scrapped",
-    "returned": "returned",
-    "repaired": "repaired",
-    "fixed": "repaired",
-    "quit": "quit",
-    "left": "left",
-    "retired": "retired",
-    "towed": "towed",
-    "finished": "finished",
-    "rescheduled": "rescheduled",
+    "stolen": "stolen", "stole": "stolen", "nicked": "stolen", "robbed": "stolen", "theft": "stolen",
+    "sold": "sold", "selling": "sold", "cancelled": "cancelled", "canceled": "cancelled",
+    "cancel": "cancelled", "postponed": "postponed", "crashed": "crashed", "totalled": "written off",
+    "totaled": "written off", "broke": "broken", "broken": "broken", "died": "died", "lost": "lost",
+    "closed": "closed", "scrapped": "scrapped", "returned": "returned", "repaired": "repaired",
+    "fixed": "repaired", "quit": "quit", "left": "left", "retired": "retired", "towed": "towed",
+    "finished": "finished", "rescheduled": "rescheduled"
 }
 _EVENT_PHRASES = (("called off", "cancelled"), ("fell through", "fell through"), ("gave away", "given away"),
                   ("given away", "given away"), ("passed away", "died"), ("no longer", "no longer"),
@@ -248,9 +226,12 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     listing = asked.many and mode == "aggregation"  # a list reads all the subject's turns
     turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set, k=60 if listing else 24,
                                                    own=listing))
-    # one batch for the question and the turns every later step reads (a batch parses a text
-    # several times cheaper than a call of its own, with the same result)
-    asked_doc = parse_many([question, *(e.text for e in turns)])[0]
+    # one batch for the turns every later step reads, and the question when its verb will be read
+    # (a batch parses a text several times cheaper than a call of its own, with the same result)
+    verb_read = not (asked.count or asked.kind in ("reason", "manner", "date", "event")
+                     or (asked.yesno and asked.kind == "thing" and not asked.head))
+    docs = parse_many([*([question] if verb_read else []), *(e.text for e in turns)])
+    asked_doc = docs[0] if verb_read else question
     kin = presupposed(q)  # the turns that would state a presupposed relative or pet ("my son", "our dog")
     stating = subject_turns(ctx, group, subject, content_terms(" ".join(kin))) if kin else []
     premise = check(q, subject, dedupe(turns + stating), speakers)
