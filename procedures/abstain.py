@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import fuzz
@@ -51,7 +52,15 @@ from tkg.text import STOPWORDS, split_sentences, stems_of
 from tkg.time_words import MONTHS, WEEKDAYS
 
 from .group_turns import turns_containing
-from .owner_votes import FIRST_PERSON, SECOND_PERSON, Grounding, best_turns_owner, swap_name, swapped_owner
+from .owner_votes import (
+    FIRST_PERSON,
+    SECOND_PERSON,
+    Grounding,
+    best_turns_owner,
+    swap_decides,
+    swap_name,
+    swapped_owner,
+)
 from .retrieval import retrieve
 
 if TYPE_CHECKING:
@@ -154,13 +163,14 @@ def ground(
     ):
         other = next(s for s in speakers if s != speaker)
         asked = retrieve(ctx, q.query, group, payload).hits
-        swapped = retrieve(ctx, swap_name(q.text, speaker, other), group, payload).hits
         info = result.ownership or {}
         exempt = (
             "the question asks for an inference" if INFERENCE.search(q.text)
             else f"{speaker}'s own turns match the question's words best"
             if float(info.get("best_own") or 0) > float(info.get("best_other") or 0) else None
         )
+        swapped = (retrieve(ctx, swap_name(q.text, speaker, other), group, payload).hits
+                   if swap_decides(speaker, asked, result, exempt) else None)
         swapped_owner(speaker, other, asked, swapped, result, exempt=exempt)
     return result
 
@@ -215,14 +225,18 @@ def _turns_saying(ctx: Context, group: str, needles: list[str]) -> dict[str, lis
     return out
 
 
-
-
 def about_speaker(text: str, needles: list[str]) -> bool:
     """Whether the sentences of a turn that carry the needles speak of the speaker ("I", "my")
     rather than of the listener ("you", "your"); first person wins ties."""
-    sentences = [s for s in split_sentences(text) if any(_says(s.lower(), n) for n in needles)] or [text]
+    sentences = [s for s in _sentences(text) if any(_says(s.lower(), n) for n in needles)] or [text]
     words = re.findall(r"[^\W_]+(?:'[^\W_]+)?", " ".join(sentences).lower().replace("\u2019", "'"))
     return sum(w in FIRST_PERSON for w in words) >= sum(w in SECOND_PERSON for w in words)
+
+
+@lru_cache(maxsize=10_000)
+def _sentences(text: str) -> tuple[str, ...]:
+    """A turn's sentences, kept per text: the owner check reads the same turns question after question."""
+    return tuple(split_sentences(text))
 
 
 _INFLECTION = r"(?:e|s|es|ed|d|ing|er|ers|ly|y|ies|ation|ations)?"

@@ -63,9 +63,22 @@ class GroupVectors:
     def ranked(self, scores: np.ndarray, kinds: Collection[str]) -> Iterator[Row]:
         """The rows of those kinds with their ``score``, best first, lazily (a caller that needs the
         top few stops early); ties keep the rows' uuid order."""
-        rows = np.flatnonzero(np.isin(self.kinds, list(kinds))) if len(self.rows) else np.zeros(0, dtype=int)
-        for i in rows[np.argsort(-scores[rows], kind="stable")]:
+        for i in self.order(scores, kinds):
             yield {**self.rows[i], "score": float(scores[i])}
+
+    def order(self, scores: np.ndarray, kinds: Collection[str]) -> list[int]:
+        """The positions of the rows of those kinds, best score first (ties in uuid order)."""
+        key = frozenset(kinds)
+        rows = self._of_kinds.get(key)
+        if rows is None:
+            rows = np.flatnonzero(np.isin(self.kinds, list(key))) if self.rows else np.zeros(0, dtype=int)
+            self._of_kinds[key] = rows
+        return list(rows[np.argsort(-scores[rows], kind="stable")].tolist())
+
+    @cached_property
+    def _of_kinds(self) -> dict[frozenset[str], np.ndarray]:
+        """The positions of the rows of each set of kinds asked for so far."""
+        return {}
 
     @cached_property
     def kinds(self) -> np.ndarray:

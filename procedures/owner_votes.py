@@ -1,11 +1,15 @@
-"""Whose attribute a question asks for, by whom the turns that fit it best speak of.
+"""Whom the best turns for a question speak of, and the question asked of the other speaker.
 
-In a two-person chat a question about one speaker may take what the other one said for theirs
-("What did Ines name her kayak?" when Tomas named his). Two checks read the best-ranked turns:
-`best_turns_owner` (the question's own turns are the other speaker's about themselves, or the
-asked one's question to "you") and `swapped_owner` (the question asked of the other speaker finds
-that speaker's own turns about as well). Both record their votes in the `Grounding` they update;
-`procedures.abstain.ground` decides when they run.
+`procedures.abstain.ground` decides whether a question about one speaker of a two-person chat is
+really about the other one. This module holds the votes it weighs (`best_turns_owner`: the turns
+retrieval ranked best; `swapped_owner`: the question retrieved with the speaker's name swapped for
+the other's) and the `Grounding` they revise. `swap_decides` says when the swapped question's turns
+can change the verdict at all, so the second search runs only then.
+
+Example::
+
+    >>> swap_name("What did Ines bake for Ines's party?", "Ines Duarte", "Tomas Lind")
+    "What did Tomas bake for Tomas's party?"
 """
 
 from __future__ import annotations
@@ -29,9 +33,6 @@ SWAP_SCORE_SHARE = 1.0  # and its best score is this share of the asked one's, p
 SWAP_SHARE_SLOPE = 0.4  # asked vote (turns leaning away from the asked speaker: a lower share suffices)
 SWAP_KEEP_VOTE = 0.15  # an owner check's abstention stands only if the swapped question's vote exceeds this
 
-FIRST_PERSON = frozenset("i i'm i've i'd i'll me my mine myself we we're we've our ours us".split())
-SECOND_PERSON = frozenset("you you're you've you'd you'll your yours yourself".split())
-
 
 @dataclass
 class Grounding:
@@ -45,6 +46,10 @@ class Grounding:
     def to_trace(self) -> dict[str, Any]:
         return {"grounded": self.grounded, "reason": self.reason, "main": self.main, "names": self.names,
                 "ownership": self.ownership}  # fmt: skip
+
+
+FIRST_PERSON = frozenset("i i'm i've i'd i'll me my mine myself we we're we've our ours us".split())
+SECOND_PERSON = frozenset("you you're you've you'd you'll your yours yourself".split())
 
 
 def swap_name(question: str, speaker: str, other: str) -> str:
@@ -65,8 +70,18 @@ def _vote(speaker: str, hits: list[Hit]) -> tuple[float, list[int]]:
     return (sum(v * w for v, w in zip(votes, weights, strict=True)) / sum(weights) if votes else 0.0), votes
 
 
+def swap_decides(speaker: str, asked: list[Hit], result: Grounding, exempt: str | None) -> bool:
+    """Whether the swapped question's turns can change the verdict (`swapped_owner`): they can
+    withdraw an owner check's abstention, or abstain when nothing exempts the question and its
+    own best turns do not clearly belong to the asked speaker. Otherwise the swapped retrieval,
+    a second search, is skipped."""
+    if not asked:
+        return False
+    return not result.grounded or (exempt is None and _vote(speaker, asked)[0] <= SWAP_ASKED_VOTE)
+
+
 def swapped_owner(
-    speaker: str, other: str, asked: list[Hit], swapped: list[Hit], result: Grounding, *,
+    speaker: str, other: str, asked: list[Hit], swapped: list[Hit] | None, result: Grounding, *,
     exempt: str | None = None,
 ) -> None:
     """Ask the question of the other speaker too, and compare.
@@ -80,10 +95,18 @@ def swapped_owner(
     what is asked is not theirs either. With an `exempt` reason (an inference question, which what
     the other speaker said may well inform; the asked speaker's own turns matching the question's
     rarer words better than the other's, `_ownership`) it never abstains. The turns are in the
-    trace; the evidence stays the question's own (the swapped turns answer another question)."""
-    if not asked or not swapped:
+    trace; the evidence stays the question's own (the swapped turns answer another question).
+    ``swapped`` None: not retrieved, since they could not change the verdict (`swap_decides`)."""
+    if not asked:
         return
     mine, my_votes = _vote(speaker, asked)
+    if swapped is None:
+        result.ownership = {**(result.ownership or {}), "swapped": {
+            "other": other, "asked_votes": my_votes, "exempt": exempt,
+            "skipped": "the swapped question cannot change the verdict"}}
+        return
+    if not swapped:
+        return
     theirs, their_votes = _vote(other, swapped)
     share = swapped[0].score / asked[0].score if asked[0].score > 0 else 0.0
     result.ownership = {**(result.ownership or {}), "swapped": {

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from planners.asked import Asked
 from tkg.models import NO_INFORMATION, Evidence, Fact
-from tkg.nlp import is_place_name, parse
+from tkg.nlp import is_place_name, parse, token_words
 from tkg.text import content_terms, stem
 from tkg.timeparse import find_times
 
@@ -136,8 +136,8 @@ def candidates(
         said: list[tuple[int, int]] = []  # (span start, its candidate's index in out) in this turn
         for sent, a in zip(sents, per_sent, strict=True):
             a = max(a, 0.8 * turn_about)
-            at = [t.i for t in sent if stem(t.lower_) in cues or (pets and t.lower_ in PET_WORDS)
-                  or (orgs and t.lemma_.lower() in ROLE_HEADS)]
+            at = [i for i, st, low, lemma in token_words(sent) if st in cues or (pets and low in PET_WORDS)
+                  or (orgs and lemma in ROLE_HEADS)]
             near_cues = at + [
                 i - 4 for i in last_cues[-1:]
             ]  # a cue in the sentence before counts, further off

@@ -102,10 +102,12 @@ def subject_turns(
     scored = []
     for r in rows:
         text = r["text"] or ""
-        mine = subject is not None and (
-            subject.named_in(text) or (r["speaker"] or "").lower() in subject.aliases
-        )
         overlap = len(content_terms(text) & cues_)
+        if not overlap and cues_ and not own:
+            continue  # kept only for a shared cue word: whose turn it is cannot keep it
+        mine = subject is not None and (
+            (r["speaker"] or "").lower() in subject.aliases or subject.named_in(text)
+        )
         if overlap or (mine and (own or not cues_)):
             scored.append((overlap + (1 if mine else 0), r))
     scored.sort(key=lambda x: (-x[0], str(x[1]["uuid"])))
@@ -208,9 +210,10 @@ def present(question: str) -> bool:
     return bool(tags & {"VBZ", "VBP"}) and not tags & {"VBD", "VBN"}
 
 
-def main_verb(question: str) -> str | None:
-    """The question's own verb ("play" in "What instrument does Aarav play now?"), not be/have/do."""
-    for t in parse(question):
+def main_verb(question: Any) -> str | None:
+    """The question's own verb ("play" in "What instrument does Aarav play now?"), not be/have/do:
+    from its parsed ``Doc`` (parsed with the turns, one batch) or its text."""
+    for t in parse(question) if isinstance(question, str) else question:
         if t.pos_ == "VERB" and t.lemma_.lower() not in ("be", "have", "do", "get"):
             return str(t.lemma_.lower())
     return None
@@ -230,7 +233,12 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     listing = asked.many and mode == "aggregation"  # a list reads all the subject's turns
     turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set, k=60 if listing else 24,
                                                    own=listing))
-    parse_many([e.text for e in turns])  # one batch for the turns every later step reads
+    # one batch for the turns every later step reads, and the question when its verb will be read
+    # (a batch parses a text several times cheaper than a call of its own, with the same result)
+    verb_read = not (asked.count or asked.kind in ("reason", "manner", "date", "event")
+                     or (asked.yesno and asked.kind == "thing" and not asked.head))
+    docs = parse_many([*([question] if verb_read else []), *(e.text for e in turns)])
+    asked_doc = docs[0] if verb_read else question
     kin = presupposed(q)  # the turns that would state a presupposed relative or pet ("my son", "our dog")
     stating = subject_turns(ctx, group, subject, content_terms(" ".join(kin))) if kin else []
     premise = check(q, subject, dedupe(turns + stating), speakers)
@@ -266,7 +274,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             "end": window[1] if window else None,
         }
     latest = asked.recency or mode == "latest_version" or (asked.kind == "status" and present(question))
-    verb = main_verb(question)
+    verb = main_verb(asked_doc)
     walked = bool(result.trace.get("from_graph"))  # a chain walked over edges needs no bridge
     relation = relation_of(ctx, q, subject) if subject is not None and not walked else None
     rel_cues: set[str] = set()

@@ -20,7 +20,6 @@ rows; `retrieval` reuses them for facts' turns and for neighbours.
 
 from __future__ import annotations
 
-import itertools
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -238,11 +237,17 @@ def _in_memory(
     out: list[Row] = []
     for name in wanted:  # each list's best rows that pass the filters: only those are read
         kinds = {k for k, index in _INDEX_OF_KIND.items() if f"{index}_{mode}" == name}
-        ranked = kept.ranked(scores, kinds)
-        if mode == "text":
-            ranked = itertools.takewhile(lambda r: r["score"] > 0, ranked)
-        mine = (r for r in ranked if keep is None or r["kind"] == "fact" or keep(r))
-        out += itertools.islice(mine, tune.per_list)
+        taken = 0
+        for i in kept.order(scores, kinds) if tune.per_list > 0 else ():
+            score = float(scores[i])
+            if mode == "text" and not score > 0:
+                break
+            row = kept.rows[i]  # copied with its score only when it passes
+            if keep is None or row["kind"] == "fact" or keep(row):
+                out.append({**row, "score": score})
+                taken += 1
+                if taken >= tune.per_list:
+                    break
     return sorted(out, key=lambda r: (-float(r["score"]), str(r["uuid"])))
 
 

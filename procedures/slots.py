@@ -25,6 +25,7 @@ from .walker import WalkResult, edge_order, qualifier_filter
 if TYPE_CHECKING:
     from tkg.context import Context
     from tkg.predicates import PredicateRegistry
+    from tkg.stores.base import Row
 
 Window = tuple[datetime, datetime]
 FAR_PAST = datetime(1900, 1, 1, tzinfo=UTC)
@@ -47,14 +48,20 @@ def analyse(ctx: Context, q: Question, group: str) -> QuestionSlot:
     """
     slot = replace(q.slot, mentions=list(q.slot.mentions), notes=list(q.slot.notes))
     if slot.plan is None and slot.predicate is None and slot.subject is not None and slot.obj is not None:
-        rows = ctx.store.named(
-            "graph.edges_between", {"group_id": group, "pair": [slot.subject.uuid, slot.obj.uuid]}
-        )
+        rows = edges_between(ctx, group, slot.subject.uuid, slot.obj.uuid)
         if rows:
             newest = min((Fact.from_row(r, group) for r in rows), key=edge_order)
             slot.predicate = newest.predicate
             slot.notes.append(f"predicate from the edge {slot.subject.name} → {slot.obj.name}")
     return slot
+
+
+def edges_between(ctx: Context, group: str, a: str, b: str) -> list[Row]:
+    """Every version of every edge between entities ``a`` and ``b`` (``graph.edges_between``), kept
+    while the group's write stamp stays (tkg/group_cache.py): the same pair is asked about again and
+    again, and each read is two statements. Read only, never changed by the caller."""
+    return ctx.cache.get(group, f"edges_between {a} {b}", ctx.stamp(group), lambda: ctx.store.named(
+        "graph.edges_between", {"group_id": group, "pair": [a, b]}))
 
 
 def question_in(ctx: Context, text: str, group: str) -> Question:

