@@ -21,14 +21,13 @@ from planners.asked import Asked
 from tkg.models import NO_INFORMATION, Evidence, Fact
 from tkg.nlp import is_place_name, parse, token_words
 from tkg.text import content_terms, stem
-from tkg.timeparse import find_times
 
 from .about import Subject, about, clause_about
 from .gather import merge_variants
 from .residence import locates, named_home, place_scale, residence_scale, taken_back
 from .span_words import CATEGORY_MEMBERS, LOCATIVE, PET_WORDS, ROLE_HEADS
 from .spans import ANIMALS, Span, nameless, pronominal, spans_of
-from .stated import hypothetical, negated
+from .stated import hypothetical, negated, said_time
 from .synthesis import format_day
 
 if TYPE_CHECKING:
@@ -164,7 +163,8 @@ def candidates(
                         asked.kind == "thing" and not_a_thing(doc[sp.start : sp.end], asked.head,
                                                               listing=asked.many)):
                     continue
-                gap = min((max(sp.start - i, i - sp.end + 1, 0) for i in near_cues), default=None)
+                gap = 0 if sp.cued else min((max(sp.start - i, i - sp.end + 1, 0) for i in near_cues),
+                                            default=None)
                 if asked.kind == "place" and (sp.start > sent.start and locates(doc, sp.start)
                                               or bool(homes) and named_home(doc, sp.end, homes)):
                     gap = min(gap if gap is not None else 9, 2)  # "she's in bergen now", "moved to porto"
@@ -365,17 +365,6 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
                           "dated_by": dated(statements(k))}
     k = max(keep, key=lambda k: (strong[k], last_said(k), k))
     return [top(k)], {**trace, "chosen_by": "the best-supported value"}
-
-
-def said_time(text: str, turn_time: datetime | None) -> datetime | None:
-    """When a sentence says its state holds: the first day or month it names ("keys on may 15",
-    "I moved to Leeds back in 2019"), else the turn's own time."""
-    if turn_time is None:
-        return None
-    refs = [
-        r for r in find_times(text, turn_time) if r.granularity in ("day", "week", "weekend", "month", "year")
-    ]
-    return refs[0].start if refs else turn_time
 
 
 def _merge_nested(groups: dict[str, list[Candidate]]) -> None:

@@ -17,6 +17,7 @@ class Span:
     sure: float  # how sure the typing is, 0–1
     start: int  # token offsets in the doc
     end: int
+    cued: bool = False  # its own words say the asked relation ("turned 40", "nine years old")
 
 
 def clean(tokens: Any) -> tuple[str, int, int] | None:

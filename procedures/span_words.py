@@ -97,6 +97,10 @@ CATEGORY_MEMBERS: dict[str, frozenset[str]] = {
     "subject": frozenset("""maths math mathematics physics chemistry biology history geography english french
         spanish german italian latin music art drama economics philosophy psychology sociology literature
         science computing ict""".split()),
+    # a car is often named by its make alone ("sold the Volvo", "a second-hand Nissan Leaf")
+    "car": frozenset("""volvo ford toyota nissan honda volkswagen vw fiat renault peugeot citroen citroën bmw
+        audi mercedes tesla kia hyundai skoda škoda mazda subaru vauxhall opel jeep porsche lexus
+        suzuki mitsubishi dacia saab landrover land-rover jaguar cupra polestar byd""".split()),
 }
 
 # the shapes spans.py reads: a role said of someone (by dependency), a role-like noun, a clock or

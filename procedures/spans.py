@@ -14,6 +14,7 @@ Example::
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from planners.asked import ANIMALS
@@ -144,6 +145,9 @@ def _roles(sent: Any) -> list[Span]:
     return out
 
 
+AGE_WORDS = re.compile(r"\s*-?\s*(?:years?|yrs?)\s*-?\s*old\b|\s+yo\b", re.I)
+
+
 def _number_runs(sent: Any) -> list[Span]:
     """Numbers as written: "34", "sixty-two", "twenty five" (a run of number words and hyphens)."""
     out: list[Span] = []
@@ -173,7 +177,8 @@ def _numbers(sent: Any, head: str) -> list[Span]:
         return clocks + [Span(t.text, "number", 0.9, t.i, t.i + 1) for t in sent
                          if CLOCK.match(t.text) and not any(c.start <= t.i < c.end for c in clocks)]
     if head == "age":  # an age is a count of years: no clock times, money or ordinals
-        return [Span(s.text, s.kind, 0.95 if _says_age(sent, s) else s.sure, s.start, s.end)
+        return [Span(s.text, s.kind, 0.95 if _says_age(sent, s) else s.sure, s.start, s.end,
+                     _names_age(sent, s))
                 for s in _number_runs(sent) if not (s.text.isdigit() and int(s.text) > 130)
                 and sent.doc[s.start].ent_type_ not in ("TIME", "MONEY", "PERCENT", "ORDINAL")]
     out = [s for s in entity_spans(sent, NER_KINDS["number"], "number", 0.9)
@@ -189,6 +194,17 @@ def _says_age(sent: Any, span: Span) -> bool:
     before = doc[span.start - 1].lower_ if span.start > sent.start else ""
     after = doc[span.end].lower_ if span.end < sent.end else ""
     return before in AGE_BEFORE or after in AGE_AFTER or after.startswith("year-old")
+
+
+def _names_age(sent: Any, span: Span) -> bool:
+    """A number that can only be an age: "turned 40", "at sixty-one", "aged 9", "nine years old",
+    "a 12-year-old" (not "thirty years", which may say how long, nor "at 5", a clock time)."""
+    doc = sent.doc
+    before = doc[span.start - 1].lower_ if span.start > sent.start else ""
+    rest = doc.text[doc[span.end - 1].idx + len(doc[span.end - 1].text) : sent.end_char]
+    if before == "at":  # "at sixty-one", "at 67"; "at 5" is more often a clock time
+        return span.text[:1].isalpha() or span.text.isdigit() and 13 <= int(span.text) <= 120
+    return before in AGE_BEFORE or bool(AGE_WORDS.match(rest))
 
 
 def _statuses(sent: Any) -> list[Span]:
@@ -282,7 +298,8 @@ def _things(sent: Any, head: str) -> list[Span]:
 
 def _members(sent: Any, head: str) -> list[Span]:
     """Words of the head's category said without it ("me on *bass*", "learning *piano* now"), with
-    the modifiers before them ("a *digital keyboard*"); a category of no known members gives none."""
+    the modifiers before them ("a *digital keyboard*") and a model after a make ("a *Honda Jazz*"); a
+    category of no known members gives none."""
     members = CATEGORY_MEMBERS.get(head, frozenset())
     out = []
     for t in sent:
@@ -291,7 +308,10 @@ def _members(sent: Any, head: str) -> list[Span]:
             mods = [c for c in t.lefts if c.dep_ in ("compound", "amod") and c.i == t.i - 1
                     and c.lower_ not in FAVOURITE]
             start = mods[0].i if mods else t.i
-            out.append(Span(sent.doc[start : t.i + 1].text, "thing", 0.8, start, t.i + 1))
+            # a make names its model after it: "a Nissan Leaf", "the Honda Jazz"
+            end = t.head.i + 1 if t.dep_ == "compound" and t.head.i == t.i + 1 and t.head.pos_ == "PROPN" \
+                and t.head.text[:1].isupper() else t.i + 1
+            out.append(Span(sent.doc[start:end].text, "thing", 0.8, start, end))
     return out
 
 

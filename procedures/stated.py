@@ -1,15 +1,18 @@
 """Whether a sentence states what it says: denied ("didn't get the job"), called off ("the move
 fell through"), or only asked, wished, planned or imagined. The reader and the premise check
 weigh a span by this; `procedures/spans.py` only says what a span is. `asked_back` finds an
-answer that is the asked person's own question to the other one, which states nothing about them.
+answer that is the asked person's own question to the other one, which states nothing about them;
+`said_time` says when a sentence's state holds.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from tkg.models import Evidence
 from tkg.text import any_of
+from tkg.timeparse import find_times
 
 _NEGATION = any_of("not|never|no longer|didn'?t|don'?t|doesn'?t|won'?t|isn'?t|wasn'?t|aren'?t|can'?t|"
                    "couldn'?t|haven'?t|hasn'?t|nope|fell through|called off|cancel+ed")
@@ -55,3 +58,14 @@ def asked_back(answer: str, evidence: list[Evidence], name: str) -> Evidence | N
         if said_by and who in (said_by, said_by.split(" ")[0]) and text in e.text:
             return e
     return None
+
+
+def said_time(text: str, turn_time: datetime | None) -> datetime | None:
+    """When a sentence says its state holds: the first day or month it names ("keys on may 15",
+    "I moved to Leeds back in 2019"), else the turn's own time."""
+    if turn_time is None:
+        return None
+    refs = [
+        r for r in find_times(text, turn_time) if r.granularity in ("day", "week", "weekend", "month", "year")
+    ]
+    return refs[0].start if refs else turn_time

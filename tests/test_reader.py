@@ -194,3 +194,31 @@ def test_a_bare_number_is_no_role_name_or_place() -> None:
     got = graph_candidates(cast(Any, SimpleNamespace(registry=registry)), Asked("role", "job"), facts, [ev],
                            set())
     assert [c.value for c in got] == ["deckhand"]
+
+
+@pytest.mark.parametrize(("text", "cued"), [
+    ("Nothing new here, which at seventy-one suits me fine.", ["seventy-one"]),
+    ("At 45 I finally learned to swim.", ["45"]),
+    ("My niece turned nine on Sunday.", ["nine"]),
+    ("Her lad is a 12-year-old menace.", ["12"]),
+    ("He says he is 40 years old, going on 15.", ["40"]),
+    ("We've lived here thirty years.", []),  # how long, perhaps not how old
+    ("Meet me at 5 tomorrow.", []),  # a clock time
+])
+def test_an_age_said_by_its_own_words_is_cued(text: str, cued: list[str]) -> None:
+    """"turned nine", "at seventy-one", "40 years old": the number's own words say it is an age, so the
+    reader needs no other cue word near it."""
+    sent = next(iter(parse(text).sents))
+    assert [s.text for s in spans_of(sent, "number", "age") if s.cued] == cued
+
+
+@pytest.mark.parametrize(("text", "cars"), [
+    ("Honestly I'd barely been driving the Toyota since spring.", ["Toyota"]),
+    ("Yesterday I picked up a used Honda Jazz, red, very quiet.", ["Honda Jazz"]),
+    ("Took my old Ford Fiesta to the scrapyard.", ["Ford Fiesta"]),
+    ("We found a seat near the window.", []),  # a word that is also a make's name is not one here
+])
+def test_a_car_named_by_its_make_and_model_is_a_car(text: str, cars: list[str]) -> None:
+    """"the Toyota", "a Honda Jazz": a car is often named by its make (and model) without the word car."""
+    sent = next(iter(parse(text).sents))
+    assert [s.text for s in spans_of(sent, "thing", "car")] == cars
