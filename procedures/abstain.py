@@ -48,7 +48,7 @@ from planners.asked import requests_summary
 from planners.query_text import QUESTION_FRAME
 from planners.question import Question
 from tkg.models import Evidence
-from tkg.text import STOPWORDS, split_sentences, stems_of
+from tkg.text import STOPWORDS, split_sentences, stem, stems_of
 from tkg.time_words import MONTHS, WEEKDAYS
 
 from .group_turns import turns_containing
@@ -79,8 +79,10 @@ GENERIC = frozenset(
     years month months week weeks day days plan plans planned planning activity activities help helps helped
     start started enjoy enjoys enjoyed lot also ever still really name names reason mean means happen happened
     try tried give gave given find found know knew able since ago during after before around about
+    conversation conversations chat chats
     """.split()
 )
+GENERIC = GENERIC | {stem(w) for w in GENERIC}  # a question's terms are stems ("conversations" -> "convers")
 _AUX = r"(?:did|does|do|is|was|are|were|has|have|had|will|would|can|could|should|might)"
 _SAY_VERBS = re.compile(
     r"\b(?:say|says|said|suggest\w*|recommend\w*|advi[cs]e\w*|tell|told|mention\w*|share[sd]?|think|thinks|thought|ask\w*)\b",

@@ -107,3 +107,18 @@ def test_only_an_imperative_summary_request_gathers_what_both_said() -> None:
     assert requests_summary("Summarise how Tomas's kayak plans went.")
     assert not requests_summary("How does Ines describe the bakery?")  # what Ines said: her words
     assert not requests_summary("What did Ines bake on Sunday?")
+
+
+def test_words_naming_the_conversation_itself_are_not_what_is_asked(mem: Memory, tmp_path: Path) -> None:
+    """ "…over our chats", "…during the conversations" frame the question: they are no attribute a
+    turn should say, so they never make the asked attribute look unsupported (terms are stems)."""
+    group = _group(mem, tmp_path)
+    lookup = default_payloads().for_mode("aggregation")
+    q = question_in(mem.ctx, "Which kayaks has Tomas owned during the conversations?", group)
+    g = ground(mem.ctx, q, group, ownership=True, payload=lookup)
+    terms = (g.ownership or {}).get("terms", [])
+    assert not any(t.startswith("conversation") for t in terms), g.to_trace()
+    assert g.grounded, g.to_trace()
+    chats = question_in(mem.ctx, "Which breads did Ines bake across our chats?", group)
+    assert "chat" not in set((ground(mem.ctx, chats, group, ownership=True, payload=lookup).ownership
+                              or {}).get("terms", [])), "chats frame the question"
