@@ -62,14 +62,9 @@ if TYPE_CHECKING:
 _FAR_PAST = datetime(1900, 1, 1).astimezone()
 # kinds whose spans are typed well enough that finding none means the evidence does not say
 TYPED = frozenset({"place", "organisation", "person", "role", "pet_name", "animal", "status", "number"})
-_RELATION_HEADS = frozenset(
-    {
-        "manager", "boss", "supervisor", "sister", "brother", "mother", "father", "son", "daughter",
-        "husband", "wife", "partner", "girlfriend", "boyfriend", "fiance", "fiancee", "friend", "job",
-        "title", "profession", "occupation", "role", "city", "town", "country", "relationship", "dog", "cat",
-        "age", "baby", "child", "kid",
-    }
-)
+_RELATION_HEADS = frozenset("""manager boss supervisor sister brother mother father son daughter husband wife
+    partner girlfriend boyfriend fiance fiancee friend job title profession occupation role city town country
+    relationship dog cat age baby child kid""".split())
 _SLOT_KINDS = frozenset({"place", "person", "role", "status", "pet_name", "organisation"})
 _EVENT_CLAUSE = re.compile(
     r"(?<!look )(?<!looks )(?<!looked )(?<!looking )(?<!named )(?<!take )(?<!took )"
