@@ -95,12 +95,17 @@ def is_loopback(host: str) -> bool:
 
 
 def open_warm(url: str | None, group: str | None) -> Memory:
-    """Open the store once and warm it: load the embedding model and answer one question (read only)."""
+    """Open the store once and warm it: load the embedding model and answer one question (read only).
+    Without ``--group`` the question goes to a group this embedder can read: one embedded with another
+    model still gets its clear error when asked, but does not keep the server from starting."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     mem = Memory.open(url)
     try:
         mem.ctx.embedder.embed_one("warm-up: load the model before the first question")
-        target = group or next((str(g["group_id"]) for g in mem.groups()), "tkg-warm-up")
+        readable = (str(g["group_id"]) for g in mem.groups())
+        target = group or next(
+            (g for g in readable if mem.embedding_model(g) in (None, mem.ctx.embedder.name)), "tkg-warm-up"
+        )
         mem.ask("What happened?", group=target)
     except BaseException:
         mem.close()
