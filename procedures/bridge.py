@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from planners.asked import Asked, kind_of_noun
@@ -31,14 +31,13 @@ from tkg.text import content_terms, stems_of, tokenize
 from .about import Subject
 from .reader import FAR_FUTURE, Candidate, candidates, choose, norm
 from .roles import named_for_role, role_bases
-from .slots import lexicon_for
+from .slots import FAR_PAST, lexicon_for
 from .walker import walk
 
 if TYPE_CHECKING:
     from tkg.context import Context
 
 Window = tuple[datetime, datetime]
-_EPOCH_UTC = datetime(1900, 1, 1, tzinfo=UTC)
 # "X's manager", "X's first PhD supervisor": the value belongs to someone the subject is related to
 RELATIONAL = re.compile(
     r"['\u2019]s?\s+(?P<mods>(?:(?:current|new|first|old|former|business|phd|ex|previous|original)\s+)*)"
@@ -230,7 +229,7 @@ def find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, 
     found = candidates(ctx, asked, subject, turns, cues, speakers, excluded, None, attribute=False)
     found = [c for c in found if _near_relation(c.evidence, c.value, cues, subject)]
     if relation.earliest and window is None:
-        window = (datetime(1900, 1, 1).astimezone(), FAR_FUTURE)  # "first": the first said
+        window = (FAR_PAST, FAR_FUTURE)  # "first": the first said
     chosen, how = choose(asked, found, latest=latest, window=window)
     trace["bridge_from"] = {"turns": how}
     if chosen:
@@ -256,7 +255,7 @@ def by_role(relation: Relation, subject: Subject, fetch: Callable[[set[str]], li
     named = [(n, ev) for n, ev in found if norm(n) not in excluded]  # not "Ann's colleague, Rob" itself
     if not named:
         return None
-    order = sorted(named, key=lambda x: (x[1].valid_at or _EPOCH_UTC, x[1].source_ref or ""))
+    order = sorted(named, key=lambda x: (x[1].valid_at or FAR_PAST, x[1].source_ref or ""))
     if relation.earliest:
         return order[0]
     end = window[1] if window is not None else FAR_FUTURE  # a role named later held then too

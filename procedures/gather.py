@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, TypeVar
 
 from rapidfuzz import fuzz
@@ -29,10 +29,10 @@ from rapidfuzz import fuzz
 from tkg.models import Evidence
 from tkg.nlp import parse
 
+from .slots import FAR_PAST
 from .stated import negated
 
 T = TypeVar("T")
-_EPOCH = datetime(1900, 1, 1, tzinfo=UTC)
 # verbs (by lemma) and verb + particle phrases that end holding, owning, living or belonging
 _ENDING_VERBS = frozenset("die sell lose leave quit rehome scrap bury kill euthanise euthanize".split())
 _ENDING_PARTICLES = {("pass", "away"), ("give", "away"), ("move", "out"), ("put", "down"), ("give", "up"),
@@ -95,7 +95,7 @@ def _ends(tok: Any) -> bool:
 def _later(turns: list[Evidence], key: str, since: datetime | None) -> list[Evidence]:
     """The turns that name ``key`` (folded) said from ``since`` on, the latest first (the turn a
     value was read from may end it too: "we lost our hamster Nacho")."""
-    return [ev for ev in sorted(turns, key=lambda e: e.valid_at or _EPOCH, reverse=True)
+    return [ev for ev in sorted(turns, key=lambda e: e.valid_at or FAR_PAST, reverse=True)
             if not (since is not None and ev.valid_at is not None and ev.valid_at < since)
             and key in _fold(ev.text)]
 
@@ -163,7 +163,7 @@ def count_held(head: str, turns: list[Evidence], is_subjects: Callable[[Evidence
     """The number of ``head`` things held after the subject's turns (see the module doc), or None
     when no turn states a total. ``is_subjects(ev)`` says whether a turn speaks for the subject."""
     tally = Tally(head)
-    for ev in sorted(turns, key=lambda e: e.valid_at or _EPOCH):
+    for ev in sorted(turns, key=lambda e: e.valid_at or FAR_PAST):
         if not is_subjects(ev):
             continue
         context = False  # the turn has named the counted things: "of them", "the other three" count them

@@ -22,13 +22,13 @@ from tkg.models import Evidence
 
 from .about import Subject
 from .reader import FAR_FUTURE, norm
+from .slots import FAR_PAST
 from .synthesis import dedupe
 
 if TYPE_CHECKING:
     from .reader import Candidate
 
 RESTATED = frozenset({"place", "organisation", "role"})  # kinds a turn naming the value again restates
-_EARLIEST = datetime(1900, 1, 1).astimezone()
 
 
 def leading(kind: str | None, how: dict[str, Any], cands: list[Candidate], chosen: list[Candidate],
@@ -71,7 +71,7 @@ def restating(turns: list[Evidence], subject: Subject, chosen: list[Candidate],
 
 
 def newest_first(evidence: list[Evidence]) -> list[Evidence]:
-    return sorted(dedupe(evidence), key=lambda e: e.valid_at or _EARLIEST, reverse=True)
+    return sorted(dedupe(evidence), key=lambda e: e.valid_at or FAR_PAST, reverse=True)
 
 
 def names(text: str, value: str) -> bool:

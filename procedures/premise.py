@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from rapidfuzz import fuzz
@@ -29,6 +28,7 @@ from tkg.text import content_terms, stems_of
 
 from .about import Subject, about, word_pattern
 from .abstain import GENERIC, INFERENCE
+from .slots import FAR_PAST
 from .spans import ANIMALS
 from .stated import hypothetical, negated
 
@@ -45,7 +45,6 @@ KIN: dict[str, frozenset[str]] = {
     "dog": frozenset({"dog", "puppy", "pup"}),
     "cat": frozenset({"cat", "kitten", "kitty"}),
 }
-_EPOCH = datetime(1900, 1, 1, tzinfo=UTC)
 _GENERIC = GENERIC | {
     "mention", "mentione", "talk", "month", "year", "week", "date", "time", "day", "first", "last",
 }
@@ -156,7 +155,7 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
     placed = {n.lower(): is_place_name(n) and not anchoring(question, n) for n in focus}
     need_noun = not nouns
     seen_any: Evidence | None = None
-    for ev in sorted(turns, key=lambda e: e.valid_at or _EPOCH):
+    for ev in sorted(turns, key=lambda e: e.valid_at or FAR_PAST):
         low = ev.text.lower()
         if not any(says_name(n, low) for n in need_names) and not any(w in low for w in nouns) \
                 and not need_event:

@@ -25,6 +25,7 @@ from tkg.text import content_terms, stem
 from .about import Subject, about, clause_about
 from .gather import merge_variants
 from .residence import locates, named_home, place_scale, residence_scale, taken_back
+from .slots import FAR_PAST
 from .span_words import CATEGORY_MEMBERS, LOCATIVE, PET_WORDS, ROLE_HEADS
 from .spans import ANIMALS, Span, nameless, pronominal, spans_of
 from .stated import hypothetical, negated, said_time
@@ -38,7 +39,6 @@ SUPPORT = 0.55  # the least support a value needs to answer
 # its end needs less
 WINDOW_SUPPORT = 0.4
 NEWER = 1.0  # the support a value said after the graph's newest edge needs to replace it
-_EPOCH = datetime(1900, 1, 1, tzinfo=UTC)
 # a span whose kind is itself specific ("I'm a paralegal", "we got engaged", a member of a known
 # category: "me on bass") needs fewer cue words
 _FLOOR = {"role": 0.6, "status": 0.6, "pet_name": 0.45, "animal": 0.45}
@@ -322,10 +322,11 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
 
     def statements(k: str, until: datetime | None = None) -> list[Candidate]:  # well supported, newest first
         return sorted((c for c in groups[k] if c.when and c.score >= SUPPORT * 0.8
-                       and (until is None or c.when <= until)), key=lambda c: c.when or _EPOCH, reverse=True)
+                       and (until is None or c.when <= until)),
+                      key=lambda c: c.when or FAR_PAST, reverse=True)
 
     def last_said(k: str, until: datetime | None = None) -> datetime:
-        return next((c.when for c in statements(k, until) if c.when), _EPOCH)
+        return next((c.when for c in statements(k, until) if c.when), FAR_PAST)
 
     def dated(said: list[Candidate]) -> list[str]:  # the turns that date a choice by time, for the evidence
         return list(dict.fromkeys(c.evidence.source_ref for c in said if c.evidence.source_ref))
@@ -334,14 +335,14 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
         said = [s for k, s in strong.items() if all(c.source != "graph" for c in groups[k])]
         keep = sorted(k for k, s in strong.items() if any(c.source == "graph" for c in groups[k])
                       or s >= 0.4 * max(said, default=0.0))
-        chosen = sorted((top(k) for k in keep), key=lambda c: (c.when or _EPOCH, norm(c.value)))
+        chosen = sorted((top(k) for k in keep), key=lambda c: (c.when or FAR_PAST, norm(c.value)))
         return chosen, {**trace, "chosen_by": "every well-supported value"}
     if window is not None and window[1] >= FAR_FUTURE:  # "after X": the first value said after it
         after = [
             c for k in keep for c in groups[k] if c.when and c.when >= window[0] and c.score >= SUPPORT * 0.8
         ]
         if after:
-            first = min(after, key=lambda c: (c.when or _EPOCH, -c.score, norm(c.value)))
+            first = min(after, key=lambda c: (c.when or FAR_PAST, -c.score, norm(c.value)))
             return [top(norm(first.value))], {
                 **trace,
                 "chosen_by": f"the first said after {format_day(window[0])}",

@@ -51,7 +51,7 @@ from .reader import (
 )
 from .residence import lives_question
 from .result import ProcedureResult
-from .slots import group_time, resolve_window
+from .slots import FAR_PAST, group_time, resolve_window
 from .span_words import CATEGORY_MEMBERS
 from .spans import spans_of
 from .synthesis import dedupe, fact_evidence, format_day
@@ -59,7 +59,6 @@ from .synthesis import dedupe, fact_evidence, format_day
 if TYPE_CHECKING:
     from tkg.context import Context
 
-_FAR_PAST = datetime(1900, 1, 1).astimezone()
 # kinds whose spans are typed well enough that finding none means the evidence does not say
 TYPED = frozenset({"place", "organisation", "person", "role", "pet_name", "animal", "status", "number"})
 _RELATION_HEADS = frozenset("""manager boss supervisor sister brother mother father son daughter husband wife
@@ -145,16 +144,16 @@ def event_window(ctx: Context, question: str, group: str, turns: list[Evidence],
     scored = [((len(named & t), len(t & words)), e) for e in turns if e.valid_at
               for t in [content_terms(e.text)] if len(t & words) >= max(1, len(words) // 2)]
     top = max((n for n, _ in scored), default=(0, 0))  # the first that tells it best: later ones look back
-    best = min(((n, e) for n, e in scored if n == top), key=lambda x: x[1].valid_at or _FAR_PAST,
+    best = min(((n, e) for n, e in scored if n == top), key=lambda x: x[1].valid_at or FAR_PAST,
                default=((0, 0), None))
     if best[1] is None or best[1].valid_at is None:
         return None, ""
     when = best[1].valid_at
     if link == "before":
-        return (_FAR_PAST, when - timedelta(seconds=1)), f"before {clause!r} ({best[1].source_ref})"
+        return (FAR_PAST, when - timedelta(seconds=1)), f"before {clause!r} ({best[1].source_ref})"
     if link in ("after", "since"):
         return (when, FAR_FUTURE), f"after {clause!r} ({best[1].source_ref})"
-    return (_FAR_PAST, when + timedelta(hours=1)), f"at {clause!r} ({best[1].source_ref})"
+    return (FAR_PAST, when + timedelta(hours=1)), f"at {clause!r} ({best[1].source_ref})"
 
 
 def read_event(
@@ -176,7 +175,7 @@ def read_event(
         if asked.yesno:
             hits = [h for h in hits if h in _ENDING]
         for h in hits:
-            found.append((ev.valid_at or _FAR_PAST, h, ev))
+            found.append((ev.valid_at or FAR_PAST, h, ev))
     if not found:
         return None
     when, word, ev = max(found, key=lambda x: x[0])
@@ -260,7 +259,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     excluded = {norm(n) for n in names_in(question)} | (
         {norm(a) for a in subject.aliases} if subject else set()
     )
-    window, why = ((_FAR_PAST, as_of), "as_of") if as_of else event_window(ctx, question, group, turns,
+    window, why = ((FAR_PAST, as_of), "as_of") if as_of else event_window(ctx, question, group, turns,
                                                                            group_time(ctx, group))
     if why:
         trace["window"] = {
