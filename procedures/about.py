@@ -162,6 +162,26 @@ def _owner_at(token: Any) -> Any | None:
     return next((c for c in prep.head.children if c.dep_ == "poss"), None)
 
 
+_POSSESSIVE = frozenset("my our your ur yr his her their".split())
+
+
+def _copula_possessor(token: Any, relation: frozenset[str]) -> Any | None:
+    """Whose relation a copula says the token's phrase is: "*tan* is ur supervisor", "Marta is my
+    boss" (the possessor, here "ur" and "my"); None when the clause links it to no relation noun."""
+    t = token
+    while t.dep_ in ("compound", "amod", "flat") and t.head is not t:
+        t = t.head
+    if not relation or t.dep_ != "nsubj" or t.head.lemma_ != "be":
+        return None
+    for noun in t.head.children:
+        if noun.dep_ == "attr" and (noun.lemma_.lower() in relation or noun.lower_ in relation):
+            poss = next((c for c in noun.children if c.dep_ == "poss"), None)
+            before = noun.doc[noun.i - 1] if noun.i > 0 else None  # "ur" is often parsed as a name
+            return poss if poss is not None else before if before is not None \
+                and before.lower_ in _POSSESSIVE else None
+    return None
+
+
 def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, ...], fallback: float,
                  relation: frozenset[str] = frozenset()) -> float:
     """How surely the clause holding ``token`` is about the subject, from its grammatical subject:
@@ -174,6 +194,10 @@ def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, .
         poss = next((c for c in noun.children if c.dep_ == "poss"), None)
         if poss is not None and (noun.lemma_.lower() in relation or noun.lower_ in relation):
             return 0.9 if _refers_to(s, poss, said_by=said_by, listener_ok=listener_ok) else 0.0
+    poss = _copula_possessor(token, relation)  # "tan is ur supervisor": the relation is the possessor's
+    if poss is not None:
+        mine = _refers_to(s, poss, said_by=said_by, listener_ok=listener_ok)
+        return 0.9 if mine else (fallback * 0.5 if mine is None else 0.0)
     owner = _owner_at(token)  # "my supervisor at Orbis", "our desk at the lab": the owner is there too
     if owner is not None and _refers_to(s, owner, said_by=said_by, listener_ok=listener_ok):
         return 0.9

@@ -106,12 +106,13 @@ SPEAKER_FUZZY = 85  # rapidfuzz ratio: "Johns" is the speaker John
 
 def ground(
     ctx: Context, q: Question, group: str, *, index: EntityIndex | None = None, ownership: bool = True,
-    evidence: list[Evidence] | None = None, payload: Payload | None = None,
+    evidence: list[Evidence] | None = None, payload: Payload | None = None, said_own: str | None = None,
 ) -> Grounding:
     """Whether the group supports the question's main entity and attribute (see module doc).
 
     `ownership=False` skips the second check (the answer already rests on the entity's own edges);
-    `payload` (how the question retrieves) enables the third, the swapped-subject check.
+    `payload` (how the question retrieves) enables the third, the swapped-subject check;
+    `said_own` (the speaker whose own first-person clauses state the reader's value) exempts it.
 
     >>> ground(ctx, parse("Where does Zed live?"), "priya-marco").grounded  # doctest: +SKIP
     False
@@ -168,6 +169,7 @@ def ground(
         info = result.ownership or {}
         exempt = (
             "the question asks for an inference" if INFERENCE.search(q.text)
+            else f"{speaker} states the reader's value of themselves" if said_own == speaker
             else f"{speaker}'s own turns match the question's words best"
             if float(info.get("best_own") or 0) > float(info.get("best_other") or 0) else None
         )

@@ -28,7 +28,7 @@ from .residence import locates, named_home, place_scale, residence_scale, taken_
 from .slots import FAR_PAST
 from .span_words import CATEGORY_MEMBERS, LOCATIVE, PET_WORDS, ROLE_HEADS
 from .spans import ANIMALS, Span, nameless, pronominal, spans_of
-from .stated import hypothetical, negated, said_time
+from .stated import confirmed, hypothetical, negated, said_time
 from .synthesis import format_day
 
 if TYPE_CHECKING:
@@ -43,6 +43,7 @@ NEWER = 1.0  # the support a value said after the graph's newest edge needs to r
 # category: "me on bass") needs fewer cue words
 _FLOOR = {"role": 0.6, "status": 0.6, "pet_name": 0.45, "animal": 0.45}
 FAR_FUTURE = datetime(2200, 1, 1, tzinfo=UTC)
+OWN_CLAUSE = 0.7  # a clause this surely about a speaker, in their own turn, is their own word on themselves
 _VISIT = frozenset("visit visiting visited trip holiday holidays vacation weekend conference flight flying "
                    "travel travelling traveling tour stay staying".split())
 _STATE_KINDS = frozenset({"place", "organisation", "person", "role", "thing", "pet_name", "animal", "number"})
@@ -67,6 +68,7 @@ class Candidate:
     when: datetime | None
     evidence: Evidence
     source: str  # "graph" or "turn"
+    owner: float = 0.0  # how surely the value's own clause is about the subject (`clause_about`)
 
 
 @dataclass
@@ -76,6 +78,7 @@ class Reading:
     support: list[Evidence]
     trace: dict[str, Any] = field(default_factory=dict)
     typed: bool = False  # a value of a well-typed kind (a place, a person…) stated about the subject
+    own: str | None = None  # the speaker whose own first-person clauses state every chosen value
 
 
 def norm(value: str) -> str:
@@ -111,11 +114,13 @@ def candidates(
     ctx: Context, asked: Asked, subject: Subject | None, turns: list[Evidence], cues: set[str],
     speakers: tuple[str, ...], excluded: set[str], verb: str | None, *, attribute: bool = True,
     before: dict[str, str] | None = None, residence: bool = False,
+    replies: dict[str, dict[str, Any]] | None = None,
 ) -> list[Candidate]:
     """Every span of the asked kind in ``turns``, weighed (see the module doc). With ``attribute``
     the span's own clause must be about the subject (a slot of the subject's: where they live);
     without it the sentence is enough (a chain: the city the subject's manager came from). With
-    ``residence`` (the slot is where someone lives) a place weighs by `residence_scale`."""
+    ``residence`` (the slot is where someone lives) a place weighs by `residence_scale`. ``replies``
+    (each turn's next turn) tell a question the other speaker answered yes to (`confirmed`)."""
     out: list[Candidate] = []
     relation = frozenset({asked.head, *cues}) if asked.head else frozenset(cues)
     voices = {s.lower() for s in speakers}
@@ -126,6 +131,8 @@ def candidates(
         doc = parse(ev.text)
         sents = list(doc.sents)
         previous = (before or {}).get(ev.episode, "")
+        reply = (replies or {}).get(ev.episode) or {}
+        answered = reply.get("text") or "" if (reply.get("speaker") or ev.speaker) != ev.speaker else ""
         per_sent = [about(subject, speaker=ev.speaker, sentence=x.text, turn=ev.text, others=speakers,
                           previous=previous) if subject else 0.6 for x in sents]
         turn_about = max(per_sent, default=0.0)
@@ -152,7 +159,7 @@ def candidates(
             overlap = len(words & cues)
             weight = 1.15 if rank < 5 else 1.0
             if asked.kind in _STATE_KINDS:
-                if hypothetical(sent):
+                if hypothetical(sent) and not confirmed(sent, answered):
                     weight *= 0.25
                 if asked.kind == "place" and words & _VISIT:
                     weight *= 0.4
@@ -196,7 +203,8 @@ def candidates(
                 said.append((sp.start, len(out)))
                 out.append(
                     Candidate(
-                        sp.text, sp.sure * (0.3 + owner) * weight * near * penalty * scale, when, ev, "turn"
+                        sp.text, sp.sure * (0.3 + owner) * weight * near * penalty * scale, when, ev, "turn",
+                        owner,
                     )
                 )
         if asked.kind in _STATE_KINDS:
@@ -391,6 +399,17 @@ def phrase(asked: Asked, chosen: list[Candidate]) -> str:
     if len(values) == 1:
         return values[0]
     return ", ".join(values[:-1]) + " and " + values[-1]
+
+
+def own_voice(subject: Subject | None, chosen: list[Candidate]) -> str | None:
+    """The speaker who states every chosen value of themselves, in their own turn and a clause about
+    them ("I'm sixty-seven now"): what they say of themselves is theirs, whoever else a question's
+    words may fit. None for a value an edge, the other speaker or a third person states."""
+    if subject is None or not subject.speaker or not chosen:
+        return None
+    mine = all(c.source == "turn" and c.owner >= OWN_CLAUSE and (c.evidence.speaker or "").lower().split()[:1]
+               == subject.name.lower().split()[:1] for c in chosen)
+    return subject.name if mine else None
 
 
 def no_information(reason: str, evidence: list[Evidence], trace: dict[str, Any]) -> Reading:

@@ -315,6 +315,12 @@ def _members(sent: Any, head: str) -> list[Span]:
     return out
 
 
+def _ordinary(t: Any) -> bool:
+    """An ordinary English word in any of its forms: "books" and "kids" are plurals of words English
+    has (WordNet lists base forms only), so a lower-case one is no one's name."""
+    return is_common_word(t.text) or t.lemma_.lower() != t.lower_ and is_common_word(t.lemma_)
+
+
 def _plausible(span: Span) -> bool:
     """Not a calendar word ("January", "Fridays") and not a shouted word ("INGRID!!!", "RIP")
     standing for a name; short acronyms of organisations ("MBA") stay."""
@@ -375,7 +381,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         taken |= {i for p in extra for i in range(p.start, p.end)}
         lower = [Span(t.text, "person", 0.45, t.i, t.i + 1) for t in sent
                  if t.i not in taken and t.is_lower and t.is_alpha and len(t.text) > 2 and not t.is_stop
-                 and t.pos_ in ("PROPN", "NOUN", "ADJ", "X") and not is_common_word(t.text)]
+                 and t.pos_ in ("PROPN", "NOUN", "ADJ", "X") and not _ordinary(t)]
         named = [p for p in people if not (is_place_name(p.text) and _after_locative(sent, p.start))]
         return named + [p for p in extra + lower if not is_place_name(p.text)]
     if kind == "role":

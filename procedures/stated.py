@@ -7,11 +7,12 @@ answer that is the asked person's own question to the other one, which states no
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
 from tkg.models import Evidence
-from tkg.text import any_of
+from tkg.text import any_of, split_sentences
 from tkg.timeparse import find_times
 
 _NEGATION = any_of("not|never|no longer|didn'?t|don'?t|doesn'?t|won'?t|isn'?t|wasn'?t|aren'?t|can'?t|"
@@ -44,6 +45,25 @@ def negated(sent: Any, token: Any | None = None) -> bool:
 def hypothetical(sent: Any) -> bool:
     """The sentence is a question, a condition, a wish or a plan rather than a statement of fact."""
     return sent.text.rstrip().endswith("?") or bool(_HYPOTHETICAL.search(sent.text))
+
+
+# a reply that says yes in its first words: "yes!", "Tomasz, yes", "that's him", "yep, since May"
+_AFFIRM = re.compile(r"^\W*(?:[^\W\d_]+\W+){0,2}?(?:yes+|yeah|yep|yup|exactly|correct|indeed|"
+                     r"that(?:'|’)?s (?:him|her|them|it|the one|right|correct|true))\b", re.I)
+
+
+def confirmed(sent: Any, reply: str) -> bool:
+    """A question the other speaker's next turn (``reply``) says yes to ("tan is your supervisor,
+    right?" → "that's him"): what it asks is then stated. Only the turn's last question (or one of
+    the run of questions that ends with it), one that asks nothing a wish or a plan would ("would
+    you move?"), and a reply whose first sentence denies nothing."""
+    if not reply or not sent.text.rstrip().endswith("?") or _HYPOTHETICAL.search(sent.text):
+        return False
+    later = [x.text.rstrip().endswith("?") for x in sent.doc.sents if x.start > sent.start]
+    if True in later and not all(later[: len(later) - later[::-1].index(True)]):
+        return False  # a statement stands between it and a later question, which the reply answers
+    first = split_sentences(reply)[:1]
+    return bool(first) and bool(_AFFIRM.search(first[0])) and not _NEGATION.search(first[0])
 
 
 def asked_back(answer: str, evidence: list[Evidence], name: str) -> Evidence | None:
