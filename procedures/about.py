@@ -101,6 +101,18 @@ def subject_of(q: Question, speakers: dict[str, int]) -> Subject | None:
 
 
 _SUBJ_DEPS = ("nsubj", "nsubjpass", "csubj", "expl")
+OWN_CLAUSE = 0.7  # a clause this surely about a speaker, in their own turn, is their own word on themselves
+
+
+def own_voice(s: Subject | None, said: list[tuple[str | None, float]]) -> str | None:
+    """The speaker who states every chosen value of themselves: each (speaker, `clause_about`) pair
+    is their own turn and a clause about them ("I'm sixty-seven now"). What they say of themselves is
+    theirs, whoever else a question's words fit; None for a value an edge (no clause) or another states."""
+    if s is None or not s.speaker or not said:
+        return None
+    first = s.name.lower().split()[:1]
+    mine = all(owner >= OWN_CLAUSE and (who or "").lower().split()[:1] == first for who, owner in said)
+    return s.name if mine else None
 
 
 def clause_subject(token: Any) -> Any | None:

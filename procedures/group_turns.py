@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from tkg.models import Evidence
 from tkg.stores.base import Row
 
 from .group_vectors import time_from_text
@@ -153,3 +154,27 @@ def turns_containing(ctx: Context, group: str, needles: list[str]) -> list[Row]:
 def group_span(ctx: Context, group: str) -> list[Row]:
     """The row of ``temporal.group_span``."""
     return _kept_or_read(ctx, group, GroupTurns.span, "temporal.group_span")
+
+
+def turns_before(ctx: Context, group: str, turns: list[Evidence]) -> dict[str, str]:
+    """The text of the turn said just before each of ``turns`` ("she's in Oslo now" after "How is
+    Maren?"), read by position from the group's anchor."""
+    return {u: r.get("text") or "" for u, r in _beside(ctx, group, turns, -1).items()}
+
+
+def replies_to(ctx: Context, group: str, turns: list[Evidence]) -> dict[str, str]:
+    """The text of the turn after each of ``turns`` when another speaker said it: the reply."""
+    said = {e.episode: e.speaker for e in turns}
+    return {u: r.get("text") or "" for u, r in _beside(ctx, group, turns, 1).items()
+            if r.get("speaker") and r.get("speaker") != said.get(u)}
+
+
+def _beside(ctx: Context, group: str, turns: list[Evidence], step: int) -> dict[str, Row]:
+    """The turn ``step`` places from each of ``turns`` (-1: the one before, 1: the next), by position."""
+    uuids = [e.episode for e in turns if e.episode]
+    if not uuids:
+        return {}
+    seq_of = {r["uuid"]: r["seq"] for r in turns_by_uuid(ctx, group, uuids) if r.get("seq") is not None}
+    wanted = sorted({s + step for s in seq_of.values() if s + step >= 0})
+    at = {r["seq"]: r for r in (turns_by_seq(ctx, group, wanted) if wanted else [])}
+    return {u: at.get(s + step, {}) for u, s in seq_of.items()}

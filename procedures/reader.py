@@ -43,7 +43,6 @@ NEWER = 1.0  # the support a value said after the graph's newest edge needs to r
 # category: "me on bass") needs fewer cue words
 _FLOOR = {"role": 0.6, "status": 0.6, "pet_name": 0.45, "animal": 0.45}
 FAR_FUTURE = datetime(2200, 1, 1, tzinfo=UTC)
-OWN_CLAUSE = 0.7  # a clause this surely about a speaker, in their own turn, is their own word on themselves
 _VISIT = frozenset("visit visiting visited trip holiday holidays vacation weekend conference flight flying "
                    "travel travelling traveling tour stay staying".split())
 _STATE_KINDS = frozenset({"place", "organisation", "person", "role", "thing", "pet_name", "animal", "number"})
@@ -113,14 +112,13 @@ def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subje
 def candidates(
     ctx: Context, asked: Asked, subject: Subject | None, turns: list[Evidence], cues: set[str],
     speakers: tuple[str, ...], excluded: set[str], verb: str | None, *, attribute: bool = True,
-    before: dict[str, str] | None = None, residence: bool = False,
-    replies: dict[str, dict[str, Any]] | None = None,
+    before: dict[str, str] | None = None, residence: bool = False, replies: dict[str, str] | None = None,
 ) -> list[Candidate]:
     """Every span of the asked kind in ``turns``, weighed (see the module doc). With ``attribute``
     the span's own clause must be about the subject (a slot of the subject's: where they live);
     without it the sentence is enough (a chain: the city the subject's manager came from). With
-    ``residence`` (the slot is where someone lives) a place weighs by `residence_scale`. ``replies``
-    (each turn's next turn) tell a question the other speaker answered yes to (`confirmed`)."""
+    ``residence`` (the slot is where someone lives) a place weighs by `residence_scale`; ``replies``,
+    a question the other speaker said yes to (`confirmed`)."""
     out: list[Candidate] = []
     relation = frozenset({asked.head, *cues}) if asked.head else frozenset(cues)
     voices = {s.lower() for s in speakers}
@@ -131,8 +129,7 @@ def candidates(
         doc = parse(ev.text)
         sents = list(doc.sents)
         previous = (before or {}).get(ev.episode, "")
-        reply = (replies or {}).get(ev.episode) or {}
-        answered = reply.get("text") or "" if (reply.get("speaker") or ev.speaker) != ev.speaker else ""
+        answered = (replies or {}).get(ev.episode, "")  # the other speaker's reply
         per_sent = [about(subject, speaker=ev.speaker, sentence=x.text, turn=ev.text, others=speakers,
                           previous=previous) if subject else 0.6 for x in sents]
         turn_about = max(per_sent, default=0.0)
@@ -178,18 +175,8 @@ def candidates(
                 near = _FLOOR.get(floor_kind, 0.3) + (0.9 / (1 + gap / 3) if gap is not None else 0.0) \
                     + 0.15 * min(overlap, 3)
                 penalty = 0.6 if asked.kind == "person" and sp.text.lower() in voices else 1.0
-                owner = (
-                    clause_about(
-                        subject,
-                        doc[sp.start],
-                        speaker=ev.speaker,
-                        speakers=speakers,
-                        fallback=a,
-                        relation=relation,
-                    )
-                    if subject and attribute
-                    else a
-                )
+                owner = clause_about(subject, doc[sp.start], speaker=ev.speaker, speakers=speakers,
+                                     fallback=a, relation=relation) if subject and attribute else a
                 scale = place_scale(asked.head, sp.text) if asked.kind == "place" else 1.0
                 if residence and asked.kind == "place":
                     scale *= residence_scale(doc, sp.start, sp.end)
@@ -201,12 +188,8 @@ def candidates(
                 if asked.kind in _STATE_KINDS and negated(sent, doc[sp.start]):
                     scale *= 0.35
                 said.append((sp.start, len(out)))
-                out.append(
-                    Candidate(
-                        sp.text, sp.sure * (0.3 + owner) * weight * near * penalty * scale, when, ev, "turn",
-                        owner,
-                    )
-                )
+                score = sp.sure * (0.3 + owner) * weight * near * penalty * scale
+                out.append(Candidate(sp.text, score, when, ev, "turn", owner))
         if asked.kind in _STATE_KINDS:
             starts = [s for s, _ in said]
             for start, i in said:
@@ -399,17 +382,6 @@ def phrase(asked: Asked, chosen: list[Candidate]) -> str:
     if len(values) == 1:
         return values[0]
     return ", ".join(values[:-1]) + " and " + values[-1]
-
-
-def own_voice(subject: Subject | None, chosen: list[Candidate]) -> str | None:
-    """The speaker who states every chosen value of themselves, in their own turn and a clause about
-    them ("I'm sixty-seven now"): what they say of themselves is theirs, whoever else a question's
-    words may fit. None for a value an edge, the other speaker or a third person states."""
-    if subject is None or not subject.speaker or not chosen:
-        return None
-    mine = all(c.source == "turn" and c.owner >= OWN_CLAUSE and (c.evidence.speaker or "").lower().split()[:1]
-               == subject.name.lower().split()[:1] for c in chosen)
-    return subject.name if mine else None
 
 
 def no_information(reason: str, evidence: list[Evidence], trace: dict[str, Any]) -> Reading:

@@ -20,7 +20,7 @@ from tkg.models import Evidence
 from tkg.nlp import parse, parse_many
 from tkg.text import content_terms
 
-from .about import Subject, subject_of
+from .about import Subject, own_voice, subject_of
 from .abstain import INFERENCE
 from .backfill import turn_evidence
 from .bridge import (
@@ -33,7 +33,7 @@ from .bridge import (
     says_relation,
 )
 from .gather import count_held, denied, ending, same_value
-from .group_turns import turns_by_seq, turns_by_uuid, turns_with_terms
+from .group_turns import replies_to, turns_before, turns_with_terms
 from .lead import leading
 from .premise import check, presupposed
 from .reader import (
@@ -47,7 +47,6 @@ from .reader import (
     graph_candidates,
     no_information,
     norm,
-    own_voice,
     phrase,
 )
 from .residence import lives_question
@@ -107,29 +106,6 @@ def subject_turns(
             scored.append((overlap + (1 if mine else 0), r))
     scored.sort(key=lambda x: (-x[0], str(x[1]["uuid"])))
     return [turn_evidence(r, float(s), group) for s, r in scored[:k]]
-
-
-def turns_before(ctx: Context, group: str, turns: list[Evidence]) -> dict[str, str]:
-    """The text of the turn said just before each of ``turns`` ("she's in Oslo now" after "How is
-    Maren?"), read by position from the group's anchor."""
-    return {u: r.get("text") or "" for u, r in turns_beside(ctx, group, turns, -1).items()}
-
-
-def turns_beside(ctx: Context, group: str, turns: list[Evidence], step: int) -> dict[str, dict[str, Any]]:
-    """The turn ``step`` places from each of ``turns`` (-1: the one before, 1: the reply), as rows with
-    its text and speaker, read by position from the group's anchor; missing ones are empty."""
-    uuids = [e.episode for e in turns if e.episode]
-    if not uuids:
-        return {}
-    seq_of = {
-        r["uuid"]: r["seq"]
-        for r in turns_by_uuid(ctx, group, uuids)
-        if r.get("seq") is not None
-    }
-    wanted = sorted({s + step for s in seq_of.values() if s + step >= 0})
-    rows = turns_by_seq(ctx, group, wanted) if wanted else []
-    at = {r["seq"]: r for r in rows}
-    return {u: at.get(s + step, {}) for u, s in seq_of.items()}
 
 
 def event_window(ctx: Context, question: str, group: str, turns: list[Evidence],
@@ -310,7 +286,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     turn_cands = candidates(
         ctx, asked, subject, turns, cue_set, speakers, excluded, verb,
         attribute="bridge" in trace or mode != "relation_chain", before=turns_before(ctx, group, turns),
-        replies=turns_beside(ctx, group, turns, 1),
+        replies=replies_to(ctx, group, turns),
         residence=predicate == "lives_in" and not asked.many and lives_question(question))
     if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb
         turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event
@@ -362,8 +338,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     support = dedupe(lead + result.evidence + [c.evidence for c in chosen])
     members = CATEGORY_MEMBERS.get(asked.head, frozenset())  # "violin" is typed; "different cultures" is not
     typed = asked.kind in TYPED or all(norm(c.value).split()[-1] in members for c in chosen)
-    own = own_voice(subject, chosen) if typed else None  # what the subject says of themselves is theirs
-    return Reading(answer, False, support, trace, typed=typed, own=own)
+    voice = own_voice(subject, [(c.evidence.speaker, c.owner) for c in chosen]) if typed else None
+    return Reading(answer, False, support, trace, typed=typed, own=voice)
 
 
 def count_reading(ctx: Context, group: str, subject: Subject, head: str, turns: list[Evidence],
