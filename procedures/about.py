@@ -237,11 +237,13 @@ def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, .
 
 @lru_cache(maxsize=65_536)
 def about(s: Subject, *, speaker: str, sentence: str, turn: str, others: tuple[str, ...],
-          previous: str = "") -> float:
+          previous: str = "", earlier: str = "") -> float:
     """How surely ``sentence`` (of ``turn``, said by ``speaker``) is about the subject, 0–1.
 
     ``others`` are the group's other speakers (a two-person chat's "you" is the listener);
-    ``previous`` is the turn before, for "she" right after the subject was named. Kept per
+    ``previous`` is the turn before, for "she" right after the subject was named; ``earlier`` the
+    one before it, for "she" opening a turn after a reply ("meera. we met…" – "wow!" – "she's a
+    doctor"), named in no sentence between (a later one may name someone else first). Kept per
     argument set: several steps of one question weigh the same sentences.
     """
     said_by = speaker.lower() == s.name.lower() or speaker.lower().split()[0] in s.aliases
@@ -254,6 +256,8 @@ def about(s: Subject, *, speaker: str, sentence: str, turn: str, others: tuple[s
         return 0.9 if FIRST.search(sentence) else 0.5
     if s.speaker and not said_by and SECOND.search(sentence) and len(others) <= 2:
         return 0.8
-    if s.named_in(turn) or (THIRD.search(sentence) and s.named_in(previous)):
+    opening = turn.lstrip().startswith(sentence.strip())  # the turn's first sentence
+    if s.named_in(turn) or (THIRD.search(sentence) and (s.named_in(previous) or opening and s.named_in(
+            earlier))):
         return 0.6 if THIRD.search(sentence) or not FIRST.search(sentence) else 0.3
     return 0.0

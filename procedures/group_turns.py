@@ -156,10 +156,16 @@ def group_span(ctx: Context, group: str) -> list[Row]:
     return _kept_or_read(ctx, group, GroupTurns.span, "temporal.group_span")
 
 
-def turns_before(ctx: Context, group: str, turns: list[Evidence]) -> dict[str, str]:
-    """The text of the turn said just before each of ``turns`` ("she's in Oslo now" after "How is
-    Maren?"), read by position from the group's anchor."""
-    return {u: r.get("text") or "" for u, r in _beside(ctx, group, turns, -1).items()}
+def turns_before(
+    ctx: Context, group: str, turns: list[Evidence], back: int = 1
+) -> dict[str, tuple[str, ...]]:
+    """The texts of the ``back`` turns said just before each of ``turns``, the nearest first ("she's in
+    Oslo now" after "How is Maren?"), read by position from the group's anchor."""
+    said: dict[str, list[str]] = {}
+    for step in range(1, back + 1):
+        for u, r in _beside(ctx, group, turns, -step).items():
+            said.setdefault(u, []).append(r.get("text") or "")
+    return {u: tuple(texts) for u, texts in said.items()}
 
 
 def replies_to(ctx: Context, group: str, turns: list[Evidence]) -> dict[str, str]:

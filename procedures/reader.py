@@ -112,7 +112,8 @@ def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subje
 def candidates(
     ctx: Context, asked: Asked, subject: Subject | None, turns: list[Evidence], cues: set[str],
     speakers: tuple[str, ...], excluded: set[str], verb: str | None, *, attribute: bool = True,
-    before: dict[str, str] | None = None, residence: bool = False, replies: dict[str, str] | None = None,
+    before: dict[str, tuple[str, ...]] | None = None, residence: bool = False,
+    replies: dict[str, str] | None = None,
 ) -> list[Candidate]:
     """Every span of the asked kind in ``turns``, weighed (see the module doc). With ``attribute``
     the span's own clause must be about the subject (a slot of the subject's: where they live);
@@ -128,10 +129,11 @@ def candidates(
     for rank, ev in enumerate(turns):
         doc = parse(ev.text)
         sents = list(doc.sents)
-        previous = (before or {}).get(ev.episode, "")
+        previous, *earlier = (before or {}).get(ev.episode, ("",))
         answered = (replies or {}).get(ev.episode, "")  # the other speaker's reply
         per_sent = [about(subject, speaker=ev.speaker, sentence=x.text, turn=ev.text, others=speakers,
-                          previous=previous) if subject else 0.6 for x in sents]
+                          previous=previous, earlier=earlier[0] if earlier else "") if subject else 0.6
+                    for x in sents]
         turn_about = max(per_sent, default=0.0)
         homes = [sp.start for x in sents for sp in spans_of(x, "place", asked.head)] \
             if residence and asked.kind == "place" else []

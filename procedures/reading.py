@@ -283,9 +283,10 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     graph = graph_candidates(ctx, asked, facts, evidence, excluded,  # edges of the subject only
                              at=window[1] if window is not None and window[1] < FAR_FUTURE else None,
                              open_only=latest and window is None)
+    back = 1 if subject is None or subject.speaker else 2  # "she" of a third person: the exchange before
     turn_cands = candidates(
         ctx, asked, subject, turns, cue_set, speakers, excluded, verb,
-        attribute="bridge" in trace or mode != "relation_chain", before=turns_before(ctx, group, turns),
+        attribute="bridge" in trace or mode != "relation_chain", before=turns_before(ctx, group, turns, back),
         replies=replies_to(ctx, group, turns),
         residence=predicate == "lives_in" and not asked.many and lives_question(question))
     if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb

@@ -127,7 +127,7 @@ def _roles(sent: Any) -> list[Span]:
                 ROLE_SUFFIX.search(root.lower_) and root.dep_ != "ROOT":
             cleaned = clean([t for t in chunk if t.i <= root.i])
             if cleaned:
-                out.append(Span(cleaned[0], "role", 0.7, cleaned[1], cleaned[2]))
+                out.append(Span(cleaned[0], "role", 0.7, cleaned[1], cleaned[2], _said_of(root)))
     for t in sent:  # "Ines is captaining the late ferry": a role head said of its subject, as sure as a noun
         obj = next((c for c in t.children if c.dep_ == "dobj"), None)
         if t.pos_ == "VERB" and t.lemma_.lower() in ROLE_VERBS and obj is not None and obj.pos_ != "PRON":
@@ -141,8 +141,16 @@ def _roles(sent: Any) -> list[Span]:
         cleaned = clean(toks)
         if cleaned:
             sure = (0.9 if hit.i == chunk.root.i else 0.6) * (1.0 if _predicated(chunk) else 0.4)
-            out.append(Span(cleaned[0], "role", sure, cleaned[1], cleaned[2]))
+            out.append(Span(cleaned[0], "role", sure, cleaned[1], cleaned[2], hit.i == chunk.root.i
+                            and _said_of(hit)))
     return out
+
+
+def _said_of(root: Any) -> bool:
+    """A role a copula says of its clause's subject ("she's a paediatrician", "I'm a paralegal"):
+    its own clause states that someone holds it, so it needs no cue word near it."""
+    return root.dep_ == "attr" and root.head.lemma_ == "be" and any(
+        c.dep_ == "nsubj" for c in root.head.children)
 
 
 AGE_WORDS = re.compile(r"\s*-?\s*(?:years?|yrs?)\s*-?\s*old\b|\s+yo\b", re.I)
