@@ -58,6 +58,11 @@ class Subject:
         low = text.lower()
         return any(word_pattern(a).search(low) for a in self.aliases)
 
+    def said_by(self, speaker: str | None) -> bool:
+        """A turn of this speaker's own (full or first name)."""
+        low = (speaker or "").lower()
+        return bool(low) and (low == self.name.lower() or low.split()[0] in self.aliases)
+
     def unnamed(self, text: str) -> str:
         """``text`` without the subject's names."""
         for a in self.aliases:

@@ -22,7 +22,7 @@ from tkg.models import NO_INFORMATION, Evidence, Fact
 from tkg.nlp import is_place_name, parse, token_words
 from tkg.text import content_terms, stem
 
-from .about import Subject, about, clause_about
+from .about import FIRST, SECOND, Subject, about, clause_about
 from .gather import merge_variants
 from .residence import locates, named_home, place_scale, residence_scale, taken_back
 from .slots import FAR_PAST
@@ -139,8 +139,10 @@ def candidates(
             if residence and asked.kind == "place" else []
         last_cues: list[int] = []
         said: list[tuple[int, int]] = []  # (span start, its candidate's index in out) in this turn
+        listener = subject is not None and subject.speaker and not subject.said_by(ev.speaker)
         for sent, a in zip(sents, per_sent, strict=True):
-            a = max(a, 0.8 * turn_about)
+            if not (listener and FIRST.search(sent.text) and not SECOND.search(sent.text)):
+                a = max(a, 0.8 * turn_about)  # "I …" to the subject is about the speaker, whatever else
             at = [i for i, st, low, lemma in token_words(sent) if st in cues or (pets and low in PET_WORDS)
                   or (orgs and lemma in ROLE_HEADS)]
             near_cues = at + [

@@ -208,8 +208,10 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     trace["subject"] = subject.name if subject else None
     cue_set = cue_terms(ctx, question, predicate, subject, asked)
     listing = asked.many and mode == "aggregation"  # a list reads all the subject's turns
-    turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set, k=60 if listing else 24,
-                                                   own=listing))
+    home = predicate == "lives_in" and not asked.many and lives_question(question)
+    every = listing or home and subject is not None and subject.speaker  # so does where a speaker lives
+    turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set, k=60 if every else 24,
+                                                   own=every))
     # one batch for the turns every later step reads, and the question when its verb will be read
     # (a batch parses a text several times cheaper than a call of its own, with the same result)
     verb_read = not (asked.count or asked.kind in ("reason", "manner", "date", "event")
@@ -288,7 +290,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         ctx, asked, subject, turns, cue_set, speakers, excluded, verb,
         attribute="bridge" in trace or mode != "relation_chain", before=turns_before(ctx, group, turns, back),
         replies=replies_to(ctx, group, turns),
-        residence=predicate == "lives_in" and not asked.many and lives_question(question))
+        residence=home)
     if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb
         turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event
     if graph:  # graph first: the edges valid then stand; "now", unless a turn clearly said a newer value

@@ -46,7 +46,7 @@ DAY_PART = r"(?:\s+(?:morning|afternoon|evening|night))?"
 # cue words of a clause's tense
 _FUTURE = re.compile(
     r"\b(?:will|won't|shall|gonna|going\s+to|plan(?:s|ned|ning)?\s+(?:to|on)|hop(?:e|es|ing)\s+to|"
-    r"want(?:s)?\s+to|intend|scheduled|upcoming|looking\s+forward|can't\s+wait|tomorrow|next|soon|"
+    r"want(?:s)?\s+to|intend|scheduled|(?:fixed|set|booked|slated)\s+for|upcoming|looking\s+forward|can't\s+wait|tomorrow|next|soon|"
     r"(?:'m|am|are|'re|is)\s+(?:\w+ing))\b|'ll\b",
     re.I,
 )
