@@ -105,6 +105,16 @@ def subject_of(q: Question, speakers: dict[str, int]) -> Subject | None:
     return Subject(name, frozenset(a for a in aliases if len(a) > 1), match is not None)
 
 
+def continued(sents: list[Any]) -> list[str]:
+    """Each sentence's text, after the one before it when that one ends in a colon: "I have a new
+    companion: Maisie, a rescue whippet" is one statement that the sentence splitter cut in two."""
+    out, lead = [], ""
+    for sent in sents:
+        out.append(f"{lead} {sent.text}" if lead else sent.text)
+        lead = sent.text if sent.text.rstrip().endswith(":") else ""
+    return out
+
+
 _SUBJ_DEPS = ("nsubj", "nsubjpass", "csubj", "expl")
 OWN_CLAUSE = 0.7  # a clause this surely about a speaker, in their own turn, is their own word on themselves
 

@@ -26,7 +26,7 @@ from tkg.models import Evidence
 from tkg.nlp import is_common_word, is_place_name, parse
 from tkg.text import content_terms, stems_of
 
-from .about import Subject, about, word_pattern
+from .about import Subject, about, continued, word_pattern
 from .abstain import GENERIC, INFERENCE
 from .slots import FAR_PAST
 from .spans import ANIMALS
@@ -160,13 +160,11 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
         if not any(says_name(n, low) for n in need_names) and not any(w in low for w in nouns) \
                 and not need_event:
             continue
-        for sent in parse(ev.text).sents:
+        sents = list(parse(ev.text).sents)
+        for sent, whole in zip(sents, continued(sents), strict=True):
             text = sent.text.lower()
-            a = (
-                about(subject, speaker=ev.speaker, sentence=sent.text, turn=ev.text, others=speakers)
-                if subject
-                else 1.0
-            )
+            a = about(subject, speaker=ev.speaker, sentence=whole, turn=ev.text, others=speakers) \
+                if subject else 1.0
             words = content_terms(sent.text)
             for n in need_names:
                 if not says_name(n, text):

@@ -181,6 +181,9 @@ def candidates(
                 penalty = 0.6 if asked.kind == "person" and sp.text.lower() in voices else 1.0
                 owner = clause_about(subject, doc[sp.start], speaker=ev.speaker, speakers=speakers,
                                      fallback=a, relation=relation) if subject and attribute else a
+                if pets and doc[sp.start].dep_ == "nsubj" and any(  # "Biscuit (the old collie) is nine":
+                        c.dep_ == "appos" and c.lower_ in PET_WORDS for c in doc[sp.start].children):
+                    owner = max(owner, a * 0.8)  # a pet is its clause's subject, which says not whose it is
                 scale = place_scale(asked.head, sp.text) if asked.kind == "place" else 1.0
                 if residence and asked.kind == "place":
                     scale *= residence_scale(doc, sp.start, sp.end)

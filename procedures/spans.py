@@ -14,7 +14,6 @@ Example::
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from planners.asked import ANIMALS
@@ -22,19 +21,16 @@ from tkg.nlp import is_common_word, is_place_name, is_verb_word
 
 from .residence import named_home
 from .span_base import Span, clean, entity_spans
+from .span_numbers import numbers
 from .span_words import (
-    AGE_AFTER,
-    AGE_BEFORE,
     AHEAD,
     AHEAD_OR_DONE,
     CALENDAR,
     CATEGORY_MEMBERS,
-    CLOCK,
     DET,
     FAVOURITE,
     LOCATIVE,
     NER_KINDS,
-    NUMBER_WORDS,
     PEOPLE,
     PET_WORDS,
     PREDICATING,
@@ -153,68 +149,6 @@ def _said_of(root: Any) -> bool:
         c.dep_ == "nsubj" for c in root.head.children)
 
 
-AGE_WORDS = re.compile(r"\s*-?\s*(?:years?|yrs?)\s*-?\s*old\b|\s+yo\b", re.I)
-
-
-def _number_runs(sent: Any) -> list[Span]:
-    """Numbers as written: "34", "sixty-two", "twenty five" (a run of number words and hyphens)."""
-    out: list[Span] = []
-    run: list[Any] = []
-    toks = list(sent) + [None]
-    for t in toks:
-        # a number word counts as a numeral only ("one dog"), not as a pronoun ("the one you drove")
-        is_num = t is not None and (t.like_num and not t.text[:1].isalpha()
-                                    or t.lower_ in NUMBER_WORDS and t.pos_ == "NUM")
-        if is_num or (t is not None and t.text == "-" and run):
-            run.append(t)
-            continue
-        while run and run[-1].text == "-":
-            run.pop()
-        if run:
-            doc = run[0].doc
-            out.append(Span(doc.text[run[0].idx : run[-1].idx + len(run[-1].text)], "number", 0.8,
-                            run[0].i, run[-1].i + 1))
-        run = []
-    return out
-
-
-def _numbers(sent: Any, head: str) -> list[Span]:
-    if head == "time":  # a clock time or a race time: "6:30 pm", "3:41:07", not a count or a date
-        clocks = [Span(e.text, "number", 0.9, e.start, e.end) for e in sent.ents
-                  if e.label_ == "TIME" and any(c.isdigit() for c in e.text)]
-        return clocks + [Span(t.text, "number", 0.9, t.i, t.i + 1) for t in sent
-                         if CLOCK.match(t.text) and not any(c.start <= t.i < c.end for c in clocks)]
-    if head == "age":  # an age is a count of years: no clock times, money or ordinals
-        return [Span(s.text, s.kind, 0.95 if _says_age(sent, s) else s.sure, s.start, s.end,
-                     _names_age(sent, s))
-                for s in _number_runs(sent) if not (s.text.isdigit() and int(s.text) > 130)
-                and sent.doc[s.start].ent_type_ not in ("TIME", "MONEY", "PERCENT", "ORDINAL")]
-    out = [s for s in entity_spans(sent, NER_KINDS["number"], "number", 0.9)
-           if not (s.end - s.start == 1 and sent.doc[s.start].lower_ in NUMBER_WORDS
-                   and sent.doc[s.start].pos_ != "NUM")]  # "the one you drove": a pronoun
-    seen = {i for s in out for i in range(s.start, s.end)}
-    return out + [s for s in _number_runs(sent) if s.start not in seen]
-
-
-def _says_age(sent: Any, span: Span) -> bool:
-    """A number the sentence gives as an age: "turned 40", "at sixty-one", "nine years old"."""
-    doc = sent.doc
-    before = doc[span.start - 1].lower_ if span.start > sent.start else ""
-    after = doc[span.end].lower_ if span.end < sent.end else ""
-    return before in AGE_BEFORE or after in AGE_AFTER or after.startswith("year-old")
-
-
-def _names_age(sent: Any, span: Span) -> bool:
-    """A number that can only be an age: "turned 40", "at sixty-one", "aged 9", "nine years old",
-    "a 12-year-old" (not "thirty years", which may say how long, nor "at 5", a clock time)."""
-    doc = sent.doc
-    before = doc[span.start - 1].lower_ if span.start > sent.start else ""
-    rest = doc.text[doc[span.end - 1].idx + len(doc[span.end - 1].text) : sent.end_char]
-    if before == "at":  # "at sixty-one", "at 67"; "at 5" is more often a clock time
-        return span.text[:1].isalpha() or span.text.isdigit() and 13 <= int(span.text) <= 120
-    return before in AGE_BEFORE or bool(AGE_WORDS.match(rest))
-
-
 def _statuses(sent: Any) -> list[Span]:
     low = sent.text.lower()
     out = [
@@ -247,6 +181,11 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
         return [s for s in given if s.start > sent.start and sent.doc[s.start - 1].lemma_ == "be"]
     names = entity_spans(sent, ("PERSON", "ORG", "GPE", "PRODUCT", "WORK_OF_ART", "NORP"), "name", 0.7)
     taken = {i for s in names for i in range(s.start, s.end)}
+    for t in sent:  # "Biscuit (the old spaniel) is nine": the category in apposition names it, even first
+        if t.i not in taken and t.text[:1].isupper() and t.is_alpha and any(
+                c.dep_ == "appos" and (c.lower_ in heads or c.lemma_.lower() in heads) for c in t.children):
+            names.append(Span(t.text, "name", 0.8, t.i, t.i + 1))
+            taken.add(t.i)
     for s in _proper_runs(sent):
         if not any(i in taken for i in range(s.start, s.end)):
             names.append(Span(s.text, "name", 0.6, s.start, s.end))
@@ -395,7 +334,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     if kind == "role":
         return _roles(sent)
     if kind == "number":
-        return _numbers(sent, head)
+        return numbers(sent, head)
     if kind == "date":
         return entity_spans(sent, NER_KINDS["date"], "date", 0.9)
     if kind == "status":

@@ -20,6 +20,7 @@ _NEGATION = any_of("not|never|no longer|didn'?t|don'?t|doesn'?t|won'?t|isn'?t|wa
 _HYPOTHETICAL = any_of("if|would|might|maybe|perhaps|someday|one day|thinking (?:of|about)|considering|"
                        "dream(?:ing)? of|wish|hope to|hoping to|planning to|plan to|want to|wanna|"
                        "might|could|should i|whether")
+_ANCHORING = frozenset("after before since until till than".split())
 _RETRACTED = any_of("fell through|called off|cancel+ed|never happened|not happening|off the table|scrapped|"
                     "no longer")
 
@@ -38,13 +39,20 @@ def negated(sent: Any, token: Any | None = None) -> bool:
             return True
         if t.head is t or t.dep_ in ("ROOT", "conj", "ccomp", "advcl"):
             break
+        if t.dep_ == "pobj" and t.head.lower_ in _ANCHORING:
+            break  # "I wasn't going to get a dog after Rex": a time the denial is measured from
         t, hops = t.head, hops + 1
     return False
 
 
+_ASIDE = re.compile(r"\([^()]*\)")
+
+
 def hypothetical(sent: Any) -> bool:
-    """The sentence is a question, a condition, a wish or a plan rather than a statement of fact."""
-    return sent.text.rstrip().endswith("?") or bool(_HYPOTHETICAL.search(sent.text))
+    """The sentence is a question, a condition, a wish or a plan rather than a statement of fact. An
+    aside in brackets speaks for itself: "Rex (the collie, if you remember him) is nine" states it."""
+    text = sent.text
+    return text.rstrip().endswith("?") or bool(_HYPOTHETICAL.search(_ASIDE.sub(" ", text)))
 
 
 # a reply that says yes in its first words: "yes!", "Tomasz, yes", "that's him", "yep, since May"

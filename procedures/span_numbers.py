@@ -1,0 +1,75 @@
+"""Numbers in one parsed sentence, as the reader types them: counts, clock and race times, and ages.
+
+`procedures.spans` asks here for the spans of the "number" kind. An age is a count of years, never a
+clock time, money or an ordinal; a number whose own words say it is an age ("turned 40", "nine years
+old", "at sixty-one") is cued, so the reader needs no cue word near it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .span_base import Span, entity_spans
+from .span_words import AGE_AFTER, AGE_BEFORE, CLOCK, NER_KINDS, NUMBER_WORDS
+
+AGE_WORDS = re.compile(r"\s*-?\s*(?:years?|yrs?)\s*-?\s*old\b|\s+yo\b", re.I)
+
+
+def _number_runs(sent: Any) -> list[Span]:
+    """Numbers as written: "34", "sixty-two", "twenty five" (a run of number words and hyphens)."""
+    out: list[Span] = []
+    run: list[Any] = []
+    toks = list(sent) + [None]
+    for t in toks:
+        # a number word counts as a numeral only ("one dog"), not as a pronoun ("the one you drove")
+        is_num = t is not None and (t.like_num and not t.text[:1].isalpha()
+                                    or t.lower_ in NUMBER_WORDS and t.pos_ == "NUM")
+        if is_num or (t is not None and t.text == "-" and run):
+            run.append(t)
+            continue
+        while run and run[-1].text == "-":
+            run.pop()
+        if run:
+            doc = run[0].doc
+            out.append(Span(doc.text[run[0].idx : run[-1].idx + len(run[-1].text)], "number", 0.8,
+                            run[0].i, run[-1].i + 1))
+        run = []
+    return out
+
+
+def numbers(sent: Any, head: str) -> list[Span]:
+    if head == "time":  # a clock time or a race time: "6:30 pm", "3:41:07", not a count or a date
+        clocks = [Span(e.text, "number", 0.9, e.start, e.end) for e in sent.ents
+                  if e.label_ == "TIME" and any(c.isdigit() for c in e.text)]
+        return clocks + [Span(t.text, "number", 0.9, t.i, t.i + 1) for t in sent
+                         if CLOCK.match(t.text) and not any(c.start <= t.i < c.end for c in clocks)]
+    if head == "age":  # an age is a count of years: no clock times, money or ordinals
+        return [Span(s.text, s.kind, 0.95 if _says_age(sent, s) else s.sure, s.start, s.end,
+                     _names_age(sent, s))
+                for s in _number_runs(sent) if not (s.text.isdigit() and int(s.text) > 130)
+                and sent.doc[s.start].ent_type_ not in ("TIME", "MONEY", "PERCENT", "ORDINAL")]
+    out = [s for s in entity_spans(sent, NER_KINDS["number"], "number", 0.9)
+           if not (s.end - s.start == 1 and sent.doc[s.start].lower_ in NUMBER_WORDS
+                   and sent.doc[s.start].pos_ != "NUM")]  # "the one you drove": a pronoun
+    seen = {i for s in out for i in range(s.start, s.end)}
+    return out + [s for s in _number_runs(sent) if s.start not in seen]
+
+
+def _says_age(sent: Any, span: Span) -> bool:
+    """A number the sentence gives as an age: "turned 40", "at sixty-one", "nine years old"."""
+    doc = sent.doc
+    before = doc[span.start - 1].lower_ if span.start > sent.start else ""
+    after = doc[span.end].lower_ if span.end < sent.end else ""
+    return before in AGE_BEFORE or after in AGE_AFTER or after.startswith("year-old")
+
+
+def _names_age(sent: Any, span: Span) -> bool:
+    """A number that can only be an age: "turned 40", "at sixty-one", "aged 9", "nine years old",
+    "a 12-year-old" (not "thirty years", which may say how long, nor "at 5", a clock time)."""
+    doc = sent.doc
+    before = doc[span.start - 1].lower_ if span.start > sent.start else ""
+    rest = doc.text[doc[span.end - 1].idx + len(doc[span.end - 1].text) : sent.end_char]
+    if before == "at":  # "at sixty-one", "at 67"; "at 5" is more often a clock time
+        return span.text[:1].isalpha() or span.text.isdigit() and 13 <= int(span.text) <= 120
+    return before in AGE_BEFORE or bool(AGE_WORDS.match(rest))
