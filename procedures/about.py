@@ -200,13 +200,12 @@ def _copula_possessor(token: Any, relation: frozenset[str]) -> Any | None:
         t = t.head
     if not relation or t.dep_ != "nsubj" or t.head.lemma_ != "be":
         return None
-    for noun in t.head.children:
-        if noun.dep_ == "attr" and (noun.lemma_.lower() in relation or noun.lower_ in relation):
-            poss = next((c for c in noun.children if c.dep_ == "poss"), None)
-            before = noun.doc[noun.i - 1] if noun.i > 0 else None  # "ur" is often parsed as a name
-            return poss if poss is not None else before if before is not None \
-                and before.lower_ in _POSSESSIVE else None
-    return None
+    said = [x for c in t.head.children if c.dep_ == "attr" for x in c.subtree]  # what the copula says it is
+    nouns = [x for x in said if x.pos_ in ("NOUN", "PROPN")]
+    if not any(x.lemma_.lower() in relation or x.lower_ in relation for x in nouns):
+        return None
+    # "ur" is often parsed as a name, and the relation noun as a compound: any possessive word will do
+    return next((x for x in said if x.dep_ == "poss" or x.lower_ in _POSSESSIVE), None)
 
 
 def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, ...], fallback: float,
