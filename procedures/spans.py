@@ -14,6 +14,7 @@ Example::
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from planners.asked import ANIMALS
@@ -262,6 +263,26 @@ def _members(sent: Any, head: str) -> list[Span]:
     return out
 
 
+# "she's ex-salt & ember", "he is ex-Google": the prefix names where someone was before, in any case;
+# one word, or words joined by "&" or hyphens ("ex-big-tech")
+_FORMER = re.compile(r"\bex-([^\W\d_]+(?:\s?&\s?[^\W\d_]+|-[^\W\d_]+)*)", re.I)
+
+
+def _former(sent: Any) -> list[Span]:
+    """Organisations named by "ex-" ("she's ex-salt & ember too"), not a former someone ("ex-wife")."""
+    out = []
+    for m in _FORMER.finditer(sent.text):
+        at = sent.doc.char_span(sent.start_char + m.start(1), sent.start_char + m.end(1),
+                                alignment_mode="expand")
+        last = m.group(1).split("-")[-1].lower()
+        if at is not None and last not in PEOPLE and last not in ROLE_HEADS and last not in _KIN:
+            out.append(Span(m.group(1), "organisation", 0.7, at.start, at.end))
+    return out
+
+
+_KIN = frozenset("wife husband boyfriend girlfriend partner fiance fiancee colleague friend boss".split())
+
+
 def _ordinary(t: Any) -> bool:
     """An ordinary English word in any of its forms: "books" and "kids" are plurals of words English
     has (WordNet lists base forms only), so a lower-case one is no one's name."""
@@ -317,7 +338,8 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         extra = [Span(s.text, "organisation", 0.5, s.start, s.end) for s in _proper_runs(sent)
                  if not any(i in taken for i in range(s.start, s.end)) and s.start not in places
                  and not any(t.ent_type_ == "PERSON" for t in sent.doc[s.start : s.end])]
-        return orgs + extra
+        taken |= {i for s in extra for i in range(s.start, s.end)}
+        return orgs + extra + [s for s in _former(sent) if not taken & set(range(s.start, s.end))]
     if kind == "person":
         people = entity_spans(sent, NER_KINDS["person"], "person", 0.9)
         taken = {i for s in people for i in range(s.start, s.end)}
