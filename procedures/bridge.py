@@ -29,6 +29,7 @@ from tkg.nlp import parse
 from tkg.text import content_terms, stems_of, tokenize
 
 from .about import Subject
+from .group_turns import replies_to
 from .reader import FAR_FUTURE, Candidate, candidates, choose, norm
 from .roles import named_for_role, role_bases
 from .slots import FAR_PAST, lexicon_for
@@ -226,7 +227,8 @@ def find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, 
         return _person(name, speakers)
     latest = window is None and not relation.earliest  # "Noor's manager" without a date is her manager now
     asked = Asked("person", relation.word, recency=latest)
-    found = candidates(ctx, asked, subject, turns, cues, speakers, excluded, None, attribute=False)
+    found = candidates(ctx, asked, subject, turns, cues, speakers, excluded, None, attribute=False,
+                       replies=replies_to(ctx, group, turns))  # "X is your boss, right?" - "yes"
     found = [c for c in found if _near_relation(c.evidence, c.value, cues, subject)]
     if relation.earliest and window is None:
         window = (FAR_PAST, FAR_FUTURE)  # "first": the first said
@@ -283,11 +285,15 @@ def says_relation(verb: str, cues: set[str]) -> bool:
     return bool(stems_of(_inflections(verb)) & cues)
 
 
+_MOVING = frozenset("move relocate leave emigrate".split())
+
+
 def said_with(found: list[Candidate], verb: str) -> list[Candidate]:
     """Candidates about the bridge person, halved unless their turn says the question's own verb
     ("moved to Singapore" for "which office did she move to", not "knows people in Zurich")."""
     out = []
+    verbs = _MOVING if verb in _MOVING else {verb}  # "is leaving for a job in Oslo" tells a move too
     for c in found:
-        said = any(t.lemma_.lower() == verb for t in parse(c.evidence.text))
+        said = any(t.lemma_.lower() in verbs for t in parse(c.evidence.text))
         out.append(c if said else replace(c, score=c.score * 0.5))
     return out
