@@ -45,6 +45,7 @@ NEWER = 1.0  # the support a value said after the graph's newest edge needs to r
 _FLOOR = {"role": 0.6, "status": 0.6, "pet_name": 0.45, "animal": 0.45}
 FAR_FUTURE = datetime(2200, 1, 1, tzinfo=UTC)
 _FORMERLY = re.compile(r"\b(?:previous(?:ly)?|former(?:ly)?|used to|before)\b", re.I)
+_ORIGIN = re.compile(r"\bfrom\W*$", re.I)
 _VISIT = frozenset("visit visiting visited trip holiday holidays vacation weekend conference flight flying "
                    "travel travelling traveling tour stay staying".split())
 _STATE_KINDS = frozenset({"place", "organisation", "person", "role", "thing", "pet_name", "animal", "number"})
@@ -102,7 +103,8 @@ def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subje
     and, for the relation it asks about, the predicate's verbs, nouns and phrases."""
     terms = content_terms(question, drop=sorted(subject.aliases) if subject else ()) | (
         KIND_CUES.get(asked.kind, set()) if asked else set()
-    ) | ({"ex"} if _FORMERLY.search(question) else set())  # "where did she work before": "ex-Google"
+    ) | ({"ex"} if _FORMERLY.search(question) else set()) | (  # "where did she work before": "ex-Google"
+        {"from"} if _ORIGIN.search(question) else set())  # "which city is he from": "the guy from Braga"
     if predicate and predicate in ctx.registry:
         p = ctx.registry.get(predicate)
         words = " ".join((*p.phrases, *(v.split(" ")[0] for v in p.verbs), *p.nouns,
