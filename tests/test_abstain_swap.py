@@ -103,7 +103,8 @@ def test_the_swapped_question_renames_every_mention() -> None:
 
 
 def _grounded(
-    mem: Memory, tmp_path: Path, turns: list[tuple[str, str]], questions: list[str], ownership: bool = False
+    mem: Memory, tmp_path: Path, turns: list[tuple[str, str]], questions: list[str], ownership: bool = False,
+    said_own: str | None = None,
 ) -> list[Grounding]:
     """Ingest a two-person chat of our own into a new group; ground each question as `Memory.ask` would
     (by default as after the reader found a typed value: ownership=False skips the term-ownership check)."""
@@ -114,21 +115,25 @@ def _grounded(
         for i, (who, text) in enumerate(turns, 1)), encoding="utf-8")
     group = ingested(mem, "swap", path)
     lookup = default_payloads().for_mode("single_fact")
-    return [ground(mem.ctx, question_in(mem.ctx, q, group), group, ownership=ownership, payload=lookup)
-            for q in questions]
+    return [ground(mem.ctx, question_in(mem.ctx, q, group), group, ownership=ownership, payload=lookup,
+                   said_own=said_own) for q in questions]
+
+
+KAYAKS = [
+    ("Tomas", "I finally bought my own kayak last weekend, a bright orange one!"),
+    ("Ines", "Wow, orange! What did you call it?"),
+    ("Tomas", "I named my kayak Otter. Every kayak I own gets named after a river animal."),
+    ("Ines", "Otter suits it! Meanwhile my weekend went to repotting ferns."),
+    ("Tomas", "How many ferns do you have now?"),
+    ("Ines", "Eleven ferns, my balcony is a jungle."),
+]
 
 
 def test_ground_runs_the_swap_on_a_real_store_and_keeps_the_right_persons_question(
     mem: Memory, tmp_path: Path
 ) -> None:
-    wrong, right = _grounded(mem, tmp_path, [
-        ("Tomas", "I finally bought my own kayak last weekend, a bright orange one!"),
-        ("Ines", "Wow, orange! What did you call it?"),
-        ("Tomas", "I named my kayak Otter. Every kayak I own gets named after a river animal."),
-        ("Ines", "Otter suits it! Meanwhile my weekend went to repotting ferns."),
-        ("Tomas", "How many ferns do you have now?"),
-        ("Ines", "Eleven ferns, my balcony is a jungle."),
-    ], ["What did Ines name her kayak?", "What did Tomas name his kayak?"])
+    wrong, right = _grounded(mem, tmp_path, KAYAKS, ["What did Ines name her kayak?",
+                                                     "What did Tomas name his kayak?"])
     assert right.grounded and "swapped" in (right.ownership or {}), right.to_trace()
     assert not wrong.grounded and "Tomas's own turns" in wrong.reason, wrong.to_trace()
 
@@ -156,3 +161,15 @@ def test_inference_questions_and_the_speakers_own_words_are_exempt(mem: Memory, 
     assert own.grounded and (own.ownership or {})["swapped"]["exempt"] == (
         "Ines's own turns match the question's words best"
     ), own.to_trace()
+
+
+def test_a_value_the_asked_speaker_states_of_themselves_is_exempt_from_the_swap(
+    mem: Memory, tmp_path: Path
+) -> None:
+    """The reader found its value in Ines's own first-person clause (`Reading.own`): what she says of
+    herself is hers, so the swap never abstains; a value that is Tomas's own word exempts nothing."""
+    (own,) = _grounded(mem, tmp_path, KAYAKS, ["What did Ines name her kayak?"], said_own="Ines")
+    assert own.grounded, own.to_trace()
+    assert "Ines states the reader's value of themselves" in str((own.ownership or {})["swapped"]["exempt"])
+    (theirs,) = _grounded(mem, tmp_path, KAYAKS, ["What did Ines name her kayak?"], said_own="Tomas")
+    assert not theirs.grounded and "Tomas's own turns" in theirs.reason
