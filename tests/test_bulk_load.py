@@ -43,6 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DIM = 384
 T0 = datetime(2023, 3, 12, 19, 15, tzinfo=UTC)
 OURS = {"chunk_text", "chunk_embedding"}  # the Kuzu schema's indexes
+TEXT = {"chunk_text"}  # made with the schema; the vector index is made when a search first needs it
 CHUNK_KINDS = {"turn", "sentence", "window"}  # what full-text search of turns finds (facts apart)
 
 
@@ -186,8 +187,9 @@ def test_kuzu_reader_waits_for_the_bulk_block(tmp_path: Path) -> None:
         assert (
             found and len(found[0]) == 2 and all(tag(6, "a") in r["text"] for r in found[0])
         )  # turn and sentence
-        assert OURS <= {i["name"] for i in store.indexes()} and unsearchable(store, "g") == []
-        with store.bulk_load():  # not empty now: the indexes stay
+        assert {i["name"] for i in store.indexes()} == TEXT  # no search has needed the vector index
+        assert unsearchable(store, "g") == [] and OURS <= {i["name"] for i in store.indexes()}
+        with store.bulk_load():  # not empty now, and with a vector index: the indexes stay
             assert OURS <= {i["name"] for i in store.indexes()}
             assert mem.ingest_episodes(episodes("h", 3), bulk=True).episodes == 3
 
@@ -219,13 +221,15 @@ def test_kuzu_heals_a_half_dropped_vector_index(tmp_path: Path) -> None:
     anew."""
     with KuzuStore(tmp_path / "half.kuzu") as store:
         store.ensure_schema(DIM)
+        store.build_vector_index()
         store.run(
             "CALL DROP_VECTOR_INDEX('Chunk', 'chunk_embedding')"
         )  # Kuzu 0.11.3: Chunk takes no insert now
     with open_memory(f"kuzu://{tmp_path}/half.kuzu") as mem:
-        assert OURS <= {i["name"] for i in mem.ctx.store.indexes()}
+        assert {i["name"] for i in mem.ctx.store.indexes()} == TEXT
         mem.ingest_episodes(episodes("g", 3), bulk=False)
         assert unsearchable(mem.ctx.store, "g") == []
+        assert OURS <= {i["name"] for i in mem.ctx.store.indexes()}
 
 
 def test_kuzu_crash_inside_a_bulk_load_leaves_whole_searchable_episodes(tmp_path: Path) -> None:
@@ -244,13 +248,13 @@ def test_kuzu_crash_inside_a_bulk_load_leaves_whole_searchable_episodes(tmp_path
         assert not OURS & {i["name"] for i in store.indexes()}
     eps = episodes("crash", 40)
     expected = {episode_uuid(e): {c.uuid for c in chunk_episode(e, episode_uuid(e))} for e in eps}
-    with open_memory(url) as mem:  # ensure_schema rebuilds the missing indexes
-        assert OURS <= {i["name"] for i in mem.ctx.store.indexes()}
+    with open_memory(url) as mem:  # ensure_schema rebuilds the missing full-text index
+        assert {i["name"] for i in mem.ctx.store.indexes()} == TEXT
         committed = mem.counts("crash")["episodes"]
         assert committed == 2 * CHILD_TX
         assert check_invariants(mem.ctx.store, "crash", expected_chunks=expected) == []
         assert unsearchable(mem.ctx.store, "crash") == []
-        rest = mem.ingest_episodes(eps, bulk=True)  # a store with chunks: no index is dropped
+        rest = mem.ingest_episodes(eps, bulk=True)  # chunks and a vector index (searched): none is dropped
         assert (rest.episodes, rest.skipped_existing) == (40 - committed, committed)
         assert check_invariants(mem.ctx.store, "crash", expected_chunks=expected) == []
 
