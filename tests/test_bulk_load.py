@@ -277,9 +277,13 @@ def test_cli_ingest_bulk_option(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 CHILD_TX = 4  # episodes per transaction in the crash child
 
 
-def _child(url: str) -> None:
-    """Ingest 40 episodes in bulk, 4 per transaction, and die without cleanup after the second commit."""
+def _child(url: str, before: int = 0) -> None:
+    """Ingest 40 episodes in bulk, 4 per transaction, and die without cleanup after the second commit
+    (first, ``before`` episodes of group 'before' without bulk: the bulk load then resumes a store)."""
     KuzuStore.episodes_per_transaction = CHILD_TX
+    mem = open_memory(url)
+    if before:
+        mem.ingest_episodes(episodes("before", before), bulk=False)
     commit = write.EpisodeWriter._commit_episodes
     done = 0
 
@@ -291,13 +295,12 @@ def _child(url: str) -> None:
             os._exit(17)  # no finally blocks run: the indexes stay dropped
 
     write.EpisodeWriter._commit_episodes = dying  # type: ignore[method-assign]
-    mem = open_memory(url)
     mem.ingest_episodes(episodes("crash", 40), bulk=True)
     raise SystemExit("the child was meant to die inside the bulk load")
 
 
 if __name__ == "__main__":
-    _child(sys.argv[1])
+    _child(sys.argv[1], *map(int, sys.argv[2:]))
 
 
 @pytest.mark.parametrize("per_tx", [1, None])

@@ -16,10 +16,10 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
-from test_bulk_load import ROOT, WordHashEmbedder, episodes, tag, unsearchable
+import test_bulk_load
+from test_bulk_load import CHILD_TX, ROOT, WordHashEmbedder, episodes, tag, unsearchable
 
 from planners.payloads import Payload, default_payloads
 from procedures import group_vectors as gv
@@ -27,7 +27,6 @@ from procedures.fusion import Tuning
 from procedures.retrieval import retrieve
 from tkg.bench.soak import check_invariants
 from tkg.doctor import check_indexes
-from tkg.ingest import write
 from tkg.ingest.chunking import chunk_episode
 from tkg.ingest.prepare import episode_uuid
 from tkg.memory import Memory
@@ -131,35 +130,14 @@ def test_a_resumed_bulk_load_rebuilds_the_full_text_index_over_old_and_new_rows(
             assert names(store) == {TEXT, VECTOR}
 
 
-CHILD_TX = 4
-
-
-def _child(path: str) -> None:
-    """Ingest 8 episodes, then 40 in bulk (4 a transaction); die without cleanup after the second
-    commit of the bulk load, its full-text index dropped."""
-    KuzuStore.episodes_per_transaction = CHILD_TX
-    mem = open_memory(Path(path))
-    mem.ingest_episodes(episodes("before", 8), bulk=False)
-    commit = write.EpisodeWriter._commit_episodes
-    done = 0
-
-    def dying(self: Any, *args: Any) -> None:
-        nonlocal done
-        commit(self, *args)
-        done += 1
-        if done == 2:
-            os._exit(17)
-
-    write.EpisodeWriter._commit_episodes = dying  # type: ignore[method-assign]
-    mem.ingest_episodes(episodes("crash", 40), bulk=True)
-    raise SystemExit("the child was meant to die inside the bulk load")
-
-
 def test_a_crash_inside_a_resumed_bulk_load_is_re_indexed_on_open(tmp_path: Path) -> None:
+    """Kuzu 0.11.3 could not open a store whose log held the full-text index's drop and then rows
+    ("Cannot find table catalog entry"): the bulk load checkpoints after the drop."""
     path = tmp_path / "crash.kuzu"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}
-    child = subprocess.run(
-        [sys.executable, __file__, str(path)], env=env, capture_output=True, text=True, timeout=120, cwd=ROOT
+    child = subprocess.run(  # tests/test_bulk_load.py's child, after 8 episodes ingested plainly
+        [sys.executable, test_bulk_load.__file__, f"kuzu://{path}", "8"], env=env, capture_output=True,
+        text=True, timeout=120, cwd=ROOT,
     )
     assert child.returncode == 17, child.stderr[-2000:]
     with KuzuStore(path) as store:  # as the crash left it: committed rows, no full-text index
@@ -174,7 +152,3 @@ def test_a_crash_inside_a_resumed_bulk_load_is_re_indexed_on_open(tmp_path: Path
         rest = mem.ingest_episodes(eps, bulk=True)
         assert (rest.episodes, rest.skipped_existing) == (40 - 2 * CHILD_TX, 2 * CHILD_TX)
         assert check_invariants(mem.ctx.store, "crash", expected_chunks=expected) == []
-
-
-if __name__ == "__main__":
-    _child(sys.argv[1])

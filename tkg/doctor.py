@@ -126,7 +126,8 @@ def check_indexes(store: GraphStore) -> Check:
         parts.append("not online: " + ", ".join(f"{n} ({names[n]['state']})" for n in offline))
     if ok:
         stated = any("state" in names[n] for n in expected if n in names)
-        parts.append(f"all {len(expected) - len(later)} schema indexes " + ("online" if stated else "present"))
+        made = len(expected) - len(later)
+        parts.append(f"all {made} schema indexes " + ("online" if stated else "present"))
     if later:
         parts.append(", ".join(later) + " not built yet: made when a search first needs it")
     data: dict[str, Any] = {
