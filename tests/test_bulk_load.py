@@ -165,9 +165,11 @@ def test_bulk_is_chosen_for_a_large_first_load_only(tmp_path: Path, monkeypatch:
         mem.forget("off")
         first = mem.ingest_episodes(episodes("first", 8))
         assert first.bulk and first.index_build_s > 0
+        # before the next groups repeat its texts: Kuzu's HNSW index, built over rows holding the same
+        # vector three times, at times left one of them out of every search (BENCHMARKS.md, session 13)
+        assert unsearchable(mem.ctx.store, "first") == []
         assert not mem.ingest_episodes(episodes("second", 8)).bulk  # the store holds episodes now
         assert mem.ingest_episodes(episodes("third", 3), bulk=True).bulk  # asked for: allowed, if no faster
-        assert unsearchable(mem.ctx.store, "first") == []
         assert [mem.counts(g)["episodes"] for g in ("second", "third")] == [8, 3]
 
 
@@ -282,8 +284,8 @@ def _child(url: str, before: int = 0) -> None:
     (first, ``before`` episodes of group 'before' without bulk: the bulk load then resumes a store)."""
     KuzuStore.episodes_per_transaction = CHILD_TX
     mem = open_memory(url)
-    if before:
-        mem.ingest_episodes(episodes("before", before), bulk=False)
+    if before:  # texts of their own (tags past the 40 below), as Kuzu's HNSW misses repeated vectors
+        mem.ingest_episodes(episodes("before", 40 + before)[40:], bulk=False)
     commit = write.EpisodeWriter._commit_episodes
     done = 0
 

@@ -116,11 +116,14 @@ def test_a_resumed_bulk_load_rebuilds_the_full_text_index_over_old_and_new_rows(
     with open_memory(tmp_path / "resumed.kuzu") as mem, open_memory(tmp_path / "plain.kuzu") as other:
         store = mem.ctx.store
         mem.ingest_episodes(episodes("first", 12), bulk=True)
+        # texts of their own: Kuzu's HNSW index, built over rows that hold one vector several times,
+        # at times leaves one of them out of every search (BENCHMARKS.md, session 13)
+        second = episodes("second", 42)[12:]
         with store.bulk_load():  # rows and no vector index: the full-text index goes for the block
             assert names(store) == set()
-            report = mem.ingest_episodes(episodes("second", 30), bulk=True)
+            report = mem.ingest_episodes(second, bulk=True)
         assert names(store) == {TEXT} and report.bulk
-        plain = other.ingest_episodes(episodes("second", 30), bulk=False)
+        plain = other.ingest_episodes(second, bulk=False)
         keys = ("episodes", "chunks", "entities", "facts", "superseded")
         assert {k: getattr(report, k) for k in keys} == {k: getattr(plain, k) for k in keys}
         assert mem.counts("second") == other.counts("second")
