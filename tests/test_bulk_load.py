@@ -43,6 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DIM = 384
 T0 = datetime(2023, 3, 12, 19, 15, tzinfo=UTC)
 OURS = {"chunk_text", "chunk_embedding"}  # the Kuzu schema's indexes
+TEXT = {"chunk_text"}  # made with the schema; the vector index is made when a search first needs it
 CHUNK_KINDS = {"turn", "sentence", "window"}  # what full-text search of turns finds (facts apart)
 
 
@@ -164,9 +165,11 @@ def test_bulk_is_chosen_for_a_large_first_load_only(tmp_path: Path, monkeypatch:
         mem.forget("off")
         first = mem.ingest_episodes(episodes("first", 8))
         assert first.bulk and first.index_build_s > 0
+        # before the next groups repeat its texts: Kuzu's HNSW index, built over rows holding the same
+        # vector three times, at times left one of them out of every search (BENCHMARKS.md, session 13)
+        assert unsearchable(mem.ctx.store, "first") == []
         assert not mem.ingest_episodes(episodes("second", 8)).bulk  # the store holds episodes now
         assert mem.ingest_episodes(episodes("third", 3), bulk=True).bulk  # asked for: allowed, if no faster
-        assert unsearchable(mem.ctx.store, "first") == []
         assert [mem.counts(g)["episodes"] for g in ("second", "third")] == [8, 3]
 
 
@@ -186,8 +189,9 @@ def test_kuzu_reader_waits_for_the_bulk_block(tmp_path: Path) -> None:
         assert (
             found and len(found[0]) == 2 and all(tag(6, "a") in r["text"] for r in found[0])
         )  # turn and sentence
-        assert OURS <= {i["name"] for i in store.indexes()} and unsearchable(store, "g") == []
-        with store.bulk_load():  # not empty now: the indexes stay
+        assert {i["name"] for i in store.indexes()} == TEXT  # no search has needed the vector index
+        assert unsearchable(store, "g") == [] and OURS <= {i["name"] for i in store.indexes()}
+        with store.bulk_load():  # not empty now, and with a vector index: the indexes stay
             assert OURS <= {i["name"] for i in store.indexes()}
             assert mem.ingest_episodes(episodes("h", 3), bulk=True).episodes == 3
 
@@ -219,13 +223,15 @@ def test_kuzu_heals_a_half_dropped_vector_index(tmp_path: Path) -> None:
     anew."""
     with KuzuStore(tmp_path / "half.kuzu") as store:
         store.ensure_schema(DIM)
+        store.build_vector_index()
         store.run(
             "CALL DROP_VECTOR_INDEX('Chunk', 'chunk_embedding')"
         )  # Kuzu 0.11.3: Chunk takes no insert now
     with open_memory(f"kuzu://{tmp_path}/half.kuzu") as mem:
-        assert OURS <= {i["name"] for i in mem.ctx.store.indexes()}
+        assert {i["name"] for i in mem.ctx.store.indexes()} == TEXT
         mem.ingest_episodes(episodes("g", 3), bulk=False)
         assert unsearchable(mem.ctx.store, "g") == []
+        assert OURS <= {i["name"] for i in mem.ctx.store.indexes()}
 
 
 def test_kuzu_crash_inside_a_bulk_load_leaves_whole_searchable_episodes(tmp_path: Path) -> None:
@@ -244,13 +250,13 @@ def test_kuzu_crash_inside_a_bulk_load_leaves_whole_searchable_episodes(tmp_path
         assert not OURS & {i["name"] for i in store.indexes()}
     eps = episodes("crash", 40)
     expected = {episode_uuid(e): {c.uuid for c in chunk_episode(e, episode_uuid(e))} for e in eps}
-    with open_memory(url) as mem:  # ensure_schema rebuilds the missing indexes
-        assert OURS <= {i["name"] for i in mem.ctx.store.indexes()}
+    with open_memory(url) as mem:  # ensure_schema rebuilds the missing full-text index
+        assert {i["name"] for i in mem.ctx.store.indexes()} == TEXT
         committed = mem.counts("crash")["episodes"]
         assert committed == 2 * CHILD_TX
         assert check_invariants(mem.ctx.store, "crash", expected_chunks=expected) == []
         assert unsearchable(mem.ctx.store, "crash") == []
-        rest = mem.ingest_episodes(eps, bulk=True)  # a store with chunks: no index is dropped
+        rest = mem.ingest_episodes(eps, bulk=True)  # chunks and a vector index (searched): none is dropped
         assert (rest.episodes, rest.skipped_existing) == (40 - committed, committed)
         assert check_invariants(mem.ctx.store, "crash", expected_chunks=expected) == []
 
@@ -273,9 +279,13 @@ def test_cli_ingest_bulk_option(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 CHILD_TX = 4  # episodes per transaction in the crash child
 
 
-def _child(url: str) -> None:
-    """Ingest 40 episodes in bulk, 4 per transaction, and die without cleanup after the second commit."""
+def _child(url: str, before: int = 0) -> None:
+    """Ingest 40 episodes in bulk, 4 per transaction, and die without cleanup after the second commit
+    (first, ``before`` episodes of group 'before' without bulk: the bulk load then resumes a store)."""
     KuzuStore.episodes_per_transaction = CHILD_TX
+    mem = open_memory(url)
+    if before:  # texts of their own (tags past the 40 below), as Kuzu's HNSW misses repeated vectors
+        mem.ingest_episodes(episodes("before", 40 + before)[40:], bulk=False)
     commit = write.EpisodeWriter._commit_episodes
     done = 0
 
@@ -287,13 +297,12 @@ def _child(url: str) -> None:
             os._exit(17)  # no finally blocks run: the indexes stay dropped
 
     write.EpisodeWriter._commit_episodes = dying  # type: ignore[method-assign]
-    mem = open_memory(url)
     mem.ingest_episodes(episodes("crash", 40), bulk=True)
     raise SystemExit("the child was meant to die inside the bulk load")
 
 
 if __name__ == "__main__":
-    _child(sys.argv[1])
+    _child(sys.argv[1], *map(int, sys.argv[2:]))
 
 
 @pytest.mark.parametrize("per_tx", [1, None])

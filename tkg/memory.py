@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from planners.payloads import default_payloads, load_payloads
+from procedures import group_vectors
 from procedures.answer import answer_question
 from procedures.model_answer import route_mode
 from procedures.result import evidence_from_hits
@@ -140,7 +142,26 @@ class Memory:
         for group in dict.fromkeys(ep.group for ep in episodes):
             check_model(self.ctx.store, self.ctx.embedder, group, record=True)  # before anything is written
             self._model_checked.add(group)
-        return self._writer().ingest(episodes, progress=progress, bulk=bulk)
+        report = self._writer().ingest(episodes, progress=progress, bulk=bulk)
+        self._index_large_groups(report)
+        return report
+
+    def _index_large_groups(self, report: IngestReport) -> None:
+        """Build the store's vector index once a written group holds more vectors than questions
+        score in memory (`procedures.group_vectors.EXACT_MAX`): here rather than at that group's
+        first question. Smaller groups never read it, so a store of small groups goes without."""
+        store = self.ctx.store
+        if not report.episodes or store.vector_index_ready():
+            return
+        for group in report.groups:
+            counts = store.named("group.counts", {"group_id": group})[0]
+            if int(counts["chunks"] or 0) + int(counts["facts"] or 0) > group_vectors.EXACT_MAX:
+                started = time.perf_counter()
+                store.build_vector_index()
+                spent = time.perf_counter() - started
+                report.index_build_s = round(report.index_build_s + spent, 3)
+                report.seconds = round(report.seconds + spent, 3)
+                return
 
     def ingest_records(
         self, records: Iterable[dict[str, Any]], group: str | None = None, bulk: bool | None = None

@@ -79,6 +79,19 @@ class GraphStore(Runner, Protocol):
         """The index names this store's schema file creates."""
         ...
 
+    def deferred_indexes(self) -> list[str]:
+        """Those of ``expected_indexes`` made only when first needed (Kuzu's vector index, which
+        groups scored in memory never read); absent until then without anything being wrong."""
+        ...
+
+    def vector_index_ready(self) -> bool:
+        """Whether the chunk vector index exists now (a search that needs it builds it first)."""
+        ...
+
+    def build_vector_index(self) -> None:
+        """Make the chunk vector index if it is not there (inside ``bulk_load``: when the block ends)."""
+        ...
+
     def schema_meta(self) -> dict[str, str]:
         """What tkg recorded about the store (``schema_version``, ``embedding_dim``); empty before
         any schema was applied. Writes nothing."""
@@ -95,9 +108,9 @@ class GraphStore(Runner, Protocol):
         store without them and builds them on exit, holding its write lock throughout, so other
         threads wait instead of searching a half-indexed store; if the process dies inside the
         block, ``ensure_schema`` builds the missing indexes on the next open. Into a store that
-        already holds chunks it only serialises (Kuzu cannot drop a vector index and keep the
-        rows). A store that indexes asynchronously anyway (Neo4j) does nothing. Nested blocks are
-        one block.
+        already holds chunks it drops only what it can rebuild (Kuzu: the full-text index while
+        there is no vector index, which cannot be dropped from a table that keeps its rows). A
+        store that indexes asynchronously anyway (Neo4j) does nothing. Nested blocks are one block.
         """
         ...
 

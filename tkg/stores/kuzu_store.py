@@ -3,53 +3,34 @@
 Kuzu allows one read-write process per database and one write transaction at a time, so the
 adapter keeps a connection per thread and serialises writes behind a lock. Kuzu's driver raises
 bare ``RuntimeError``; `kuzu_values.translate` turns them into the TkgError hierarchy.
+
+The vector index is made on demand: groups scored in memory (procedures/group_vectors.py) never
+read it, while each chunk row written under it costs an HNSW insert, and building it ended every
+bulk load. A statement calling ``QUERY_VECTOR_INDEX`` builds it first, as does `build_vector_index`
+(`Memory`, after an ingest leaves a group too large for memory); it then stays (Kuzu 0.11.3 cannot
+drop it from a table that keeps its rows).
 """
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import kuzu
 
 from ..cypher import load_query, load_schema
 from ..errors import SchemaError, StoreError, StoreUnavailable
 from .base import SCHEMA_VERSION, NamedMixin, Params, Row, Transaction, rows_iter
+from .kuzu_schema import INDEX_CALL, TABLE, VECTOR_QUERY, Index, schema_indexes
 from .kuzu_values import param, signature, translate
 from .read_guard import check_read_only
 
 # write-ahead log a bulk load may gather before Kuzu checkpoints (see KuzuStore.bulk_load)
 BULK_CHECKPOINT_BYTES = 1 << 30
-
-# kind, table and index name of a schema statement that creates an index (names are \w+ only)
-_INDEX_CALL = re.compile(r"CALL\s+CREATE_(FTS|VECTOR)_INDEX\(\s*'(\w+)'\s*,\s*'(\w+)'", re.I)
-# kind, name and (for a rel table) the FROM and TO tables of a schema statement that creates a table
-_TABLE = re.compile(
-    r"CREATE\s+(NODE|REL)\s+TABLE\s+IF\s+NOT\s+EXISTS\s+(\w+)\s*\(\s*(?:FROM\s+(\w+)\s+TO\s+(\w+))?", re.I
-)
-
-
-class _Index(NamedTuple):
-    kind: str  # FTS | VECTOR
-    table: str
-    name: str
-    create: str  # the schema statement
-
-    @property
-    def key(self) -> tuple[str, str]:
-        return (self.table, self.name)
-
-
-def _schema_indexes(schema: list[str]) -> list[_Index]:
-    """The indexes a schema makes, in its order."""
-    found = ((_INDEX_CALL.search(stmt), stmt) for stmt in schema)
-    return [_Index(m.group(1), m.group(2), m.group(3), stmt) for m, stmt in found if m]
-
-
+_RETRY = "opening the store again retries it"
 
 class _Tx(Transaction):
     dialect = "kuzu"
@@ -92,6 +73,8 @@ class KuzuStore(NamedMixin):
         self._closed = False
         self._in_bulk = False  # inside bulk_load (held by the thread holding the write lock)
         self._unindexed = False  # ...and its tables have none of the schema's indexes
+        self._vectors_ready: bool | None = None  # the vector index exists (None: not looked yet)
+        self._vectors_wanted = False  # build_vector_index was called inside bulk_load: build at its end
 
     # -- connections ------------------------------------------------------------------------
     def _conn(self) -> kuzu.Connection:
@@ -149,13 +132,16 @@ class KuzuStore(NamedMixin):
         # run on other connections while a write transaction updates the full-text and vector
         # indexes (seen in tests/test_concurrency.py), so the adapter serialises every statement.
         with self._write_lock:
-            return self._execute(self._conn(), query, params)
+            conn = self._conn()
+            self._ready_for(conn, query)
+            return self._execute(conn, query, params)
 
     def read(self, query: str, params: Params = None) -> list[Row]:
         """One allowed read (tkg/stores/read_guard.py) in a read-only transaction."""
         check_read_only(query)
         with self._write_lock:
             conn = self._conn()
+            self._ready_for(conn, query)
             self._execute(conn, "BEGIN TRANSACTION READ ONLY", None)
             try:
                 rows = self._execute(conn, query, params)
@@ -196,14 +182,16 @@ class KuzuStore(NamedMixin):
                 )
             schema = load_schema("kuzu", dim)
             # An empty table lacking one of its indexes is what a crash inside bulk_load leaves, maybe
-            # with the vector index half dropped (see _reset_empty): such a table is made anew.
+            # with the vector index half dropped (see _reset_empty): such a table is made anew (an
+            # empty Chunk table always, as its vector index waits to be needed: cheap while empty).
             existing = self._index_keys(conn)
-            lacking = {ix.table for ix in _schema_indexes(schema) if ix.key not in existing}
+            lacking = {ix.table for ix in schema_indexes(schema) if ix.key not in existing}
             self._reset_empty(conn, schema, lacking)
             existing = self._index_keys(conn)
+            deferred = {ix.create for ix in schema_indexes(schema) if ix.deferred}
             for stmt in schema:
-                found = _INDEX_CALL.search(stmt)
-                if found and (found.group(2), found.group(3)) in existing:
+                found = INDEX_CALL.search(stmt)
+                if stmt in deferred or found and (found.group(2), found.group(3)) in existing:
                     continue  # missing ones are made here, also those a crash inside bulk_load left out
                 try:
                     self._execute(conn, stmt, None)
@@ -212,19 +200,20 @@ class KuzuStore(NamedMixin):
             self.named("group.adopt")  # nodes an older schema, or an ingest that died, left without an anchor
             for key, value in (("schema_version", SCHEMA_VERSION), ("embedding_dim", str(dim))):
                 self._execute(conn, load_query("store.meta_set", self.dialect), {"key": key, "value": value})
+            self._vectors_ready = None  # looked up again when asked
 
     @contextmanager
     def bulk_load(self) -> Iterator[None]:
-        """Into an empty store: write without the full-text and vector indexes, build them at the end.
+        """Write without the full-text index (and the vector index, built on demand), build it at the end.
 
-        Kuzu updates both indexes row by row as it inserts, which costs several times more than
-        inserting without them and building once afterwards (tools/kuzu_insert_cost.py;
-        BENCHMARKS.md). Kuzu 0.11.3 cannot drop a
-        vector index from a table that keeps its rows (inserts then fail, for good), so only empty
-        indexed tables are made anew without indexes; into a store that already holds chunks the
-        block changes nothing but the locking. The write lock is held throughout, so statements on
-        other threads wait rather than search without indexes; a crash inside leaves them missing
-        until the next ``ensure_schema`` (every ``Memory.open``) builds them.
+        Kuzu updates its indexes row by row as it inserts, several times dearer than inserting
+        without them and building once afterwards (tools/kuzu_insert_cost.py). Kuzu 0.11.3 cannot
+        drop a vector index from a table that keeps its rows, so an empty table is made anew without
+        indexes, and one that holds rows loses its full-text index for the block only while it has
+        no vector index (with one, the block changes nothing but the locking).
+        The write lock is held throughout, so statements on other threads wait rather than search
+        without indexes; a crash inside leaves the full-text index missing until the next
+        ``ensure_schema`` (every ``Memory.open``) builds it.
 
         Kuzu checkpoints whenever its write-ahead log passes 16 MiB, and a checkpoint costs more
         the larger the store, so a long load's commits would slow as it grew. Inside the block the
@@ -236,11 +225,11 @@ class KuzuStore(NamedMixin):
                 yield
                 return
             conn = self._conn()
-            dim = self._meta(conn, "embedding_dim")
-            schema = load_schema("kuzu", int(dim)) if dim else []
-            indexed = {ix.table for ix in _schema_indexes(schema)}
+            schema = self._schema(conn)
+            indexed = {ix.table for ix in schema_indexes(schema)}
             reset = self._reset_empty(conn, schema, indexed)
-            self._in_bulk, self._unindexed = True, bool(reset) and reset == indexed
+            bare = reset | self._drop_text_indexes(conn, schema, indexed - reset)
+            self._in_bulk, self._unindexed = True, bool(bare) and bare == indexed
             threshold = self._execute(conn, load_query("store.checkpoint_threshold", self.dialect), None)
             self._set_checkpoint_threshold(conn, BULK_CHECKPOINT_BYTES)
             try:
@@ -249,16 +238,76 @@ class KuzuStore(NamedMixin):
                 self._in_bulk = self._unindexed = False
                 self._prepared.clear()  # plans made without the indexes would not update them
                 self._set_checkpoint_threshold(conn, int(threshold[0]["checkpoint_threshold"]))
-                existing = self._index_keys(conn)
-                for ix in _schema_indexes(schema):
-                    if ix.table in reset and ix.key not in existing:
-                        try:
-                            self._execute(conn, ix.create, None)
-                        except StoreError as exc:
-                            raise SchemaError(
-                                f"building the index {ix.table}.{ix.name} after a bulk load failed ({exc}); "
-                                "opening the store again retries it"
-                            ) from exc
+                wanted, self._vectors_wanted = self._vectors_wanted, False
+                self._build(conn, [ix for ix in schema_indexes(schema)
+                                   if (wanted if ix.deferred else ix.table in bare)], "after a bulk load")
+
+    def _schema(self, conn: kuzu.Connection) -> list[str]:
+        """The schema's statements for the recorded embedding width (none before any schema)."""
+        dim = self._meta(conn, "embedding_dim")
+        return load_schema("kuzu", int(dim)) if dim else []
+
+    def _drop_text_indexes(self, conn: kuzu.Connection, schema: list[str], tables: set[str]) -> set[str]:
+        """Drop the full-text indexes of those of ``tables`` that have no vector index (rebuilt at the
+        end of the bulk load, old rows with the new); returns the tables left with no index."""
+        existing = self._index_keys(conn)
+        mine = schema_indexes(schema)
+        vectors = {ix.table for ix in mine if ix.deferred and ix.key in existing}
+        bare = tables - vectors
+        dropped = [ix for ix in mine if ix.table in bare and not ix.deferred and ix.key in existing]
+        for ix in dropped:
+            self._execute(conn, ix.drop, None)
+        if dropped:  # Kuzu 0.11.3 cannot open a log holding the drop then rows (a crash inside)
+            self._execute(conn, "CHECKPOINT", None)
+            self._prepared.clear()  # plans made with the indexes would update them
+        return bare
+
+    def _build(self, conn: kuzu.Connection, indexes: list[Index], when: str, retry: str = _RETRY) -> None:
+        """Create those of ``indexes`` that do not exist."""
+        existing = self._index_keys(conn)
+        for ix in indexes:
+            if ix.key in existing:
+                self._vectors_ready = self._vectors_ready or ix.deferred
+                continue
+            try:
+                self._execute(conn, ix.create, None)
+            except StoreError as exc:
+                raise SchemaError(f"building the index {ix.table}.{ix.name} {when} failed ({exc}); {retry}") \
+                    from exc
+            if ix.deferred:
+                self._vectors_ready = True
+
+    # -- the vector index, built on demand (see the module docstring) -------------------------------
+    def _ready_for(self, conn: kuzu.Connection, query: str) -> None:
+        """Build the vector index before the first statement that searches it."""
+        if not self._vectors_ready and VECTOR_QUERY.search(query):
+            self._build(conn, self._deferred(conn), "for a vector search",
+                        "it is made when a search first needs it, on a store opened writable")
+
+    def vector_index_ready(self) -> bool:
+        """Whether the vector index exists now."""
+        with self._write_lock:
+            if self._vectors_ready is None:
+                conn = self._conn()
+                keys = self._index_keys(conn)
+                self._vectors_ready = any(ix.key in keys for ix in self._deferred(conn))
+            return self._vectors_ready
+
+    def _deferred(self, conn: kuzu.Connection) -> list[Index]:
+        return [ix for ix in schema_indexes(self._schema(conn)) if ix.deferred]
+
+    def build_vector_index(self) -> None:
+        """Build the vector index if it is not there (inside a bulk load: when the block ends)."""
+        with self._write_lock:
+            if self._in_bulk:
+                self._vectors_wanted = True
+                return
+            conn = self._conn()
+            self._build(conn, self._deferred(conn), "for a large group")
+
+    def deferred_indexes(self) -> list[str]:
+        """The index names built on demand rather than with the schema (`tkg doctor` does not miss them)."""
+        return [ix.name for ix in schema_indexes(load_schema(self.dialect, 1)) if ix.deferred]
 
     def _set_checkpoint_threshold(self, conn: kuzu.Connection, size: int) -> None:
         """Kuzu takes a setting's value as a literal only (a parameter is refused), hence an int here."""
@@ -284,10 +333,11 @@ class KuzuStore(NamedMixin):
         if not empty:
             return empty
         existing = self._index_keys(conn)
-        for ix in _schema_indexes(schema):
+        for ix in schema_indexes(schema):
             if ix.table in empty and ix.key in existing:
-                self._execute(conn, f"CALL DROP_{ix.kind.upper()}_INDEX('{ix.table}', '{ix.name}')", None)
-        found = [_TABLE.search(stmt) for stmt in schema]
+                self._execute(conn, ix.drop, None)
+        self._vectors_ready = None  # the tables made anew have no index
+        found = [TABLE.search(stmt) for stmt in schema]
         tables_stmts = [(m, stmt) for m, stmt in zip(found, schema, strict=True) if m]
         for m, _ in tables_stmts:
             if m.group(3) and {m.group(3), m.group(4)} & empty and m.group(2) in present:
@@ -326,7 +376,7 @@ class KuzuStore(NamedMixin):
 
     def expected_indexes(self) -> list[str]:
         """The index names the Kuzu schema file creates (so `tkg doctor` follows schema changes)."""
-        return [ix.name for ix in _schema_indexes(load_schema(self.dialect, 1))]
+        return [ix.name for ix in schema_indexes(load_schema(self.dialect, 1))]
 
     def indexes(self) -> list[Row]:
         """Every index with its table, name and type (for `tkg doctor`)."""

@@ -216,6 +216,17 @@ class Neo4jStore(NamedMixin):
         """The index names the Neo4j schema file creates (so `tkg doctor` follows schema changes)."""
         return [m.group(1) for stmt in load_schema("neo4j", 1) if (m := _SCHEMA_INDEX.search(stmt))]
 
+    def deferred_indexes(self) -> list[str]:
+        """None: every index is made with the schema (graphiti-core's search reads the vector index too)."""
+        return []
+
+    def vector_index_ready(self) -> bool:
+        """True: made with the schema."""
+        return True
+
+    def build_vector_index(self) -> None:
+        """Nothing to build: made with the schema."""
+
     def indexes(self) -> list[Row]:
         """Every index with its name, type and state (for `tkg doctor`)."""
         rows = self.named("store.indexes")
