@@ -140,10 +140,30 @@ def _read(ctx: Context, group: str, before: GroupVectors | None) -> GroupVectors
     return _matrix(ids, kept, fetched)
 
 
+def _vectors(stored: list[bytes | list[float]]) -> np.ndarray:
+    """The fetched vectors as float32 rows: each comes as its compact copy (float32 bytes,
+    tkg.models.f32_bytes) or, from a row written without one, as its float list; either gives
+    the same float32 values.
+
+    >>> _vectors([b"\\x00\\x00\\x80?\\x00\\x00\\x00\\xbf", [1.0, -0.5]]).tolist()
+    [[1.0, -0.5], [1.0, -0.5]]
+    """
+    blobs = [v for v in stored if isinstance(v, bytes)]
+    if blobs and len(blobs) == len(stored):  # one copy of all of them, then one view
+        return np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), -1)
+    return np.stack([_vector(v) for v in stored])
+
+
+def _vector(value: bytes | list[float]) -> np.ndarray:
+    if isinstance(value, bytes):
+        return np.frombuffer(value, dtype="<f4")
+    return np.asarray(value, dtype=np.float32)
+
+
 def _matrix(ids: list[str], kept: dict[str, tuple[Row, np.ndarray]], fetched: list[Row]) -> GroupVectors:
     """The rows of ``ids`` (in that order) from those kept and those just fetched, as one matrix."""
     if fetched:
-        unit = normalise_rows(np.asarray([r.pop("embedding") for r in fetched], dtype=np.float32))
+        unit = normalise_rows(_vectors([r.pop("embedding") for r in fetched]))
         for r in fetched:  # the reads send times as ISO text (see retrieval.group_vectors)
             r.update({k: time_from_text(r.get(k)) for k in _TIMES})
         kept.update((str(r["uuid"]), (r, unit[i])) for i, r in enumerate(fetched))

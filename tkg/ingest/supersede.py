@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from ..models import stable_uuid
+from ..models import f32_bytes, stable_uuid
 from ..stores.base import Runner
 
 
@@ -182,6 +182,7 @@ def _create(
             "predicate": fw.predicate,
             "fact": fw.fact,
             "fact_embedding": fw.fact_embedding,
+            "fact_embedding_f32": f32_bytes(fw.fact_embedding),
             "qualifier": fw.qualifier,
             "episodes": [fw.episode_uuid],
             "source_episode": fw.episode_uuid,

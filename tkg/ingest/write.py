@@ -19,7 +19,7 @@ from ..entities import ResolvedEntity, read_entities
 from ..errors import TkgError
 from ..extract import Candidate
 from ..group_cache import GroupCache, anchor, read_speakers
-from ..models import Chunk, Vector, stable_uuid, utcnow
+from ..models import Chunk, Vector, f32_bytes, stable_uuid, utcnow
 from ..predicates import PredicateRegistry
 from ..stores.base import GraphStore, Runner
 from ..text import normalize_name
@@ -331,6 +331,7 @@ def _chunk_row(c: Chunk, episode: str) -> dict[str, Any]:
         "time_start": c.time_start,
         "time_end": c.time_end,
         "embedding": c.embedding,
+        "embedding_f32": f32_bytes(c.embedding),
     }
 
 
