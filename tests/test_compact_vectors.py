@@ -8,42 +8,23 @@ store, another client), and `tkg reembed` must replace both. Real Neo4j (the sha
 and real Kuzu, whose reads send the list.
 """
 
+# ruff: noqa: F811 - the tests take the `mem` fixture imported from test_question_caches
+
 from __future__ import annotations
 
-import os
 import uuid
-from collections.abc import Iterator
-from pathlib import Path
 
 import numpy as np
 import pytest
 from test_bulk_load import WordHashEmbedder
 from test_fact_row_links import TURNS
 from test_group_cache import turn
+from test_question_caches import mem  # noqa: F401 - the fixture: a Memory of its own per backend
 
 from procedures.group_vectors import GroupVectors, group_vectors
 from tkg.embed_base import normalise_rows
 from tkg.ingest.reembed import reembed_group
 from tkg.memory import Memory
-
-
-@pytest.fixture(params=["kuzu", pytest.param("neo4j", marks=pytest.mark.neo4j)])
-def mem(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Memory]:
-    if request.param == "neo4j":
-        url = os.environ.get("TKG_TEST_NEO4J_URI")
-        if not url:
-            pytest.skip("TKG_TEST_NEO4J_URI is not set")
-    else:
-        url = f"kuzu://{tmp_path}/v.kuzu"
-    m = Memory.open(url, embedder=WordHashEmbedder())  # type: ignore[arg-type]
-    m.made = []  # type: ignore[attr-defined]
-    try:
-        yield m
-    finally:
-        for g in m.made:  # type: ignore[attr-defined]
-            if m.counts(g).get("episodes"):
-                m.forget(g)
-        m.close()
 
 
 def _group(mem: Memory) -> str:
@@ -56,8 +37,9 @@ def _group(mem: Memory) -> str:
 def _from_lists(mem: Memory, group: str, rows: list[dict[str, object]]) -> np.ndarray:
     """The unit matrix of ``rows`` built from each row's float list as the store holds it."""
     store = mem.ctx.store
-    chunks = store.run("MATCH (c:Chunk) WHERE c.group_id = $g RETURN c.uuid AS uuid, c.embedding AS embedding",
-                       {"g": group})  # on Kuzu, facts' shadow rows too
+    chunks = store.run(  # on Kuzu, facts' shadow rows too
+        "MATCH (c:Chunk) WHERE c.group_id = $g RETURN c.uuid AS uuid, c.embedding AS embedding", {"g": group}
+    )
     lists = {str(r["uuid"]): r["embedding"] for r in chunks}
     if not store.fact_shadows:
         facts = store.run("MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $g "
@@ -91,7 +73,8 @@ def test_rows_without_the_copy_read_the_same(mem: Memory) -> None:
     before = _read(mem, g)
     mem.ctx.store.run("MATCH (c:Chunk) WHERE c.group_id = $g AND c.kind = 'sentence' REMOVE c.embedding_f32",
                       {"g": g})
-    mem.ctx.store.run("MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $g REMOVE r.fact_embedding_f32", {"g": g})
+    mem.ctx.store.run("MATCH ()-[r:RELATES_TO]->() WHERE r.group_id = $g REMOVE r.fact_embedding_f32",
+                      {"g": g})
     sent = {r["kind"]: type(r["embedding"])
             for r in mem.ctx.store.named("retrieval.group_vectors", {"group_id": g})}
     assert sent == {"turn": bytes, "sentence": list, "fact": list}  # some rows with, some without

@@ -1,9 +1,10 @@
 """What the Kuzu driver is handed and what it raises, translated.
 
 Parameters go in as Kuzu binds them fastest and right: timestamps as naive UTC, stored embeddings
-as text the writing statements cast; a vector's compact copy (for Neo4j) as null. Prepared statements are cached by their query and the
-parameter types Kuzu binds at prepare time (`signature`). The driver raises bare ``RuntimeError``;
-`translate` turns one into the TkgError hierarchy.
+as text the writing statements cast, a vector's compact copy (kept by Neo4j only) as null.
+Prepared statements are cached by their query and the parameter types Kuzu binds at prepare time
+(`signature`). The driver raises bare ``RuntimeError``; `translate` turns one into the TkgError
+hierarchy.
 """
 
 from __future__ import annotations
