@@ -31,6 +31,7 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from tkg.embed_base import normalise_rows
+from tkg.group_cache import Written
 from tkg.models import as_utc
 from tkg.stores.base import Row
 
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
 
 EXACT_MAX = 50_000  # vectors of one group scored in memory; beyond, the store's index
 _TIMES = ("valid_at", "time_start", "time_end")
+# what retrieval.group_vectors returns of each row
+_COLUMNS = ("uuid", "episode_uuid", "kind", "text", "speaker", "source_ref", *_TIMES, "embedding")
 
 
 @dataclass(frozen=True)
@@ -110,9 +113,39 @@ def group_vectors(ctx: Context, group: str) -> GroupVectors | None:
     stamp = ctx.stamp(group)
     if stamp is None:
         return None
-    before = ctx.cache.latest(group, "vectors")
-    found = ctx.cache.get(group, "vectors", stamp, lambda: _read(ctx, group, before))
+    held = ctx.cache.kept(group, "vectors")
+    before = held[1] if held is not None else None
+    found = ctx.cache.get(
+        group, "vectors", stamp, lambda: _written(ctx, group, stamp, held) or _read(ctx, group, before)
+    )
     return None if found.too_big else found
+
+
+def _written(
+    ctx: Context, group: str, stamp: str, held: tuple[str, GroupVectors] | None
+) -> GroupVectors | None:
+    """The group's vectors under ``stamp`` from what this process wrote (tkg.group_cache.Written:
+    the rows an ingest kept when its anchoring made them visible) added to the vectors kept under
+    the stamp it wrote after, without a read; None when they do not reach back to what is kept."""
+    note = ctx.cache.kept(group, "written")
+    if note is None or note[0] != stamp:
+        return None
+    written: Written = note[1]
+    if written.since is None:  # written since the group was empty
+        base = GroupVectors([], np.zeros((0, 0), dtype=np.float32))
+    elif held is not None and held[0] == written.since:
+        base = held[1]
+    else:
+        return None
+    if base.too_big:
+        return None
+    rows = {r["uuid"]: r for r in base.rows}
+    rows.update((str(r["uuid"]), r) for r in written.rows)
+    if len(rows) > EXACT_MAX:
+        return GroupVectors([], np.zeros((0, 0), dtype=np.float32), too_big=True)
+    kept = {str(r["uuid"]): (r, base.matrix[i]) for i, r in enumerate(base.rows)}
+    fresh = [{k: _time(r.get(k)) if k in _TIMES else r.get(k) for k in _COLUMNS} for r in written.rows]
+    return _matrix(sorted(rows), kept, fresh)
 
 
 def _read(ctx: Context, group: str, before: GroupVectors | None) -> GroupVectors:
@@ -140,12 +173,37 @@ def _read(ctx: Context, group: str, before: GroupVectors | None) -> GroupVectors
     return _matrix(ids, kept, fetched)
 
 
+def _time(value: str | datetime | None) -> datetime | None:
+    """A row's time as an aware UTC datetime: a read sends it as ISO text, a write kept it as one."""
+    return as_utc(value) if isinstance(value, datetime) else time_from_text(value)
+
+
+def _vectors(stored: list[bytes | list[float]]) -> np.ndarray:
+    """The fetched vectors as float32 rows: each comes as its compact copy (float32 bytes,
+    tkg.models.f32_bytes) or, from a row written without one, as its float list; either gives
+    the same float32 values.
+
+    >>> _vectors([b"\\x00\\x00\\x80?\\x00\\x00\\x00\\xbf", [1.0, -0.5]]).tolist()
+    [[1.0, -0.5], [1.0, -0.5]]
+    """
+    blobs = [v for v in stored if isinstance(v, bytes)]
+    if blobs and len(blobs) == len(stored):  # one copy of all of them, then one view
+        return np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), -1)
+    return np.stack([_vector(v) for v in stored])
+
+
+def _vector(value: bytes | list[float]) -> np.ndarray:
+    if isinstance(value, bytes):
+        return np.frombuffer(value, dtype="<f4")
+    return np.asarray(value, dtype=np.float32)
+
+
 def _matrix(ids: list[str], kept: dict[str, tuple[Row, np.ndarray]], fetched: list[Row]) -> GroupVectors:
     """The rows of ``ids`` (in that order) from those kept and those just fetched, as one matrix."""
     if fetched:
-        unit = normalise_rows(np.asarray([r.pop("embedding") for r in fetched], dtype=np.float32))
+        unit = normalise_rows(_vectors([r.pop("embedding") for r in fetched]))
         for r in fetched:  # the reads send times as ISO text (see retrieval.group_vectors)
-            r.update({k: time_from_text(r.get(k)) for k in _TIMES})
+            r.update({k: _time(r.get(k)) for k in _TIMES})
         kept.update((str(r["uuid"]), (r, unit[i])) for i, r in enumerate(fetched))
     rows = [kept[u] for u in ids if u in kept]  # uuid order, as the store listed them
     if not rows:

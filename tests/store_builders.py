@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tkg.group_cache import anchor
-from tkg.models import stable_uuid
+from tkg.models import f32_bytes, stable_uuid
 from tkg.stores import GraphStore, Runner
 
 DIM = 384  # the vector dimension tests/conftest.py applies the schema with
@@ -118,6 +118,7 @@ def chunk(
         "source_ref": f"D1:{seq}",
         "valid_at": T0,
         "embedding": vec(axis),
+        "embedding_f32": f32_bytes(vec(axis)),
         "time_text": times.get("time_text"),
         "time_start": times.get("time_start"),
         "time_end": times.get("time_end"),
@@ -158,6 +159,7 @@ def add_fact(
             "predicate": pred,
             "fact": text,
             "fact_embedding": vec(axis),
+            "fact_embedding_f32": f32_bytes(vec(axis)),
             "qualifier": "",
             "episodes": episodes or [],
             "source_chunk": None,

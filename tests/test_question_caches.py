@@ -26,6 +26,7 @@ from procedures import group_vectors as gv
 from procedures.group_vectors import GroupVectors
 from procedures.spans import spans_of
 from tkg import nlp
+from tkg.group_cache import anchor
 from tkg.memory import Memory
 from tkg.nlp import parse
 
@@ -202,11 +203,13 @@ def test_a_first_vector_read_is_one_statement_and_a_later_one_fetches_the_new_ro
     a table scan of its own on Kuzu); after a write only the new rows come; both give the rows
     and the matrix a read from nothing gives."""
     g = new_group(mem, TURNS[:2])
+    mem.ctx.cache.forget(g)  # as in a process that did not write the group (tests/test_written_vectors.py)
     seen = _reads(mem, monkeypatch)
     first = gv.group_vectors(mem.ctx.asking(), g)
     assert first is not None and len(first) >= 2
     assert "retrieval.group_vectors" in seen and "retrieval.group_vector_ids" not in seen
     mem.ingest_episodes([turn(g, 5, *TURNS[3])])  # a new stamp
+    anchor(mem.ctx.store, g, [])  # and another, by someone else: what this process wrote must be read
     seen.clear()
     later = gv.group_vectors(mem.ctx.asking(), g)
     assert later is not None and len(later) > len(first)

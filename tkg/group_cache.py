@@ -28,12 +28,27 @@ import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from .stores.base import Runner
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Written:
+    """Vector rows this process wrote to a group (kept as ``"written"`` under the stamp of the
+    anchoring that made them visible), since the group stood at stamp ``since`` (None: since it was
+    empty). With the vectors kept under ``since``, they are the group's vectors under that stamp,
+    without a read (procedures/group_vectors.py)."""
+
+    since: str | None
+    rows: tuple[dict[str, Any], ...]
+
+    def __len__(self) -> int:  # what the cache weighs it by
+        return len(self.rows)
 
 
 def anchor(tx: Runner, group: str, uuids: list[str]) -> str:
@@ -90,6 +105,12 @@ class GroupCache:
         value = make()
         self.put(group, name, stamp, value)
         return value
+
+    def kept(self, group: str, name: str) -> tuple[str, Any] | None:
+        """The stamp and value last kept for ``(group, name)`` (None: nothing kept)."""
+        with self._lock:
+            hit = self._entries.get((group, name))
+            return None if hit is None else (hit[0], hit[1])
 
     def latest(self, group: str, name: str) -> Any | None:
         """The value last kept for ``(group, name)``, under whatever stamp (None: nothing kept): what

@@ -8,8 +8,9 @@ All datetimes are timezone-aware UTC.
 from __future__ import annotations
 
 import hashlib
+import struct
 import uuid as _uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -44,6 +45,24 @@ class Vector(list[float]):
     >>> Vector([0.5, 0.25]) == [0.5, 0.25]
     True
     """
+
+
+class F32Bytes(bytes):
+    """A stored embedding's compact copy (`f32_bytes`): bytes, of a type an adapter can tell apart."""
+
+
+def f32_bytes(vector: Sequence[float] | None) -> F32Bytes | None:
+    """A stored embedding's compact copy: its floats as float32, little-endian, 4 bytes each. A store
+    keeps it beside the float list (which its vector index and graphiti-core read), so a whole
+    group's vectors are read as a few bytes a float rather than as a list of boxed floats; the
+    float32 values are the ones an in-memory matrix of the list holds (procedures/group_vectors.py).
+
+    >>> bytes(f32_bytes([1.0, -0.5]))
+    b'\\x00\\x00\\x80?\\x00\\x00\\x00\\xbf'
+    >>> f32_bytes(None) is None
+    True
+    """
+    return None if vector is None else F32Bytes(struct.pack(f"<{len(vector)}f", *vector))
 
 
 def stable_uuid(*parts: str) -> str:

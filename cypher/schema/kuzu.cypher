@@ -50,6 +50,11 @@ CREATE REL TABLE IF NOT EXISTS MENTIONS(FROM Episodic TO Entity, uuid STRING, gr
 
 CREATE REL TABLE IF NOT EXISTS HAS_CHUNK(FROM Episodic TO Chunk, group_id STRING);
 
+// The turn that stated a fact, to the fact's shadow Chunk row (written with the fact): a group's
+// vector rows are then all reached from its anchor (HAS_EPISODE, then HAS_CHUNK or STATES), not by a
+// scan of the whole Chunk table. Stores made before it gain the links once (store.link_fact_rows).
+CREATE REL TABLE IF NOT EXISTS STATES(FROM Episodic TO Chunk, group_id STRING);
+
 CREATE REL TABLE IF NOT EXISTS NEXT_EPISODE(FROM Episodic TO Episodic, group_id STRING);
 
 // One anchor node per group, linked to its turns and entities: Kuzu has no index but the primary

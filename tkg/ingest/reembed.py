@@ -24,7 +24,7 @@ import numpy as np
 from ..embed import Embedder
 from ..errors import EmbeddingError
 from ..group_cache import new_stamp
-from ..models import Vector
+from ..models import Vector, f32_bytes
 from ..stores import GraphStore
 
 
@@ -87,10 +87,10 @@ def reembed_group(store: GraphStore, embedder: Embedder, group: str) -> dict[str
     for turn, parts in derived.items():
         mean = np.mean([by_uuid[u] for u in parts], axis=0)
         by_uuid[turn] = mean / (np.linalg.norm(mean) or 1.0)
-    rows = [{**c, "embedding": Vector(by_uuid[c["uuid"]].tolist())} for c in chunks]
+    rows = [_vector_row(c, by_uuid[c["uuid"]]) for c in chunks]
     start = len(own)
     fact_rows = [
-        {"uuid": f["uuid"], "embedding": Vector(vectors[start + i].tolist())} for i, f in enumerate(facts)
+        _vector_row({"uuid": f["uuid"]}, vectors[start + i]) for i, f in enumerate(facts)
     ]
     start += len(facts)
     entity_rows = [
@@ -112,3 +112,9 @@ def reembed_group(store: GraphStore, embedder: Embedder, group: str) -> dict[str
         tx.named("group.set_embedder", {"group_id": group, "model": embedder.name, "stamp": new_stamp()})
     return {"group": group, "model": embedder.name, "chunks": len(rows), "facts": len(fact_rows),
             "entities": len(entity_rows), "texts_embedded": len(texts)}
+
+
+def _vector_row(row: dict[str, Any], vector: np.ndarray) -> dict[str, Any]:
+    """``row`` with its new vector, as the float list and its compact copy (tkg.models.f32_bytes)."""
+    floats = Vector(vector.tolist())
+    return {**row, "embedding": floats, "embedding_f32": f32_bytes(floats)}

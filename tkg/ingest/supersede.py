@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from ..models import stable_uuid
+from ..models import f32_bytes, stable_uuid
 from ..stores.base import Runner
 
 
@@ -50,6 +50,8 @@ class FactWrite:
 @dataclass
 class SlotOutcome:
     created: list[str] = field(default_factory=list)  # new edge uuids
+    # each new edge's vector row, as retrieval.group_vectors returns it (procedures/group_vectors.py)
+    vectors: list[dict[str, Any]] = field(default_factory=list)
     superseded: list[str] = field(default_factory=list)  # edges closed by a newer value
     retracted: list[str] = field(default_factory=list)  # edges closed with no successor
     reasserted: list[str] = field(default_factory=list)  # edges that gained provenance
@@ -89,9 +91,7 @@ def apply_fact(tx: Runner, fw: FactWrite, *, single_valued: bool, now: datetime)
         else:
             prior = max(same_object, key=lambda r: r["version"] or 0, default=None)
             version = (prior["version"] or 0) + 1 if prior else 1
-            out.created.append(
-                _create(tx, fw, version=version, supersedes=prior["uuid"] if prior else None, now=now)
-            )
+            _create(tx, fw, out, version=version, supersedes=prior["uuid"] if prior else None, now=now)
         return out
 
     current = next((r for r in slot if _is_open(r)), None)
@@ -106,16 +106,15 @@ def apply_fact(tx: Runner, fw: FactWrite, *, single_valued: bool, now: datetime)
         _close(tx, current["uuid"], fw, invalid_at=current["valid_at"], expired_at=now)
         out.superseded.append(current["uuid"])
         fixed = replace(fw, valid_at=min(fw.valid_at, current["valid_at"]))
-        out.created.append(_create(tx, fixed, version=top_version + 1, supersedes=current["uuid"], now=now))
+        _create(tx, fixed, out, version=top_version + 1, supersedes=current["uuid"], now=now)
         return out
 
     if current is None or fw.valid_at >= current["valid_at"]:
         if current is not None:
             _close(tx, current["uuid"], fw, invalid_at=fw.valid_at, expired_at=now)
             out.superseded.append(current["uuid"])
-        out.created.append(
-            _create(tx, fw, version=top_version + 1, supersedes=current["uuid"] if current else None, now=now)
-        )
+        _create(tx, fw, out, version=top_version + 1, supersedes=current["uuid"] if current else None,
+                now=now)
         return out
 
     return _insert_late(tx, fw, slot, top_version, now, out)
@@ -143,23 +142,15 @@ def _insert_late(
     if containing is not None:
         # the older version now ends where the late value begins
         _close(tx, containing["uuid"], fw, invalid_at=fw.valid_at, expired_at=containing["expired_at"])
-    out.created.append(
-        _create(
-            tx,
-            fw,
-            version=top_version + 1,
-            supersedes=containing["uuid"] if containing else None,
-            now=now,
-            invalid_at=until,
-            expired_at=None,
-        )
-    )
+    _create(tx, fw, out, version=top_version + 1, supersedes=containing["uuid"] if containing else None,
+            now=now, invalid_at=until, expired_at=None)
     return out
 
 
 def _create(
     tx: Runner,
     fw: FactWrite,
+    out: SlotOutcome,
     *,
     version: int,
     supersedes: str | None,
@@ -182,6 +173,7 @@ def _create(
             "predicate": fw.predicate,
             "fact": fw.fact,
             "fact_embedding": fw.fact_embedding,
+            "fact_embedding_f32": f32_bytes(fw.fact_embedding),
             "qualifier": fw.qualifier,
             "episodes": [fw.episode_uuid],
             "source_episode": fw.episode_uuid,
@@ -199,6 +191,10 @@ def _create(
             "reference_time": fw.reference_time,
         },
     )
+    out.created.append(uuid)
+    out.vectors.append({"uuid": uuid, "episode_uuid": fw.episode_uuid, "kind": "fact", "text": fw.fact,
+                        "speaker": "", "source_ref": fw.source_ref, "valid_at": fw.valid_at,
+                        "time_start": None, "time_end": None, "embedding": fw.fact_embedding})
     return uuid
 
 

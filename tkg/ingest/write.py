@@ -18,8 +18,8 @@ from ..embed import Embedder
 from ..entities import ResolvedEntity, read_entities
 from ..errors import TkgError
 from ..extract import Candidate
-from ..group_cache import GroupCache, anchor, read_speakers
-from ..models import Chunk, Vector, stable_uuid, utcnow
+from ..group_cache import GroupCache, Written, anchor, read_speakers, stamp
+from ..models import Chunk, Vector, f32_bytes, stable_uuid, utcnow
 from ..predicates import PredicateRegistry
 from ..stores.base import GraphStore, Runner
 from ..text import normalize_name
@@ -83,6 +83,9 @@ class EpisodeWriter:
         self.cache = cache  # questions' per-group lists, kept up to date by each anchoring transaction
         self._indexes: dict[str, EntityResolver] = {}
         self._seq: dict[str, tuple[int, str | None]] = {}
+        # groups that had no turn when this writer first wrote to them, with their stamp then
+        self._empty: dict[str, str | None] = {}
+        self._anchored: set[str] = set()  # groups this writer has anchored
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
 
@@ -116,22 +119,23 @@ class EpisodeWriter:
             return
         group = items[0].ep.group
         written: list[str] = []  # uuids of the turns and entities committed, to anchor
+        vectors: list[dict[str, Any]] = []  # the vector rows committed (chunks, facts)
         with self.lock(group):
             per_tx = max(1, self.store.episodes_per_transaction)
             try:
                 for start in range(0, len(items), per_tx):
                     chunk = items[start : start + per_tx]
                     try:
-                        self._commit_episodes(group, chunk, report, written)
+                        self._commit_episodes(group, chunk, report, written, vectors)
                     except TkgError:
                         if len(chunk) == 1:
                             raise
                         for item in chunk:
-                            self._commit_episodes(group, [item], report, written)
+                            self._commit_episodes(group, [item], report, written, vectors)
             finally:
-                self._anchor(group, written)
+                self._anchor(group, written, vectors)
 
-    def _anchor(self, group: str, written: list[str]) -> None:
+    def _anchor(self, group: str, written: list[str], vectors: list[dict[str, Any]]) -> None:
         """Link committed turns and entities to the group's TkgGroup node, in a transaction of their
         own: Kuzu 0.11.3 lost or crashed on rows of episode transactions that also wrote the
         anchors (tests/test_bad_input.py, about one run in two). A crash before this leaves
@@ -139,31 +143,55 @@ class EpisodeWriter:
 
         With a cache, the group's entity list and speakers are read in the same transaction, after
         the stamp changed: no other anchoring can come between (it writes the same stamp node), so
-        they are what any process reads under this stamp."""
+        they are what any process reads under this stamp. The vector rows written are kept too
+        (`Written`), so the first question after an ingest need not read back what it wrote."""
         if not written:
             return
         with self.store.transaction() as tx:
-            stamp = anchor(tx, group, written)
+            before = stamp(tx, group) if self.cache is not None else None
+            new = anchor(tx, group, written)
             if self.cache is None:
                 return
             entities, speakers = read_entities(tx, group), read_speakers(tx, group)
-        self.cache.put(group, "entities", stamp, entities)
-        self.cache.put(group, "speakers", stamp, speakers)
+        self.cache.put(group, "entities", new, entities)
+        self.cache.put(group, "speakers", new, speakers)
+        self.cache.put(group, "written", new, self._written(group, before, vectors))
+        self._anchored.add(group)
+
+    def _written(self, group: str, before: str | None, vectors: list[dict[str, Any]]) -> Written:
+        """What this anchoring adds to the group's vectors, since the stamp the group had before it
+        (or since the group was empty, for a group this writer began; or, when its last anchoring
+        of the group was the one before, since what that one added to)."""
+        assert self.cache is not None
+        rows = tuple(v for v in vectors if v.get("embedding") is not None)
+        held, last = self.cache.kept(group, "vectors"), self.cache.kept(group, "written")
+        if held is not None and held[0] == before:  # the vectors kept are the group's before this
+            return Written(before, rows)
+        if last is not None and last[0] == before:  # nobody anchored the group in between
+            return Written(last[1].since, last[1].rows + rows)
+        if group in self._empty and self._empty[group] == before and group not in self._anchored:
+            return Written(None, rows)  # the group was empty, and only this anchoring came since
+        return Written(before, rows)
 
     def _commit_episodes(
-        self, group: str, items: list[Prepared], report: IngestReport, written: list[str]
+        self, group: str, items: list[Prepared], report: IngestReport, written: list[str],
+        vectors: list[dict[str, Any]],
     ) -> None:
         """One transaction for ``items``: a few statements for all their turns, chunks, entities and
         mentions (a statement costs Kuzu about the same however many rows it writes), then the facts in
         order."""
         index = self._index(group)
         if group not in self._seq:
+            was = stamp(self.store, group)  # before the turns: a stamp written after them is another's
             last = self.store.named("episode.last", {"group_id": group})
             self._seq[group] = (last[0]["seq"], last[0]["uuid"]) if last else (0, None)
+            if not last:
+                self._empty[group] = was
         seq, prev = self._seq[group]
         now = utcnow()
         tally = IngestReport()
         made: list[str] = []
+        rows: list[dict[str, Any]] = []
         try:
             with self.store.transaction() as tx:
                 # checked inside the transaction: another process may have written some meanwhile
@@ -175,16 +203,16 @@ class EpisodeWriter:
                 }
                 fresh = [p for p in items if p.uuid not in there]
                 tally.skipped_existing += len(items) - len(fresh)
-                rows = []
+                episodes = []
                 for p in fresh:
                     seq += 1
-                    rows.append(_episode_row(p, seq, prev))
+                    episodes.append(_episode_row(p, seq, prev))
                     prev = p.uuid
                 if fresh:
                     plans = [self._resolve(p, index) for p in fresh]
-                    self._write_nodes(tx, group, fresh, rows, plans, index, now, tally)
+                    rows += self._write_nodes(tx, group, fresh, episodes, plans, index, now, tally)
                     for p, (_, writes) in zip(fresh, plans, strict=True):
-                        self._write_facts(tx, p, writes, now, tally)
+                        rows += self._write_facts(tx, p, writes, now, tally)
                 made += [p.uuid for p in fresh]
                 made += index.staged()
         except BaseException:
@@ -192,6 +220,7 @@ class EpisodeWriter:
             raise
         index.commit()
         written += made
+        vectors += rows
         self._seq[group] = (seq, prev)
         for key in (
             "episodes", "skipped_existing", "chunks", "entities", "facts", "superseded", "retracted",
@@ -213,8 +242,9 @@ class EpisodeWriter:
 
     def _write_nodes(self, tx: Runner, group: str, items: list[Prepared], episodes: list[dict[str, Any]],
                      plans: list[tuple[set[str], list[_Resolved]]], index: EntityResolver, now: datetime,
-                     tally: IngestReport) -> None:
-        """The turns, their chunks, new and renamed entities and the mentions, in a few statements."""
+                     tally: IngestReport) -> list[dict[str, Any]]:
+        """The turns, their chunks, new and renamed entities and the mentions, in a few statements;
+        returns the chunks' rows."""
         tx.named("episode.create_many", {"group_id": group, "created_at": now, "episodes": episodes})
         chunks = [_chunk_row(c, p.uuid) for p in items for c in p.chunks]
         if chunks:
@@ -254,11 +284,14 @@ class EpisodeWriter:
         tally.entities += len(new)
         tally.episodes += len(items)
         tally.chunks += len(chunks)
+        return chunks
 
     def _write_facts(
         self, tx: Runner, p: Prepared, writes: list[_Resolved], now: datetime, tally: IngestReport
-    ) -> None:
+    ) -> list[dict[str, Any]]:
+        """The turn's facts, each into its slot; returns the vector rows of the edges made."""
         ep = p.ep
+        made: list[dict[str, Any]] = []
         for w in writes:
             cand = w.candidate
             fw = FactWrite(
@@ -273,10 +306,12 @@ class EpisodeWriter:
             tally.superseded += len(outcome.superseded)
             tally.retracted += len(outcome.retracted)
             tally.reasserted += len(outcome.reasserted)
+            made += outcome.vectors
         if p.model is not None and p.model.usage:  # the model's tokens, with the turn they were spent on
             tx.named("usage.create_many", {"group_id": ep.group, "created_at": now, "rows": [
                 {**u, "uuid": stable_uuid("usage", p.uuid, u["stage"], u["model"]), "episode_uuid": p.uuid}
                 for u in p.model.usage]})
+        return made
 
     def embed_entity_names(self, groups: list[str]) -> None:
         """Embed the names of entities that have no vector: ingest creates each with one, so only
@@ -297,6 +332,8 @@ class EpisodeWriter:
         with self._guard:
             self._indexes.pop(group, None)
             self._seq.pop(group, None)
+            self._empty.pop(group, None)
+            self._anchored.discard(group)
 
 
 def _chunk_for(chunks: list[Chunk], cand: Candidate) -> str | None:
@@ -331,6 +368,7 @@ def _chunk_row(c: Chunk, episode: str) -> dict[str, Any]:
         "time_start": c.time_start,
         "time_end": c.time_end,
         "embedding": c.embedding,
+        "embedding_f32": f32_bytes(c.embedding),
     }
 
 

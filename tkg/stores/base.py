@@ -27,7 +27,8 @@ Row = dict[str, Any]
 Params = Mapping[str, Any] | None
 
 # 2: TkgGroup anchors (HAS_EPISODE, HAS_ENTITY), which per-group reads start from.
-SCHEMA_VERSION = "2"
+# 3: on Kuzu, STATES links from a turn to the shadow rows of the facts it stated (store.link_fact_rows).
+SCHEMA_VERSION = "3"
 
 
 @runtime_checkable

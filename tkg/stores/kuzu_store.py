@@ -175,6 +175,7 @@ class KuzuStore(NamedMixin):
         with self._write_lock:
             conn = self._conn()
             recorded = self._meta(conn, "embedding_dim")
+            version = self._meta(conn, "schema_version")
             if recorded is not None and recorded != str(dim):
                 raise SchemaError(
                     f"the Kuzu database at {self.path} was built for {recorded}-dim embeddings, "
@@ -198,6 +199,8 @@ class KuzuStore(NamedMixin):
                 except StoreError as exc:
                     raise SchemaError(f"applying the Kuzu schema failed at {stmt[:60]!r}: {exc}") from exc
             self.named("group.adopt")  # nodes an older schema, or an ingest that died, left without an anchor
+            if version is not None and version != SCHEMA_VERSION:  # written by another tkg: link its facts
+                self.named("store.link_fact_rows")
             for key, value in (("schema_version", SCHEMA_VERSION), ("embedding_dim", str(dim))):
                 self._execute(conn, load_query("store.meta_set", self.dialect), {"key": key, "value": value})
             self._vectors_ready = None  # looked up again when asked

@@ -1,9 +1,10 @@
 """What the Kuzu driver is handed and what it raises, translated.
 
 Parameters go in as Kuzu binds them fastest and right: timestamps as naive UTC, stored embeddings
-as text the writing statements cast. Prepared statements are cached by their query and the
-parameter types Kuzu binds at prepare time (`signature`). The driver raises bare ``RuntimeError``;
-`translate` turns one into the TkgError hierarchy.
+as text the writing statements cast, a vector's compact copy (kept by Neo4j only) as null.
+Prepared statements are cached by their query and the parameter types Kuzu binds at prepare time
+(`signature`). The driver raises bare ``RuntimeError``; `translate` turns one into the TkgError
+hierarchy.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import ReadOnlyViolation, StoreError, StoreUnavailable
-from ..models import Vector
+from ..models import F32Bytes, Vector
 from .base import to_utc
 
 _VECTOR_FORMATS: dict[int, str] = {}
@@ -32,6 +33,8 @@ def param(value: Any) -> Any:
     floats (tools/kuzu_vector_param_cost.py; BENCHMARKS.md)."""
     if isinstance(value, Vector):
         return vector_text(value)
+    if isinstance(value, F32Bytes):  # Kuzu keeps no compact copy of a vector (it binds no bytes either)
+        return None
     if isinstance(value, datetime):
         return to_utc(value).replace(tzinfo=None)
     if isinstance(value, list):
