@@ -4,11 +4,9 @@ Kuzu allows one read-write process per database and one write transaction at a t
 adapter keeps a connection per thread and serialises writes behind a lock. Kuzu's driver raises
 bare ``RuntimeError``; `kuzu_values.translate` turns them into the TkgError hierarchy.
 
-The vector index is made on demand: groups scored in memory (procedures/group_vectors.py) never
-read it, while each chunk row written under it costs an HNSW insert, and building it ended every
-bulk load. A statement calling ``QUERY_VECTOR_INDEX`` builds it first, as does `build_vector_index`
-(`Memory`, after an ingest leaves a group too large for memory); it then stays (Kuzu 0.11.3 cannot
-drop it from a table that keeps its rows).
+The vector index is made on demand (groups scored in memory never read it; each row written under
+it costs an HNSW insert): by a statement calling ``QUERY_VECTOR_INDEX``, or `build_vector_index`
+after an ingest leaves a group too large for memory. It then stays (Kuzu 0.11.3 cannot drop it).
 """
 
 from __future__ import annotations
