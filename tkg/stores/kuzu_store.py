@@ -162,8 +162,7 @@ class KuzuStore(NamedMixin):
             self._execute(conn, "COMMIT", None)
 
     def _rollback(self, conn: kuzu.Connection) -> None:
-        """Roll back after a failure. Kuzu ends the transaction itself when a statement fails, so
-        there may be none left: that must not replace the error being raised."""
+        """Roll back after a failure (Kuzu may have ended the transaction itself: not an error)."""
         try:
             self._execute(conn, "ROLLBACK", None)
         except StoreError:
