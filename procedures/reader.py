@@ -40,8 +40,8 @@ SUPPORT = 0.55  # the least support a value needs to answer
 WINDOW_SUPPORT = 0.4
 NEWER = 1.0  # the support a value said after the graph's newest edge needs to replace it
 # a span whose kind is itself specific ("I'm a paralegal", "we got engaged", a member of a known
-# category: "me on bass") needs fewer cue words
-_FLOOR = {"role": 0.6, "status": 0.6, "pet_name": 0.45, "animal": 0.45}
+# category: "me on bass", an amount of money: "£80") needs fewer cue words
+_FLOOR = {"role": 0.6, "status": 0.6, "pet_name": 0.45, "animal": 0.45, "amount": 0.5}
 FAR_FUTURE = datetime(2200, 1, 1, tzinfo=UTC)
 _VISIT = frozenset("visit visiting visited trip holiday holidays vacation weekend conference flight flying "
                    "travel travelling traveling tour stay staying".split())
@@ -121,7 +121,9 @@ def candidates(
     voices = {s.lower() for s in speakers}
     pets = asked.kind == "pet_name"  # an animal word (or 🐱) next to a name is the relation's own cue
     orgs = asked.kind == "organisation" and asked.many  # "engineer at X", "my supervisor at X": a workplace
-    floor_kind = "role" if asked.head in CATEGORY_MEMBERS else asked.kind  # "me on bass": specific as a role
+    # "me on bass": specific as a role; "£4,200": a sum of money is specific too
+    floor_kind = "role" if asked.head in CATEGORY_MEMBERS else (
+        asked.head if asked.head == "amount" else asked.kind)
     for rank, ev in enumerate(turns):
         doc = parse(ev.text)
         sents = list(doc.sents)

@@ -22,6 +22,7 @@ from tkg.nlp import is_common_word, is_place_name, is_verb_word
 
 from .residence import named_home
 from .span_base import Span, clean, entity_spans
+from .span_numbers import amounts, number_runs
 from .span_words import (
     AGE_AFTER,
     AGE_BEFORE,
@@ -148,29 +149,9 @@ def _roles(sent: Any) -> list[Span]:
 AGE_WORDS = re.compile(r"\s*-?\s*(?:years?|yrs?)\s*-?\s*old\b|\s+yo\b", re.I)
 
 
-def _number_runs(sent: Any) -> list[Span]:
-    """Numbers as written: "34", "sixty-two", "twenty five" (a run of number words and hyphens)."""
-    out: list[Span] = []
-    run: list[Any] = []
-    toks = list(sent) + [None]
-    for t in toks:
-        # a number word counts as a numeral only ("one dog"), not as a pronoun ("the one you drove")
-        is_num = t is not None and (t.like_num and not t.text[:1].isalpha()
-                                    or t.lower_ in NUMBER_WORDS and t.pos_ == "NUM")
-        if is_num or (t is not None and t.text == "-" and run):
-            run.append(t)
-            continue
-        while run and run[-1].text == "-":
-            run.pop()
-        if run:
-            doc = run[0].doc
-            out.append(Span(doc.text[run[0].idx : run[-1].idx + len(run[-1].text)], "number", 0.8,
-                            run[0].i, run[-1].i + 1))
-        run = []
-    return out
-
-
 def _numbers(sent: Any, head: str) -> list[Span]:
+    if head == "amount":
+        return amounts(sent)
     if head == "time":  # a clock time or a race time: "6:30 pm", "3:41:07", not a count or a date
         clocks = [Span(e.text, "number", 0.9, e.start, e.end) for e in sent.ents
                   if e.label_ == "TIME" and any(c.isdigit() for c in e.text)]
@@ -179,13 +160,13 @@ def _numbers(sent: Any, head: str) -> list[Span]:
     if head == "age":  # an age is a count of years: no clock times, money or ordinals
         return [Span(s.text, s.kind, 0.95 if _says_age(sent, s) else s.sure, s.start, s.end,
                      _names_age(sent, s))
-                for s in _number_runs(sent) if not (s.text.isdigit() and int(s.text) > 130)
+                for s in number_runs(sent) if not (s.text.isdigit() and int(s.text) > 130)
                 and sent.doc[s.start].ent_type_ not in ("TIME", "MONEY", "PERCENT", "ORDINAL")]
     out = [s for s in entity_spans(sent, NER_KINDS["number"], "number", 0.9)
            if not (s.end - s.start == 1 and sent.doc[s.start].lower_ in NUMBER_WORDS
                    and sent.doc[s.start].pos_ != "NUM")]  # "the one you drove": a pronoun
     seen = {i for s in out for i in range(s.start, s.end)}
-    return out + [s for s in _number_runs(sent) if s.start not in seen]
+    return out + [s for s in number_runs(sent) if s.start not in seen]
 
 
 def _says_age(sent: Any, span: Span) -> bool:

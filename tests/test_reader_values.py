@@ -1,0 +1,68 @@
+"""The reader answers a value of the asked kind or abstains (issue 17): amounts of money are a
+number kind of their own, and a whole sentence copied from a turn never answers a value question.
+Sentences are our own."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from planners.asked import asked_for
+from planners.question import parse as parse_question
+from procedures.sentence_value import sentence_for_value
+from procedures.result import ProcedureResult
+from procedures.spans import spans_of
+from tkg.models import NO_INFORMATION, Evidence
+from tkg.nlp import parse
+
+
+@pytest.mark.parametrize(("question", "head", "count"), [
+    ("How much did Tamsin sell her old Vespa for?", "amount", False),
+    ("How much does Oren's new flat cost?", "amount", False),
+    ("How much money did the bake sale raise?", "amount", False),
+    ("How many goats does Tamsin keep?", "goat", True),
+    ("How much weight did Oren lose?", "", True),
+])
+def test_how_much_asks_for_an_amount_unless_it_measures_something_else(
+        question: str, head: str, count: bool) -> None:
+    asked = asked_for(question)
+    assert (asked.kind, asked.head, asked.count) == ("number", head, count), asked
+
+
+@pytest.mark.parametrize(("text", "amounts"), [
+    ("Sold the Vespa on Saturday. £1,350 to a courier from Leeds.", ["1,350"]),
+    ("we paid 45 quid for the tent", ["45 quid"]),
+    ("the bake sale raised three thousand pounds!!", ["three thousand"]),
+    ("let the van go for 2.5k, not bad", ["2.5k"]),
+    ("I ran my first 10K on Sunday", []),  # a race, not money: no money verb in the sentence
+    ("We have 3 goats and a very loud rooster.", []),
+])
+def test_amount_spans_are_sums_of_money(text: str, amounts: list[str]) -> None:
+    found = [s.text for sent in parse(text).sents for s in spans_of(sent, "number", "amount")]
+    assert found == amounts
+
+
+def _result(answer: str, turn: str) -> ProcedureResult:
+    ev = Evidence(source_ref="D1:1", episode="e1", text=turn, score=1.0, group="g", speaker="Tamsin",
+                  valid_at=datetime(2025, 3, 1, tzinfo=UTC))
+    return ProcedureResult(answer, [ev], [], False, {})
+
+
+@pytest.mark.parametrize(("question", "answer", "abstains"), [
+    # a value was asked; the sentence names none of its kind
+    ("How much did Tamsin sell her Vespa for?", "I finally sold the Vespa last week.", True),
+    ("What was the best film Tamsin saw in Lisbon?", "so the lisbon thing is off for me.", True),
+    ("When is Tamsin's graduation?", "Graduation date is confirmed!", True),
+    # clauses answer reasons, manners and what someone does
+    ("Why did Tamsin sell her Vespa?", "I finally sold the Vespa last week.", False),
+    ("What does Tamsin's brother do at weekends?", "He restores old boats with his mates.", False),
+    # a sentence that names a value of the kind stands for the reader to weigh
+    ("When is Tamsin's graduation?", "Graduation is on the 4th of July, finally.", False),
+])
+def test_a_sentence_never_answers_a_value_question(question: str, answer: str, abstains: bool) -> None:
+    q = parse_question(question)
+    got = sentence_for_value(q, _result(answer, f"Hi! {answer} More soon."), {}, [])
+    assert (got is not None and got.abstained and got.answer == NO_INFORMATION) is abstains
+    if got is not None:
+        assert got.trace["evidence_role"] == "related" and "whole turns" in got.trace["reason"]
