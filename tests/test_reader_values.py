@@ -10,8 +10,9 @@ import pytest
 
 from planners.asked import asked_for
 from planners.question import parse as parse_question
-from procedures.sentence_value import sentence_for_value
+from procedures.premise import last_word_calls_off
 from procedures.result import ProcedureResult
+from procedures.sentence_value import sentence_for_value
 from procedures.spans import spans_of
 from tkg.models import NO_INFORMATION, Evidence
 from tkg.nlp import parse
@@ -66,3 +67,29 @@ def test_a_sentence_never_answers_a_value_question(question: str, answer: str, a
     assert (got is not None and got.abstained and got.answer == NO_INFORMATION) is abstains
     if got is not None:
         assert got.trace["evidence_role"] == "related" and "whole turns" in got.trace["reason"]
+
+
+def _turn(text: str, day: int, ref: str) -> Evidence:
+    return Evidence(source_ref=ref, episode=ref, text=text, score=1.0, group="g", speaker="Tamsin",
+                    valid_at=datetime(2025, 3, day, tzinfo=UTC))
+
+
+@pytest.mark.parametrize(("question", "texts", "holds"), [
+    # the last word on the outing calls it off: a question taking it as done has a false premise
+    ("What did Tamsin eat in Lisbon?",
+     ["We're flying to Lisbon in May!", "ugh, lisbon is off, work said no"], False),
+    ("How was the Devon retreat?", ["The Devon retreat is on the 9th.", "the devon retreat got postponed again"],
+     False),
+    # restored by a later plain statement
+    ("What did Tamsin eat in Lisbon?", ["lisbon is off, work said no", "Lisbon is back on, flying Friday."],
+     True),
+    # "I'm off to Lisbon" goes; questions about the call-off itself presuppose nothing
+    ("What did Tamsin eat in Lisbon?", ["I'm off to Lisbon tomorrow!"], True),
+    ("Why was the Devon retreat postponed?", ["the devon retreat got postponed again"], True),
+])
+def test_a_premise_the_conversation_called_off_does_not_hold(
+        question: str, texts: list[str], holds: bool) -> None:
+    q = parse_question(question)
+    turns = [_turn(t, i + 1, f"D{i + 1}:1") for i, t in enumerate(texts)]
+    got = last_word_calls_off(q, None, turns)
+    assert (got is None) is holds, got
