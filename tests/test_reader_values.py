@@ -78,8 +78,8 @@ def _turn(text: str, day: int, ref: str) -> Evidence:
     # the last word on the outing calls it off: a question taking it as done has a false premise
     ("What did Tamsin eat in Lisbon?",
      ["We're flying to Lisbon in May!", "ugh, lisbon is off, work said no"], False),
-    ("How was the Devon retreat?", ["The Devon retreat is on the 9th.", "the devon retreat got postponed again"],
-     False),
+    ("How was the Devon retreat?",
+     ["The Devon retreat is on the 9th.", "the devon retreat got postponed again"], False),
     # restored by a later plain statement
     ("What did Tamsin eat in Lisbon?", ["lisbon is off, work said no", "Lisbon is back on, flying Friday."],
      True),
