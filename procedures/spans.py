@@ -18,6 +18,7 @@ import re
 from typing import Any
 
 from planners.asked import ANIMALS
+from tkg.extract.lexicon import NOT_NAMES
 from tkg.nlp import is_common_word, is_place_name, is_verb_word
 
 from .residence import named_home
@@ -30,6 +31,7 @@ from .span_words import (
     AHEAD_OR_DONE,
     CALENDAR,
     CATEGORY_MEMBERS,
+    CHAT_WORDS,
     CLOCK,
     DET,
     FAVOURITE,
@@ -138,12 +140,29 @@ def _roles(sent: Any) -> list[Span]:
     for chunk, hit in _chunks_with(sent, ROLE_HEADS):
         if any(c.dep_ == "poss" for c in hit.children):
             continue  # "my manager", "her boss": someone's relation, not a role
-        toks = [t for t in chunk if t.i <= hit.i and t.ent_type_ not in ("PERSON", "GPE")]
+        toks = [t for t in chunk if t.i <= hit.i and t.ent_type_ not in ("PERSON", "GPE")] + _of_what(hit)
         cleaned = clean(toks)
         if cleaned:
             sure = (0.9 if hit.i == chunk.root.i else 0.6) * (1.0 if _predicated(chunk) else 0.4)
             out.append(Span(cleaned[0], "role", sure, cleaned[1], cleaned[2]))
     return out
+
+
+_HEADS_OF = frozenset("head director vp chief president dean professor chair editor".split())
+
+
+def _of_what(hit: Any) -> list[Any]:
+    """What a head of something heads ("head *of platform*", "director *of operations*"): the
+    role is the whole phrase, not "head" (up to three words after "of")."""
+    if hit.lower_ not in _HEADS_OF:
+        return []
+    of = next((c for c in hit.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+    if of is None:
+        return []
+    obj = next((c for c in of.children if c.dep_ == "pobj" and c.pos_ in ("NOUN", "PROPN")), None)
+    if obj is None or obj.ent_type_ in ("PERSON", "GPE") or obj.i - of.i > 3:
+        return []
+    return [*hit.doc[of.i: obj.i + 1]]
 
 
 AGE_WORDS = re.compile(r"\s*-?\s*(?:years?|yrs?)\s*-?\s*old\b|\s+yo\b", re.I)
@@ -296,6 +315,10 @@ def _members(sent: Any, head: str) -> list[Span]:
     return out
 
 
+_NAME_KINDS = frozenset({"person", "pet_name", "organisation"})
+_DRAWN_OUT = re.compile(r"([a-z])\1\1")  # "noooo", "yesss", "ughhh"
+
+
 def _plausible(span: Span) -> bool:
     """Not a calendar word ("January", "Fridays") and not a shouted word ("INGRID!!!", "RIP")
     standing for a name; short acronyms of organisations ("MBA") stay."""
@@ -319,10 +342,19 @@ def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
             for s in _spans_of(sent, kind, head)
             if _plausible(s)
             and not pronominal(sent.doc[s.start : s.end])
+            and not (kind in _NAME_KINDS and chat_words(sent.doc[s.start : s.end]))
             and not (kind == "thing" and nameless(sent.doc[s.start : s.end]))
         )
         sent.doc.user_data[key] = kept
     return list(kept)
+
+
+def chat_words(tokens: Any) -> bool:
+    """Tokens that are all chat words, never a name however they are tagged: interjections and
+    greetings ("lol", "congrats", "omg"), pronouns shouted ("HE."), words drawn out ("noooo"),
+    and texting short forms ("wknd", "thurs")."""
+    return all(t.tag_ == "UH" or t.pos_ in ("INTJ", "PRON", "PUNCT") or t.lower_ in NOT_NAMES
+               or t.lower_ in CHAT_WORDS or _DRAWN_OUT.search(t.lower_) for t in tokens)
 
 
 def pronominal(tokens: Any) -> bool:

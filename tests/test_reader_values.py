@@ -93,3 +93,16 @@ def test_a_premise_the_conversation_called_off_does_not_hold(
     turns = [_turn(t, i + 1, f"D{i + 1}:1") for i, t in enumerate(texts)]
     got = last_word_calls_off(q, None, turns)
     assert (got is None) is holds, got
+
+
+@pytest.mark.parametrize(("text", "kind", "values"), [
+    # chat words are never names, however the tagger labels them
+    ("omg congrats!! so proud of you", "person", []),
+    ("lol anyway my new boss is Tobias Lindgren", "person", ["Tobias Lindgren"]),
+    ("noooo not the printer again", "person", []),
+    # a head of something is the whole phrase
+    ("as of today i'm head of logistics, officially", "role", ["head of logistics"]),
+    ("Ana became director of research at Kestrel.", "role", ["director of research"]),
+])
+def test_names_and_roles_are_of_their_kind(text: str, kind: str, values: list[str]) -> None:
+    assert [s.text for sent in parse(text).sents for s in spans_of(sent, kind, "")] == values
