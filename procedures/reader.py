@@ -89,16 +89,22 @@ KIND_CUES: dict[str, set[str]] = {kind: {stem(w) for w in words.split()} for kin
     "number": "old age turn turned birthday year years",
     "status": "married engaged wedding dating together proposed split single",
     "role": "job work title promoted hired role position",
+    "place": "live living moved move moving unpacked settled",
+    "organisation": "job work working started hired joined shift",
 }.items()}
+
+
+_EMPLOYERS = frozenset({"", "company", "employer", "firm", "agency", "studio", "startup", "organisation"})
 
 
 def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subject | None,
               asked: Asked | None = None) -> set[str]:
     """Stemmed words a stating sentence is likely to share with the question: its content words
     and, for the relation it asks about, the predicate's verbs, nouns and phrases."""
-    terms = content_terms(question, drop=sorted(subject.aliases) if subject else ()) | (
-        KIND_CUES.get(asked.kind, set()) if asked else set()
-    )
+    # a workplace's cues only for where someone works ("which football team" is no employer)
+    kind = asked.kind if asked and (asked.kind != "organisation" or asked.head in _EMPLOYERS) else ""
+    terms = content_terms(question, drop=sorted(subject.aliases) if subject else ())
+    terms |= KIND_CUES.get(kind, set())
     if predicate and predicate in ctx.registry:
         p = ctx.registry.get(predicate)
         words = " ".join((*p.phrases, *(v.split(" ")[0] for v in p.verbs), *p.nouns,

@@ -23,6 +23,7 @@ from tkg.nlp import is_common_word, is_place_name, is_verb_word
 
 from .residence import named_home
 from .span_base import Span, clean, entity_spans
+from .span_context import dwelling_places, given_names, of_what, workplaces
 from .span_numbers import amounts, number_runs
 from .span_words import (
     AGE_AFTER,
@@ -140,29 +141,12 @@ def _roles(sent: Any) -> list[Span]:
     for chunk, hit in _chunks_with(sent, ROLE_HEADS):
         if any(c.dep_ == "poss" for c in hit.children):
             continue  # "my manager", "her boss": someone's relation, not a role
-        toks = [t for t in chunk if t.i <= hit.i and t.ent_type_ not in ("PERSON", "GPE")] + _of_what(hit)
+        toks = [t for t in chunk if t.i <= hit.i and t.ent_type_ not in ("PERSON", "GPE")] + of_what(hit)
         cleaned = clean(toks)
         if cleaned:
             sure = (0.9 if hit.i == chunk.root.i else 0.6) * (1.0 if _predicated(chunk) else 0.4)
             out.append(Span(cleaned[0], "role", sure, cleaned[1], cleaned[2]))
     return out
-
-
-_HEADS_OF = frozenset("head director vp chief president dean professor chair editor".split())
-
-
-def _of_what(hit: Any) -> list[Any]:
-    """What a head of something heads ("head *of platform*", "director *of operations*"): the
-    role is the whole phrase, not "head" (up to three words after "of")."""
-    if hit.lower_ not in _HEADS_OF:
-        return []
-    of = next((c for c in hit.children if c.dep_ == "prep" and c.lower_ == "of"), None)
-    if of is None:
-        return []
-    obj = next((c for c in of.children if c.dep_ == "pobj" and c.pos_ in ("NOUN", "PROPN")), None)
-    if obj is None or obj.ent_type_ in ("PERSON", "GPE") or obj.i - of.i > 3:
-        return []
-    return [*hit.doc[of.i: obj.i + 1]]
 
 
 AGE_WORDS = re.compile(r"\s*-?\s*(?:years?|yrs?)\s*-?\s*old\b|\s+yo\b", re.I)
@@ -369,7 +353,8 @@ def nameless(tokens: Any) -> bool:
 
 def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     if kind == "place":
-        return _places(sent)
+        found = _places(sent)
+        return found + dwelling_places(sent, {i for p in found for i in range(p.start, p.end)})
     if kind == "organisation":
         orgs = entity_spans(sent, NER_KINDS["organisation"], "organisation", 0.9)
         taken = {i for s in orgs for i in range(s.start, s.end)}
@@ -377,7 +362,8 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         extra = [Span(s.text, "organisation", 0.5, s.start, s.end) for s in _proper_runs(sent)
                  if not any(i in taken for i in range(s.start, s.end)) and s.start not in places
                  and not any(t.ent_type_ == "PERSON" for t in sent.doc[s.start : s.end])]
-        return orgs + extra
+        taken |= {i for s in extra for i in range(s.start, s.end)}
+        return orgs + extra + workplaces(sent, taken)
     if kind == "person":
         people = entity_spans(sent, NER_KINDS["person"], "person", 0.9)
         taken = {i for s in people for i in range(s.start, s.end)}
@@ -390,7 +376,9 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
                  if t.i not in taken and t.is_lower and t.is_alpha and len(t.text) > 2 and not t.is_stop
                  and t.pos_ in ("PROPN", "NOUN", "ADJ", "X") and not is_common_word(t.text)]
         named = [p for p in people if not (is_place_name(p.text) and _after_locative(sent, p.start))]
-        return named + [p for p in extra + lower if not is_place_name(p.text)]
+        given = given_names(sent, {i for p in named + extra for i in range(p.start, p.end)})
+        lower = [p for p in lower if p.start not in {g.start for g in given}]
+        return named + [p for p in extra + lower if not is_place_name(p.text)] + given
     if kind == "role":
         return _roles(sent)
     if kind == "number":

@@ -103,6 +103,11 @@ def test_a_premise_the_conversation_called_off_does_not_hold(
     # a head of something is the whole phrase
     ("as of today i'm head of logistics, officially", "role", ["head of logistics"]),
     ("Ana became director of research at Kestrel.", "role", ["director of research"]),
+    # typed by the words around them when no tagger or gazetteer knows the name
+    ("we're finally unpacked in Little Bramford, boxes everywhere", "place", ["Little Bramford"]),
+    ("got a job at the village bakery instead, started monday", "organisation", ["village bakery"]),
+    ("can't, i'm at work till late", "organisation", []),
+    ("went on a date with someone called tomasz", "person", ["tomasz"]),
 ])
 def test_names_and_roles_are_of_their_kind(text: str, kind: str, values: list[str]) -> None:
     assert [s.text for sent in parse(text).sents for s in spans_of(sent, kind, "")] == values
