@@ -71,6 +71,13 @@ def _names_a_thing(word: str, question: str) -> bool:
     return word.lower() not in _CALENDAR and not (is_common_word(word) and not is_place_name(word))
 
 
+def _same_word(a: str, b: str) -> bool:
+    """Two stems of one word the stemmer split differently ("propose" from the question, "propos"
+    from "proposed"): one begins the other and they share five letters or more."""
+    short, long = sorted((a, b), key=len)
+    return len(short) >= 5 and long.startswith(short) and len(long) - len(short) <= 2
+
+
 def presupposed_nouns(question: str, head: str) -> set[str]:
     """The words that would state the relative or animal ``head`` that the question takes as given."""
     if head == "dog":
@@ -170,6 +177,7 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
                 else 1.0
             )
             words = content_terms(sent.text)
+            words |= {e for e in event if any(_same_word(e, w) for w in words)}  # "propose" ~ "propos"
             for n in need_names:
                 if not says_name(n, text):
                     continue

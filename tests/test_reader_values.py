@@ -10,7 +10,7 @@ import pytest
 
 from planners.asked import asked_for
 from planners.question import parse as parse_question
-from procedures.premise import last_word_calls_off
+from procedures.premise import check, last_word_calls_off
 from procedures.result import ProcedureResult
 from procedures.sentence_value import sentence_for_value
 from procedures.spans import spans_of
@@ -111,3 +111,11 @@ def test_a_premise_the_conversation_called_off_does_not_hold(
 ])
 def test_names_and_roles_are_of_their_kind(text: str, kind: str, values: list[str]) -> None:
     assert [s.text for sent in parse(text).sents for s in spans_of(sent, kind, "")] == values
+
+
+def test_an_event_is_stated_however_the_stemmer_splits_its_verb() -> None:
+    q = parse_question("When did Tobiah propose to Wren?")
+    said = check(q, None, [_turn("Tobiah proposed!! on the pier, at sunset", 3, "D1:1")], ())
+    assert said.holds, said.reason
+    unsaid = check(q, None, [_turn("Tobiah bought a ring, he says.", 3, "D1:1")], ())
+    assert not unsaid.holds and "propose" in unsaid.reason
