@@ -219,21 +219,25 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
 def last_word_calls_off(q: Question, subject: Subject | None, turns: list[Evidence]) -> Premise | None:
     """A question that takes as done a plan or an outing the conversation last called off ("what
     did they see in Amsterdam?" after "amsterdam is off for me"; "what did the team do at the
-    offsite?" after "the offsite is postponed"): a false premise. The question's own nouns are
+    offsite?" after "the offsite is postponed"): a false premise. The question's own names are
     followed through the turns in time order; a plain statement after the call-off restores it,
     a plan or a question does not. Questions about the call-off itself (why, what happened, when
     it was meant to be) presuppose nothing of the kind."""
-    if q.asked.kind in ("reason", "event", "summary") or q.asked.yesno or _ABOUT_PLANS.search(q.text):
-        return None
-    drop = stems_of([*(subject.aliases if subject else ())])
-    nouns = {stem(t.lower_) for t in parse(q.text) if t.pos_ in ("NOUN", "PROPN")} - _GENERIC - drop
+    if q.asked.kind in ("reason", "event", "summary", "status") or q.asked.yesno or q.asked.recency \
+            or _ABOUT_PLANS.search(q.text):
+        return None  # "what is their status now" asks how things stand, not about a thing done
+    drop = stems_of([*(subject.aliases if subject and subject.speaker else ())])  # people are not called off
+    # a named thing only ("Amsterdam", "the Cotswolds offsite"): "my tournament got pushed back" calls
+    # off the next one, not the one a question asks about
+    nouns = {stem(t.lower_) for t in parse(q.text) if t.text[:1].isupper() and t.i > 0
+             and t.pos_ in ("NOUN", "PROPN") and t.ent_type_ != "PERSON"} - _GENERIC - drop
     last: dict[str, tuple[bool, Evidence]] = {}  # noun → (its last word calls it off, that turn)
     for ev in sorted(turns, key=lambda e: e.valid_at or FAR_PAST):
         for sent in parse(ev.text).sents:
             if hypothetical(sent):
                 continue  # a question or a plan neither calls off nor restores
             for t in sent:
-                if t.is_alpha and stem(t.lower_) in nouns:
+                if t.is_alpha and stem(t.lower_) in nouns and t.ent_type_ != "PERSON":
                     key = stem(t.lower_)
                     last[key] = (called_off(sent, t), ev)
     off = sorted(n for n, (yes, _) in last.items() if yes)

@@ -1,6 +1,6 @@
 """The reader answers a value of the asked kind or abstains (issue 17): amounts of money are a
-number kind of their own, and a whole sentence copied from a turn never answers a value question.
-Sentences are our own."""
+number kind of their own that a whole sentence never answers; premises called off; chat words
+that are no names; values typed by the words around them. Sentences are our own."""
 
 from __future__ import annotations
 
@@ -51,17 +51,15 @@ def _result(answer: str, turn: str) -> ProcedureResult:
 
 
 @pytest.mark.parametrize(("question", "answer", "abstains"), [
-    # a value was asked; the sentence names none of its kind
+    # an amount was asked; the sentence names none
     ("How much did Tamsin sell her Vespa for?", "I finally sold the Vespa last week.", True),
-    ("What was the best film Tamsin saw in Lisbon?", "so the lisbon thing is off for me.", True),
-    ("When is Tamsin's graduation?", "Graduation date is confirmed!", True),
-    # clauses answer reasons, manners and what someone does
+    # a sentence that names an amount stands for the reader to weigh
+    ("How much did Tamsin sell her Vespa for?", "Sold the Vespa for £900 in the end.", False),
+    # other kinds keep the procedure's sentence (LoCoMo's answers often are whole sentences)
+    ("What was the best film Tamsin saw in Lisbon?", "so the lisbon thing is off for me.", False),
     ("Why did Tamsin sell her Vespa?", "I finally sold the Vespa last week.", False),
-    ("What does Tamsin's brother do at weekends?", "He restores old boats with his mates.", False),
-    # a sentence that names a value of the kind stands for the reader to weigh
-    ("When is Tamsin's graduation?", "Graduation is on the 4th of July, finally.", False),
 ])
-def test_a_sentence_never_answers_a_value_question(question: str, answer: str, abstains: bool) -> None:
+def test_a_sentence_never_answers_an_amount(question: str, answer: str, abstains: bool) -> None:
     q = parse_question(question)
     got = sentence_for_value(q, _result(answer, f"Hi! {answer} More soon."), {}, [])
     assert (got is not None and got.abstained and got.answer == NO_INFORMATION) is abstains
