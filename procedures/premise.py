@@ -230,7 +230,7 @@ def last_word_calls_off(q: Question, subject: Subject | None, turns: list[Eviden
     # a named thing only ("Amsterdam", "the Cotswolds offsite"): "my tournament got pushed back" calls
     # off the next one, not the one a question asks about
     nouns = {stem(t.lower_) for t in parse(q.text) if t.text[:1].isupper() and t.i > 0
-             and t.pos_ in ("NOUN", "PROPN") and t.ent_type_ != "PERSON"} - _GENERIC - drop
+             and t.pos_ in ("NOUN", "PROPN")} - _GENERIC - drop
     last: dict[str, tuple[bool, Evidence]] = {}  # noun → (its last word calls it off, that turn)
     for ev in sorted(turns, key=lambda e: e.valid_at or FAR_PAST):
         for sent in parse(ev.text).sents:
