@@ -35,6 +35,9 @@ if TYPE_CHECKING:
     from tkg.context import Context
 
 SUPPORT = 0.55  # the least support a value needs to answer
+# a thing is the loosest kind (any noun phrase types as one): alone it needs more ("bingo card" for a
+# graphics card); a list's things stay at SUPPORT
+THING_SUPPORT = 0.62
 # inside a window whose well-supported values were all said after it, a value of a well-typed kind said by
 # its end needs less
 WINDOW_SUPPORT = 0.4
@@ -313,11 +316,12 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     if asked.many:  # a list names each value once, however it was spelled
         merge_variants(groups)
     support = {k: max(c.score for c in cs) + 0.15 * (len(cs) - 1) for k, cs in groups.items()}
-    strong = {k: s for k, s in support.items() if s >= SUPPORT}
+    need = THING_SUPPORT if asked.kind == "thing" and not asked.many else SUPPORT
+    strong = {k: s for k, s in support.items() if s >= need}
     trace: dict[str, Any] = {"values": {groups[k][0].value: round(s, 3) for k, s in
                                         sorted(support.items(), key=lambda kv: -kv[1])[:8]}}
     if not strong:
-        return [], {**trace, "chosen_by": "nothing reached the support needed", "support_needed": SUPPORT}
+        return [], {**trace, "chosen_by": "nothing reached the support needed", "support_needed": need}
     best = max(strong.values())
     # "now" and "as of" weigh every well-supported value by when it was said; the best and a
     # list keep only values near the best

@@ -11,6 +11,7 @@ import pytest
 from planners.asked import asked_for
 from planners.question import parse as parse_question
 from procedures.premise import check, last_word_calls_off
+from procedures.reader import Candidate, choose
 from procedures.result import ProcedureResult
 from procedures.sentence_value import sentence_for_value
 from procedures.spans import spans_of
@@ -117,3 +118,13 @@ def test_an_event_is_stated_however_the_stemmer_splits_its_verb() -> None:
     assert said.holds, said.reason
     unsaid = check(q, None, [_turn("Tobiah bought a ring, he says.", 3, "D1:1")], ())
     assert not unsaid.holds and "propose" in unsaid.reason
+
+
+def test_a_lone_thing_needs_more_support_than_a_typed_value() -> None:
+    ev = _turn("the bingo card is on the fridge", 2, "D1:1")
+    weak = [Candidate("bingo card", 0.58, ev.valid_at, ev, "turn")]
+    chosen, how = choose(asked_for("What board game does Tamsin love?"), weak, latest=False, window=None)
+    assert chosen == [] and how["support_needed"] > 0.58
+    person = [Candidate("Tobiah", 0.58, ev.valid_at, ev, "turn")]
+    chosen, _ = choose(asked_for("Who does Tamsin live with?"), person, latest=False, window=None)
+    assert [c.value for c in chosen] == ["Tobiah"]
