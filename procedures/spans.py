@@ -18,7 +18,6 @@ import re
 from typing import Any
 
 from planners.asked import ANIMALS
-from tkg.extract.lexicon import NOT_NAMES
 from tkg.nlp import is_common_word, is_place_name, is_verb_word
 
 from .residence import named_home
@@ -337,8 +336,8 @@ def chat_words(tokens: Any) -> bool:
     """Tokens that are all chat words, never a name however they are tagged: interjections and
     greetings ("lol", "congrats", "omg"), pronouns shouted ("HE."), words drawn out ("noooo"),
     and texting short forms ("wknd", "thurs")."""
-    return all(t.tag_ == "UH" or t.pos_ in ("INTJ", "PRON", "PUNCT") or t.lower_ in NOT_NAMES
-               or t.lower_ in CHAT_WORDS or _DRAWN_OUT.search(t.lower_) for t in tokens)
+    return all(t.tag_ == "UH" or t.pos_ in ("INTJ", "PRON", "PUNCT") or t.lower_ in CHAT_WORDS
+               or _DRAWN_OUT.search(t.lower_) for t in tokens)
 
 
 def pronominal(tokens: Any) -> bool:
