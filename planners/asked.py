@@ -12,6 +12,8 @@ Example::
     ('place', 'city', True)
     >>> asked_for("What is the name of Joe's cat?").kind
     'pet_name'
+    >>> asked_for("How much did Joe sell the van for?").head
+    'amount'
     >>> asked_for("Why did Joe sell the van?").kind, asked_for("How did Joe feel after the race?").kind
     ('reason', 'manner')
 """
@@ -78,6 +80,10 @@ _DATE_Q = re.compile(
     re.I,
 )
 _COUNT_Q = re.compile(r"\bhow (?:many|much)\b", re.I)
+# "how much did she sell it for", "how much does it cost": a price or a sum of money, not a count
+_AMOUNT_Q = re.compile(r"\bhow much\b(?:\s+(?:money|cash))?\s+"
+                       r"(?:is|was|are|were|does|did|do|has|have|had|will)\b"
+                       r"(?!.*\b(?:weigh|weighs|weighed|sleep|slept|time|water)\b)", re.I)
 _HOW_VALUE = re.compile(r"^how (?:many|much|old|long|far|often)\b", re.I)
 _AGE_Q = re.compile(r"\bhow old\b", re.I)
 _DURATION_Q = re.compile(r"\bhow long\b", re.I)
@@ -142,6 +148,8 @@ def asked_for(question: str) -> Asked:
     yesno = first in _AUX
     if _SUMMARY_START.search(q) or (summary_cue(q) and not yesno):
         return Asked("summary", recency=recency)
+    if _AMOUNT_Q.search(q):
+        return Asked("number", "amount", recency=recency)
     if _COUNT_Q.search(q):
         noun = _head_after(words[words.index("many") + 1:] if "many" in words else [])
         return Asked("number", _singular(noun), many=False, count=True, recency=recency)

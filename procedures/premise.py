@@ -24,13 +24,13 @@ from rapidfuzz import fuzz
 from planners.question import Question
 from tkg.models import Evidence
 from tkg.nlp import is_common_word, is_place_name, parse
-from tkg.text import content_terms, stems_of
+from tkg.text import content_terms, stem, stems_of
 
 from .about import Subject, about, continued, word_pattern
 from .abstain import GENERIC, INFERENCE
 from .slots import FAR_PAST
 from .spans import ANIMALS
-from .stated import hypothetical, negated
+from .stated import called_off, hypothetical, negated
 
 # relatives and animals a question may presuppose, with the words that state one
 KIN: dict[str, frozenset[str]] = {
@@ -48,6 +48,8 @@ KIN: dict[str, frozenset[str]] = {
 _GENERIC = GENERIC | {
     "mention", "mentione", "talk", "month", "year", "week", "date", "time", "day", "first", "last",
 }
+_ABOUT_PLANS = re.compile(r"\b(?:why|plan|plans|planned|planning|supposed|originally|meant|cancel\w*|"
+                          r"postpon\w*|call(?:ed)? off|fell through|instead)\b", re.I)
 _CALENDAR = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun".split())
 MISSPELT = 90  # rapidfuzz ratio at which a long name is the same name misspelt ("Xenoblade", "Xeonoblade")
 MISSPELT_MIN = 7  # names shorter than this are matched exactly ("Ireland" is not "Iceland")
@@ -67,6 +69,13 @@ def _names_a_thing(word: str, question: str) -> bool:
     if question.lstrip().startswith(word):
         return False
     return word.lower() not in _CALENDAR and not (is_common_word(word) and not is_place_name(word))
+
+
+def _same_word(a: str, b: str) -> bool:
+    """Two stems of one word the stemmer split differently ("propose" from the question, "propos"
+    from "proposed"): one begins the other and they share five letters or more."""
+    short, long = sorted((a, b), key=len)
+    return len(short) >= 5 and long.startswith(short) and len(long) - len(short) <= 2
 
 
 def presupposed_nouns(question: str, head: str) -> set[str]:
@@ -166,6 +175,7 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
             a = about(subject, speaker=ev.speaker, sentence=whole, turn=ev.text, others=speakers) \
                 if subject else 1.0
             words = content_terms(sent.text)
+            words |= {e for e in event if any(_same_word(e, w) for w in words)}  # "propose" ~ "propos"
             for n in need_names:
                 if not says_name(n, text):
                     continue
@@ -198,4 +208,37 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
     if not need_noun:
         who = subject.name if subject else "the subject"
         return Premise(False, f"no sentence about {who} states a {asked.head}")
+    off = last_word_calls_off(q, subject, turns)
+    if off is not None:
+        return off
     return Premise(True, "every presupposition is stated", seen_any)
+
+
+def last_word_calls_off(q: Question, subject: Subject | None, turns: list[Evidence]) -> Premise | None:
+    """A question that takes as done a plan or an outing the conversation last called off ("what
+    did they see in Amsterdam?" after "amsterdam is off for me"; "what did the team do at the
+    offsite?" after "the offsite is postponed"): a false premise. The question's own names are
+    followed through the turns in time order; a plain statement after the call-off restores it,
+    a plan or a question does not. Questions about the call-off itself (why, what happened, when
+    it was meant to be) presuppose nothing of the kind."""
+    if q.asked.kind in ("reason", "event", "summary", "status") or q.asked.yesno or q.asked.recency \
+            or _ABOUT_PLANS.search(q.text):
+        return None  # "what is their status now" asks how things stand, not about a thing done
+    drop = stems_of([*(subject.aliases if subject and subject.speaker else ())])  # people are not called off
+    # a named thing only ("Amsterdam", "the Cotswolds offsite"): "my tournament got pushed back" calls
+    # off the next one, not the one a question asks about
+    nouns = {stem(t.lower_) for t in parse(q.text) if t.text[:1].isupper() and t.i > 0
+             and t.pos_ in ("NOUN", "PROPN")} - _GENERIC - drop
+    last: dict[str, tuple[bool, Evidence]] = {}  # noun → (its last word calls it off, that turn)
+    for ev in sorted(turns, key=lambda e: e.valid_at or FAR_PAST):
+        for sent in parse(ev.text).sents:
+            if hypothetical(sent):
+                continue  # a question or a plan neither calls off nor restores
+            for t in sent:
+                if t.is_alpha and stem(t.lower_) in nouns and t.ent_type_ != "PERSON":
+                    key = stem(t.lower_)
+                    last[key] = (called_off(sent, t), ev)
+    off = sorted(n for n, (yes, _) in last.items() if yes)
+    if not off:
+        return None
+    return Premise(False, f"the last word on {', '.join(off)} calls it off", last[off[0]][1])

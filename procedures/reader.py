@@ -36,13 +36,16 @@ if TYPE_CHECKING:
     from tkg.context import Context
 
 SUPPORT = 0.55  # the least support a value needs to answer
+# a thing is the loosest kind (any noun phrase types as one): alone it needs more ("bingo card" for a
+# graphics card); a list's things stay at SUPPORT
+THING_SUPPORT = 0.62
 # inside a window whose well-supported values were all said after it, a value of a well-typed kind said by
 # its end needs less
 WINDOW_SUPPORT = 0.4
 NEWER = 1.0  # the support a value said after the graph's newest edge needs to replace it
 # a span whose kind is itself specific ("I'm a paralegal", "we got engaged", a member of a known
-# category: "me on bass") needs fewer cue words
-_FLOOR = {"role": 0.6, "status": 0.6, "pet_name": 0.45, "animal": 0.45}
+# category: "me on bass", an amount of money: "£80") needs fewer cue words
+_FLOOR = {"role": 0.6, "status": 0.6, "pet_name": 0.45, "animal": 0.45, "amount": 0.5}
 FAR_FUTURE = datetime(2200, 1, 1, tzinfo=UTC)
 _FORMERLY = re.compile(r"\b(?:previous(?:ly)?|former(?:ly)?|used to|before)\b", re.I)
 _ORIGIN = re.compile(r"\bfrom\W*$", re.I)
@@ -94,17 +97,24 @@ KIND_CUES: dict[str, set[str]] = {kind: {stem(w) for w in words.split()} for kin
     "number": "old age turn turned birthday year years",
     "status": "married engaged wedding dating together proposed split single",
     "role": "job work title promoted hired role position",
+    "place": "live living moved move moving unpacked settled",
+    "organisation": "job work working started hired joined shift",
 }.items()}
+
+
+_EMPLOYERS = frozenset({"", "company", "employer", "firm", "agency", "studio", "startup", "organisation"})
 
 
 def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subject | None,
               asked: Asked | None = None) -> set[str]:
     """Stemmed words a stating sentence is likely to share with the question: its content words
     and, for the relation it asks about, the predicate's verbs, nouns and phrases."""
-    terms = content_terms(question, drop=sorted(subject.aliases) if subject else ()) | (
-        KIND_CUES.get(asked.kind, set()) if asked else set()
-    ) | ({"ex"} if _FORMERLY.search(question) else set()) | (  # "where did she work before": "ex-Google"
-        {"from"} if _ORIGIN.search(question) else set())  # "which city is he from": "the guy from Braga"
+    # a workplace's cues only for where someone works ("which football team" is no employer)
+    kind = asked.kind if asked and (asked.kind != "organisation" or asked.head in _EMPLOYERS) else ""
+    terms = content_terms(question, drop=sorted(subject.aliases) if subject else ())
+    terms |= KIND_CUES.get(kind, set())
+    terms |= {"ex"} if _FORMERLY.search(question) else set()  # "where did she work before": "ex-Google"
+    terms |= {"from"} if _ORIGIN.search(question) else set()  # "which city is he from": "the guy from Braga"
     if predicate and predicate in ctx.registry:
         p = ctx.registry.get(predicate)
         words = " ".join((*p.phrases, *(v.split(" ")[0] for v in p.verbs), *p.nouns,
@@ -129,7 +139,9 @@ def candidates(
     voices = {s.lower() for s in speakers}
     pets = asked.kind == "pet_name"  # an animal word (or 🐱) next to a name is the relation's own cue
     orgs = asked.kind == "organisation" and asked.many  # "engineer at X", "my supervisor at X": a workplace
-    floor_kind = "role" if asked.head in CATEGORY_MEMBERS else asked.kind  # "me on bass": specific as a role
+    # "me on bass": specific as a role; "£4,200": a sum of money is specific too
+    floor_kind = "role" if asked.head in CATEGORY_MEMBERS else (
+        asked.head if asked.head == "amount" else asked.kind)
     for rank, ev in enumerate(turns):
         doc = parse(ev.text)
         sents = list(doc.sents)
@@ -307,11 +319,12 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     if asked.many:  # a list names each value once, however it was spelled
         merge_variants(groups)
     support = {k: max(c.score for c in cs) + 0.15 * (len(cs) - 1) for k, cs in groups.items()}
-    strong = {k: s for k, s in support.items() if s >= SUPPORT}
+    need = THING_SUPPORT if asked.kind == "thing" and not asked.many else SUPPORT
+    strong = {k: s for k, s in support.items() if s >= need}
     trace: dict[str, Any] = {"values": {groups[k][0].value: round(s, 3) for k, s in
                                         sorted(support.items(), key=lambda kv: -kv[1])[:8]}}
     if not strong:
-        return [], {**trace, "chosen_by": "nothing reached the support needed", "support_needed": SUPPORT}
+        return [], {**trace, "chosen_by": "nothing reached the support needed", "support_needed": need}
     best = max(strong.values())
     # "now" and "as of" weigh every well-supported value by when it was said; the best and a
     # list keep only values near the best

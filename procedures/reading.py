@@ -51,9 +51,9 @@ from .reader import (
 )
 from .residence import lives_question
 from .result import ProcedureResult
+from .sentence_value import echoed, names_kind, sentence_for_value
 from .slots import FAR_PAST, group_time, resolve_window
 from .span_words import CATEGORY_MEMBERS
-from .spans import spans_of
 from .synthesis import dedupe, fact_evidence, format_day
 
 if TYPE_CHECKING:
@@ -165,21 +165,6 @@ def read_event(
     return word, ev
 
 
-def echoed(result: ProcedureResult) -> bool:
-    """The procedure's answer is a whole sentence copied from a turn, not a value read out of one."""
-    low = " ".join(result.answer.split()).lower()
-    sentence = len(low.split()) >= 5 or (len(low.split()) >= 3 and low[-1:] in ".!?")  # "also sad news."
-    return sentence and any(low in " ".join(e.text.split()).lower() for e in result.evidence)
-
-
-def names_kind(text: str, asked: Asked) -> bool:
-    """The text says a value of the asked kind, or the asked category ("the best *band* ever"): a
-    turn that does may hold the answer in words the reader could not type, so it stands."""
-    head = {asked.head, asked.head + "s"} - {"s"} if asked.kind == "thing" else set()
-    return any(spans_of(sent, asked.kind, asked.head) or {t.lower_ for t in sent} & head
-               for sent in parse(text).sents)
-
-
 def present(question: str) -> bool:
     """The question asks in the present tense ("What *is* her relationship status?"): a state that
     changes (engaged, then married) is asked as it stands now."""
@@ -230,8 +215,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         counted = count_reading(ctx, group, subject, asked.head, turns, result.evidence, trace)
         if counted is not None:
             return counted
-    if asked.kind == "date" or asked.count:
-        return None  # dates and other counts are the procedures' (the temporal one, the aggregation)
+    if asked.kind == "date" or asked.count:  # dates and counts are the procedures' (temporal, aggregation)
+        return sentence_for_value(q, result, trace, turns)
     if asked.kind == "event" or (asked.yesno and asked.kind == "thing" and not asked.head):
         got = read_event(asked, question, subject, turns)
         if got is None:
@@ -326,7 +311,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             return no_information(f"no {asked.head or asked.kind} is named in the evidence, only whole turns",
                                   result.evidence or turns[:5], trace)
         if asked.kind not in TYPED or not slot or INFERENCE.search(question):
-            return None  # an untyped or open question is not read, nor one asking for a guess
+            # an untyped or open question is not read, nor one asking for a guess; a value is never a sentence
+            return sentence_for_value(q, result, trace, turns)
         return no_information(
             f"no {asked.kind} is supported by the evidence", result.evidence or turns[:5], trace
         )

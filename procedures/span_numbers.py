@@ -1,8 +1,10 @@
-"""Numbers in one parsed sentence, as the reader types them: counts, clock and race times, and ages.
+"""Numbers in one parsed sentence, as the reader types them: counts, clock and race times, ages, and
+sums of money.
 
 `procedures.spans` asks here for the spans of the "number" kind. An age is a count of years, never a
 clock time, money or an ordinal; a number whose own words say it is an age ("turned 40", "nine years
-old", "at sixty-one") is cued, so the reader needs no cue word near it.
+old", "at sixty-one") is cued, so the reader needs no cue word near it. A sum of money ("£4,200", "80
+quid", "4.2k", "2 million") is what a "how much did it cost" question asks for.
 """
 
 from __future__ import annotations
@@ -14,9 +16,14 @@ from .span_base import Span, entity_spans
 from .span_words import AGE_AFTER, AGE_BEFORE, CLOCK, NER_KINDS, NUMBER_WORDS
 
 AGE_WORDS = re.compile(r"\s*-?\s*(?:years?|yrs?)\s*-?\s*old\b|\s+yo\b", re.I)
+_CURRENCY = frozenset("£ $ € ¥ usd gbp eur".split())
+_THOUSANDS = re.compile(r"^[£$€]?\d[\d,.]*[km]$", re.I)  # "4.2k", "£2m"
+_MONEY_VERBS = frozenset("sell pay cost buy raise price charge earn spend offer worth rent salary".split())
+_MONEY_AFTER = frozenset("k grand quid bucks pounds pound dollars dollar euros euro million m mil bn billion "
+                         "thousand".split())
 
 
-def _number_runs(sent: Any) -> list[Span]:
+def number_runs(sent: Any) -> list[Span]:
     """Numbers as written: "34", "sixty-two", "twenty five" (a run of number words and hyphens)."""
     out: list[Span] = []
     run: list[Any] = []
@@ -39,6 +46,8 @@ def _number_runs(sent: Any) -> list[Span]:
 
 
 def numbers(sent: Any, head: str) -> list[Span]:
+    if head == "amount":
+        return amounts(sent)
     if head == "time":  # a clock time or a race time: "6:30 pm", "3:41:07", not a count or a date
         clocks = [Span(e.text, "number", 0.9, e.start, e.end) for e in sent.ents
                   if e.label_ == "TIME" and any(c.isdigit() for c in e.text)]
@@ -47,13 +56,13 @@ def numbers(sent: Any, head: str) -> list[Span]:
     if head == "age":  # an age is a count of years: no clock times, money or ordinals
         return [Span(s.text, s.kind, 0.95 if _says_age(sent, s) else s.sure, s.start, s.end,
                      _names_age(sent, s))
-                for s in _number_runs(sent) if not (s.text.isdigit() and int(s.text) > 130)
+                for s in number_runs(sent) if not (s.text.isdigit() and int(s.text) > 130)
                 and sent.doc[s.start].ent_type_ not in ("TIME", "MONEY", "PERCENT", "ORDINAL")]
     out = [s for s in entity_spans(sent, NER_KINDS["number"], "number", 0.9)
            if not (s.end - s.start == 1 and sent.doc[s.start].lower_ in NUMBER_WORDS
                    and sent.doc[s.start].pos_ != "NUM")]  # "the one you drove": a pronoun
     seen = {i for s in out for i in range(s.start, s.end)}
-    return out + [s for s in _number_runs(sent) if s.start not in seen]
+    return out + [s for s in number_runs(sent) if s.start not in seen]
 
 
 def _says_age(sent: Any, span: Span) -> bool:
@@ -73,3 +82,32 @@ def _names_age(sent: Any, span: Span) -> bool:
     if before == "at":  # "at sixty-one", "at 67"; "at 5" is more often a clock time
         return span.text[:1].isalpha() or span.text.isdigit() and 13 <= int(span.text) <= 120
     return before in AGE_BEFORE or bool(AGE_WORDS.match(rest))
+
+
+def amounts(sent: Any) -> list[Span]:
+    """Sums of money as written: "£4,200", "$80", "4.2k", "2 million", "eleven hundred pounds" (a
+    MONEY entity, or a number with a currency sign before it or a money word after it)."""
+    doc = sent.doc
+    out = [s for s in entity_spans(sent, ("MONEY",), "number", 0.9)
+           if any(c.isdigit() for c in s.text) or any(t.lower_ in NUMBER_WORDS for t in doc[s.start:s.end])]
+    seen = {i for s in out for i in range(s.start, s.end)}
+    # "sold it, 4.2k", "got it for 4.2k": money; "ran a 5K": a race
+    priced = any(t.lemma_.lower() in _MONEY_VERBS for t in sent)
+    out += [Span(t.text, "number", 0.9, t.i, t.i + 1) for t in sent
+            if t.i not in seen and _THOUSANDS.match(t.text)
+            and (priced or t.i > sent.start and doc[t.i - 1].lower_ == "for")]
+    seen |= {s.start for s in out}
+    for s in number_runs(sent):
+        if s.start in seen:
+            continue
+        before = doc[s.start - 1].lower_ if s.start > sent.start else ""
+        after = doc[s.end].lower_ if s.end < sent.end else ""
+        glued = doc[s.start].lower_[-1:] == "k" or doc[s.start].text[:1] in "£$€"  # "4.2k", "£80"
+        if before in _CURRENCY or glued:
+            out.append(Span(doc.text[doc[s.start - 1].idx if before in _CURRENCY else doc[s.start].idx:
+                                     doc[s.end - 1].idx + len(doc[s.end - 1].text)], "number", 0.9,
+                            s.start - (before in _CURRENCY), s.end))
+        elif after in _MONEY_AFTER:
+            out.append(Span(doc.text[doc[s.start].idx: doc[s.end].idx + len(doc[s.end].text)], "number", 0.85,
+                            s.start, s.end + 1))
+    return out

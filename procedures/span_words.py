@@ -113,3 +113,7 @@ ROLE_SUFFIX = re.compile(r"\w{3,}(?:er|or|ist|ian|ant|eer|smith|wright)s?$")
 CLOCK = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?$")
 AGE_BEFORE = frozenset("turned turning turns aged at age".split())
 AGE_AFTER = frozenset("years year yrs yo today".split())
+# texting short forms and reactions that are never a name, though a tagger may call them one
+CHAT_WORDS = frozenset("""lol lols lmao lmfao rofl omg omfg haha hahaha hehe congrats congratulations grats
+    btw tbh ngl idk idc imo imho fyi thx tysm ty pls plz wknd wkend bday thurs tues weds brb ikr smh rip
+    ya yall ye yeh yea bestie fam hun babe xx xxx xo""".split())

@@ -22,12 +22,14 @@ from tkg.nlp import is_common_word, is_place_name, is_verb_word
 
 from .residence import named_home
 from .span_base import Span, clean, entity_spans
+from .span_context import dwelling_places, given_names, of_what, workplaces
 from .span_numbers import numbers
 from .span_words import (
     AHEAD,
     AHEAD_OR_DONE,
     CALENDAR,
     CATEGORY_MEMBERS,
+    CHAT_WORDS,
     DET,
     FAVOURITE,
     LOCATIVE,
@@ -134,7 +136,7 @@ def _roles(sent: Any) -> list[Span]:
     for chunk, hit in _chunks_with(sent, ROLE_HEADS):
         if any(c.dep_ == "poss" for c in hit.children):
             continue  # "my manager", "her boss": someone's relation, not a role
-        toks = [t for t in chunk if t.i <= hit.i and t.ent_type_ not in ("PERSON", "GPE")]
+        toks = [t for t in chunk if t.i <= hit.i and t.ent_type_ not in ("PERSON", "GPE")] + of_what(hit)
         cleaned = clean(toks)
         if cleaned:
             sure = (0.9 if hit.i == chunk.root.i else 0.6) * (1.0 if _predicated(chunk) else 0.4)
@@ -289,6 +291,10 @@ def _ordinary(t: Any) -> bool:
     return is_common_word(t.text) or t.lemma_.lower() != t.lower_ and is_common_word(t.lemma_)
 
 
+_NAME_KINDS = frozenset({"person", "pet_name", "organisation"})
+_DRAWN_OUT = re.compile(r"([a-z])\1\1")  # "noooo", "yesss", "ughhh"
+
+
 def _plausible(span: Span) -> bool:
     """Not a calendar word ("January", "Fridays") and not a shouted word ("INGRID!!!", "RIP")
     standing for a name; short acronyms of organisations ("MBA") stay."""
@@ -312,10 +318,19 @@ def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
             for s in _spans_of(sent, kind, head)
             if _plausible(s)
             and not pronominal(sent.doc[s.start : s.end])
+            and not (kind in _NAME_KINDS and chat_words(sent.doc[s.start : s.end]))
             and not (kind == "thing" and nameless(sent.doc[s.start : s.end]))
         )
         sent.doc.user_data[key] = kept
     return list(kept)
+
+
+def chat_words(tokens: Any) -> bool:
+    """Tokens that are all chat words, never a name however they are tagged: interjections and
+    greetings ("lol", "congrats", "omg"), pronouns shouted ("HE."), words drawn out ("noooo"),
+    and texting short forms ("wknd", "thurs")."""
+    return all(t.tag_ == "UH" or t.pos_ in ("INTJ", "PRON", "PUNCT") or t.lower_ in CHAT_WORDS
+               or _DRAWN_OUT.search(t.lower_) for t in tokens)
 
 
 def pronominal(tokens: Any) -> bool:
@@ -330,7 +345,8 @@ def nameless(tokens: Any) -> bool:
 
 def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     if kind == "place":
-        return _places(sent)
+        found = _places(sent)
+        return found + dwelling_places(sent, {i for p in found for i in range(p.start, p.end)})
     if kind == "organisation":
         orgs = entity_spans(sent, NER_KINDS["organisation"], "organisation", 0.9)
         taken = {i for s in orgs for i in range(s.start, s.end)}
@@ -339,7 +355,9 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
                  if not any(i in taken for i in range(s.start, s.end)) and s.start not in places
                  and not any(t.ent_type_ == "PERSON" for t in sent.doc[s.start : s.end])]
         taken |= {i for s in extra for i in range(s.start, s.end)}
-        return orgs + extra + [s for s in _former(sent) if not taken & set(range(s.start, s.end))]
+        former = [s for s in _former(sent) if not taken & set(range(s.start, s.end))]
+        taken |= {i for s in former for i in range(s.start, s.end)}
+        return orgs + extra + former + workplaces(sent, taken)
     if kind == "person":
         people = entity_spans(sent, NER_KINDS["person"], "person", 0.9)
         taken = {i for s in people for i in range(s.start, s.end)}
@@ -352,7 +370,9 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
                  if t.i not in taken and t.is_lower and t.is_alpha and len(t.text) > 2 and not t.is_stop
                  and t.pos_ in ("PROPN", "NOUN", "ADJ", "X") and not _ordinary(t)]
         named = [p for p in people if not (is_place_name(p.text) and _after_locative(sent, p.start))]
-        return named + [p for p in extra + lower if not is_place_name(p.text)]
+        given = given_names(sent, {i for p in named + extra for i in range(p.start, p.end)})
+        lower = [p for p in lower if p.start not in {g.start for g in given}]
+        return named + [p for p in extra + lower if not is_place_name(p.text)] + given
     if kind == "role":
         return _roles(sent)
     if kind == "number":

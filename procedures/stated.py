@@ -25,6 +25,19 @@ _RETRACTED = any_of("fell through|called off|cancel+ed|never happened|not happen
                     "no longer")
 
 
+# a plan or an outing called off or put back: "the offsite is postponed", "amsterdam is off for me"
+_CALLED_OFF = any_of("fell through|called off|cancel+ed|postponed|put off|pushed back|scrapped|"
+                     "(?:is|'s|are|was|were) (?:now |officially |all )?off\\b(?! to)|not happening|"
+                     "decided against|off the table|never happened")
+
+
+def called_off(sent: Any, token: Any) -> bool:
+    """The sentence calls off the thing ``token`` names, within a few words of it ("the cruise is
+    off", "we've postponed Japan"); "I'm off to Japan" goes, it calls nothing off."""
+    near = sent.doc[max(sent.start, token.i - 2): min(sent.end, token.i + 6)]
+    return bool(_CALLED_OFF.search(near.text))
+
+
 def negated(sent: Any, token: Any | None = None) -> bool:
     """The sentence calls off what it says ("the move fell through"), or the clause holding
     ``token`` is denied ("didn't get the job"; "he wants to stay in brisbane and I don't" does not

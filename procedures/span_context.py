@@ -1,0 +1,94 @@
+"""Spans typed by the words around them when neither the tagger nor the gazetteer knows the name:
+a place a dwelling sentence puts someone in ("we're finally unpacked in Little Bramford"), a
+workplace said by a common noun after a job word ("got a job at the main library"), and a name
+given by "called" or "named" ("matched with someone called rafi"); and what a head of something
+heads ("head of platform"). `procedures/spans.py` adds
+these to the kind's own spans, less sure than a tagged name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tkg.nlp import is_common_word
+
+from .span_base import Span, clean
+
+# words that say where someone lives (a dwelling sentence)
+_DWELLING = frozenset("""move moved moving movers live lives living lived unpack unpacked unpacking settle
+    settled house flat cottage apartment bungalow home bought buy rent rented renting""".split())
+# words that say where someone works
+_WORKING = frozenset("""job work works working worked shift shifts hired started start starting employed
+    intern internship position role""".split())
+_NOT_PLACES = frozenset("home moment time least first last end weekend night day most".split())  # "at home"
+_NAMING = frozenset({"called", "named", "name's", "names"})
+_HEADS_OF = frozenset("head director vp chief president dean professor chair editor".split())
+
+
+def of_what(hit: Any) -> list[Any]:
+    """What a head of something heads ("head *of platform*", "director *of operations*"): the
+    role is the whole phrase, not "head" (up to three words after "of")."""
+    if hit.lower_ not in _HEADS_OF:
+        return []
+    of = next((c for c in hit.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+    if of is None:
+        return []
+    obj = next((c for c in of.children if c.dep_ == "pobj" and c.pos_ in ("NOUN", "PROPN")), None)
+    if obj is None or obj.ent_type_ in ("PERSON", "GPE") or obj.i - of.i > 3:
+        return []
+    return [*hit.doc[of.i: obj.i + 1]]
+
+
+def dwelling_places(sent: Any, taken: set[int]) -> list[Span]:
+    """Capitalised names right after "in" or "to" in a sentence that says where someone lives,
+    whatever the tagger calls them ("bought a cottage in Church Fenby", "moving to Kelso Vale")."""
+    words = {t.lower_ for t in sent}
+    if not words & _DWELLING:
+        return []
+    out = []
+    for t in sent:
+        if t.lower_ not in ("in", "to") or t.i + 1 >= sent.end:
+            continue
+        run = []
+        for x in sent.doc[t.i + 1: min(sent.end, t.i + 4)]:
+            if not (x.text[:1].isupper() and x.is_alpha) or x.ent_type_ in ("PERSON", "DATE") or x.i in taken:
+                break
+            run.append(x)
+        cleaned = clean(run)
+        if cleaned:
+            out.append(Span(cleaned[0], "place", 0.6, cleaned[1], cleaned[2]))
+    return out
+
+
+def workplaces(sent: Any, taken: set[int]) -> list[Span]:
+    """A common-noun workplace after "at" in a sentence about work ("a job at the main library",
+    "my shifts at the bakery"): the noun phrase the preposition governs."""
+    if not {t.lower_ for t in sent} & _WORKING:
+        return []
+    out = []
+    for t in sent:
+        if t.lower_ != "at":
+            continue
+        obj = next((c for c in t.children if c.dep_ == "pobj" and c.pos_ == "NOUN"), None)
+        if obj is None or obj.i in taken or obj.lower_ in _WORKING | _NOT_PLACES:
+            continue
+        cleaned = clean([x for x in obj.subtree if x.i <= obj.i + 2 and x.dep_ not in ("prep", "relcl")])
+        if cleaned and len(cleaned[0].split()) <= 4:  # "a job at …" says it more surely than "at … on shift"
+            said = any(x.lower_ in _WORKING for x in sent.doc[max(sent.start, t.i - 3): t.i])
+            sure = 0.75 if said else 0.55
+            out.append(Span(cleaned[0], "organisation", sure, cleaned[1], cleaned[2]))
+    return out
+
+
+def given_names(sent: Any, taken: set[int]) -> list[Span]:
+    """The word after "called" or "named" when it is no common word ("someone called rafi", "a
+    guy named Tobiah"): a name, whatever its case."""
+    out = []
+    for t in sent:
+        if t.lower_ not in _NAMING or t.i + 1 >= sent.end:
+            continue
+        name = sent.doc[t.i + 1]
+        if name.is_alpha and name.i not in taken and len(name.text) > 1 and not is_common_word(name.text) \
+                and not name.is_stop:
+            out.append(Span(name.text, "person", 0.75, name.i, name.i + 1))
+    return out
