@@ -19,14 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 from planners.asked import Asked
 from tkg.models import NO_INFORMATION, Evidence, Fact
-from tkg.nlp import is_place_name, parse, token_words
+from tkg.nlp import is_place_name, may_say, parse, parse_many, token_words
 from tkg.text import content_terms, stem
 
 from .about import Subject, about, clause_about
 from .gather import merge_variants
 from .residence import locates, named_home, place_scale, residence_scale, taken_back
 from .slots import FAR_PAST
-from .span_words import CATEGORY_MEMBERS, LOCATIVE, PET_WORDS, ROLE_HEADS
+from .span_words import CATEGORY_MEMBERS, LOCATIVE, PET_WORDS, ROLE_HEADS, thing_words
 from .spans import ANIMALS, Span, nameless, pronominal, spans_of
 from .stated import hypothetical, negated, said_time
 from .synthesis import format_day
@@ -107,6 +107,13 @@ def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subje
     return terms
 
 
+def may_hold(asked: Asked, text: str, verb: str | None) -> bool:
+    """Whether ``text`` may hold a span of the asked kind: a thing's needs one of a few words (its
+    head, a member of its category, a naming word; or ``verb``, whose objects are read too), so a
+    turn that says none of them is not parsed. Other kinds may be in any text."""
+    return asked.kind != "thing" or may_say(text, thing_words(asked.head) | ({verb} if verb else set()))
+
+
 def candidates(
     ctx: Context, asked: Asked, subject: Subject | None, turns: list[Evidence], cues: set[str],
     speakers: tuple[str, ...], excluded: set[str], verb: str | None, *, attribute: bool = True,
@@ -122,7 +129,11 @@ def candidates(
     pets = asked.kind == "pet_name"  # an animal word (or 🐱) next to a name is the relation's own cue
     orgs = asked.kind == "organisation" and asked.many  # "engineer at X", "my supervisor at X": a workplace
     floor_kind = "role" if asked.head in CATEGORY_MEMBERS else asked.kind  # "me on bass": specific as a role
+    read = [may_hold(asked, ev.text, verb) for ev in turns]
+    parse_many([ev.text for ev, r in zip(turns, read, strict=True) if r])  # one batch for all that are read
     for rank, ev in enumerate(turns):
+        if not read[rank]:
+            continue
         doc = parse(ev.text)
         sents = list(doc.sents)
         previous = (before or {}).get(ev.episode, "")
@@ -171,18 +182,8 @@ def candidates(
                 near = _FLOOR.get(floor_kind, 0.3) + (0.9 / (1 + gap / 3) if gap is not None else 0.0) \
                     + 0.15 * min(overlap, 3)
                 penalty = 0.6 if asked.kind == "person" and sp.text.lower() in voices else 1.0
-                owner = (
-                    clause_about(
-                        subject,
-                        doc[sp.start],
-                        speaker=ev.speaker,
-                        speakers=speakers,
-                        fallback=a,
-                        relation=relation,
-                    )
-                    if subject and attribute
-                    else a
-                )
+                owner = clause_about(subject, doc[sp.start], speaker=ev.speaker, speakers=speakers,
+                                     fallback=a, relation=relation) if subject and attribute else a
                 scale = place_scale(asked.head, sp.text) if asked.kind == "place" else 1.0
                 if residence and asked.kind == "place":
                     scale *= residence_scale(doc, sp.start, sp.end)
