@@ -271,6 +271,7 @@ def _read_english_words() -> frozenset[str]:
     return frozenset(w for words in tables.values() for w in words)
 
 
+@lru_cache(maxsize=1)
 def _english_verbs() -> frozenset[str]:
     """The verbs of WordNet's lemma lists (the same shipped tables as `_english_words`)."""
     return kept_words(f"english-verbs-{MODEL_SHA256[:16]}", _read_english_verbs)
