@@ -131,9 +131,7 @@ def candidates(
     floor_kind = "role" if asked.head in CATEGORY_MEMBERS else asked.kind  # "me on bass": specific as a role
     read = [may_hold(asked, ev.text, verb) for ev in turns]
     parse_many([ev.text for ev, r in zip(turns, read, strict=True) if r])  # one batch for all that are read
-    for rank, ev in enumerate(turns):
-        if not read[rank]:
-            continue
+    for rank, ev in ((rank, ev) for rank, ev in enumerate(turns) if read[rank]):  # ranks as in ``turns``
         doc = parse(ev.text)
         sents = list(doc.sents)
         previous = (before or {}).get(ev.episode, "")

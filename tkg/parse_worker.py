@@ -146,11 +146,12 @@ class ParseWorker:
         assert self._proc is not None and self._proc.stdout is not None
         out = self._proc.stdout
         try:
-            if not select.select([out], [], [], ANSWER_TIMEOUT)[0]:
-                raise TimeoutError("the parse worker did not answer")
-            payload = read_frame(out)
+            payload = read_frame(out) if select.select([out], [], [], ANSWER_TIMEOUT)[0] else None
+        except (OSError, ValueError):
+            payload = None
+        try:
             docs = decode(payload) if payload is not None else None
-        except (OSError, ValueError, TimeoutError):
+        except Exception:  # bytes that are no DocBin of these texts, whatever spaCy calls it
             docs = None
         if docs is None or len(docs) != n:
             self.stop(failed=True)
