@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import sys
+import time
 from typing import Any
 
 import pytest
@@ -75,6 +76,16 @@ def test_a_worker_that_fails_is_given_up_and_the_batch_parsed_here() -> None:
     finally:
         for worker in (dies, garbage, missing):
             worker.stop()
+
+
+def test_a_worker_stopped_while_it_loads_ends_at_once() -> None:
+    worker = ParseWorker()
+    worker.start()
+    proc = worker._proc
+    assert proc is not None and not worker.ready
+    started = time.monotonic()
+    worker.stop()
+    assert proc.returncode is not None and time.monotonic() - started < 2
 
 
 def test_turned_off_or_on(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -169,14 +169,17 @@ class ParseWorker:
         return True
 
     def stop(self, *, failed: bool = False) -> None:
-        """End the worker: an empty frame asks it to, closing its pipes makes sure; killed if it lingers."""
+        """End the worker: an empty frame asks it to, closing its pipes makes sure; killed if it lingers,
+        or at once while it still loads (a short command does not wait for a pipeline it never used)."""
         self._failed = self._failed or failed
-        proc, self._proc, self._ready = self._proc, None, False
+        proc, ready, self._proc, self._ready = self._proc, self._ready, None, False
         if proc is None:
             return
         atexit.unregister(self.stop)
         try:
-            if proc.stdin is not None and proc.poll() is None:
+            if not ready and proc.poll() is None:
+                proc.kill()
+            elif proc.stdin is not None and proc.poll() is None:
                 write_frame(proc.stdin, b"")
         except (OSError, ValueError):
             pass
