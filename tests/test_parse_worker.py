@@ -51,6 +51,9 @@ def test_a_shared_batch_reads_as_one_parsed_here() -> None:
         assert [d.text for d in docs] == TEXTS
         assert [shape(d) for d in docs] == [shape(nlp.pipeline()(t)) for t in TEXTS]
         assert worker.parse(TEXTS[:2], local, nlp._decode) and used[-1] == TEXTS[:2]  # too few to share
+        worker._owner = -1  # as a forked child sees it: the pipes are its parent's
+        assert len(worker.parse(TEXTS, local, nlp._decode)) == len(TEXTS) and used[-1] == TEXTS
+        worker._owner = parse_worker.os.getpid()
     finally:
         worker.stop()
     assert not worker.ready

@@ -79,6 +79,7 @@ class ParseWorker:
         self._ready = False
         self._failed = False
         self._lock = threading.Lock()  # one batch at a time on the pipes; another thread parses alone
+        self._owner = os.getpid()  # a forked child shares the pipes: it parses alone and leaves them be
 
     @property
     def ready(self) -> bool:
@@ -118,7 +119,7 @@ class ParseWorker:
               decode: Callable[[bytes], list[Any]]) -> list[Any]:
         """The docs of ``texts`` in order: a share parsed by the worker when it is ready and free,
         the rest by ``local`` meanwhile; ``decode`` turns the worker's bytes into docs."""
-        if len(texts) < SPLIT_MIN or not self._lock.acquire(blocking=False):
+        if len(texts) < SPLIT_MIN or os.getpid() != self._owner or not self._lock.acquire(blocking=False):
             return local(texts)
         try:
             self.start()
@@ -173,7 +174,7 @@ class ParseWorker:
         or at once while it still loads (a short command does not wait for a pipeline it never used)."""
         self._failed = self._failed or failed
         proc, ready, self._proc, self._ready = self._proc, self._ready, None, False
-        if proc is None:
+        if proc is None or os.getpid() != self._owner:
             return
         atexit.unregister(self.stop)
         try:
