@@ -6,7 +6,8 @@ rest, and sends its docs back as a spaCy ``DocBin``, which keeps every attribute
 (the text and its spacing, tags, morphology, lemmas, the parse, sentence starts, entities).
 
 The worker is started by the first batch large enough to split and loads its pipeline in the
-background: until it says it is ready, batches are parsed here alone. A worker that fails or
+background: until it says it is ready, and while the machine has no idle core (`idle_core`), batches
+are parsed here alone. A worker that fails or
 stops answering is stopped and never restarted; its part is parsed here, so a batch always comes
 back whole and in order. It stops with this process (``atexit``) or by `ParseWorker.stop`.
 ``TKG_PARSE_WORKER=0`` turns it off; so does a machine with one core, or one without POSIX pipes.
@@ -38,12 +39,24 @@ _HEADER = struct.Struct(">I")
 _ROOT = Path(__file__).resolve().parent.parent  # what holds the ``tkg`` package this process runs
 
 
+def cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
 def enabled() -> bool:
     """Whether a worker may be started here: not turned off, two cores or more, POSIX pipes."""
     if os.environ.get("TKG_PARSE_WORKER", "1").strip().lower() in ("0", "false", "no", "off"):
         return False
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return cores >= 2 and os.name == "posix"
+    return cores() >= 2 and os.name == "posix"
+
+
+def idle_core() -> bool:
+    """Whether another core is likely free: the one-minute load is below the number of cores. On a
+    busier machine the worker's part would wait for a core, and the question with it."""
+    try:
+        return os.getloadavg()[0] < cores()
+    except OSError:
+        return False
 
 
 def write_frame(out: IO[bytes], payload: bytes) -> None:
@@ -123,7 +136,7 @@ class ParseWorker:
             return local(texts)
         try:
             self.start()
-            if not self._poll_ready():
+            if not self._poll_ready() or not idle_core():
                 return local(texts)
             cut = split_at(texts)
             theirs = texts[cut:]
