@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 from rapidfuzz import fuzz
 
 from tkg.models import Evidence
-from tkg.nlp import parse
+from tkg.nlp import parse, parse_many
 
 from .slots import FAR_PAST
 from .stated import negated
@@ -163,9 +163,9 @@ def count_held(head: str, turns: list[Evidence], is_subjects: Callable[[Evidence
     """The number of ``head`` things held after the subject's turns (see the module doc), or None
     when no turn states a total. ``is_subjects(ev)`` says whether a turn speaks for the subject."""
     tally = Tally(head)
-    for ev in sorted(turns, key=lambda e: e.valid_at or FAR_PAST):
-        if not is_subjects(ev):
-            continue
+    theirs = [ev for ev in sorted(turns, key=lambda e: e.valid_at or FAR_PAST) if is_subjects(ev)]
+    parse_many([ev.text for ev in theirs])  # every one is read: one batch
+    for ev in theirs:
         context = False  # the turn has named the counted things: "of them", "the other three" count them
         for sent in parse(ev.text).sents:
             toks = list(sent)

@@ -23,7 +23,7 @@ from rapidfuzz import fuzz
 
 from planners.question import Question
 from tkg.models import Evidence
-from tkg.nlp import is_common_word, is_place_name, parse
+from tkg.nlp import is_common_word, is_place_name, parse, parse_many
 from tkg.text import content_terms, stem, stems_of
 
 from .about import Subject, about, continued, word_pattern
@@ -143,6 +143,19 @@ def _stated(sent: Any) -> bool:
     return not hypothetical(sent) and not negated(sent)
 
 
+def _names_any(low: str, names: dict[str, bool], nouns: set[str]) -> bool:
+    """The lower-case turn says one of the question's names or presupposed nouns: `check` reads it."""
+    return any(says_name(n, low) for n in names) or any(w in low for w in nouns)
+
+
+def _may_say_event(low: str, event: set[str], placed: dict[str, bool]) -> bool:
+    """Whether a sentence of the lower-case turn could say the asked event (`check`): a sentence's
+    stems are prefixes of its words, so each is a substring of the turn, as is a place it heads to.
+    A turn that fails this is not parsed for the event."""
+    return any(s in low for s in event) or bool(event & GOING) and any(
+        p and n in low for n, p in placed.items())
+
+
 def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers: tuple[str, ...]) -> Premise:
     """Whether every presupposition of the question is stated about its subject in ``turns``.
     A question that asks for an inference ("Would she likely enjoy Vivaldi?") presupposes nothing."""
@@ -164,10 +177,12 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
     placed = {n.lower(): is_place_name(n) and not anchoring(question, n) for n in focus}
     need_noun = not nouns
     seen_any: Evidence | None = None
-    for ev in sorted(turns, key=lambda e: e.valid_at or FAR_PAST):
+    ordered = [(ev, _names_any(ev.text.lower(), need_names, nouns))
+               for ev in sorted(turns, key=lambda e: e.valid_at or FAR_PAST)]
+    parse_many([ev.text for ev, named in ordered if named])  # every one of them is read below: one batch
+    for ev, named in ordered:
         low = ev.text.lower()
-        if not any(says_name(n, low) for n in need_names) and not any(w in low for w in nouns) \
-                and not need_event:
+        if not (named or need_event and _may_say_event(low, need_event, placed)):
             continue
         sents = list(parse(ev.text).sents)
         for sent, whole in zip(sents, continued(sents), strict=True):

@@ -20,14 +20,14 @@ from typing import TYPE_CHECKING, Any
 
 from planners.asked import Asked
 from tkg.models import NO_INFORMATION, Evidence, Fact
-from tkg.nlp import is_place_name, parse, token_words
+from tkg.nlp import is_place_name, may_say, parse, parse_many, token_words
 from tkg.text import content_terms, stem
 
 from .about import FIRST, SECOND, Subject, about, clause_about
 from .gather import merge_variants
 from .residence import locates, named_home, place_scale, residence_scale, taken_back
 from .slots import FAR_PAST
-from .span_words import CATEGORY_MEMBERS, LOCATIVE, PET_WORDS, ROLE_HEADS
+from .span_words import CATEGORY_MEMBERS, LOCATIVE, PET_WORDS, ROLE_HEADS, thing_words
 from .spans import ANIMALS, Span, nameless, pronominal, spans_of
 from .stated import confirmed, hypothetical, negated, said_time
 from .synthesis import format_day
@@ -123,6 +123,13 @@ def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subje
     return terms
 
 
+def may_hold(asked: Asked, text: str, verb: str | None) -> bool:
+    """Whether ``text`` may hold a span of the asked kind: a thing's needs one of a few words (its
+    head, a member of its category, a naming word; or ``verb``, whose objects are read too), so a
+    turn that says none of them is not parsed. Other kinds may be in any text."""
+    return asked.kind != "thing" or may_say(text, thing_words(asked.head) | ({verb} if verb else set()))
+
+
 def candidates(
     ctx: Context, asked: Asked, subject: Subject | None, turns: list[Evidence], cues: set[str],
     speakers: tuple[str, ...], excluded: set[str], verb: str | None, *, attribute: bool = True,
@@ -142,7 +149,9 @@ def candidates(
     # "me on bass": specific as a role; "£4,200": a sum of money is specific too
     floor_kind = "role" if asked.head in CATEGORY_MEMBERS else (
         asked.head if asked.head == "amount" else asked.kind)
-    for rank, ev in enumerate(turns):
+    read = [may_hold(asked, ev.text, verb) for ev in turns]
+    parse_many([ev.text for ev, r in zip(turns, read, strict=True) if r])  # one batch for all that are read
+    for rank, ev in ((rank, ev) for rank, ev in enumerate(turns) if read[rank]):  # ranks as in ``turns``
         doc = parse(ev.text)
         sents = list(doc.sents)
         previous, *earlier = (before or {}).get(ev.episode, ("",))

@@ -45,6 +45,7 @@ from .reader import (
     choose,
     cue_terms,
     graph_candidates,
+    may_hold,
     no_information,
     norm,
     phrase,
@@ -149,10 +150,10 @@ def read_event(
     if asked.head:
         focus.append(asked.head)
     found: list[tuple[datetime, str, Evidence]] = []
-    for ev in turns:
+    named = [ev for ev in turns if any(f in ev.text.lower() for f in focus)]
+    parse_many([ev.text for ev in named])
+    for ev in named:
         low = ev.text.lower()
-        if not any(f in low for f in focus):
-            continue
         words = {t.lower_ for t in parse(ev.text)}
         hits = [v for w, v in EVENTS.items() if w in words] + [v for p, v in _EVENT_PHRASES if p in low]
         if asked.yesno:
@@ -197,12 +198,6 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     every = listing or home and subject is not None and subject.speaker  # so does where a speaker lives
     turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set, k=60 if every else 24,
                                                    own=every))
-    # one batch for the turns every later step reads, and the question when its verb will be read
-    # (a batch parses a text several times cheaper than a call of its own, with the same result)
-    verb_read = not (asked.count or asked.kind in ("reason", "manner", "date", "event")
-                     or (asked.yesno and asked.kind == "thing" and not asked.head))
-    docs = parse_many([*([question] if verb_read else []), *(e.text for e in turns)])
-    asked_doc = docs[0] if verb_read else question
     kin = presupposed(q)  # the turns that would state a presupposed relative or pet ("my son", "our dog")
     stating = subject_turns(ctx, group, subject, content_terms(" ".join(kin))) if kin else []
     premise = check(q, subject, dedupe(turns + stating), speakers)
@@ -226,6 +221,10 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             f" ({format_day(ev.valid_at)})" if ev.valid_at else ""
         )
         return Reading(answer, False, dedupe([ev, *result.evidence]), {**trace, "event": word})
+    # the steps from here read the question's verb and the turns' spans: one batch for the question
+    # and every turn that may hold a span without the verb (a batch parses a text several times cheaper
+    # than a call of its own, with the same result); the steps before parse only the turns they read
+    asked_doc = parse_many([question, *(e.text for e in turns if may_hold(asked, e.text, None))])[0]
     excluded = {norm(n) for n in names_in(question)} | (
         {norm(a) for a in subject.aliases} if subject else set()
     )

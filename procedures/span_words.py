@@ -1,6 +1,7 @@
 """The words the span finder types by: locative prepositions, greetings, spaCy's entity labels for
 each asked kind, role head nouns, status words and phrases, number words, determiners, people
-nouns, "favourite"-like modifiers and calendar words. Data only; `procedures/spans.py` reads them.
+nouns, "favourite"-like modifiers and calendar words. Data, and the words a thing's span needs
+(`thing_words`), which the reader checks before it parses a turn; `procedures/spans.py` reads them.
 """
 
 from __future__ import annotations
@@ -102,6 +103,17 @@ CATEGORY_MEMBERS: dict[str, frozenset[str]] = {
         audi mercedes tesla kia hyundai skoda škoda mazda subaru vauxhall opel jeep porsche lexus
         suzuki mitsubishi dacia saab landrover land-rover jaguar cupra polestar byd""".split()),
 }
+
+# words that give a name to what follows them: "named biscuit", "called kopi", "her name is pip", "meet pixel"
+NAMING = frozenset({"named", "called", "name", "meet"})
+
+
+def thing_words(head: str) -> frozenset[str]:
+    """The words (a token's lower case or lemma) without one of which a sentence holds no span of
+    a thing called ``head`` (spans.py's ``_things``): the head, a member of its category, a naming
+    word; none for no head."""
+    return frozenset({head, head + "s", *CATEGORY_MEMBERS.get(head, ()), *NAMING}) if head else frozenset()
+
 
 # the shapes spans.py reads: a role said of someone (by dependency), a role-like noun, a clock or
 # race time, the words around an age

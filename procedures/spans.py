@@ -33,6 +33,7 @@ from .span_words import (
     DET,
     FAVOURITE,
     LOCATIVE,
+    NAMING,
     NER_KINDS,
     PEOPLE,
     PET_WORDS,
@@ -202,7 +203,7 @@ def _given_names(sent: Any, names: list[Span]) -> list[Span]:
     for j, t in enumerate(toks[:-1]):  # "named biscuit", "called kopi": lower-case names after a naming verb
         k = j + 2 if t.lower_ == "name" and toks[j + 1].lemma_ == "be" and j + 2 < len(toks) else j + 1
         if (  # "her name is pip": a copula after "name" names what follows
-            t.lower_ in ("named", "called", "name", "meet")
+            t.lower_ in NAMING
             and toks[k].is_alpha
             and not toks[k].is_stop
         ):

@@ -32,6 +32,7 @@ from typing import Any
 
 from .embed_cache import default_cache_path
 from .errors import ConfigError
+from .parse_worker import ParseWorker, enabled
 from .spacy_import import import_spacy
 from .text import stem
 
@@ -98,13 +99,95 @@ def parse_many(texts: list[str]) -> list[Any]:
     with _lock:
         missing = list(dict.fromkeys(t for t in texts if t not in _docs))
     if missing:
-        docs = list(pipeline().pipe(missing, batch_size=64))
+        docs = _parse_batch(missing)
         with _lock:
             for text, doc in zip(missing, docs, strict=True):
                 _docs[text] = doc
             while len(_docs) > _CACHE_SIZE:
                 _docs.popitem(last=False)
     return [parse(t) for t in texts]
+
+
+def may_say(text: str, words: frozenset[str] | set[str]) -> bool:
+    """Whether some token of ``text`` could be one of the lower-case ``words`` by its lower case or
+    its lemma, whatever the tagger makes of it (`lemma_forms`): a text that cannot says none of
+    them, parsed or not, so a reader looking only for them need not parse it. The tokens are the
+    pipeline's own (its tokenizer alone, a small part of a parse)."""
+    return bool(words) and not _token_forms(text).isdisjoint(words)
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _token_forms(text: str) -> frozenset[str]:
+    return frozenset(f for t in pipeline().tokenizer(text) for f in lemma_forms(t.lower_))
+
+
+@lru_cache(maxsize=50_000)
+def lemma_forms(low: str) -> frozenset[str]:
+    """Every lemma the pipeline could give a token whose lower case is ``low``, for any part of
+    speech (lower-cased, with ``low`` itself): what the rule lemmatizer's suffix rules and
+    exceptions make of it, and what the attribute ruler's patterns set for it. A lemma a pattern
+    sets by anything but the token's literal lower case may come from any token."""
+    tables = _lemma_tables()
+    forms = {low, *tables.get(low, ()), *tables[""]}
+    lemmatizer = pipeline().get_pipe("lemmatizer")
+    rules, exceptions = (lemmatizer.lookups.get_table(n) for n in ("lemma_rules", "lemma_exc"))
+    for pos in rules:
+        forms.update(low[: len(low) - len(old)] + new for old, new in rules[pos] if low.endswith(old))
+    for pos in exceptions:
+        forms.update(f.lower() for f in exceptions[pos].get(low, ()))
+    return frozenset(forms)
+
+
+@lru_cache(maxsize=1)
+def _lemma_tables() -> dict[str, frozenset[str]]:
+    """The lemmas the attribute ruler sets, by the literal lower case of the token it sets them
+    on; under "" those it may set on any token (one matched by a regular expression or by
+    attributes other than its text)."""
+    by_low: dict[str, set[str]] = {"": set()}
+    for rule in pipeline().get_pipe("attribute_ruler").patterns:
+        lemma = rule.get("attrs", {}).get("LEMMA")
+        if lemma is None:
+            continue
+        for pattern in rule["patterns"]:  # the token at ``index`` takes the lemma
+            at = rule.get("index", 0)
+            plain = -len(pattern) <= at < len(pattern) and not any("OP" in t for t in pattern)
+            for word in (_literal(pattern[at]) if plain else None) or [""]:
+                by_low.setdefault(word, set()).add(str(lemma).lower())
+    return {k: frozenset(v) for k, v in by_low.items()}
+
+
+def _literal(token: dict[str, Any]) -> list[str] | None:
+    """The lower cases a token pattern matches by its text alone ({"LOWER": "ca"}, {"ORTH": {"IN": [...]}}),
+    or None when it may match other texts."""
+    for key in ("LOWER", "ORTH", "TEXT"):
+        value = token.get(key)
+        if isinstance(value, str):
+            return [value.lower()]
+        if isinstance(value, dict) and set(value) == {"IN"}:
+            return [str(v).lower() for v in value["IN"]]
+    return None
+
+
+def _parse_batch(texts: list[str]) -> list[Any]:
+    """The docs of ``texts`` in order, a large batch shared with the worker process when there is one."""
+    worker = _worker()
+    if worker is None:
+        return _pipe(texts)
+    return worker.parse(texts, _pipe, _decode)
+
+
+def _pipe(texts: list[str]) -> list[Any]:
+    return list(pipeline().pipe(texts, batch_size=64))
+
+
+def _decode(data: bytes) -> list[Any]:
+    return list(import_spacy().tokens.DocBin().from_bytes(data).get_docs(pipeline().vocab))
+
+
+@lru_cache(maxsize=1)
+def _worker() -> ParseWorker | None:
+    """This process's parse worker (`tkg.parse_worker`), made on first use where one may run."""
+    return ParseWorker() if enabled() else None
 
 
 def token_words(sent: Any) -> tuple[tuple[int, str, str, str], ...]:
@@ -188,6 +271,7 @@ def _read_english_words() -> frozenset[str]:
     return frozenset(w for words in tables.values() for w in words)
 
 
+@lru_cache(maxsize=1)
 def _english_verbs() -> frozenset[str]:
     """The verbs of WordNet's lemma lists (the same shipped tables as `_english_words`)."""
     return kept_words(f"english-verbs-{MODEL_SHA256[:16]}", _read_english_verbs)
