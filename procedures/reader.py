@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from planners.asked import Asked
-from tkg.models import NO_INFORMATION, Evidence, Fact
+from tkg.models import NO_INFORMATION, Evidence
 from tkg.nlp import is_place_name, may_say, parse, parse_many, token_words
 from tkg.text import content_terms, stem
 
@@ -28,7 +28,7 @@ from .gather import merge_variants
 from .residence import locates, named_home, place_scale, residence_scale, taken_back
 from .slots import FAR_PAST
 from .span_words import CATEGORY_MEMBERS, LOCATIVE, PET_WORDS, ROLE_HEADS, thing_words
-from .spans import ANIMALS, Span, nameless, pronominal, spans_of
+from .spans import Span, nameless, pronominal, spans_of
 from .stated import confirmed, hypothetical, negated, said_time
 from .synthesis import format_day
 
@@ -53,17 +53,7 @@ _VISIT = frozenset("visit visiting visited trip holiday holidays vacation weeken
                    "travel travelling traveling tour stay staying".split())
 _STATE_KINDS = frozenset({"place", "organisation", "person", "role", "thing", "pet_name", "animal", "number"})
 # kinds whose values are words: a bare number ("11") is never a role, a name or a place
-_NAMED_KINDS = frozenset({"place", "organisation", "person", "role", "pet_name", "animal", "status"})
-_OBJECT_KINDS = {
-    "place": ("place",),
-    "organisation": ("organisation",),
-    "person": ("person",),
-    "pet": ("pet_name", "animal"),
-    "literal": ("role", "number", "status", "thing"),
-    "thing": ("thing",),
-    "date": ("date",),
-    "entity": ("place", "organisation", "person", "thing"),
-}
+NAMED_KINDS = frozenset({"place", "organisation", "person", "role", "pet_name", "animal", "status"})
 
 
 @dataclass
@@ -261,62 +251,6 @@ def _objects_of(sent: Any, verb: str) -> list[Any]:
     return out
 
 
-def graph_candidates(
-    ctx: Context,
-    asked: Asked,
-    facts: list[Fact],
-    evidence: list[Evidence],
-    excluded: set[str],
-    *,
-    at: datetime | None = None,
-    open_only: bool = False,
-) -> list[Candidate]:
-    """The procedure's facts whose object is of the asked kind, as candidates that rest on edges
-    (never a value the question itself names, its head noun, or an animal word for a pet's name):
-    only the open ones for "now" (``open_only``), only those valid at ``at`` for a date."""
-    by_fact = {e.fact: e for e in evidence if e.fact}
-    out = []
-    for f in facts:
-        if open_only and f.invalid_at is not None:
-            continue
-        if at is not None and not (
-            (f.valid_at is None or f.valid_at <= at) and (f.invalid_at is None or f.invalid_at > at)
-        ):
-            continue
-        reg = ctx.registry
-        kinds = _OBJECT_KINDS.get(reg.get(f.predicate).object_type, ()) if f.predicate in reg else ()
-        value = norm(f.object)
-        if asked.kind not in kinds or value in excluded or value in (asked.head, asked.head + "s") or (
-                asked.kind == "pet_name" and value in ANIMALS) or (
-                asked.kind in ("pet_name", "person", "thing") and is_place_name(f.object, locative=True)
-                and not (asked.kind != "thing" and _personal(ctx, f))) or (
-                asked.kind in _NAMED_KINDS | {"thing"} and not any(c.isalpha() for c in f.object)):
-            continue  # an edge whose object is not of the asked kind ("has_pet Japan") answers nothing
-        ev = by_fact.get(f.uuid) or next(
-            (e for e in evidence if f.episodes and e.episode == f.episodes[0]), None
-        )
-        if ev is not None:
-            out.append(Candidate(widened(asked, f.object, ev.text), 2.5, f.valid_at, ev, "graph"))
-    return out
-
-
-def _personal(ctx: Context, f: Fact) -> bool:
-    """The edge's object is one of the group's people or pets ("Amara" the colleague, not the town)."""
-    known = ctx.entities(f.group_id).get(f.object_uuid) if f.object_uuid else None
-    return known is not None and known.type in ("person", "pet")
-
-
-def widened(asked: Asked, value: str, text: str) -> str:
-    """A role edge's value with the modifiers its turn says before it: the edge keeps "manager",
-    the turn says "promoted me to *engineering* manager" (the longer says which manager)."""
-    if asked.kind != "role":
-        return value
-    want = norm(value)
-    longer = [sp.text for sent in parse(text).sents for sp in spans_of(sent, "role", asked.head)
-              if norm(sp.text).endswith(" " + want) and len(sp.text.split()) <= 4]
-    return max(longer, key=len) if longer else value
-
-
 def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[datetime, datetime] | None,
            ) -> tuple[list[Candidate], dict[str, Any]]:
     """The answering candidates: the best, the latest well-supported, the one valid in the window,
@@ -376,7 +310,7 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
         start, end = window
         before = [k for k in keep if any(c.when and c.when <= end for c in groups[k])]
         if not before:  # the slot is held (a value was said later): the best one said by then, if fair
-            fair = [k for k, s in support.items() if s >= WINDOW_SUPPORT and asked.kind in _NAMED_KINDS
+            fair = [k for k, s in support.items() if s >= WINDOW_SUPPORT and asked.kind in NAMED_KINDS
                     and any(c.when and c.when <= end and c.score >= WINDOW_SUPPORT for c in groups[k])]
             trace["chosen_by"] = f"the best fairly supported value said by {format_day(end)}" if fair else \
                 f"nothing well supported was said by {format_day(end)}"

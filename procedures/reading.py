@@ -33,6 +33,7 @@ from .bridge import (
     says_relation,
 )
 from .gather import count_held, denied, ending, same_value
+from .graph_values import graph_candidates
 from .group_turns import replies_to, turns_before, turns_with_terms
 from .lead import leading
 from .premise import check, presupposed
@@ -44,7 +45,6 @@ from .reader import (
     candidates,
     choose,
     cue_terms,
-    graph_candidates,
     may_hold,
     no_information,
     norm,

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from planners.asked import Asked, asked_for
-from procedures.reader import widened
+from procedures.graph_values import widened
 from procedures.reading import echoed, names_kind
 from procedures.result import ProcedureResult
 from procedures.spans import spans_of

@@ -16,8 +16,8 @@ from reliability.common import ingested
 from planners.asked import Asked, asked_for
 from planners.question import parse as parse_question
 from procedures.about import Subject, about, clause_about
+from procedures.graph_values import graph_candidates
 from procedures.premise import check, presupposed
-from procedures.reader import graph_candidates
 from procedures.spans import spans_of
 from procedures.stated import hypothetical, negated
 from tkg.memory import Memory

@@ -1,0 +1,88 @@
+"""Graph facts as the reader's candidates: an edge whose object is of the asked kind, valid when asked.
+
+An edge answers only with a value of the kind the question asks for (``has_pet Japan`` answers no
+question about a pet's name); a role edge's value takes the modifiers its turn says before it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from planners.asked import Asked
+from tkg.models import Evidence, Fact
+from tkg.nlp import is_place_name, parse
+
+from .reader import NAMED_KINDS, Candidate, norm
+from .spans import ANIMALS, spans_of
+
+if TYPE_CHECKING:
+    from tkg.context import Context
+
+# the asked kinds a predicate's object type can answer
+OBJECT_KINDS = {
+    "place": ("place",),
+    "organisation": ("organisation",),
+    "person": ("person",),
+    "pet": ("pet_name", "animal"),
+    "literal": ("role", "number", "status", "thing"),
+    "thing": ("thing",),
+    "date": ("date",),
+    "entity": ("place", "organisation", "person", "thing"),
+}
+
+
+def graph_candidates(
+    ctx: Context,
+    asked: Asked,
+    facts: list[Fact],
+    evidence: list[Evidence],
+    excluded: set[str],
+    *,
+    at: datetime | None = None,
+    open_only: bool = False,
+) -> list[Candidate]:
+    """The procedure's facts whose object is of the asked kind, as candidates that rest on edges
+    (never a value the question itself names, its head noun, or an animal word for a pet's name):
+    only the open ones for "now" (``open_only``), only those valid at ``at`` for a date."""
+    by_fact = {e.fact: e for e in evidence if e.fact}
+    out = []
+    for f in facts:
+        if open_only and f.invalid_at is not None:
+            continue
+        if at is not None and not (
+            (f.valid_at is None or f.valid_at <= at) and (f.invalid_at is None or f.invalid_at > at)
+        ):
+            continue
+        reg = ctx.registry
+        kinds = OBJECT_KINDS.get(reg.get(f.predicate).object_type, ()) if f.predicate in reg else ()
+        value = norm(f.object)
+        if asked.kind not in kinds or value in excluded or value in (asked.head, asked.head + "s") or (
+                asked.kind == "pet_name" and value in ANIMALS) or (
+                asked.kind in ("pet_name", "person", "thing") and is_place_name(f.object, locative=True)
+                and not (asked.kind != "thing" and _personal(ctx, f))) or (
+                asked.kind in NAMED_KINDS | {"thing"} and not any(c.isalpha() for c in f.object)):
+            continue  # an edge whose object is not of the asked kind ("has_pet Japan") answers nothing
+        ev = by_fact.get(f.uuid) or next(
+            (e for e in evidence if f.episodes and e.episode == f.episodes[0]), None
+        )
+        if ev is not None:
+            out.append(Candidate(widened(asked, f.object, ev.text), 2.5, f.valid_at, ev, "graph"))
+    return out
+
+
+def _personal(ctx: Context, f: Fact) -> bool:
+    """The edge's object is one of the group's people or pets ("Amara" the colleague, not the town)."""
+    known = ctx.entities(f.group_id).get(f.object_uuid) if f.object_uuid else None
+    return known is not None and known.type in ("person", "pet")
+
+
+def widened(asked: Asked, value: str, text: str) -> str:
+    """A role edge's value with the modifiers its turn says before it: the edge keeps "manager",
+    the turn says "promoted me to *engineering* manager" (the longer says which manager)."""
+    if asked.kind != "role":
+        return value
+    want = norm(value)
+    longer = [sp.text for sent in parse(text).sents for sp in spans_of(sent, "role", asked.head)
+              if norm(sp.text).endswith(" " + want) and len(sp.text.split()) <= 4]
+    return max(longer, key=len) if longer else value
