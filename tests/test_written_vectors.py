@@ -18,7 +18,7 @@ from test_group_cache import turn
 from test_question_caches import _reads, mem  # noqa: F401 - mem: a Memory of its own per backend
 
 from procedures.group_vectors import GroupVectors, group_vectors
-from tkg.group_cache import anchor
+from tkg.group_cache import ROW_WEIGHT, GroupCache, Written, anchor
 from tkg.memory import Memory
 
 READS = {"retrieval.group_vectors", "retrieval.group_vector_ids", "retrieval.vectors_by_uuid"}
@@ -88,3 +88,13 @@ def test_an_anchoring_by_another_writer_sends_the_question_to_the_store(
     assert "retrieval.group_vectors" in seen
     monkeypatch.undo()
     _same(found, _afresh(mem, g))
+
+
+def test_written_rows_weigh_what_their_vectors_hold() -> None:
+    """A process that ingests many groups keeps only as many written rows as the cache's weight allows
+    (a row holds a vector: it weighs ``ROW_WEIGHT`` entities), not every row it ever wrote."""
+    cache = GroupCache(weight=ROW_WEIGHT * 10)
+    cache.put("g", "written", "s1", Written(None, tuple({"uuid": str(i)} for i in range(20))))
+    assert cache.kept("g", "written") is None  # 20 rows outweigh the cache: not kept
+    cache.put("g", "written", "s2", Written(None, tuple({"uuid": str(i)} for i in range(5))))
+    assert cache.kept("g", "written") is not None

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from .stores.base import Runner
 
 T = TypeVar("T")
+# what one written vector row weighs in a GroupCache, counted in entities (about half a kilobyte each)
+ROW_WEIGHT = 24
 
 
 @dataclass(frozen=True)
@@ -47,8 +49,8 @@ class Written:
     since: str | None
     rows: tuple[dict[str, Any], ...]
 
-    def __len__(self) -> int:  # what the cache weighs it by
-        return len(self.rows)
+    def __len__(self) -> int:  # what the cache weighs it by: a row's vector, a list of some hundreds
+        return ROW_WEIGHT * len(self.rows)  # of Python floats, holds what about 24 entities hold
 
 
 def anchor(tx: Runner, group: str, uuids: list[str]) -> str:
