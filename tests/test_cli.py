@@ -513,11 +513,12 @@ def test_ctrl_c_during_ingest_exits_130_and_says_what_was_kept(tmp_path: Path) -
     url = f"kuzu://{tmp_path}/ctrl-c.kuzu"
     # texts of this run only, and no embedding cache: every turn is embedded, so the ingest is still
     # running when the signal comes (from a warm cache, 960 turns took under two seconds)
-    # (and no TKG_ setting an earlier test of the run left behind: the default embedder, really run)
-    env = {**{k: v for k, v in os.environ.items() if not k.startswith("TKG_") or k == "TKG_CACHE_DIR"},
-           "PYTHONPATH": str(Path(__file__).resolve().parents[1]), "TKG_EMBED_CACHE": "0"}
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1]), "TKG_EMBED_CACHE": "0"}
     argv = [sys.executable, "-m", "tkg.cli", "--store", url, "ingest", str(path), "--no-bulk"]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    # Ctrl-C at its default, as in a terminal: a suite started in the background (``cmd &``, nohup)
+    # ignores SIGINT, and a child inherits that, so it would never be interrupted
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.stderr is not None and "ingesting 960 turn(s)" in proc.stderr.readline()
     time.sleep(2)  # the model loads, then some transactions commit (none yet is fine too: 0 kept)
     proc.send_signal(signal.SIGINT)
