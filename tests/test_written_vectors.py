@@ -72,6 +72,16 @@ def test_the_first_question_after_an_ingest_reads_no_vectors_and_gets_what_a_rea
     _same(later, _afresh(mem, g))
 
 
+def test_written_rows_keep_each_vector_as_float32_bytes(mem: Memory) -> None:
+    """What an ingest keeps is compact: a vector as its float32 bytes, not a list of boxed floats."""
+    g = _new(mem, "wv4", range(2))
+    kept = mem.ctx.cache.kept(g, "written")
+    assert kept is not None and kept[1].rows
+    width = len(mem.ctx.embedder.embed_one("a probe"))
+    for row in kept[1].rows:
+        assert isinstance(row["embedding"], bytes) and len(row["embedding"]) == 4 * width
+
+
 def test_two_ingests_without_a_question_between_still_add_up(mem: Memory) -> None:
     g = _new(mem, "wv2", range(2))
     _ingest(mem, g, range(2, len(TURNS)))

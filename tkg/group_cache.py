@@ -35,8 +35,9 @@ if TYPE_CHECKING:
     from .stores.base import Runner
 
 T = TypeVar("T")
-# what one written vector row weighs in a GroupCache, counted in entities (about half a kilobyte each)
-ROW_WEIGHT = 24
+# what one written vector row (its vector as float32 bytes) weighs in a GroupCache, counted in
+# entities (about half a kilobyte each)
+ROW_WEIGHT = 5
 
 
 @dataclass(frozen=True)
@@ -49,8 +50,8 @@ class Written:
     since: str | None
     rows: tuple[dict[str, Any], ...]
 
-    def __len__(self) -> int:  # what the cache weighs it by: a row's vector, a list of some hundreds
-        return ROW_WEIGHT * len(self.rows)  # of Python floats, holds what about 24 entities hold
+    def __len__(self) -> int:  # what the cache weighs it by: a row's vector, some hundred float32 in
+        return ROW_WEIGHT * len(self.rows)  # bytes, and its texts hold what about 5 entities hold
 
 
 def anchor(tx: Runner, group: str, uuids: list[str]) -> str:
