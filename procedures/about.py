@@ -34,7 +34,8 @@ _VOCATIVE_BEFORE = re.compile(
 _VOCATIVE_AFTER = re.compile(r"\s*(?:[!?,.:;\u2026)]|$)")
 _RELATION_BEFORE_NAME = re.compile(
     r"\b(?:sister|brother|mother|mom|mum|father|dad|son|daughter|wife|husband|"
-    r"partner|friend|boss|manager|cousin|aunt|uncle|colleague|fianc[ée]e?)\s+$",
+    r"partner|friend|boss|manager|cousin|aunt|uncle|colleague|fianc[ée]e?|niece|nephew|"
+    r"(?:grand|step)(?:daughter|son|child|mother|father|ma|pa|dad|mum)|(?:grand)?kid)\s+$",
     re.I,
 )
 

@@ -1,0 +1,115 @@
+"""Sales read from clause structure (`procedures.transactions`): who sold, who bought, what and for how
+much, with "I"/"me" as the speaker, "it" for the thing the turn named, a question the other speaker
+confirms; and a relative named after a relation noun as a question's subject ("their granddaughter
+Ellie"). Our own sentences, and our own conversation end to end (tests/data/reader/nell_ruari.json)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from reliability.common import ingested
+
+from planners.question import parse as parse_question
+from procedures.about import subject_of
+from procedures.transactions import party, sale_question, sales_in
+from tkg.memory import Memory
+from tkg.nlp import parse
+
+DATA = Path(__file__).parent / "data" / "reader" / "nell_ruari.json"
+
+
+def _sale(text: str) -> Any:
+    sales = sales_in(next(iter(parse(text).sents)))
+    assert len(sales) == 1, text
+    return sales[0]
+
+
+@pytest.mark.parametrize(("text", "seller", "buyer", "thing", "price"), [
+    ("I sold my old van to a mate from work for £900.", "I", "mate", "van", "900"),
+    ("Priya bought the piano off me last week.", "me", "Priya", "piano", None),
+    ("I got the bike from my neighbour Tomas.", "neighbour", "I", "bike", None),
+    ("The camera went to a collector for £300.", None, "collector", "camera", "300"),
+    ("my aunt sold me her sewing machine", "aunt", "me", "machine", None),
+])
+def test_each_role_of_a_sale_has_its_place_in_the_clause(text: str, seller: str | None, buyer: str,
+                                                         thing: str, price: str | None) -> None:
+    sale = _sale(text)
+    assert (sale.seller.text if sale.seller is not None else None) == seller
+    assert sale.buyer.text == buyer and sale.thing.text == thing
+    assert (sale.price.text if sale.price is not None else None) == price
+
+
+def test_taking_or_going_is_a_sale_only_with_a_price() -> None:
+    assert not sales_in(next(iter(parse("she took the bus to work").sents)))
+    assert not sales_in(next(iter(parse("the van went to the garage").sents)))
+    assert _sale("a student took it for 80 quid").buyer.text == "student"
+
+
+def test_the_parties_are_names_speakers_or_phrases() -> None:
+    doc = parse("I got the bike from my neighbour Tomas and sold you the old one")
+    by = {t.text: t for t in doc}
+    speakers = ("Ada", "Bo")
+    assert party(by["I"], "Ada", speakers, "") == "Ada"
+    assert party(by["you"], "Ada", speakers, "") == "Bo"
+    assert party(by["neighbour"], "Ada", speakers, "") == "Tomas"  # the name in apposition
+    he = parse("he did, for a tenner")[0]
+    assert party(he, "Ada", speakers, "Did Marek Nowak buy the lamp?") == "Marek Nowak"
+
+
+@pytest.mark.parametrize(("question", "want", "head"), [
+    ("Who sold Ada her lamp?", "seller", "lamp"),
+    ("Who bought Ada's lamp?", "buyer", "lamp"),
+    ("Who did Ada sell her lamp to?", "buyer", "lamp"),
+    ("Who did Ada buy the lamp from?", "seller", "lamp"),
+    ("How much did Ada's lamp sell for?", "price", "lamp"),
+    ("How much did Ada pay for the lamp?", "price", "lamp"),
+])
+def test_a_sale_question_asks_for_one_role(question: str, want: str, head: str) -> None:
+    subject = subject_of_text(question)
+    asked = sale_question(question, subject)
+    assert asked is not None and (asked.want, asked.head) == (want, head)
+
+
+def test_questions_about_no_sale_are_not_read_as_one() -> None:
+    assert sale_question("Where does Ada live?", subject_of_text("Where does Ada live?")) is None
+    assert sale_question("What did Ada buy?", subject_of_text("What did Ada buy?")) is None  # the thing
+
+
+def subject_of_text(question: str) -> Any:
+    return subject_of(parse_question(question), {"Ada": 3, "Bo": 2})
+
+
+@pytest.fixture(scope="module")
+def mg(mem: Memory) -> tuple[Memory, str]:
+    return mem, ingested(mem, "nell-ruari", DATA)
+
+
+@pytest.mark.parametrize(("question", "wanted"), [
+    ("Who sold Nell her mandolin?", "fergal"),  # "my uncle fergal sold me his old one"
+    ("Who did Nell sell her kayak to?", "bertie"),  # "took it for 200", not the brother's buyer Petra
+    ("How much did Nell's kayak sell for?", "200"),
+    ("Who bought Nell's tent?", "declan moss"),  # asked by Ruari, "He did" by Nell
+    ("How much did the tent sell for?", "forty pounds"),  # the price is the confirming reply's
+])
+def test_sales_end_to_end(mg: tuple[Memory, str], question: str, wanted: str) -> None:
+    m, group = mg
+    a = m.ask(question, group=group)
+    assert wanted in a.answer.lower() and not a.abstained, (a.answer, a.trace.get("reading"))
+
+
+def test_a_buyer_who_only_might_buy_is_no_buyer(mg: tuple[Memory, str]) -> None:
+    m, group = mg
+    a = m.ask("Who bought Nell's kayak?", group=group)
+    assert "ruth" not in a.answer.lower() and "bertie" in a.answer.lower(), a.answer
+
+
+@pytest.mark.parametrize(("question", "name"), [
+    ("Who is Ada and Bo's granddaughter Mirren marrying?", "Mirren"),
+    ("Where does Ada's nephew Tobiah live?", "Tobiah"),
+    ("What does Bo's stepdaughter Ines do?", "Ines"),
+])
+def test_a_name_after_a_relation_noun_is_the_subject(question: str, name: str) -> None:
+    subject = subject_of_text(question)
+    assert subject is not None and subject.name == name
