@@ -31,6 +31,7 @@ from .bridge import (
     relation_of,
     said_with,
     says_relation,
+    verb_relation,
 )
 from .gather import count_held, denied, ending, same_value
 from .graph_values import graph_candidates
@@ -242,6 +243,9 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         }
     latest = asked.recency or mode == "latest_version" or (asked.kind == "status" and present(question))
     verb = main_verb(asked_doc)
+    asserted = verb_relation(ctx, content_terms(question)) if asked.kind == "person" else None
+    if predicate is None and asserted is not None:
+        cue_set |= relation_cues(ctx, asserted)  # "who is she marrying": "Sam proposed" says it too
     walked = bool(result.trace.get("from_graph"))  # a chain walked over edges needs no bridge
     relation = relation_of(ctx, q, subject) if subject is not None and not walked else None
     rel_cues: set[str] = set()

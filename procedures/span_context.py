@@ -1,8 +1,8 @@
 """Spans typed by the words around them when neither the tagger nor the gazetteer knows the name:
 a place a dwelling sentence puts someone in ("we're finally unpacked in Little Bramford"), a
 workplace said by a common noun after a job word ("got a job at the main library"), and a name
-given by "called" or "named" ("matched with someone called rafi"); and what a head of something
-heads ("head of platform"). `procedures/spans.py` adds
+given by "called" or "named" ("matched with someone called rafi"); a name in apposition to a person
+noun ("a girl, Iris"); and what a head of something heads ("head of platform"). `procedures/spans.py` adds
 these to the kind's own spans, less sure than a tagged name.
 """
 
@@ -13,6 +13,9 @@ from typing import Any
 from tkg.nlp import is_common_word
 
 from .span_base import Span, clean
+from .span_words import PEOPLE
+
+_CHILDREN = frozenset("boy son daughter baby child kid".split())
 
 # words that say where someone lives (a dwelling sentence)
 _DWELLING = frozenset("""move moved moving movers live lives living lived unpack unpacked unpacking settle
@@ -91,4 +94,25 @@ def given_names(sent: Any, taken: set[int]) -> list[Span]:
         if name.is_alpha and name.i not in taken and len(name.text) > 1 and not is_common_word(name.text) \
                 and not name.is_stop:
             out.append(Span(name.text, "person", 0.75, name.i, name.i + 1))
+    return out
+
+
+def apposed_people(sent: Any, found: list[Span], head: str) -> list[Span]:
+    """A name in apposition to the asked noun or a person noun ("a girl, Iris", "a boy, Fionn" even
+    when the tagger calls it a place, "the surgeon, Dr Bevan") is named as that one: cued, so it
+    needs no cue word nearer."""
+    nouns = PEOPLE | _CHILDREN | {head}
+
+    def person_noun(t: Any) -> bool:
+        return t.pos_ == "NOUN" and (t.lemma_.lower() in nouns or t.lower_ in nouns)
+
+    def tied(t: Any) -> bool:
+        return t.dep_ == "appos" and person_noun(t.head) or any(
+            c.dep_ == "appos" and person_noun(c) for c in t.children)
+
+    out = [Span(sp.text, sp.kind, sp.sure, sp.start, sp.end, True) if tied(sent.doc[sp.end - 1]) else sp
+           for sp in found]
+    taken = {i for sp in found for i in range(sp.start, sp.end)}
+    out += [Span(t.text, "person", 0.7, t.i, t.i + 1, True) for t in sent
+            if t.pos_ == "PROPN" and t.i not in taken and t.dep_ == "appos" and person_noun(t.head)]
     return out

@@ -22,7 +22,7 @@ from tkg.nlp import is_common_word, is_place_name, is_verb_word
 
 from .residence import named_home
 from .span_base import Span, clean, entity_spans
-from .span_context import dwelling_places, given_names, of_what, workplaces
+from .span_context import apposed_people, dwelling_places, given_names, of_what, workplaces
 from .span_numbers import numbers
 from .span_words import (
     AHEAD,
@@ -373,7 +373,8 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         named = [p for p in people if not (is_place_name(p.text) and _after_locative(sent, p.start))]
         given = given_names(sent, {i for p in named + extra for i in range(p.start, p.end)})
         lower = [p for p in lower if p.start not in {g.start for g in given}]
-        return named + [p for p in extra + lower if not is_place_name(p.text)] + given
+        found = named + [p for p in extra + lower if not is_place_name(p.text)] + given
+        return apposed_people(sent, found, head) if head else found
     if kind == "role":
         return _roles(sent)
     if kind == "number":
