@@ -215,15 +215,16 @@ _OBJECT_PRONOUNS = frozenset({"her", "him", "them"})
 
 def _done_to(s: Subject, token: Any, relation: frozenset[str], *, said_by: bool,
              listener_ok: bool) -> str | None:
-    """To whom the token does the relation's verb ("Sam *proposed to her*", "Dana married Ines", "he
-    proposed to you"): "subject", "other", "pronoun" ("her"/"him": whose, the sentence says), or None
-    when the token does no relation verb to anyone."""
+    """To whom the token does the relation's verb, its object or "to" someone ("Sam *proposed to her*",
+    "Dana married Ines", "he proposed to you"; not "looked at me"): "subject", "other", "pronoun"
+    ("her"/"him": whose, the sentence says), or None when the token does no relation verb to anyone."""
     verb = token.head
     if token.dep_ != "nsubj" or verb.pos_ != "VERB" or not {stem(verb.lower_), stem(verb.lemma_.lower()),
                                                              verb.lemma_.lower()} & relation:
         return None
-    targets = [c for c in verb.children if c.dep_ == "dobj"] + [
-        x for c in verb.children if c.dep_ == "prep" for x in c.children if x.dep_ == "pobj"]
+    to = [c for c in verb.children if c.dep_ == "prep" and c.lower_ == "to"]
+    targets = [c for c in verb.children if c.dep_ == "dobj"] + [  # "married Ines", "proposed to her"
+        x for c in to for x in c.children if x.dep_ == "pobj"]
     for t in targets:
         first = t.doc[t.head.i + 1] if t.dep_ == "pobj" else t  # "to her last week": "her" as possessive
         if t.lower_ in _OBJECT_PRONOUNS or first.dep_ == "poss" and first.lower_ == "her":

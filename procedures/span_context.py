@@ -98,21 +98,29 @@ def given_names(sent: Any, taken: set[int]) -> list[Span]:
 
 
 def apposed_people(sent: Any, found: list[Span], head: str) -> list[Span]:
-    """A name in apposition to the asked noun or a person noun ("a girl, Iris", "a boy, Fionn" even
-    when the tagger calls it a place, "the surgeon, Dr Bevan") is named as that one: cued, so it
-    needs no cue word nearer."""
-    nouns = PEOPLE | _CHILDREN | {head}
+    """A name in apposition to the asked noun ("the surgeon, Dr Bevan"; for a child also a person
+    noun: "a girl, Iris", "a boy, Fionn" even when the tagger calls it a place) is named as that
+    one: cued, so it needs no cue word nearer. "their son Philip" names no doctor."""
+    nouns = {head} | (PEOPLE | _CHILDREN if head in _CHILDREN else set())  # a baby is named as "a girl"
 
     def person_noun(t: Any) -> bool:
         return t.pos_ == "NOUN" and (t.lemma_.lower() in nouns or t.lower_ in nouns)
 
+    def apposed_to(t: Any) -> Any:  # "the surgeon who did her hip, Dr Bevan": past the relative clause
+        x = t.head
+        for _ in range(3):
+            if x.dep_ == "relcl":
+                return x.head
+            x = x.head
+        return t.head
+
     def tied(t: Any) -> bool:
-        return t.dep_ == "appos" and person_noun(t.head) or any(
+        return t.dep_ == "appos" and (person_noun(t.head) or person_noun(apposed_to(t))) or any(
             c.dep_ == "appos" and person_noun(c) for c in t.children)
 
     out = [Span(sp.text, sp.kind, sp.sure, sp.start, sp.end, True) if tied(sent.doc[sp.end - 1]) else sp
            for sp in found]
     taken = {i for sp in found for i in range(sp.start, sp.end)}
     out += [Span(t.text, "person", 0.7, t.i, t.i + 1, True) for t in sent
-            if t.pos_ == "PROPN" and t.i not in taken and t.dep_ == "appos" and person_noun(t.head)]
+            if t.pos_ == "PROPN" and t.i not in taken and t.dep_ == "appos" and tied(t)]
     return out

@@ -124,6 +124,10 @@ def test_a_name_in_apposition_to_a_person_noun_is_named_as_one() -> None:
     assert found.get("Fionn") is True  # tagged a place by the model, a person by its apposition
     plain = {s.text: s.cued for s in spans_of(parse("Fionn came round for tea.")[:], "person", "baby")}
     assert plain.get("Fionn") is not True
+    son = {s.text: s.cued for s in spans_of(parse("Ada went with their son Philip.")[:], "person", "doctor")}
+    assert son.get("Philip") is not True  # a son named is no doctor
+    dr = parse("the surgeon who did her hip, Dr Bevan, was lovely")[:]
+    assert any(s.cued and "Bevan" in s.text for s in spans_of(dr, "person", "surgeon"))
 
 
 def test_the_doer_of_the_relation_to_the_subject_is_theirs() -> None:
