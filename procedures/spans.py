@@ -214,9 +214,12 @@ def _given_names(sent: Any, names: list[Span]) -> list[Span]:
 
 
 def _linked(chunk: Any) -> Any | None:
-    """What a copula says a noun phrase is: "my fave food *is ur mushroom bao*" / "*X* is my band"."""
+    """What a copula says a noun phrase is: "my fave food *is ur mushroom bao*" / "*X* is my band" /
+    "the band is called *the damp towels*"."""
     root = chunk.root
     verb = root.head
+    if verb.lemma_.lower() in ("call", "name") and root.dep_ == "nsubjpass":
+        return next((c for c in verb.children if c.dep_ in ("oprd", "attr", "dobj")), None)
     if verb.lemma_ != "be" or root.dep_ not in ("nsubj", "attr"):
         return None
     want = "attr" if root.dep_ == "nsubj" else "nsubj"

@@ -2,8 +2,9 @@
 much, with "I"/"me" as the speaker, "it" for the thing the turn named, a question the other speaker
 confirms. Chains through relation nouns: a relative named after one is a question's subject ("their
 granddaughter Ellie"), "her sister's baby" presupposes the sister, a name in apposition to a person
-noun ("a boy, Fionn"), the doer of the relation's verb to the subject ("Sam proposed to her"). Our own
-sentences, and our own conversation end to end (tests/data/reader/nell_ruari.json)."""
+noun ("a boy, Fionn"), the doer of the relation's verb to the subject ("Sam proposed to her"). Named
+things ("the band is called …") and cues the tokenizer splits ("10K"). Our own sentences, and our own
+conversation end to end (tests/data/reader/nell_ruari.json)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from reliability.common import ingested
 
 from planners.question import parse as parse_question
 from procedures.about import Subject, clause_about, subject_of
+from procedures.reader import glued_cues
 from procedures.spans import spans_of
 from procedures.transactions import party, sale_question, sales_in
 from tkg.memory import Memory
@@ -149,6 +151,29 @@ def test_the_doer_of_the_relation_to_the_subject_is_theirs() -> None:
     ("Who is Nell's niece Saoirse marrying?", "dana"),  # "Dana proposed to her"
 ])
 def test_chains_through_relation_nouns_end_to_end(mg: tuple[Memory, str], question: str, wanted: str) -> None:
+    m, group = mg
+    a = m.ask(question, group=group)
+    assert wanted in a.answer.lower() and not a.abstained, (a.answer, a.trace.get("reading"))
+
+
+def test_a_thing_is_named_by_being_called_something() -> None:
+    found = {s.text for s in spans_of(parse("the band is called the damp towels")[:], "thing", "band")}
+    assert "damp towels" in found
+    said = {s.text for s in spans_of(parse("our band's name is the damp towels")[:], "thing", "band")}
+    assert "damp towels" in said
+
+
+def test_a_cue_the_tokenizer_split_still_cues() -> None:
+    sent = parse("today I ran the harbour 10K, 47 minutes flat")[:]
+    assert [sent.doc[i].text for i in glued_cues(sent, {"10k"})] == ["10"]
+    assert not glued_cues(parse("I ran 10 k today")[:], {"10k"})  # written apart: two words
+
+
+@pytest.mark.parametrize(("question", "wanted"), [
+    ("What is the name of Nell's band?", "soggy biscuits"),  # "the band is called the soggy biscuits"
+    ("What was Ruari's time in the 10K?", "47 minutes"),  # not the 5K's 29 minutes
+])
+def test_named_things_and_times_end_to_end(mg: tuple[Memory, str], question: str, wanted: str) -> None:
     m, group = mg
     a = m.ask(question, group=group)
     assert wanted in a.answer.lower() and not a.abstained, (a.answer, a.trace.get("reading"))
