@@ -20,6 +20,7 @@ _CHILDREN = frozenset("boy son daughter baby child kid".split())
 # words that say where someone lives (a dwelling sentence)
 _DWELLING = frozenset("""move moved moving movers live lives living lived unpack unpacked unpacking settle
     settled house flat cottage apartment bungalow home bought buy rent rented renting""".split())
+_LODGING = _DWELLING | {"place", "keys"}  # "found a place in X, keys on june 1st"
 # words that say where someone works
 _WORKING = frozenset("""job work works working worked shift shifts hired started start starting employed
     intern internship position role""".split())
@@ -46,12 +47,14 @@ def dwelling_places(sent: Any, taken: set[int]) -> list[Span]:
     """Capitalised names right after "in" or "to" in a sentence that says where someone lives,
     whatever the tagger calls them ("bought a cottage in Church Fenby", "moving to Kelso Vale")."""
     words = {t.lower_ for t in sent}
-    if not words & _DWELLING:
+    if not words & _LODGING:
         return []
     out = []
     for t in sent:
         if t.lower_ not in ("in", "to") or t.i + 1 >= sent.end:
             continue
+        if not words & _DWELLING and not (t.i + 1 < sent.end and _unknown_name(sent.doc[t.i + 1], taken)):
+            continue  # "a place in" puts someone only in a name written lower case
         run = []
         for x in sent.doc[t.i + 1: min(sent.end, t.i + 4)]:
             if not (x.text[:1].isupper() and x.is_alpha) or x.ent_type_ in ("PERSON", "DATE") or x.i in taken:
@@ -60,7 +63,18 @@ def dwelling_places(sent: Any, taken: set[int]) -> list[Span]:
         cleaned = clean(run)
         if cleaned:
             out.append(Span(cleaned[0], "place", 0.6, cleaned[1], cleaned[2]))
+        elif _unknown_name(sent.doc[t.i + 1], taken):  # "found a flat in stoneybatter": chat writes it lower
+            out.append(Span(sent.doc[t.i + 1].text, "place", 0.6, t.i + 1, t.i + 2))
     return out
+
+
+def _unknown_name(x: Any, taken: set[int]) -> bool:
+    """A lower-case word English does not use, alone after its preposition: a name written without
+    capitals ("in stoneybatter"; not "in together", "to brunch")."""
+    after = x.doc[x.i + 1] if x.i + 1 < len(x.doc) else None
+    return x.is_alpha and x.is_lower and len(x.text) > 3 and not x.is_stop and x.i not in taken \
+        and x.ent_type_ not in ("PERSON", "DATE", "TIME") and not is_common_word(x.text) \
+        and (after is None or not after.is_alpha or after.is_stop)
 
 
 def workplaces(sent: Any, taken: set[int]) -> list[Span]:

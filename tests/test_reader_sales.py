@@ -3,8 +3,8 @@ much, with "I"/"me" as the speaker, "it" for the thing the turn named, a questio
 confirms. Chains through relation nouns: a relative named after one is a question's subject ("their
 granddaughter Ellie"), "her sister's baby" presupposes the sister, a name in apposition to a person
 noun ("a boy, Fionn"), the doer of the relation's verb to the subject ("Sam proposed to her"). Named
-things ("the band is called …") and cues the tokenizer splits ("10K"). Our own sentences, and our own
-conversation end to end (tests/data/reader/nell_ruari.json)."""
+things ("the band is called …"), places written lower case, cues the tokenizer splits ("10K"). Our own
+sentences, and our own conversation end to end (tests/data/reader/nell_ruari.json)."""
 
 from __future__ import annotations
 
@@ -177,3 +177,17 @@ def test_named_things_and_times_end_to_end(mg: tuple[Memory, str], question: str
     m, group = mg
     a = m.ask(question, group=group)
     assert wanted in a.answer.lower() and not a.abstained, (a.answer, a.trace.get("reading"))
+
+
+def test_a_place_chat_writes_lower_case_is_still_a_place() -> None:
+    def places(text: str) -> set[str]:
+        return {s.text for s in spans_of(parse(text)[:], "place", "")}
+
+    assert "knockbrackan" in places("found a place in knockbrackan, keys on the 1st")
+    assert not places("we are moving in together") and not places("got a place in the final")
+
+
+def test_where_someone_moved_when_chat_writes_it_lower_case(mg: tuple[Memory, str]) -> None:
+    m, group = mg
+    a = m.ask("Where did Nell move to?", group=group)
+    assert "knockbrackan" in a.answer.lower() and not a.abstained, (a.answer, a.trace.get("reading"))
