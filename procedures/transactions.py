@@ -50,8 +50,7 @@ class SaleQuestion:
     """What a sale question asks for ("seller", "buyer" or "price") and what it names."""
 
     want: str
-    thing: frozenset[str]  # the thing's head noun and the words before it, lower case
-    head: str
+    head: str  # the thing's head noun, lower case ("deck" of "his Steam Deck")
 
 
 @dataclass(frozen=True)
@@ -87,8 +86,6 @@ def sale_question(text: str, subject: Subject | None) -> SaleQuestion | None:
     if not things:
         return None
     thing = things[-1]
-    words = frozenset(t.lower_ for t in thing.subtree if t.pos_ in ("NOUN", "PROPN", "ADJ")
-                      and t.dep_ != "poss" and not (subject and subject.named_in(t.text)))
     selling = verb.lemma_.lower() in SELLING
     if priced:
         want = "price"
@@ -98,7 +95,7 @@ def sale_question(text: str, subject: Subject | None) -> SaleQuestion | None:
         want = "buyer" if selling else "seller"  # "Who did Dex sell it to?", "Who did Priya buy it from?"
     else:
         return None
-    return SaleQuestion(want, words, thing.lemma_.lower())
+    return SaleQuestion(want, thing.lemma_.lower())
 
 
 def _owned(token: Any) -> bool:
