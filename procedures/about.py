@@ -22,6 +22,7 @@ from typing import Any
 
 from planners.question import Question
 from tkg.nlp import is_place_name
+from tkg.text import stem
 
 FIRST = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b", re.I)
 SECOND = re.compile(r"\b(?:you|you're|youre|you've|your|yours|yourself|u|ur)\b", re.I)
@@ -34,7 +35,8 @@ _VOCATIVE_BEFORE = re.compile(
 _VOCATIVE_AFTER = re.compile(r"\s*(?:[!?,.:;\u2026)]|$)")
 _RELATION_BEFORE_NAME = re.compile(
     r"\b(?:sister|brother|mother|mom|mum|father|dad|son|daughter|wife|husband|"
-    r"partner|friend|boss|manager|cousin|aunt|uncle|colleague|fianc[ée]e?)\s+$",
+    r"partner|friend|boss|manager|cousin|aunt|uncle|colleague|fianc[ée]e?|niece|nephew|"
+    r"(?:grand|step)(?:daughter|son|child|mother|father|ma|pa|dad|mum)|(?:grand)?kid)\s+$",
     re.I,
 )
 
@@ -208,6 +210,31 @@ def _copula_possessor(token: Any, relation: frozenset[str]) -> Any | None:
     return next((x for x in said if x.dep_ == "poss" or x.lower_ in _POSSESSIVE), None)
 
 
+_OBJECT_PRONOUNS = frozenset({"her", "him", "them"})
+
+
+def _done_to(s: Subject, token: Any, relation: frozenset[str], *, said_by: bool,
+             listener_ok: bool) -> str | None:
+    """To whom the token does the relation's verb, its object or "to" someone ("Sam *proposed to her*",
+    "Dana married Ines", "he proposed to you"; not "looked at me"): "subject", "other", "pronoun"
+    ("her"/"him": whose, the sentence says), or None when the token does no relation verb to anyone."""
+    verb = token.head
+    if token.dep_ != "nsubj" or verb.pos_ != "VERB" or not {stem(verb.lower_), stem(verb.lemma_.lower()),
+                                                             verb.lemma_.lower()} & relation:
+        return None
+    to = [c for c in verb.children if c.dep_ == "prep" and c.lower_ == "to"]
+    targets = [c for c in verb.children if c.dep_ == "dobj"] + [  # "married Ines", "proposed to her"
+        x for c in to for x in c.children if x.dep_ == "pobj"]
+    for t in targets:
+        first = t.doc[t.head.i + 1] if t.dep_ == "pobj" else t  # "to her last week": "her" as possessive
+        if t.lower_ in _OBJECT_PRONOUNS or first.dep_ == "poss" and first.lower_ == "her":
+            return "pronoun"
+        mine = _refers_to(s, t, said_by=said_by, listener_ok=listener_ok)
+        if mine is not None:
+            return "subject" if mine else "other"
+    return None
+
+
 def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, ...], fallback: float,
                  relation: frozenset[str] = frozenset()) -> float:
     """How surely the clause holding ``token`` is about the subject, from its grammatical subject:
@@ -227,6 +254,11 @@ def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, .
     owner = _owner_at(token)  # "my supervisor at Orbis", "our desk at the lab": the owner is there too
     if owner is not None and _refers_to(s, owner, said_by=said_by, listener_ok=listener_ok):
         return 0.9
+    done = _done_to(s, token, relation, said_by=said_by, listener_ok=listener_ok) if relation else None
+    if done == "subject":
+        return 0.9
+    if done == "pronoun":  # "Sam proposed to her" right after the subject was named
+        return fallback
     subj = clause_subject(token)
     if subj is None:
         return fallback * 0.8

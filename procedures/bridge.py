@@ -122,6 +122,18 @@ def relation_cues(ctx: Context, relation: Relation) -> set[str]:
     return content_terms(" ".join(sorted(words))) | {relation.word}
 
 
+def verb_relation(ctx: Context, terms: set[str]) -> Relation | None:
+    """The relation to a person a verb of the question asserts ("Who is Ellie *marrying*?" →
+    married_to, whose turns may say "Sam proposed"), from the question's stems; or None."""
+    for name in ctx.registry:
+        p = ctx.registry.get(name)
+        heads = {v.split()[0] for v in p.verbs if "{" not in v} - _LIGHT_VERBS
+        verb = next((h for h in sorted(heads) if stems_of([h]) & terms), None)
+        if p.object_type == "person" and verb is not None:
+            return Relation(verb, name)
+    return None
+
+
 def _inflections(word: str) -> tuple[str, ...]:
     """A verb and its regular inflections, whose stems can differ ("propose", "proposed" → propos)."""
     base = word[:-1] if word.endswith("e") else word[:-1] + "i" if word.endswith("y") else word

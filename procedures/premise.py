@@ -93,6 +93,10 @@ def presupposed(q: Question) -> set[str]:
     asked = q.asked
     if not (asked.head in KIN or (asked.kind in _PRESUPPOSING and asked.head in ANIMALS)):
         return set()
+    chain = re.search(rf"['\u2019]s\s+([a-z-]+)['\u2019]s\s+(?:[a-z-]+\s+){{0,2}}{re.escape(asked.head)}\b",
+                      q.text, re.I)
+    if chain is not None:  # "Hannah's sister's baby": the baby is the sister's; Hannah's sister is given
+        return presupposed_nouns(q.text, chain.group(1).lower()) if chain.group(1).lower() in KIN else set()
     nouns = presupposed_nouns(q.text, asked.head)
     return nouns | _DOG_WORDS if asked.head == "dog" else nouns
 

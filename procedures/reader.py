@@ -159,7 +159,7 @@ def candidates(
             if not (listener and FIRST.search(sent.text) and not SECOND.search(sent.text)):
                 a = max(a, 0.8 * turn_about)  # "I …" to the subject is about the speaker, whatever else
             at = [i for i, st, low, lemma in token_words(sent) if st in cues or (pets and low in PET_WORDS)
-                  or (orgs and lemma in ROLE_HEADS)]
+                  or (orgs and lemma in ROLE_HEADS)] + glued_cues(sent, cues)
             near_cues = at + [
                 i - 4 for i in last_cues[-1:]
             ]  # a cue in the sentence before counts, further off
@@ -218,6 +218,14 @@ def candidates(
                 if taken_back(doc, start, starts):
                     out[i].score *= 0.3
     return out
+
+
+def glued_cues(sent: Any, cues: set[str]) -> list[int]:
+    """Where the sentence writes a cue the tokenizer split in two: "10K" (a race, "10" and "K"),
+    "5km", "4x4": a number and the letters glued to it."""
+    toks = list(sent)
+    return [a.i for a, b in zip(toks, toks[1:], strict=False)
+            if not a.whitespace_ and a.like_num and b.is_alpha and (a.lower_ + b.lower_) in cues]
 
 
 def not_a_thing(tokens: Any, head: str, *, listing: bool = True) -> bool:

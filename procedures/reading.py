@@ -31,6 +31,7 @@ from .bridge import (
     relation_of,
     said_with,
     says_relation,
+    verb_relation,
 )
 from .gather import count_held, denied, ending, same_value
 from .graph_values import graph_candidates
@@ -56,6 +57,7 @@ from .sentence_value import echoed, names_kind, sentence_for_value
 from .slots import FAR_PAST, group_time, resolve_window
 from .span_words import CATEGORY_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
+from .transactions import read_sale, sale_question
 
 if TYPE_CHECKING:
     from tkg.context import Context
@@ -206,6 +208,9 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         return no_information(f"false premise: {premise.reason}", result.evidence or turns[:5], trace)
     if asked.kind in ("reason", "manner"):
         return None  # a reason or a manner is a clause: the procedure's sentence stands
+    sale = sale_reading(ctx, q, group, subject, turns, speakers, result.evidence, trace)
+    if sale is not None:
+        return sale
     if asked.count and asked.head and subject is not None:  # "how many hens does she have": run the count
         counted = count_reading(ctx, group, subject, asked.head, turns, result.evidence, trace)
         if counted is not None:
@@ -238,6 +243,9 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         }
     latest = asked.recency or mode == "latest_version" or (asked.kind == "status" and present(question))
     verb = main_verb(asked_doc)
+    asserted = verb_relation(ctx, content_terms(question)) if asked.kind == "person" else None
+    if predicate is None and asserted is not None:
+        cue_set |= relation_cues(ctx, asserted)  # "who is she marrying": "Sam proposed" says it too
     walked = bool(result.trace.get("from_graph"))  # a chain walked over edges needs no bridge
     relation = relation_of(ctx, q, subject) if subject is not None and not walked else None
     rel_cues: set[str] = set()
@@ -367,3 +375,22 @@ def still_held(ctx: Context, group: str, subject: Subject, chosen: list[Candidat
     if ended:
         trace["ended"] = ended
     return kept
+
+
+def sale_reading(ctx: Context, q: Question, group: str, subject: Subject | None, turns: list[Evidence],
+                 speakers: tuple[str, ...], ranked: list[Evidence], trace: dict[str, Any]) -> Reading | None:
+    """Who sold or bought the question's thing, or its price (`procedures.transactions`), read from
+    ``turns`` and the group's turns naming the thing; None when the question asks about no sale or
+    no turn states one (the other steps read on)."""
+    asked = sale_question(q.text, subject)
+    if asked is None:
+        return None
+    named = turns_with_terms(ctx, group, [asked.head], 40)
+    pool = dedupe(turns + [turn_evidence(r, 0.0, group) for r in named])
+    got = read_sale(asked, subject, pool, speakers, turns_before(ctx, group, pool),
+                    replies_to(ctx, group, pool))
+    if got is None:
+        return None
+    value, said = got
+    return Reading(value, False, dedupe(said + ranked), {**trace, "sale": {"asked": asked.want,
+                                                                        "thing": asked.head}}, typed=True)

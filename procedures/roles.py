@@ -69,7 +69,7 @@ def joint_role(word: str, mods: Iterable[str] = ()) -> bool:
         or low in _JOINT or low.endswith("mate") and len(low) > 6 or "business" in mods
 
 
-def _name_like(t: Any) -> bool:
+def name_like(t: Any) -> bool:
     """A token that can be a person's name: a proper noun, or a word English does not use."""
     if not t.is_alpha or t.is_stop or t.pos_ in ("PRON", "DET", "AUX", "VERB", "ADP", "CCONJ") \
             or t.lower_ in _NOT_NAMES or len(t.text) < 2:
@@ -77,7 +77,7 @@ def _name_like(t: Any) -> bool:
     return t.pos_ == "PROPN" or t.ent_type_ == "PERSON" or not is_common_word(t.text)
 
 
-def _name(t: Any) -> str:
+def full_name(t: Any) -> str:
     """The name a token heads, with the proper nouns compounded before it ("Ifeoma Okafor")."""
     first = t
     while first.i > 0 and (prev := t.doc[first.i - 1]).dep_ == "compound" and prev.head.i == t.i \
@@ -96,12 +96,12 @@ def _apposed(sent: Any, core: str) -> list[Any]:
     for t in sent:
         if not _is_role(t, core):
             continue
-        out += [c for c in t.children if c.dep_ == "appos" and _name_like(c)]
-        if t.dep_ in ("appos", "compound", "nmod") and _name_like(t.head):
+        out += [c for c in t.children if c.dep_ == "appos" and name_like(c)]
+        if t.dep_ in ("appos", "compound", "nmod") and name_like(t.head):
             out.append(t.head)  # "Jez, my drummer", "drummer Jez", "my first apprentice, quillon"
         if t.head.lemma_ == "be" and t.dep_ in ("attr", "nsubj"):
             other = "nsubj" if t.dep_ == "attr" else "attr"
-            out += [c for c in t.head.children if c.dep_ == other and _name_like(c)]
+            out += [c for c in t.head.children if c.dep_ == other and name_like(c)]
     return out
 
 
@@ -111,11 +111,11 @@ def _doers(sent: Any, bases: set[str]) -> list[Any]:
     for t in sent:
         if stem(t.lower_) not in bases and stem(t.lemma_.lower()) not in bases:
             continue
-        if t.dep_ == "pobj" and t.head.dep_ == "prep" and _name_like(t.head.head):
+        if t.dep_ == "pobj" and t.head.dep_ == "prep" and name_like(t.head.head):
             out.append(t.head.head)  # "jez on drums"
         verb = t if t.pos_ == "VERB" else t.head if t.dep_ == "dobj" else None
         if verb is not None:
-            out += [c for c in verb.children if c.dep_ == "nsubj" and _name_like(c)]
+            out += [c for c in verb.children if c.dep_ == "nsubj" and name_like(c)]
     return out
 
 
@@ -126,9 +126,9 @@ def _beside(sent: Any) -> list[Any]:
     for a, b, c in zip(toks, toks[1:], toks[2:], strict=False):
         if b.lower_ != "and":
             continue
-        if a.lower_ in _FIRST_PERSON and _name_like(c):
+        if a.lower_ in _FIRST_PERSON and name_like(c):
             out.append(c)
-        elif c.lower_ in _FIRST_PERSON and _name_like(a):
+        elif c.lower_ in _FIRST_PERSON and name_like(a):
             out.append(a)
     return out
 
@@ -149,5 +149,5 @@ def named_for_role(word: str, mods: Iterable[str], subject: Subject, turns: list
             words = {t.lower_ for t in sent}
             if joint and by_subject and (content_terms(sent.text) & terms or words & _OURS):
                 found += _beside(sent)
-            out += [(_name(t), ev) for t in found if not subject.named_in(t.text)]
+            out += [(full_name(t), ev) for t in found if not subject.named_in(t.text)]
     return out

@@ -1,8 +1,8 @@
 """Spans typed by the words around them when neither the tagger nor the gazetteer knows the name:
 a place a dwelling sentence puts someone in ("we're finally unpacked in Little Bramford"), a
 workplace said by a common noun after a job word ("got a job at the main library"), and a name
-given by "called" or "named" ("matched with someone called rafi"); and what a head of something
-heads ("head of platform"). `procedures/spans.py` adds
+given by "called" or "named" ("matched with someone called rafi"); a name in apposition to a person
+noun ("a girl, Iris"); and what a head of something heads ("head of platform"). `procedures/spans.py` adds
 these to the kind's own spans, less sure than a tagged name.
 """
 
@@ -13,10 +13,14 @@ from typing import Any
 from tkg.nlp import is_common_word
 
 from .span_base import Span, clean
+from .span_words import PEOPLE
+
+_CHILDREN = frozenset("boy son daughter baby child kid".split())
 
 # words that say where someone lives (a dwelling sentence)
 _DWELLING = frozenset("""move moved moving movers live lives living lived unpack unpacked unpacking settle
     settled house flat cottage apartment bungalow home bought buy rent rented renting""".split())
+_LODGING = _DWELLING | {"place", "keys"}  # "found a place in X, keys on june 1st"
 # words that say where someone works
 _WORKING = frozenset("""job work works working worked shift shifts hired started start starting employed
     intern internship position role""".split())
@@ -43,12 +47,14 @@ def dwelling_places(sent: Any, taken: set[int]) -> list[Span]:
     """Capitalised names right after "in" or "to" in a sentence that says where someone lives,
     whatever the tagger calls them ("bought a cottage in Church Fenby", "moving to Kelso Vale")."""
     words = {t.lower_ for t in sent}
-    if not words & _DWELLING:
+    if not words & _LODGING:
         return []
     out = []
     for t in sent:
         if t.lower_ not in ("in", "to") or t.i + 1 >= sent.end:
             continue
+        if not words & _DWELLING and not (t.i + 1 < sent.end and _unknown_name(sent.doc[t.i + 1], taken)):
+            continue  # "a place in" puts someone only in a name written lower case
         run = []
         for x in sent.doc[t.i + 1: min(sent.end, t.i + 4)]:
             if not (x.text[:1].isupper() and x.is_alpha) or x.ent_type_ in ("PERSON", "DATE") or x.i in taken:
@@ -57,7 +63,18 @@ def dwelling_places(sent: Any, taken: set[int]) -> list[Span]:
         cleaned = clean(run)
         if cleaned:
             out.append(Span(cleaned[0], "place", 0.6, cleaned[1], cleaned[2]))
+        elif _unknown_name(sent.doc[t.i + 1], taken):  # "found a flat in stoneybatter": chat writes it lower
+            out.append(Span(sent.doc[t.i + 1].text, "place", 0.6, t.i + 1, t.i + 2))
     return out
+
+
+def _unknown_name(x: Any, taken: set[int]) -> bool:
+    """A lower-case word English does not use, alone after its preposition: a name written without
+    capitals ("in stoneybatter"; not "in together", "to brunch")."""
+    after = x.doc[x.i + 1] if x.i + 1 < len(x.doc) else None
+    return x.is_alpha and x.is_lower and len(x.text) > 3 and not x.is_stop and x.i not in taken \
+        and x.ent_type_ not in ("PERSON", "DATE", "TIME") and not is_common_word(x.text) \
+        and (after is None or not after.is_alpha or after.is_stop)
 
 
 def workplaces(sent: Any, taken: set[int]) -> list[Span]:
@@ -91,4 +108,33 @@ def given_names(sent: Any, taken: set[int]) -> list[Span]:
         if name.is_alpha and name.i not in taken and len(name.text) > 1 and not is_common_word(name.text) \
                 and not name.is_stop:
             out.append(Span(name.text, "person", 0.75, name.i, name.i + 1))
+    return out
+
+
+def apposed_people(sent: Any, found: list[Span], head: str) -> list[Span]:
+    """A name in apposition to the asked noun ("the surgeon, Dr Bevan"; for a child also a person
+    noun: "a girl, Iris", "a boy, Fionn" even when the tagger calls it a place) is named as that
+    one: cued, so it needs no cue word nearer. "their son Philip" names no doctor."""
+    nouns = {head} | (PEOPLE | _CHILDREN if head in _CHILDREN else set())  # a baby is named as "a girl"
+
+    def person_noun(t: Any) -> bool:
+        return t.pos_ == "NOUN" and (t.lemma_.lower() in nouns or t.lower_ in nouns)
+
+    def apposed_to(t: Any) -> Any:  # "the surgeon who did her hip, Dr Bevan": past the relative clause
+        x = t.head
+        for _ in range(3):
+            if x.dep_ == "relcl":
+                return x.head
+            x = x.head
+        return t.head
+
+    def tied(t: Any) -> bool:
+        return t.dep_ == "appos" and (person_noun(t.head) or person_noun(apposed_to(t))) or any(
+            c.dep_ == "appos" and person_noun(c) for c in t.children)
+
+    out = [Span(sp.text, sp.kind, sp.sure, sp.start, sp.end, True) if tied(sent.doc[sp.end - 1]) else sp
+           for sp in found]
+    taken = {i for sp in found for i in range(sp.start, sp.end)}
+    out += [Span(t.text, "person", 0.7, t.i, t.i + 1, True) for t in sent
+            if t.pos_ == "PROPN" and t.i not in taken and t.dep_ == "appos" and tied(t)]
     return out

@@ -22,7 +22,7 @@ from tkg.nlp import is_common_word, is_place_name, is_verb_word
 
 from .residence import named_home
 from .span_base import Span, clean, entity_spans
-from .span_context import dwelling_places, given_names, of_what, workplaces
+from .span_context import apposed_people, dwelling_places, given_names, of_what, workplaces
 from .span_numbers import numbers
 from .span_words import (
     AHEAD,
@@ -214,9 +214,12 @@ def _given_names(sent: Any, names: list[Span]) -> list[Span]:
 
 
 def _linked(chunk: Any) -> Any | None:
-    """What a copula says a noun phrase is: "my fave food *is ur mushroom bao*" / "*X* is my band"."""
+    """What a copula says a noun phrase is: "my fave food *is ur mushroom bao*" / "*X* is my band" /
+    "the band is called *the damp towels*"."""
     root = chunk.root
     verb = root.head
+    if verb.lemma_.lower() in ("call", "name") and root.dep_ == "nsubjpass":
+        return next((c for c in verb.children if c.dep_ in ("oprd", "attr", "dobj")), None)
     if verb.lemma_ != "be" or root.dep_ not in ("nsubj", "attr"):
         return None
     want = "attr" if root.dep_ == "nsubj" else "nsubj"
@@ -373,7 +376,8 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         named = [p for p in people if not (is_place_name(p.text) and _after_locative(sent, p.start))]
         given = given_names(sent, {i for p in named + extra for i in range(p.start, p.end)})
         lower = [p for p in lower if p.start not in {g.start for g in given}]
-        return named + [p for p in extra + lower if not is_place_name(p.text)] + given
+        found = named + [p for p in extra + lower if not is_place_name(p.text)] + given
+        return apposed_people(sent, found, head) if head else found
     if kind == "role":
         return _roles(sent)
     if kind == "number":
