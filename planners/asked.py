@@ -119,12 +119,19 @@ class Asked:
                 "yesno": self.yesno, "recency": self.recency}
 
 
+# nouns whose singular ends in "-ie": their plural drops only the "s"
+_IE_NOUNS = frozenset("""movie cookie calorie smoothie selfie rookie zombie brownie hoodie genie goalie auntie
+    bookie techie foodie newbie veggie prairie budgie beanie freebie yorkie birdie pixie hippie""".split())
+
+
 def _singular(word: str) -> str:
     if word in _HEAD_KIND or len(word) < 4:
         return word
     for suffix, repl in (("ies", "y"), ("ches", "ch"), ("shes", "sh"), ("sses", "ss"), ("s", "")):
         if word.endswith(suffix) and word[: -len(suffix)] + repl in _HEAD_KIND:
             return word[: -len(suffix)] + repl
+    if word.endswith("ies") and len(word) > 5 and word[:-1] not in _IE_NOUNS:  # "hobbies", not "movies"
+        return word[:-3] + "y"
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
@@ -224,7 +231,8 @@ def _wh_head(q: str) -> tuple[str, str]:
             break  # "what is X's job": the head is after the possessive
         phrase: list[str] = []
         for w in words:
-            if w in _PHRASE_END or w in _AUX or (w == "of" and any(p not in _FILLERS for p in phrase)):
+            if w in _PHRASE_END or w in _AUX or (w == "of" and any(p not in _FILLERS for p in phrase)) \
+                    or (w in ("or", "and") and phrase):  # "what bikes or vehicles": the first names it
                 break
             if w not in _FILLERS:
                 phrase.append(w)

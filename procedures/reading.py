@@ -36,6 +36,7 @@ from .gather import count_held, denied, ending, same_value
 from .graph_values import graph_candidates
 from .group_turns import replies_to, turns_before, turns_with_terms
 from .lead import leading
+from .members import Category, category, kind_words, member_facts
 from .premise import check, presupposed
 from .reader import (
     FAR_FUTURE,
@@ -266,6 +267,10 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     if "bridge" in trace and subject is not None:  # the bridge person's own edges answer too
         own = bridge_facts(ctx, group, subject, q, predicate, window)
         facts, evidence = facts + own, dedupe(evidence + fact_evidence(ctx, group, own))
+    members = category_of(ctx, group, asked, mode)
+    if members is not None:  # a list of a head noun's members: only edges of its relation or its members
+        facts = member_facts(ctx, members, facts)
+        trace["members"] = {"head": members.head, "names": sorted(members.names)}
     graph = graph_candidates(ctx, asked, facts, evidence, excluded,  # edges of the subject only
                              at=window[1] if window is not None and window[1] < FAR_FUTURE else None,
                              open_only=latest and window is None)
@@ -274,10 +279,10 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         ctx, asked, subject, turns, cue_set, speakers, excluded, verb,
         attribute="bridge" in trace or mode != "relation_chain", before=turns_before(ctx, group, turns, back),
         replies=replies_to(ctx, group, turns),
-        residence=home)
+        residence=home, members=members)
     if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb
         turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event
-    if graph:  # graph first: the edges valid then stand; "now", unless a turn clearly said a newer value
+    if graph and members is None:  # graph first: the edges valid then stand; "now", unless a turn clearly said a newer value
         newest = max((c.when for c in graph if c.when), default=None)
         turn_cands = [] if window is not None else [
             c for c in turn_cands if c.score >= NEWER and (newest is None or (c.when and c.when > newest))]
@@ -328,6 +333,18 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     typed = asked.kind in TYPED or all(norm(c.value).split()[-1] in members for c in chosen)
     voice = own_voice(subject, [(c.evidence.speaker, c.owner) for c in chosen]) if typed else None
     return Reading(answer, False, support, trace, typed=typed, own=voice)
+
+
+def category_of(ctx: Context, group: str, asked: Asked, mode: str) -> Category | None:
+    """The category a list question asks the members of ("which cars", "which doctors", "what
+    pets"), with the names the group's turns tie to it; None for a question of another shape, a
+    place or organisation (typed by their own spans), or a relative ("which friends")."""
+    if not (asked.many and mode == "aggregation" and asked.head and not asked.count
+            and asked.kind in ("thing", "person", "pet_name") and asked.head not in _RELATION_HEADS):
+        return None
+    words = kind_words(asked.head)
+    rows = turns_with_terms(ctx, group, sorted(w for w in words if len(w) >= 2), 2000)
+    return category(asked.head, [r["text"] or "" for r in rows])
 
 
 def count_reading(ctx: Context, group: str, subject: Subject, head: str, turns: list[Evidence],

@@ -1,0 +1,215 @@
+"""Category membership for list questions: which values are members of the asked head noun's kind.
+
+"Which cars has Hannah owned?" lists only values a turn ties to "car": the head word or a word for
+one of its kinds in the value's own phrase or clause ("my new car, a Skoda", "a Skoda Octavia
+estate", "sold the Fiat"), a title that names the kind ("Dr Anand" for doctors), apposition ("the
+consultant, Mr Farrow"), a naming verb ("a new CTO, some guy called Mateo"), or a name some other
+turn of the group ties so ("her cat, Marmalade" makes "Marmalade asleep on my feet" a pet). A
+value of the wrong category (a job title for "cars", an organisation for "who has she dated")
+is no member. Activities and hobbies are also what someone starts, joins or takes up ("started
+a watercolour class", "started making sourdough").
+
+Example::
+
+    >>> sorted(kind_words("doctor"))[:4]
+    ['cardiologist', 'consultant', 'dentist', 'doctor']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from planners.asked import ANIMALS
+from tkg.models import Fact
+from tkg.nlp import may_say, parse_many
+
+from .slots import lexicon_for
+from .span_base import Span, clean
+from .span_words import CATEGORY_MEMBERS, DET, FAVOURITE, PEOPLE
+
+_ACTIVITY = frozenset("""class classes course lessons lesson club choir group team hobby pastime workshop
+    league sport""".split()) | CATEGORY_MEMBERS["sport"]
+_VEHICLE = frozenset("car bike bicycle scooter motorbike motorcycle moped van truck ebike e-bike".split())
+# words for kinds of a head noun (hyponyms and synonyms English speakers use for it); a head of no
+# entry has its own word and plural only
+KINDS: dict[str, frozenset[str]] = {
+    "vehicle": _VEHICLE | CATEGORY_MEMBERS["car"],
+    "car": CATEGORY_MEMBERS["car"] | frozenset("hatchback estate suv saloon sedan convertible coupe".split()),
+    "bike": frozenset("bicycle ebike e-bike motorbike motorcycle".split()),
+    "doctor": frozenset("""dr dr. gp physician surgeon consultant specialist cardiologist dermatologist
+        oncologist paediatrician pediatrician psychiatrist neurologist gynaecologist gynecologist
+        dentist""".split()),
+    "pet": ANIMALS,
+    "animal": ANIMALS,
+    "hobby": _ACTIVITY,
+    "activity": _ACTIVITY,
+    "pastime": _ACTIVITY,
+    "hardware": frozenset("console pc laptop computer rig handheld controller headset monitor".split()),
+    "cto": frozenset({"chief technology officer"}),
+    "ceo": frozenset({"chief executive"}),
+}
+# verbs by which someone takes up an activity: "started a class", "joined the choir", "took up golf"
+_TAKE_UP = frozenset("start begin join try learn".split())
+_TAKE_UP_PRT = {("take", "up"), ("pick", "up"), ("get", "into")}
+_NAMING = frozenset({"called", "named"})
+_TITLES = frozenset({"dr", "dr.", "doctor"})
+
+
+def kind_words(head: str) -> frozenset[str]:
+    """The head noun, its plural, its category's members and its kinds' words (lower case)."""
+    base = {head, head + "s", head + "es", *CATEGORY_MEMBERS.get(head, ()), *KINDS.get(head, ())}
+    if head.endswith("y"):
+        base.add(head[:-1] + "ies")
+    return frozenset(w for w in base if w)
+
+
+def is_kind(tok: Any, words: frozenset[str]) -> bool:
+    return tok.lower_ in words or tok.lemma_.lower() in words
+
+
+@dataclass
+class Category:
+    """The asked head's words, and the names the group's turns tie to them."""
+
+    head: str
+    words: frozenset[str]
+    names: set[str] = field(default_factory=set)
+    activity: bool = False
+
+    def may_hold(self, text: str) -> bool:
+        """Whether a turn may hold a member: it says a kind word, a known member or a take-up verb."""
+        extra = (_TAKE_UP | {"take", "pick", "get"}) if self.activity else frozenset()
+        return may_say(text, self.words | {n.split()[0] for n in self.names} | extra)
+
+    def spans(self, sent: Any) -> list[Span]:
+        """Spans only the category finds: known members by name, what an activity's verbs take up."""
+        out = taken_up(sent) if self.activity else []  # (a noun's own compound is part of its name)
+        toks = list(sent)
+        for name in self.names:
+            words = name.split()
+            for j in range(len(toks) - len(words) + 1):
+                if [t.lower_ for t in toks[j : j + len(words)]] == words:
+                    out.append(Span(sent.doc[toks[j].i : toks[j].i + len(words)].text, "thing", 0.8,
+                                    toks[j].i, toks[j].i + len(words), cued=True))
+        return out
+
+    def tied(self, doc: Any, start: int, end: int) -> bool:
+        """Whether the span ``doc[start:end]`` is tied to the category (see the module doc)."""
+        span = doc[start:end]
+        if " ".join(t.lower_ for t in span) in self.names or any(is_kind(t, self.words) for t in span):
+            return True
+        if start > 0 and doc[start - 1].lower_ in _TITLES and self.words & _TITLES:
+            return True  # "Dr Anand"
+        root = span.root
+        for near in (root.head, *root.children, *root.head.children):
+            if near.i in range(start, end):
+                continue
+            if near.dep_ in ("appos", "compound") or root.dep_ in ("appos", "compound"):
+                if is_kind(near, self.words) and (near.i == root.head.i or near.head.i == root.i):
+                    return True  # "her cat, Marmalade", "the consultant, Mr Farrow"
+        # "a replacement CTO … some guy called mateo": a naming verb after a kind word or a person noun
+        verb = root.head
+        if verb.lower_ in _NAMING and (is_kind(verb.head, self.words) or verb.head.lower_ in PEOPLE
+                                       or verb.head.lower_ in ("someone", "somebody")):
+            sent = verb.sent
+            before = doc[max(sent.start - 30, 0) : sent.end]
+            return any(is_kind(t, self.words) for t in before)
+        # the same chunk: "a used Skoda Octavia estate"
+        return any(is_kind(t, self.words) for t in _chunk_of(root))
+
+
+def _chunk_of(tok: Any) -> list[Any]:
+    """The words that modify a noun inside its phrase, and the noun a name modifies ("Skoda estate")."""
+    mods = [c for c in tok.children if c.dep_ in ("compound", "amod", "nmod")]
+    return mods + ([tok.head] if tok.dep_ == "compound" else [])
+
+
+def category(head: str, texts: list[str]) -> Category:
+    """The category of ``head`` with the names the group's ``texts`` tie to it ("her cat, Marmalade")."""
+    cat = Category(head, kind_words(head), activity=activity_head(head))
+    said = [t for t in texts if may_say(t, cat.words)]
+    for doc in parse_many(said):
+        for ent in doc.ents:
+            if ent.label_ in ("PERSON", "ORG", "PRODUCT", "GPE", "WORK_OF_ART") and cat.tied(doc, ent.start,
+                                                                                          ent.end):
+                cat.names.add(ent.text.lower())
+        for t in doc:
+            if t.pos_ == "PROPN" and t.text[:1].isupper() and not t.ent_type_ and cat.tied(doc, t.i, t.i + 1):
+                cat.names.add(t.lower_)
+    cat.names -= cat.words
+    return cat
+
+
+def taken_up(sent: Any) -> list[Span]:
+    """What the sentence says someone started, joined or took up: "started a watercolour class"
+    (its object), "started making sourdough" (the gerund's phrase), "took up golf"."""
+    out = []
+    for t in sent:
+        lemma = t.lemma_.lower()
+        if t.pos_ != "VERB" or not (lemma in _TAKE_UP or any(
+                (lemma, c.lower_) in _TAKE_UP_PRT for c in t.children if c.dep_ == "prt")):
+            continue
+        for c in t.children:
+            target = c if c.dep_ == "dobj" else None
+            if c.dep_ == "xcomp" and c.tag_ == "VBG":  # "started making sourdough"
+                target = c
+            if c.dep_ == "prep" and c.lower_ == "into":  # "got into climbing"
+                target = next((g for g in c.children if g.dep_ == "pobj"), None)
+            if target is not None and target.lower_ == "it" and sent.start > 0:  # "doing X. started it"
+                target = _last_object(sent.doc[: sent.start])
+            if target is None or target.pos_ == "PRON":
+                continue
+            last = max([target.i, *(g.i for g in target.children if g.dep_ == "dobj")])
+            after = target.doc[last + 1] if last + 1 < len(target.doc) else None
+            if target.pos_ == "PROPN" and after is not None and after.dep_ == "prep" \
+                    and after.head.i == target.head.i and len(list(after.subtree)) <= 3:
+                last = max(x.i for x in after.subtree)  # a title with its words: "Couch to 5K"
+            toks = [x for x in target.doc[target.left_edge.i : last + 1]]
+            toks = [x for x in toks if x.lower_ not in DET and x.lower_ not in FAVOURITE
+                    and x.tag_ not in ("PRP$", "POS")]
+            cleaned = clean(toks)
+            if cleaned and len(cleaned[0].split()) <= 4:
+                out.append(Span(cleaned[0], "thing", 0.7, cleaned[1], cleaned[2], cued=True))
+    return out
+
+
+def _last_object(before: Any) -> Any | None:
+    """The last direct object said before (in the same turn): what a later "it" takes up."""
+    return next((t for t in reversed(list(before)) if t.dep_ == "dobj" and t.pos_ != "PRON"), None)
+
+
+def widen(doc: Any, start: int, end: int) -> tuple[int, int]:
+    """A name grown to its whole compound: "Skoda" in "a Skoda Octavia estate" is the Skoda Octavia
+    estate, so one member is listed once."""
+    while end < len(doc) and doc[end - 1].dep_ == "compound" and doc[end - 1].head.i == end \
+            and doc[end].pos_ in ("PROPN", "NOUN"):
+        end += 1
+    while start > 0 and doc[start - 1].dep_ == "compound" and doc[start - 1].head.i >= start \
+            and doc[start - 1].pos_ == "PROPN":
+        start -= 1
+    return start, end
+
+
+_NAMED_MEMBERS = frozenset(w for ws in CATEGORY_MEMBERS.values() for w in ws)
+
+
+def bare(value: str, cat: Category) -> bool:
+    """A value that is only the category's common nouns ("cats", "the bike"): it names no member
+    (a member word such as a make, "Fiat", or a sport, "tennis", does)."""
+    generic = cat.words - _NAMED_MEMBERS
+    return all(w in generic or w.rstrip("s") in generic for w in value.lower().split())
+
+
+def activity_head(head: str) -> bool:
+    """A head whose members are things people take up (hobbies, activities)."""
+    return head in ("hobby", "activity", "pastime", "interest")
+
+
+def member_facts(ctx: Any, cat: Category, facts: list[Fact]) -> list[Fact]:
+    """The edges that may list a member: of the relation the head (or one of its kinds) names in the
+    lexicon ("cars" → owns, "pets" → has_pet), or whose object the turns tie to the category."""
+    nouns = lexicon_for(ctx.registry).nouns
+    fitting = {e.predicate for w in (cat.head, *cat.words) if (e := nouns.get(w)) is not None
+               and not e.inverse}
+    return [f for f in facts if f.predicate in fitting or f.object.lower() in cat.names]
