@@ -267,10 +267,10 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     if "bridge" in trace and subject is not None:  # the bridge person's own edges answer too
         own = bridge_facts(ctx, group, subject, q, predicate, window)
         facts, evidence = facts + own, dedupe(evidence + fact_evidence(ctx, group, own))
-    members = category_of(ctx, group, asked, mode)
-    if members is not None:  # a list of a head noun's members: only edges of its relation or its members
-        facts = member_facts(ctx, members, facts)
-        trace["members"] = {"head": members.head, "names": sorted(members.names)}
+    kinds = category_of(ctx, group, asked, mode)
+    if kinds is not None:  # a list of a head noun's members: only edges of its relation or its members
+        facts = member_facts(ctx, kinds, facts)
+        trace["members"] = {"head": kinds.head, "names": sorted(kinds.names)}
     graph = graph_candidates(ctx, asked, facts, evidence, excluded,  # edges of the subject only
                              at=window[1] if window is not None and window[1] < FAR_FUTURE else None,
                              open_only=latest and window is None)
@@ -279,12 +279,12 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         ctx, asked, subject, turns, cue_set, speakers, excluded, verb,
         attribute="bridge" in trace or mode != "relation_chain", before=turns_before(ctx, group, turns, back),
         replies=replies_to(ctx, group, turns),
-        residence=home, members=members)
+        residence=home, members=kinds)
     if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb
         turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event
     # graph first (a list of a category's members reads both): the edges valid then stand; "now",
     # unless a turn clearly said a newer value
-    if graph and members is None:
+    if graph and kinds is None:
         newest = max((c.when for c in graph if c.when), default=None)
         turn_cands = [] if window is not None else [
             c for c in turn_cands if c.score >= NEWER and (newest is None or (c.when and c.when > newest))]
