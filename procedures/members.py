@@ -101,6 +101,8 @@ class Category:
             return True
         if start > 0 and doc[start - 1].lower_ in _TITLES and self.words & _TITLES:
             return True  # "Dr Anand"
+        if start >= 2 and doc[start - 1].text == "," and is_kind(doc[start - 2], self.words):
+            return True  # "her rabbit, Clover" however the parser attached the name
         root = span.root
         for near in (root.head, *root.children, *root.head.children):
             if near.i in range(start, end):
