@@ -20,13 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from planners.asked import ANIMALS
 from tkg.models import Fact
 from tkg.nlp import may_say, parse_many
 
 from .slots import lexicon_for
 from .span_base import Span, clean
-from .span_words import CATEGORY_MEMBERS, DET, FAVOURITE, PEOPLE
+from .span_words import CATEGORY_MEMBERS, DET, FAVOURITE, NAMING, PEOPLE, PET_WORDS, ROLE_HEADS
 
 _ACTIVITY = frozenset("""class classes course lessons lesson club choir group team hobby pastime workshop
     league sport""".split()) | CATEGORY_MEMBERS["sport"]
@@ -40,8 +39,8 @@ KINDS: dict[str, frozenset[str]] = {
     "doctor": frozenset("""dr dr. gp physician surgeon consultant specialist cardiologist dermatologist
         oncologist paediatrician pediatrician psychiatrist neurologist gynaecologist gynecologist
         dentist""".split()),
-    "pet": ANIMALS,
-    "animal": ANIMALS,
+    "pet": PET_WORDS,
+    "animal": PET_WORDS,
     "hobby": _ACTIVITY,
     "activity": _ACTIVITY,
     "pastime": _ACTIVITY,
@@ -101,6 +100,10 @@ class Category:
             return True
         if start > 0 and doc[start - 1].lower_ in _TITLES and self.words & _TITLES:
             return True  # "Dr Anand"
+        sent = doc[start].sent
+        if start > sent.start and doc[start - 1].lower_ in NAMING and any(is_kind(t, self.words)
+                                                                          for t in sent):
+            return True  # "meet pixel 🐱", "a greyhound named Bo"
         if start >= 2 and doc[start - 1].text == "," and is_kind(doc[start - 2], self.words):
             return True  # "her rabbit, Clover" however the parser attached the name
         root = span.root
@@ -185,7 +188,7 @@ def widen(doc: Any, start: int, end: int) -> tuple[int, int]:
     """A name grown to its whole compound: "Skoda" in "a Skoda Octavia estate" is the Skoda Octavia
     estate, so one member is listed once."""
     while end < len(doc) and doc[end - 1].dep_ == "compound" and doc[end - 1].head.i == end \
-            and doc[end].pos_ in ("PROPN", "NOUN"):
+            and doc[end].pos_ in ("PROPN", "NOUN") and doc[end].is_alpha:
         end += 1
     while start > 0 and doc[start - 1].dep_ == "compound" and doc[start - 1].head.i >= start \
             and doc[start - 1].pos_ == "PROPN":
@@ -201,6 +204,12 @@ def bare(value: str, cat: Category) -> bool:
     (a member word such as a make, "Fiat", or a sport, "tennis", does)."""
     generic = cat.words - _NAMED_MEMBERS
     return all(w in generic or w.rstrip("s") in generic for w in value.lower().split())
+
+
+def person_kind(head: str) -> bool:
+    """A person head that names a kind of person by what they do ("doctor", "CTO"), not a group or
+    a relative ("household", "friend"): its members are tied to it."""
+    return head in KINDS or head in ROLE_HEADS
 
 
 def activity_head(head: str) -> bool:

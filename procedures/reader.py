@@ -175,7 +175,8 @@ def candidates(
             if members is not None:
                 spans = [replace(sp, text=doc[a:b].text, start=a, end=b, cued=True)
                          for sp in spans + members.spans(sent) for a, b in [widen(doc, sp.start, sp.end)]
-                         if (sp.cued or members.tied(doc, sp.start, sp.end)) and not bare(sp.text, members)]
+                         if (sp.cued or pets or members.tied(doc, sp.start, sp.end))
+                         and not bare(sp.text, members)]  # a pet's name is typed by an animal word
             if not spans:
                 continue
             words = content_terms(sent.text)

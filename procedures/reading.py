@@ -36,7 +36,7 @@ from .gather import count_held, denied, ending, same_value
 from .graph_values import graph_candidates
 from .group_turns import replies_to, turns_before, turns_with_terms
 from .lead import leading
-from .members import Category, category, kind_words, member_facts
+from .members import Category, category, kind_words, member_facts, person_kind
 from .premise import check, presupposed
 from .reader import (
     FAR_FUTURE,
@@ -342,7 +342,8 @@ def category_of(ctx: Context, group: str, asked: Asked, mode: str) -> Category |
     pets"), with the names the group's turns tie to it; None for a question of another shape, a
     place or organisation (typed by their own spans), or a relative ("which friends")."""
     if not (asked.many and mode == "aggregation" and asked.head and not asked.count
-            and asked.kind in ("thing", "person", "pet_name") and asked.head not in _RELATION_HEADS):
+            and asked.kind in ("thing", "person", "pet_name") and asked.head not in _RELATION_HEADS
+            and (asked.kind != "person" or person_kind(asked.head))):
         return None
     words = kind_words(asked.head)
     rows = turns_with_terms(ctx, group, sorted(w for w in words if len(w) >= 2), 2000)
