@@ -79,6 +79,9 @@ _DATE_Q = re.compile(
     r"|\bon what date\b|\bhow long ago\b",
     re.I,
 )
+# a span of time the question gathers over: "over the course of", "so far", "over the year"
+_OVER_TIME = re.compile(r"\b(?:over the course|during the conversations|over the conversations|ever had"
+                        r"|so far|over the year)\b", re.I)
 _COUNT_Q = re.compile(r"\bhow (?:many|much)\b", re.I)
 # "how much did she sell it for", "how much does it cost": a price or a sum of money, not a count
 _AMOUNT_Q = re.compile(r"\bhow much\b(?:\s+(?:money|cash))?\s+"
@@ -150,8 +153,7 @@ def asked_for(question: str) -> Asked:
     words = tokenize(q)
     first = words[0] if words else ""
     recency = recency_cue(q) is not None
-    many = count_cue(q) is not None or bool(re.search(r"\b(?:over the course|during the conversations|"
-                                                      r"over the conversations|ever had|so far)\b", q, re.I))
+    many = count_cue(q) is not None or bool(_OVER_TIME.search(q))
     yesno = first in _AUX
     if _SUMMARY_START.search(q) or (summary_cue(q) and not yesno):
         return Asked("summary", recency=recency)

@@ -75,6 +75,7 @@ class Category:
     words: frozenset[str]
     names: set[str] = field(default_factory=set)
     activity: bool = False
+    relation: bool = False  # the words are a relation's ("dated", "girlfriend"), not a head noun's kinds
 
     def may_hold(self, text: str) -> bool:
         """Whether a turn may hold a member: it says a kind word, a known member or a take-up verb."""
@@ -107,6 +108,8 @@ class Category:
         if start >= 2 and doc[start - 1].text == "," and is_kind(doc[start - 2], self.words):
             return True  # "her rabbit, Clover" however the parser attached the name
         root = span.root
+        if self.relation and _does(root, self.words):
+            return True
         for near in (root.head, *root.children, *root.head.children):
             if near.i in range(start, end):
                 continue
@@ -115,13 +118,25 @@ class Category:
                     return True  # "her cat, Marmalade", "the consultant, Mr Farrow"
         # "a replacement CTO … some guy called mateo": a naming verb after a kind word or a person noun
         verb = root.head
-        if verb.lower_ in _NAMING and (is_kind(verb.head, self.words) or verb.head.lower_ in PEOPLE
-                                       or verb.head.lower_ in ("someone", "somebody")):
+        said_of = doc[verb.sent.start : verb.i]
+        if verb.lower_ in _NAMING and any(is_kind(t, self.words) or t.lower_ in PEOPLE
+                                          or t.lower_ in ("someone", "somebody") for t in said_of):
             sent = verb.sent
             before = doc[max(sent.start - 30, 0) : sent.end]
             return any(is_kind(t, self.words) for t in before)
         # the same chunk: "a used Skoda Octavia estate"
         return any(is_kind(t, self.words) for t in _chunk_of(root))
+
+
+def _does(root: Any, words: frozenset[str]) -> bool:
+    """A person who does the relation's verb or is its object ("Lena and I broke up", "dating
+    Rafi", "went on a date with Rafi", "her boyfriend Tom")."""
+    tok = root.head if root.dep_ == "conj" else root
+    gov = tok.head
+    if gov.pos_ == "ADP":  # "a date with Rafi", "broke up with Lena"
+        gov = gov.head
+    return tok.dep_ in ("nsubj", "nsubjpass", "dobj", "pobj", "appos", "compound", "npadvmod") \
+        and is_kind(gov, words)
 
 
 def _chunk_of(tok: Any) -> list[Any]:
@@ -132,7 +147,10 @@ def _chunk_of(tok: Any) -> list[Any]:
 
 def category(head: str, texts: list[str]) -> Category:
     """The category of ``head`` with the names the group's ``texts`` tie to it ("her cat, Marmalade")."""
-    cat = Category(head, kind_words(head), activity=activity_head(head))
+    return _with_names(Category(head, kind_words(head), activity=activity_head(head)), texts)
+
+
+def _with_names(cat: Category, texts: list[str]) -> Category:
     said = [t for t in texts if may_say(t, cat.words)]
     for doc in parse_many(said):
         for ent in doc.ents:
@@ -144,6 +162,19 @@ def category(head: str, texts: list[str]) -> Category:
                 cat.names.add(t.lower_)
     cat.names -= cat.words
     return cat
+
+
+# words of a relation that the lexicon's phrases leave out: how a dating relation is said to end or begin
+_RELATION_EXTRA = {"partner_of": frozenset("broke split dumped ex date matched".split())}
+
+
+def relation_category(predicate: str, texts: list[str], lexicon: Any) -> Category:
+    """The category of the people a relation ties to someone ("who has she dated": partner_of),
+    from the lexicon's one-word nouns and verbs for it, with the names the ``texts`` tie to them."""
+    words = {w for table in (lexicon.nouns, lexicon.verbs) for w, e in table.items()
+             if e.predicate == predicate and not e.inverse and " " not in w}
+    cat = Category(predicate, frozenset(words | _RELATION_EXTRA.get(predicate, frozenset())), relation=True)
+    return _with_names(cat, texts)
 
 
 def taken_up(sent: Any) -> list[Span]:
@@ -223,4 +254,11 @@ def member_facts(ctx: Any, cat: Category, facts: list[Fact]) -> list[Fact]:
     nouns = lexicon_for(ctx.registry).nouns
     fitting = {e.predicate for w in (cat.head, *cat.words) if (e := nouns.get(w)) is not None
                and not e.inverse}
-    return [f for f in facts if f.predicate in fitting or f.object.lower() in cat.names]
+    typed = {p for p in fitting if p in ctx.registry and ctx.registry.get(p).object_type in ("pet", "person")}
+
+    def member(f: Fact) -> bool:  # an owned thing is a member when its name or its qualifier says so
+        said = {f.qualifier.lower(), *f.object.lower().split()}
+        return f.object.lower() in cat.names or bool(said & cat.words)
+
+    return [f for f in facts if f.predicate in typed or (f.predicate in fitting and member(f))
+            or f.object.lower() in cat.names]

@@ -260,9 +260,10 @@ def _objects_of(sent: Any, verb: str) -> list[Any]:
 
 
 def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[datetime, datetime] | None,
-           ) -> tuple[list[Candidate], dict[str, Any]]:
+           members: bool = False) -> tuple[list[Candidate], dict[str, Any]]:
     """The answering candidates: the best, the latest well-supported, the one valid in the window,
-    or every well-supported value for a list."""
+    or every well-supported value for a list (with ``members``, every value tied to the asked
+    category that reaches the support, however far below the best)."""
     groups: dict[str, list[Candidate]] = {}
     for c in cands:
         groups.setdefault(norm(c.value), []).append(c)
@@ -300,7 +301,7 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     if asked.many:  # every edge of the kind, and the turns' values near the best of them
         said = [s for k, s in strong.items() if all(c.source != "graph" for c in groups[k])]
         keep = sorted(k for k, s in strong.items() if any(c.source == "graph" for c in groups[k])
-                      or s >= 0.4 * max(said, default=0.0))
+                      or members or s >= 0.4 * max(said, default=0.0))
         chosen = sorted((top(k) for k in keep), key=lambda c: (c.when or FAR_PAST, norm(c.value)))
         return chosen, {**trace, "chosen_by": "every well-supported value"}
     if window is not None and window[1] >= FAR_FUTURE:  # "after X": the first value said after it

@@ -36,7 +36,7 @@ from .gather import count_held, denied, ending, same_value
 from .graph_values import graph_candidates
 from .group_turns import replies_to, turns_before, turns_with_terms
 from .lead import leading
-from .members import Category, category, kind_words, member_facts, person_kind
+from .members import Category, category, kind_words, member_facts, person_kind, relation_category
 from .premise import check, presupposed
 from .reader import (
     FAR_FUTURE,
@@ -54,7 +54,7 @@ from .reader import (
 from .residence import lives_question
 from .result import ProcedureResult
 from .sentence_value import echoed, names_kind, sentence_for_value
-from .slots import FAR_PAST, group_time, resolve_window
+from .slots import FAR_PAST, group_time, lexicon_for, resolve_window
 from .span_words import CATEGORY_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
 
@@ -205,6 +205,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     trace["premise"] = premise.reason
     if not premise.holds:
         return no_information(f"false premise: {premise.reason}", result.evidence or turns[:5], trace)
+    if subject is not None and asked.many and asked.head and norm(subject.name) in kind_words(asked.head):
+        subject = None  # "who have been the startup's CTOs": the category asked for, not whose
     if asked.kind in ("reason", "manner"):
         return None  # a reason or a manner is a clause: the procedure's sentence stands
     if asked.count and asked.head and subject is not None:  # "how many hens does she have": run the count
@@ -267,7 +269,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     if "bridge" in trace and subject is not None:  # the bridge person's own edges answer too
         own = bridge_facts(ctx, group, subject, q, predicate, window)
         facts, evidence = facts + own, dedupe(evidence + fact_evidence(ctx, group, own))
-    kinds = category_of(ctx, group, asked, mode)
+    kinds = category_of(ctx, group, asked, mode, predicate)
     if kinds is not None:  # a list of a head noun's members: only edges of its relation or its members
         facts = member_facts(ctx, kinds, facts)
         trace["members"] = {"head": kinds.head, "names": sorted(kinds.names)}
@@ -293,7 +295,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         closed = {norm(f.object) for f in facts if f.invalid_at is not None} - {
             norm(f.object) for f in facts if f.invalid_at is None}
         turn_cands = [c for c in turn_cands if not any(same_value(c.value, v) for v in closed)]
-    chosen, how = choose(asked, graph + turn_cands, latest=latest, window=window)
+    chosen, how = choose(asked, graph + turn_cands, latest=latest, window=window, members=kinds is not None)
     trace["choice"] = how
     if asked.many and subject is not None:  # a list: no value later denied; "now": none since ended
         chosen = still_held(ctx, group, subject, chosen, turns, trace, latest=latest)
@@ -337,10 +339,16 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     return Reading(answer, False, support, trace, typed=typed, own=voice)
 
 
-def category_of(ctx: Context, group: str, asked: Asked, mode: str) -> Category | None:
+def category_of(ctx: Context, group: str, asked: Asked, mode: str, predicate: str | None) -> Category | None:
     """The category a list question asks the members of ("which cars", "which doctors", "what
     pets"), with the names the group's turns tie to it; None for a question of another shape, a
     place or organisation (typed by their own spans), or a relative ("which friends")."""
+    if asked.many and mode == "aggregation" and asked.kind == "person" and not asked.head and predicate \
+            and predicate in ctx.registry and ctx.registry.get(predicate).object_type == "person":
+        lexicon = lexicon_for(ctx.registry)  # "who has she dated": the people tied to the relation
+        rel = relation_category(predicate, [], lexicon)
+        rows = turns_with_terms(ctx, group, sorted(w for w in rel.words if len(w) >= 3), 2000)
+        return relation_category(predicate, [r["text"] or "" for r in rows], lexicon)
     if not (asked.many and mode == "aggregation" and asked.head and not asked.count
             and asked.kind in ("thing", "person", "pet_name") and asked.head not in _RELATION_HEADS
             and (asked.kind != "person" or person_kind(asked.head))):
