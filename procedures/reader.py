@@ -173,7 +173,10 @@ def candidates(
             if verb and asked.kind == "thing":
                 spans += _objects_of(sent, verb)
             if members is not None:
-                spans = [replace(sp, text=doc[a:b].text, start=a, end=b, cued=True)
+                # a person or a pet tied to the category is cued by the tie; a thing's span is typed by
+                # the category's own words already, so its cue words weigh as before
+                tie_cues = asked.kind != "thing"
+                spans = [replace(sp, text=doc[a:b].text, start=a, end=b, cued=sp.cued or tie_cues)
                          for sp in spans + members.spans(sent) for a, b in [widen(doc, sp.start, sp.end)]
                          if (sp.cued or pets or members.tied(doc, sp.start, sp.end))
                          and not bare(sp.text, members)]  # a pet's name is typed by an animal word

@@ -284,9 +284,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         residence=home, members=kinds)
     if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb
         turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event
-    # graph first (a list of a category's members reads both): the edges valid then stand; "now",
-    # unless a turn clearly said a newer value
-    if graph and kinds is None:
+    if graph:  # graph first: the edges valid then stand; "now", unless a turn clearly said a newer value
         newest = max((c.when for c in graph if c.when), default=None)
         turn_cands = [] if window is not None else [
             c for c in turn_cands if c.score >= NEWER and (newest is None or (c.when and c.when > newest))]
@@ -295,7 +293,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         closed = {norm(f.object) for f in facts if f.invalid_at is not None} - {
             norm(f.object) for f in facts if f.invalid_at is None}
         turn_cands = [c for c in turn_cands if not any(same_value(c.value, v) for v in closed)]
-    chosen, how = choose(asked, graph + turn_cands, latest=latest, window=window, members=kinds is not None)
+    chosen, how = choose(asked, graph + turn_cands, latest=latest, window=window,
+                         members=kinds is not None and asked.kind != "thing")
     trace["choice"] = how
     if asked.many and subject is not None:  # a list: no value later denied; "now": none since ended
         chosen = still_held(ctx, group, subject, chosen, turns, trace, latest=latest)
