@@ -284,7 +284,9 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         residence=home, members=kinds)
     if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb
         turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event
-    if graph:  # graph first: the edges valid then stand; "now", unless a turn clearly said a newer value
+    # graph first (a list of a category's members reads both): the edges valid then stand; "now",
+    # unless a turn clearly said a newer value
+    if graph and kinds is None:
         newest = max((c.when for c in graph if c.when), default=None)
         turn_cands = [] if window is not None else [
             c for c in turn_cands if c.score >= NEWER and (newest is None or (c.when and c.when > newest))]

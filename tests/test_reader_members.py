@@ -13,6 +13,7 @@ import pytest
 from reliability.common import ingested
 
 from planners.asked import asked_for
+from planners.cues import count_cue
 from procedures.members import bare, category, kind_words, taken_up, widen
 from tkg.memory import Memory
 from tkg.nlp import parse
@@ -29,6 +30,14 @@ def test_plural_heads_in_ies_are_singular() -> None:
     assert asked_for("Which activities did Ola try?").head == "activity"
     assert asked_for("Which movies has Ola seen?").head == "movie"
     assert asked_for("What boats or cars has Ola had?").head == "boat"  # the first of "X or Y"
+
+
+def test_lists_of_people_and_of_either_noun_route_as_lists() -> None:
+    for question in ("Who has Ola dated?", "Who have been the club's captains?",
+                     "What boats or cars has Ola had?", "What tools has Ola bought over these months?"):
+        assert count_cue(question), question
+        assert asked_for(question).many, question
+    assert not count_cue("Who has replaced Ana as manager?") and not count_cue("Who is Ola dating now?")
 
 
 def test_names_other_turns_tie_to_the_category() -> None:
@@ -68,6 +77,7 @@ def mg(mem: Memory) -> tuple[Memory, str]:
     ("What pets has Noor had?", {"rufus", "clover"}, {"leila"}),  # Clover: "her rabbit, Clover" elsewhere
     ("What hobbies has Noor taken up?", {"pottery", "bouldering"}, {"nurse", "trip"}),
     ("Which doctors have treated Ezra?", {"brennan"}, {"leila", "noor"}),  # "the surgeon, Ms Brennan"
+    ("Who has Noor dated?", {"idris", "matteo"}, {"leila", "brennan", "rufus"}),  # the relation's words
 ])
 def test_lists_name_members_of_the_asked_category(mg: tuple[Memory, str], question: str, wanted: set[str],
                                                   unwanted: set[str]) -> None:
