@@ -237,6 +237,12 @@ def bare(value: str, cat: Category) -> bool:
     return all(w in generic or w.rstrip("s") in generic for w in value.lower().split())
 
 
+def known_kinds(head: str) -> bool:
+    """A head whose kinds or members are known (`KINDS`, `CATEGORY_MEMBERS`): its members are told
+    by those words; a head of no entry ("books", "recipes") is read by its own spans as before."""
+    return head in KINDS or head in CATEGORY_MEMBERS
+
+
 def person_kind(head: str) -> bool:
     """A person head that names a kind of person by what they do ("doctor", "CTO"), not a group or
     a relative ("household", "friend"): its members are tied to it."""
