@@ -11,8 +11,8 @@ a watercolour class", "started making sourdough").
 
 Example::
 
-    >>> sorted(kind_words("doctor"))[:4]
-    ['cardiologist', 'consultant', 'dentist', 'doctor']
+    >>> {"doctor", "doctors", "gp", "surgeon"} <= kind_words("doctor")
+    True
 """
 
 from __future__ import annotations
