@@ -18,14 +18,20 @@ Example::
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from planners.asked import Asked
+from planners.lexicon import Lexicon
 from tkg.models import Fact
 from tkg.nlp import may_say, parse_many
 
+from .group_turns import turns_with_terms
 from .slots import lexicon_for
 from .span_base import Span, clean
 from .span_words import CATEGORY_MEMBERS, DET, FAVOURITE, NAMING, PEOPLE, PET_WORDS, ROLE_HEADS
+
+if TYPE_CHECKING:
+    from tkg.context import Context
 
 _ACTIVITY = frozenset("""class classes course lessons lesson club choir group team hobby pastime workshop
     league sport""".split()) | CATEGORY_MEMBERS["sport"]
@@ -168,7 +174,7 @@ def _with_names(cat: Category, texts: list[str]) -> Category:
 _RELATION_EXTRA = {"partner_of": frozenset("broke split dumped ex date matched".split())}
 
 
-def relation_category(predicate: str, texts: list[str], lexicon: Any) -> Category:
+def relation_category(predicate: str, texts: list[str], lexicon: Lexicon) -> Category:
     """The category of the people a relation ties to someone ("who has she dated": partner_of),
     from the lexicon's one-word nouns and verbs for it, with the names the ``texts`` tie to them."""
     words = {w for table in (lexicon.nouns, lexicon.verbs) for w, e in table.items()
@@ -254,7 +260,7 @@ def activity_head(head: str) -> bool:
     return head in ("hobby", "activity", "pastime", "interest")
 
 
-def member_facts(ctx: Any, cat: Category, facts: list[Fact]) -> list[Fact]:
+def member_facts(ctx: Context, cat: Category, facts: list[Fact]) -> list[Fact]:
     """The edges that may list a member: of the relation the head (or one of its kinds) names in the
     lexicon ("cars" → owns, "pets" → has_pet), or whose object the turns tie to the category."""
     nouns = lexicon_for(ctx.registry).nouns
@@ -268,3 +274,24 @@ def member_facts(ctx: Any, cat: Category, facts: list[Fact]) -> list[Fact]:
 
     return [f for f in facts if f.predicate in typed or (f.predicate in fitting and member(f))
             or f.object.lower() in cat.names]
+
+
+def category_of(ctx: Context, group: str, asked: Asked, mode: str, predicate: str | None, *,
+                relatives: frozenset[str]) -> Category | None:
+    """The category a list question asks the members of ("which cars", "which doctors", "what
+    pets"), with the names the group's turns tie to it; None for a question of another shape, a
+    place or organisation (typed by their own spans), or one of the ``relatives`` ("which friends")."""
+    if asked.many and mode == "aggregation" and asked.kind == "person" and not asked.head and predicate \
+            and predicate in ctx.registry and ctx.registry.get(predicate).object_type == "person":
+        lexicon = lexicon_for(ctx.registry)  # "who has she dated": the people tied to the relation
+        rel = relation_category(predicate, [], lexicon)
+        rows = turns_with_terms(ctx, group, sorted(w for w in rel.words if len(w) >= 3), 2000)
+        return relation_category(predicate, [r["text"] or "" for r in rows], lexicon)
+    if not (asked.many and mode == "aggregation" and asked.head and not asked.count
+            and known_kinds(asked.head) and asked.kind in ("thing", "person", "pet_name")
+            and asked.head not in relatives
+            and (asked.kind != "person" or person_kind(asked.head))):
+        return None
+    words = kind_words(asked.head)
+    rows = turns_with_terms(ctx, group, sorted(w for w in words if len(w) >= 2), 2000)
+    return category(asked.head, [r["text"] or "" for r in rows])

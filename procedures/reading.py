@@ -36,15 +36,7 @@ from .gather import count_held, denied, ending, same_value
 from .graph_values import graph_candidates
 from .group_turns import replies_to, turns_before, turns_with_terms
 from .lead import leading
-from .members import (
-    Category,
-    category,
-    kind_words,
-    known_kinds,
-    member_facts,
-    person_kind,
-    relation_category,
-)
+from .members import category_of, kind_words, member_facts
 from .premise import check, presupposed
 from .reader import (
     FAR_FUTURE,
@@ -62,7 +54,7 @@ from .reader import (
 from .residence import lives_question
 from .result import ProcedureResult
 from .sentence_value import echoed, names_kind, sentence_for_value
-from .slots import FAR_PAST, group_time, lexicon_for, resolve_window
+from .slots import FAR_PAST, group_time, resolve_window
 from .span_words import CATEGORY_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
 
@@ -279,7 +271,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     if "bridge" in trace and subject is not None:  # the bridge person's own edges answer too
         own = bridge_facts(ctx, group, subject, q, predicate, window)
         facts, evidence = facts + own, dedupe(evidence + fact_evidence(ctx, group, own))
-    kinds = category_of(ctx, group, asked, mode, predicate)
+    kinds = category_of(ctx, group, asked, mode, predicate, relatives=_RELATION_HEADS)
     if kinds is not None:  # a list of a head noun's members: only edges of its relation or its members
         facts = member_facts(ctx, kinds, facts)
         trace["members"] = {"head": kinds.head, "names": sorted(kinds.names)}
@@ -355,26 +347,6 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     typed = asked.kind in TYPED or all(norm(c.value).split()[-1] in members for c in chosen)
     voice = own_voice(subject, [(c.evidence.speaker, c.owner) for c in chosen]) if typed else None
     return Reading(answer, False, support, trace, typed=typed, own=voice)
-
-
-def category_of(ctx: Context, group: str, asked: Asked, mode: str, predicate: str | None) -> Category | None:
-    """The category a list question asks the members of ("which cars", "which doctors", "what
-    pets"), with the names the group's turns tie to it; None for a question of another shape, a
-    place or organisation (typed by their own spans), or a relative ("which friends")."""
-    if asked.many and mode == "aggregation" and asked.kind == "person" and not asked.head and predicate \
-            and predicate in ctx.registry and ctx.registry.get(predicate).object_type == "person":
-        lexicon = lexicon_for(ctx.registry)  # "who has she dated": the people tied to the relation
-        rel = relation_category(predicate, [], lexicon)
-        rows = turns_with_terms(ctx, group, sorted(w for w in rel.words if len(w) >= 3), 2000)
-        return relation_category(predicate, [r["text"] or "" for r in rows], lexicon)
-    if not (asked.many and mode == "aggregation" and asked.head and not asked.count
-            and known_kinds(asked.head) and asked.kind in ("thing", "person", "pet_name")
-            and asked.head not in _RELATION_HEADS
-            and (asked.kind != "person" or person_kind(asked.head))):
-        return None
-    words = kind_words(asked.head)
-    rows = turns_with_terms(ctx, group, sorted(w for w in words if len(w) >= 2), 2000)
-    return category(asked.head, [r["text"] or "" for r in rows])
 
 
 def count_reading(ctx: Context, group: str, subject: Subject, head: str, turns: list[Evidence],
