@@ -133,7 +133,8 @@ def _singular(word: str) -> str:
     for suffix, repl in (("ies", "y"), ("ches", "ch"), ("shes", "sh"), ("sses", "ss"), ("s", "")):
         if word.endswith(suffix) and word[: -len(suffix)] + repl in _HEAD_KIND:
             return word[: -len(suffix)] + repl
-    if word.endswith("ies") and len(word) > 5 and word[:-1] not in _IE_NOUNS:  # "hobbies", not "movies"
+    if word.endswith("ies") and len(word) > 5 and word[:-1] not in _IE_NOUNS \
+            and word not in ("series", "species"):  # "hobbies", not "movies"
         return word[:-3] + "y"
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
@@ -234,7 +235,7 @@ def _wh_head(q: str) -> tuple[str, str]:
         phrase: list[str] = []
         for w in words:
             if w in _PHRASE_END or w in _AUX or (w == "of" and any(p not in _FILLERS for p in phrase)) \
-                    or (w in ("or", "and") and phrase):  # "what bikes or vehicles": the first names it
+                    or (w == "or" and phrase):  # "what bikes or vehicles": the first names it
                 break
             if w not in _FILLERS:
                 phrase.append(w)

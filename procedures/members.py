@@ -54,6 +54,8 @@ KINDS: dict[str, frozenset[str]] = {
     "cto": frozenset({"chief technology officer"}),
     "ceo": frozenset({"chief executive"}),
 }
+# the relations whose objects are someone's activities: what they like, play, belong to
+_ACTIVITY_PREDICATES = {"likes", "plays", "member_of", "favorite"}
 # verbs by which someone takes up an activity: "started a class", "joined the choir", "took up golf"
 _TAKE_UP = frozenset("start begin join try learn".split())
 _TAKE_UP_PRT = {("take", "up"), ("pick", "up"), ("get", "into")}
@@ -265,8 +267,9 @@ def member_facts(ctx: Context, cat: Category, facts: list[Fact]) -> list[Fact]:
     lexicon ("cars" → owns, "pets" → has_pet), or whose object the turns tie to the category."""
     nouns = lexicon_for(ctx.registry).nouns
     fitting = {e.predicate for w in (cat.head, *cat.words) if (e := nouns.get(w)) is not None
-               and not e.inverse}
-    typed = {p for p in fitting if p in ctx.registry and ctx.registry.get(p).object_type in ("pet", "person")}
+               and not e.inverse} | (_ACTIVITY_PREDICATES if cat.activity else set())
+    typed = {p for p in fitting if p in ctx.registry and ctx.registry.get(p).object_type in ("pet", "person")
+             or p in _ACTIVITY_PREDICATES}
 
     def member(f: Fact) -> bool:  # an owned thing is a member when its name or its qualifier says so
         said = {f.qualifier.lower(), *f.object.lower().split()}

@@ -187,7 +187,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
          result: ProcedureResult, predicate: str | None, by_category: bool = True) -> Reading | None:
     """The reader's answer for the question, or None to keep the procedure's own (see the module doc).
     A list of a category's members that finds none tied to it reads again without the category
-    (``by_category`` False): the category narrows a list, it never empties one."""
+    (``by_category`` False), edges and spans as before: the category narrows a list, never empties one."""
     question, asked = q.text, q.asked
     trace: dict[str, Any] = {"asked": asked.to_trace()}
     if asked.kind == "summary":
@@ -271,11 +271,12 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     if "bridge" in trace and subject is not None:  # the bridge person's own edges answer too
         own = bridge_facts(ctx, group, subject, q, predicate, window)
         facts, evidence = facts + own, dedupe(evidence + fact_evidence(ctx, group, own))
-    kinds = category_of(ctx, group, asked, mode, predicate, relatives=_RELATION_HEADS)
+    kinds = category_of(ctx, group, asked, mode, predicate, relatives=_RELATION_HEADS) \
+        if by_category else None
     if kinds is not None:  # a list of a head noun's members: only edges of its relation or its members
         facts = member_facts(ctx, kinds, facts)
         trace["members"] = {"head": kinds.head, "names": sorted(kinds.names)}
-    tied = kinds if by_category else None  # the spans tied to it; the second reading takes any
+    tied = kinds  # (the second reading, with no category, reads as if none were asked)
     graph = graph_candidates(ctx, asked, facts, evidence, excluded,  # edges of the subject only
                              at=window[1] if window is not None and window[1] < FAR_FUTURE else None,
                              open_only=latest and window is None)
