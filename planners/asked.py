@@ -79,6 +79,9 @@ _DATE_Q = re.compile(
     r"|\bon what date\b|\bhow long ago\b",
     re.I,
 )
+# a span of time the question gathers over: "over the course of", "so far", "over the year"
+_OVER_TIME = re.compile(r"\b(?:over the course|during the conversations|over the conversations|ever had"
+                        r"|so far|over the year)\b", re.I)
 _COUNT_Q = re.compile(r"\bhow (?:many|much)\b", re.I)
 # "how much did she sell it for", "how much does it cost": a price or a sum of money, not a count
 _AMOUNT_Q = re.compile(r"\bhow much\b(?:\s+(?:money|cash))?\s+"
@@ -119,12 +122,20 @@ class Asked:
                 "yesno": self.yesno, "recency": self.recency}
 
 
+# nouns whose singular ends in "-ie": their plural drops only the "s"
+_IE_NOUNS = frozenset("""movie cookie calorie smoothie selfie rookie zombie brownie hoodie genie goalie auntie
+    bookie techie foodie newbie veggie prairie budgie beanie freebie yorkie birdie pixie hippie""".split())
+
+
 def _singular(word: str) -> str:
     if word in _HEAD_KIND or len(word) < 4:
         return word
     for suffix, repl in (("ies", "y"), ("ches", "ch"), ("shes", "sh"), ("sses", "ss"), ("s", "")):
         if word.endswith(suffix) and word[: -len(suffix)] + repl in _HEAD_KIND:
             return word[: -len(suffix)] + repl
+    if word.endswith("ies") and len(word) > 5 and word[:-1] not in _IE_NOUNS \
+            and word not in ("series", "species"):  # "hobbies", not "movies"
+        return word[:-3] + "y"
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
@@ -143,8 +154,7 @@ def asked_for(question: str) -> Asked:
     words = tokenize(q)
     first = words[0] if words else ""
     recency = recency_cue(q) is not None
-    many = count_cue(q) is not None or bool(re.search(r"\b(?:over the course|during the conversations|"
-                                                      r"over the conversations|ever had|so far)\b", q, re.I))
+    many = count_cue(q) is not None or bool(_OVER_TIME.search(q))
     yesno = first in _AUX
     if _SUMMARY_START.search(q) or (summary_cue(q) and not yesno):
         return Asked("summary", recency=recency)
@@ -224,7 +234,8 @@ def _wh_head(q: str) -> tuple[str, str]:
             break  # "what is X's job": the head is after the possessive
         phrase: list[str] = []
         for w in words:
-            if w in _PHRASE_END or w in _AUX or (w == "of" and any(p not in _FILLERS for p in phrase)):
+            if w in _PHRASE_END or w in _AUX or (w == "of" and any(p not in _FILLERS for p in phrase)) \
+                    or (w == "or" and phrase):  # "what bikes or vehicles": the first names it
                 break
             if w not in _FILLERS:
                 phrase.append(w)

@@ -131,11 +131,14 @@ _count_words = _cue(
     r"|\bwhat (?:kinds|types|sorts) of\b|\bwhich of\b|^\s*who are\b|\bevery (?:place|city|country|person|book"
     r"|pet|job)\b"
     r"|\ball (?:of )?(?:the|her|his|their|its|those|these|my)\b(?! time\b| way\b| same\b| while\b)"
-    r"|\ball of \w+'s?\b|\bhousehold\b|\bfamily members\b",
+    r"|\ball of \w+'s?\b|\bhousehold\b|\bfamily members\b"
+    r"|^\s*who\s+(?:have|has)\s+(?:been\s+(?:the|\w+['\u2019]s)\s|\w+\s+\w+ed\b)"
+    r"|\bover (?:the|these|those) (?:past |last )?(?:few )?(?:months|years|weeks)\b",
     "The words that ask for a count or a list.",
 )
 _WHICH_PLURAL = re.compile(
-    r"\b(?:which|what) (?:\w+ )?(\w+) (?:has|have|had|did|does|do|can|could|will|would|is|are|was|were)\b",
+    r"\b(?:which|what) (?:\w+ )?(\w+)(?: or \w+)? "
+    r"(?:has|have|had|did|does|do|can|could|will|would|is|are|was|were)\b",
     re.IGNORECASE,
 )
 _NOT_PLURAL = frozenset({"does", "is", "was", "has", "this", "us", "bus", "gas", "news", "yes", "ss"})

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +25,7 @@ from tkg.text import content_terms, stem
 
 from .about import FIRST, SECOND, Subject, about, clause_about
 from .gather import merge_variants
+from .members import Category, bare, widen
 from .residence import locates, named_home, place_scale, residence_scale, taken_back
 from .slots import FAR_PAST
 from .span_words import CATEGORY_MEMBERS, LOCATIVE, PET_WORDS, ROLE_HEADS, thing_words
@@ -124,13 +125,14 @@ def candidates(
     ctx: Context, asked: Asked, subject: Subject | None, turns: list[Evidence], cues: set[str],
     speakers: tuple[str, ...], excluded: set[str], verb: str | None, *, attribute: bool = True,
     before: dict[str, tuple[str, ...]] | None = None, residence: bool = False,
-    replies: dict[str, str] | None = None,
+    replies: dict[str, str] | None = None, members: Category | None = None,
 ) -> list[Candidate]:
     """Every span of the asked kind in ``turns``, weighed (see the module doc). With ``attribute``
     the span's own clause must be about the subject (a slot of the subject's: where they live);
     without it the sentence is enough (a chain: the city the subject's manager came from). With
     ``residence`` (the slot is where someone lives) a place weighs by `residence_scale`; ``replies``,
-    a question the other speaker said yes to (`confirmed`)."""
+    a question the other speaker said yes to (`confirmed`). With ``members`` (a list of a head noun's
+    members, `procedures.members`) only spans tied to the category count, each as if cued."""
     out: list[Candidate] = []
     relation = frozenset({asked.head, *cues}) if asked.head else frozenset(cues)
     voices = {s.lower() for s in speakers}
@@ -139,7 +141,8 @@ def candidates(
     # "me on bass": specific as a role; "£4,200": a sum of money is specific too
     floor_kind = "role" if asked.head in CATEGORY_MEMBERS else (
         asked.head if asked.head == "amount" else asked.kind)
-    read = [may_hold(asked, ev.text, verb) for ev in turns]
+    read = [members.may_hold(ev.text) if members is not None else may_hold(asked, ev.text, verb)
+            for ev in turns]
     parse_many([ev.text for ev, r in zip(turns, read, strict=True) if r])  # one batch for all that are read
     for rank, ev in ((rank, ev) for rank, ev in enumerate(turns) if read[rank]):  # ranks as in ``turns``
         doc = parse(ev.text)
@@ -169,6 +172,14 @@ def candidates(
             spans = spans_of(sent, asked.kind, asked.head)
             if verb and asked.kind == "thing":
                 spans += _objects_of(sent, verb)
+            if members is not None:
+                # a person or a pet tied to the category is cued by the tie; a thing's span is typed by
+                # the category's own words already, so its cue words weigh as before
+                tie_cues = asked.kind != "thing"
+                spans = [replace(sp, text=doc[a:b].text, start=a, end=b, cued=sp.cued or tie_cues)
+                         for sp in spans + members.spans(sent) for a, b in [widen(doc, sp.start, sp.end)]
+                         if (sp.cued or pets or members.tied(doc, sp.start, sp.end))
+                         and not bare(sp.text, members)]  # a pet's name is typed by an animal word
             if not spans:
                 continue
             words = content_terms(sent.text)
@@ -260,9 +271,10 @@ def _objects_of(sent: Any, verb: str) -> list[Any]:
 
 
 def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[datetime, datetime] | None,
-           ) -> tuple[list[Candidate], dict[str, Any]]:
+           members: bool = False) -> tuple[list[Candidate], dict[str, Any]]:
     """The answering candidates: the best, the latest well-supported, the one valid in the window,
-    or every well-supported value for a list."""
+    or every well-supported value for a list (with ``members``, every value tied to the asked
+    category that reaches the support, however far below the best)."""
     groups: dict[str, list[Candidate]] = {}
     for c in cands:
         groups.setdefault(norm(c.value), []).append(c)
@@ -300,7 +312,7 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     if asked.many:  # every edge of the kind, and the turns' values near the best of them
         said = [s for k, s in strong.items() if all(c.source != "graph" for c in groups[k])]
         keep = sorted(k for k, s in strong.items() if any(c.source == "graph" for c in groups[k])
-                      or s >= 0.4 * max(said, default=0.0))
+                      or members or s >= 0.4 * max(said, default=0.0))
         chosen = sorted((top(k) for k in keep), key=lambda c: (c.when or FAR_PAST, norm(c.value)))
         return chosen, {**trace, "chosen_by": "every well-supported value"}
     if window is not None and window[1] >= FAR_FUTURE:  # "after X": the first value said after it

@@ -37,6 +37,7 @@ from .gather import count_held, denied, ending, same_value
 from .graph_values import graph_candidates
 from .group_turns import replies_to, turns_before, turns_with_terms
 from .lead import leading
+from .members import category_of, kind_words, member_facts
 from .premise import check, presupposed
 from .reader import (
     FAR_FUTURE,
@@ -185,8 +186,10 @@ def main_verb(question: Any) -> str | None:
 
 
 def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | None,
-         result: ProcedureResult, predicate: str | None) -> Reading | None:
-    """The reader's answer for the question, or None to keep the procedure's own (see the module doc)."""
+         result: ProcedureResult, predicate: str | None, by_category: bool = True) -> Reading | None:
+    """The reader's answer for the question, or None to keep the procedure's own (see the module doc).
+    A list of a category's members that finds none tied to it reads again without the category
+    (``by_category`` False), edges and spans as before: the category narrows a list, never empties one."""
     question, asked = q.text, q.asked
     trace: dict[str, Any] = {"asked": asked.to_trace()}
     if asked.kind == "summary":
@@ -206,6 +209,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     trace["premise"] = premise.reason
     if not premise.holds:
         return no_information(f"false premise: {premise.reason}", result.evidence or turns[:5], trace)
+    if subject is not None and asked.many and asked.head and norm(subject.name) in kind_words(asked.head):
+        subject = None  # "who have been the startup's CTOs": the category asked for, not whose
     if asked.kind in ("reason", "manner"):
         return None  # a reason or a manner is a clause: the procedure's sentence stands
     sale = sale_reading(ctx, q, group, subject, turns, speakers, result.evidence, trace)
@@ -274,6 +279,12 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     if "bridge" in trace and subject is not None:  # the bridge person's own edges answer too
         own = bridge_facts(ctx, group, subject, q, predicate, window)
         facts, evidence = facts + own, dedupe(evidence + fact_evidence(ctx, group, own))
+    kinds = category_of(ctx, group, asked, mode, predicate, relatives=_RELATION_HEADS) \
+        if by_category else None
+    if kinds is not None:  # a list of a head noun's members: only edges of its relation or its members
+        facts = member_facts(ctx, kinds, facts)
+        trace["members"] = {"head": kinds.head, "names": sorted(kinds.names)}
+    tied = kinds  # (the second reading, with no category, reads as if none were asked)
     graph = graph_candidates(ctx, asked, facts, evidence, excluded,  # edges of the subject only
                              at=window[1] if window is not None and window[1] < FAR_FUTURE else None,
                              open_only=latest and window is None)
@@ -282,10 +293,12 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         ctx, asked, subject, turns, cue_set, speakers, excluded, verb,
         attribute="bridge" in trace or mode != "relation_chain", before=turns_before(ctx, group, turns, back),
         replies=replies_to(ctx, group, turns),
-        residence=home)
+        residence=home, members=tied)
     if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb
         turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event
-    if graph:  # graph first: the edges valid then stand; "now", unless a turn clearly said a newer value
+    # graph first (a list of a category's members reads both): the edges valid then stand; "now",
+    # unless a turn clearly said a newer value
+    if graph and tied is None:
         newest = max((c.when for c in graph if c.when), default=None)
         turn_cands = [] if window is not None else [
             c for c in turn_cands if c.score >= NEWER and (newest is None or (c.when and c.when > newest))]
@@ -294,10 +307,17 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         closed = {norm(f.object) for f in facts if f.invalid_at is not None} - {
             norm(f.object) for f in facts if f.invalid_at is None}
         turn_cands = [c for c in turn_cands if not any(same_value(c.value, v) for v in closed)]
-    chosen, how = choose(asked, graph + turn_cands, latest=latest, window=window)
+    chosen, how = choose(asked, graph + turn_cands, latest=latest, window=window,
+                         members=tied is not None and asked.kind != "thing")
     trace["choice"] = how
     if asked.many and subject is not None:  # a list: no value later denied; "now": none since ended
         chosen = still_held(ctx, group, subject, chosen, turns, trace, latest=latest)
+    if not chosen and tied is not None:
+        again = read(ctx, q, group, mode=mode, as_of=as_of, result=result, predicate=predicate,
+                     by_category=False)
+        if again is not None:
+            again.trace["members"] = {**trace["members"], "none_tied": True}
+        return again
     if not chosen:
         slot = asked.head in _RELATION_HEADS or ((latest or window is not None) and asked.kind in _SLOT_KINDS)
         if asked.many and mode == "aggregation" and not result.trace.get("from_graph"):
