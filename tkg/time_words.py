@@ -21,6 +21,9 @@ MONTHS = {
 WEEKDAYS = {
     d: i for i, d in enumerate(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])
 }
+# short weekday names; the ones that are also English words ("sat", "wed", "sun") only after "on", "last"…
+WEEKDAY_ABBR = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur": 3, "thurs": 3,
+                "fri": 4, "sat": 5, "sun": 6}
 SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}  # first month of each
 NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -35,6 +38,12 @@ MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|a
 # the date words as regexes, also what planners/cues.py reads questions with
 LONG_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
 WEEKDAY = "(?:" + "|".join(WEEKDAYS) + ")"
+# a weekday however spelled, and the spellings that name one with no word before them ("starting thurs")
+ANY_WEEKDAY = (r"(?:monday|mon|tuesday|tues?|wednesday|weds?|thursday|thurs?|thu|friday|fri|saturday|sat"
+               r"|sunday|sun)")
+BARE_WEEKDAY = r"(?:monday|tuesday|tues|wednesday|weds|thursday|thurs?|friday|fri|saturday|sunday)"
+# a day of the month said alone: "the 8th", "the 27th" (a month name after it makes it a full date)
+ORDINAL_DAY = r"(?P<day>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)"
 SEASON = "(?:" + "|".join(SEASONS) + ")"
 # a count, in digits or words, vague ones too
 COUNT = (r"(?:\d{1,3}|a\s+few|a\s+couple(?:\s+of)?|couple\s+of|few|several|many|an?|one|two|three|four|five"
@@ -47,7 +56,10 @@ DAY_PART = r"(?:\s+(?:morning|afternoon|evening|night))?"
 _FUTURE = re.compile(
     r"\b(?:will|won't|shall|gonna|going\s+to|plan(?:s|ned|ning)?\s+(?:to|on)|hop(?:e|es|ing)\s+to|"
     r"want(?:s)?\s+to|intend|scheduled|(?:fixed|set|booked|slated)\s+for|upcoming|looking\s+forward|can't\s+wait|tomorrow|next|soon|"
-    r"(?:'m|am|are|'re|is)\s+(?:\w+ing))\b|'ll\b",
+    r"(?:'m|am|are|'re|is)\s+(?:\w+ing))\b|'ll\b"
+    # a date something is put off or moved to lies ahead ("moved to aug 22"; not "moved to Leeds")
+    r"|\b(?:moved|pushed(?:\s+back)?|postponed|rescheduled|changed|put\s+back|delayed|bumped)\s+"
+    r"(?:to|till|until)\s+(?:the\s+)?(?:\d|" + MONTH + r"\b|" + ANY_WEEKDAY + r"\b)",
     re.I,
 )
 _PAST = re.compile(

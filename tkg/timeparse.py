@@ -45,15 +45,19 @@ from tkg.time_spans import (
     weekend,
 )
 from tkg.time_words import (
+    ANY_WEEKDAY,
+    BARE_WEEKDAY,
     COUNT,
     DAY_PART,
     LONG_MONTH,
     MONTH,
     MONTHS,
+    ORDINAL_DAY,
     SEASON,
     SEASONS,
     UNIT,
     WEEKDAY,
+    WEEKDAY_ABBR,
     WEEKDAYS,
     clause_tense,
 )
@@ -72,8 +76,8 @@ class TimeRef:
 
 _TRIGGER = re.compile(
     r"\b(?:yesterday|today|tonight|tomorrow|last|this|next|coming|past|ago|since|weekend|in|on|"
-    + MONTH + r"|" + WEEKDAY + r"|" + SEASON + r"|\d{4}|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + MONTH
-    + r")\b",
+    + MONTH + r"|" + WEEKDAY + r"|" + BARE_WEEKDAY + r"|" + SEASON + r"|\d{4}|\d{1,2}(?:st|nd|rd|th)"
+    + r"|\d{1,2}\s+(?:of\s+)?" + MONTH + r")\b",
     re.I,
 )
 
@@ -131,9 +135,16 @@ def _h_the_weekend(m: re.Match[str], anchor: datetime, tense: str) -> Result:
     return s, e, "weekend"
 
 
+def weekday_of(word: str) -> int:
+    """Monday 0 … Sunday 6 for a weekday however spelled ("thurs", "Tuesdays")."""
+    w = word.lower()
+    return WEEKDAYS.get(w.rstrip("s"), WEEKDAY_ABBR.get(w, WEEKDAY_ABBR.get(w.rstrip("s"), 0)))
+
+
 def _h_weekday(m: re.Match[str], anchor: datetime, tense: str) -> Result:
-    rel = " ".join(m.group("rel").lower().split())
-    first = day_of(anchor) + timedelta(days=WEEKDAYS[m.group("wd").lower().rstrip("s")] - anchor.weekday())
+    rel = " ".join((m.group("rel") or m.group("bare_rel") or "").lower().split())
+    wd = m.group("wd") or m.group("bare")
+    first = day_of(anchor) + timedelta(days=weekday_of(wd) - anchor.weekday())
     if rel == "this":
         s = first
     else:
@@ -158,6 +169,34 @@ def _h_date(m: re.Match[str], anchor: datetime, tense: str) -> Result:
             s = choose([(c, c + timedelta(days=1)) for c in cands], anchor, "", tense)[0]
     except ValueError:
         return None  # 31 February
+    return s, s + timedelta(days=1), "day"
+
+
+def _h_day_of_month(m: re.Match[str], anchor: datetime, tense: str) -> Result:
+    """"on the 8th", "Wednesday the 19th": that day of a month near the anchor (of one whose weekday
+    fits when a weekday is said), the latest by the anchor in a past-tense clause, else the next."""
+    day, cands = int(m.group("day")), []
+    for k in range(-3, 4):
+        y, mo = divmod(anchor.month - 1 + k, 12)
+        try:
+            cands.append(datetime(anchor.year + y, mo + 1, day, tzinfo=UTC))
+        except ValueError:
+            continue  # the 31st of a short month
+    if m.group("wd"):
+        cands = [c for c in cands if c.weekday() == weekday_of(m.group("wd"))] or cands
+    if not cands:
+        return None
+    days = [(c, c + timedelta(days=1)) for c in cands]
+    s = choose(days, anchor, "", "past" if tense == "past" else "future")[0]
+    return s, s + timedelta(days=1), "day"
+
+
+def _h_hours_ago(m: re.Match[str], anchor: datetime, tense: str) -> Result:
+    """"two hours ago", "20 minutes earlier": the day of that moment (just after midnight, the day
+    before)."""
+    n = count_range(m.group("n"))[0]
+    minutes = n * (60 if m.group("unit").lower().startswith("h") else 1)
+    s = day_of(anchor - timedelta(minutes=minutes))
     return s, s + timedelta(days=1), "day"
 
 
@@ -240,15 +279,31 @@ _RULES: list[tuple[re.Pattern[str], Handler]] = [
     (re.compile(r"\b(?:over|on|at|during|for)\s+the\s+weekend\b", re.I), _h_the_weekend),
     (
         re.compile(
-            r"\b(?P<rel>last|next|this(?:\s+coming)?|coming|on)\s+(?P<wd>" + WEEKDAY + r")s?" + DAY_PART
-            + r"\b",
+            r"\b(?:(?P<rel>last|next|this(?:\s+coming)?|coming|on)\s+(?P<wd>" + ANY_WEEKDAY + r")s?"
+            r"|(?P<bare_rel>)(?P<bare>" + BARE_WEEKDAY + r")(?!s))" + DAY_PART + r"\b",
             re.I,
         ),
         _h_weekday,
     ),
     (
         re.compile(
-            r"\b(?:on\s+)?(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>"
+            r"\b(?:on\s+)?(?:(?P<wd>" + ANY_WEEKDAY + r"),?\s+(?:the\s+)?|the\s+)" + ORDINAL_DAY
+            + r"(?!\s+(?:of\s+)?" + MONTH + r"\b)(?=\s*(?:$|[^\w\s]|(?:was|is|at|in|on|for|and|or|not|"
+            r"instead|then|so|but|when|which|it|works?)\b))",
+            re.I,
+        ),
+        _h_day_of_month,
+    ),
+    (
+        re.compile(
+            r"\b(?P<n>" + COUNT + r")\s+(?P<unit>hours?|hrs?|minutes?|mins?)\s+(?:ago|earlier|back)\b", re.I
+        ),
+        _h_hours_ago,
+    ),
+    (
+        re.compile(
+            r"\b(?:on\s+)?(?:" + ANY_WEEKDAY + r",?\s+)?(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+"
+            r"(?:of\s+)?(?P<mon>"
             + MONTH
             + r")\b\.?"
             + _DATE_TAIL,
@@ -258,7 +313,8 @@ _RULES: list[tuple[re.Pattern[str], Handler]] = [
     ),
     (
         re.compile(
-            r"\b(?:on\s+)?(?P<mon>" + MONTH + r")\.?\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?\b(?!:)" + _DATE_TAIL,
+            r"\b(?:on\s+)?(?:" + ANY_WEEKDAY + r",?\s+)?(?P<mon>" + MONTH
+            + r")\.?\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?\b(?!:)" + _DATE_TAIL,
             re.I,
         ),
         _h_date,
