@@ -186,8 +186,9 @@ def _h_day_of_month(m: re.Match[str], anchor: datetime, tense: str) -> Result:
         cands = [c for c in cands if c.weekday() == weekday_of(m.group("wd"))] or cands
     if not cands:
         return None
-    days = [(c, c + timedelta(days=1)) for c in cands]
-    s = choose(days, anchor, "", "past" if tense == "past" else "future")[0]
+    today = day_of(anchor)
+    before, ahead = [c for c in cands if c <= today], [c for c in cands if c >= today]
+    s = (before[-1] if before else ahead[0]) if tense == "past" else (ahead[0] if ahead else before[-1])
     return s, s + timedelta(days=1), "day"
 
 
