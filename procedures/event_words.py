@@ -76,6 +76,7 @@ class QuestionEvent:
     patterns: tuple[re.Pattern[str], ...]
     objects: frozenset[str]
     nominal: bool
+    names: frozenset[str] = frozenset()  # the stems of the names among the objects
 
     def tells(self, text: str) -> bool:
         """Whether ``text`` says the event (one of its patterns as words)."""
@@ -93,6 +94,19 @@ class QuestionEvent:
         ("we didn't break up"; "we're married, i have never been so tired" denies nothing)."""
         at = self.told_at(text)
         return at >= 0 and denied_before(text.lower(), at)
+
+    def needles(self) -> list[str]:
+        """Plain words a telling turn contains, for a substring search: the event's literal words
+        ("passed away", "adopt") and its object's, not the names (a speaker's name matches every
+        turn they say)."""
+        words = set()
+        for p in self.patterns:
+            inner = p.pattern[p.pattern.index("(?:") + 3:p.pattern.rindex(")(?!")]
+            for alt in inner.split("|"):
+                plain = re.sub(r"\\w[*+]$", "", alt)
+                if len(plain) >= 4 and re.fullmatch(r"[a-z' ]+", plain) and plain not in _PRON:
+                    words.add(plain)
+        return sorted(words | {o for o in self.objects - self.names if len(o) >= 4})
 
     def object_hits(self, text: str) -> int:
         """How many of the event's other words ``text`` says."""
@@ -133,4 +147,5 @@ def question_event(question: str, names: frozenset[str]) -> QuestionEvent:
                 patterns.append(NOUN_RELATIVES.get(t.lemma_.lower(), re.escape(stem(t.lower_)) + r"\w*"))
     terms = content_terms(question) - _FRAME - event_stems
     objects = frozenset(terms | {stem(n) for n in names})
-    return QuestionEvent(tuple(_word(p) for p in dict.fromkeys(patterns)), objects, nominal)
+    return QuestionEvent(tuple(_word(p) for p in dict.fromkeys(patterns)), objects, nominal,
+                         frozenset(stem(n) for n in names))

@@ -169,11 +169,15 @@ def _denies(sent: Any, name: str) -> bool:
 
 def _told_done(told: QuestionEvent, sent: Any) -> bool:
     """The sentence says the asked event happened, in words of its own ("Bramble passed away"): in the
-    past tense, no question or wish, and no denial in the stretch before it ("never been so tired"
-    after "we're married" denies nothing)."""
+    past tense (or a verb in the present), no question or wish, and no denial in the stretch before
+    it ("never been so tired" after "we're married" denies nothing)."""
     at = told.told_at(sent.text)
-    return at >= 0 and clause_tense(sent.text, at) == "past" and not hypothetical(sent) \
-        and not told.denied(sent.text)
+    if at < 0 or hypothetical(sent) or told.denied(sent.text):
+        return False
+    tense = clause_tense(sent.text, at)
+    word = next((t for t in sent if t.idx - sent.start_char >= at), None)
+    # "me and ilya split up" says it in the present; "my wedding is non-negotiable" names no done wedding
+    return tense == "past" or tense == "present" and word is not None and word.pos_ == "VERB"
 
 
 def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers: tuple[str, ...]) -> Premise:

@@ -56,7 +56,7 @@ from .sentence_value import echoed, names_kind, sentence_for_value
 from .slots import FAR_PAST, group_time, resolve_window
 from .span_words import CATEGORY_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
-from .when import is_when, read_when
+from .when import is_when, names_date, read_when
 
 if TYPE_CHECKING:
     from tkg.context import Context
@@ -218,7 +218,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             teller = subject.name if when.theirs and subject and subject.said_by(when.teller) else None
             return Reading(when.answer, False, when.support, {**trace, "when": when.trace}, typed=when.theirs,
                            own=teller)
-        if not result.trace.get("from_graph"):  # an edge's valid time stands; a chat's date or sentence not
+        if not names_date(result.answer):  # the procedure's date stands (a turn's, an edge's); a sentence not
             return no_information("no turn ties a date to the event", result.evidence or turns[:5], trace)
     if asked.kind == "date" or asked.count:  # dates and counts are the procedures' (temporal, aggregation)
         return sentence_for_value(q, result, trace, turns)

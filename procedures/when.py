@@ -82,6 +82,11 @@ def is_when(q: Question) -> bool:
     return q.asked.kind == "date" and WHEN_Q.search(q.text) is not None
 
 
+def names_date(answer: str) -> bool:
+    """The answer says a date (a year, or a month's name), not only a sentence about the event."""
+    return bool(re.search(r"\b(?:1[89]|20)\d\d\b", answer) or _MONTH_NAME.search(answer))
+
+
 def _refs(text: str, at: datetime, *, lead: str = "") -> list[TimeRef]:
     """The dates ``text`` says, resolved against ``at``, none denied ("not the 18th") nor a span
     ("since May"); with ``lead`` (the telling sentence) its tense reads a follow-up's date."""
@@ -229,7 +234,7 @@ def read_when(ctx: Context, q: Question, group: str, turns: list[Evidence], rank
               names: frozenset[str], subject: Subject | None) -> WhenReading | None:
     """The date of the question's event (see the module doc), or None when no turn tells it."""
     ev = question_event(q.text, names)
-    needles = sorted(o for o in ev.objects if len(o) >= 4)
+    needles = ev.needles()
     rows = turns_with_terms(ctx, group, needles, 400) if needles else []
     pool = dedupe(turns + [turn_evidence(r, 0.0, group) for r in rows])
     tellings = _telling(ev, pool, ranked, names)

@@ -175,6 +175,7 @@ MONDAY = datetime(2023, 10, 16, 21, 0, tzinfo=UTC)
         ("the plumber comes thurs", date(2023, 10, 19)),  # a short weekday, said alone
         ("she rang about three hours ago", date(2023, 10, 16)),
         ("the meetup got moved to nov 2", date(2023, 11, 2)),  # moved to a date: ahead, though "moved"
+        ("i got the job, first shift is thurs", date(2023, 10, 19)),  # the part after the comma: present
     ],
 )
 def test_days_of_the_month_weekdays_and_hours_ago(text: str, wanted: date) -> None:

@@ -74,13 +74,25 @@ _NOT_PAST = frozenset(
 )
 
 
+_PART_END = re.compile(r"[,:—–]|\s-\s")
+# a present-tense verb of its own in a comma-separated part ("i got the job, first shift is thurs")
+_PRESENT = re.compile(r"\b(?:is|are|am|starts|begins|opens|runs)\b", re.I)
+
+
 def clause_tense(text: str, pos: int) -> str:
-    """"past", "present" or "future" for the clause of `text` around `pos` (a cheap cue-word guess)."""
+    """"past", "present" or "future" for the clause of `text` around `pos` (a cheap cue-word guess).
+    A comma-separated part with a verb cue of its own speaks for itself."""
     lo = 0
     for m in _CLAUSE_END.finditer(text, 0, pos):
         lo = m.end()
     hi_m = _CLAUSE_END.search(text, pos)
     hi = hi_m.start() if hi_m else len(text)
+    part_lo = max([lo, *(m.end() for m in _PART_END.finditer(text, lo, pos))])
+    part_hi_m = _PART_END.search(text, pos, hi)
+    part_hi = part_hi_m.start() if part_hi_m else hi
+    if (part_lo, part_hi) != (lo, hi) and _PRESENT.search(text, part_lo, part_hi) \
+            and not _FUTURE.search(text, part_lo, part_hi) and not _PAST.search(text, part_lo, part_hi):
+        return "present"
     if _FUTURE.search(text, lo, hi):
         return "future"
     for m in _PAST.finditer(text, lo, hi):
