@@ -62,7 +62,15 @@ NOUN_RELATIVES: dict[str, str] = {
 _DENIAL = re.compile(r"\b(?:not|never|no longer|didn'?t|don'?t|doesn'?t|won'?t|isn'?t|wasn'?t|aren'?t|can'?t"
                      r"|couldn'?t|haven'?t|hasn'?t|fell through|called off|cancel+ed)\b[^,;:.!?()—–-]*$")
 _LIGHT = frozenset({"be", "do", "have", "happen", "take", "plan", "get", "go", "make", "suppose", "schedule",
-                    "set", "book", "hold", "will"})
+                    "set", "book", "hold", "will", "mention", "say", "talk", "tell", "share", "discuss",
+                    "bring", "decide", "try", "want", "need", "begin"})
+# past forms a stem does not reach
+IRREGULAR = {w.split(":")[0]: w.split(":")[1] for w in """win:won ride:rode|ridden write:wrote|written run:ran
+    give:gave|given find:found fly:flew|flown teach:taught eat:ate|eaten drive:drove|driven swim:swam|swum
+    sing:sang|sung catch:caught think:thought feel:felt build:built send:sent spend:spent speak:spoke|spoken
+    throw:threw|thrown wear:wore|worn draw:drew|drawn fall:fell|fallen see:saw|seen lose:lost leave:left
+    buy:bought sell:sold meet:met pay:paid lend:lent hear:heard keep:kept sleep:slept grow:grew|grown
+    know:knew|known forget:forgot|forgotten choose:chose|chosen wake:woke|woken""".split()}
 # words of the question frame, never the event or its object
 _FRAME = frozenset(stem(w) for w in "when date day time year month exactly originally first initially "
                    "supposed planned scheduled happen happened place take".split())
@@ -117,6 +125,13 @@ class QuestionEvent:
                 "nominal": self.nominal}
 
 
+def verb_forms(lemma: str) -> str:
+    """A pattern for the forms of a verb not in `RELATIVES`: "apply" → applies, applied, applying."""
+    base = lemma[:-1] if len(lemma) > 3 and lemma[-1] in "ey" else lemma
+    extra = f"|{IRREGULAR[lemma]}" if lemma in IRREGULAR else ""
+    return rf"{re.escape(base)}\w*{extra}"
+
+
 def denied_before(low: str, at: int) -> bool:
     """A denial in the lower-case text before position ``at``, with no clause break after it."""
     return _DENIAL.search(low[:at]) is not None
@@ -138,7 +153,7 @@ def question_event(question: str, names: frozenset[str]) -> QuestionEvent:
         lemma = t.lemma_.lower()
         prt = next((c.lower_ for c in t.children if c.dep_ == "prt"), "")
         key = f"{lemma} {prt}" if f"{lemma} {prt}" in RELATIVES else lemma
-        patterns.append(RELATIVES.get(key, re.escape(stem(t.lower_)) + r"\w*"))
+        patterns.append(RELATIVES.get(key, verb_forms(lemma)))
         event_stems |= {stem(t.lower_), stem(lemma)}
     nominal = not patterns
     if nominal:  # "When is Hannah's wedding?": its nouns name the event

@@ -214,6 +214,9 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     if is_when(q) and not asked.count:  # the date of the asked event, never a sentence
         names = frozenset({n.lower() for n in q.named} | (subject.aliases if subject else set()))
         when = read_when(ctx, q, group, turns, result.evidence, names, subject)
+        if when is not None and when.untold:
+            return no_information("no turn states the event", result.evidence or turns[:5],
+                                  {**trace, "when": when.trace})
         if when is not None:  # told by the subject or naming them: whose event it is is settled
             teller = subject.name if when.theirs and subject and subject.said_by(when.teller) else None
             return Reading(when.answer, False, when.support, {**trace, "when": when.trace}, typed=when.theirs,
