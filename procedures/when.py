@@ -75,7 +75,7 @@ class WhenReading:
     trace: dict[str, Any]
     theirs: bool = False  # the telling sentence is the subject's own or names them
     teller: str = ""  # who said it
-    untold: bool = False  # no sentence states the event the question's own verb names: no date either
+    untold: bool = False  # the question's own verb is said only as asked, wished or denied: no date
 
 
 def is_when(q: Question) -> bool:
@@ -240,9 +240,10 @@ def read_when(ctx: Context, q: Question, group: str, turns: list[Evidence], rank
     pool = dedupe(turns + [turn_evidence(r, 0.0, group) for r in rows])
     tellings = _telling(ev, pool, ranked, names)
     trace: dict[str, Any] = {"event": ev.to_trace(), "tellings": len(tellings)}
-    if not tellings:  # a verb that no turn states ("rebook", asked about only): the event has no date
-        return None if ev.nominal else WhenReading("", [], {**trace, "reason": "no turn states the event"},
-                                                   untold=True)
+    if not tellings:  # the verb said only in questions, wishes or denials ("any chance of rebooking?")
+        asked_only = not ev.nominal and any(ev.tells(e.text) for e in pool)
+        return WhenReading("", [], {**trace, "reason": "the event is only asked about, wished or denied"},
+                           untold=True) if asked_only else None
     top = max(s for s, _, _ in tellings)
     # the first that tells it best: later ones look back
     near = [t for t in tellings if t[0] >= top - 0.5]
