@@ -79,6 +79,12 @@ _PART_END = re.compile(r"[,:—–]|\s-\s")
 _PRESENT = re.compile(r"\b(?:is|are|am|starts|begins|opens|runs)\b", re.I)
 
 
+def weekday_of(word: str) -> int:
+    """Monday 0 … Sunday 6 for a weekday however spelled ("thurs", "Tuesdays")."""
+    w = word.lower()
+    return WEEKDAYS.get(w.rstrip("s"), WEEKDAY_ABBR.get(w, WEEKDAY_ABBR.get(w.rstrip("s"), 0)))
+
+
 def clause_tense(text: str, pos: int) -> str:
     """"past", "present" or "future" for the clause of `text` around `pos` (a cheap cue-word guess).
     A comma-separated part with a verb cue of its own speaks for itself."""

@@ -38,6 +38,7 @@ from tkg.time_spans import (
     choose,
     count_range,
     day_of,
+    day_of_month,
     month_span,
     seasons_around,
     step,
@@ -57,9 +58,8 @@ from tkg.time_words import (
     SEASONS,
     UNIT,
     WEEKDAY,
-    WEEKDAY_ABBR,
-    WEEKDAYS,
     clause_tense,
+    weekday_of,
 )
 
 
@@ -101,7 +101,6 @@ def _h_named_day(m: re.Match[str], anchor: datetime, tense: str) -> Result:
     return s, s + timedelta(days=1), "day"
 
 
-
 def _h_rel_unit(m: re.Match[str], anchor: datetime, tense: str) -> Result:
     rel_text = " ".join(m.group("rel").lower().split())
     unit = m.group("unit").lower()
@@ -133,12 +132,6 @@ def _h_the_weekend(m: re.Match[str], anchor: datetime, tense: str) -> Result:
         [weekend(anchor, w) for w in (-1, 0, 1)], anchor, "", "future" if tense == "future" else "past"
     )
     return s, e, "weekend"
-
-
-def weekday_of(word: str) -> int:
-    """Monday 0 … Sunday 6 for a weekday however spelled ("thurs", "Tuesdays")."""
-    w = word.lower()
-    return WEEKDAYS.get(w.rstrip("s"), WEEKDAY_ABBR.get(w, WEEKDAY_ABBR.get(w.rstrip("s"), 0)))
 
 
 def _h_weekday(m: re.Match[str], anchor: datetime, tense: str) -> Result:
@@ -173,31 +166,14 @@ def _h_date(m: re.Match[str], anchor: datetime, tense: str) -> Result:
 
 
 def _h_day_of_month(m: re.Match[str], anchor: datetime, tense: str) -> Result:
-    """"on the 8th", "Wednesday the 19th": that day of a month near the anchor (of one whose weekday
-    fits when a weekday is said), the latest by the anchor in a past-tense clause, else the next."""
-    day, cands = int(m.group("day")), []
-    for k in range(-3, 4):
-        y, mo = divmod(anchor.month - 1 + k, 12)
-        try:
-            cands.append(datetime(anchor.year + y, mo + 1, day, tzinfo=UTC))
-        except ValueError:
-            continue  # the 31st of a short month
-    if m.group("wd"):
-        cands = [c for c in cands if c.weekday() == weekday_of(m.group("wd"))] or cands
-    if not cands:
-        return None
-    today = day_of(anchor)
-    before, ahead = [c for c in cands if c <= today], [c for c in cands if c >= today]
-    s = (before[-1] if before else ahead[0]) if tense == "past" else (ahead[0] if ahead else before[-1])
-    return s, s + timedelta(days=1), "day"
+    s = day_of_month(anchor, int(m.group("day")), weekday_of(m.group("wd")) if m.group("wd") else None,
+                     past=tense == "past")
+    return (s, s + timedelta(days=1), "day") if s is not None else None
 
 
 def _h_hours_ago(m: re.Match[str], anchor: datetime, tense: str) -> Result:
-    """"two hours ago", "20 minutes earlier": the day of that moment (just after midnight, the day
-    before)."""
-    n = count_range(m.group("n"))[0]
-    minutes = n * (60 if m.group("unit").lower().startswith("h") else 1)
-    s = day_of(anchor - timedelta(minutes=minutes))
+    n = count_range(m.group("n"))[0]  # "two hours ago", "20 minutes earlier": the day of that moment
+    s = day_of(anchor - (timedelta(hours=n) if m.group("unit")[0] in "hH" else timedelta(minutes=n)))
     return s, s + timedelta(days=1), "day"
 
 
@@ -304,11 +280,7 @@ _RULES: list[tuple[re.Pattern[str], Handler]] = [
     (
         re.compile(
             r"\b(?:on\s+)?(?:" + ANY_WEEKDAY + r",?\s+)?(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+"
-            r"(?:of\s+)?(?P<mon>"
-            + MONTH
-            + r")\b\.?"
-            + _DATE_TAIL,
-            re.I,
+            r"(?:of\s+)?(?P<mon>" + MONTH + r")\b\.?" + _DATE_TAIL, re.I,
         ),
         _h_date,
     ),
