@@ -53,7 +53,6 @@ _DENIED_BEFORE = re.compile(r"(?:\bnot|n't|\bno)\s+(?:on\s+)?(?:the\s+)?$", re.I
 FOLLOW_TURNS = 3  # turns after the telling one a short dated reply may date it from
 CORRECT_TURNS = 4  # turns after a dated mention a correction of it may come in
 SHORT = 12  # words of a sentence that dates the event told just before it
-_RELATIVE_WORDS = ("yesterday", "ago", "last", "this", "today", "tonight", "on ", "the ")
 
 
 @dataclass
@@ -101,7 +100,7 @@ def _refs(text: str, at: datetime, *, lead: str = "") -> list[TimeRef]:
 def _answer_text(ref: TimeRef, said_at: datetime) -> str:
     words = ref.text.strip()
     text = format_ref(ref)
-    if any(w in words.lower() for w in _RELATIVE_WORDS):  # the words it was resolved from
+    if not re.search(r"\b\d{4}\b", words):  # relative words: the words and when they were said
         return f'{text} ("{words}", said on {format_day(said_at)})'
     return text
 
