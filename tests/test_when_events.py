@@ -21,16 +21,21 @@ from tkg.models import NO_INFORMATION, Evidence
 DATA = Path(__file__).parent / "data" / "reader" / "noor_bastian.json"
 
 
-@pytest.mark.parametrize(("question", "told", "not_told"), [
-    ("When did Pickle die?", "our cat passed away last night", "pickle is getting slow"),
-    ("When did Bastian adopt Waffles?", "we got him from the shelter on tuesday", "we walked him on tuesday"),
-    ("When did Tariq propose to Noor?", "he popped the question!!", "he asked a question"),
-    ("When did Bastian and Ilya break up?", "me and ilya split up", "ilya and me went up the hill"),
-    ("When did Noor start working at the bakery?", "first shift at the bakery is thurs", "the bakery shut"),
-    ("When was the scooter stolen?", "my scooter got swiped", "my scooter got washed"),
-    ("When is the wedding?", "the wedding's fixed for the 3rd", "wed 3rd is bin day"),
-])
-def test_an_event_is_told_by_its_words_and_their_paraphrases(question: str, told: str, not_told: str) -> None:
+# question → a sentence that tells its event, one that only shares a word with it
+TOLD = {
+    "When did Pickle die?": ("our cat passed away last night", "pickle is getting slow"),
+    "When did Bastian adopt Waffles?": ("we got him from the shelter on tuesday", "we walked him on tuesday"),
+    "When did Tariq propose to Noor?": ("he popped the question!!", "he asked a question"),
+    "When did Bastian and Ilya break up?": ("me and ilya split up", "ilya and me went up the hill"),
+    "When did Noor start working at the bakery?": ("first shift at the bakery is thurs", "the bakery shut"),
+    "When was the scooter stolen?": ("my scooter got swiped", "my scooter got washed"),
+    "When is the wedding?": ("the wedding's fixed for the 3rd", "wed 3rd is bin day"),
+}
+
+
+@pytest.mark.parametrize(("question", "said"), TOLD.items())
+def test_an_event_is_told_by_its_words_and_their_paraphrases(question: str, said: tuple[str, str]) -> None:
+    told, not_told = said
     ev = question_event(question, frozenset())
     assert ev.tells(told) and not ev.tells(not_told)
 
