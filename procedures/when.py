@@ -52,6 +52,7 @@ _MONTH_NAME = re.compile(r"\b" + MONTH + r"\b", re.I)
 _DENIED_BEFORE = re.compile(r"(?:\bnot|n't|\bno)\s+(?:on\s+)?(?:the\s+)?$", re.I)
 FOLLOW_TURNS = 3  # turns after the telling one a short dated reply may date it from
 CORRECT_TURNS = 4  # turns after a dated mention a correction of it may come in
+LEAD_WITHIN = 3  # how high retrieval must rank the telling turn for it to lead the evidence
 SHORT = 12  # words of a sentence that dates the event told just before it
 
 
@@ -259,6 +260,10 @@ def read_when(ctx: Context, q: Question, group: str, turns: list[Evidence], rank
     final = dated if _ORIGINAL.search(q.text) else _corrected(ctx, group, ev, dated, pool)
     if final is not dated:
         trace["corrected"] = final.how
-    support = dedupe([e, dated.evidence, final.evidence, *ranked])
+    # the telling turns lead when retrieval ranks the telling one among its best few; else the
+    # procedure's best turn keeps its place before them (it is often the one that says it again)
+    told = [e, dated.evidence, final.evidence]
+    top = [r.episode for r in ranked[:LEAD_WITHIN]]
+    support = dedupe(told + ranked if e.episode in top or not ranked else ranked[:1] + told + ranked)
     theirs = subject is not None and (subject.said_by(e.speaker) or subject.named_in(sentence))
     return WhenReading(final.text, support, trace, theirs, e.speaker or "")
