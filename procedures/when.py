@@ -263,7 +263,7 @@ def read_when(ctx: Context, q: Question, group: str, turns: list[Evidence], rank
     # the telling turns lead when retrieval ranks the telling one among its best few; else the
     # procedure's best turn keeps its place before them (it is often the one that says it again)
     told = [e, dated.evidence, final.evidence]
-    top = [r.episode for r in ranked[:LEAD_WITHIN]]
-    support = dedupe(told + ranked if e.episode in top or not ranked else ranked[:1] + told + ranked)
+    best_ranked = [r.episode for r in ranked[:LEAD_WITHIN]]
+    support = dedupe(told + ranked if e.episode in best_ranked or not ranked else ranked[:1] + told + ranked)
     theirs = subject is not None and (subject.said_by(e.speaker) or subject.named_in(sentence))
     return WhenReading(final.text, support, trace, theirs, e.speaker or "")
