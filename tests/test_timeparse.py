@@ -188,6 +188,6 @@ def test_hours_ago_just_after_midnight_is_the_day_before() -> None:
 
 
 @pytest.mark.parametrize("text", ["we live on the 3rd floor", "the 21st century", "I sat on the sofa",
-                                  "the sun came out", "I moved to Leeds"])
+                                  "the sun came out", "I moved to Leeds", "chess club, Wednesday nights"])
 def test_ordinals_and_weekday_lookalikes_are_no_dates(text: str) -> None:
     assert find_times(text, MONDAY) == []

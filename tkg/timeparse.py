@@ -171,8 +171,8 @@ def _h_day_of_month(m: re.Match[str], anchor: datetime, tense: str) -> Result:
     return (s, s + timedelta(days=1), "day") if s is not None else None
 
 
-def _h_hours_ago(m: re.Match[str], anchor: datetime, tense: str) -> Result:
-    n = count_range(m.group("n"))[0]  # "two hours ago", "20 minutes earlier": the day of that moment
+def _h_hours_ago(m: re.Match[str], anchor: datetime, tense: str) -> Result:  # "two hours ago": that moment's day
+    n = count_range(m.group("n"))[0]
     s = day_of(anchor - (timedelta(hours=n) if m.group("unit")[0] in "hH" else timedelta(minutes=n)))
     return s, s + timedelta(days=1), "day"
 
@@ -257,7 +257,8 @@ _RULES: list[tuple[re.Pattern[str], Handler]] = [
     (
         re.compile(
             r"\b(?:(?P<rel>last|next|this(?:\s+coming)?|coming|on)\s+(?P<wd>" + ANY_WEEKDAY + r")s?"
-            r"|(?P<bare_rel>)(?P<bare>" + BARE_WEEKDAY + r")(?!s))" + DAY_PART + r"\b",
+            r"|(?P<bare_rel>)(?P<bare>" + BARE_WEEKDAY + r")(?!s|\s+(?:morning|afternoon|evening|night)s))"
+            + DAY_PART + r"\b",
             re.I,
         ),
         _h_weekday,
