@@ -171,7 +171,7 @@ def _h_day_of_month(m: re.Match[str], anchor: datetime, tense: str) -> Result:
     return (s, s + timedelta(days=1), "day") if s is not None else None
 
 
-def _h_hours_ago(m: re.Match[str], anchor: datetime, tense: str) -> Result:  # "two hours ago": that moment's day
+def _h_hours_ago(m: re.Match[str], anchor: datetime, tense: str) -> Result:  # "two hours ago": its day
     n = count_range(m.group("n"))[0]
     s = day_of(anchor - (timedelta(hours=n) if m.group("unit")[0] in "hH" else timedelta(minutes=n)))
     return s, s + timedelta(days=1), "day"
@@ -258,8 +258,7 @@ _RULES: list[tuple[re.Pattern[str], Handler]] = [
         re.compile(
             r"\b(?:(?P<rel>last|next|this(?:\s+coming)?|coming|on)\s+(?P<wd>" + ANY_WEEKDAY + r")s?"
             r"|(?P<bare_rel>)(?P<bare>" + BARE_WEEKDAY + r")(?!s|\s+(?:morning|afternoon|evening|night)s))"
-            + DAY_PART + r"\b",
-            re.I,
+            + DAY_PART + r"\b", re.I,
         ),
         _h_weekday,
     ),
