@@ -25,6 +25,7 @@ _PRON = r"(?:him|her|them|it|us|me)"
 RELATIVES: dict[str, str] = {
     "die": rf"died|dies|dead|passed away|passed on|pass away|we lost {_PRON}|lost (?:our|my|his|her) \w+"
            rf"|put {_PRON} down|put {_PRON} to sleep|put to sleep|had to say goodbye",
+    "pass away": "",  # filled below: die's
     "adopt": rf"adopt\w*|got {_PRON} from|brought {_PRON} home|took {_PRON} home|picked {_PRON} up from"
              r"|rescued|from the (?:shelter|rescue|pound)",
     "propose": r"propos\w*|popped the question|got engaged|(?:we're|we are|i'm|she's|he's) engaged"
@@ -47,6 +48,7 @@ RELATIVES: dict[str, str] = {
     "retire": r"retir\w*",
     "open": r"open\w*|launch\w*",
 }
+RELATIVES["pass away"] = RELATIVES["die"]
 # event nouns told by a verb too
 NOUN_RELATIVES: dict[str, str] = {
     "wedding": RELATIVES["marry"],
@@ -71,6 +73,7 @@ IRREGULAR = {w.split(":")[0]: w.split(":")[1] for w in """win:won ride:rode|ridd
     throw:threw|thrown wear:wore|worn draw:drew|drawn fall:fell|fallen see:saw|seen lose:lost leave:left
     buy:bought sell:sold meet:met pay:paid lend:lent hear:heard keep:kept sleep:slept grow:grew|grown
     know:knew|known forget:forgot|forgotten choose:chose|chosen wake:woke|woken""".split()}
+_PARTICLES = frozenset({"up", "away", "on", "off", "out", "down", "back", "in"})
 # words of the question frame, never the event or its object
 _FRAME = frozenset(stem(w) for w in "when date day time year month exactly originally first initially "
                    "supposed planned scheduled happen happened place take".split())
@@ -151,7 +154,8 @@ def question_event(question: str, names: frozenset[str]) -> QuestionEvent:
         if t.pos_ != "VERB" or t.lemma_.lower() in _LIGHT:
             continue
         lemma = t.lemma_.lower()
-        prt = next((c.lower_ for c in t.children if c.dep_ == "prt"), "")
+        prt = next((c.lower_ for c in t.children
+                    if c.dep_ == "prt" or c.dep_ == "advmod" and c.lower_ in _PARTICLES), "")
         key = f"{lemma} {prt}" if f"{lemma} {prt}" in RELATIVES else lemma
         patterns.append(RELATIVES.get(key, verb_forms(lemma)))
         event_stems |= {stem(t.lower_), stem(lemma)}

@@ -24,6 +24,7 @@ DATA = Path(__file__).parent / "data" / "reader" / "noor_bastian.json"
 # question → a sentence that tells its event, one that only shares a word with it
 TOLD = {
     "When did Pickle die?": ("our cat passed away last night", "pickle is getting slow"),
+    "When did Pickle pass away?": ("we had to put her to sleep", "we passed the vet's on the way"),
     "When did Bastian adopt Waffles?": ("we got him from the shelter on tuesday", "we walked him on tuesday"),
     "When did Tariq propose to Noor?": ("he popped the question!!", "he asked a question"),
     "When did Bastian and Ilya break up?": ("me and ilya split up", "ilya and me went up the hill"),
