@@ -25,11 +25,14 @@ from planners.question import Question
 from tkg.models import Evidence
 from tkg.nlp import is_common_word, is_place_name, parse, parse_many
 from tkg.text import content_terms, stem, stems_of
+from tkg.time_words import clause_tense
 
 from .about import Subject, about, continued, word_pattern
 from .abstain import GENERIC, INFERENCE
+from .event_words import QuestionEvent, denied_before, question_event
 from .slots import FAR_PAST
 from .spans import ANIMALS
+from .stated import RETRACTED as _RETRACTED_WORDS
 from .stated import called_off, hypothetical, negated
 
 # relatives and animals a question may presuppose, with the words that state one
@@ -160,6 +163,27 @@ def _may_say_event(low: str, event: set[str], placed: dict[str, bool]) -> bool:
         p and n in low for n, p in placed.items())
 
 
+def _denies(sent: Any, name: str) -> bool:
+    """The sentence calls off what it says or denies the clause that names ``name`` ("I didn't get the
+    job at Acueducto"); a denial behind a comma is another clause's ("can't, segfault's at the vet")."""
+    text = sent.text.lower()
+    at = text.find(name)
+    return negated(sent) and (_RETRACTED_WORDS.search(text) is not None or at > 0 and denied_before(text, at))
+
+
+def _told_done(told: QuestionEvent, sent: Any) -> bool:
+    """The sentence says the asked event happened, in words of its own ("Bramble passed away"): in the
+    past tense (or a verb in the present), no question or wish, and no denial in the stretch before
+    it ("never been so tired" after "we're married" denies nothing)."""
+    at = told.told_at(sent.text)
+    if at < 0 or hypothetical(sent) or told.denied(sent.text):
+        return False
+    tense = clause_tense(sent.text, at)
+    word = next((t for t in sent if t.idx - sent.start_char >= at), None)
+    # "me and ilya split up" says it in the present; "my wedding is non-negotiable" names no done wedding
+    return tense == "past" or tense == "present" and word is not None and word.pos_ == "VERB"
+
+
 def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers: tuple[str, ...]) -> Premise:
     """Whether every presupposition of the question is stated about its subject in ``turns``.
     A question that asks for an inference ("Would she likely enjoy Vivaldi?") presupposes nothing."""
@@ -177,6 +201,8 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
     event = q.terms - stems_of([*focus, *(subject.aliases if subject else ())]) - _GENERIC \
         if asked.kind == "date" else set()
     need_event = set(event)  # one of them will do
+    # or a common paraphrase of its verb, told as done ("passed away" for "die", "got him from" for "adopt")
+    told = question_event(question, frozenset(n.lower() for n in focus)) if event else None
     # a place is presupposed together with its event ("move back to Accra"), anything else alone
     placed = {n.lower(): is_place_name(n) and not anchoring(question, n) for n in focus}
     need_noun = not nouns
@@ -186,7 +212,8 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
     parse_many([ev.text for ev, named in ordered if named])  # every one of them is read below: one batch
     for ev, named in ordered:
         low = ev.text.lower()
-        if not (named or need_event and _may_say_event(low, need_event, placed)):
+        may_tell = _may_say_event(low, need_event, placed) or bool(told and told.tells(low))
+        if not (named or need_event and may_tell):
             continue
         sents = list(parse(ev.text).sents)
         for sent, whole in zip(sents, continued(sents), strict=True):
@@ -199,13 +226,14 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
                 if not says_name(n, text):
                     continue
                 if asked.kind == "date" and a > 0:  # an idiom said to them calls off nothing
-                    retracted[n] = negated(sent) and not hypothetical(sent)
+                    retracted[n] = _denies(sent, n) and not hypothetical(sent)
                 went = bool(event & GOING) and placed[n] and heading_to(text, n)
                 if _stated(sent) and (not event or not placed[n] or words & event or went):
                     need_names[n] = True
                     seen_any = seen_any or ev
-            if need_event and _stated(sent) and (words & need_event or need_event & GOING and any(
-                    placed[n] and heading_to(text, n) for n in need_names)):
+            if need_event and (_stated(sent) and (words & need_event or need_event & GOING and any(
+                    placed[n] and heading_to(text, n) for n in need_names))
+                    or told is not None and _told_done(told, sent)):
                 need_event = set()
             # a whole word: "son" is not said by "son-in-law"
             said = [w for w in nouns if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text)]

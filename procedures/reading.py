@@ -59,6 +59,7 @@ from .slots import FAR_PAST, group_time, resolve_window
 from .span_words import CATEGORY_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
 from .transactions import read_sale, sale_question
+from .when import is_when, names_date, read_when
 
 if TYPE_CHECKING:
     from tkg.context import Context
@@ -220,6 +221,18 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         counted = count_reading(ctx, group, subject, asked.head, turns, result.evidence, trace)
         if counted is not None:
             return counted
+    if is_when(q) and not asked.count:  # the date of the asked event, never a sentence
+        names = frozenset({n.lower() for n in q.named} | (subject.aliases if subject else set()))
+        when = read_when(ctx, q, group, turns, result.evidence, names, subject)
+        if when is not None and when.untold:
+            return no_information("no turn states the event", result.evidence or turns[:5],
+                                  {**trace, "when": when.trace})
+        if when is not None:  # told by the subject or naming them: whose event it is is settled
+            teller = subject.name if when.theirs and subject and subject.said_by(when.teller) else None
+            return Reading(when.answer, False, when.support, {**trace, "when": when.trace}, typed=when.theirs,
+                           own=teller)
+        if not names_date(result.answer):  # the procedure's date stands (a turn's, an edge's); a sentence not
+            return no_information("no turn ties a date to the event", result.evidence or turns[:5], trace)
     if asked.kind == "date" or asked.count:  # dates and counts are the procedures' (temporal, aggregation)
         return sentence_for_value(q, result, trace, turns)
     if asked.kind == "event" or (asked.yesno and asked.kind == "thing" and not asked.head):

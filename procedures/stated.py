@@ -21,7 +21,7 @@ _HYPOTHETICAL = any_of("if|would|might|maybe|perhaps|someday|one day|thinking (?
                        "dream(?:ing)? of|wish|hope to|hoping to|planning to|plan to|want to|wanna|"
                        "might|could|should i|whether")
 _ANCHORING = frozenset("after before since until till than".split())
-_RETRACTED = any_of("fell through|called off|cancel+ed|never happened|not happening|off the table|scrapped|"
+RETRACTED = any_of("fell through|called off|cancel+ed|never happened|not happening|off the table|scrapped|"
                     "no longer")
 
 
@@ -42,7 +42,7 @@ def negated(sent: Any, token: Any | None = None) -> bool:
     """The sentence calls off what it says ("the move fell through"), or the clause holding
     ``token`` is denied ("didn't get the job"; "he wants to stay in brisbane and I don't" does not
     deny Brisbane). Without a token, any denial in the sentence counts."""
-    if _RETRACTED.search(sent.text):
+    if RETRACTED.search(sent.text):
         return True
     if token is None:
         return bool(_NEGATION.search(sent.text)) or any(t.dep_ == "neg" for t in sent)

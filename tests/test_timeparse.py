@@ -157,3 +157,37 @@ def test_parse_session_datetime(value: str, expected: datetime) -> None:
 def test_parse_session_datetime_rejects_garbage(value: str) -> None:
     with pytest.raises(InputError):
         parse_session_datetime(value)
+
+
+# Monday 16 October 2023, 9 pm: the anchor of the day-of-month and weekday cases below.
+MONDAY = datetime(2023, 10, 16, 21, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        ("our cat went missing on the 3rd. still no sign", date(2023, 10, 3)),  # past: this month's
+        ("the quiz night is on the 21st, come!", date(2023, 10, 21)),  # not past: the next one
+        ("her flight landed on the 20th", date(2023, 9, 20)),  # past, and the 20th is still ahead
+        ("it's Friday the 3rd, not the 2nd", date(2023, 11, 3)),  # the 3rd that is a Friday
+        ("Saturday 4th november works for me", date(2023, 11, 4)),
+        ("we painted the shed sunday", date(2023, 10, 15)),  # a bare weekday, past tense
+        ("the plumber comes thurs", date(2023, 10, 19)),  # a short weekday, said alone
+        ("she rang about three hours ago", date(2023, 10, 16)),
+        ("the meetup got moved to nov 2", date(2023, 11, 2)),  # moved to a date: ahead, though "moved"
+        ("i got the job, first shift is thurs", date(2023, 10, 19)),  # the part after the comma: present
+    ],
+)
+def test_days_of_the_month_weekdays_and_hours_ago(text: str, wanted: date) -> None:
+    assert find_times(text, MONDAY)[0].start.date() == wanted
+
+
+def test_hours_ago_just_after_midnight_is_the_day_before() -> None:
+    (ref,) = find_times("we had a fight about an hour ago", datetime(2023, 10, 17, 0, 20, tzinfo=UTC))
+    assert ref.start.date() == date(2023, 10, 16)
+
+
+@pytest.mark.parametrize("text", ["we live on the 3rd floor", "the 21st century", "I sat on the sofa",
+                                  "the sun came out", "I moved to Leeds", "chess club, Wednesday nights"])
+def test_ordinals_and_weekday_lookalikes_are_no_dates(text: str) -> None:
+    assert find_times(text, MONDAY) == []

@@ -101,3 +101,22 @@ def season_span(year: int, first_month: int) -> Span:
 
 def seasons_around(anchor: datetime, unit: str) -> list[Span]:
     return [season_span(y, SEASONS[unit]) for y in range(anchor.year - 2, anchor.year + 2)]
+
+
+def day_of_month(anchor: datetime, day: int, weekday: int | None, *, past: bool) -> datetime | None:
+    """"the 8th", "Wednesday the 19th": that day of a month near the anchor (of one whose weekday fits
+    when a weekday is said), the latest by the anchor's day when ``past``, else the next from it."""
+    cands = []
+    for k in range(-3, 4):
+        y, mo = divmod(anchor.month - 1 + k, 12)
+        try:
+            cands.append(datetime(anchor.year + y, mo + 1, day, tzinfo=UTC))
+        except ValueError:
+            continue  # the 31st of a short month
+    if weekday is not None:
+        cands = [c for c in cands if c.weekday() == weekday] or cands
+    today = day_of(anchor)
+    before, ahead = [c for c in cands if c <= today], [c for c in cands if c >= today]
+    if not cands:
+        return None
+    return (before[-1] if before else ahead[0]) if past else (ahead[0] if ahead else before[-1])

@@ -21,6 +21,9 @@ MONTHS = {
 WEEKDAYS = {
     d: i for i, d in enumerate(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])
 }
+# short weekday names; the ones that are also English words ("sat", "wed", "sun") only after "on", "last"…
+WEEKDAY_ABBR = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur": 3, "thurs": 3,
+                "fri": 4, "sat": 5, "sun": 6}
 SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}  # first month of each
 NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -35,6 +38,12 @@ MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|a
 # the date words as regexes, also what planners/cues.py reads questions with
 LONG_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
 WEEKDAY = "(?:" + "|".join(WEEKDAYS) + ")"
+# a weekday however spelled, and the spellings that name one with no word before them ("starting thurs")
+ANY_WEEKDAY = (r"(?:monday|mon|tuesday|tues?|wednesday|weds?|thursday|thurs?|thu|friday|fri|saturday|sat"
+               r"|sunday|sun)")
+BARE_WEEKDAY = r"(?:monday|tuesday|tues|wednesday|weds|thursday|thurs?|friday|fri|saturday|sunday)"
+# a day of the month said alone: "the 8th", "the 27th" (a month name after it makes it a full date)
+ORDINAL_DAY = r"(?P<day>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)"
 SEASON = "(?:" + "|".join(SEASONS) + ")"
 # a count, in digits or words, vague ones too
 COUNT = (r"(?:\d{1,3}|a\s+few|a\s+couple(?:\s+of)?|couple\s+of|few|several|many|an?|one|two|three|four|five"
@@ -47,7 +56,10 @@ DAY_PART = r"(?:\s+(?:morning|afternoon|evening|night))?"
 _FUTURE = re.compile(
     r"\b(?:will|won't|shall|gonna|going\s+to|plan(?:s|ned|ning)?\s+(?:to|on)|hop(?:e|es|ing)\s+to|"
     r"want(?:s)?\s+to|intend|scheduled|(?:fixed|set|booked|slated)\s+for|upcoming|looking\s+forward|can't\s+wait|tomorrow|next|soon|"
-    r"(?:'m|am|are|'re|is)\s+(?:\w+ing))\b|'ll\b",
+    r"(?:'m|am|are|'re|is)\s+(?:\w+ing))\b|'ll\b"
+    # a date something is put off or moved to lies ahead ("moved to aug 22"; not "moved to Leeds")
+    r"|\b(?:moved|pushed(?:\s+back)?|postponed|rescheduled|changed|put\s+back|delayed|bumped)\s+"
+    r"(?:to|till|until)\s+(?:the\s+)?(?:\d|" + MONTH + r"\b|" + ANY_WEEKDAY + r"\b)",
     re.I,
 )
 _PAST = re.compile(
@@ -62,13 +74,31 @@ _NOT_PAST = frozenset(
 )
 
 
+_PART_END = re.compile(r"[,:—–]|\s-\s")
+# a present-tense verb of its own in a comma-separated part ("i got the job, first shift is thurs")
+_PRESENT = re.compile(r"\b(?:is|are|am|starts|begins|opens|runs)\b", re.I)
+
+
+def weekday_of(word: str) -> int:
+    """Monday 0 … Sunday 6 for a weekday however spelled ("thurs", "Tuesdays")."""
+    w = word.lower()
+    return WEEKDAYS.get(w.rstrip("s"), WEEKDAY_ABBR.get(w, WEEKDAY_ABBR.get(w.rstrip("s"), 0)))
+
+
 def clause_tense(text: str, pos: int) -> str:
-    """"past", "present" or "future" for the clause of `text` around `pos` (a cheap cue-word guess)."""
+    """"past", "present" or "future" for the clause of `text` around `pos` (a cheap cue-word guess).
+    A comma-separated part with a verb cue of its own speaks for itself."""
     lo = 0
     for m in _CLAUSE_END.finditer(text, 0, pos):
         lo = m.end()
     hi_m = _CLAUSE_END.search(text, pos)
     hi = hi_m.start() if hi_m else len(text)
+    part_lo = max([lo, *(m.end() for m in _PART_END.finditer(text, lo, pos))])
+    part_hi_m = _PART_END.search(text, pos, hi)
+    part_hi = part_hi_m.start() if part_hi_m else hi
+    if (part_lo, part_hi) != (lo, hi) and _PRESENT.search(text, part_lo, part_hi) \
+            and not _FUTURE.search(text, part_lo, part_hi) and not _PAST.search(text, part_lo, part_hi):
+        return "present"
     if _FUTURE.search(text, lo, hi):
         return "future"
     for m in _PAST.finditer(text, lo, hi):

@@ -38,6 +38,7 @@ from tkg.time_spans import (
     choose,
     count_range,
     day_of,
+    day_of_month,
     month_span,
     seasons_around,
     step,
@@ -45,17 +46,20 @@ from tkg.time_spans import (
     weekend,
 )
 from tkg.time_words import (
+    ANY_WEEKDAY,
+    BARE_WEEKDAY,
     COUNT,
     DAY_PART,
     LONG_MONTH,
     MONTH,
     MONTHS,
+    ORDINAL_DAY,
     SEASON,
     SEASONS,
     UNIT,
     WEEKDAY,
-    WEEKDAYS,
     clause_tense,
+    weekday_of,
 )
 
 
@@ -72,8 +76,8 @@ class TimeRef:
 
 _TRIGGER = re.compile(
     r"\b(?:yesterday|today|tonight|tomorrow|last|this|next|coming|past|ago|since|weekend|in|on|"
-    + MONTH + r"|" + WEEKDAY + r"|" + SEASON + r"|\d{4}|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + MONTH
-    + r")\b",
+    + MONTH + r"|" + WEEKDAY + r"|" + BARE_WEEKDAY + r"|" + SEASON + r"|\d{4}|\d{1,2}(?:st|nd|rd|th)"
+    + r"|\d{1,2}\s+(?:of\s+)?" + MONTH + r")\b",
     re.I,
 )
 
@@ -95,7 +99,6 @@ def _h_named_day(m: re.Match[str], anchor: datetime, tense: str) -> Result:
         offset = 1
     s = day_of(anchor) + timedelta(days=offset)
     return s, s + timedelta(days=1), "day"
-
 
 
 def _h_rel_unit(m: re.Match[str], anchor: datetime, tense: str) -> Result:
@@ -132,8 +135,9 @@ def _h_the_weekend(m: re.Match[str], anchor: datetime, tense: str) -> Result:
 
 
 def _h_weekday(m: re.Match[str], anchor: datetime, tense: str) -> Result:
-    rel = " ".join(m.group("rel").lower().split())
-    first = day_of(anchor) + timedelta(days=WEEKDAYS[m.group("wd").lower().rstrip("s")] - anchor.weekday())
+    rel = " ".join((m.group("rel") or m.group("bare_rel") or "").lower().split())
+    wd = m.group("wd") or m.group("bare")
+    first = day_of(anchor) + timedelta(days=weekday_of(wd) - anchor.weekday())
     if rel == "this":
         s = first
     else:
@@ -158,6 +162,18 @@ def _h_date(m: re.Match[str], anchor: datetime, tense: str) -> Result:
             s = choose([(c, c + timedelta(days=1)) for c in cands], anchor, "", tense)[0]
     except ValueError:
         return None  # 31 February
+    return s, s + timedelta(days=1), "day"
+
+
+def _h_day_of_month(m: re.Match[str], anchor: datetime, tense: str) -> Result:
+    s = day_of_month(anchor, int(m.group("day")), weekday_of(m.group("wd")) if m.group("wd") else None,
+                     past=tense == "past")
+    return (s, s + timedelta(days=1), "day") if s is not None else None
+
+
+def _h_hours_ago(m: re.Match[str], anchor: datetime, tense: str) -> Result:  # "two hours ago": its day
+    n = count_range(m.group("n"))[0]
+    s = day_of(anchor - (timedelta(hours=n) if m.group("unit")[0] in "hH" else timedelta(minutes=n)))
     return s, s + timedelta(days=1), "day"
 
 
@@ -240,25 +256,38 @@ _RULES: list[tuple[re.Pattern[str], Handler]] = [
     (re.compile(r"\b(?:over|on|at|during|for)\s+the\s+weekend\b", re.I), _h_the_weekend),
     (
         re.compile(
-            r"\b(?P<rel>last|next|this(?:\s+coming)?|coming|on)\s+(?P<wd>" + WEEKDAY + r")s?" + DAY_PART
-            + r"\b",
-            re.I,
+            r"\b(?:(?P<rel>last|next|this(?:\s+coming)?|coming|on)\s+(?P<wd>" + ANY_WEEKDAY + r")s?"
+            r"|(?P<bare_rel>)(?P<bare>" + BARE_WEEKDAY + r")(?!s|\s+(?:morning|afternoon|evening|night)s))"
+            + DAY_PART + r"\b", re.I,
         ),
         _h_weekday,
     ),
     (
         re.compile(
-            r"\b(?:on\s+)?(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>"
-            + MONTH
-            + r")\b\.?"
-            + _DATE_TAIL,
+            r"\b(?:on\s+)?(?:(?P<wd>" + ANY_WEEKDAY + r"),?\s+(?:the\s+)?|the\s+)" + ORDINAL_DAY
+            + r"(?!\s+(?:of\s+)?" + MONTH + r"\b)(?=\s*(?:$|[^\w\s]|(?:was|is|at|in|on|for|and|or|not|"
+            r"instead|then|so|but|when|which|it|works?)\b))",
             re.I,
+        ),
+        _h_day_of_month,
+    ),
+    (
+        re.compile(
+            r"\b(?P<n>" + COUNT + r")\s+(?P<unit>hours?|hrs?|minutes?|mins?)\s+(?:ago|earlier|back)\b", re.I
+        ),
+        _h_hours_ago,
+    ),
+    (
+        re.compile(
+            r"\b(?:on\s+)?(?:" + ANY_WEEKDAY + r",?\s+)?(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+"
+            r"(?:of\s+)?(?P<mon>" + MONTH + r")\b\.?" + _DATE_TAIL, re.I,
         ),
         _h_date,
     ),
     (
         re.compile(
-            r"\b(?:on\s+)?(?P<mon>" + MONTH + r")\.?\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?\b(?!:)" + _DATE_TAIL,
+            r"\b(?:on\s+)?(?:" + ANY_WEEKDAY + r",?\s+)?(?P<mon>" + MONTH
+            + r")\.?\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?\b(?!:)" + _DATE_TAIL,
             re.I,
         ),
         _h_date,

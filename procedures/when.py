@@ -1,0 +1,269 @@
+"""A "when" question answered with the date of the asked event, never with a sentence.
+
+The turn that tells the event is found by the event's own words and their common paraphrases
+(`procedures.event_words`: "passed away" for die, "got him from the shelter" for adopt) and by its
+object ("the bike", "Segfault"), the procedure's ranking breaking ties. Its date is the time its
+sentence says, resolved against when the turn was said ("yesterday", "on saturday", "on the 8th"),
+else a short dated reply after it ("lena and i broke up" … "like two hours ago"), else the turn's
+own date when it tells the event as done. Later words win: a correction ("sorry, it's the 27th",
+"Wednesday the 19th, not the 18th") or a move ("moved to aug 22") in the turns that follow, or in
+a later exchange about the event, replaces the date; a date only floated ("maybe the 14th?") does
+not replace one that was set. A question about the original date ("originally planned") keeps the
+first. No turn telling the event: None, and the caller abstains rather than quote a sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from planners.question import Question
+from tkg.models import Evidence
+from tkg.nlp import parse, parse_many
+from tkg.text import split_sentences
+from tkg.time_words import MONTH, clause_tense
+from tkg.timeparse import TimeRef, find_times
+
+from .about import Subject
+from .backfill import turn_evidence
+from .event_words import QuestionEvent, question_event
+from .group_turns import turns_by_seq, turns_by_uuid, turns_with_terms
+from .slots import FAR_PAST
+from .stated import hypothetical
+from .synthesis import dedupe, format_day, format_ref
+
+if TYPE_CHECKING:
+    from tkg.context import Context
+
+WHEN_Q = re.compile(r"^\s*(?:when\b|(?:on\s+)?what (?:date|day)\b|which (?:date|day)\b)", re.I)
+_CORRECTS = re.compile(
+    r"\b(?:sorry|actually|wait|correction|i mean|my mistake|my bad|oops|scratch that|forgive me|corrected"
+    r"|misread|wrong (?:line|date|day)|we went with|changed (?:it|the date)|not the \d)", re.I)
+_MOVED = re.compile(r"\b(?:moved|pushed(?:\s+back)?|postponed|rescheduled|changed|put\s+back"
+                    r"|brought\s+forward|bumped|delayed)\b(?:\s+\w+){0,3}?\s+(?:to|till|until|for)\b", re.I)
+_SET = re.compile(r"\b(?:set|fixed|locked|confirmed|booked|official|final)\b", re.I)
+_ORIGINAL = re.compile(r"\b(?:originally|initially|at first|first planned|supposed to|meant to)\b", re.I)
+_BARE_ORDINAL = re.compile(r"(?<![\w£$€])([12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?"
+                           + MONTH + r"\b)", re.I)
+_ASKS_WHEN = re.compile(r"\b(?:when|what (?:date|day|time)|which day|the date)\b[^.!]*(?:\?|$)", re.I)
+_MONTH_NAME = re.compile(r"\b" + MONTH + r"\b", re.I)
+_DENIED_BEFORE = re.compile(r"(?:\bnot|n't|\bno)\s+(?:on\s+)?(?:the\s+)?$", re.I)
+FOLLOW_TURNS = 3  # turns after the telling one a short dated reply may date it from
+CORRECT_TURNS = 4  # turns after a dated mention a correction of it may come in
+LEAD_WITHIN = 3  # how high retrieval must rank the telling turn for it to lead the evidence
+SHORT = 12  # words of a sentence that dates the event told just before it
+
+
+@dataclass
+class Dated:
+    """A date the conversation gives the event, with the turn that gives it."""
+
+    start: datetime
+    text: str  # how it was written: the answer's words
+    evidence: Evidence
+    proposed: bool = False
+    how: str = ""
+    sentence: str = ""  # the sentence that gave it: corrections come after it
+
+
+@dataclass
+class WhenReading:
+    answer: str
+    support: list[Evidence]
+    trace: dict[str, Any]
+    theirs: bool = False  # the telling sentence is the subject's own or names them
+    teller: str = ""  # who said it
+    untold: bool = False  # the question's own verb is said only as asked, wished or denied: no date
+
+
+def is_when(q: Question) -> bool:
+    """The question asks for the date or time of an event (not "how long")."""
+    return q.asked.kind == "date" and WHEN_Q.search(q.text) is not None
+
+
+def names_date(answer: str) -> bool:
+    """The answer says a date (a year, or a month's name), not only a sentence about the event."""
+    return bool(re.search(r"\b(?:1[89]|20)\d\d\b", answer) or _MONTH_NAME.search(answer))
+
+
+def _refs(text: str, at: datetime, *, lead: str = "") -> list[TimeRef]:
+    """The dates ``text`` says, resolved against ``at``, none denied ("not the 18th") nor a span
+    ("since May"); with ``lead`` (the telling sentence) its tense reads a follow-up's date."""
+    joined = f"{lead.rstrip(' .!?')}, {text}" if lead else text
+    off = len(joined) - len(text)
+    return [TimeRef(r.text, r.start, r.end, r.granularity, (r.span[0] - off, r.span[1] - off))
+            for r in find_times(joined, at) if r.span[0] >= off and r.granularity != "range"
+            and not _DENIED_BEFORE.search(joined[max(0, r.span[0] - 8):r.span[0]])]
+
+
+def _answer_text(ref: TimeRef, said_at: datetime) -> str:
+    words = ref.text.strip()
+    text = format_ref(ref)
+    if not re.search(r"\b\d{4}\b", words):  # relative words: the words and when they were said
+        return f'{text} ("{words}", said on {format_day(said_at)})'
+    return text
+
+
+def _telling(ev: QuestionEvent, pool: list[Evidence], ranked: list[Evidence], names: frozenset[str]
+             ) -> list[tuple[float, Evidence, str]]:
+    """(score, turn, sentence) for every sentence of ``pool`` that tells the event as stated."""
+    rank = {e.episode: i for i, e in enumerate(ranked)}
+    said = [e for e in pool if ev.tells(e.text)]
+    parse_many([e.text for e in said])
+    out = []
+    for e in said:
+        for sent in parse(e.text).sents:
+            text = sent.text
+            if not ev.tells(text) or text.rstrip().endswith("?") or ev.denied(text):
+                continue
+            hits = min(ev.object_hits(text), 3) + 0.5 * min(ev.object_hits(e.text), 3)
+            if ev.nominal and hits < 1:
+                continue
+            who = 0.5 if (e.speaker or "").lower() in names else 0.0
+            bonus = 1.0 / (1 + rank[e.episode]) if e.episode in rank else 0.0
+            out.append((3.0 + hits + who + bonus, e, text))
+    return out
+
+
+def _after(ctx: Context, group: str, e: Evidence, n: int) -> list[Evidence]:
+    """The ``n`` turns said after ``e`` in the same sitting (within twelve hours of it)."""
+    row = turns_by_uuid(ctx, group, [e.episode])
+    if not row or row[0].get("seq") is None:
+        return []
+    seq = int(row[0]["seq"])
+    rows = sorted(turns_by_seq(ctx, group, list(range(seq + 1, seq + n + 1))), key=lambda r: r["seq"])
+    out = []
+    for r in rows:
+        if e.valid_at and r.get("valid_at") and abs(r["valid_at"] - e.valid_at) > timedelta(hours=12):
+            break
+        out.append(turn_evidence(r, 0.0, group))
+    return out
+
+
+def _date_of(ctx: Context, group: str, e: Evidence, sentence: str) -> Dated | None:
+    """The date the telling sentence gives, or a short dated sentence after it (`SHORT` words, in its
+    turn, the teller's next turns or the answer to a "when?" among the `FOLLOW_TURNS` after), or the
+    turn's own date when it tells the event as done."""
+    at = e.valid_at
+    if at is None:
+        return None
+    refs = _refs(sentence, at)
+    if refs:
+        return Dated(refs[0].start, _answer_text(refs[0], at), e, hypothetical(parse(sentence)[:]),
+                     "its sentence", sentence)
+    later = split_sentences(e.text)
+    rest = later[next((i + 1 for i, s in enumerate(later) if sentence.strip() in s), len(later)):]
+    after, asked = [], False
+    for t in _after(ctx, group, e, FOLLOW_TURNS):  # the teller's own next turns, or the answer to "when?"
+        if t.speaker == e.speaker or asked:
+            after.append((t, split_sentences(t.text)))
+        asked = _ASKS_WHEN.search(t.text) is not None
+    for turn, sents in [(e, rest), *after]:
+        for s in sents:
+            if s.rstrip().endswith("?") or len(s.split()) > SHORT:
+                continue
+            got = _refs(s, turn.valid_at or at, lead=sentence)
+            if got:
+                return Dated(got[0].start, _answer_text(got[0], turn.valid_at or at), turn, False,
+                             f"a short dated sentence after it ({turn.source_ref})", s)
+    if clause_tense(sentence, 0) == "future":
+        return None
+    return Dated(at, format_day(at), e, False, "the turn's own date", sentence)
+
+
+def _correction(text: str, current: Dated, turn: Evidence, *, cued: bool, about: bool) -> Dated | None:
+    """A new date for the event from a sentence that corrects or moves it (``cued``: its turn says
+    so), or, in a later turn ``about`` the event, one that says its date is set ("date locked: 9 august")."""
+    if text.rstrip().endswith("?") or turn.valid_at is None:
+        return None
+    if not (cued or _CORRECTS.search(text) or _MOVED.search(text) or about and _SET.search(text)):
+        return None
+    refs = _refs(text, turn.valid_at)
+    bare = _BARE_ORDINAL.search(text)
+    monthless = not refs or not _MONTH_NAME.search(refs[0].text)  # "Wednesday the 19th": the month corrected
+    first = bare is not None and (not refs or bare.start() < refs[0].span[0]
+                                  or monthless and bare.start() < refs[0].span[1])
+    if bare and first and not _DENIED_BEFORE.search(text[max(0, bare.start() - 8):bare.start()]):
+        try:  # "wait no, 25th": the day in the month of the date it corrects
+            day = current.start.replace(day=int(bare.group(1)))
+        except ValueError:
+            return None
+        return Dated(day, format_day(day), turn, hypothetical(parse(text)[:]),
+                     f"corrected in {turn.source_ref}")
+    if not refs or refs[0].granularity not in ("day", "month", "weekend", "week"):
+        return None
+    ref = refs[0]
+    shown = format_day(ref.start) if ref.granularity == "day" else format_ref(ref)
+    return Dated(ref.start, shown, turn, hypothetical(parse(text)[:]), f"corrected in {turn.source_ref}")
+
+
+def _corrected(ctx: Context, group: str, ev: QuestionEvent, first: Dated, pool: list[Evidence]) -> Dated:
+    """The last word on the event's date (see the module doc): in the rest of the turn that dated it
+    and the `CORRECT_TURNS` after it, then in each later turn about the event and the two after it;
+    a turn's first correction counts."""
+    current = first
+    e = first.evidence
+    sents = split_sentences(e.text)
+    said = first.sentence.strip()
+    idx = next((i + 1 for i, s in enumerate(sents) if said and said in s), 0)
+    stretch: list[tuple[Evidence, list[str]]] = [(e, sents[idx:])]
+    stretch += [(t, split_sentences(t.text)) for t in _after(ctx, group, e, CORRECT_TURNS)]
+    later = sorted((t for t in pool if t.valid_at and e.valid_at and t.valid_at > e.valid_at
+                    and (ev.tells(t.text) or ev.object_hits(t.text) >= max(1, len(ev.objects) // 2))),
+                   key=lambda t: t.valid_at or FAR_PAST)
+    told = {t.episode for t in later if ev.tells(t.text)}
+    for t in later:
+        stretch += [(t, split_sentences(t.text))]
+        stretch += [(x, split_sentences(x.text)) for x in _after(ctx, group, t, 2)]
+    seen = {e.episode}
+    for turn, texts in stretch:
+        if turn.episode in seen and turn is not e:
+            continue
+        seen.add(turn.episode)
+        cued, about = bool(_CORRECTS.search(turn.text)), turn.episode in told
+        for s in texts:
+            got = _correction(s, current, turn, cued=cued, about=about)
+            if got is not None and not (got.proposed and not current.proposed):
+                current = got
+                break
+    return current
+
+
+def read_when(ctx: Context, q: Question, group: str, turns: list[Evidence], ranked: list[Evidence],
+              names: frozenset[str], subject: Subject | None) -> WhenReading | None:
+    """The date of the question's event (see the module doc), or None when no turn tells it."""
+    ev = question_event(q.text, names)
+    needles = ev.needles()
+    rows = turns_with_terms(ctx, group, needles, 400) if needles else []
+    pool = dedupe(turns + [turn_evidence(r, 0.0, group) for r in rows])
+    tellings = _telling(ev, pool, ranked, names)
+    trace: dict[str, Any] = {"event": ev.to_trace(), "tellings": len(tellings)}
+    if not tellings:  # the verb said only in questions, wishes or denials ("any chance of rebooking?")
+        asked_only = not ev.nominal and any(ev.tells(e.text) for e in pool)
+        return WhenReading("", [], {**trace, "reason": "the event is only asked about, wished or denied"},
+                           untold=True) if asked_only else None
+    top = max(s for s, _, _ in tellings)
+    # the first that tells it best: later ones look back
+    near = [t for t in tellings if t[0] >= top - 0.5]
+    best = sorted(near, key=lambda t: (t[1].valid_at or FAR_PAST, -t[0]))
+    dated = None
+    for _, e, sentence in best:
+        dated = _date_of(ctx, group, e, sentence)
+        if dated is not None:
+            break
+    if dated is None:
+        return None
+    trace["told_in"] = e.source_ref
+    trace["dated_by"] = dated.how
+    final = dated if _ORIGINAL.search(q.text) else _corrected(ctx, group, ev, dated, pool)
+    if final is not dated:
+        trace["corrected"] = final.how
+    # the telling turns lead when retrieval ranks the telling one among its best few; else the
+    # procedure's best turn keeps its place before them (it is often the one that says it again)
+    told = [e, dated.evidence, final.evidence]
+    best_ranked = [r.episode for r in ranked[:LEAD_WITHIN]]
+    support = dedupe(told + ranked if e.episode in best_ranked or not ranked else ranked[:1] + told + ranked)
+    theirs = subject is not None and (subject.said_by(e.speaker) or subject.named_in(sentence))
+    return WhenReading(final.text, support, trace, theirs, e.speaker or "")

@@ -1,0 +1,91 @@
+"""When-questions answer the date of the asked event, never a sentence: the event found by its words and
+their paraphrases ("passed away" for die, "popped the question" for propose), relative dates resolved
+against the telling turn, a short dated reply after it ("about three hours ago"), corrections and moves
+winning over the first date, a floated date losing to a set one, and no date tied to the event an
+abstention. Our own sentences, and our own conversation end to end (tests/data/reader/noor_bastian.json)
+on each store."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from reliability.common import ingested
+
+from procedures.event_words import question_event
+from procedures.when import Dated, _correction
+from tkg.memory import Memory
+from tkg.models import NO_INFORMATION, Evidence
+
+DATA = Path(__file__).parent / "data" / "reader" / "noor_bastian.json"
+
+
+# question → a sentence that tells its event, one that only shares a word with it
+TOLD = {
+    "When did Pickle die?": ("our cat passed away last night", "pickle is getting slow"),
+    "When did Pickle pass away?": ("we had to put her to sleep", "we passed the vet's on the way"),
+    "When did Bastian adopt Waffles?": ("we got him from the shelter on tuesday", "we walked him on tuesday"),
+    "When did Tariq propose to Noor?": ("he popped the question!!", "he asked a question"),
+    "When did Bastian and Ilya break up?": ("me and ilya split up", "ilya and me went up the hill"),
+    "When did Noor start working at the bakery?": ("first shift at the bakery is thurs", "the bakery shut"),
+    "When was the scooter stolen?": ("my scooter got swiped", "my scooter got washed"),
+    "When is the wedding?": ("the wedding's fixed for the 3rd", "wed 3rd is bin day"),
+}
+
+
+@pytest.mark.parametrize(("question", "said"), TOLD.items())
+def test_an_event_is_told_by_its_words_and_their_paraphrases(question: str, said: tuple[str, str]) -> None:
+    told, not_told = said
+    ev = question_event(question, frozenset())
+    assert ev.tells(told) and not ev.tells(not_told)
+
+
+def test_a_denial_before_the_event_denies_it_and_one_in_another_clause_does_not() -> None:
+    ev = question_event("When did they get married?", frozenset())
+    assert ev.denied("we never got married in the end")
+    assert not ev.denied("we're married!! i have never been so tired")
+
+
+def _turn(text: str, said: datetime) -> Evidence:
+    return Evidence(source_ref="X1:2", episode="e2", text=text, valid_at=said, score=1.0, group="g")
+
+
+def test_a_correction_takes_a_bare_day_in_the_month_it_corrects_and_a_floated_date_is_marked() -> None:
+    said = datetime(2024, 3, 20, 18, 0, tzinfo=UTC)
+    first = Dated(datetime(2024, 4, 13, tzinfo=UTC), "13 April 2024", _turn("saturday 13th april", said))
+    turn = _turn("x", said)
+    fixed = _correction("oops, it's the 20th, not the 13th", first, turn, cued=False, about=False)
+    assert fixed is not None and fixed.start == datetime(2024, 4, 20, tzinfo=UTC) and not fixed.proposed
+    floated = _correction("we might move it to the 27th, maybe", first, turn, cued=True, about=False)
+    assert floated is not None and floated.proposed
+    assert _correction("is it the 20th?", first, turn, cued=True, about=False) is None
+    assert _correction("the 20th is my mum's birthday", first, turn, cued=False, about=False) is None
+
+
+@pytest.fixture(scope="module")
+def nb(mem: Memory) -> tuple[Memory, str]:
+    return mem, ingested(mem, "noor-bastian", DATA)
+
+
+@pytest.mark.parametrize(("question", "wanted"), [
+    ("When was Noor's scooter stolen?", "1 October 2023"),  # "last night", said on 2 October
+    ("When did Noor start working at Crumb & Co?", "5 October 2023"),  # "first shift is thurs"
+    ("When did Bastian and Ilya break up?", "17 November 2023"),  # "about three hours ago" at 1:20 am
+    ("When did Pickle die?", "14 March 2024"),  # "passed away on the 14th"
+    ("What date is the Lumen Collective show?", "20 April 2024"),  # "sorry it's the 20th", not the 13th
+    ("When did Tariq propose to Noor?", "5 May 2024"),  # "popped the question … sunday", told on Thursday
+    ("When did Bastian adopt Waffles?", "7 May 2024"),  # "got him from the shelter on tuesday"
+    ("When is Noor's book launch?", "10 June 2024"),  # "pushed back to june 10"; "might move it" only floats
+    ("When was Noor's book launch originally planned?", "3 June 2024"),  # the first date asked for
+])
+def test_when_questions_answer_the_events_date(nb: tuple[Memory, str], question: str, wanted: str) -> None:
+    m, group = nb
+    a = m.ask(question, group=group)
+    assert a.answer.startswith(wanted) and not a.abstained, (a.answer, a.trace.get("reading"))
+
+
+def test_no_turn_dating_the_event_is_no_information(nb: tuple[Memory, str]) -> None:
+    m, group = nb
+    a = m.ask("When did Noor sell her piano?", group=group)  # only thought about selling it
+    assert a.abstained and a.answer == NO_INFORMATION, (a.answer, a.trace.get("reading"))
