@@ -1,13 +1,13 @@
 """The time an as-of question is anchored to by an event ("who was her boss when she joined
 Lumenkraft?"): the first turn that tells the event, where a turn naming the event's own names
-outranks an earlier one that only shares its verb (procedures/reading.py). Our own sentences."""
+outranks an earlier one that only shares its verb (procedures/event_turns.py). Our own sentences."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from procedures.reading import event_window
+from procedures.event_turns import event_window
 from tkg.models import Evidence
 
 
