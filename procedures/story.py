@@ -93,9 +93,10 @@ class Ties:
             "echoes": sorted(matches(text, self.echoes)), "change": change_in(text), "near": round(near, 2),
         }
         words = (TOPIC_WORD * len(why["topic"]) + PHRASE * bool(found) + RELATIVE * len(why["relatives"])
-                 + VALUE * bool(why["values"]) + SOURCE * why["source"] + ECHO * bool(why["echoes"]))
-        tied = words > 0 or near >= NEAR
-        score = words + near + OTHER_SPEAKER * other + CHANGE * (why["change"] is not None and tied)
+                 + VALUE * bool(why["values"]) + SOURCE * why["source"])
+        echo = ECHO * bool(why["echoes"])  # ties a turn only with a change: "brújula let six of us go"
+        tied = words > 0 or near >= NEAR or bool(echo and why["change"])
+        score = words + echo + near + OTHER_SPEAKER * other + CHANGE * (why["change"] is not None and tied)
         return Scored(row, round(score, 3), {**why, "tied": tied})
 
 
