@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from tkg.context import Context
 
 MAX_BULLETS = 8
+RELATED = 5  # closest turns kept as evidence when the procedure abstains
 FLOOR = 2.5  # the score a turn needs to be part of the story
 NEAR = 1.5  # standard scores of closeness that tie a turn to the topic without a word of it
 # weights of what ties a turn to the topic (closeness counts one per standard deviation)
@@ -97,7 +98,7 @@ class Ties:
         echo = ECHO * bool(why["echoes"])  # ties a turn only with a change: "brújula let six of us go"
         tied = words > 0 or near >= NEAR or bool(echo and why["change"])
         score = words + echo + near + OTHER_SPEAKER * other + CHANGE * (why["change"] is not None and tied)
-        return Scored(row, round(score, 3), {**why, "tied": tied})
+        return Scored(row, round(score, 3), {**why, "words": words > 0, "tied": tied})
 
 
 def story(ctx: Context, q: Question, group: str, payload: Payload, subject: Subject | None,
@@ -110,7 +111,8 @@ def story(ctx: Context, q: Question, group: str, payload: Payload, subject: Subj
     facts = [f for f in _family_facts(ctx, group, subject, family, as_of)
              if not named or matches(f.object, named)]  # "the Chicago trip": not every plan
     ties = Ties(own, related, relation_phrases(family, ctx.registry),
-                {loose_stem(w) for f in facts for w in terms(f.object) if len(w) > 2} - own,
+                {s for f in facts for w in terms(f.object)
+                 if len(w) > 2 and w not in STOPWORDS and (s := loose_stem(w)) not in PLAIN_STEMS} - own,
                 {ep for f in facts for ep in f.episodes[:1]})
     topic = " ".join(words)
     rows = _candidates(ctx, group, q, topic, payload, subject, as_of)
@@ -134,16 +136,19 @@ def story(ctx: Context, q: Question, group: str, payload: Payload, subject: Subj
             again = _closeness(gv, _feedback(gv, ctx.embed_query(topic), best), rows)
             near = Closeness({u: max(z, again.z.get(u, z)) for u, z in near.z.items()}, near.sentence)
         scored = ranked()
-    chosen = [s for s in scored if s.why["tied"] and s.score >= FLOOR][:MAX_BULLETS]
+    said = any(s.why["words"] for s in scored)  # a topic no turn words is not in the conversation
+    chosen = [s for s in scored if said and s.why["tied"] and s.score >= FLOOR][:MAX_BULLETS]
     trace: dict[str, Any] = {
         "procedure": "long_form", "summary": "topic", "topic": list(words), "relations": sorted(family),
         "echoes": sorted(ties.echoes), "subject": subject.name if subject else None, "facts": len(facts),
         "candidates": len(rows), "selected": len(chosen),
         "chosen": [{"ref": s.row.get("source_ref"), "score": s.score, **s.why} for s in chosen],
     }
-    if not chosen:
-        why = "no turn of the subject is about the topic"
-        return ProcedureResult("", [], facts, True, {**trace, "reason": why})
+    if not chosen:  # the closest turns stay as evidence, as related turns (not as support)
+        why = "no turn of the subject is about the topic" if said else "no turn says the topic's words"
+        related_turns = [turn_evidence(s.row, s.score, group) for s in scored[:RELATED]]
+        trace.update(reason=why, evidence="related turns")
+        return ProcedureResult("", related_turns, facts, True, trace)
     evidence = [turn_evidence(s.row, s.score, group) for s in chosen]
     keys = own | related | ties.values
     timeline = sorted(evidence, key=lambda e: (e.valid_at or _EPOCH, e.source_ref or ""))

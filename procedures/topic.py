@@ -52,11 +52,11 @@ _GENERIC = frozenset("""be get go going went gone take make come do have put giv
     new week weekend call head spend return away end living day line first stop step data game""".split())
 # Verbs and phrases that say something changed: a story is told by them.
 _CHANGE_VERBS = """start begin join quit leave resign retire fire hire offer accept decline promote cancel
-    postpone delay rebook book move relocate sell buy adopt die propose marry divorce graduate finish open
-    close launch collapse lose win sign transfer drop rescind freeze froze frozen withdraw withdrew
+    postpone delay rebook book move relocate sell buy adopt die propose engage marry divorce graduate finish
+    open close launch collapse lose win sign transfer drop rescind freeze froze frozen withdraw withdrew
     withdrawn""".split()
 _CHANGE_PHRASES = re.compile(
-    r"\b(?:laid|lay|lays|laying)\s+(?:\w+\s+)?off\b|\blet\s+(?:\w+\s+){0,4}go\b|\b(?:fell|fall|falls|fallen)\s+"
+    r"\b(?:laid|lay|lays|laying)\s+(?:\w+\s+){0,3}off\b|\blet\s+(?:\w+\s+){0,4}go\b|\b(?:fell|fall|falls|fallen)\s+"
     r"through\b|\b(?:pull|pulled|pulls)\s+out\b|\b(?:call|called|calls)\s+(?:\w+\s+){0,3}off\b|\b(?:broke|break)"
     r"\s+up\b|\bsplit\s+up\b|\bfroze\s+hiring\b|\bhiring\s+freeze\b|\bis\s+off\b|\bno\s+longer\b",
     re.I,
