@@ -29,6 +29,7 @@ from .retrieval import retrieve
 from .slots import analyse
 from .story import story, story_subject
 from .synthesis import best_sentence, dedupe, fact_evidence, format_day
+from .temporal import temporal
 from .topic import says_something, topic_words
 
 if TYPE_CHECKING:
@@ -73,6 +74,8 @@ def long_form(
     words = topic_words(q.text, subject.aliases if subject else ())
     if words:
         return story(ctx, q, group, payload, subject, words, as_of=as_of)
+    if q.anchor is not None:  # "what happened with Noor in May?": what was said then, not a whole history
+        return temporal(ctx, q, group, payload, as_of=as_of)
     last = min(span["last"], as_of) if as_of is not None else span["last"]
     slices = strata(span["first"], last, payload.depth)
     per = max(PER_STRATUM, math.ceil(payload.depth / len(slices)))

@@ -35,6 +35,7 @@ from .group_turns import group_turns
 from .group_vectors import GroupVectors, group_vectors
 from .result import ProcedureResult
 from .retrieval import retrieve
+from .slots import FAR_FUTURE, FAR_PAST, group_time, resolve_window
 from .synthesis import format_day
 from .topic import PLAIN_STEMS, change_in, matches, relation_phrases, relatives, says_something
 
@@ -102,8 +103,9 @@ class Ties:
 
 
 def story(ctx: Context, q: Question, group: str, payload: Payload, subject: Subject | None,
-          words: tuple[str, ...], *, as_of: datetime | None = None) -> ProcedureResult:
-    """The topical summary of ``words`` for ``subject`` (see the module doc)."""
+          words: tuple[str, ...], *, as_of: datetime | None = None, timed: bool = True) -> ProcedureResult:
+    """The topical summary of ``words`` for ``subject`` (see the module doc); with a time anchor, told by the
+    turns said then, else (the anchor dates the thing: "the trip booked for October") by all of them."""
     names = {w for n in q.named for w in terms(n)}
     own = {loose_stem(w) for w in words}
     named = {loose_stem(w) for w in words if w in names}
@@ -115,7 +117,7 @@ def story(ctx: Context, q: Question, group: str, payload: Payload, subject: Subj
                  if len(w) > 2 and w not in STOPWORDS and (s := loose_stem(w)) not in PLAIN_STEMS} - own,
                 {ep for f in facts for ep in f.episodes[:1]})
     topic = " ".join(words)
-    rows = _candidates(ctx, group, q, topic, payload, subject, as_of)
+    rows = _candidates(ctx, group, q, topic, payload, subject, as_of, timed)
     stated = {r["uuid"]: _statements(r.get("text") or "") for r in rows}
     other = {r["uuid"]: bool(subject and subject.speaker and not subject.said_by(r.get("speaker")))
              for r in rows}
@@ -144,6 +146,8 @@ def story(ctx: Context, q: Question, group: str, payload: Payload, subject: Subj
         "candidates": len(rows), "selected": len(chosen),
         "chosen": [{"ref": s.row.get("source_ref"), "score": s.score, **s.why} for s in chosen],
     }
+    if not chosen and timed and q.anchor is not None:
+        return story(ctx, q, group, payload, subject, words, as_of=as_of, timed=False)
     if not chosen:  # the closest turns stay as evidence, as related turns (not as support)
         why = "no turn of the subject is about the topic" if said else "no turn says the topic's words"
         related_turns = [turn_evidence(s.row, s.score, group) for s in scored[:RELATED]]
@@ -212,10 +216,10 @@ def _family_facts(ctx: Context, group: str, subject: Subject | None, family: fro
 
 
 def _candidates(ctx: Context, group: str, q: Question, topic: str, payload: Payload, subject: Subject | None,
-                as_of: datetime | None) -> list[Row]:
-    """The subject's turns that say something: said by them or naming them (every turn when the question
-    names nobody, or names someone no turn names); a group too large to keep gives its best-retrieved
-    turns."""
+                as_of: datetime | None, timed: bool) -> list[Row]:
+    """The subject's turns that say something, said by the time the question names (its anchor, ``as_of``):
+    said by them or naming them (every turn when the question names nobody, or names someone no turn names);
+    a group too large to keep gives its best-retrieved turns."""
     kept = group_turns(ctx, group)
     if kept is not None:
         rows = kept.rows
@@ -223,8 +227,13 @@ def _candidates(ctx: Context, group: str, q: Question, topic: str, payload: Payl
         wide = retrieve(ctx, topic or q.query, group, replace(payload, depth=payload.depth * 3, neighbours=0))
         rows = [{"uuid": h.episode_uuid, "text": h.text, "speaker": h.speaker, "valid_at": h.valid_at,
                  "source_ref": h.source_ref} for h in wide.hits]
+    start, end = FAR_PAST, as_of or FAR_FUTURE
+    window = resolve_window(q.anchor.text, group_time(ctx, group)) if q.anchor is not None and timed else None
+    if window is not None:  # "what happened to his job in August 2023": the story told then
+        start, end = max(start, window[0]), min(end, window[1])
     rows = [r for r in rows if says_something(r.get("text") or "")
-            and (as_of is None or (r.get("valid_at") is not None and r["valid_at"] <= as_of))]
+            and (start == FAR_PAST and end == FAR_FUTURE
+                 or (r.get("valid_at") is not None and start <= r["valid_at"] <= end))]
     if subject is None:
         return rows
     theirs = [r for r in rows if subject.said_by(r.get("speaker")) or subject.named_in(r.get("text") or "")]

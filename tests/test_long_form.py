@@ -140,3 +140,12 @@ def test_a_topic_no_turn_speaks_of_gets_no_story(mg: tuple[Memory, str]) -> None
     assert a.abstained and a.procedure == "long_form"
     assert a.trace["steps"]["reason"] == "no turn says the topic's words"
     assert a.evidence  # the closest turns stay, as related turns
+
+
+def test_a_story_at_a_time_is_told_by_the_turns_of_that_time(mg: tuple[Memory, str]) -> None:
+    m, group = mg
+    a = m.ask("What happened with Nell's sailing trip in October 2023?", group=group)
+    assert a.procedure == "long_form" and [d.month for d, _ in _bullets(a.answer)] == [10], a.answer
+    # no topic but a time: what was said then (the time-anchored procedure), not a whole history
+    then = m.ask("What happened with Nell in June 2023?", group=group)
+    assert then.trace["steps"]["procedure"] == "temporal" and then.evidence[0].source_ref.startswith("D2:")
