@@ -1,8 +1,9 @@
 """Long-form answers: the story of a topic, or a chronological overview of the group's whole history.
 
 A summary question with a topic ("What happened with Hannah's job offer?", "How did Kofi's work life
-change?") is answered by the turns about that topic (`procedures.story`). One without
-("What has Priya been up to?") is not answered by the top-k chunks —
+change?") is answered by the turns about that topic (`procedures.story`); one with only a time ("What
+happened with Noor in May 2023?") by the time-anchored procedure. One without either, or whose topic
+no turn words ("What has Priya been up to?") is not answered by the top-k chunks —
 those cluster in whichever session matches best. Instead the group's time span is split into
 strata (more for a deeper payload); one wide search is bucketed into them, each stratum it
 leaves empty is searched on its own, and the best evidence of every stratum is kept; the main
@@ -73,7 +74,11 @@ def long_form(
     subject = story_subject(q, ctx.speakers(group))
     words = topic_words(q.text, subject.aliases if subject else ())
     if words:
-        return story(ctx, q, group, payload, subject, words, as_of=as_of)
+        told = story(ctx, q, group, payload, subject, words, as_of=as_of)
+        if not told.abstained or told.trace.get("worded"):
+            return told
+        # no turn says a word of the topic ("What attributes describe John?"): answered as without one
+        trace["story"] = {"topic": list(words), "reason": told.trace.get("reason")}
     if q.anchor is not None:  # "what happened with Noor in May?": what was said then, not a whole history
         return temporal(ctx, q, group, payload, as_of=as_of)
     last = min(span["last"], as_of) if as_of is not None else span["last"]

@@ -142,7 +142,8 @@ def story(ctx: Context, q: Question, group: str, payload: Payload, subject: Subj
     chosen = [s for s in scored if said and s.why["tied"] and s.score >= FLOOR][:MAX_BULLETS]
     trace: dict[str, Any] = {
         "procedure": "long_form", "summary": "topic", "topic": list(words), "relations": sorted(family),
-        "echoes": sorted(ties.echoes), "subject": subject.name if subject else None, "facts": len(facts),
+        "echoes": sorted(ties.echoes), "worded": said, "subject": subject.name if subject else None,
+        "facts": len(facts),
         "candidates": len(rows), "selected": len(chosen),
         "chosen": [{"ref": s.row.get("source_ref"), "score": s.score, **s.why} for s in chosen],
     }
