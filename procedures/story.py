@@ -37,7 +37,7 @@ from .result import ProcedureResult
 from .retrieval import retrieve
 from .slots import FAR_FUTURE, FAR_PAST, group_time, resolve_window
 from .synthesis import format_day
-from .topic import PLAIN_STEMS, change_in, matches, relation_phrases, relatives, says_something
+from .topic import PLAIN_STEMS, change_in, matches, relation_phrases, relatives, says_something, text_stems
 
 if TYPE_CHECKING:
     from planners.payloads import Payload
@@ -86,13 +86,14 @@ class Ties:
     sources: set[str]
     echoes: set[str] = field(default_factory=set)
 
-    def score(self, row: Row, text: str, near: float, other: bool) -> Scored:
+    def score(self, row: Row, text: str, stems: frozenset[str], near: float, other: bool) -> Scored:
+        """``text``: what the turn states; ``stems``: the loose stems of its words."""
         found = self.phrases.search(text) if self.phrases is not None else None
         why: dict[str, Any] = {
-            "topic": sorted(matches(text, self.own)), "phrase": found.group(0) if found else None,
-            "relatives": sorted(matches(text, self.related - self.own))[:MAX_RELATIVES],
-            "values": sorted(matches(text, self.values)), "source": row["uuid"] in self.sources,
-            "echoes": sorted(matches(text, self.echoes)), "change": change_in(text), "near": round(near, 2),
+            "topic": sorted(stems & self.own), "phrase": found.group(0) if found else None,
+            "relatives": sorted(stems & (self.related - self.own))[:MAX_RELATIVES],
+            "values": sorted(stems & self.values), "source": row["uuid"] in self.sources,
+            "echoes": sorted(stems & self.echoes), "change": change_in(text), "near": round(near, 2),
         }
         words = (TOPIC_WORD * len(why["topic"]) + PHRASE * bool(found) + RELATIVE * len(why["relatives"])
                  + VALUE * bool(why["values"]) + SOURCE * why["source"])
@@ -119,13 +120,15 @@ def story(ctx: Context, q: Question, group: str, payload: Payload, subject: Subj
     topic = " ".join(words)
     rows = _candidates(ctx, group, q, topic, payload, subject, as_of, timed)
     stated = {r["uuid"]: _statements(r.get("text") or "") for r in rows}
+    stems = {u: text_stems(text) for u, text in stated.items()}
     other = {r["uuid"]: bool(subject and subject.speaker and not subject.said_by(r.get("speaker")))
              for r in rows}
     gv = group_vectors(ctx, group)
     near = _closeness(gv, ctx.embed_query(topic), rows) if gv is not None else Closeness({}, {})
 
     def ranked() -> list[Scored]:
-        out = [ties.score(r, stated[r["uuid"]], near.z.get(r["uuid"], 0.0), other[r["uuid"]]) for r in rows]
+        out = [ties.score(r, stated[r["uuid"]], stems[r["uuid"]], near.z.get(r["uuid"], 0.0),
+                          other[r["uuid"]]) for r in rows]
         return sorted(out, key=lambda s: (-s.score, str(s.row["uuid"])))
 
     scored = ranked()

@@ -155,6 +155,12 @@ def says_something(text: str) -> bool:
     return n >= MIN_TERMS or (n >= MIN_TERMS - 1 and change_in(text) is not None)
 
 
+@lru_cache(maxsize=50_000)
+def text_stems(text: str) -> frozenset[str]:
+    """The loose stems of the words of ``text``, kept per text: a story reads every turn of its group."""
+    return frozenset(loose_stem(w) for w in terms(text))
+
+
 def matches(text: str, stems: Collection[str]) -> set[str]:
     """The loose stems of ``stems`` that words of ``text`` have."""
-    return {s for w in terms(text) if (s := loose_stem(w)) in stems}
+    return set(text_stems(text).intersection(stems))
