@@ -24,12 +24,13 @@ Example::
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Collection, Iterable
 from functools import lru_cache
+from importlib import resources
 
 from planners.cues import find_time_anchor
 from planners.query_text import QUESTION_FRAME
-from tkg.extract.lexicon import inflections
 from tkg.predicates import Predicate, PredicateRegistry
 from tkg.text import STOPWORDS, content_terms, loose_stem, split_sentences, terms
 
@@ -50,6 +51,35 @@ _PHRASAL_FRAME = re.compile(r"\b(?:turn(?:ed)?|work(?:ed)?|pan(?:ned)?)\s+out\b"
 # Too common to tie a turn to a topic, whichever relation's phrase they come from.
 _GENERIC = frozenset("""be get go going went gone take make come do have put give keep start set say see back
     new week weekend call head spend return away end living day line first stop step data game""".split())
+
+
+@lru_cache(maxsize=1)
+def _irregular() -> dict[str, tuple[str, ...]]:
+    """tkg/data/irregular_verbs.toml, the forms the extractor also reads (not imported from it: a question
+    never loads the extraction rules)."""
+    raw = tomllib.loads(resources.files("tkg").joinpath("data/irregular_verbs.toml").read_text("utf-8"))
+    return {verb: tuple(found) for verb, found in raw.items()}
+
+
+def forms(verb: str) -> frozenset[str]:
+    """A verb's surface forms: its irregular ones when listed, else -s, -ed, -ing (a final "e" dropped,
+    a final consonant after one vowel doubled as well: "cancelled", "dropping").
+
+    >>> sorted(forms("cancel"))[:3], "sold" in forms("sell")
+    (['cancel', 'canceled', 'canceling'], True)
+    """
+    if verb in _irregular():
+        return frozenset((verb, *_irregular()[verb]))
+    stem = verb[:-1] if verb.endswith("e") else verb
+    third = verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "z", "o")) else "s")
+    out = {verb, third, stem + "ed", stem + "ing"}
+    if re.search(r"[^aeiou][aeiou][bdglmnprt]$", verb):
+        out |= {verb + verb[-1] + "ed", verb + verb[-1] + "ing"}
+    if re.search(r"[^aeiou]y$", verb):
+        out |= {verb[:-1] + "ied", verb[:-1] + "ies"}
+    return frozenset(out)
+
+
 # Verbs and phrases that say something changed: a story is told by them.
 _CHANGE_VERBS = """start begin join quit leave resign retire fire hire offer accept decline promote cancel
     postpone delay rebook book move relocate sell buy adopt die propose engage marry divorce graduate finish
@@ -61,7 +91,7 @@ _CHANGE_PHRASES = re.compile(
     r"\s+up\b|\bsplit\s+up\b|\bfroze\s+hiring\b|\bhiring\s+freeze\b|\bis\s+off\b|\bno\s+longer\b",
     re.I,
 )
-_CHANGE_WORDS = frozenset(f for verb in _CHANGE_VERBS for f in inflections(verb))
+_CHANGE_WORDS = frozenset(f for verb in _CHANGE_VERBS for f in forms(verb))
 # what never ties a turn to a topic by itself: common words, framing words, change words (counted apart)
 PLAIN_STEMS = frozenset(loose_stem(w) for w in _GENERIC | _FRAME | _CHANGE_WORDS)
 MIN_TERMS = 3  # content words a turn needs to say something (two when one of them is a change)
@@ -133,7 +163,7 @@ def relation_phrases(family: frozenset[str], registry: PredicateRegistry) -> re.
             words = phrase.lower().split()
             words = words[1:] if words[:1] == ["be"] else words
             if len(words) >= 3 and not any("{" in w for w in words):
-                head = "|".join(sorted(map(re.escape, inflections(words[0])), key=len, reverse=True))
+                head = "|".join(sorted(map(re.escape, forms(words[0])), key=len, reverse=True))
                 found.add(rf"\b(?:{head})\s+" + r"\s+".join(map(re.escape, words[1:])) + r"\b")
     return re.compile("|".join(sorted(found)), re.I) if found else None
 
