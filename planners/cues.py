@@ -118,13 +118,26 @@ recency_cue = _cue(
     r"most recent(?:ly)?|at the moment|at present|presently|newest|today|up[- ]to[- ]date)\b(?!-)",
     'A marker that asks for the value as it stands now ("still", "currently", "latest").',
 )
+_HOW_AUX = r"\bhow(?:'s|\s+(?:is|are|was|were|has|have|had|did|does|do))\b"
+# the ordinary ways English asks for the story of something rather than one fact of it: "what happened
+# with/to X", "how did X change/develop/go/turn out", "tell me about X", "walk me through X", "what's the
+# story with X". "How did she get to work?", "how did he pay?" and "what happened on 3 May" are not.
+STORY = (
+    r"\bwhat(?:'s|\s+has|\s+had)?\s+happened\s+(?:with|to)\b|\bwhat\s+became\s+of\b"
+    rf"|{_HOW_AUX}[^?.!]{{1,70}}?\b(?:chang(?:e|ed|ing)|develop(?:ed|ing)?|evolv(?:e|ed|ing)|unfold(?:ed|ing)?"
+    r"|progress(?:ed|ing)?)\b"
+    rf"|{_HOW_AUX}[^?.!]{{1,70}}?\b(?:go|gone|going|went|turn(?:ed)?\s+out|work(?:ed)?\s+out|pan(?:ned)?\s+out)"
+    r"(?:\s+(?:so\s+far|overall|in\s+the\s+end|lately|recently))?\s*[?.!]?\s*$"
+    r"|\btell\s+me\s+(?:more\s+|all\s+)?about\b|\b(?:walk|talk|take)\s+me\s+through\b"
+    r"|\bwhat(?:'s|\s+is|\s+was)\s+the\s+(?:story|deal|situation)\s+(?:with|behind)\b"
+)
 summary_cue = _cue(
     r"\bsummari[sz]e\b|\bsummary\b|\boverview\b|\brecap\b|\brun-?down\b|\btell me everything\b"
     r"|\beverything (?:you know|that) |\beverything about\b|\bbeen up to\b|\bgoing on (?:with|in)\b"
     r"|\bcatch me up\b|\bfill me in\b|\b(?:whole|full) (?:story|picture)\b|\bhow has\b.{1,50}\bchanged\b"
     r"|\bdescribe\b|\bexplain what\b|'s story\b|\bwhat (?:is|'s) \w+ like\b|\bwhat do you know about\b"
-    r"|\bthe story of\b|\bin a nutshell\b|\bbig picture\b",
-    "A request for a summary or an overview rather than one fact.",
+    rf"|\bthe story of\b|\bin a nutshell\b|\bbig picture\b|{STORY}",
+    "A request for a summary, an overview or the story of something rather than one fact.",
 )
 _count_words = _cue(
     r"\bhow many\b|\bhow often\b|\bnumber of\b|\blist\b|\bname (?:all|every|each)\b|\bcount\b|\bin total\b"

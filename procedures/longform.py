@@ -1,6 +1,9 @@
-"""Long-form answers: a chronological overview sampled across the group's whole history.
+"""Long-form answers: the story of a topic, or a chronological overview of the group's whole history.
 
-A summary question ("What has Priya been up to?") is not answered by the top-k chunks —
+A summary question with a topic ("What happened with Hannah's job offer?", "How did Kofi's work life
+change?") is answered by the turns about that topic (`procedures.story`); one with only a time ("What
+happened with Noor in May 2023?") by the time-anchored procedure. One without either, or whose topic
+no turn words ("What has Priya been up to?") is not answered by the top-k chunks —
 those cluster in whichever session matches best. Instead the group's time span is split into
 strata (more for a deeper payload); one wide search is bucketed into them, each stratum it
 leaves empty is searched on its own, and the best evidence of every stratum is kept; the main
@@ -25,7 +28,10 @@ from .group_turns import group_span
 from .result import ProcedureResult, evidence_from_hits
 from .retrieval import retrieve
 from .slots import analyse
+from .story import story, story_subject
 from .synthesis import best_sentence, dedupe, fact_evidence, format_day
+from .temporal import temporal
+from .topic import says_something, topic_words
 
 if TYPE_CHECKING:
     from planners.payloads import Payload
@@ -54,7 +60,8 @@ def strata(first: datetime, last: datetime, depth: int) -> list[tuple[datetime, 
 def long_form(
     ctx: Context, q: Question, group: str, payload: Payload, *, as_of: datetime | None = None
 ) -> ProcedureResult:
-    """A chronological, coverage-first overview of what the group says about the question.
+    """The story of the question's topic (`procedures.story`), or without one a chronological,
+    coverage-first overview of what the group says about the question.
 
     >>> print(long_form(ctx, "What has Priya been up to?", "priya-marco", payload).answer)  # doctest: +SKIP
     - 12 March 2023 — Priya: I'm still living in Bristol and working as a nurse at Northwind, mostly nights.
@@ -64,6 +71,16 @@ def long_form(
     trace: dict[str, Any] = {"procedure": "long_form", "turns": span["turns"]}
     if not span["turns"]:
         return ProcedureResult("", [], [], True, {**trace, "reason": "the group has no turns"})
+    subject = story_subject(q, ctx.speakers(group))
+    words = topic_words(q.text, subject.aliases if subject else ())
+    if words:
+        told = story(ctx, q, group, payload, subject, words, as_of=as_of)
+        if not told.abstained or told.trace.get("worded"):
+            return told
+        # no turn says a word of the topic ("What attributes describe John?"): answered as without one
+        trace["story"] = {"topic": list(words), "reason": told.trace.get("reason")}
+    if q.anchor is not None:  # "what happened with Noor in May?": what was said then, not a whole history
+        return temporal(ctx, q, group, payload, as_of=as_of)
     last = min(span["last"], as_of) if as_of is not None else span["last"]
     slices = strata(span["first"], last, payload.depth)
     per = max(PER_STRATUM, math.ceil(payload.depth / len(slices)))
@@ -140,6 +157,7 @@ def select(
         seen.add((e.episode, e.text))
         covered.update(mentions(e))
 
+    pool = [[e for e in items if says_something(e.text)] or items for items in pool]  # no "lol ok" bullets
     for items in pool:
         if items:
             take(items[0])

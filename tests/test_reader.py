@@ -41,7 +41,7 @@ GROUP = "wren-ottilie"
     ("What is the name of Odile's rabbit?", "pet_name", "rabbit", False),
     ("What kind of animal is Crumb?", "animal", "animal", False),
     ("Which restaurants has Odile worked at over the years?", "organisation", "restaurant", True),
-    ("What happened to Odile's old van?", "event", "", False),
+    ("What happened to Odile's old van?", "summary", "", False),  # its story (tests/test_long_form.py)
     ("What is Odile's relationship status?", "status", "relationship", False),
     ("Summarise Odile's year.", "summary", "", False),
     ("Which board game does Odile play on Sundays?", "thing", "game", False),
