@@ -230,7 +230,7 @@ def _zero_point_rows(weight: np.ndarray) -> np.ndarray:
     [[-127, 2], [-73, 0]]
     """
     left = -weight.astype(np.int64).sum(axis=0)
-    rows = []
+    rows: list[np.ndarray] = []
     while not rows or left.any():
         step = np.clip(left, -127, 127)
         rows.append(step)
