@@ -28,6 +28,7 @@ from tkg.embed_onnx import (
     same_length_runs,
     sha256_of,
 )
+from tkg.embed_onnx_graph import _zero_point_rows
 from tkg.errors import ConfigError, EmbeddingError
 
 REPO = Path(__file__).resolve().parents[1]
@@ -105,6 +106,22 @@ def test_texts_of_one_length_run_together_and_keep_their_own_vectors_bitwise(tmp
     alone = np.stack([OnnxEmbedder(threads=1).embed([text])[0] for text in mixed])
     assert np.array_equal(together, alone)
     assert rows_model_path(tmp_path / "cache").is_file()
+
+
+def test_zero_point_rows_take_off_each_texts_zero_point_exactly() -> None:
+    """The extra weight rows sum to minus the column sums within int8's symmetric range, so a text's
+    zero point repeated in as many input columns gives the product of the shifted input, in integers."""
+    rng = np.random.default_rng(7)
+    weight = np.concatenate([np.full((64, 3), 127, np.int8), np.full((64, 3), -127, np.int8)], axis=1)
+    weight = np.concatenate([weight, rng.integers(-127, 128, (64, 6)).astype(np.int8)])
+    below = _zero_point_rows(weight)
+    assert below.dtype == np.int8 and np.abs(below.astype(np.int32)).max() <= 127
+    assert np.array_equal(below.astype(np.int64).sum(axis=0), -weight.astype(np.int64).sum(axis=0))
+    quantised = rng.integers(0, 256, (5, len(weight)))
+    zero = rng.integers(0, 256, (5, 1))
+    shifted = (quantised - zero) @ weight.astype(np.int64)
+    extended = np.concatenate([quantised, np.repeat(zero, len(below), axis=1)], axis=1)
+    assert np.array_equal(extended @ np.concatenate([weight, below]).astype(np.int64), shifted)
 
 
 def test_calls_group_texts_of_one_length_and_leave_the_rest_alone() -> None:

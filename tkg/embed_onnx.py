@@ -101,7 +101,7 @@ def int8_matmul_path(cache_dir: Path) -> Path:
 def rows_model_path(cache_dir: Path) -> Path:
     """Where the integer model that runs texts of one length together is kept
     (`embed_onnx_graph.rows_model`)."""
-    return cache_dir / "models" / f"minilm-int8-fused-{ONNX_SHA256[:16]}-per-text.onnx"
+    return cache_dir / "models" / f"minilm-int8-fused-{ONNX_SHA256[:16]}-rows.onnx"
 
 
 def verified(path: Path, size: int, sha256: str, what: str) -> Path:

@@ -3,9 +3,10 @@
 `int8_matmul_model` turns the file's dequantised weights into integer matrix products
 (``DynamicQuantizeMatMul``) and runs GELU and attention as onnxruntime's fused operators (`_fused`);
 `rows_model` makes from that a graph that runs any number of texts of one
-token length a call while quantising each text's activations by themselves, so batching changes no bit of
-a vector. Both are written once into the cache directory (whole or not at all) and reused; `tkg.embed_onnx`
-names the files and checks the source first.
+token length a call while quantising each text's activations by themselves (each product one
+``MatMulIntegerToFloat``, the zero points taken off by extra rows of the weight), so batching changes no
+bit of a vector. Both are written once into the cache directory (whole or not at all) and reused;
+`tkg.embed_onnx` names the files and checks the source first.
 """
 
 from __future__ import annotations
@@ -168,10 +169,11 @@ def rows_model(int8_model: Path | bytes, target: Path) -> Path | bytes:
     ``DynamicQuantizeMatMul`` becomes what it computes, with each text's activations quantised by
     themselves (the text's own min and max, taken with zero, give its scale and zero point, as the
     fused operator takes them for a whole run) and one integer matrix product for the whole batch:
-    ``QuantizeLinear`` on the batch axis, ``MatMulInteger``, minus zero point times the weight's column
-    sums (exact in int32), then times the text's scale and the weight's column scale. A text's vector
-    is then bitwise the one it gets alone (tests/test_embed_onnx.py checks it), while the products
-    run on the batch's rows at once. Made once into ``target``, then reused."""
+    ``QuantizeLinear`` on the batch axis, then one ``MatMulIntegerToFloat`` (`_zero_point_rows`) whose
+    extra inner rows take off each text's zero point times the weight's column sums (exact in int32)
+    and whose scale is the text's scale times the weight's column scale, as the fused operator
+    multiplies. A text's vector is then bitwise the one it gets alone (tests/test_embed_onnx.py checks
+    it), while the products run on the batch's rows at once. Made once into ``target``, then reused."""
     if target.is_file():
         return target
     onnx = _onnx()
@@ -179,9 +181,12 @@ def rows_model(int8_model: Path | bytes, target: Path) -> Path | bytes:
     model = onnx.load_from_string(int8_model) if isinstance(int8_model, bytes) else onnx.load(str(int8_model))
     weights = {w.name: w for w in model.graph.initializer}
     extra = [numpy_helper.from_array(np.float32(0), "rows_f0"),
+             numpy_helper.from_array(np.float32(1), "rows_f1"),
              numpy_helper.from_array(np.float32(255), "rows_f255"),
              numpy_helper.from_array(np.array([-1, 1, 1], np.int64), "rows_per_text")]
-    nodes = []
+    ids = model.graph.input[0].name  # (texts, tokens), the leading shape of every product's input
+    nodes = [helper.make_node("Shape", [ids], ["rows_texts_tokens"], name="rows_texts_tokens")]
+    augmented: set[str] = set()
     for node in model.graph.node:
         if node.op_type != "DynamicQuantizeMatMul":
             nodes.append(node)
@@ -189,9 +194,14 @@ def rows_model(int8_model: Path | bytes, target: Path) -> Path | bytes:
         x, w, w_scale, w_zero = node.input[:4]
         if numpy_helper.to_array(weights[w_zero]).any():
             raise EmbeddingError(f"{node.name}: the per-text rewrite needs weights without a zero point")
-        if not any(e.name == f"{w}_column_sum" for e in extra):
-            sums = numpy_helper.to_array(weights[w]).astype(np.int32).sum(axis=0, dtype=np.int32)
-            extra.append(numpy_helper.from_array(sums, f"{w}_column_sum"))
+        if w not in augmented:
+            augmented.add(w)
+            weight = numpy_helper.to_array(weights[w])
+            below = _zero_point_rows(weight)
+            extra += [numpy_helper.from_array(np.concatenate([weight, below]), f"{w}_rows"),
+                      numpy_helper.from_array(np.array([len(below)], np.int64), f"{w}_extra")]
+            nodes.append(helper.make_node("Concat", ["rows_texts_tokens", f"{w}_extra"], [f"{w}_zero_shape"],
+                                          name=f"{w}_zero_shape", axis=0))
         steps = _per_text_steps(x, w, w_scale, onnx.TensorProto)
         local = {out for _, _, out, _ in steps}
         prefix = f"{node.name}_rows_"
@@ -200,12 +210,32 @@ def rows_model(int8_model: Path | bytes, target: Path) -> Path | bytes:
                              name=prefix + out, **attrs)
             for op, ins, out, attrs in steps
         ]
-        nodes.append(helper.make_node("Mul", [prefix + "accf", prefix + "multiplier"], list(node.output),
-                                      name=prefix + "out"))
-    del model.graph.node[:]
+        product = [prefix + "xz", f"{w}_rows", prefix + "multiplier", "rows_f1"]
+        nodes.append(helper.make_node("MatMulIntegerToFloat", product, list(node.output), name=prefix + "out",
+                                      domain="com.microsoft"))
+    used = {i for n in nodes for i in n.input}
+    kept = [w for w in list(model.graph.initializer) + extra if w.name in used]  # not the weights replaced
+    del model.graph.node[:], model.graph.initializer[:]
     model.graph.node.extend(nodes)
-    model.graph.initializer.extend(extra)
+    model.graph.initializer.extend(kept)
     return _kept(model.SerializeToString(), target)
+
+
+def _zero_point_rows(weight: np.ndarray) -> np.ndarray:
+    """Rows to put below an int8 weight so that a text's zero point, repeated in as many extra columns of
+    its quantised input, takes off zero point times the weight's column sums inside the integer product:
+    they sum to minus the column sums, each entry within int8's symmetric range.
+
+    >>> _zero_point_rows(np.array([[100, -3], [100, 1]], np.int8)).tolist()
+    [[-127, 2], [-73, 0]]
+    """
+    left = -weight.astype(np.int64).sum(axis=0)
+    rows: list[np.ndarray] = []
+    while not rows or left.any():
+        step = np.clip(left, -127, 127)
+        rows.append(step)
+        left = left - step
+    return np.array(rows, np.int8)
 
 
 Step = tuple[str, list[str], str, dict[str, Any]]
@@ -214,7 +244,9 @@ Step = tuple[str, list[str], str, dict[str, Any]]
 def _per_text_steps(x: str, w: str, w_scale: str, types: Any) -> list[Step]:
     """``DynamicQuantizeMatMul(x, w, w_scale, 0)`` with a scale and zero point per text (batch row):
     (operator, inputs, output, attributes), outputs named within the node; the product is then
-    ``accf * multiplier``."""
+    ``MatMulIntegerToFloat(xz, w_rows, multiplier, 1)``: the quantised input with the text's zero point
+    in ``len(_zero_point_rows(w))`` more columns, and the text's scale times the column scale, which
+    the product multiplies its exact integer sums by, as the fused operator does."""
     return [
         ("ReduceMin", [x], "min0", {"axes": [1, 2], "keepdims": 0}),
         ("ReduceMax", [x], "max0", {"axes": [1, 2], "keepdims": 0}),
@@ -228,12 +260,9 @@ def _per_text_steps(x: str, w: str, w_scale: str, types: Any) -> list[Step]:
         ("Round", ["zero1"], "zero2", {}),
         ("Cast", ["zero2"], "zero", {"to": types.UINT8}),
         ("QuantizeLinear", [x, "scale", "zero"], "xq", {"axis": 0}),
-        ("MatMulInteger", ["xq", w], "acc0", {}),
-        ("Cast", ["zero"], "zero32", {"to": types.INT32}),
-        ("Reshape", ["zero32", "rows_per_text"], "zero3", {}),
-        ("Mul", ["zero3", f"{w}_column_sum"], "shift", {}),
-        ("Sub", ["acc0", "shift"], "acc", {}),
-        ("Cast", ["acc"], "accf", {"to": types.FLOAT}),
+        ("Reshape", ["zero", "rows_per_text"], "zero3", {}),
+        ("Expand", ["zero3", f"{w}_zero_shape"], "zero_columns", {}),
+        ("Concat", ["xq", "zero_columns"], "xz", {"axis": 2}),
         ("Reshape", ["scale", "rows_per_text"], "scale3", {}),
         ("Mul", ["scale3", w_scale], "multiplier", {}),
     ]
