@@ -102,7 +102,7 @@ class QuestionEvent:
 
     def denied(self, text: str) -> bool:
         """The event is said only as denied: a denial before its words, in the same stretch of clause
-        ("we didn't break up"; "we're married, i have never been so tired" denies nothing)."""
+        ("we didn't break up"; "we're married, i've never felt so happy" denies nothing)."""
         at = self.told_at(text)
         return at >= 0 and denied_before(text.lower(), at)
 

@@ -225,12 +225,13 @@ def _last_object(before: Any) -> Any | None:
 
 def widen(doc: Any, start: int, end: int) -> tuple[int, int]:
     """A name grown to its whole compound: "Skoda" in "a Skoda Octavia estate" is the Skoda Octavia
-    estate, so one member is listed once."""
+    estate, so one member is listed once. A naming word is no part of it, however tagged ("Meet
+    Peanut, my new hamster!": the tagger calls "Meet" a proper noun)."""
     while end < len(doc) and doc[end - 1].dep_ == "compound" and doc[end - 1].head.i == end \
             and doc[end].pos_ in ("PROPN", "NOUN") and doc[end].is_alpha:
         end += 1
     while start > 0 and doc[start - 1].dep_ == "compound" and doc[start - 1].head.i >= start \
-            and doc[start - 1].pos_ == "PROPN":
+            and doc[start - 1].pos_ == "PROPN" and doc[start - 1].lower_ not in NAMING:
         start -= 1
     return start, end
 

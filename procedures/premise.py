@@ -174,7 +174,7 @@ def _denies(sent: Any, name: str) -> bool:
 def _told_done(told: QuestionEvent, sent: Any) -> bool:
     """The sentence says the asked event happened, in words of its own ("Bramble passed away"): in the
     past tense (or a verb in the present), no question or wish, and no denial in the stretch before
-    it ("never been so tired" after "we're married" denies nothing)."""
+    it ("never felt so happy" after "we're married" denies nothing)."""
     at = told.told_at(sent.text)
     if at < 0 or hypothetical(sent) or told.denied(sent.text):
         return False

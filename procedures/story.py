@@ -9,7 +9,7 @@ relatives in the predicate registry, the values the graph holds for the subject 
 closeness in meaning to the topic (the group's turn and sentence vectors against the topic's, as standard
 scores among the candidates). Then once more with relevance feedback from the best-scored turns: their
 vectors join the topic's (the closer of the two looks counts) and their rarer words echo it, so
-"brújula let six of us go" joins "I can keep working for brújula". A turn that says a change weighs
+"lumenkraft let four of us go" joins "I can keep freelancing for lumenkraft". A turn that says a change weighs
 more; another speaker's turn less. The best few above a floor become dated, attributed bullets in time
 order, each quoting its turn (a long one by the sentences that carry the topic); the evidence is those
 turns, best first.
@@ -56,7 +56,7 @@ FEEDBACK = 3  # best-scored turns whose vectors and rarer words join the topic's
 RARE = 0.1  # a word in at most this share of the group's turns (and in two or more) is a rare one
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 WHOLE = 250  # a turn this short is quoted whole
-FOLLOW = 80  # a sentence this short after a quoted one goes with it ("August 12 to 22.")
+FOLLOW = 80  # a sentence this short after a quoted one goes with it ("March 3 to 9.")
 
 
 @dataclass
@@ -97,7 +97,7 @@ class Ties:
         }
         words = (TOPIC_WORD * len(why["topic"]) + PHRASE * bool(found) + RELATIVE * len(why["relatives"])
                  + VALUE * bool(why["values"]) + SOURCE * why["source"])
-        echo = ECHO * bool(why["echoes"])  # ties a turn only with a change: "brújula let six of us go"
+        echo = ECHO * bool(why["echoes"])  # ties a turn only with a change: "lumenkraft let four of us go"
         tied = words > 0 or near >= NEAR or bool(echo and why["change"])
         score = words + echo + near + OTHER_SPEAKER * other + CHANGE * (why["change"] is not None and tied)
         return Scored(row, round(score, 3), {**why, "words": words > 0, "tied": tied})
@@ -112,7 +112,7 @@ def story(ctx: Context, q: Question, group: str, payload: Payload, subject: Subj
     named = {loose_stem(w) for w in words if w in names}
     family, related = relatives(tuple(w for w in words if w not in names), ctx.registry)
     facts = [f for f in _family_facts(ctx, group, subject, family, as_of)
-             if not named or matches(f.object, named)]  # "the Chicago trip": not every plan
+             if not named or matches(f.object, named)]  # "the Oslo trip": not every plan
     ties = Ties(own, related, relation_phrases(family, ctx.registry),
                 {s for f in facts for w in terms(f.object)
                  if len(w) > 2 and w not in STOPWORDS and (s := loose_stem(w)) not in PLAIN_STEMS} - own,
@@ -166,7 +166,7 @@ def story(ctx: Context, q: Question, group: str, payload: Payload, subject: Subj
 
 def story_subject(q: Question, speakers: dict[str, int]) -> Subject | None:
     """The question's subject (`subject_of`), except that a speaker it names wins over someone else it
-    names: "Zoe and Marcus's relationship" is told in Zoe's turns, with Marcus among its topic words."""
+    names: "Nell and Arjun's relationship" is told in Nell's turns, with Arjun among its topic words."""
     found = subject_of(q, speakers)
     if found is None or found.speaker:
         return found
@@ -187,7 +187,7 @@ def kept_rows(ctx: Context, group: str, rows: list[Row]) -> list[Row]:
 def _rare_words(turns: list[Row], best: list[str], speakers: set[str]) -> set[str]:
     """Loose stems of the words of ``best`` that two or more, but at most `RARE` of, the group's turns say,
     other than stop words, the speakers' names and the words `procedures.topic` finds too common (names a
-    topic's turns share, like an employer's: "brújula", "investor")."""
+    topic's turns share, like an employer's: "lumenkraft", "investor")."""
     common = STOPWORDS | stop_words() | speakers
     wanted = {s for text in best for w in terms(text) if len(w) > 3 and w not in common
               and (s := loose_stem(w)) not in PLAIN_STEMS}

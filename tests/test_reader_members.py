@@ -93,3 +93,14 @@ def test_a_count_still_counts(mg: tuple[Memory, str]) -> None:
     m, group = mg
     ans = m.ask("How many pets does Noor have?", group=group)
     assert not ans.abstained and ans.answer[:1].isdigit()
+
+
+@pytest.mark.parametrize("text,name,whole", [
+    ("Meet Waffles, my new rabbit!", "Waffles", "Waffles"),  # "Meet" is tagged a proper noun
+    ("We finally bought a Toyota Yaris last week.", "Yaris", "Toyota Yaris"),
+])
+def test_a_name_grows_to_its_compound_but_not_into_a_naming_word(text: str, name: str, whole: str) -> None:
+    doc = parse(text)
+    at = next(t.i for t in doc if t.text == name)
+    start, end = widen(doc, at, at + 1)
+    assert doc[start:end].text == whole
