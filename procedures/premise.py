@@ -23,7 +23,7 @@ from rapidfuzz import fuzz
 
 from planners.question import Question
 from tkg.models import Evidence
-from tkg.nlp import is_common_word, is_place_name, parse, parse_many
+from tkg.nlp import is_common_word, is_place_name, parse, parse_many, pipeline
 from tkg.text import content_terms, stem, stems_of
 from tkg.time_words import clause_tense
 
@@ -276,8 +276,12 @@ def last_word_calls_off(q: Question, subject: Subject | None, turns: list[Eviden
     # off the next one, not the one a question asks about
     nouns = {stem(t.lower_) for t in parse(q.text) if t.text[:1].isupper() and t.i > 0
              and t.pos_ in ("NOUN", "PROPN")} - _GENERIC - drop
+    if not nouns:
+        return None
     last: dict[str, tuple[bool, Evidence]] = {}  # noun → (its last word calls it off, that turn)
     for ev in sorted(turns, key=lambda e: e.valid_at or FAR_PAST):
+        if nouns.isdisjoint(stem(t.lower_) for t in pipeline().tokenizer(ev.text)):
+            continue  # names none of them (the parse's own tokens): nothing to follow, no parse
         for sent in parse(ev.text).sents:
             if hypothetical(sent):
                 continue  # a question or a plan neither calls off nor restores
