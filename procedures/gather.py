@@ -85,6 +85,10 @@ def merge_variants(groups: dict[str, list[T]]) -> None:
                 groups[keep].extend(groups.pop(other))
 
 
+# where what an ending verb ends hangs ("we lost our dog Mango": the parser may hang the name on the verb)
+_ENDED = frozenset({"nsubj", "dobj", "nsubjpass", "prep", "npadvmod"})
+
+
 def _ends(tok: Any) -> bool:
     lemma = tok.lemma_.lower()
     if lemma in _ENDING_VERBS:
@@ -109,8 +113,7 @@ def ending(value: str, turns: list[Evidence], since: datetime | None) -> Evidenc
             for tok in sent:
                 if not _ends(tok):
                     continue
-                near = " ".join(t.text for c in tok.children
-                                if c.dep_ in ("nsubj", "dobj", "nsubjpass", "prep") for t in c.subtree)
+                near = " ".join(t.text for c in tok.children if c.dep_ in _ENDED for t in c.subtree)
                 if key in _fold(near) and not any(c.dep_ == "neg" for c in tok.children):
                     return ev
     return None

@@ -46,6 +46,8 @@ def test_a_later_turn_that_ends_a_value_takes_it_off_the_current_list() -> None:
     assert ending("Rufus", turns, datetime(2022, 1, 6, tzinfo=UTC)) is None  # ended before it was said
     lost = [_turn("D4:1", 9, "Sadly we lost our gecko Pesto.")]
     assert ending("Pesto", lost, lost[0].valid_at) is not None  # read from the turn that ends it
+    # the parser may hang the name on the verb, not on "our dog": still what the clause ends
+    assert ending("Mango", [_turn("D5:1", 9, "Sadly we lost our dog Mango.")], None) is not None
 
 
 def test_an_application_a_later_turn_denies_never_held() -> None:
