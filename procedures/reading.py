@@ -195,7 +195,6 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     if kinds is not None:  # a list of a head noun's members: only edges of its relation or its members
         facts = member_facts(ctx, kinds, facts)
         trace["members"] = {"head": kinds.head, "names": sorted(kinds.names)}
-    tied = kinds  # (the second reading, with no category, reads as if none were asked)
     graph = graph_candidates(ctx, asked, facts, evidence, excluded,  # edges of the subject only
                              at=window[1] if window is not None and window[1] < FAR_FUTURE else None,
                              open_only=latest and window is None)
@@ -204,12 +203,12 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         ctx, asked, subject, turns, cue_set, speakers, excluded, verb,
         attribute="bridge" in trace or mode != "relation_chain", before=turns_before(ctx, group, turns, back),
         replies=replies_to(ctx, group, turns),
-        residence=home, members=tied)
+        residence=home, members=kinds)
     if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb
         turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event
     # graph first (a list of a category's members reads both): the edges valid then stand; "now",
     # unless a turn clearly said a newer value
-    if graph and tied is None:
+    if graph and kinds is None:
         newest = max((c.when for c in graph if c.when), default=None)
         turn_cands = [] if window is not None else [
             c for c in turn_cands if c.score >= NEWER and (newest is None or (c.when and c.when > newest))]
@@ -219,11 +218,11 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             norm(f.object) for f in facts if f.invalid_at is None}
         turn_cands = [c for c in turn_cands if not any(same_value(c.value, v) for v in closed)]
     chosen, how = choose(asked, graph + turn_cands, latest=latest, window=window,
-                         members=tied is not None and asked.kind != "thing")
+                         members=kinds is not None and asked.kind != "thing")
     trace["choice"] = how
     if asked.many and subject is not None:  # a list: no value later denied; "now": none since ended
         chosen = still_held(ctx, group, subject, chosen, turns, trace, latest=latest)
-    if not chosen and tied is not None:
+    if not chosen and kinds is not None:
         again = read(ctx, q, group, mode=mode, as_of=as_of, result=result, predicate=predicate,
                      by_category=False)
         if again is not None:
