@@ -246,7 +246,8 @@ def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, .
     for noun in _appositions(token):  # "Marjolein (my supervisor)", "my boss (hannah)"
         poss = next((c for c in noun.children if c.dep_ == "poss"), None)
         if poss is not None and (noun.lemma_.lower() in relation or noun.lower_ in relation):
-            return 0.9 if _refers_to(s, poss, said_by=said_by, listener_ok=listener_ok) else 0.0
+            mine = _refers_to(s, poss, said_by=said_by, listener_ok=listener_ok)  # "his coach Tomasz":
+            return 0.9 if mine else (fallback if mine is None else 0.0)  # whose, the sentence says
     poss = _copula_possessor(token, relation)  # "tan is ur supervisor": the relation is the possessor's
     if poss is not None:
         mine = _refers_to(s, poss, said_by=said_by, listener_ok=listener_ok)
@@ -265,7 +266,11 @@ def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, .
     words = " ".join(t.lower_ for t in subj.subtree)
     if s.named_in(words) and not any(c.dep_ == "poss" for c in subj.children):
         return 1.0
+    if any(s.named_in(a.text) for a in _appositions(subj)):  # "my sister Ewa bought a house": Ewa did
+        return 1.0
     poss = next((c for c in subj.children if c.dep_ == "poss"), None)
+    if poss is not None and not s.speaker and subj.lower_ in s.aliases:
+        return 0.9  # a relative read by their noun ("my mum moved to cardiff": the mum, `unnamed_relative`)
     if poss is not None:
         mine = _refers_to(s, poss, said_by=said_by, listener_ok=listener_ok)
         if subj.lemma_.lower() in relation or subj.lower_ in relation:

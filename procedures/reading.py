@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from planners.asked import Asked
 from planners.query_text import names_in
 from planners.question import Question
 from tkg.models import Evidence
@@ -28,6 +29,7 @@ from .bridge import (
     relation_of,
     said_with,
     says_relation,
+    unnamed_relative,
     verb_relation,
 )
 from .event_turns import event_window, read_event, subject_turns
@@ -148,7 +150,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     asked_doc = parse_many([question, *(e.text for e in turns if may_hold(asked, e.text, None))])[0]
     excluded = {norm(n) for n in names_in(question)} | (
         {norm(a) for a in subject.aliases} if subject else set()
-    )
+    ) | echoes(asked, asked_doc)  # a question noun is not its answer
     window, why = ((FAR_PAST, as_of), "as_of") if as_of else event_window(ctx, question, group, turns,
                                                                            group_time(ctx, group))
     if why:
@@ -173,6 +175,10 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
                             fetch=lambda terms: subject_turns(ctx, group, who, terms, own=True),
                             terms=content_terms(question, drop=sorted(subject.aliases)))
         trace["relation"] = relation.to_trace()
+        stand_in = unnamed_relative(relation, subject, dedupe(result.evidence + subject_turns(
+            ctx, group, subject, rel_cues))) if found is None else None
+        if stand_in is not None:  # "my daughter … she settled in Bath": read the daughter's turns
+            found, trace["bridge_from"] = stand_in[0], {"unnamed": [e.source_ref for e in stand_in[1]]}
         if found is None and asked.kind in TYPED:  # the subject's own value would answer another question
             return no_information(f"no {relation.word} of {subject.name} is stated",
                                   result.evidence or turns[:5], trace)
@@ -266,6 +272,18 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     typed = asked.kind in TYPED or all(norm(c.value).split()[-1] in members for c in chosen)
     voice = own_voice(subject, [(c.evidence.speaker, c.owner) for c in chosen]) if typed else None
     return Reading(answer, False, support, trace, typed=typed, own=voice)
+
+
+_ECHOED_KINDS = frozenset({"animal", "thing", "role", "pet_name"})
+
+
+def echoes(asked: Asked, doc: Any) -> set[str]:
+    """The question's own common nouns, which never answer it ("what breed is her *puppy*": not
+    "puppy"; "what does he do at *work*": not "work"), for the kinds a common noun may answer."""
+    if asked.kind not in _ECHOED_KINDS or asked.yesno:
+        return set()
+    nouns = {t for t in doc if t.pos_ == "NOUN" and t.lower_ != asked.head}
+    return {w for t in nouns for w in (t.lower_, t.lemma_.lower())}
 
 
 def count_reading(ctx: Context, group: str, subject: Subject, head: str, turns: list[Evidence],

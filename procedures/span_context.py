@@ -56,8 +56,11 @@ def dwelling_places(sent: Any, taken: set[int]) -> list[Span]:
         if not words & _DWELLING and not (t.i + 1 < sent.end and _unknown_name(sent.doc[t.i + 1], taken)):
             continue  # "a place in" puts someone only in a name written lower case
         run = []
+        # "bought new apartment in Wilda": after a dwelling word, a name tagged as a person is the place
+        homed = t.head.lemma_.lower() in _DWELLING or t.head.lower_ in _DWELLING
         for x in sent.doc[t.i + 1: min(sent.end, t.i + 4)]:
-            if not (x.text[:1].isupper() and x.is_alpha) or x.ent_type_ in ("PERSON", "DATE") or x.i in taken:
+            if not (x.text[:1].isupper() and x.is_alpha) or x.ent_type_ == "DATE" or x.i in taken \
+                    or x.ent_type_ == "PERSON" and not homed:
                 break
             run.append(x)
         cleaned = clean(run)
@@ -98,13 +101,17 @@ def workplaces(sent: Any, taken: set[int]) -> list[Span]:
 
 
 def given_names(sent: Any, taken: set[int]) -> list[Span]:
-    """The word after "called" or "named" when it is no common word ("someone called rafi", "a
-    guy named Tobiah"): a name, whatever its case."""
+    """The word after "called", "named" or "name is" when it is no common word ("someone called rafi",
+    "a guy named Tobiah", "my boss is woman, name is Agata"): a name, whatever its case."""
     out = []
     for t in sent:
-        if t.lower_ not in _NAMING or t.i + 1 >= sent.end:
+        at = t.i + 1
+        if t.lower_ == "name" and at + 1 < sent.end and sent.doc[at].lemma_ == "be" \
+                and not any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in t.children):
+            at += 1  # "(his) name is Agata", said of someone: not the speaker's own name
+        elif t.lower_ not in _NAMING or at >= sent.end:
             continue
-        name = sent.doc[t.i + 1]
+        name = sent.doc[at]
         if name.is_alpha and name.i not in taken and len(name.text) > 1 and not is_common_word(name.text) \
                 and not name.is_stop:
             out.append(Span(name.text, "person", 0.75, name.i, name.i + 1))

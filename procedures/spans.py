@@ -196,12 +196,17 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
     return names + _given_names(sent, names)
 
 
+_NAMED_PRONOUNS = frozenset({"her", "him", "it", "them", "em", "'em"})
+
+
 def _given_names(sent: Any, names: list[Span]) -> list[Span]:
     """Words a naming verb gives as a name, lower-case too: "named biscuit", "her name is pip"."""
     out = []
     toks = list(sent)
     for j, t in enumerate(toks[:-1]):  # "named biscuit", "called kopi": lower-case names after a naming verb
         k = j + 2 if t.lower_ == "name" and toks[j + 1].lemma_ == "be" and j + 2 < len(toks) else j + 1
+        if t.lower_ in ("named", "called") and toks[k].lower_ in _NAMED_PRONOUNS and k + 1 < len(toks):
+            k += 1  # "we named her pickle", "called him rex": the name follows the one named
         if (  # "her name is pip": a copula after "name" names what follows
             t.lower_ in NAMING
             and toks[k].is_alpha

@@ -1,0 +1,104 @@
+"""Single facts and chains through a relative, on our own conversations in three styles
+(tests/data/reader/kin_text.json, kin_formal.json, kin_plain.json: lowercase texting, a formal
+exchange, a non-native speaker with dropped articles): the relative named in a reply to "your …"
+(`bridge.answered_name`), a relative never named (`bridge.unnamed_relative`), "his"/"her"
+relatives, "name is X", a name given to "her", and the asked kind of a possessive chain
+(`planners.asked`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from reliability.common import ingested
+
+from planners.asked import asked_for
+from procedures.about import Subject
+from procedures.premise import asked_about_theirs
+from procedures.spans import spans_of
+from tkg.memory import Memory
+from tkg.models import NO_INFORMATION
+from tkg.nlp import parse
+
+DATA = Path(__file__).parent / "data" / "reader"
+
+
+@pytest.mark.parametrize(("question", "kind", "head"), [
+    ("What is Piotr's brother's job?", "role", "job"),  # the last possessive names what is asked
+    ("what is ur sister's boyfriend's job", "role", "job"),
+    ("Who is Ana's brother's wife?", "person", "wife"),
+    ("Who is the coach of Ana's son?", "person", "coach"),  # "the N of X's M": an N
+    ("What is Dani's sister studying?", "thing", ""),  # what she studies, not the sister
+    ("What is Dani's sister studying now?", "thing", ""),
+    ("What are Mel's pets' names?", "pet_name", "pet"),  # a filler after the last possessive: the one before
+    ("What was Tim's huge writing issue?", "thing", "writing"),  # "writing issue" is no verb
+])
+def test_the_asked_kind_of_a_possessive_chain(question: str, kind: str, head: str) -> None:
+    a = asked_for(question)
+    assert (a.kind, a.head) == (kind, head), a
+
+
+def test_a_wh_question_about_your_relative_takes_the_relative_as_known() -> None:
+    piotr = Subject("Piotr", frozenset({"piotr"}), speaker=True)
+    asked = next(parse("How old is your son now?").sents)
+    assert asked_about_theirs(asked, ["son"], "Ana", piotr)
+    assert not asked_about_theirs(asked, ["son"], "Piotr", piotr)  # his own question is not said to him
+    existence = next(parse("do you have a son?").sents)
+    assert not asked_about_theirs(existence, ["son"], "Ana", piotr)
+    yes_no = next(parse("and ur sister, is she still in leeds?").sents)
+    assert asked_about_theirs(yes_no, ["sister"], "Ana", piotr)
+
+
+@pytest.mark.parametrize(("text", "kind", "head", "name"), [
+    ("My boss is woman, name is Agata.", "person", "boss", "Agata"),
+    ("we got a kitten and we named her mochi lol", "pet_name", "kitten", "mochi"),
+    ("Marek buy new apartment in Wilda, near river.", "place", "", "Wilda"),  # tagged a person
+])
+def test_names_given_by_the_words_around_them(text: str, kind: str, head: str, name: str) -> None:
+    found = [sp.text for sent in parse(text).sents for sp in spans_of(sent, kind, head)]
+    assert name in found, found
+
+
+@pytest.fixture(scope="module")
+def kin(mem: Memory) -> tuple[Memory, dict[str, str]]:
+    return mem, {name: ingested(mem, name, DATA / f"{name.replace('-', '_')}.json")
+                 for name in ("kin-text", "kin-formal", "kin-plain")}
+
+
+@pytest.mark.parametrize(("group", "question", "wanted", "bridge"), [
+    ("kin-formal", "What is Omar's wife's job?", "radiologist", {"reply": "D1:2"}),  # "your wife" → "Miriam"
+    ("kin-text", "Where did Mo's mum move?", "cardiff", {"unnamed": ["D1:4"]}),  # "my mum moved to cardiff"
+    ("kin-text", "Where does Mo's mum work?", "garden centre", {"unnamed": ["D1:4"]}),
+    ("kin-formal", "Where did Frances's son settle?", "galway", {"unnamed": ["D1:3"]}),
+    ("kin-plain", "Where did Lukas's sister buy a house?", "gdynia", None),  # "my sister Ewa buy house"
+])
+def test_a_chain_through_a_relative(kin: tuple[Memory, dict[str, str]], group: str, question: str,
+                                    wanted: str, bridge: object) -> None:
+    a = kin[0].ask(question, group=kin[1][group])
+    reading = a.trace.get("reading") or {}
+    assert wanted in a.answer.lower() and not a.abstained, (a.answer, reading)
+    if bridge is not None:
+        assert reading.get("bridge_from") == bridge, reading
+
+
+@pytest.mark.parametrize(("group", "question", "wanted"), [
+    ("kin-text", "How old is Mo's little brother?", "twelve"),
+    ("kin-text", "What is the name of Zara's kitten?", "mochi"),
+    ("kin-plain", "Who is Lukas's manager?", "viktor"),  # his sister's edge names no manager
+    ("kin-plain", "What is the name of Ewa's husband?", "bartek"),  # "her husband Bartek"
+])
+def test_single_facts_in_three_styles(kin: tuple[Memory, dict[str, str]], group: str, question: str,
+                                      wanted: str) -> None:
+    a = kin[0].ask(question, group=kin[1][group])
+    assert wanted in a.answer.lower() and not a.abstained, (a.answer, a.trace.get("reading"))
+
+
+@pytest.mark.parametrize(("group", "question"), [
+    ("kin-formal", "How old is Omar's son?"),  # Frances has a son; Omar none
+    ("kin-plain", "What is the name of Lukas's wife?"),
+    ("kin-text", "Where does Mo's sister live?"),  # a brother and a mum, no sister
+])
+def test_a_relative_never_mentioned_is_no_information(kin: tuple[Memory, dict[str, str]], group: str,
+                                                       question: str) -> None:
+    a = kin[0].ask(question, group=kin[1][group])
+    assert a.abstained and a.answer == NO_INFORMATION, (a.answer, a.trace.get("reading"))
