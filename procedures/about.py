@@ -159,6 +159,8 @@ def _refers_to(s: Subject, word: Any, *, said_by: bool, listener_ok: bool) -> bo
         return True
     if low in ("i", "we", "me", "us", "my", "our", "mine"):
         return s.speaker and said_by
+    if low == "ya" and word.i == word.sent.start:
+        return None  # "ya still at the shop": texting's "yeah", not "you"
     if low in ("you", "u", "ya", "your", "ur", "yours"):
         return s.speaker and not said_by and listener_ok
     if word.pos_ == "PROPN":

@@ -59,6 +59,7 @@ from .slots import FAR_PAST, group_time
 from .span_words import CATEGORY_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
 from .transactions import read_sale, sale_question
+from .verb_args import by_verb
 from .when import is_when, names_date, read_when
 
 if TYPE_CHECKING:
@@ -212,6 +213,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         residence=home, members=kinds)
     if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb
         turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event
+    if verb and asked.kind not in ("number", "date"):  # "who looked after her hens": who *looks after* them
+        turn_cands = by_verb(turn_cands, verb, asked_doc)
     # graph first (a list of a category's members reads both): the edges valid then stand; "now",
     # unless a turn clearly said a newer value
     if graph and kinds is None:

@@ -8,6 +8,8 @@ these to the kind's own spans, less sure than a tagged name.
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 from tkg.nlp import is_common_word
@@ -80,10 +82,16 @@ def _unknown_name(x: Any, taken: set[int]) -> bool:
         and (after is None or not after.is_alpha or after.is_stop)
 
 
-def workplaces(sent: Any, taken: set[int]) -> list[Span]:
+def asks_about_work(text: str) -> bool:
+    """Whether ``text`` is a question that says a word of work ("how's work btw, still at the vet place?")."""
+    return text.rstrip().endswith("?") and bool(set(re.findall(r"[a-z]+", text.lower())) & _WORKING)
+
+
+def workplaces(sent: Any, taken: set[int], *, asked_about_work: bool = False) -> list[Span]:
     """A common-noun workplace after "at" in a sentence about work ("a job at the main library",
-    "my shifts at the bakery"): the noun phrase the preposition governs."""
-    if not {t.lower_ for t in sent} & _WORKING:
+    "my shifts at the bakery"), or in a reply to a question about work (``asked_about_work``: "how's
+    work, still at the vet place?" – "ya still at greenpaw vets"): the noun phrase the preposition governs."""
+    if not asked_about_work and not {t.lower_ for t in sent} & _WORKING:
         return []
     out = []
     for t in sent:
@@ -95,7 +103,7 @@ def workplaces(sent: Any, taken: set[int]) -> list[Span]:
         cleaned = clean([x for x in obj.subtree if x.i <= obj.i + 2 and x.dep_ not in ("prep", "relcl")])
         if cleaned and len(cleaned[0].split()) <= 4:  # "a job at …" says it more surely than "at … on shift"
             said = any(x.lower_ in _WORKING for x in sent.doc[max(sent.start, t.i - 3): t.i])
-            sure = 0.75 if said else 0.55
+            sure = 0.75 if said or asked_about_work else 0.55
             out.append(Span(cleaned[0], "organisation", sure, cleaned[1], cleaned[2]))
     return out
 

@@ -2,8 +2,8 @@
 (tests/data/reader/kin_text.json, kin_formal.json, kin_plain.json: lowercase texting, a formal
 exchange, a non-native speaker with dropped articles): the relative named in a reply to "your …"
 (`bridge.answered_name`), a relative never named (`bridge.unnamed_relative`), "his"/"her"
-relatives, "name is X", a name given to "her", and the asked kind of a possessive chain
-(`planners.asked`)."""
+relatives, "name is X", a name given to "her", the asked kind of a possessive chain
+(`planners.asked`), and values the question's own verb takes (`procedures.verb_args`)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,11 @@ from reliability.common import ingested
 from planners.asked import asked_for
 from procedures.about import Subject
 from procedures.premise import asked_about_theirs
+from procedures.reader import Candidate
 from procedures.spans import spans_of
+from procedures.verb_args import asks_doer, by_verb
 from tkg.memory import Memory
-from tkg.models import NO_INFORMATION
+from tkg.models import NO_INFORMATION, Evidence
 from tkg.nlp import parse
 
 DATA = Path(__file__).parent / "data" / "reader"
@@ -102,3 +104,29 @@ def test_a_relative_never_mentioned_is_no_information(kin: tuple[Memory, dict[st
                                                        question: str) -> None:
     a = kin[0].ask(question, group=kin[1][group])
     assert a.abstained and a.answer == NO_INFORMATION, (a.answer, a.trace.get("reading"))
+
+
+@pytest.mark.parametrize(("question", "doer"), [
+    ("Who looked after Sam's cat while she was away?", True),
+    ("which friend moved to Oslo", True),
+    ("Which football team does Kwame support?", False),  # often parsed with "team" under "does"
+    ("who did Ellie marry", False),
+])
+def test_whether_the_question_asks_for_its_verbs_doer(question: str, doer: bool) -> None:
+    assert asks_doer(parse(question)) is doer
+
+
+def test_a_value_the_questions_verb_takes_weighs_more() -> None:
+    def cand(text: str, value: str, owner: float) -> Candidate:
+        said = Evidence("D1:1", "t", text, None, 1.0, "g", speaker="Sam")
+        return Candidate(value, 0.5, None, said, "turn", owner)
+
+    q = parse("Who looked after Sam's cat while she was away?")
+    kept = by_verb([cand("My neighbour Priti is looking after the cat.", "Priti", 0.0),
+                    cand("Jonas looked at me like I was mad.", "Jonas", 0.9)], "look", q)
+    assert kept[0].score > 0.5 * 2 and kept[1].score == 0.5  # "looked at" is not "looked after"
+    q = parse("which team does Sam support")
+    found = [cand("i've supported the Rovers since i was six", "Rovers", 0.9),
+             cand("i run with the Harbour Striders on sundays", "Harbour Striders", 0.9)]
+    kept = by_verb(found, "support", q)
+    assert kept[0].score == 1.0 and kept[1].score == 0.5
