@@ -9,7 +9,6 @@ these to the kind's own spans, less sure than a tagged name.
 from __future__ import annotations
 
 import re
-
 from typing import Any
 
 from tkg.nlp import is_common_word
