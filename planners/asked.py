@@ -93,11 +93,15 @@ _DURATION_Q = re.compile(r"\bhow long\b", re.I)
 _EVENT_Q = re.compile(
     r"\bwhat (?:happened|happens) (?:to|with)\b|\bwhat became of\b|\bwhat went wrong\b", re.I
 )
-_ROLE_Q = re.compile(r"\bwhat (?:does|did) \w+(?:'s)? (?:\w+ )?do(?: now| these days| nowadays)?\s*\??$"
+_ROLE_Q = re.compile(r"\bwhat (?:does|did) (?:\w+(?:['\u2019]s)? ){1,4}do"
+                     r"(?: now| these days| nowadays)?\s*\??$"
                      r"|\bdo for (?:work|a living)\b|\bwork as\b|\bdo professionally\b", re.I)
 _STATUS_Q = re.compile(r"\b(?:relationship|marital) status\b|\brelationship (?:with|between)\b"
                        r"|\bstatus of \w+(?: and \w+)?(?:'s)? relationship\b", re.I)
 _NAME_OF = re.compile(r"\bname of ([^?,.]+)", re.I)
+# "what was Jess's zine called", "what's her dog called": the name of the thing before "called"
+_CALLED = re.compile(r"^\s*what(?:['\u2019]s| is| was| are| were)\s+([^?,.]+?)\s+(?:called|named)\s*\??\s*$",
+                     re.I)
 _OF_ROLE = re.compile(r"\b(?:profession|job|occupation|line of work) of\b", re.I)
 _THE_N_OF = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an)\s+([\w-]+)\s+(?:of|for)\b", re.I)
 _VERB_END = re.compile(r"\s*(?:(?:now|these days|nowadays|at the moment|currently|at|in|for)\b.*)?\??\s*$",
@@ -182,7 +186,7 @@ def asked_for(question: str) -> Asked:
         return Asked("role", "job", recency=recency)
     if _OF_ROLE.search(q):
         return Asked("role", "job", recency=recency)
-    m = _NAME_OF.search(q)
+    m = _NAME_OF.search(q) or _CALLED.search(q)
     if m:
         noun = _singular(_named_noun(m.group(1)))
         kind = "pet_name" if noun in ANIMALS else ("person" if _HEAD_KIND.get(noun) == "person" else "thing")

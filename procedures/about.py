@@ -119,6 +119,7 @@ def continued(sents: list[Any]) -> list[str]:
 
 _SUBJ_DEPS = ("nsubj", "nsubjpass", "csubj", "expl")
 OWN_CLAUSE = 0.7  # a clause this surely about a speaker, in their own turn, is their own word on themselves
+_SHORT_LEAD = 3  # words before a sentence that still opens its turn: a fragment ("yes!", "a collie.")
 
 
 def own_voice(s: Subject | None, said: list[tuple[str | None, float]]) -> str | None:
@@ -309,7 +310,9 @@ def about(s: Subject, *, speaker: str, sentence: str, turn: str, others: tuple[s
         return 0.9 if FIRST.search(sentence) else 0.5
     if s.speaker and not said_by and SECOND.search(sentence) and len(others) <= 2:
         return 0.8
-    opening = turn.lstrip().startswith(sentence.strip())  # the turn's first sentence
+    # the turn's first sentence, or one after a few words only ("cockapoo. she named it pickle")
+    lead = turn[: max(turn.find(sentence.strip()), 0)]
+    opening = len(lead.split()) <= _SHORT_LEAD and not THIRD.search(lead)
     if s.named_in(turn) or (THIRD.search(sentence) and (s.named_in(previous) or opening and s.named_in(
             earlier))):
         return 0.6 if THIRD.search(sentence) or not FIRST.search(sentence) else 0.3

@@ -124,6 +124,8 @@ def may_hold(asked: Asked, text: str, verb: str | None) -> bool:
 
 # kinds whose spans are typed well enough that the answer to the turn before may be read without its words
 _REPLY_KINDS = frozenset({"place", "organisation", "person", "role", "pet_name", "animal"})
+# the words a reply opens with, which a tagger may take for a name ("Yep, …"): never a value
+_REPLY_WORDS = frozenset("yep yes yeah yup yea ya nope nah no ok okay sure lol haha omg wow aww".split())
 
 
 def candidates(
@@ -139,6 +141,7 @@ def candidates(
     a question the other speaker said yes to (`confirmed`). With ``members`` (a list of a head noun's
     members, `procedures.members`) only spans tied to the category count, each as if cued."""
     out: list[Candidate] = []
+    excluded = excluded | _REPLY_WORDS
     relation = frozenset({asked.head, *cues}) if asked.head else frozenset(cues)
     voices = {s.lower() for s in speakers}
     pets = asked.kind == "pet_name"  # an animal word (or 🐱) next to a name is the relation's own cue

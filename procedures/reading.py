@@ -194,7 +194,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     facts = result.facts if walked else [  # a walk's path is the question's; other edges, the subject's
         f for f in result.facts if subject is None or subject.named_in(f"{f.subject} | {f.object}")]
     evidence = result.evidence
-    if "bridge" in trace and subject is not None:  # the bridge person's own edges answer too
+    unnamed = isinstance(trace.get("bridge_from"), dict) and "unnamed" in trace["bridge_from"]
+    if "bridge" in trace and subject is not None and not unnamed:  # the bridge person's own edges answer too
         own = bridge_facts(ctx, group, subject, q, predicate, window)
         facts, evidence = facts + own, dedupe(evidence + fact_evidence(ctx, group, own))
     kinds = category_of(ctx, group, asked, mode, predicate, relatives=_RELATION_HEADS) \
@@ -213,7 +214,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         residence=home, members=kinds)
     if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb
         turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event
-    if verb and asked.kind not in ("number", "date"):  # "who looked after her hens": who *looks after* them
+    if verb and asked.kind in TYPED - {"number"}:  # "who looked after her hens": who *looks after* them
         turn_cands = by_verb(turn_cands, verb, asked_doc)
     # graph first (a list of a category's members reads both): the edges valid then stand; "now",
     # unless a turn clearly said a newer value
