@@ -34,6 +34,10 @@ DATA = Path(__file__).parent / "data" / "reader"
     ("What is Dani's sister studying now?", "thing", ""),
     ("What are Mel's pets' names?", "pet_name", "pet"),  # a filler after the last possessive: the one before
     ("What was Tim's huge writing issue?", "thing", "writing"),  # "writing issue" is no verb
+    ("What's Ola's job?", "role", "job"),  # "what's" is no possessive
+    ("what was jess's zine called", "thing", "zine"),  # the name of a zine
+    ("what's her dog called?", "pet_name", "dog"),
+    ("What does Ana's fiancé's mum do?", "role", "job"),
 ])
 def test_the_asked_kind_of_a_possessive_chain(question: str, kind: str, head: str) -> None:
     a = asked_for(question)
@@ -55,6 +59,7 @@ def test_a_wh_question_about_your_relative_takes_the_relative_as_known() -> None
     ("My boss is woman, name is Agata.", "person", "boss", "Agata"),
     ("we got a kitten and we named her mochi lol", "pet_name", "kitten", "mochi"),
     ("Marek buy new apartment in Wilda, near river.", "place", "", "Wilda"),  # tagged a person
+    ("a collie. she named it biscuit lol", "pet_name", "dog", "biscuit"),  # the dog was said before
 ])
 def test_names_given_by_the_words_around_them(text: str, kind: str, head: str, name: str) -> None:
     found = [sp.text for sent in parse(text).sents for sp in spans_of(sent, kind, head)]
