@@ -93,12 +93,19 @@ _DURATION_Q = re.compile(r"\bhow long\b", re.I)
 _EVENT_Q = re.compile(
     r"\bwhat (?:happened|happens) (?:to|with)\b|\bwhat became of\b|\bwhat went wrong\b", re.I
 )
-_ROLE_Q = re.compile(r"\bwhat (?:does|did) \w+(?:'s)? (?:\w+ )?do(?: now| these days| nowadays)?\s*\??$"
+_ROLE_Q = re.compile(r"\bwhat (?:does|did) (?:\w+(?:['\u2019]s)? ){1,4}do"
+                     r"(?: now| these days| nowadays)?\s*\??$"
                      r"|\bdo for (?:work|a living)\b|\bwork as\b|\bdo professionally\b", re.I)
 _STATUS_Q = re.compile(r"\b(?:relationship|marital) status\b|\brelationship (?:with|between)\b"
                        r"|\bstatus of \w+(?: and \w+)?(?:'s)? relationship\b", re.I)
 _NAME_OF = re.compile(r"\bname of ([^?,.]+)", re.I)
+# "what was Jess's zine called", "what's her dog called": the name of the thing before "called"
+_CALLED = re.compile(r"^\s*what(?:['\u2019]s| is| was| are| were)\s+([^?,.]+?)\s+(?:called|named)\s*\??\s*$",
+                     re.I)
 _OF_ROLE = re.compile(r"\b(?:profession|job|occupation|line of work) of\b", re.I)
+_THE_N_OF = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an)\s+([\w-]+)\s+(?:of|for)\b", re.I)
+_VERB_END = re.compile(r"\s*(?:(?:now|these days|nowadays|at the moment|currently|at|in|for)\b.*)?\??\s*$",
+                       re.I)
 _WHICH = re.compile(r"\b(?:which|what)\s+([^?,.]+)", re.I)
 _SUBORDINATE = re.compile(r"\b(?:when|while|whenever|until|if|because)\b", re.I)  # ("look after": no)
 _TIME_WORDS = frozenset("now currently then before after as when while during since until".split())
@@ -179,7 +186,7 @@ def asked_for(question: str) -> Asked:
         return Asked("role", "job", recency=recency)
     if _OF_ROLE.search(q):
         return Asked("role", "job", recency=recency)
-    m = _NAME_OF.search(q)
+    m = _NAME_OF.search(q) or _CALLED.search(q)
     if m:
         noun = _singular(_named_noun(m.group(1)))
         kind = "pet_name" if noun in ANIMALS else ("person" if _HEAD_KIND.get(noun) == "person" else "thing")
@@ -224,10 +231,16 @@ def _named_noun(phrase: str) -> str:
 
 def _wh_head(q: str) -> tuple[str, str]:
     """The head noun after which/what (or after "X's" in "what is X's job"), and its kind."""
-    poss = re.search(  # not in a clause that only places or dates the question ("when he goes to Ann's flat")
+    # not in a clause that only places or dates the question ("when he goes to Ann's flat"); the last
+    # possessive of a chain names what is asked ("Ana's brother's *job*": a job, not a brother)
+    found = list(re.finditer(
         r"['\u2019]s?\s+((?:current|new|latest|favou?rite|old|first|main)\s+)?([\w-]+)(?:\s+([\w-]+))?",
         _SUBORDINATE.split(q, maxsplit=1)[0],
-    )
+    ))
+    who = q.lstrip().lower().startswith(("who ", "whom "))  # "who is Ana's brother's wife": a person noun
+    fits = [m for m in found if m.group(2).lower() not in _FILLERS
+            and (not who or _HEAD_KIND.get(_singular(m.group(2).lower())) == "person")]
+    poss = fits[-1] if fits else (found[0] if found else None)
     for m in _WHICH.finditer(q):
         words = [w.lower() for w in m.group(1).split()]
         if not words or words[0] in _AUX:
@@ -241,6 +254,12 @@ def _wh_head(q: str) -> tuple[str, str]:
                 phrase.append(w)
         if phrase:
             return _pick_head(phrase)
+    of = _THE_N_OF.search(q)
+    if of and of.group(1).lower() not in _FILLERS:  # "who is the coach of Ana's son": a coach
+        return _pick_head([of.group(1).lower()])
+    if poss is not None and (poss.group(3) or "").lower().endswith("ing") \
+            and q.lstrip().lower().startswith("what") and _VERB_END.match(q[poss.end(3):]):
+        return "", "thing"  # "what is Ana's sister studying (now)": what she studies, not the sister
     if poss:
         words = [poss.group(2).lower()]
         if (

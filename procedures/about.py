@@ -119,6 +119,7 @@ def continued(sents: list[Any]) -> list[str]:
 
 _SUBJ_DEPS = ("nsubj", "nsubjpass", "csubj", "expl")
 OWN_CLAUSE = 0.7  # a clause this surely about a speaker, in their own turn, is their own word on themselves
+_SHORT_LEAD = 3  # words before a sentence that still opens its turn: a fragment ("yes!", "a collie.")
 
 
 def own_voice(s: Subject | None, said: list[tuple[str | None, float]]) -> str | None:
@@ -159,6 +160,8 @@ def _refers_to(s: Subject, word: Any, *, said_by: bool, listener_ok: bool) -> bo
         return True
     if low in ("i", "we", "me", "us", "my", "our", "mine"):
         return s.speaker and said_by
+    if low == "ya" and word.i == word.sent.start:
+        return None  # "ya still at the shop": texting's "yeah", not "you"
     if low in ("you", "u", "ya", "your", "ur", "yours"):
         return s.speaker and not said_by and listener_ok
     if word.pos_ == "PROPN":
@@ -246,7 +249,8 @@ def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, .
     for noun in _appositions(token):  # "Marjolein (my supervisor)", "my boss (hannah)"
         poss = next((c for c in noun.children if c.dep_ == "poss"), None)
         if poss is not None and (noun.lemma_.lower() in relation or noun.lower_ in relation):
-            return 0.9 if _refers_to(s, poss, said_by=said_by, listener_ok=listener_ok) else 0.0
+            mine = _refers_to(s, poss, said_by=said_by, listener_ok=listener_ok)  # "his coach Tomasz":
+            return 0.9 if mine else (fallback if mine is None else 0.0)  # whose, the sentence says
     poss = _copula_possessor(token, relation)  # "tan is ur supervisor": the relation is the possessor's
     if poss is not None:
         mine = _refers_to(s, poss, said_by=said_by, listener_ok=listener_ok)
@@ -265,7 +269,11 @@ def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, .
     words = " ".join(t.lower_ for t in subj.subtree)
     if s.named_in(words) and not any(c.dep_ == "poss" for c in subj.children):
         return 1.0
+    if any(s.named_in(a.text) for a in _appositions(subj)):  # "my sister Ewa bought a house": Ewa did
+        return 1.0
     poss = next((c for c in subj.children if c.dep_ == "poss"), None)
+    if poss is not None and not s.speaker and subj.lower_ in s.aliases:
+        return 0.9  # a relative read by their noun ("my mum moved to cardiff": the mum, `unnamed_relative`)
     if poss is not None:
         mine = _refers_to(s, poss, said_by=said_by, listener_ok=listener_ok)
         if subj.lemma_.lower() in relation or subj.lower_ in relation:
@@ -302,7 +310,9 @@ def about(s: Subject, *, speaker: str, sentence: str, turn: str, others: tuple[s
         return 0.9 if FIRST.search(sentence) else 0.5
     if s.speaker and not said_by and SECOND.search(sentence) and len(others) <= 2:
         return 0.8
-    opening = turn.lstrip().startswith(sentence.strip())  # the turn's first sentence
+    # the turn's first sentence, or one after a few words only ("cockapoo. she named it pickle")
+    lead = turn[: max(turn.find(sentence.strip()), 0)]
+    opening = len(lead.split()) <= _SHORT_LEAD and not THIRD.search(lead)
     if s.named_in(turn) or (THIRD.search(sentence) and (s.named_in(previous) or opening and s.named_in(
             earlier))):
         return 0.6 if THIRD.search(sentence) or not FIRST.search(sentence) else 0.3

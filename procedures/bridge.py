@@ -29,10 +29,13 @@ from tkg.nlp import parse
 from tkg.text import content_terms, stems_of, tokenize
 
 from .about import Subject
-from .group_turns import replies_to
+from .backfill import turn_evidence
+from .group_turns import replies_to, reply_rows, turns_containing
 from .reader import FAR_FUTURE, Candidate, candidates, choose, norm
 from .roles import named_for_role, role_bases
 from .slots import FAR_PAST, lexicon_for
+from .spans import spans_of
+from .synthesis import dedupe
 from .walker import walk
 
 if TYPE_CHECKING:
@@ -248,6 +251,11 @@ def find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, 
     trace["bridge_from"] = {"turns": how}
     if chosen:
         return _person(chosen[0].value, speakers)
+    voices = {s.lower() for s in speakers}
+    answered = answered_name(ctx, group, relation, subject, turns, cues, excluded | voices)
+    if answered is not None:
+        trace["bridge_from"] = {"reply": answered[1].source_ref}
+        return _person(answered[0], speakers)
     if fetch is None or relation.from_plan or relation.predicate is not None:
         return None
     named = by_role(relation, subject, fetch, terms, window, excluded)
@@ -255,6 +263,59 @@ def find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, 
         return None
     trace["bridge_from"] = {"roles": named[1].source_ref}
     return _person(named[0], speakers)
+
+
+_NAMING_DEPS = frozenset({"nsubj", "nsubjpass", "appos", "attr", "ROOT", "npadvmod", "dobj"})
+
+
+def answered_name(ctx: Context, group: str, relation: Relation, subject: Subject, turns: list[Evidence],
+                  cues: set[str], excluded: set[str]) -> tuple[str, Evidence] | None:
+    """The person a speaker subject names first when asked about *their* relative: "how old is your
+    son now?" → "Kuba is seven now", "and your husband, still teaching?" → "yes, Daniel still
+    teaches": the reply's first sentence that names a person, that person as a clause's subject or
+    object; the latest such reply. The question must say the relation noun with "your" (`_owner`)."""
+    if not subject.speaker:
+        return None
+    word = relation.word.lower()
+    rows = turns_containing(ctx, group, [f"{you} {word}" for you in ("your", "ur")])
+    asking = [ev for ev in dedupe(turns + [turn_evidence(r, 0.0, group) for r in rows])
+              if not subject.said_by(ev.speaker) and SECOND_OWNED.search(ev.text)
+              and stems_of(tokenize(ev.text)) & cues]
+    asking = [ev for ev in asking if any(
+        stems_of([t.text]) & cues and _owner(t, ev.speaker, subject) for t in parse(ev.text)
+        if t.pos_ in ("NOUN", "PROPN"))]
+    if not asking:
+        return None
+    found: list[tuple[str, Evidence]] = []
+    for row in reply_rows(ctx, group, asking).values():
+        if not subject.said_by(row.get("speaker")):
+            continue
+        reply = turn_evidence(row, 0.0, group)
+        for sent in parse(reply.text).sents:
+            names = [sp for sp in spans_of(sent, "person", relation.word) if norm(sp.text) not in excluded
+                     and sent.doc[sp.start].dep_ in _NAMING_DEPS]
+            if names:
+                found.append((names[0].text, reply))
+                break
+            if any(t.pos_ in ("NOUN", "PROPN", "VERB") for t in sent):
+                break  # the first sentence that says something: a name later is another's
+    return max(found, key=lambda x: (x[1].valid_at or FAR_PAST, x[1].source_ref or "")) if found else None
+
+
+def unnamed_relative(relation: Relation, subject: Subject,
+                     turns: list[Evidence]) -> tuple[Subject, list[Evidence]] | None:
+    """The subject's relative no turn names ("my own daughter commuted for years before she settled in
+    Bath"): a stand-in subject the relation noun refers to, and the turns that say the noun as the
+    subject's own (`_owner`: "my daughter" in their turn, "your daughter" to them, "Robert's daughter")."""
+    word = relation.word.lower()
+    owned = [ev for ev in turns if word in ev.text.lower() and any(
+        t.lower_ == word and _owner(t, ev.speaker, subject) for t in parse(ev.text))]
+    if not owned:
+        return None
+    return Subject(f"{subject.name}'s {word}", frozenset({word}), speaker=False), owned
+
+
+SECOND_OWNED = re.compile(r"\b(?:your|ur)\s+", re.I)
 
 
 def by_role(relation: Relation, subject: Subject, fetch: Callable[[set[str]], list[Evidence]],

@@ -14,6 +14,7 @@ from tkg.models import Evidence, Fact
 from tkg.nlp import is_place_name, parse
 
 from .reader import NAMED_KINDS, Candidate, norm
+from .slots import lexicon_for
 from .spans import ANIMALS, spans_of
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ def graph_candidates(
     (never a value the question itself names, its head noun, or an animal word for a pet's name):
     only the open ones for "now" (``open_only``), only those valid at ``at`` for a date."""
     by_fact = {e.fact: e for e in evidence if e.fact}
+    named = lexicon_for(ctx.registry).nouns.get(asked.head) if asked.kind == "person" and asked.head else None
     out = []
     for f in facts:
         if open_only and f.invalid_at is not None:
@@ -63,6 +65,8 @@ def graph_candidates(
                 and not (asked.kind != "thing" and _personal(ctx, f))) or (
                 asked.kind in NAMED_KINDS | {"thing"} and not any(c.isalpha() for c in f.object)):
             continue  # an edge whose object is not of the asked kind ("has_pet Japan") answers nothing
+        if named is not None and not named.inverse and f.predicate != named.predicate:
+            continue  # "who is her manager": a sibling_of edge names her sister, not her manager
         ev = by_fact.get(f.uuid) or next(
             (e for e in evidence if f.episodes and e.episode == f.episodes[0]), None
         )

@@ -170,8 +170,13 @@ def turns_before(
 
 def replies_to(ctx: Context, group: str, turns: list[Evidence]) -> dict[str, str]:
     """The text of the turn after each of ``turns`` when another speaker said it: the reply."""
+    return {u: r.get("text") or "" for u, r in reply_rows(ctx, group, turns).items()}
+
+
+def reply_rows(ctx: Context, group: str, turns: list[Evidence]) -> dict[str, Row]:
+    """The row of the turn after each of ``turns`` when another speaker said it (`replies_to`)."""
     said = {e.episode: e.speaker for e in turns}
-    return {u: r.get("text") or "" for u, r in _beside(ctx, group, turns, 1).items()
+    return {u: r for u, r in _beside(ctx, group, turns, 1).items()
             if r.get("speaker") and r.get("speaker") != said.get(u)}
 
 

@@ -184,6 +184,28 @@ def _told_done(told: QuestionEvent, sent: Any) -> bool:
     return tense == "past" or tense == "present" and word is not None and word.pos_ == "VERB"
 
 
+# "do you have a dog?", "have u got kids": asks whether there is one, takes none as known
+_EXISTENCE = re.compile(r"\b(?:have|has|got|any)\b", re.I)
+
+
+def asked_about_theirs(sent: Any, nouns: list[str], speaker: str, subject: Subject | None) -> bool:
+    """A question said to a speaker subject about their own relative or pet ("how old is *your* son
+    now?", "and ur sister, still in leeds?"): it takes the relative as known to both, as a statement
+    would; one that asks whether there is one ("do you have kids?") takes nothing as known."""
+    if subject is None or not subject.speaker or subject.said_by(speaker) or _EXISTENCE.search(sent.text):
+        return False
+    yours = ("your", "ur")  # "ur" is often parsed as no possessive: the word before will do
+    return any(t.lower_ in nouns and (any(c.dep_ == "poss" and c.lower_ in yours for c in t.children)
+                                      or t.i > sent.start and t.doc[t.i - 1].lower_ in yours) for t in sent)
+
+
+def _third_owned(sent: Any, nouns: list[str]) -> bool:
+    """The noun is owned by "his"/"her"/"their" in a turn about a third person ("Marek bought a flat.
+    His wife Ola is pregnant"): the turn's person's own relative, as the turn names no one else first."""
+    return any(t.lower_ in nouns and any(c.dep_ == "poss" and c.lower_ in ("his", "her", "their")
+                                         for c in t.children) for t in sent)
+
+
 def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers: tuple[str, ...]) -> Premise:
     """Whether every presupposition of the question is stated about its subject in ``turns``.
     A question that asks for an inference ("Would she likely enjoy Vivaldi?") presupposes nothing."""
@@ -237,7 +259,9 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
                 need_event = set()
             # a whole word: "son" is not said by "son-in-law"
             said = [w for w in nouns if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text)]
-            if said and a >= 0.8 and _stated(sent):
+            theirs = a >= 0.8 or a >= 0.6 and subject is not None and not subject.speaker \
+                and _third_owned(sent, said)
+            if said and (theirs and _stated(sent) or asked_about_theirs(sent, said, ev.speaker, subject)):
                 need_noun = True
                 seen_any = seen_any or ev
     missing = [n for n, ok in need_names.items() if not ok]

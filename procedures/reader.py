@@ -28,6 +28,7 @@ from .gather import merge_variants
 from .members import Category, bare, widen
 from .residence import locates, named_home, place_scale, residence_scale, taken_back
 from .slots import FAR_PAST
+from .span_context import asks_about_work, workplaces
 from .span_words import CATEGORY_MEMBERS, LOCATIVE, PET_WORDS, ROLE_HEADS, thing_words
 from .spans import Span, nameless, pronominal, spans_of
 from .stated import confirmed, hypothetical, negated, said_time
@@ -121,6 +122,12 @@ def may_hold(asked: Asked, text: str, verb: str | None) -> bool:
     return asked.kind != "thing" or may_say(text, thing_words(asked.head) | ({verb} if verb else set()))
 
 
+# kinds whose spans are typed well enough that the answer to the turn before may be read without its words
+_REPLY_KINDS = frozenset({"place", "organisation", "person", "role", "pet_name", "animal"})
+# the words a reply opens with, which a tagger may take for a name ("Yep, …"): never a value
+_REPLY_WORDS = frozenset("yep yes yeah yup yea ya nope nah no ok okay sure lol haha omg wow aww".split())
+
+
 def candidates(
     ctx: Context, asked: Asked, subject: Subject | None, turns: list[Evidence], cues: set[str],
     speakers: tuple[str, ...], excluded: set[str], verb: str | None, *, attribute: bool = True,
@@ -134,6 +141,7 @@ def candidates(
     a question the other speaker said yes to (`confirmed`). With ``members`` (a list of a head noun's
     members, `procedures.members`) only spans tied to the category count, each as if cued."""
     out: list[Candidate] = []
+    excluded = excluded | _REPLY_WORDS
     relation = frozenset({asked.head, *cues}) if asked.head else frozenset(cues)
     voices = {s.lower() for s in speakers}
     pets = asked.kind == "pet_name"  # an animal word (or 🐱) next to a name is the relation's own cue
@@ -149,6 +157,9 @@ def candidates(
         sents = list(doc.sents)
         previous, *earlier = (before or {}).get(ev.episode, ("",))
         answered = (replies or {}).get(ev.episode, "")  # the other speaker's reply
+        # the turn answers a question the one before asked in the question's own words (ellipsis)
+        asked_first = asked.kind in _REPLY_KINDS and previous.rstrip().endswith("?") \
+            and bool(content_terms(previous) & cues)
         per_sent = [about(subject, speaker=ev.speaker, sentence=x.text, turn=ev.text, others=speakers,
                           previous=previous, earlier=earlier[0] if earlier else "") if subject else 0.6
                     for x in sents]
@@ -166,10 +177,17 @@ def candidates(
             near_cues = at + [
                 i - 4 for i in last_cues[-1:]
             ]  # a cue in the sentence before counts, further off
+            if sent.start == 0 and asked_first:  # the answer to the turn before: its cue words count, as
+                near_cues += [sent.start - 1, sent.end]  # if said at either end of the sentence
+                if subject is not None and subject.said_by(ev.speaker):
+                    a = max(a, 0.8)  # "still at the vet place?" – "ya still at greenpaw vets": theirs
             last_cues = at or last_cues
             if a <= 0.0:
                 continue
             spans = spans_of(sent, asked.kind, asked.head)
+            if asked.kind == "organisation" and sent.start == 0 and asks_about_work(previous):
+                taken = {i for sp in spans for i in range(sp.start, sp.end)}  # the reply to "still at the …?"
+                spans += workplaces(sent, taken, asked_about_work=True)
             if verb and asked.kind == "thing":
                 spans += _objects_of(sent, verb)
             if members is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from planners.asked import Asked
 from planners.query_text import names_in
 from planners.question import Question
 from tkg.models import Evidence
@@ -28,6 +29,7 @@ from .bridge import (
     relation_of,
     said_with,
     says_relation,
+    unnamed_relative,
     verb_relation,
 )
 from .event_turns import event_window, read_event, subject_turns
@@ -57,6 +59,7 @@ from .slots import FAR_PAST, group_time
 from .span_words import CATEGORY_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
 from .transactions import read_sale, sale_question
+from .verb_args import by_verb
 from .when import is_when, names_date, read_when
 
 if TYPE_CHECKING:
@@ -148,7 +151,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     asked_doc = parse_many([question, *(e.text for e in turns if may_hold(asked, e.text, None))])[0]
     excluded = {norm(n) for n in names_in(question)} | (
         {norm(a) for a in subject.aliases} if subject else set()
-    )
+    ) | echoes(asked, asked_doc)  # a question noun is not its answer
     window, why = ((FAR_PAST, as_of), "as_of") if as_of else event_window(ctx, question, group, turns,
                                                                            group_time(ctx, group))
     if why:
@@ -173,6 +176,10 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
                             fetch=lambda terms: subject_turns(ctx, group, who, terms, own=True),
                             terms=content_terms(question, drop=sorted(subject.aliases)))
         trace["relation"] = relation.to_trace()
+        stand_in = unnamed_relative(relation, subject, dedupe(result.evidence + subject_turns(
+            ctx, group, subject, rel_cues))) if found is None else None
+        if stand_in is not None:  # "my daughter … she settled in Bath": read the daughter's turns
+            found, trace["bridge_from"] = stand_in[0], {"unnamed": [e.source_ref for e in stand_in[1]]}
         if found is None and asked.kind in TYPED:  # the subject's own value would answer another question
             return no_information(f"no {relation.word} of {subject.name} is stated",
                                   result.evidence or turns[:5], trace)
@@ -187,7 +194,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     facts = result.facts if walked else [  # a walk's path is the question's; other edges, the subject's
         f for f in result.facts if subject is None or subject.named_in(f"{f.subject} | {f.object}")]
     evidence = result.evidence
-    if "bridge" in trace and subject is not None:  # the bridge person's own edges answer too
+    unnamed = isinstance(trace.get("bridge_from"), dict) and "unnamed" in trace["bridge_from"]
+    if "bridge" in trace and subject is not None and not unnamed:  # the bridge person's own edges answer too
         own = bridge_facts(ctx, group, subject, q, predicate, window)
         facts, evidence = facts + own, dedupe(evidence + fact_evidence(ctx, group, own))
     kinds = category_of(ctx, group, asked, mode, predicate, relatives=_RELATION_HEADS) \
@@ -206,6 +214,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         residence=home, members=kinds)
     if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb
         turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event
+    if verb and asked.kind in TYPED - {"number"}:  # "who looked after her hens": who *looks after* them
+        turn_cands = by_verb(turn_cands, verb, asked_doc)
     # graph first (a list of a category's members reads both): the edges valid then stand; "now",
     # unless a turn clearly said a newer value
     if graph and kinds is None:
@@ -266,6 +276,18 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     typed = asked.kind in TYPED or all(norm(c.value).split()[-1] in members for c in chosen)
     voice = own_voice(subject, [(c.evidence.speaker, c.owner) for c in chosen]) if typed else None
     return Reading(answer, False, support, trace, typed=typed, own=voice)
+
+
+_ECHOED_KINDS = frozenset({"animal", "thing", "role", "pet_name"})
+
+
+def echoes(asked: Asked, doc: Any) -> set[str]:
+    """The question's own common nouns, which never answer it ("what breed is her *puppy*": not
+    "puppy"; "what does he do at *work*": not "work"), for the kinds a common noun may answer."""
+    if asked.kind not in _ECHOED_KINDS or asked.yesno:
+        return set()
+    nouns = {t for t in doc if t.pos_ == "NOUN" and t.lower_ != asked.head}
+    return {w for t in nouns for w in (t.lower_, t.lemma_.lower())}
 
 
 def count_reading(ctx: Context, group: str, subject: Subject, head: str, turns: list[Evidence],

@@ -8,6 +8,7 @@ these to the kind's own spans, less sure than a tagged name.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tkg.nlp import is_common_word
@@ -56,8 +57,11 @@ def dwelling_places(sent: Any, taken: set[int]) -> list[Span]:
         if not words & _DWELLING and not (t.i + 1 < sent.end and _unknown_name(sent.doc[t.i + 1], taken)):
             continue  # "a place in" puts someone only in a name written lower case
         run = []
+        # "bought new apartment in Wilda": after a dwelling word, a name tagged as a person is the place
+        homed = t.head.lemma_.lower() in _DWELLING or t.head.lower_ in _DWELLING
         for x in sent.doc[t.i + 1: min(sent.end, t.i + 4)]:
-            if not (x.text[:1].isupper() and x.is_alpha) or x.ent_type_ in ("PERSON", "DATE") or x.i in taken:
+            if not (x.text[:1].isupper() and x.is_alpha) or x.ent_type_ == "DATE" or x.i in taken \
+                    or x.ent_type_ == "PERSON" and not homed:
                 break
             run.append(x)
         cleaned = clean(run)
@@ -77,10 +81,16 @@ def _unknown_name(x: Any, taken: set[int]) -> bool:
         and (after is None or not after.is_alpha or after.is_stop)
 
 
-def workplaces(sent: Any, taken: set[int]) -> list[Span]:
+def asks_about_work(text: str) -> bool:
+    """Whether ``text`` is a question that says a word of work ("how's work btw, still at the vet place?")."""
+    return text.rstrip().endswith("?") and bool(set(re.findall(r"[a-z]+", text.lower())) & _WORKING)
+
+
+def workplaces(sent: Any, taken: set[int], *, asked_about_work: bool = False) -> list[Span]:
     """A common-noun workplace after "at" in a sentence about work ("a job at the main library",
-    "my shifts at the bakery"): the noun phrase the preposition governs."""
-    if not {t.lower_ for t in sent} & _WORKING:
+    "my shifts at the bakery"), or in a reply to a question about work (``asked_about_work``: "how's
+    work, still at the vet place?" – "ya still at greenpaw vets"): the noun phrase the preposition governs."""
+    if not asked_about_work and not {t.lower_ for t in sent} & _WORKING:
         return []
     out = []
     for t in sent:
@@ -92,19 +102,23 @@ def workplaces(sent: Any, taken: set[int]) -> list[Span]:
         cleaned = clean([x for x in obj.subtree if x.i <= obj.i + 2 and x.dep_ not in ("prep", "relcl")])
         if cleaned and len(cleaned[0].split()) <= 4:  # "a job at …" says it more surely than "at … on shift"
             said = any(x.lower_ in _WORKING for x in sent.doc[max(sent.start, t.i - 3): t.i])
-            sure = 0.75 if said else 0.55
+            sure = 0.75 if said or asked_about_work else 0.55
             out.append(Span(cleaned[0], "organisation", sure, cleaned[1], cleaned[2]))
     return out
 
 
 def given_names(sent: Any, taken: set[int]) -> list[Span]:
-    """The word after "called" or "named" when it is no common word ("someone called rafi", "a
-    guy named Tobiah"): a name, whatever its case."""
+    """The word after "called", "named" or "name is" when it is no common word ("someone called rafi",
+    "a guy named Tobiah", "my boss is woman, name is Agata"): a name, whatever its case."""
     out = []
     for t in sent:
-        if t.lower_ not in _NAMING or t.i + 1 >= sent.end:
+        at = t.i + 1
+        if t.lower_ == "name" and at + 1 < sent.end and sent.doc[at].lemma_ == "be" \
+                and not any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in t.children):
+            at += 1  # "(his) name is Agata", said of someone: not the speaker's own name
+        elif t.lower_ not in _NAMING or at >= sent.end:
             continue
-        name = sent.doc[t.i + 1]
+        name = sent.doc[at]
         if name.is_alpha and name.i not in taken and len(name.text) > 1 and not is_common_word(name.text) \
                 and not name.is_stop:
             out.append(Span(name.text, "person", 0.75, name.i, name.i + 1))

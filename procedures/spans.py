@@ -179,10 +179,11 @@ def _not_a_status(t: Any) -> bool:
 
 def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
     """Names in a sentence that says one of ``heads``: "my dog Biscuit", "meet Churro, our kitten";
-    without one, only a name given by "her name is …" (the thing was named in the sentence before)."""
+    without one, only a name given by "her name is …" or "named it …" (the thing was named before)."""
     if not any(t.lower_ in heads or t.lemma_.lower() in heads for t in sent):
         given = _given_names(sent, [])
-        return [s for s in given if s.start > sent.start and sent.doc[s.start - 1].lemma_ == "be"]
+        return [s for s in given if s.start > sent.start  # "her name is pip", "she named it pickle"
+                and (sent.doc[s.start - 1].lemma_ == "be" or sent.doc[s.start - 1].lower_ in _NAMED_PRONOUNS)]
     names = entity_spans(sent, ("PERSON", "ORG", "GPE", "PRODUCT", "WORK_OF_ART", "NORP"), "name", 0.7)
     taken = {i for s in names for i in range(s.start, s.end)}
     for t in sent:  # "Biscuit (the old spaniel) is nine": the category in apposition names it, even first
@@ -196,12 +197,17 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
     return names + _given_names(sent, names)
 
 
+_NAMED_PRONOUNS = frozenset({"her", "him", "it", "them", "em", "'em"})
+
+
 def _given_names(sent: Any, names: list[Span]) -> list[Span]:
     """Words a naming verb gives as a name, lower-case too: "named biscuit", "her name is pip"."""
     out = []
     toks = list(sent)
     for j, t in enumerate(toks[:-1]):  # "named biscuit", "called kopi": lower-case names after a naming verb
         k = j + 2 if t.lower_ == "name" and toks[j + 1].lemma_ == "be" and j + 2 < len(toks) else j + 1
+        if t.lower_ in ("named", "called") and toks[k].lower_ in _NAMED_PRONOUNS and k + 1 < len(toks):
+            k += 1  # "we named her pickle", "called him rex": the name follows the one named
         if (  # "her name is pip": a copula after "name" names what follows
             t.lower_ in NAMING
             and toks[k].is_alpha

@@ -1,0 +1,79 @@
+"""Values the question's own verb takes in a turn, weighed up: the turn states the asked relation itself.
+
+"Who looked after Ingrid's hens?" is answered by whoever *is looking after* them ("my neighbour
+Astrid is looking after the hens"), even in a clause about someone other than the question's
+subject; "Which team does Kwame support?" by what he *supports* ("I've supported Hearts since I
+was six"), not by a team named in another sentence. Which argument is asked comes from the
+question's parse: the wh-word as the verb's subject asks for the doer, else for what the verb takes
+(its object, or the object of a preposition on it: "which club does he play for").
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from tkg.nlp import parse
+
+from .reader import Candidate
+
+_SUBJ = frozenset({"nsubj", "nsubjpass"})
+_OBJ = frozenset({"dobj", "attr", "oprd", "dative"})
+_WH = frozenset({"who", "whom", "what", "which"})
+_NOUNISH = frozenset({"compound", "amod", "flat", "appos", "poss", "det", "nummod"})
+VERB_WEIGHT = 2.0  # a value the question's verb takes in its sentence, against one it does not
+_LIGHT = frozenset({"do", "be", "have"})
+_OWNED = 0.9  # the doer of the asked verb: the clause is the question's, whoever it is about
+
+
+def asks_doer(question: Any) -> bool:
+    """Whether the question's wh-word is its verb's subject ("*Who* looked after…", "*which friend*
+    moved…"), from its parsed ``Doc``."""
+    for t in question:
+        if t.lower_ in _WH:
+            head = t.head if t.dep_ == "det" else t  # "which friend": the noun it determines
+            verb = head.head  # "which team *does* Kwame support" is often parsed with "team" under "does"
+            return head.dep_ in _SUBJ and verb.pos_ == "VERB" and verb.lemma_.lower() not in _LIGHT
+    return False
+
+
+def _preps(verb: Any) -> set[str]:
+    return {c.lower_ for c in verb.children if c.dep_ in ("prep", "prt")}
+
+
+def _takes(token: Any, verb: str, doer: bool, preps: set[str]) -> bool:
+    """Whether ``token``'s noun phrase is the ``verb``'s subject (``doer``) or what it takes, with
+    the question's particles: who *looked after* them is not who *looked at* her."""
+    t = token
+    for _ in range(4):  # up from a name to the noun phrase it is part of ("my neighbour Astrid")
+        if t.dep_ not in _NOUNISH or t.head is t:
+            break
+        t = t.head
+    if doer:
+        return t.dep_ in _SUBJ and t.head.lemma_.lower() == verb and preps <= _preps(t.head)
+    if t.dep_ == "pobj":  # "supports Hearts" / "plays for Warta": the preposition hangs on the verb
+        t = t.head
+        return t.dep_ == "prep" and t.head.lemma_.lower() == verb and (not preps or t.lower_ in preps)
+    return t.dep_ in _OBJ and t.head.lemma_.lower() == verb
+
+
+def by_verb(found: list[Candidate], verb: str, question: Any) -> list[Candidate]:
+    """The turn candidates the question's ``verb`` takes in their sentence weighed up (a doer's own
+    clause counts as the question's, see the module doc); the others as they were."""
+    doer = asks_doer(question)
+    said = next((t for t in question if t.lemma_.lower() == verb), None)
+    preps = _preps(said) if said is not None else set()
+    out = []
+    for c in found:
+        if c.source != "turn":
+            out.append(c)
+            continue
+        last = c.value.split()[-1].lower() if c.value.split() else ""
+        hits = [t for t in parse(c.evidence.text) if t.lower_ == last]
+        if not any(_takes(t, verb, doer, preps) for t in hits):
+            out.append(c)
+            continue
+        owner = max(c.owner, _OWNED) if doer else c.owner
+        score = c.score * VERB_WEIGHT * (0.3 + owner) / (0.3 + c.owner)
+        out.append(replace(c, score=score, owner=owner))
+    return out
