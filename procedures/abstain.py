@@ -6,7 +6,8 @@ Three checks, each explained in the trace:
 1. **The main entity exists.** Names in the question (capitalised words that are not question
    words, stop words, months or weekdays) are looked up: a speaker of the group, an entity of
    the group (`EntityIndex.find`), or a word some turn says. A *main* name — possessive
-   ("Zed's"), the subject after the auxiliary ("where does Zed live"), or the only name — that
+   ("Zed's"), the subject after the auxiliary ("where does Zed live"), a relative's name ("her
+   uncle Zed"), or the only name — that
    none of these supports means abstention. Other unsupported names are only noted. With no
    main name, a question that names one speaker is about that speaker ('What is the game
    "Otter Quest" that Ines plays?').
@@ -48,7 +49,8 @@ from planners.asked import requests_summary
 from planners.query_text import QUESTION_FRAME
 from planners.question import Question
 from tkg.models import Evidence
-from tkg.text import STOPWORDS, split_sentences, stem, stems_of
+from tkg.predicates import PredicateRegistry
+from tkg.text import STOPWORDS, content_terms, split_sentences, stem, stems_of
 from tkg.time_words import MONTHS, WEEKDAYS
 
 from .group_turns import turns_containing
@@ -80,6 +82,7 @@ GENERIC = frozenset(
     start started enjoy enjoys enjoyed lot also ever still really name names reason mean means happen happened
     try tried give gave given find found know knew able since ago during after before around about
     conversation conversations chat chats
+    mention mentions mentioned partake partakes according describe describes described attribute attributes
     """.split()
 )
 GENERIC = GENERIC | {stem(w) for w in GENERIC}  # a question's terms are stems ("conversations" -> "convers")
@@ -100,19 +103,22 @@ _TIME_NAMES = frozenset(MONTHS) | frozenset(WEEKDAYS) | {"christmas", "easter", 
 OWNER_MARGIN = 0.6  # the main entity's best turn must reach this share of the other's best
 OWNER_COVERAGE = 0.5  # the other's best turn must carry this share of the question's term weight
 OWNER_MIN_TERMS = 2
-ATTRIBUTE_MIN_TERMS = 3  # a question with this many content words, none of them said, is unsupported
+ATTRIBUTE_MIN_TERMS = 1  # a question with this many content words, none (nor a synonym) said, is unsupported
 SPEAKER_FUZZY = 85  # rapidfuzz ratio: "Johns" is the speaker John
 
 
 def ground(
     ctx: Context, q: Question, group: str, *, index: EntityIndex | None = None, ownership: bool = True,
     evidence: list[Evidence] | None = None, payload: Payload | None = None, said_own: str | None = None,
+    valued: bool = False,
 ) -> Grounding:
     """Whether the group supports the question's main entity and attribute (see module doc).
 
     `ownership=False` skips the second check (the answer already rests on the entity's own edges);
     `payload` (how the question retrieves) enables the third, the swapped-subject check;
     `said_own` (the speaker whose own first-person clauses state the reader's value) exempts it.
+    `valued` (the reader read values of the asked kind, "Volvo" for "cars") keeps a question whose
+    words no turn says: the values stand for the words.
 
     >>> ground(ctx, parse("Where does Zed live?"), "priya-marco").grounded  # doctest: +SKIP
     False
@@ -156,7 +162,7 @@ def ground(
     either = bool(INFERENCE.search(q.text)) or requests_summary(q.text)
     ownership = ownership and not about_both and not either
     if ownership and speaker is not None and len(speakers) >= 2:
-        _ownership(ctx, q, group, speaker, candidates, sum(speakers.values()), result)
+        _ownership(ctx, q, group, speaker, candidates, sum(speakers.values()), result, valued=valued)
         if result.grounded and len(speakers) == 2:
             best_turns_owner(speaker, evidence or [], result)
     unsupported = (result.ownership or {}).get("verdict") == "attribute unsupported"
@@ -208,9 +214,11 @@ def _speaker_of(name: str, speakers: dict[str, int]) -> str | None:
 
 
 def _is_main(name: str, question: str, candidates: list[str]) -> bool:
-    """Possessive ("Zed's"), the only name, or the first name and the subject ("does Zed ...")."""
+    """Possessive ("Zed's"), the only name, a relative named ("her uncle Zed": the question takes him
+    as mentioned), or the first name and the subject ("does Zed ...")."""
     n = re.escape(name)
-    if len(candidates) == 1 or re.search(rf"\b{n}['’]s?\b", question):
+    if len(candidates) == 1 or re.search(rf"\b{n}['’]s?\b", question) \
+            or re.search(rf"\b{_RELATIVE}\s+{n}\b", question, re.I):
         return True
     if candidates[0] != name:
         return False
@@ -247,12 +255,37 @@ _INFLECTION = r"(?:e|s|es|ed|d|ing|er|ers|ly|y|ies|ation|ations)?"
 
 
 def _says(text: str, needle: str) -> bool:
-    """Whether `text` (lower-case) has a word that is `needle` plus at most an inflection."""
-    return re.search(rf"(?<![^\W_]){re.escape(needle)}{_INFLECTION}(?![^\W_])", text) is not None
+    """Whether `text` (lower-case) has a word that is `needle` plus at most an inflection; a final
+    "e" may drop before it ("live" in "living")."""
+    base = re.escape(needle[:-1]) + "e?" if needle.endswith("e") and len(needle) >= 4 else re.escape(needle)
+    return re.search(rf"(?<![^\W_]){base}{_INFLECTION}(?![^\W_])", text) is not None
+
+
+@lru_cache(maxsize=8)
+def _vocabulary(registry: PredicateRegistry) -> dict[str, frozenset[str]]:
+    """Each stem a predicate's words say (its phrases, verbs, nouns, possessive tails) → the stems of
+    all of them: words of one closed relation stand in for each other ("job" for "work")."""
+    out: dict[str, set[str]] = {}
+    for p in registry.predicates():
+        words = content_terms(" ".join((*p.phrases, *p.verbs, *p.nouns, *p.possessive)).replace("{name}", ""))
+        for w in words:
+            out.setdefault(w, set()).update(words)
+    return {w: frozenset(ws) for w, ws in out.items()}
+
+
+def _synonym_said(ctx: Context, group: str, terms: list[str], info: dict[str, Any]) -> bool:
+    """Whether some turn says a word of the same predicate as one of the question's unsaid ``terms``."""
+    vocabulary = _vocabulary(ctx.registry)
+    near = sorted({w for t in terms for w in vocabulary.get(t, ()) if len(w) >= 3} - set(terms))
+    said = sorted(w for w, rows in _turns_saying(ctx, group, near).items() if rows) if near else []
+    if said:
+        info["synonyms_said"] = said
+    return bool(said)
 
 
 def _ownership(
-    ctx: Context, q: Question, group: str, speaker: str, names: list[str], turns: int, result: Grounding
+    ctx: Context, q: Question, group: str, speaker: str, names: list[str], turns: int, result: Grounding,
+    *, valued: bool = False,
 ) -> None:
     terms = sorted(
         t for t in q.terms - stems_of(names)
@@ -266,7 +299,8 @@ def _ownership(
     found = _turns_saying(ctx, group, terms)
     df = {t: len({r["uuid"] for r in found.get(t, [])}) for t in terms}
     info["df"] = df
-    if len(terms) >= ATTRIBUTE_MIN_TERMS and not any(df.values()):
+    unsaid = not any(df.values()) and not valued
+    if len(terms) >= ATTRIBUTE_MIN_TERMS and unsaid and not _synonym_said(ctx, group, terms, info):
         result.grounded, result.reason = False, f"no turn says any of {', '.join(terms)}"
         info["verdict"] = "attribute unsupported"
         return

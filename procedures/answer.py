@@ -137,7 +137,8 @@ def answer_question(
             # a summary's turns are chosen to cover the group's history, not ranked by fit: they cast no vote
             evidence=None if r.procedure == "long_form" else result.evidence,
             payload=None if result.trace.get("from_graph") else r.payload,
-            said_own=reading.own if reading is not None and not reading.abstained else None)
+            said_own=reading.own if reading is not None and not reading.abstained else None,
+            valued=reading is not None and not reading.abstained)
         if r.payload.abstention == "entity"
         else None
     )
