@@ -165,6 +165,9 @@ def ground(
         _ownership(ctx, q, group, speaker, candidates, sum(speakers.values()), result, valued=valued)
         if result.grounded and len(speakers) == 2:
             best_turns_owner(speaker, evidence or [], result)
+    elif ownership and main is not None:  # someone else: whether the group says what is asked at all
+        result.ownership = {"speaker": None}
+        _attribute_said(ctx, q, group, candidates, result, result.ownership, valued=valued)
     unsupported = (result.ownership or {}).get("verdict") == "attribute unsupported"
     relative = bool(main and re.search(rf"\b{re.escape(main)}['’]s\s+(?:\w+\s+)?{_RELATIVE}\b", q.text, re.I))
     if payload is not None and speaker is not None and len(speakers) == 2 and not (
@@ -276,26 +279,28 @@ def _vocabulary(registry: PredicateRegistry) -> dict[str, frozenset[str]]:
 def _synonym_said(ctx: Context, group: str, terms: list[str], info: dict[str, Any]) -> bool:
     """Whether some turn says a word of the same predicate as one of the question's unsaid ``terms``."""
     vocabulary = _vocabulary(ctx.registry)
-    near = sorted({w for t in terms for w in vocabulary.get(t, ()) if len(w) >= 3} - set(terms))
+    near = sorted({w for t in terms for w in vocabulary.get(t, ()) if len(w) >= 3} - set(terms) - GENERIC)
     said = sorted(w for w, rows in _turns_saying(ctx, group, near).items() if rows) if near else []
     if said:
         info["synonyms_said"] = said
     return bool(said)
 
 
-def _ownership(
-    ctx: Context, q: Question, group: str, speaker: str, names: list[str], turns: int, result: Grounding,
+def _attribute_said(
+    ctx: Context, q: Question, group: str, names: list[str], result: Grounding, info: dict[str, Any],
     *, valued: bool = False,
-) -> None:
+) -> dict[str, list[dict[str, Any]]] | None:
+    """The turns saying each of the question's content words (``info`` gets the words and their
+    turn counts); None when there are none to check, or when no turn says any of them nor a word
+    of the same predicate and the reader read no value: then the attribute is unsupported."""
     terms = sorted(
         t for t in q.terms - stems_of(names)
         if t not in GENERIC and t not in _TIME_NAMES and len(t) >= 3 and not t.isdigit()
     )
-    info: dict[str, Any] = {"speaker": speaker, "terms": terms}
-    result.ownership = info
+    info["terms"] = terms
     if not terms:
         info["verdict"] = "no content words to check"
-        return
+        return None
     found = _turns_saying(ctx, group, terms)
     df = {t: len({r["uuid"] for r in found.get(t, [])}) for t in terms}
     info["df"] = df
@@ -303,7 +308,20 @@ def _ownership(
     if len(terms) >= ATTRIBUTE_MIN_TERMS and unsaid and not _synonym_said(ctx, group, terms, info):
         result.grounded, result.reason = False, f"no turn says any of {', '.join(terms)}"
         info["verdict"] = "attribute unsupported"
+        return None
+    return found
+
+
+def _ownership(
+    ctx: Context, q: Question, group: str, speaker: str, names: list[str], turns: int, result: Grounding,
+    *, valued: bool = False,
+) -> None:
+    info: dict[str, Any] = {"speaker": speaker}
+    result.ownership = info
+    found = _attribute_said(ctx, q, group, names, result, info, valued=valued)
+    if found is None:
         return
+    terms, df = info["terms"], info["df"]
     idf = {t: math.log((turns + 1) / (df[t] + 0.5)) for t in terms if df[t]}
     per_turn: dict[str, tuple[float, set[str], dict[str, Any]]] = {}
     for t, rows in found.items():
