@@ -96,6 +96,7 @@ _FRIEND = r"(?:friends?|buddy|pal|bestie)"
 _RELATIVE = (r"(?:friends?|buddy|pal|bestie|sister|brother|mother|mom|mum|father|dad|sons?|daughters?|wife|"
              r"husband|partner|boss|manager|cousin|aunt|uncle|colleagues?|kids?|child|children|family|parents?|"
              r"grandma|grandpa|grandmother|grandfather|team|teammates?)")
+_TITLE = r"(?:auntie|aunty|granny|nana|dr|doctor|mr|mrs|ms|miss|prof|professor|sir|coach)"
 # a question that asks for an inference ("Would Ines enjoy kayaking?", "What job might Ines take up?"):
 # what either speaker said may inform it, and its answer need not be a value some turn names
 INFERENCE = re.compile(r"\b(?:would|could|might|likely)\b|^\s*does it seem\b", re.I)
@@ -196,6 +197,8 @@ def _candidates(q: Question, index: EntityIndex, speakers: dict[str, int]) -> li
         low = n.lower()
         if low in _TIME_NAMES or low in STOPWORDS or low in QUESTION_FRAME:
             continue
+        if re.fullmatch(rf"{_RELATIVE}|{_TITLE}", low) and re.search(rf"\b{re.escape(n)}\s+[A-Z]", q.text):
+            continue  # "Aunt Jean", "Dr Okafor": a relation or title before a name is no name itself
         opening = first is not None and first.group(1) == n
         if opening and _speaker_of(n, speakers) is None and index.find(n, "person") is None:
             continue  # "Summarize ...", "Name ...": a capitalised opening word is not a name

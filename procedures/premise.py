@@ -33,7 +33,7 @@ from .event_words import QuestionEvent, denied_before, question_event
 from .slots import FAR_PAST
 from .spans import ANIMALS
 from .stated import RETRACTED as _RETRACTED_WORDS
-from .stated import called_off, hypothetical, negated
+from .stated import called_off, hypothetical, intended, negated
 
 # relatives and animals a question may presuppose, with the words that state one
 KIN: dict[str, frozenset[str]] = {
@@ -145,9 +145,18 @@ class Premise:
 
 
 def _stated(sent: Any) -> bool:
-    """The sentence states what it says: no question, wish, plan or denial anywhere in it (a
-    presupposition needs a plain statement; "no dog yet, but if I get one…" is none)."""
-    return not hypothetical(sent) and not negated(sent)
+    """The sentence states what it says: no question, wish, plan or denial anywhere in it, nor a
+    main clause that only intends its event (a presupposition needs a plain statement; "no dog yet,
+    but if I get one…" is none, nor is "we were gonna open a shop in York")."""
+    return not hypothetical(sent) and not negated(sent) and not intended(sent)
+
+
+def _possessed(sent: Any, words: list[str]) -> bool:
+    """The sentence speaks of the relative or pet as someone's ("how is your dog Mochi?", "is your
+    son still in Leeds?"): even a question takes it as given, unless it is a condition or denied."""
+    if negated(sent) or any(t.lower_ in ("if", "unless") for t in sent):
+        return False
+    return any(t.lower_ in words and any(c.dep_ == "poss" for c in t.children) for t in sent)
 
 
 def _names_any(low: str, names: dict[str, bool], nouns: set[str]) -> bool:
@@ -237,7 +246,7 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
                 need_event = set()
             # a whole word: "son" is not said by "son-in-law"
             said = [w for w in nouns if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text)]
-            if said and a >= 0.8 and _stated(sent):
+            if said and a >= 0.8 and (_stated(sent) or _possessed(sent, said)):
                 need_noun = True
                 seen_any = seen_any or ev
     missing = [n for n, ok in need_names.items() if not ok]

@@ -68,6 +68,27 @@ def hypothetical(sent: Any) -> bool:
     return text.rstrip().endswith("?") or bool(_HYPOTHETICAL.search(_ASIDE.sub(" ", text)))
 
 
+# verbs whose infinitive complement is only intended ("we were going to open", "I meant to call",
+# "we're supposed to fly", "I had planned to present"); "going" only as the progressive "be going to"
+_INTENT = frozenset("go plan want hope intend mean suppose wish aim expect promise".split())
+_MODAL = frozenset("would could might may should".split())
+
+
+def intended(sent: Any) -> bool:
+    """The sentence's main clause only intends or imagines its event, read from the parse: an
+    infinitive the clause's verb of intention takes ("was gonna open", "had planned to present"), or
+    a modal on the root verb ("we might hire one"). "I went to open the shop" intends nothing."""
+    for t in sent:
+        head = t.head.lemma_.lower()
+        to = any(c.lower_ in ("to", "na") and c.dep_ == "aux" for c in t.children)
+        if t.dep_ == "xcomp" and to and head in _INTENT and (head != "go" or t.head.tag_ == "VBG"):
+            return True
+        if t.dep_ == "ROOT" and any(c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ in _MODAL
+                                    for c in t.children):
+            return True
+    return False
+
+
 # a reply that says yes in its first words: "yes!", "Tomasz, yes", "that's him", "yep, since May"
 _AFFIRM = re.compile(r"^\W*(?:[^\W\d_]+\W+){0,2}?(?:yes+|yeah|yep|yup|exactly|correct|indeed|"
                      r"that(?:'|’)?s (?:him|her|them|it|the one|right|correct|true))\b", re.I)
