@@ -87,7 +87,7 @@ GENERIC = frozenset(
 )
 GENERIC = GENERIC | {stem(w) for w in GENERIC}  # a question's terms are stems ("conversations" -> "convers")
 _AUX = r"(?:did|does|do|is|was|are|were|has|have|had|will|would|can|could|should|might)"
-_SAY_VERBS = re.compile(
+SAY_VERBS = re.compile(
     r"\b(?:say|says|said|suggest\w*|recommend\w*|advi[cs]e\w*|tell|told|mention\w*|share[sd]?|think|thinks|thought|ask\w*)\b",
     re.I,
 )
@@ -336,7 +336,7 @@ def _ownership(
     first = speaker.lower().split(" ")[0]
     mine: float = 0.0
     others: list[tuple[float, set[str], dict[str, Any]]] = []
-    quoting = _SAY_VERBS.search(q.text) is not None  # "what did X suggest": X's words, whoever they are about
+    quoting = SAY_VERBS.search(q.text) is not None  # "what did X suggest": X's words, whoever they are about
     for score, hit, row in per_turn.values():
         by_speaker = str(row.get("speaker") or "").lower().split(" ")[0] == first
         own_voice = about_speaker(row.get("text") or "", sorted(hit))

@@ -156,7 +156,8 @@ def _possessed(sent: Any, words: list[str]) -> bool:
     son still in Leeds?"): even a question takes it as given, unless it is a condition or denied."""
     if negated(sent) or any(t.lower_ in ("if", "unless") for t in sent):
         return False
-    return any(t.lower_ in words and any(c.dep_ == "poss" for c in t.children) for t in sent)
+    return any(t.lower_ in words and any(c.dep_ == "poss" for x in (t, t.head) for c in x.children
+                                         if x is t or t.dep_ in ("compound", "appos")) for t in sent)
 
 
 def _names_any(low: str, names: dict[str, bool], nouns: set[str]) -> bool:
