@@ -64,6 +64,10 @@ _DOG_WORDS = ANIMALS - {
 }
 
 
+_OWNED = re.compile(  # "her cat", "Jess's new puppy": a relative or pet the question gives someone
+    rf"\b(?:his|her|their|[A-Z][\w-]*['\u2019]s)\s+(?:new\s+|late\s+|old\s+)?({'|'.join(KIN)})\b")
+
+
 def _names_a_thing(word: str, question: str) -> bool:
     """A capitalised word of the question that names something ("Lisbon", "Fagiolo"), not a word
     capitalised by position or habit ("According", "TV", "Aug", "European")."""
@@ -94,6 +98,9 @@ def presupposed(q: Question) -> set[str]:
     """The words that would state the relative or pet a question takes as given, whatever it asks
     ("where does Lena's *son* live", "the name of Tobias's *dog*"); empty when it presupposes none."""
     asked = q.asked
+    owned = _OWNED.search(q.text)  # "what did Jess name *her cat*": whatever is asked, the cat is given
+    if owned is not None and not (asked.head in KIN or asked.head in ANIMALS):
+        return presupposed_nouns(q.text, owned.group(1).lower())
     if not (asked.head in KIN or (asked.kind in _PRESUPPOSING and asked.head in ANIMALS)):
         return set()
     chain = re.search(rf"['\u2019]s\s+([a-z-]+)['\u2019]s\s+(?:[a-z-]+\s+){{0,2}}{re.escape(asked.head)}\b",

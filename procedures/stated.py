@@ -72,6 +72,8 @@ def hypothetical(sent: Any) -> bool:
 # "we're supposed to fly", "I had planned to present"); "going" only as the progressive "be going to"
 _INTENT = frozenset("go plan want hope intend mean suppose wish aim expect promise".split())
 _PLANNING = frozenset("plan want wish consider intend".split())  # "planning a trip", "want a dog"
+# a condition that only minds the listener ("if you like", "if you remember") conditions nothing
+_POLITE = frozenset("like want wish mind remember recall know ask need prefer".split())
 _MODAL = frozenset("would could might may should".split())
 
 
@@ -85,7 +87,7 @@ def intended(sent: Any) -> bool:
 def intended_tokens(sent: Any) -> set[int]:
     """The document indices of the tokens that only say an intended event (see `intended`): the
     intended infinitive's clause, what a verb of planning takes as its object ("planning a trip"),
-    or the whole sentence when its root verb takes a modal."""
+    or the whole sentence when its root verb takes a modal or a condition ("if", "unless") hangs on it."""
     out: set[int] = set()
     for t in sent:
         head = t.head.lemma_.lower()
@@ -99,6 +101,9 @@ def intended_tokens(sent: Any) -> set[int]:
         if t.dep_ == "ROOT" and any(c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ in _MODAL
                                     for c in t.children):
             return {x.i for x in sent}
+        if t.dep_ == "advcl" and t.lemma_.lower() not in _POLITE and any(
+                c.dep_ == "mark" and c.lower_ in ("if", "unless") for c in t.children):
+            return {x.i for x in sent}  # "if i ever get a cat im naming it toast": all of it hangs on the if
     return out
 
 
