@@ -102,6 +102,8 @@ def subject_of(q: Question, speakers: dict[str, int]) -> Subject | None:
             chosen = poss.group(1)
     low = chosen.lower()
     match = next((s for s in speakers if s.lower() == low or s.lower().split()[0] == low), None)
+    short = [s for s in speakers if len(low) >= 3 and s.lower().split()[0].startswith(low)]
+    match = match or (short[0] if len(short) == 1 else None)  # "Mel" is the speaker Melanie
     name = match or chosen
     aliases = {name.lower(), name.lower().split()[0], low}
     return Subject(name, frozenset(a for a in aliases if len(a) > 1), match is not None)

@@ -6,7 +6,8 @@ Three checks, each explained in the trace:
 1. **The main entity exists.** Names in the question (capitalised words that are not question
    words, stop words, months or weekdays) are looked up: a speaker of the group, an entity of
    the group (`EntityIndex.find`), or a word some turn says. A *main* name — possessive
-   ("Zed's"), the subject after the auxiliary ("where does Zed live"), or the only name — that
+   ("Zed's"), the subject after the auxiliary ("where does Zed live"), a relative's name ("her
+   uncle Zed"), or the only name — that
    none of these supports means abstention. Other unsupported names are only noted. With no
    main name, a question that names one speaker is about that speaker ('What is the game
    "Otter Quest" that Ines plays?').
@@ -48,7 +49,8 @@ from planners.asked import requests_summary
 from planners.query_text import QUESTION_FRAME
 from planners.question import Question
 from tkg.models import Evidence
-from tkg.text import STOPWORDS, split_sentences, stem, stems_of
+from tkg.predicates import PredicateRegistry
+from tkg.text import STOPWORDS, content_terms, split_sentences, stem, stems_of
 from tkg.time_words import MONTHS, WEEKDAYS
 
 from .group_turns import turns_containing
@@ -80,11 +82,12 @@ GENERIC = frozenset(
     start started enjoy enjoys enjoyed lot also ever still really name names reason mean means happen happened
     try tried give gave given find found know knew able since ago during after before around about
     conversation conversations chat chats
+    mention mentions mentioned partake partakes according describe describes described attribute attributes
     """.split()
 )
 GENERIC = GENERIC | {stem(w) for w in GENERIC}  # a question's terms are stems ("conversations" -> "convers")
 _AUX = r"(?:did|does|do|is|was|are|were|has|have|had|will|would|can|could|should|might)"
-_SAY_VERBS = re.compile(
+SAY_VERBS = re.compile(
     r"\b(?:say|says|said|suggest\w*|recommend\w*|advi[cs]e\w*|tell|told|mention\w*|share[sd]?|think|thinks|thought|ask\w*)\b",
     re.I,
 )
@@ -93,6 +96,7 @@ _FRIEND = r"(?:friends?|buddy|pal|bestie)"
 _RELATIVE = (r"(?:friends?|buddy|pal|bestie|sister|brother|mother|mom|mum|father|dad|sons?|daughters?|wife|"
              r"husband|partner|boss|manager|cousin|aunt|uncle|colleagues?|kids?|child|children|family|parents?|"
              r"grandma|grandpa|grandmother|grandfather|team|teammates?)")
+_TITLE = r"(?:auntie|aunty|granny|nana|dr|doctor|mr|mrs|ms|miss|prof|professor|sir|coach)"
 # a question that asks for an inference ("Would Ines enjoy kayaking?", "What job might Ines take up?"):
 # what either speaker said may inform it, and its answer need not be a value some turn names
 INFERENCE = re.compile(r"\b(?:would|could|might|likely)\b|^\s*does it seem\b", re.I)
@@ -100,19 +104,22 @@ _TIME_NAMES = frozenset(MONTHS) | frozenset(WEEKDAYS) | {"christmas", "easter", 
 OWNER_MARGIN = 0.6  # the main entity's best turn must reach this share of the other's best
 OWNER_COVERAGE = 0.5  # the other's best turn must carry this share of the question's term weight
 OWNER_MIN_TERMS = 2
-ATTRIBUTE_MIN_TERMS = 3  # a question with this many content words, none of them said, is unsupported
+ATTRIBUTE_MIN_TERMS = 1  # a question with this many content words, none (nor a synonym) said, is unsupported
 SPEAKER_FUZZY = 85  # rapidfuzz ratio: "Johns" is the speaker John
 
 
 def ground(
     ctx: Context, q: Question, group: str, *, index: EntityIndex | None = None, ownership: bool = True,
     evidence: list[Evidence] | None = None, payload: Payload | None = None, said_own: str | None = None,
+    valued: bool = False,
 ) -> Grounding:
     """Whether the group supports the question's main entity and attribute (see module doc).
 
     `ownership=False` skips the second check (the answer already rests on the entity's own edges);
     `payload` (how the question retrieves) enables the third, the swapped-subject check;
     `said_own` (the speaker whose own first-person clauses state the reader's value) exempts it.
+    `valued` (the reader read values of the asked kind, "Volvo" for "cars") keeps a question whose
+    words no turn says: the values stand for the words.
 
     >>> ground(ctx, parse("Where does Zed live?"), "priya-marco").grounded  # doctest: +SKIP
     False
@@ -156,9 +163,12 @@ def ground(
     either = bool(INFERENCE.search(q.text)) or requests_summary(q.text)
     ownership = ownership and not about_both and not either
     if ownership and speaker is not None and len(speakers) >= 2:
-        _ownership(ctx, q, group, speaker, candidates, sum(speakers.values()), result)
+        _ownership(ctx, q, group, speaker, candidates, sum(speakers.values()), result, valued=valued)
         if result.grounded and len(speakers) == 2:
             best_turns_owner(speaker, evidence or [], result)
+    elif ownership and main is not None:  # someone else: whether the group says what is asked at all
+        result.ownership = {"speaker": None}
+        _attribute_said(ctx, q, group, candidates, result, result.ownership, valued=valued)
     unsupported = (result.ownership or {}).get("verdict") == "attribute unsupported"
     relative = bool(main and re.search(rf"\b{re.escape(main)}['’]s\s+(?:\w+\s+)?{_RELATIVE}\b", q.text, re.I))
     if payload is not None and speaker is not None and len(speakers) == 2 and not (
@@ -187,6 +197,8 @@ def _candidates(q: Question, index: EntityIndex, speakers: dict[str, int]) -> li
         low = n.lower()
         if low in _TIME_NAMES or low in STOPWORDS or low in QUESTION_FRAME:
             continue
+        if re.fullmatch(rf"{_RELATIVE}|{_TITLE}", low) and re.search(rf"\b{re.escape(n)}\s+[A-Z]", q.text):
+            continue  # "Aunt Jean", "Dr Okafor": a relation or title before a name is no name itself
         opening = first is not None and first.group(1) == n
         if opening and _speaker_of(n, speakers) is None and index.find(n, "person") is None:
             continue  # "Summarize ...", "Name ...": a capitalised opening word is not a name
@@ -208,9 +220,11 @@ def _speaker_of(name: str, speakers: dict[str, int]) -> str | None:
 
 
 def _is_main(name: str, question: str, candidates: list[str]) -> bool:
-    """Possessive ("Zed's"), the only name, or the first name and the subject ("does Zed ...")."""
+    """Possessive ("Zed's"), the only name, a relative named ("her uncle Zed": the question takes him
+    as mentioned), or the first name and the subject ("does Zed ...")."""
     n = re.escape(name)
-    if len(candidates) == 1 or re.search(rf"\b{n}['’]s?\b", question):
+    if len(candidates) == 1 or re.search(rf"\b{n}['’]s?\b", question) \
+            or re.search(rf"\b{_RELATIVE}\s+{n}\b", question, re.I):
         return True
     if candidates[0] != name:
         return False
@@ -247,29 +261,70 @@ _INFLECTION = r"(?:e|s|es|ed|d|ing|er|ers|ly|y|ies|ation|ations)?"
 
 
 def _says(text: str, needle: str) -> bool:
-    """Whether `text` (lower-case) has a word that is `needle` plus at most an inflection."""
-    return re.search(rf"(?<![^\W_]){re.escape(needle)}{_INFLECTION}(?![^\W_])", text) is not None
+    """Whether `text` (lower-case) has a word that is `needle` plus at most an inflection; a final
+    "e" may drop before it ("live" in "living")."""
+    base = re.escape(needle[:-1]) + "e?" if needle.endswith("e") and len(needle) >= 4 else re.escape(needle)
+    return re.search(rf"(?<![^\W_]){base}{_INFLECTION}(?![^\W_])", text) is not None
 
 
-def _ownership(
-    ctx: Context, q: Question, group: str, speaker: str, names: list[str], turns: int, result: Grounding
-) -> None:
+@lru_cache(maxsize=8)
+def _vocabulary(registry: PredicateRegistry) -> dict[str, frozenset[str]]:
+    """Each stem a predicate's words say (its phrases, verbs, nouns, possessive tails) → the stems of
+    all of them: words of one closed relation stand in for each other ("job" for "work")."""
+    out: dict[str, set[str]] = {}
+    for p in registry.predicates():
+        words = content_terms(" ".join((*p.phrases, *p.verbs, *p.nouns, *p.possessive)).replace("{name}", ""))
+        for w in words:
+            out.setdefault(w, set()).update(words)
+    return {w: frozenset(ws) for w, ws in out.items()}
+
+
+def _synonym_said(ctx: Context, group: str, terms: list[str], info: dict[str, Any]) -> bool:
+    """Whether some turn says a word of the same predicate as one of the question's unsaid ``terms``."""
+    vocabulary = _vocabulary(ctx.registry)
+    near = sorted({w for t in terms for w in vocabulary.get(t, ()) if len(w) >= 3} - set(terms) - GENERIC)
+    said = sorted(w for w, rows in _turns_saying(ctx, group, near).items() if rows) if near else []
+    if said:
+        info["synonyms_said"] = said
+    return bool(said)
+
+
+def _attribute_said(
+    ctx: Context, q: Question, group: str, names: list[str], result: Grounding, info: dict[str, Any],
+    *, valued: bool = False,
+) -> dict[str, list[dict[str, Any]]] | None:
+    """The turns saying each of the question's content words (``info`` gets the words and their
+    turn counts); None when there are none to check, or when no turn says any of them nor a word
+    of the same predicate and the reader read no value: then the attribute is unsupported."""
     terms = sorted(
         t for t in q.terms - stems_of(names)
         if t not in GENERIC and t not in _TIME_NAMES and len(t) >= 3 and not t.isdigit()
     )
-    info: dict[str, Any] = {"speaker": speaker, "terms": terms}
-    result.ownership = info
+    info["terms"] = terms
     if not terms:
         info["verdict"] = "no content words to check"
-        return
+        return None
     found = _turns_saying(ctx, group, terms)
     df = {t: len({r["uuid"] for r in found.get(t, [])}) for t in terms}
     info["df"] = df
-    if len(terms) >= ATTRIBUTE_MIN_TERMS and not any(df.values()):
+    unsaid = not any(df.values()) and not valued
+    if len(terms) >= ATTRIBUTE_MIN_TERMS and unsaid and not _synonym_said(ctx, group, terms, info):
         result.grounded, result.reason = False, f"no turn says any of {', '.join(terms)}"
         info["verdict"] = "attribute unsupported"
+        return None
+    return found
+
+
+def _ownership(
+    ctx: Context, q: Question, group: str, speaker: str, names: list[str], turns: int, result: Grounding,
+    *, valued: bool = False,
+) -> None:
+    info: dict[str, Any] = {"speaker": speaker}
+    result.ownership = info
+    found = _attribute_said(ctx, q, group, names, result, info, valued=valued)
+    if found is None:
         return
+    terms, df = info["terms"], info["df"]
     idf = {t: math.log((turns + 1) / (df[t] + 0.5)) for t in terms if df[t]}
     per_turn: dict[str, tuple[float, set[str], dict[str, Any]]] = {}
     for t, rows in found.items():
@@ -281,7 +336,7 @@ def _ownership(
     first = speaker.lower().split(" ")[0]
     mine: float = 0.0
     others: list[tuple[float, set[str], dict[str, Any]]] = []
-    quoting = _SAY_VERBS.search(q.text) is not None  # "what did X suggest": X's words, whoever they are about
+    quoting = SAY_VERBS.search(q.text) is not None  # "what did X suggest": X's words, whoever they are about
     for score, hit, row in per_turn.values():
         by_speaker = str(row.get("speaker") or "").lower().split(" ")[0] == first
         own_voice = about_speaker(row.get("text") or "", sorted(hit))

@@ -41,6 +41,7 @@ from .reading import read
 from .result import ProcedureResult
 from .slots import analyse, lexicon_for
 from .stated import asked_back
+from .support import only_intended
 from .synthesis import dedupe, synthesize
 from .temporal import temporal
 
@@ -137,7 +138,8 @@ def answer_question(
             # a summary's turns are chosen to cover the group's history, not ranked by fit: they cast no vote
             evidence=None if r.procedure == "long_form" else result.evidence,
             payload=None if result.trace.get("from_graph") else r.payload,
-            said_own=reading.own if reading is not None and not reading.abstained else None)
+            said_own=reading.own if reading is not None and not reading.abstained else None,
+            valued=reading is not None and not reading.abstained)
         if r.payload.abstention == "entity"
         else None
     )
@@ -172,6 +174,12 @@ def answer_question(
         timings["synthesis"] = _ms(t)
         answer, abstained, evidence = syn.answer, syn.abstained, syn.evidence
         trace["synthesis"] = syn.trace
+    typed = reading is not None and not reading.abstained and reading.typed
+    unsupported = None if abstained or typed or r.procedure in ("long_form", "aggregation") \
+        else only_intended(q, answer, evidence)
+    if unsupported is not None:  # a sentence that only intends what the question asks as done
+        answer, abstained, trace["abstained_by"], trace["unsupported"] = NO_INFORMATION, True, "support", \
+            unsupported
     main = grounding.main if grounding is not None and not abstained else None
     asker = asked_back(answer, evidence, main) if main else None
     if asker is not None:  # the asked person's own question to the other one states nothing about them

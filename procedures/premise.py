@@ -33,7 +33,7 @@ from .event_words import QuestionEvent, denied_before, question_event
 from .slots import FAR_PAST
 from .spans import ANIMALS
 from .stated import RETRACTED as _RETRACTED_WORDS
-from .stated import called_off, hypothetical, negated
+from .stated import called_off, hypothetical, intended, negated
 
 # relatives and animals a question may presuppose, with the words that state one
 KIN: dict[str, frozenset[str]] = {
@@ -62,6 +62,10 @@ _DOG_WORDS = ANIMALS - {
     "bird", "fish", "tortoise", "turtle", "snake", "lizard", "gecko", "hen", "chicken", "ferret", "goldfish",
     "guinea",
 }
+
+
+_OWNED = re.compile(  # "her cat", "Jess's new puppy": a relative or pet the question gives someone
+    rf"\b(?:his|her|their|[A-Z][\w-]*['\u2019]s)\s+(?:new\s+|late\s+|old\s+)?({'|'.join(KIN)})\b")
 
 
 def _names_a_thing(word: str, question: str) -> bool:
@@ -94,6 +98,9 @@ def presupposed(q: Question) -> set[str]:
     """The words that would state the relative or pet a question takes as given, whatever it asks
     ("where does Lena's *son* live", "the name of Tobias's *dog*"); empty when it presupposes none."""
     asked = q.asked
+    owned = _OWNED.search(q.text)  # "what did Jess name *her cat*": whatever is asked, the cat is given
+    if owned is not None and not (asked.head in KIN or asked.head in ANIMALS):
+        return presupposed_nouns(q.text, owned.group(1).lower())
     if not (asked.head in KIN or (asked.kind in _PRESUPPOSING and asked.head in ANIMALS)):
         return set()
     chain = re.search(rf"['\u2019]s\s+([a-z-]+)['\u2019]s\s+(?:[a-z-]+\s+){{0,2}}{re.escape(asked.head)}\b",
@@ -145,9 +152,19 @@ class Premise:
 
 
 def _stated(sent: Any) -> bool:
-    """The sentence states what it says: no question, wish, plan or denial anywhere in it (a
-    presupposition needs a plain statement; "no dog yet, but if I get one…" is none)."""
-    return not hypothetical(sent) and not negated(sent)
+    """The sentence states what it says: no question, wish, plan or denial anywhere in it, nor a
+    main clause that only intends its event (a presupposition needs a plain statement; "no dog yet,
+    but if I get one…" is none, nor is "we were gonna open a shop in York")."""
+    return not hypothetical(sent) and not negated(sent) and not intended(sent)
+
+
+def _possessed(sent: Any, words: list[str]) -> bool:
+    """The sentence speaks of the relative or pet as someone's ("how is your dog Mochi?", "is your
+    son still in Leeds?"): even a question takes it as given, unless it is a condition or denied."""
+    if negated(sent) or any(t.lower_ in ("if", "unless") for t in sent):
+        return False
+    return any(t.lower_ in words and any(c.dep_ == "poss" for x in (t, t.head) for c in x.children
+                                         if x is t or t.dep_ in ("compound", "appos")) for t in sent)
 
 
 def _names_any(low: str, names: dict[str, bool], nouns: set[str]) -> bool:
@@ -261,7 +278,8 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
             said = [w for w in nouns if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text)]
             theirs = a >= 0.8 or a >= 0.6 and subject is not None and not subject.speaker \
                 and _third_owned(sent, said)
-            if said and (theirs and _stated(sent) or asked_about_theirs(sent, said, ev.speaker, subject)):
+            if said and (theirs and (_stated(sent) or _possessed(sent, said))
+                         or asked_about_theirs(sent, said, ev.speaker, subject)):
                 need_noun = True
                 seen_any = seen_any or ev
     missing = [n for n, ok in need_names.items() if not ok]

@@ -68,6 +68,45 @@ def hypothetical(sent: Any) -> bool:
     return text.rstrip().endswith("?") or bool(_HYPOTHETICAL.search(_ASIDE.sub(" ", text)))
 
 
+# verbs whose infinitive complement is only intended ("we were going to open", "I meant to call",
+# "we're supposed to fly", "I had planned to present"); "going" only as the progressive "be going to"
+_INTENT = frozenset("go plan want hope intend mean suppose wish aim expect promise".split())
+_PLANNING = frozenset("plan want wish consider intend".split())  # "planning a trip", "want a dog"
+# a condition that only minds the listener ("if you like", "if you remember") conditions nothing
+_POLITE = frozenset("like want wish mind remember recall know ask need prefer".split())
+_MODAL = frozenset("would could might may should".split())
+
+
+def intended(sent: Any) -> bool:
+    """The sentence only intends or imagines an event, read from the parse: an infinitive a verb
+    of intention takes ("was gonna open", "had planned to present"), or a modal on the root verb
+    ("we might hire one"). "I went to open the shop" intends nothing."""
+    return bool(intended_tokens(sent))
+
+
+def intended_tokens(sent: Any) -> set[int]:
+    """The document indices of the tokens that only say an intended event (see `intended`): the
+    intended infinitive's clause, what a verb of planning takes as its object ("planning a trip"),
+    or the whole sentence when its root verb takes a modal or a condition ("if", "unless") hangs on it."""
+    out: set[int] = set()
+    for t in sent:
+        head = t.head.lemma_.lower()
+        to = any(c.lower_ in ("to", "na") and c.dep_ == "aux" for c in t.children)
+        if t.dep_ == "xcomp" and to and head in _INTENT and (head != "go" or t.head.tag_ == "VBG"):
+            out |= {x.i for x in t.subtree}
+        if t.pos_ == "VERB" and t.lemma_.lower() in _PLANNING and any(c.dep_ == "dobj" for c in t.children):
+            # "we're planning a trip to Japan in October": the planned thing and what dates it
+            out |= {x.i for c in t.children if c.dep_ not in ("nsubj", "nsubjpass", "conj", "cc")
+                    for x in c.subtree} | {t.i}
+        if t.dep_ == "ROOT" and any(c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ in _MODAL
+                                    for c in t.children):
+            return {x.i for x in sent}
+        if t.dep_ == "advcl" and t.lemma_.lower() not in _POLITE and any(
+                c.dep_ == "mark" and c.lower_ in ("if", "unless") for c in t.children):
+            return {x.i for x in sent}  # "if i ever get a cat im naming it toast": all of it hangs on the if
+    return out
+
+
 # a reply that says yes in its first words: "yes!", "Tomasz, yes", "that's him", "yep, since May"
 _AFFIRM = re.compile(r"^\W*(?:[^\W\d_]+\W+){0,2}?(?:yes+|yeah|yep|yup|exactly|correct|indeed|"
                      r"that(?:'|’)?s (?:him|her|them|it|the one|right|correct|true))\b", re.I)
