@@ -54,7 +54,7 @@ from .residence import lives_question
 from .result import ProcedureResult
 from .sentence_value import echoed, names_kind, sentence_for_value
 from .slots import FAR_PAST, group_time
-from .span_words import CATEGORY_MEMBERS
+from .span_words import CATEGORY_MEMBERS, SPAN_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
 from .transactions import read_sale, sale_question
 from .when import is_when, names_date, read_when
@@ -242,8 +242,11 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
                                   result.evidence or turns[:5], trace)
         # a value that must be a name (a person, a pet, a role, an instrument…); places and organisations
         # are often said by common nouns ("my old area", "a local charity") the spans do not type
-        typed = asked.kind in TYPED - {"place", "organisation"} or asked.head in CATEGORY_MEMBERS
-        if not asked.yesno and typed and echoed(result) and not INFERENCE.search(question) \
+        # "where does she work now" answered by the newest turn: a sentence is no place either
+        typed = asked.kind in (TYPED if mode == "latest_version" else TYPED - {"place", "organisation"}) \
+            or asked.head in SPAN_MEMBERS
+        copied = echoed(result) or result.trace.get("answered_by") == "newest_chunks"  # "YESSS." is a turn's
+        if not asked.yesno and typed and copied and not INFERENCE.search(question) \
                 and not names_kind(result.answer, asked):  # a value was asked; the turn says none
             return no_information(f"no {asked.head or asked.kind} is named in the evidence, only whole turns",
                                   result.evidence or turns[:5], trace)

@@ -31,6 +31,7 @@ from tkg.extract.indirect_changes import (
 )
 from tkg.extract.lexicon import NOT_NAMES
 from tkg.extract.mentions import mentions
+from tkg.extract.parsed import parsed_hits
 from tkg.extract.phrases import (
     birthday_hits,
     favorite_hits,
@@ -221,7 +222,7 @@ def _stated_hits(sent: Sentence, comp: Compiled, context: list[Hit]) -> list[Hit
     hits += clause_hits(sent, comp) + copula_hits(sent, comp) + plan_hits(sent, comp)
     hits += birthday_hits(sent) + trip_hits(sent) + pet_gone_hits(sent, comp) + pet_named_hits(sent, comp)
     hits += home_and_work_hits(sent) + pet_name_hits(sent, comp) + stolen_and_promoted_hits(sent, comp)
-    hits += trip_by_place_hits(sent) + role_hits(sent, comp)
+    hits += trip_by_place_hits(sent) + role_hits(sent, comp) + parsed_hits(sent, comp)
     partner = _partner(context + hits, sent.speaker)
     hits += together_hits(sent, comp, partner) + change_hits(sent, context + hits, partner)
     hits += trip_done_hits(hits, context)
