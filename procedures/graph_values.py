@@ -86,3 +86,33 @@ def widened(asked: Asked, value: str, text: str) -> str:
     longer = [sp.text for sent in parse(text).sents for sp in spans_of(sent, "role", asked.head)
               if norm(sp.text).endswith(" " + want) and len(sp.text.split()) <= 4]
     return max(longer, key=len) if longer else value
+
+
+# verbs that state no activity of their own: a value they govern may be the slot's ("I'm in Leeds now")
+_NEUTRAL = frozenset({"be", "have", "get", "say", "tell", "think", "know"})
+
+
+def slot_verbs(ctx: Context, predicate: str | None, verb: str | None) -> frozenset[str]:
+    """The lemmas that may state the slot: the question's verb and the predicate's own verbs'
+    first words ("work at", "start at" → work, start), with the verbs that state nothing."""
+    pred = ctx.registry.get(predicate) if predicate and predicate in ctx.registry else None
+    own = {v.split()[0] for v in (*pred.verbs, *pred.retract_verbs)} if pred else set()
+    return frozenset(own | _NEUTRAL | ({verb} if verb else set()))
+
+
+def said_by_other_verb(value: str, text: str, lemmas: frozenset[str]) -> bool:
+    """The value's clause is governed by another activity's verb ("I start *climbing* in Dublin
+    Climbing Centre … after work" names no workplace): the nearest verb above every mention."""
+    doc = parse(text)
+    low = norm(value)
+    found = False
+    for t in doc:
+        if norm(t.text) != low.split()[0]:
+            continue
+        found = True
+        up = t
+        while up.head.i != up.i and up.pos_ not in ("VERB", "AUX"):
+            up = up.head
+        if up.pos_ not in ("VERB", "AUX") or up.lemma_.lower() in lemmas:
+            return False
+    return found

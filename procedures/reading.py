@@ -32,7 +32,7 @@ from .bridge import (
 )
 from .event_turns import event_window, read_event, subject_turns
 from .gather import count_held, denied, ending, same_value
-from .graph_values import graph_candidates
+from .graph_values import graph_candidates, said_by_other_verb, slot_verbs
 from .group_turns import replies_to, turns_before, turns_with_terms
 from .lead import leading
 from .members import category_of, kind_words, member_facts
@@ -210,8 +210,10 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     # unless a turn clearly said a newer value
     if graph and kinds is None:
         newest = max((c.when for c in graph if c.when), default=None)
+        lemmas = slot_verbs(ctx, predicate, verb)  # a newer turn's value must be said by the slot's verbs
         turn_cands = [] if window is not None else [
-            c for c in turn_cands if c.score >= NEWER and (newest is None or (c.when and c.when > newest))]
+            c for c in turn_cands if c.score >= NEWER and (newest is None or (c.when and c.when > newest))
+            and not said_by_other_verb(c.value, c.evidence.text, lemmas)]
         trace["graph_values"] = [c.value for c in graph]
     if asked.many and latest:  # "now": a value the graph holds only as closed is not a turn's to reopen
         closed = {norm(f.object) for f in facts if f.invalid_at is not None} - {

@@ -16,7 +16,8 @@ REG = PredicateRegistry.load()
 
 
 def facts(text: str) -> set[tuple[str, str, str]]:
-    got = extract(text, speaker="Nadia", listeners=["Omar"], when=datetime(2024, 3, 4, tzinfo=UTC), registry=REG)
+    got = extract(text, speaker="Nadia", listeners=["Omar"], when=datetime(2024, 3, 4, tzinfo=UTC),
+                  registry=REG)
     return {(c.predicate, c.object, c.polarity) for c in got}
 
 
@@ -27,6 +28,10 @@ def facts(text: str) -> set[tuple[str, str, str]]:
     ("got the job at ferrow lol, start monday", {("works_at", "ferrow", "assert")}),
     ("I got the job at Halvard Labs, I started on Monday.", {("works_at", "Halvard Labs", "assert")}),
     ("Quillon passed me on probation today!!", {("works_at", "Quillon", "assert")}),
+    ("fair. so brightwell passed me on probation today!! officially staying",
+     {("works_at", "brightwell", "assert")}),
+    ("ok sit down. brightwell called yesterday. they offered me the junior analyst job!!!",
+     {("works_at", "brightwell", "assert"), ("job_title", "junior analyst", "assert")}),
     ("I've been offered deputy head from January.", {("job_title", "deputy head", "assert")}),
     ("Now I have small flat in Gdansk, only for me.", {("lives_in", "Gdansk", "assert")}),
     ("Bought it on Friday, a 2018 Honda Jazz, blue.", {("owns", "Honda Jazz", "assert")}),

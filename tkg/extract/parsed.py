@@ -36,6 +36,7 @@ _HOMES = frozenset("flat house apartment studio bungalow cottage condo place hom
 _BUY_VERBS = frozenset({"buy", "pick", "collect", "get"})
 # heads of a title the vocabulary lists no word of ("head of science", "deputy head", "team lead")
 _TITLE_HEADS = frozenset({"head", "lead", "chief", "deputy", "principal"})
+_NOT_MODS = frozenset("new used old second-hand secondhand little big".split())
 _CHAT = frozenset("lol lmao lmfao haha omg tbh ngl xx".split())
 _FIRST = frozenset({"i", "we", "me", "us"})
 _THEY = frozenset({"they", "them"})
@@ -58,10 +59,12 @@ def _orgish(tok: Any) -> bool:
     return tok.pos_ == "PROPN" and tok.ent_type_ not in ("PERSON", "DATE", "TIME", "GPE")
 
 
-def _named(tok: Any) -> bool:
-    """A proper name, or a word no dictionary lists ("ferrow" in lower-case texting)."""
-    return tok.ent_type_ not in ("DATE", "TIME") and tok.lower_ not in _CHAT and (
-        tok.pos_ == "PROPN" or tok.pos_ in ("NOUN", "ADJ") and tok.is_alpha and not is_common_word(tok.text))
+def _named(tok: Any, *, loose: bool = False) -> bool:
+    """A proper name, or a word no dictionary lists ("ferrow" in lower-case texting; `loose`: whatever
+    the tagger called it, which lower-case names often fool)."""
+    tags = ("NOUN", "ADJ", "ADV", "VERB") if loose else ("NOUN", "ADJ")
+    return tok.ent_type_ not in ("DATE", "TIME") and tok.lower_ not in _CHAT and not tok.is_stop and (
+        tok.pos_ == "PROPN" or tok.pos_ in tags and tok.is_alpha and not is_common_word(tok.text))
 
 
 def _noun_phrase(tok: Any) -> str:
@@ -73,10 +76,22 @@ def _noun_phrase(tok: Any) -> str:
 
 
 def _subject_of(verb: Any) -> Any | None:
+    """The verb's subject; in lower-case texting the parser often loses it ("so pixelco passed me"),
+    so a word no dictionary lists right before the verb stands for it."""
     for c in verb.children:
         if c.dep_ in ("nsubj", "nsubjpass"):
             return c
-    return verb.head if verb.dep_ in ("conj", "xcomp") and verb.head is not verb else None
+    if verb.dep_ == "conj" and verb.head.i != verb.i:  # "she finished her masters and got a job"
+        return _subject_of(verb.head)
+    before = verb.doc[verb.i - 1] if verb.i > 0 else None
+    if before is not None and before.is_lower and _named(before, loose=True):
+        return before
+    return None
+
+
+def _elided(verb: Any) -> bool:
+    """No subject because chat drops "I": the verb opens its sentence ("got the job at ferrow")."""
+    return all(t.pos_ in ("INTJ", "ADV", "PUNCT", "CCONJ") for t in verb.doc[verb.sent.start : verb.i])
 
 
 def _earlier_org(sent: Sentence, doc: Any, before: int) -> Any | None:
@@ -88,7 +103,8 @@ def _earlier_org(sent: Sentence, doc: Any, before: int) -> Any | None:
             found = t
     if found is None and sent.before:
         last = list(parse(sent.before).sents)[-1]
-        found = next((t for t in reversed(last) if t.dep_ == "nsubj" and _named(t)), None)
+        found = next((t for t in reversed(last) if t.dep_ in ("nsubj", "ROOT") and _named(t)
+                      and (t.ent_type_ != "PERSON" or t.is_lower)), None)  # lower case fools the tagger
     return found
 
 
@@ -113,7 +129,9 @@ def _job_hits(sent: Sentence, doc: Any, comp: Compiled) -> list[Hit]:
                 continue
             if lemma == "offer" and not any(c.lemma_ in _JOB_NOUNS for c in things):
                 continue  # "she offered me a lift"
-            org = subj if _orgish(subj) else _earlier_org(sent, doc, subj.i) if subj.lower_ in _THEY else None
+            texted = subj.is_lower and _named(subj, loose=True) and subj.ent_type_ != "PERSON"
+            org = subj if _orgish(subj) or texted else _earlier_org(sent, doc, subj.i) \
+                if subj.lower_ in _THEY else None
             if org is not None and "works_at" in reg:
                 out.append(Hit(sent.speaker, "works_at", _span_text(org), confidence=CONF_LOOSE,
                                anchor=verb.idx + len(verb.text), indirect=True))
@@ -131,7 +149,8 @@ def _job_hits(sent: Sentence, doc: Any, comp: Compiled) -> list[Hit]:
                 if title:
                     out.append(Hit(sent.speaker, "job_title", title, confidence=CONF_LOOSE,
                                    anchor=verb.idx + len(verb.text)))
-        elif lemma in _GET_VERBS and "works_at" in reg and (subj is None or subj.lower_ in _FIRST):
+        elif lemma in _GET_VERBS and "works_at" in reg and (subj.lower_ in _FIRST if subj is not None
+                                                             else _elided(verb)):
             for c in things:  # "got the job at Halvard Labs"
                 if c.lemma_ not in _JOB_NOUNS or c.lemma_ == "place":
                     continue
@@ -140,7 +159,8 @@ def _job_hits(sent: Sentence, doc: Any, comp: Compiled) -> list[Hit]:
                     pobj = next((p for p in prep.children if p.dep_ == "pobj"), None)
                     if pobj is not None and pobj.lower_ in _CHAT:  # "the job at ferrow lol"
                         pobj = next((t for t in pobj.lefts if t.dep_ in ("compound", "amod")), None)
-                    if pobj is not None and _named(pobj):  # "the job at Halvard Labs": a name, however tagged
+                    if pobj is not None and _named(pobj) and (pobj.pos_ == "PROPN" or not any(
+                            t.dep_ == "det" for t in pobj.children)):  # not "the uni"
                         out.append(Hit(sent.speaker, "works_at", _span_text(pobj), confidence=CONF_LOOSE,
                                        anchor=verb.idx + len(verb.text), indirect=True))
     return out
@@ -181,7 +201,10 @@ def _vehicle(tok: Any) -> str | None:
     if start >= 2 and tok.doc[start - 1].text == "-" and not tok.doc[start - 2].whitespace_:
         start -= 2
     word = tok.doc[start : tok.i + 1].text.lower()
-    return word if word in VEHICLE_NOUNS or tok.lower_ in VEHICLE_NOUNS else None
+    if word not in VEHICLE_NOUNS and tok.lower_ not in VEHICLE_NOUNS:
+        return None
+    mods = [t for t in tok.lefts if t.dep_ in ("compound", "amod") and t.lower_ not in _NOT_MODS]
+    return " ".join([*(t.lower_ for t in mods if t.i < start), word])  # "a green cannondale gravel bike"
 
 
 def _vehicle_hits(sent: Sentence, doc: Any) -> list[Hit]:
@@ -194,7 +217,7 @@ def _vehicle_hits(sent: Sentence, doc: Any) -> list[Hit]:
         if lemma == "pick" and not any(c.dep_ == "prt" and c.lower_ == "up" for c in verb.children):
             continue
         subj = _subject_of(verb)
-        if subj is not None and subj.lower_ not in _FIRST:
+        if subj.lower_ not in _FIRST if subj is not None else not _elided(verb):
             continue
         for obj in (c for c in verb.children if c.dep_ == "dobj"):
             named = None
