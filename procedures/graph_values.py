@@ -14,6 +14,7 @@ from tkg.models import Evidence, Fact
 from tkg.nlp import is_place_name, parse
 
 from .reader import NAMED_KINDS, Candidate, norm
+from .span_words import SPAN_MEMBERS
 from .spans import ANIMALS, spans_of
 
 if TYPE_CHECKING:
@@ -63,12 +64,25 @@ def graph_candidates(
                 and not (asked.kind != "thing" and _personal(ctx, f))) or (
                 asked.kind in NAMED_KINDS | {"thing"} and not any(c.isalpha() for c in f.object)):
             continue  # an edge whose object is not of the asked kind ("has_pet Japan") answers nothing
+        if asked.kind == "thing" and not of_category(f.object, asked.head):
+            continue  # "what does she ride": "owns bass" is no vehicle
         ev = by_fact.get(f.uuid) or next(
             (e for e in evidence if f.episodes and e.episode == f.episodes[0]), None
         )
         if ev is not None:
             out.append(Candidate(widened(asked, f.object, ev.text), 2.5, f.valid_at, ev, "graph"))
     return out
+
+
+def of_category(value: str, head: str) -> bool:
+    """A thing's value is of the head's category when the category's members are known: a word of
+    it is a member or the head itself, or a name the list may not know ("e-bike", "Toyota Yaris",
+    "Vespa" for a vehicle; not "bass", only common words of another kind)."""
+    members = SPAN_MEMBERS.get(head)
+    if not members or any(w[:1].isupper() for w in value.split()):
+        return True
+    words = norm(value).split()
+    return any(w in members or w in (head, head + "s") for w in [*words, value, "-".join(words)])
 
 
 def _personal(ctx: Context, f: Fact) -> bool:

@@ -32,7 +32,7 @@ from .bridge import (
 )
 from .event_turns import event_window, read_event, subject_turns
 from .gather import count_held, denied, ending, same_value
-from .graph_values import graph_candidates, said_by_other_verb, slot_verbs
+from .graph_values import graph_candidates, of_category, said_by_other_verb, slot_verbs
 from .group_turns import replies_to, turns_before, turns_with_terms
 from .lead import leading
 from .members import category_of, kind_words, member_facts
@@ -236,6 +236,9 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             return no_information(f"no {asked.head or asked.kind} of the kind asked is stated",
                                   result.evidence or turns[:5], trace)
         if result.trace.get("from_graph") and result.answer:
+            if asked.kind == "thing" and not of_category(result.answer, asked.head):
+                return no_information(f"the edge's value is no {asked.head}", result.evidence or turns[:5],
+                                      trace)
             return None  # an answer walked over edges stands
         if isinstance(trace.get("bridge_from"), dict) and "roles" in trace["bridge_from"] \
                 and asked.kind in TYPED:

@@ -308,6 +308,8 @@ def _plausible(span: Span) -> bool:
     words = span.text.split()
     if all(w.lower() in CALENDAR for w in words):
         return False
+    if len(span.text.strip(" .")) < 2 and span.kind in _NAME_KINDS | {"place"}:
+        return False  # "K": an initial, no name
     shouted = len(words) == 1 and span.text.isupper() and len(span.text) > 2
     return not (shouted and (span.kind != "organisation" or len(span.text) > 4))
 

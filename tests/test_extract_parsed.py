@@ -70,3 +70,19 @@ def test_use_to_is_a_time_cue_only_in_the_past() -> None:
     assert time_cue("What does Omar use to get around now?") is None
     assert time_cue("Where did Omar use to live?") is not None
     assert time_cue("What car did he used to drive?") == "used to"
+
+
+def test_withdrawn_offer_ends_the_job_it_gave() -> None:
+    when = datetime(2024, 3, 4, tzinfo=UTC)
+    earlier = extract("I got a job offer! Senior analyst at Corvex Partners in Leeds, starting in June.",
+                      speaker="Nadia", listeners=["Omar"], when=when, registry=REG)
+    assert ("works_at", "Corvex Partners") in {(c.predicate, c.object) for c in earlier}
+
+    def said(text: str) -> set[tuple[str, str, str]]:
+        got = extract(text, speaker="Nadia", listeners=["Omar"], when=when, registry=REG, history=earlier)
+        return {(c.predicate, c.object, c.polarity) for c in got}
+
+    assert ("works_at", "Corvex Partners", "retract") in said(
+        "Forget what I said about Corvex, the offer got withdrawn.")
+    assert ("works_at", "Corvex Partners", "retract") in said("corvex pulled the offer, gutted")
+    assert not said("My friend's offer from Corvex fell through.")
