@@ -21,23 +21,27 @@ def facts(text: str) -> set[tuple[str, str, str]]:
     return {(c.predicate, c.object, c.polarity) for c in got}
 
 
-@pytest.mark.parametrize(("text", "want"), [
-    ("Brightwell rang this morning. They offered me the junior analyst job!",
-     {("works_at", "Brightwell", "assert"), ("job_title", "junior analyst", "assert")}),
-    ("Corvex made me an offer yesterday, I start in May.", {("works_at", "Corvex", "assert")}),
-    ("got the job at ferrow lol, start monday", {("works_at", "ferrow", "assert")}),
-    ("I got the job at Halvard Labs, I started on Monday.", {("works_at", "Halvard Labs", "assert")}),
-    ("Quillon passed me on probation today!!", {("works_at", "Quillon", "assert")}),
-    ("fair. so brightwell passed me on probation today!! officially staying",
-     {("works_at", "brightwell", "assert")}),
-    ("ok sit down. brightwell called yesterday. they offered me the junior analyst job!!!",
-     {("works_at", "brightwell", "assert"), ("job_title", "junior analyst", "assert")}),
-    ("I've been offered deputy head from January.", {("job_title", "deputy head", "assert")}),
-    ("Now I have small flat in Gdansk, only for me.", {("lives_in", "Gdansk", "assert")}),
-    ("Bought it on Friday, a 2018 Honda Jazz, blue.", {("owns", "Honda Jazz", "assert")}),
-    ("picked up the e-bike yesterday, so fast", {("owns", "e-bike", "assert")}),
-])
-def test_changes_said_indirectly(text: str, want: set[tuple[str, str, str]]) -> None:
+# each sentence with the facts it states, "predicate=object; …" (all asserted by the speaker)
+SAID = {
+    "Brightwell rang this morning. They offered me the junior analyst job!":
+        "works_at=Brightwell; job_title=junior analyst",
+    "Corvex made me an offer yesterday, I start in May.": "works_at=Corvex",
+    "got the job at ferrow lol, start monday": "works_at=ferrow",
+    "I got the job at Halvard Labs, I started on Monday.": "works_at=Halvard Labs",
+    "Quillon passed me on probation today!!": "works_at=Quillon",
+    "fair. so brightwell passed me on probation today!! officially staying": "works_at=brightwell",
+    "ok sit down. brightwell called yesterday. they offered me the junior analyst job!!!":
+        "works_at=brightwell; job_title=junior analyst",
+    "I've been offered deputy head from January.": "job_title=deputy head",
+    "Now I have small flat in Gdansk, only for me.": "lives_in=Gdansk",
+    "Bought it on Friday, a 2018 Honda Jazz, blue.": "owns=Honda Jazz",
+    "picked up the e-bike yesterday, so fast": "owns=e-bike",
+}
+
+
+@pytest.mark.parametrize("text", sorted(SAID))
+def test_changes_said_indirectly(text: str) -> None:
+    want = {(*pair.split("="), "assert") for pair in SAID[text].split("; ")}
     assert want <= facts(text)
 
 
@@ -53,17 +57,20 @@ def test_no_change_read(text: str) -> None:
     assert not {f for f in facts(text) if f[0] in ("works_at", "job_title", "lives_in", "owns")}
 
 
-@pytest.mark.parametrize(("question", "kind", "head"), [
-    ("what is daniel driving these days", "thing", "car"),
-    ("What does Omar use to get around now?", "thing", "vehicle"),
-    ("What does Nadia ride to work these days?", "thing", "vehicle"),
-    ("What's Daniel's job now?", "role", "job"),
-    ("Who's Omar's girlfriend now?", "person", "girlfriend"),
-    ("What is Nadia doing for work these days?", "role", "job"),
-])
-def test_asked_kind(question: str, kind: str, head: str) -> None:
-    asked = asked_for(question)
-    assert (asked.kind, asked.head) == (kind, head)
+# what each question asks for, "kind/head"
+ASKED = {
+    "what is daniel driving these days": "thing/car",
+    "What does Omar use to get around now?": "thing/vehicle",
+    "What does Nadia ride to work these days?": "thing/vehicle",
+    "What's Daniel's job now?": "role/job",
+    "Who's Omar's girlfriend now?": "person/girlfriend",
+    "What is Nadia doing for work these days?": "role/job",
+}
+
+
+def test_asked_kind() -> None:
+    got = {question: f"{asked.kind}/{asked.head}" for question in ASKED for asked in [asked_for(question)]}
+    assert got == ASKED
 
 
 def test_use_to_is_a_time_cue_only_in_the_past() -> None:
