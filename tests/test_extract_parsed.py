@@ -36,6 +36,7 @@ SAID = {
     "Now I have small flat in Gdansk, only for me.": "lives_in=Gdansk",
     "Bought it on Friday, a 2018 Honda Jazz, blue.": "owns=Honda Jazz",
     "picked up the e-bike yesterday, so fast": "owns=e-bike",
+    "Okay. Lukas is... my boyfriend. Since two months, more or less.": "partner_of=Lukas",
 }
 
 

@@ -74,6 +74,7 @@ _NOT_BUT = re.compile(
 # A time before a claim belongs to it only within its clause: in "my sabbatical ends in November
 # and I've decided to stay: I accepted a job at X" the job is not dated November.
 _CLAUSE_BREAK = re.compile(r"[:;]|\s[-\u2013\u2014]\s")
+_PAUSE = re.compile(r"\s*(?:\.\.\.|\u2026)\s+(?=[a-z])")
 _HE_SHE = re.compile(r"\b(?:[Ss]he|[Hh]e)\b")
 _ARTICLE = re.compile(r"^(?:the|a|an|in|at|to|from)\s+", re.I)
 _PARTNER_PREDS = ("engaged_to", "married_to", "partner_of")
@@ -114,6 +115,7 @@ def spell_out_subject(text: str) -> str:
 def _sentence(text: str, index: int, speaker: str, listeners: Sequence[str], when: datetime,
               registry: PredicateRegistry) -> Sentence:
     text = spell_out_subject(without_long_words(text.replace("\u2019", "'").replace("\u2018", "'")))
+    text = _PAUSE.sub(" ", text)  # "Lukas is... my boyfriend": the rules read it without the pause
     sent = Sentence(text, index, speaker, listeners, when, registry)
     sent.times = find_times(sent.text, when)
     sent.question = sent.text.rstrip().endswith("?") or bool(_QUESTION_START.match(sent.text))
@@ -269,7 +271,7 @@ def extract(
     results: list[Candidate] = []
     seen: dict[tuple[str, str, str, str, str], int] = {}
     indirect: set[tuple[str, str, str]] = set()
-    sentences = split_sentences(text)
+    sentences = _pauses_joined(split_sentences(text))
     for index, raw in enumerate(sentences):
         sent = _sentence(raw, index, speaker, listeners, when, registry)
         sent.before = " ".join(sentences[:index])
@@ -312,6 +314,18 @@ def extract(
             results.append(cand)
         context.extend(hits)
     return _direct_first(results, indirect, registry)
+
+
+def _pauses_joined(sentences: list[str]) -> list[str]:
+    """A trailing "..." before a lower-case word is a pause, not a sentence's end: "Lukas is... my
+    boyfriend" says one thing."""
+    out: list[str] = []
+    for s in sentences:
+        if out and out[-1].rstrip().endswith(("...", "\u2026")) and s[:1].islower():
+            out[-1] = f"{out[-1]} {s}"
+        else:
+            out.append(s)
+    return out
 
 
 def _direct_first(results: list[Candidate], indirect: set[tuple[str, str, str]],
