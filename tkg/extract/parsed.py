@@ -20,7 +20,7 @@ from tkg.extract.indirect_changes import _title
 from tkg.extract.lexicon import CAR_MAKES, VEHICLE_NOUNS
 from tkg.nlp import is_common_word, parse
 
-_JOB_CUE = re.compile(r"\b(?:offer(?:ed|s)?|hired|hire|probation|job|position|role)\b", re.I)
+_JOB_CUE = re.compile(r"\b(?:offer(?:ed|s)?|hired|probation|(?:job|position|role)\s+(?:at|with))\b", re.I)
 _HOME_CUE = re.compile(r"\b(?:flat|house|apartment|studio|bungalow|cottage|condo|place|home|room)\b", re.I)
 _NOW_CUE = re.compile(r"\b(?:now|new|moved?|moving)\b", re.I)
 _VEHICLE_CUE = re.compile(r"\b(?:bought|picked|collected|got)\b", re.I)
@@ -37,6 +37,7 @@ _BUY_VERBS = frozenset({"buy", "pick", "collect", "get"})
 # heads of a title the vocabulary lists no word of ("head of science", "deputy head", "team lead")
 _TITLE_HEADS = frozenset({"head", "lead", "chief", "deputy", "principal"})
 _NOT_MODS = frozenset("new used old second-hand secondhand little big".split())
+_VEHICLE_WORDS = VEHICLE_NOUNS | CAR_MAKES | {"bike"}
 _CHAT = frozenset("lol lmao lmfao haha omg tbh ngl xx".split())
 _FIRST = frozenset({"i", "we", "me", "us"})
 _THEY = frozenset({"they", "them"})
@@ -239,7 +240,8 @@ def parsed_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
     job = ("works_at" in reg or "job_title" in reg) and _JOB_CUE.search(text) \
         and not _DECLINED.search(sent.turn or text)
     home = "lives_in" in reg and _HOME_CUE.search(text) and " in " in text and _NOW_CUE.search(text)
-    vehicle = "owns" in reg and _VEHICLE_CUE.search(text)
+    vehicle = "owns" in reg and _VEHICLE_CUE.search(text) and not _VEHICLE_WORDS.isdisjoint(
+        re.findall(r"[a-z]+(?:-[a-z]+)?", text.lower()))
     if not (job or home or vehicle):
         return []
     doc = parse(text)
