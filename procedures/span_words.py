@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from planners.asked import ANIMALS
-from tkg.extract.lexicon import CAR_MAKES, VEHICLE_NOUNS
+from tkg.vehicle_words import CAR_MAKES, VEHICLE_NOUNS
 
 LOCATIVE = frozenset("in to from at near around outside into via".split())
 # "hi from ghent!", "writing from Porto": where the writer is

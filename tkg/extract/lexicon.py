@@ -240,12 +240,3 @@ ORG_WORDS = frozenset(
     council library museum store shop labs lab records press media network airlines motors systems partners
     """.split()
 )
-
-# a car is often named by its make alone ("sold the Volvo", "a second-hand Nissan Leaf")
-CAR_MAKES = frozenset("""volvo ford toyota nissan honda volkswagen vw fiat renault peugeot citroen citroën bmw
-    audi mercedes tesla kia hyundai skoda škoda mazda subaru vauxhall opel jeep porsche lexus
-    suzuki mitsubishi dacia saab landrover land-rover jaguar cupra polestar byd""".split())
-# what a vehicle is called when no make names it ("picked up the e-bike")
-VEHICLE_NOUNS = frozenset(
-    "car bike bicycle ebike e-bike scooter motorbike motorcycle moped van truck campervan".split()
-)
