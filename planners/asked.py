@@ -95,7 +95,13 @@ _EVENT_Q = re.compile(
 )
 _ROLE_Q = re.compile(r"\bwhat (?:does|did) (?:\w+(?:['\u2019]s)? ){1,4}do"
                      r"(?: now| these days| nowadays)?\s*\??$"
-                     r"|\bdo for (?:work|a living)\b|\bwork as\b|\bdo professionally\b", re.I)
+                     r"|\b(?:do|doing) for (?:work|a living)\b|\bwork as\b|\bdo professionally\b", re.I)
+# "what is she driving these days", "what does he ride to work", "what does he use to get around": a
+# vehicle, though the question names none (a car when the verb is "drive")
+_VEHICLE_Q = re.compile(r"^\s*what\b.*\b(?:(?P<drive>drive|drives|driving)|ride|rides|riding|commute|commutes"
+                        r"|commuting|get around|gets around|getting around)\b", re.I)
+# "what's", "who's", "where's": a contraction, not a possessive, for the head noun after "X's"
+_WH_IS = re.compile(r"\b(what|who|where|which|how|that|it|there|here)['\u2019]s\b", re.I)
 _STATUS_Q = re.compile(r"\b(?:relationship|marital) status\b|\brelationship (?:with|between)\b"
                        r"|\bstatus of \w+(?: and \w+)?(?:'s)? relationship\b", re.I)
 _NAME_OF = re.compile(r"\bname of ([^?,.]+)", re.I)
@@ -192,6 +198,9 @@ def asked_for(question: str) -> Asked:
         kind = "pet_name" if noun in ANIMALS else ("person" if _HEAD_KIND.get(noun) == "person" else "thing")
         return Asked(kind, noun, many=many, recency=recency)
     head, kind = _wh_head(q)
+    vehicle = _VEHICLE_Q.search(q) if not head else None
+    if vehicle is not None:
+        head, kind = ("car" if vehicle.group("drive") else "vehicle"), "thing"
     if head == "one":  # "is she in a choir, and if so which one?": the noun the yes/no part names
         found = re.search(r"\b(?:a|an|the)\s+([\w-]+)", q, re.I)
         head = _singular(found.group(1).lower()) if found else ""
@@ -235,7 +244,7 @@ def _wh_head(q: str) -> tuple[str, str]:
     # possessive of a chain names what is asked ("Ana's brother's *job*": a job, not a brother)
     found = list(re.finditer(
         r"['\u2019]s?\s+((?:current|new|latest|favou?rite|old|first|main)\s+)?([\w-]+)(?:\s+([\w-]+))?",
-        _SUBORDINATE.split(q, maxsplit=1)[0],
+        _SUBORDINATE.split(_WH_IS.sub(r"\1 is", q), maxsplit=1)[0],
     ))
     who = q.lstrip().lower().startswith(("who ", "whom "))  # "who is Ana's brother's wife": a person noun
     fits = [m for m in found if m.group(2).lower() not in _FILLERS

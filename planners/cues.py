@@ -84,7 +84,8 @@ def find_time_anchor(question: str) -> TimeAnchor | None:
 _EVENT_ANCHOR = re.compile(
     r"^\s*when (?:did|was|were|had|has|have)\b|\bsince when\b|\bby when\b|\bwhat (?:year|month|date|day)\b"
     r"|\bhow long ago\b"
-    r"|\b(?:used|use) to\b|\bpreviously\b|\bformerly\b|\bat the time\b|\bback then\b|\bat that time\b"
+    r"|\bused to\b|\bdid(?:n't|\s+not)?\s+(?:\S+\s+){1,3}?use to\b"  # not "what does she use to get around"
+    r"|\bpreviously\b|\bformerly\b|\bat the time\b|\bback then\b|\bat that time\b"
     r"|(?<!look )(?<!looks )(?<!looked )(?<!looking )(?<!named )(?<!take )(?<!takes )(?<!took )"
     r"\b(?:before|after|until|since)\b(?!\s*[?.!]?\s*$)",
     re.IGNORECASE,

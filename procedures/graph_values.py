@@ -15,6 +15,7 @@ from tkg.nlp import is_place_name, parse
 
 from .reader import NAMED_KINDS, Candidate, norm
 from .slots import lexicon_for
+from .span_words import SPAN_MEMBERS
 from .spans import ANIMALS, spans_of
 
 if TYPE_CHECKING:
@@ -67,12 +68,25 @@ def graph_candidates(
             continue  # an edge whose object is not of the asked kind ("has_pet Japan") answers nothing
         if named is not None and not named.inverse and f.predicate != named.predicate:
             continue  # "who is her manager": a sibling_of edge names her sister, not her manager
+        if asked.kind == "thing" and not of_category(f.object, asked.head):
+            continue  # "what does she ride": "owns bass" is no vehicle
         ev = by_fact.get(f.uuid) or next(
             (e for e in evidence if f.episodes and e.episode == f.episodes[0]), None
         )
         if ev is not None:
             out.append(Candidate(widened(asked, f.object, ev.text), 2.5, f.valid_at, ev, "graph"))
     return out
+
+
+def of_category(value: str, head: str) -> bool:
+    """A thing's value is of the head's category when the category's members are known: a word of
+    it is a member or the head itself, or a name the list may not know ("e-bike", "Toyota Yaris",
+    "Vespa" for a vehicle; not "bass", only common words of another kind)."""
+    members = SPAN_MEMBERS.get(head)
+    if not members or any(w[:1].isupper() for w in value.split()):
+        return True
+    words = norm(value).split()
+    return any(w in members or w in (head, head + "s") for w in [*words, value, "-".join(words)])
 
 
 def _personal(ctx: Context, f: Fact) -> bool:
@@ -90,3 +104,33 @@ def widened(asked: Asked, value: str, text: str) -> str:
     longer = [sp.text for sent in parse(text).sents for sp in spans_of(sent, "role", asked.head)
               if norm(sp.text).endswith(" " + want) and len(sp.text.split()) <= 4]
     return max(longer, key=len) if longer else value
+
+
+# verbs that state no activity of their own: a value they govern may be the slot's ("I'm in Leeds now")
+_NEUTRAL = frozenset({"be", "have", "get", "say", "tell", "think", "know"})
+
+
+def slot_verbs(ctx: Context, predicate: str | None, verb: str | None) -> frozenset[str]:
+    """The lemmas that may state the slot: the question's verb and the predicate's own verbs'
+    first words ("work at", "start at" → work, start), with the verbs that state nothing."""
+    pred = ctx.registry.get(predicate) if predicate and predicate in ctx.registry else None
+    own = {v.split()[0] for v in (*pred.verbs, *pred.retract_verbs)} if pred else set()
+    return frozenset(own | _NEUTRAL | ({verb} if verb else set()))
+
+
+def said_by_other_verb(value: str, text: str, lemmas: frozenset[str]) -> bool:
+    """The value's clause is governed by another activity's verb ("I start *climbing* in Dublin
+    Climbing Centre … after work" names no workplace): the nearest verb above every mention."""
+    doc = parse(text)
+    low = norm(value)
+    found = False
+    for t in doc:
+        if norm(t.text) != low.split()[0]:
+            continue
+        found = True
+        up = t
+        while up.head.i != up.i and up.pos_ not in ("VERB", "AUX"):
+            up = up.head
+        if up.pos_ not in ("VERB", "AUX") or up.lemma_.lower() in lemmas:
+            return False
+    return found

@@ -28,18 +28,26 @@ from tkg.nlp import may_say, parse_many
 from .group_turns import turns_with_terms
 from .slots import lexicon_for
 from .span_base import Span, clean
-from .span_words import CATEGORY_MEMBERS, DET, FAVOURITE, NAMING, PEOPLE, PET_WORDS, ROLE_HEADS
+from .span_words import (
+    CATEGORY_MEMBERS,
+    DET,
+    FAVOURITE,
+    NAMING,
+    PEOPLE,
+    PET_WORDS,
+    ROLE_HEADS,
+    SPAN_MEMBERS,
+)
 
 if TYPE_CHECKING:
     from tkg.context import Context
 
 _ACTIVITY = frozenset("""class classes course lessons lesson club choir group team hobby pastime workshop
     league sport""".split()) | CATEGORY_MEMBERS["sport"]
-_VEHICLE = frozenset("car bike bicycle scooter motorbike motorcycle moped van truck ebike e-bike".split())
 # words for kinds of a head noun (hyponyms and synonyms English speakers use for it); a head of no
 # entry has its own word and plural only
 KINDS: dict[str, frozenset[str]] = {
-    "vehicle": _VEHICLE | CATEGORY_MEMBERS["car"],
+    "vehicle": SPAN_MEMBERS["vehicle"],
     "car": CATEGORY_MEMBERS["car"] | frozenset("hatchback estate suv saloon sedan convertible coupe".split()),
     "bike": frozenset("bicycle ebike e-bike motorbike motorcycle".split()),
     "doctor": frozenset("""dr dr. gp physician surgeon consultant specialist cardiologist dermatologist

@@ -34,7 +34,7 @@ from .bridge import (
 )
 from .event_turns import event_window, read_event, subject_turns
 from .gather import count_held, denied, ending, same_value
-from .graph_values import graph_candidates
+from .graph_values import graph_candidates, of_category, said_by_other_verb, slot_verbs
 from .group_turns import replies_to, turns_before, turns_with_terms
 from .lead import leading
 from .members import category_of, kind_words, member_facts
@@ -56,7 +56,7 @@ from .residence import lives_question
 from .result import ProcedureResult
 from .sentence_value import echoed, names_kind, sentence_for_value
 from .slots import FAR_PAST, group_time
-from .span_words import CATEGORY_MEMBERS
+from .span_words import CATEGORY_MEMBERS, SPAN_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
 from .transactions import read_sale, sale_question
 from .verb_args import by_verb
@@ -220,8 +220,10 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     # unless a turn clearly said a newer value
     if graph and kinds is None:
         newest = max((c.when for c in graph if c.when), default=None)
+        lemmas = slot_verbs(ctx, predicate, verb)  # a newer turn's value must be said by the slot's verbs
         turn_cands = [] if window is not None else [
-            c for c in turn_cands if c.score >= NEWER and (newest is None or (c.when and c.when > newest))]
+            c for c in turn_cands if c.score >= NEWER and (newest is None or (c.when and c.when > newest))
+            and not said_by_other_verb(c.value, c.evidence.text, lemmas)]
         trace["graph_values"] = [c.value for c in graph]
     if asked.many and latest:  # "now": a value the graph holds only as closed is not a turn's to reopen
         closed = {norm(f.object) for f in facts if f.invalid_at is not None} - {
@@ -244,6 +246,9 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             return no_information(f"no {asked.head or asked.kind} of the kind asked is stated",
                                   result.evidence or turns[:5], trace)
         if result.trace.get("from_graph") and result.answer:
+            if asked.kind == "thing" and not of_category(result.answer, asked.head):
+                return no_information(f"the edge's value is no {asked.head}", result.evidence or turns[:5],
+                                      trace)
             return None  # an answer walked over edges stands
         if isinstance(trace.get("bridge_from"), dict) and "roles" in trace["bridge_from"] \
                 and asked.kind in TYPED:
@@ -252,8 +257,11 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
                                   result.evidence or turns[:5], trace)
         # a value that must be a name (a person, a pet, a role, an instrument…); places and organisations
         # are often said by common nouns ("my old area", "a local charity") the spans do not type
-        typed = asked.kind in TYPED - {"place", "organisation"} or asked.head in CATEGORY_MEMBERS
-        if not asked.yesno and typed and echoed(result) and not INFERENCE.search(question) \
+        # "where does she work now" answered by the newest turn: a sentence is no place either
+        typed = asked.kind in (TYPED if mode == "latest_version" else TYPED - {"place", "organisation"}) \
+            or asked.head in SPAN_MEMBERS
+        copied = echoed(result) or result.trace.get("answered_by") == "newest_chunks"  # "YESSS." is a turn's
+        if not asked.yesno and typed and copied and not INFERENCE.search(question) \
                 and not names_kind(result.answer, asked):  # a value was asked; the turn says none
             return no_information(f"no {asked.head or asked.kind} is named in the evidence, only whole turns",
                                   result.evidence or turns[:5], trace)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from planners.asked import ANIMALS
+from tkg.vehicle_words import CAR_MAKES, VEHICLE_NOUNS
 
 LOCATIVE = frozenset("in to from at near around outside into via".split())
 # "hi from ghent!", "writing from Porto": where the writer is
@@ -98,11 +99,12 @@ CATEGORY_MEMBERS: dict[str, frozenset[str]] = {
     "subject": frozenset("""maths math mathematics physics chemistry biology history geography english french
         spanish german italian latin music art drama economics philosophy psychology sociology literature
         science computing ict""".split()),
-    # a car is often named by its make alone ("sold the Volvo", "a second-hand Nissan Leaf")
-    "car": frozenset("""volvo ford toyota nissan honda volkswagen vw fiat renault peugeot citroen citroën bmw
-        audi mercedes tesla kia hyundai skoda škoda mazda subaru vauxhall opel jeep porsche lexus
-        suzuki mitsubishi dacia saab landrover land-rover jaguar cupra polestar byd""".split()),
+    "car": CAR_MAKES,  # a car is often named by its make alone ("sold the Volvo")
 }
+# what people get around on, named by its kind ("picked up the e-bike") or a car's make: members
+# of "vehicle" for spans only (members.py keeps "the bike" a bare category word in lists)
+VEHICLES = VEHICLE_NOUNS
+SPAN_MEMBERS: dict[str, frozenset[str]] = {**CATEGORY_MEMBERS, "vehicle": VEHICLES | CATEGORY_MEMBERS["car"]}
 
 # words that give a name to what follows them: "named biscuit", "called kopi", "her name is pip", "meet pixel"
 NAMING = frozenset({"named", "called", "name", "meet"})
@@ -112,7 +114,7 @@ def thing_words(head: str) -> frozenset[str]:
     """The words (a token's lower case or lemma) without one of which a sentence holds no span of
     a thing called ``head`` (spans.py's ``_things``): the head, a member of its category, a naming
     word; none for no head."""
-    return frozenset({head, head + "s", *CATEGORY_MEMBERS.get(head, ()), *NAMING}) if head else frozenset()
+    return frozenset({head, head + "s", *SPAN_MEMBERS.get(head, ()), *NAMING}) if head else frozenset()
 
 
 # the shapes spans.py reads: a role said of someone (by dependency), a role-like noun, a clock or

@@ -28,7 +28,6 @@ from .span_words import (
     AHEAD,
     AHEAD_OR_DONE,
     CALENDAR,
-    CATEGORY_MEMBERS,
     CHAT_WORDS,
     DET,
     FAVOURITE,
@@ -41,6 +40,7 @@ from .span_words import (
     ROLE_HEADS,
     ROLE_SUFFIX,
     ROLE_VERBS,
+    SPAN_MEMBERS,
     STATUS_PHRASES,
     STATUS_WORDS,
 )
@@ -260,7 +260,7 @@ def _members(sent: Any, head: str) -> list[Span]:
     """Words of the head's category said without it ("me on *bass*", "learning *piano* now"), with
     the modifiers before them ("a *digital keyboard*") and a model after a make ("a *Honda Jazz*"); a
     category of no known members gives none."""
-    members = CATEGORY_MEMBERS.get(head, frozenset())
+    members = SPAN_MEMBERS.get(head, frozenset())
     out = []
     for t in sent:
         if t.lower_ in members and t.pos_ in ("NOUN", "PROPN") and not (
@@ -268,6 +268,9 @@ def _members(sent: Any, head: str) -> list[Span]:
             mods = [c for c in t.lefts if c.dep_ in ("compound", "amod") and c.i == t.i - 1
                     and c.lower_ not in FAVOURITE]
             start = mods[0].i if mods else t.i
+            if start >= 2 and sent.doc[start - 1].text == "-" and not sent.doc[start - 2].whitespace_ \
+                    and sent.doc[start - 2].is_alpha:  # "the e-bike", "a road-bike": one word
+                start -= 2
             # a make names its model after it: "a Nissan Leaf", "the Honda Jazz"
             end = t.head.i + 1 if t.dep_ == "compound" and t.head.i == t.i + 1 and t.head.pos_ == "PROPN" \
                 and t.head.text[:1].isupper() else t.i + 1
@@ -311,6 +314,8 @@ def _plausible(span: Span) -> bool:
     words = span.text.split()
     if all(w.lower() in CALENDAR for w in words):
         return False
+    if len(span.text.strip(" .")) < 2 and span.kind in _NAME_KINDS | {"place"}:
+        return False  # "K": an initial, no name
     shouted = len(words) == 1 and span.text.isupper() and len(span.text) > 2
     return not (shouted and (span.kind != "organisation" or len(span.text) > 4))
 
@@ -329,6 +334,7 @@ def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
             if _plausible(s)
             and not pronominal(sent.doc[s.start : s.end])
             and not (kind in _NAME_KINDS and chat_words(sent.doc[s.start : s.end]))
+            and not (kind in _NAME_KINDS | {"place"} and clausal(sent.doc[s.start : s.end]))
             and not (kind == "thing" and nameless(sent.doc[s.start : s.end]))
         )
         sent.doc.user_data[key] = kept
@@ -346,6 +352,12 @@ def chat_words(tokens: Any) -> bool:
 def pronominal(tokens: Any) -> bool:
     """Tokens that are all pronouns, determiners or question words ("it", "me", "which one")."""
     return all(t.pos_ in ("PRON", "DET") or t.tag_ in ("WP", "WDT", "WRB", "WP$") for t in tokens)
+
+
+def clausal(tokens: Any) -> bool:
+    """A finite verb among the tokens ("fri works better", tagged as one organisation): a clause
+    the tagger ran a name over, not the name of a place, a person or an organisation."""
+    return any(t.tag_ in ("VBZ", "VBD", "VBP", "MD") and t.pos_ in ("VERB", "AUX") for t in tokens)
 
 
 def nameless(tokens: Any) -> bool:

@@ -31,6 +31,7 @@ from tkg.extract.indirect_changes import (
 )
 from tkg.extract.lexicon import NOT_NAMES
 from tkg.extract.mentions import mentions
+from tkg.extract.parsed import parsed_hits
 from tkg.extract.phrases import (
     birthday_hits,
     favorite_hits,
@@ -73,6 +74,7 @@ _NOT_BUT = re.compile(
 # A time before a claim belongs to it only within its clause: in "my sabbatical ends in November
 # and I've decided to stay: I accepted a job at X" the job is not dated November.
 _CLAUSE_BREAK = re.compile(r"[:;]|\s[-\u2013\u2014]\s")
+_PAUSE = re.compile(r"\s*(?:\.\.\.|\u2026)\s+(?=[a-z])")
 _HE_SHE = re.compile(r"\b(?:[Ss]he|[Hh]e)\b")
 _ARTICLE = re.compile(r"^(?:the|a|an|in|at|to|from)\s+", re.I)
 _PARTNER_PREDS = ("engaged_to", "married_to", "partner_of")
@@ -113,6 +115,7 @@ def spell_out_subject(text: str) -> str:
 def _sentence(text: str, index: int, speaker: str, listeners: Sequence[str], when: datetime,
               registry: PredicateRegistry) -> Sentence:
     text = spell_out_subject(without_long_words(text.replace("\u2019", "'").replace("\u2018", "'")))
+    text = _PAUSE.sub(" ", text)  # "Lukas is... my boyfriend": the rules read it without the pause
     sent = Sentence(text, index, speaker, listeners, when, registry)
     sent.times = find_times(sent.text, when)
     sent.question = sent.text.rstrip().endswith("?") or bool(_QUESTION_START.match(sent.text))
@@ -221,7 +224,7 @@ def _stated_hits(sent: Sentence, comp: Compiled, context: list[Hit]) -> list[Hit
     hits += clause_hits(sent, comp) + copula_hits(sent, comp) + plan_hits(sent, comp)
     hits += birthday_hits(sent) + trip_hits(sent) + pet_gone_hits(sent, comp) + pet_named_hits(sent, comp)
     hits += home_and_work_hits(sent) + pet_name_hits(sent, comp) + stolen_and_promoted_hits(sent, comp)
-    hits += trip_by_place_hits(sent) + role_hits(sent, comp)
+    hits += trip_by_place_hits(sent) + role_hits(sent, comp) + parsed_hits(sent, comp)
     partner = _partner(context + hits, sent.speaker)
     hits += together_hits(sent, comp, partner) + change_hits(sent, context + hits, partner)
     hits += trip_done_hits(hits, context)
@@ -268,7 +271,7 @@ def extract(
     results: list[Candidate] = []
     seen: dict[tuple[str, str, str, str, str], int] = {}
     indirect: set[tuple[str, str, str]] = set()
-    sentences = split_sentences(text)
+    sentences = _pauses_joined(split_sentences(text))
     for index, raw in enumerate(sentences):
         sent = _sentence(raw, index, speaker, listeners, when, registry)
         sent.before = " ".join(sentences[:index])
@@ -311,6 +314,18 @@ def extract(
             results.append(cand)
         context.extend(hits)
     return _direct_first(results, indirect, registry)
+
+
+def _pauses_joined(sentences: list[str]) -> list[str]:
+    """A trailing "..." before a lower-case word is a pause, not a sentence's end: "Lukas is... my
+    boyfriend" says one thing."""
+    out: list[str] = []
+    for s in sentences:
+        if out and out[-1].rstrip().endswith(("...", "\u2026")) and s[:1].islower():
+            out[-1] = f"{out[-1]} {s}"
+        else:
+            out.append(s)
+    return out
 
 
 def _direct_first(results: list[Candidate], indirect: set[tuple[str, str, str]],

@@ -101,6 +101,12 @@ _GOT_JOB = re.compile(
     r"\b(?:I|we)\s+(?:just\s+|finally\s+|actually\s+)?got\s+the\s+(?P<org>" + NAME + r")\s+job\b"
     r"|(?P<org2>" + NAME + r")\s+(?:gave|offered)\s+me\s+(?:a|the|my\s+old)\s+job\s+back\b"
 )
+# a job offer that ended before it began: "the offer got withdrawn", "they rescinded the offer"
+_WITHDRAWN = re.compile(
+    r"\b(?:offer|job)\b[^.!?]{0,30}?\b(?:withdrawn|withdrew|rescinded|pulled|revoked|fell\s+through"
+    r"|fallen\s+through|cancell?ed)\b|\b(?:withdrew|rescinded|pulled|revoked)\s+(?:the|their|my)\s+(?:job\s+)?offer\b",
+    re.I,
+)
 # "Tom proposed on the beach and I said yes", "we called off the engagement"
 _PROPOSED = re.compile(r"(?:^|[.!?]\s+)(?P<name>" + NAME + r"|[a-z][a-z\-]+)\s+proposed\b")
 _SAID_YES = re.compile(r"\b(?:I|i)\s+said\s+yes\b")
@@ -136,6 +142,12 @@ def change_hits(sent: Sentence, context: list[Hit], partner: str | None) -> list
             text,
         ):
             out.append(Hit(sent.speaker, pred, obj, polarity="retract", confidence=CONF_FIRST - 0.1))
+    theirs = re.search(r"\b(?:\w+'s|his|her)\s+(?:new\s+)?(?:job\s+)?offer\b", text, re.I)  # a friend's
+    if _WITHDRAWN.search(text) and not theirs:  # "scrap Bellwether, the offer got withdrawn"
+        turn = (sent.turn or text).lower()
+        for pred, obj in held:
+            if pred == "works_at" and re.search(r"\b" + re.escape(obj.split()[0].lower()) + r"\b", turn):
+                out.append(Hit(sent.speaker, pred, obj, polarity="retract", confidence=CONF_FIRST - 0.1))
     for m in _GOT_JOB.finditer(text) if "works_at" in reg and " job" in text else ():
         org = (m.group("org") or m.group("org2")).strip()
         if is_name(org):
