@@ -1,10 +1,12 @@
-"""Splits and prepared queries kept per text (tkg.text.split_sentences, planners.query_text.parse_question,
-planners.mentions' name patterns): a kept result is the same as a fresh one and no caller can change it."""
+"""Work kept or done once per text (tkg.text.split_sentences, planners.query_text.parse_question,
+planners.mentions' name patterns, procedures.group_turns' joined turns): the same result as the work
+done afresh, turn by turn."""
 
 from __future__ import annotations
 
 from planners.mentions import _usable
 from planners.query_text import parse_question
+from procedures.group_turns import GroupTurns
 from tkg.text import split_sentences
 
 
@@ -37,3 +39,25 @@ def test_name_patterns_match_whole_words_and_escape_the_name() -> None:
     assert _usable("Will", "Did Will call?", lowercase=False)
     # said only in lower case: found ignoring case, but no case-true occurrence is a name
     assert not _usable("Will", "What will Ines do?", lowercase=False)
+
+
+def _per_turn(turns: GroupTurns, terms: list[str], limit: int) -> list[str]:
+    """What ``with_terms`` returned when it searched each turn by itself (the reference)."""
+    out = []
+    for row in turns.rows:
+        text, speaker = (row.get("text") or "").lower(), (row.get("speaker") or "").lower()
+        if len(out) < limit and any(t in text or t in speaker for t in terms):
+            out.append(row["uuid"])
+    return out
+
+
+def test_turns_with_terms_scanned_together_are_the_turns_searched_one_by_one() -> None:
+    texts = ["Moved to Porto", "", "nice! porto again", "We bought a kayak", "kayak\nand porto", "Ok"]
+    speakers = ["Ana", "Ben", "Ana", "Porter", "Ben", "Ana"]
+    turns = GroupTurns([{"uuid": f"t{i}", "text": t, "speaker": s, "seq": i, "session": 1}
+                        for i, (t, s) in enumerate(zip(texts, speakers, strict=True))])
+    for terms in (["porto"], ["kayak", "ben"], ["port"], ["ok"], ["nothing"], [""], ["o"], ["ana", "ben"]):
+        for limit in (0, 1, 2, 10):
+            got = turns.with_terms(terms, limit)
+            assert [r["uuid"] for r in got] == _per_turn(turns, terms, limit), (terms, limit)
+            assert all("session" not in r for r in got)
