@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from tkg.text import STOPWORDS
@@ -47,12 +48,11 @@ def planning_names(question: str, index: EntityIndex) -> tuple[list[str], dict[s
 def _usable(name: str, question: str, lowercase: bool) -> bool:
     if not name.strip():
         return False
-    pattern = rf"(?<!\w){re.escape(name)}(?!\w)"
     if lowercase:
         return name.lower() not in STOPWORDS and name.lower() not in _STARTERS and len(name) >= 3
-    if not re.search(pattern, question, re.IGNORECASE):
+    if not _word(name, re.IGNORECASE).search(question):
         return True  # not in the question at all: harmless, and keeps typo matching ("Beatrz")
-    for m in re.finditer(pattern, question):
+    for m in _word(name, 0).finditer(question):
         opening = question[: m.start()].strip() == "" and name.lower() in _STARTERS
         if not opening:
             return True
@@ -68,3 +68,10 @@ def mentioned_entities(question: str, index: EntityIndex, names: Sequence[str] |
         if m.canonical not in out:
             out.append(m.canonical)
     return out
+
+
+@lru_cache(maxsize=20_000)
+def _word(name: str, flags: int) -> re.Pattern[str]:
+    """``name`` as a whole word, compiled once per name: every question tries every name of the group,
+    more than the ``re`` module's own cache of patterns holds."""
+    return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)", flags)

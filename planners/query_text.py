@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 
 from tkg.text import STOPWORDS, words
 from tkg.timeparse import find_times
@@ -138,8 +139,10 @@ def calendar_time(question: str) -> tuple[tuple[datetime, datetime], str] | None
     return None
 
 
+@lru_cache(maxsize=20_000)
 def parse_question(question: str) -> QueryText:
-    """Everything retrieval needs from a question, computed once."""
+    """Everything retrieval needs from a question, computed once (kept per text: the lookup reader
+    prepares the same turns' sentences as queries question after question)."""
     found = calendar_time(question)
     undated = question.replace(found[1], " ") if found else question
     content = _content(words(undated))  # none left (e.g. "What is it?"): dense search only

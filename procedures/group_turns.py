@@ -24,6 +24,7 @@ Example::
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from tkg.context import Context
 
 TURNS_MAX = 20_000  # turns of one group kept in memory; beyond, the statements read the store
+_APART = "\x00"  # between two turns' texts in `GroupTurns._joined`
 
 
 @dataclass(frozen=True)
@@ -73,18 +75,27 @@ class GroupTurns:
 
     def with_terms(self, terms: Iterable[str], limit: int) -> list[Row]:
         """``graph.turns_with_terms``: the turns whose text or speaker contains any of ``terms``
-        (lower-case words), at most ``limit``."""
+        (lower-case words), at most ``limit``. One pattern scans all texts joined (then all speakers),
+        jumping to the next turn after a hit, instead of a search per turn."""
         needles = list(terms)
         if not needles:
             return []
-        anywhere = re.compile("|".join(re.escape(t) for t in needles)).search  # one scan, not one per term
-        out: list[Row] = []
-        for text, speaker, r in self._lowered:
-            if len(out) >= limit:
-                break
-            if anywhere(text) or anywhere(speaker):
-                out.append(dict(self._sessionless[id(r)]))
-        return out
+        anywhere = re.compile("|".join(re.escape(t) for t in needles))
+        if any(_APART in t for t in needles):  # a term that could run over from one turn into the next
+            hits = [i for i, (text, speaker, _) in enumerate(self._lowered)
+                    if anywhere.search(text) or anywhere.search(speaker)]
+        else:
+            hits = sorted({i for joined, starts in self._joined
+                           for i in _turns_hit(anywhere, joined, starts, limit)})
+        return [dict(self._sessionless[id(self._lowered[i][2])]) for i in hits[: max(limit, 0)]]
+
+    @cached_property
+    def _joined(self) -> tuple[tuple[str, list[int]], tuple[str, list[int]]]:
+        """The lowered texts joined by a character no term holds, and the speakers so, with where each
+        turn starts in them."""
+        texts = [text for text, _, _ in self._lowered]
+        speakers = [speaker for _, speaker, _ in self._lowered]
+        return (_APART.join(texts), _starts(texts)), (_APART.join(speakers), _starts(speakers))
 
     def containing(self, needles: Iterable[str]) -> list[Row]:
         """``graph.turns_containing``: a row per turn and (lower-case) needle its text contains."""
@@ -189,3 +200,25 @@ def _beside(ctx: Context, group: str, turns: list[Evidence], step: int) -> dict[
     wanted = sorted({s + step for s in seq_of.values() if s + step >= 0})
     at = {r["seq"]: r for r in (turns_by_seq(ctx, group, wanted) if wanted else [])}
     return {u: at.get(s + step, {}) for u, s in seq_of.items()}
+
+
+def _turns_hit(pattern: re.Pattern[str], joined: str, starts: list[int], limit: int) -> list[int]:
+    """The first ``limit`` turns (indexes) whose part of ``joined`` the pattern matches, in order."""
+    hits: list[int] = []
+    at = 0
+    while len(hits) < limit and (m := pattern.search(joined, at)) is not None:
+        turn = bisect_right(starts, m.start()) - 1
+        hits.append(turn)
+        if turn + 1 >= len(starts):
+            break
+        at = starts[turn + 1]
+    return hits
+
+
+def _starts(parts: list[str]) -> list[int]:
+    """Where each part starts in ``_APART.join(parts)``."""
+    out, at = [], 0
+    for part in parts:
+        out.append(at)
+        at += len(part) + 1
+    return out

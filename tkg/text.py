@@ -76,13 +76,20 @@ def split_sentences(text: str) -> list[str]:
     """Split chat text into sentences; never returns empty items.
 
     Keeps abbreviations ("Dr.", "St."), initials ("J. K.") and decimals ("3.5")
-    inside their sentence, and glues trailing emoji to the sentence before them.
+    inside their sentence, and glues trailing emoji to the sentence before them. The same turns are
+    split again and again (ingest's chunks and extraction, then question after question): the split
+    is kept per text (a new list each call, so a caller may change its own).
 
     >>> split_sentences("I met Dr. Lee at St. Anne's. It went well! 😊 See you.")
     ["I met Dr. Lee at St. Anne's.", 'It went well! 😊', 'See you.']
     """
     if not text or not text.strip():
         return []
+    return list(_sentences(text))
+
+
+@lru_cache(maxsize=20_000)
+def _sentences(text: str) -> tuple[str, ...]:
     out: list[str] = []
     start = 0
     n = len(text)
@@ -131,7 +138,7 @@ def split_sentences(text: str) -> list[str]:
             out.append(tail)
         else:
             out[-1] = f"{out[-1]} {tail}"
-    return out
+    return tuple(out)
 
 
 def strip_accents(text: str) -> str:
