@@ -8,6 +8,7 @@ the subject's own turns, checks the question's presuppositions (`procedures.prem
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -179,6 +180,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         if found is not None:  # "Tobias's manager" is Olu: read Olu's city, not Tobias's
             subject = found
             trace["bridge"] = subject.name
+            if re.search(rf"\b(?:current|present|new|latest)\s+{re.escape(relation.word)}\b", question, re.I):
+                latest = False  # "her current manager's old city": "current" chose the manager, not the city
             cue_set = cue_terms(ctx, question, predicate, subject, asked) - {relation.word}
             turns = dedupe(subject_turns(ctx, group, subject, cue_set) + result.evidence)
             excluded |= {norm(a) for a in subject.aliases}

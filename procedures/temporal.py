@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from planners.question import Question, QuestionSlot
 from tkg.models import Fact
 from tkg.text import content_terms
+from tkg.time_spans import part_name
 from tkg.timeparse import TimeRef, find_times
 
 from .coverage import covers
@@ -65,7 +66,7 @@ def granularity(start: datetime, end: datetime | None) -> str:
         return "season"
     if days in (365, 366) and start.month == 1 and start.day == 1:
         return "year"
-    return "range"
+    return "part" if end and part_name(start, end) else "range"
 
 
 def said_when(resolved: str, time_text: str | None, said_at: datetime | None) -> str:

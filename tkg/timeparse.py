@@ -3,7 +3,8 @@
 "Yesterday" in a turn recorded on 8 May 2023 is 7 May 2023, whatever today is:
 every function here takes the turn's time as `anchor` and never reads the clock.
 Plain regexes (no dateparser) keep `find_times` fast enough to run on every
-sentence at ingest.
+sentence at ingest; the less common forms (parts of a year, a season of a year,
+numeric dates, holidays) are in `time_forms.py`.
 
 Conventions (chosen where English is ambiguous):
 - `TimeRef.end` is exclusive: "yesterday" on 8 May is [7 May 00:00, 8 May 00:00).
@@ -33,6 +34,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from tkg.errors import InputError
+from tkg.time_forms import EXTRA_RULES, EXTRA_TRIGGER
 from tkg.time_spans import (
     bucket,
     choose,
@@ -44,6 +46,7 @@ from tkg.time_spans import (
     step,
     unit_word,
     weekend,
+    year_of,
 )
 from tkg.time_words import (
     ANY_WEEKDAY,
@@ -77,7 +80,7 @@ class TimeRef:
 _TRIGGER = re.compile(
     r"\b(?:yesterday|today|tonight|tomorrow|last|this|next|coming|past|ago|since|weekend|in|on|"
     + MONTH + r"|" + WEEKDAY + r"|" + BARE_WEEKDAY + r"|" + SEASON + r"|\d{4}|\d{1,2}(?:st|nd|rd|th)"
-    + r"|\d{1,2}\s+(?:of\s+)?" + MONTH + r")\b",
+    + r"|\d{1,2}\s+(?:of\s+)?" + MONTH + r"|" + EXTRA_TRIGGER + r")\b",
     re.I,
 )
 
@@ -104,13 +107,7 @@ def _h_named_day(m: re.Match[str], anchor: datetime, tense: str) -> Result:
 def _h_rel_unit(m: re.Match[str], anchor: datetime, tense: str) -> Result:
     rel_text = " ".join(m.group("rel").lower().split())
     unit = m.group("unit").lower()
-    off = (
-        -1
-        if rel_text in ("last", "past", "previous", "this past")
-        else 1
-        if rel_text in ("next", "coming")
-        else 0
-    )
+    off = {"last": -1, "past": -1, "previous": -1, "this past": -1, "next": 1, "coming": 1}.get(rel_text, 0)
     if unit in SEASONS:
         (s, e), gran = (
             choose(seasons_around(anchor, unit), anchor, {-1: "last", 1: "next"}.get(off, "this"), tense),
@@ -156,7 +153,7 @@ def _h_date(m: re.Match[str], anchor: datetime, tense: str) -> Result:
     month, day = MONTHS[m.group("mon").lower()], int(m.group("day"))
     try:
         if m.group("yr"):
-            s = datetime(int(m.group("yr")), month, day, tzinfo=UTC)
+            s = datetime(year_of(m.group("yr")), month, day, tzinfo=UTC)
         else:
             cands = [datetime(y, month, day, tzinfo=UTC) for y in range(anchor.year - 1, anchor.year + 2)]
             s = choose([(c, c + timedelta(days=1)) for c in cands], anchor, "", tense)[0]
@@ -182,12 +179,12 @@ def _h_month(m: re.Match[str], anchor: datetime, tense: str) -> Result:
         # A bare month name counts only with a year ("May 2023"): "may" is also a verb.
         if not m.group("yr"):
             return None
-        s, e = month_span(int(m.group("yr")), MONTHS[m.group("mon2").lower()])
+        s, e = month_span(year_of(m.group("yr")), MONTHS[m.group("mon2").lower()])
         return s, e, "month"
     prep = " ".join(m.group("prep").lower().split())
     month = MONTHS[m.group("mon").lower()]
     if m.group("yr"):
-        s, e = month_span(int(m.group("yr")), month)
+        s, e = month_span(year_of(m.group("yr")), month)
     else:
         cands = [month_span(y, month) for y in range(anchor.year - 1, anchor.year + 2)]
         rel = prep if prep in ("last", "next", "this") else ""
@@ -196,7 +193,7 @@ def _h_month(m: re.Match[str], anchor: datetime, tense: str) -> Result:
 
 
 def _h_year(m: re.Match[str], anchor: datetime, tense: str) -> Result:
-    s, e = bucket(datetime(int(m.group("yr")), 1, 1, tzinfo=UTC), "year")
+    s, e = bucket(datetime(year_of(m.group("yr")), 1, 1, tzinfo=UTC), "year")
     return (s, anchor, "range") if m.group("prep").lower() == "since" else (s, e, "year")
 
 
@@ -232,7 +229,7 @@ def _h_season(m: re.Match[str], anchor: datetime, tense: str) -> Result:
     return s, e, "season"
 
 
-_DATE_TAIL = r"(?:,?\s+(?P<yr>(?:19|20)\d{2})\b)?"
+_DATE_TAIL = r"(?:,?\s+(?P<yr>(?:19|20)\d{2}\b|['\u2019]\d{2}\b))?"
 _RULES: list[tuple[re.Pattern[str], Handler]] = [
     (
         re.compile(
@@ -322,6 +319,7 @@ _RULES: list[tuple[re.Pattern[str], Handler]] = [
         _h_past_n,
     ),
     (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), _h_iso),
+    *EXTRA_RULES,
     (re.compile(r"\b(?:in|during|over)\s+(?:the\s+)?(?P<unit>" + SEASON + r")\b", re.I), _h_season),
 ]
 
@@ -380,7 +378,7 @@ def parse_session_datetime(value: str) -> datetime:
                 raise InputError(f"bad hour in date {value!r}")
             hour = hour % 12 + (12 if m.group("ap").lower() == "p" else 0)
         try:
-            return datetime(int(m.group("yr")), MONTHS[m.group("mon").lower()], int(m.group("day")),
+            return datetime(year_of(m.group("yr")), MONTHS[m.group("mon").lower()], int(m.group("day")),
                             hour, int(m.group("mi") or 0), tzinfo=UTC)
         except ValueError as exc:
             raise InputError(f"impossible date {value!r}: {exc}") from None
