@@ -58,7 +58,7 @@ from .slots import FAR_PAST, group_time
 from .span_words import CATEGORY_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
 from .transactions import read_sale, sale_question
-from .when import is_when, names_date, read_when
+from .when import AGO_Q, ago, is_when, names_date, read_when
 
 if TYPE_CHECKING:
     from tkg.context import Context
@@ -128,7 +128,11 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
                                   {**trace, "when": when.trace})
         if when is not None:  # told by the subject or naming them: whose event it is is settled
             teller = subject.name if when.theirs and subject and subject.said_by(when.teller) else None
-            return Reading(when.answer, False, when.support, {**trace, "when": when.trace}, typed=when.theirs,
+            answer = when.answer  # "how long ago": the time between the date and the group's latest turn
+            if AGO_Q.search(question) and when.start is not None:
+                now = group_time(ctx, group)
+                answer = f"{ago(when.start, now)} before {format_day(now)}: {answer}"
+            return Reading(answer, False, when.support, {**trace, "when": when.trace}, typed=when.theirs,
                            own=teller)
         if not names_date(result.answer):  # the procedure's date stands (a turn's, an edge's); a sentence not
             return no_information("no turn ties a date to the event", result.evidence or turns[:5], trace)

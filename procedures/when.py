@@ -37,7 +37,8 @@ from .synthesis import dedupe, format_day, format_ref
 if TYPE_CHECKING:
     from tkg.context import Context
 
-WHEN_Q = re.compile(r"^\s*(?:when\b|(?:on\s+)?what (?:date|day)\b|which (?:date|day)\b)", re.I)
+WHEN_Q = re.compile(r"^\s*(?:when\b|(?:on\s+)?what (?:date|day)\b|which (?:date|day)\b|how long ago\b)", re.I)
+AGO_Q = re.compile(r"^\s*how long ago\b", re.I)
 _CORRECTS = re.compile(
     r"\b(?:sorry|actually|wait|correction|i mean|my mistake|my bad|oops|scratch that|forgive me|corrected"
     r"|misread|wrong (?:line|date|day)|we went with|changed (?:it|the date)|not the \d)", re.I)
@@ -76,6 +77,17 @@ class WhenReading:
     theirs: bool = False  # the telling sentence is the subject's own or names them
     teller: str = ""  # who said it
     untold: bool = False  # the question's own verb is said only as asked, wished or denied: no date
+    start: datetime | None = None  # the date's first moment
+
+
+def ago(start: datetime, now: datetime) -> str:
+    """How long before ``now`` a date lies, in the unit a person would say it: "about 3 weeks"."""
+    days = max(0, (now - start).days)
+    for unit, size, below in (("day", 1, 14), ("week", 7, 60), ("month", 30.44, 548)):
+        if days < below:
+            n = max(1, round(days / size))
+            return f"about {n} {unit}{'s' if n != 1 else ''}"
+    return f"about {round(days / 365.25 * 2) / 2:g} years"
 
 
 def is_when(q: Question) -> bool:
@@ -266,4 +278,4 @@ def read_when(ctx: Context, q: Question, group: str, turns: list[Evidence], rank
     best_ranked = [r.episode for r in ranked[:LEAD_WITHIN]]
     support = dedupe(told + ranked if e.episode in best_ranked or not ranked else ranked[:1] + told + ranked)
     theirs = subject is not None and (subject.said_by(e.speaker) or subject.named_in(sentence))
-    return WhenReading(final.text, support, trace, theirs, e.speaker or "")
+    return WhenReading(final.text, support, trace, theirs, e.speaker or "", start=final.start)

@@ -2,7 +2,7 @@
 
 Parts of a year ("early 2022", "mid-2021", "the end of last year", "the first half of 2023"), a
 season of a year ("the summer of 2022", "spring '21"), numeric dates ("3/14/2023", "14.03.2023",
-"03/2023"; dateutil reads the day and month, month first unless the first number cannot be one)
+"03/2023"; dateutil reads the day and month, the reading nearer the turn's time when both are dates)
 and holidays ("christmas", "last easter", "new year's eve 2022", "the week before christmas").
 A handler takes the match, the turn's time and its clause's tense, like `timeparse`'s own.
 """
@@ -35,12 +35,21 @@ def _h_season_year(m: re.Match[str], anchor: datetime, tense: str) -> Result:  #
 
 
 def _h_numeric(m: re.Match[str], anchor: datetime, tense: str) -> Result:
-    """"3/14/2023", "14.03.2023" (dateutil reads it: month first unless the first number cannot be one),
-    "03/2023" (a month)."""
+    """"3/14/2023", "14.03.2023", "03/2023" (a month). dateutil reads the numbers; when both readings
+    are dates ("3/10/2023": 10 March or 3 October) the one nearer the turn's time wins: a conversation
+    names dates near the day it is had."""
     if m.group("mo"):
         return (*month_span(int(m.group("yr")), int(m.group("mo"))), "month")
-    d = date_parser.parse(m.group(0), dayfirst=False)
-    s = datetime(d.year, d.month, d.day, tzinfo=UTC)
+    days = []
+    for first in (False, True):
+        try:
+            d = date_parser.parse(m.group(0), dayfirst=first)
+        except (ValueError, OverflowError):
+            continue
+        days.append(datetime(d.year, d.month, d.day, tzinfo=UTC))
+    if not days:
+        return None
+    s = min(days, key=lambda d: (abs(d - anchor), d))
     return s, s + timedelta(days=1), "day"
 
 
@@ -57,7 +66,7 @@ def _h_holiday(m: re.Match[str], anchor: datetime, tense: str) -> Result:
     off, side = (m.group("off") or "").lower(), (m.group("side") or "").lower()
     if off == "week":
         s = day - timedelta(days=7) if side == "before" else day + timedelta(days=1)
-        return s, s + timedelta(days=7), "range"
+        return s, s + timedelta(days=7), "week"
     s = day + timedelta(days={"before": -1, "after": 1}.get(side, 0))
     return s, s + timedelta(days=1), "day"
 
