@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from planners.question import Question
 from tkg.models import Evidence
 from tkg.nlp import parse, parse_many
-from tkg.text import split_sentences
+from tkg.text import content_terms, split_sentences
 from tkg.time_words import MONTH, clause_tense
 from tkg.timeparse import TimeRef, find_times
 
@@ -166,7 +166,11 @@ def _date_of(ctx: Context, group: str, e: Evidence, sentence: str) -> Dated | No
         return Dated(refs[0].start, _answer_text(refs[0], at), e, hypothetical(parse(sentence)[:]),
                      "its sentence", sentence)
     later = split_sentences(e.text)
-    rest = later[next((i + 1 for i, s in enumerate(later) if sentence.strip() in s), len(later)):]
+    at_told = next((i for i, s in enumerate(later) if sentence.strip() in s), len(later))
+    rest = later[at_told + 1:]
+    done = clause_tense(sentence, 0) == "past"
+    if done and at_told > 0:  # "pixelhaus called yesterday. they offered me the job": the sentence before
+        rest = [later[at_told - 1], *rest]
     after, asked = [], False
     for t in _after(ctx, group, e, FOLLOW_TURNS):  # the teller's own next turns, or the answer to "when?"
         if t.speaker == e.speaker or asked:
@@ -177,6 +181,8 @@ def _date_of(ctx: Context, group: str, e: Evidence, sentence: str) -> Dated | No
             if s.rstrip().endswith("?") or len(s.split()) > SHORT:
                 continue
             got = _refs(s, turn.valid_at or at, lead=sentence)
+            if done:  # an event told as done is not dated by a day still ahead ("start date is 3rd april")
+                got = [r for r in got if r.start <= (turn.valid_at or at)]
             if got:
                 return Dated(got[0].start, _answer_text(got[0], turn.valid_at or at), turn, False,
                              f"a short dated sentence after it ({turn.source_ref})", s)
@@ -222,8 +228,10 @@ def _corrected(ctx: Context, group: str, ev: QuestionEvent, first: Dated, pool: 
     idx = next((i + 1 for i, s in enumerate(sents) if said and said in s), 0)
     stretch: list[tuple[Evidence, list[str]]] = [(e, sents[idx:])]
     stretch += [(t, split_sentences(t.text)) for t in _after(ctx, group, e, CORRECT_TURNS)]
+    things = ev.objects - ev.names  # a later turn naming only the people is not about the event
     later = sorted((t for t in pool if t.valid_at and e.valid_at and t.valid_at > e.valid_at
-                    and (ev.tells(t.text) or ev.object_hits(t.text) >= max(1, len(ev.objects) // 2))),
+                    and (ev.tells(t.text) or bool(things)
+                         and len(content_terms(t.text) & things) >= max(1, len(things) // 2))),
                    key=lambda t: t.valid_at or FAR_PAST)
     told = {t.episode for t in later if ev.tells(t.text)}
     for t in later:

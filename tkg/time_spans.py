@@ -135,6 +135,14 @@ def year_of(word: str) -> int:
     return n if len(w) == 4 else n + (1900 if n >= 70 else 2000)
 
 
+def year_said(year: str | None, relative: str | None, anchor: datetime) -> int | None:
+    """The year written after a date: "2023", "'23", or "next"/"last"/"this" (year) from the turn's."""
+    if year:
+        return year_of(year)
+    rel = (relative or "").lower()
+    return anchor.year + {"next": 1, "last": -1}.get(rel, 0) if rel else None
+
+
 def year_part(words: str, year: int) -> Span | None:
     """The months a part of a year names ("early", "the end of", "the first half of"), [start, end)."""
     w = " ".join(words.lower().replace("-", " ").split())

@@ -2,9 +2,8 @@
 
 "Yesterday" in a turn recorded on 8 May 2023 is 7 May 2023, whatever today is:
 every function here takes the turn's time as `anchor` and never reads the clock.
-Plain regexes (no dateparser) keep `find_times` fast enough to run on every
-sentence at ingest; the less common forms (parts of a year, a season of a year,
-numeric dates, holidays) are in `time_forms.py`.
+Plain regexes (no dateparser) keep `find_times` fast enough to run on every sentence at
+ingest; the less common forms (parts of a year, numeric dates, holidays) are in `time_forms.py`.
 
 Conventions (chosen where English is ambiguous):
 - `TimeRef.end` is exclusive: "yesterday" on 8 May is [7 May 00:00, 8 May 00:00).
@@ -47,6 +46,7 @@ from tkg.time_spans import (
     unit_word,
     weekend,
     year_of,
+    year_said,
 )
 from tkg.time_words import (
     ANY_WEEKDAY,
@@ -152,8 +152,8 @@ def _h_weekday(m: re.Match[str], anchor: datetime, tense: str) -> Result:
 def _h_date(m: re.Match[str], anchor: datetime, tense: str) -> Result:
     month, day = MONTHS[m.group("mon").lower()], int(m.group("day"))
     try:
-        if m.group("yr"):
-            s = datetime(year_of(m.group("yr")), month, day, tzinfo=UTC)
+        if (year := year_said(m.group("yr"), m.group("ryr"), anchor)) is not None:
+            s = datetime(year, month, day, tzinfo=UTC)
         else:
             cands = [datetime(y, month, day, tzinfo=UTC) for y in range(anchor.year - 1, anchor.year + 2)]
             s = choose([(c, c + timedelta(days=1)) for c in cands], anchor, "", tense)[0]
@@ -183,8 +183,8 @@ def _h_month(m: re.Match[str], anchor: datetime, tense: str) -> Result:
         return s, e, "month"
     prep = " ".join(m.group("prep").lower().split())
     month = MONTHS[m.group("mon").lower()]
-    if m.group("yr"):
-        s, e = month_span(year_of(m.group("yr")), month)
+    if (year := year_said(m.group("yr"), m.group("ryr"), anchor)) is not None:
+        s, e = month_span(year, month)
     else:
         cands = [month_span(y, month) for y in range(anchor.year - 1, anchor.year + 2)]
         rel = prep if prep in ("last", "next", "this") else ""
@@ -193,7 +193,7 @@ def _h_month(m: re.Match[str], anchor: datetime, tense: str) -> Result:
 
 
 def _h_year(m: re.Match[str], anchor: datetime, tense: str) -> Result:
-    s, e = bucket(datetime(year_of(m.group("yr")), 1, 1, tzinfo=UTC), "year")
+    s, e = bucket(datetime(int(m.group("yr")), 1, 1, tzinfo=UTC), "year")
     return (s, anchor, "range") if m.group("prep").lower() == "since" else (s, e, "year")
 
 
@@ -229,7 +229,9 @@ def _h_season(m: re.Match[str], anchor: datetime, tense: str) -> Result:
     return s, e, "season"
 
 
-_DATE_TAIL = r"(?:,?\s+(?P<yr>(?:19|20)\d{2}\b|['\u2019]\d{2}\b))?"
+# a year after a date: "2023", "'23", or "next year" (the year read from the turn's)
+_DATE_TAIL = r"(?:,?\s+(?P<yr>(?:19|20)\d{2}\b|['\u2019]\d{2}\b)|\s+(?P<ryr>next|this|last)\s+year\b)?"
+
 _RULES: list[tuple[re.Pattern[str], Handler]] = [
     (
         re.compile(
@@ -378,7 +380,7 @@ def parse_session_datetime(value: str) -> datetime:
                 raise InputError(f"bad hour in date {value!r}")
             hour = hour % 12 + (12 if m.group("ap").lower() == "p" else 0)
         try:
-            return datetime(year_of(m.group("yr")), MONTHS[m.group("mon").lower()], int(m.group("day")),
+            return datetime(int(m.group("yr")), MONTHS[m.group("mon").lower()], int(m.group("day")),
                             hour, int(m.group("mi") or 0), tzinfo=UTC)
         except ValueError as exc:
             raise InputError(f"impossible date {value!r}: {exc}") from None
