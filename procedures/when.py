@@ -50,6 +50,8 @@ _BARE_ORDINAL = re.compile(r"(?<![\w£$€])([12]\d|3[01]|0?[1-9])(?:st|nd|rd|th
                            + MONTH + r"\b)", re.I)
 _ASKS_WHEN = re.compile(r"\b(?:when|what (?:date|day|time)|which day|the date)\b[^.!]*(?:\?|$)", re.I)
 _MONTH_NAME = re.compile(r"\b" + MONTH + r"\b", re.I)
+# when something was said, not when the event is: "what I told you last month"
+_SAID_BEFORE = re.compile(r"\b(?:told|said|mentioned|wrote|texted|messaged)\b(?:\s+\w+){0,2}\s*$", re.I)
 _DENIED_BEFORE = re.compile(r"(?:\bnot|n't|\bno)\s+(?:on\s+)?(?:the\s+)?$", re.I)
 FOLLOW_TURNS = 3  # turns after the telling one a short dated reply may date it from
 CORRECT_TURNS = 4  # turns after a dated mention a correction of it may come in
@@ -101,13 +103,15 @@ def names_date(answer: str) -> bool:
 
 
 def _refs(text: str, at: datetime, *, lead: str = "") -> list[TimeRef]:
-    """The dates ``text`` says, resolved against ``at``, none denied ("not the 18th") nor a span
-    ("since May"); with ``lead`` (the telling sentence) its tense reads a follow-up's date."""
+    """The dates ``text`` says, resolved against ``at``, none denied ("not the 18th"), a span
+    ("since May") or the time of a saying ("as I told you last week"); with ``lead`` (the telling
+    sentence) its tense reads a follow-up's date."""
     joined = f"{lead.rstrip(' .!?')}, {text}" if lead else text
     off = len(joined) - len(text)
     return [TimeRef(r.text, r.start, r.end, r.granularity, (r.span[0] - off, r.span[1] - off))
             for r in find_times(joined, at) if r.span[0] >= off and r.granularity != "range"
-            and not _DENIED_BEFORE.search(joined[max(0, r.span[0] - 8):r.span[0]])]
+            and not _DENIED_BEFORE.search(joined[max(0, r.span[0] - 8):r.span[0]])
+            and not _SAID_BEFORE.search(joined[max(0, r.span[0] - 30):r.span[0]])]
 
 
 def _answer_text(ref: TimeRef, said_at: datetime) -> str:
@@ -154,10 +158,11 @@ def _after(ctx: Context, group: str, e: Evidence, n: int) -> list[Evidence]:
     return out
 
 
-def _date_of(ctx: Context, group: str, e: Evidence, sentence: str) -> Dated | None:
+def _date_of(ctx: Context, group: str, ev: QuestionEvent, e: Evidence, sentence: str) -> Dated | None:
     """The date the telling sentence gives, or a short dated sentence after it (`SHORT` words, in its
     turn, the teller's next turns or the answer to a "when?" among the `FOLLOW_TURNS` after), or the
-    turn's own date when it tells the event as done."""
+    turn's own date when it tells the event as done. An asked verb told as done ("they offered me the
+    job") is dated by the sentence just before it too, and never by a day still ahead."""
     at = e.valid_at
     if at is None:
         return None
@@ -168,7 +173,7 @@ def _date_of(ctx: Context, group: str, e: Evidence, sentence: str) -> Dated | No
     later = split_sentences(e.text)
     at_told = next((i for i, s in enumerate(later) if sentence.strip() in s), len(later))
     rest = later[at_told + 1:]
-    done = clause_tense(sentence, 0) == "past"
+    done = not ev.nominal and clause_tense(sentence, 0) == "past"  # the asked verb told as done
     if done and at_told > 0:  # "pixelhaus called yesterday. they offered me the job": the sentence before
         rest = [later[at_told - 1], *rest]
     after, asked = [], False
@@ -226,23 +231,24 @@ def _corrected(ctx: Context, group: str, ev: QuestionEvent, first: Dated, pool: 
     sents = split_sentences(e.text)
     said = first.sentence.strip()
     idx = next((i + 1 for i, s in enumerate(sents) if said and said in s), 0)
-    stretch: list[tuple[Evidence, list[str]]] = [(e, sents[idx:])]
-    stretch += [(t, split_sentences(t.text)) for t in _after(ctx, group, e, CORRECT_TURNS)]
+    # (turn, its sentences, whether a correction word anywhere in the turn cues its dates)
+    stretch: list[tuple[Evidence, list[str], bool]] = [(e, sents[idx:], True)]
+    stretch += [(t, split_sentences(t.text), True) for t in _after(ctx, group, e, CORRECT_TURNS)]
     things = ev.objects - ev.names  # a later turn naming only the people is not about the event
     later = sorted((t for t in pool if t.valid_at and e.valid_at and t.valid_at > e.valid_at
                     and (ev.tells(t.text) or bool(things)
                          and len(content_terms(t.text) & things) >= max(1, len(things) // 2))),
                    key=lambda t: t.valid_at or FAR_PAST)
     told = {t.episode for t in later if ev.tells(t.text)}
-    for t in later:
-        stretch += [(t, split_sentences(t.text))]
-        stretch += [(x, split_sentences(x.text)) for x in _after(ctx, group, t, 2)]
+    for t in later:  # the turns after a later one: a "sorry!" there may be about anything
+        stretch += [(t, split_sentences(t.text), True)]
+        stretch += [(x, split_sentences(x.text), False) for x in _after(ctx, group, t, 2)]
     seen = {e.episode}
-    for turn, texts in stretch:
+    for turn, texts, loose in stretch:
         if turn.episode in seen and turn is not e:
             continue
         seen.add(turn.episode)
-        cued, about = bool(_CORRECTS.search(turn.text)), turn.episode in told
+        cued, about = loose and bool(_CORRECTS.search(turn.text)), turn.episode in told
         for s in texts:
             got = _correction(s, current, turn, cued=cued, about=about)
             if got is not None and not (got.proposed and not current.proposed):
@@ -270,7 +276,7 @@ def read_when(ctx: Context, q: Question, group: str, turns: list[Evidence], rank
     best = sorted(near, key=lambda t: (t[1].valid_at or FAR_PAST, -t[0]))
     dated = None
     for _, e, sentence in best:
-        dated = _date_of(ctx, group, e, sentence)
+        dated = _date_of(ctx, group, ev, e, sentence)
         if dated is not None:
             break
     if dated is None:

@@ -156,7 +156,10 @@ def _h_date(m: re.Match[str], anchor: datetime, tense: str) -> Result:
             s = datetime(year, month, day, tzinfo=UTC)
         else:
             cands = [datetime(y, month, day, tzinfo=UTC) for y in range(anchor.year - 1, anchor.year + 2)]
-            s = choose([(c, c + timedelta(days=1)) for c in cands], anchor, "", tense)[0]
+            if m.group("wd"):  # "sat 11 march": the year whose 11 March is a Saturday, if one is
+                cands = [c for c in cands if c.weekday() == weekday_of(m.group("wd"))] or cands
+            spans = [(c, c + timedelta(days=1)) for c in cands]
+            s = cands[0] if len(cands) == 1 else choose(spans, anchor, "", tense)[0]
     except ValueError:
         return None  # 31 February
     return s, s + timedelta(days=1), "day"
@@ -270,22 +273,18 @@ _RULES: list[tuple[re.Pattern[str], Handler]] = [
         ),
         _h_day_of_month,
     ),
+    (re.compile(r"\b(?P<n>" + COUNT + r")\s+(?P<unit>hours?|hrs?|minutes?|mins?)\s+(?:ago|earlier|back)\b",
+                re.I), _h_hours_ago),
     (
         re.compile(
-            r"\b(?P<n>" + COUNT + r")\s+(?P<unit>hours?|hrs?|minutes?|mins?)\s+(?:ago|earlier|back)\b", re.I
-        ),
-        _h_hours_ago,
-    ),
-    (
-        re.compile(
-            r"\b(?:on\s+)?(?:" + ANY_WEEKDAY + r",?\s+)?(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+"
-            r"(?:of\s+)?(?P<mon>" + MONTH + r")\b\.?" + _DATE_TAIL, re.I,
+            r"\b(?:on\s+)?(?:(?P<wd>" + ANY_WEEKDAY + r"),?\s+)?(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+            r"\s+(?:of\s+)?(?P<mon>" + MONTH + r")\b\.?" + _DATE_TAIL, re.I,
         ),
         _h_date,
     ),
     (
         re.compile(
-            r"\b(?:on\s+)?(?:" + ANY_WEEKDAY + r",?\s+)?(?P<mon>" + MONTH
+            r"\b(?:on\s+)?(?:(?P<wd>" + ANY_WEEKDAY + r"),?\s+)?(?P<mon>" + MONTH
             + r")\.?\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?\b(?!:)" + _DATE_TAIL,
             re.I,
         ),
