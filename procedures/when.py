@@ -41,7 +41,8 @@ WHEN_Q = re.compile(r"^\s*(?:when\b|(?:on\s+)?what (?:date|day)\b|which (?:date|
 AGO_Q = re.compile(r"^\s*how long ago\b", re.I)
 _CORRECTS = re.compile(
     r"\b(?:sorry|actually|wait|correction|i mean|my mistake|my bad|oops|scratch that|forgive me|corrected"
-    r"|misread|wrong (?:line|date|day)|we went with|changed (?:it|the date)|not the \d)", re.I)
+    r"|misread|wrong (?:line|date|day)|we went with|changed (?:it|the date)|not the \d|instead\b|is now on)",
+    re.I)
 _MOVED = re.compile(r"\b(?:moved|pushed(?:\s+back)?|postponed|rescheduled|changed|put\s+back"
                     r"|brought\s+forward|bumped|delayed)\b(?:\s+\w+){0,3}?\s+(?:to|till|until|for)\b", re.I)
 _SET = re.compile(r"\b(?:set|fixed|locked|confirmed|booked|official|final)\b", re.I)
