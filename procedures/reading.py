@@ -54,7 +54,7 @@ from .reader import (
 from .residence import lives_question
 from .result import ProcedureResult
 from .sentence_value import echoed, names_kind, sentence_for_value
-from .slots import FAR_PAST, group_time
+from .slots import FAR_PAST, before_history, group_time
 from .span_words import CATEGORY_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
 from .transactions import read_sale, sale_question
@@ -156,6 +156,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     )
     window, why = ((FAR_PAST, as_of), "as_of") if as_of else event_window(ctx, question, group, turns,
                                                                            group_time(ctx, group))
+    if why and before_history(ctx, group, window):  # said of only later: the best-supported value
+        window, why = None, f"{why}, before the first turn: not used"
     if why:
         trace["window"] = {
             "from": why,

@@ -32,6 +32,7 @@ from .slots import (
     FAR_PAST,
     Window,
     analyse,
+    before_history,
     group_time,
     resolve_anchor,
     resolve_window,
@@ -296,6 +297,9 @@ def in_window(ctx: Context, group: str, hits: list[Any], window: Window) -> list
 def _chunks_in_window(
     ctx: Context, q: Question, group: str, payload: Payload, window: Window | None, trace: dict[str, Any]
 ) -> ProcedureResult:
+    if before_history(ctx, group, window):  # no turn was said in it: the turns about it rank as they are
+        trace["fallbacks"].append({"from": "window", "to": "unfiltered", "reason": "before the first turn"})
+        window = None
     got = retrieve(ctx, q.query, group, payload, time_range=window)
     trace["retrieval"] = {"hits": len(got.hits), "counts": got.counts, "time_range": trace["window"]}
     if not got.hits and window is not None:
