@@ -71,19 +71,28 @@ def _h_holiday(m: re.Match[str], anchor: datetime, tense: str) -> Result:
     return s, s + timedelta(days=1), "day"
 
 
-EXTRA_TRIGGER = r"\d{1,2}/\d{1,2}/\d{2}|" + HOLIDAY  # what `find_times` must see to try these rules
-EXTRA_RULES: list[tuple[re.Pattern[str], Handler]] = [
-    (re.compile(r"\b(?P<mod>" + YEAR_PART + r")[\s-]+(?:(?P<yr>(?:19|20)\d{2})"
+# (gate, rule, handler): a rule is tried only on a text whose lower case holds a word of its gate
+EXTRA_RULES: list[tuple[tuple[str, ...], re.Pattern[str], Handler]] = [
+    (("year", "19", "20"),
+     re.compile(r"\b(?P<mod>" + YEAR_PART + r")[\s-]+(?:(?P<yr>(?:19|20)\d{2})"
                 r"|(?P<rel>last|this|next)\s+year)\b", re.I), _h_year_part),
-    (re.compile(r"\b(?:(?:in|during|over|by)\s+)?(?:the\s+)?(?P<unit>" + SEASON
+    (("spring", "summer", "fall", "autumn", "winter"),
+     re.compile(r"\b(?:(?:in|during|over|by)\s+)?(?:the\s+)?(?P<unit>" + SEASON
                 + r")\s+(?:of\s+)?(?P<yr>(?:19|20)\d{2}\b|['\u2019]\d{2}\b)", re.I), _h_season_year),
-    (re.compile(r"\b(?:\d{1,2}/\d{1,2}/(?:(?:19|20)\d{2}|\d{2})|\d{1,2}\.\d{1,2}\.(?:19|20)\d{2})\b"
+    (("/", ".19", ".20"),
+     re.compile(r"\b(?:\d{1,2}/\d{1,2}/(?:(?:19|20)\d{2}|\d{2})|\d{1,2}\.\d{1,2}\.(?:19|20)\d{2})\b"
                 r"|\b(?P<mo>0?[1-9]|1[0-2])/(?P<yr>(?:19|20)\d{2})\b"), _h_numeric),
     # a holiday only as a time: after a preposition or "last"/"next", or with its year ("a Christmas
     # concert", "Merry Christmas" and "new year, new me" are no times)
-    (re.compile(r"\b(?:the\s+(?P<off>day|week)\s+(?P<side>before|after)\s+|(?:on|at|for|by|over|before|after"
+    (("christmas", "xmas", "easter", "halloween", "thanksgiving", "new year", "valentine", "boxing day"),
+     re.compile(r"\b(?:the\s+(?P<off>day|week)\s+(?P<side>before|after)\s+|(?:on|at|for|by|over|before|after"
                 r"|until|till|since|around|during|from)\s+|(?P<rel>last|this|next)\s+)(?P<hol>" + HOLIDAY
                 + r")(?:\s+(?P<yr>(?:19|20)\d{2}))?\b"
-                r"|\b(?P<hol2>" + HOLIDAY + r")\s+(?P<yr2>(?:19|20)\d{2})\b", re.I),
-     _h_holiday),
+                r"|\b(?P<hol2>" + HOLIDAY + r")\s+(?P<yr2>(?:19|20)\d{2})\b", re.I), _h_holiday),
 ]
+
+
+def extra_rules(text: str) -> list[tuple[re.Pattern[str], Handler]]:
+    """The rules of `EXTRA_RULES` worth trying on ``text``: those whose gate it holds."""
+    low = text.lower()
+    return [(rx, h) for gate, rx, h in EXTRA_RULES if any(w in low for w in gate)]

@@ -41,6 +41,7 @@ WEEKDAY = "(?:" + "|".join(WEEKDAYS) + ")"
 # a weekday however spelled, and the spellings that name one with no word before them ("starting thurs")
 ANY_WEEKDAY = (r"(?:monday|mon|tuesday|tues?|wednesday|weds?|thursday|thurs?|thu|friday|fri|saturday|sat"
                r"|sunday|sun)")
+LEAD_WEEKDAY = re.compile(r"(?:on\s+)?(" + ANY_WEEKDAY + r")\b", re.I)  # the weekday a date starts with
 BARE_WEEKDAY = r"(?:monday|tuesday|tues|wednesday|weds|thursday|thurs?|friday|fri|saturday|sunday)"
 # a day of the month said alone: "the 8th", "the 27th" (a month name after it makes it a full date)
 ORDINAL_DAY = r"(?P<day>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)"

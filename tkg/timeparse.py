@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from tkg.errors import InputError
-from tkg.time_forms import EXTRA_RULES, EXTRA_TRIGGER
+from tkg.time_forms import extra_rules
 from tkg.time_spans import (
     bucket,
     choose,
@@ -53,6 +53,7 @@ from tkg.time_words import (
     BARE_WEEKDAY,
     COUNT,
     DAY_PART,
+    LEAD_WEEKDAY,
     LONG_MONTH,
     MONTH,
     MONTHS,
@@ -80,7 +81,7 @@ class TimeRef:
 _TRIGGER = re.compile(
     r"\b(?:yesterday|today|tonight|tomorrow|last|this|next|coming|past|ago|since|weekend|in|on|"
     + MONTH + r"|" + WEEKDAY + r"|" + BARE_WEEKDAY + r"|" + SEASON + r"|\d{4}|\d{1,2}(?:st|nd|rd|th)"
-    + r"|\d{1,2}\s+(?:of\s+)?" + MONTH + r"|" + EXTRA_TRIGGER + r")\b",
+    + r"|\d{1,2}\s+(?:of\s+)?" + MONTH + r")\b",
     re.I,
 )
 
@@ -156,8 +157,8 @@ def _h_date(m: re.Match[str], anchor: datetime, tense: str) -> Result:
             s = datetime(year, month, day, tzinfo=UTC)
         else:
             cands = [datetime(y, month, day, tzinfo=UTC) for y in range(anchor.year - 1, anchor.year + 2)]
-            if m.group("wd"):  # "sat 11 march": the year whose 11 March is a Saturday, if one is
-                cands = [c for c in cands if c.weekday() == weekday_of(m.group("wd"))] or cands
+            if wd := LEAD_WEEKDAY.match(m.group(0)):  # "sat 11 march": the year whose 11 March is a Saturday
+                cands = [c for c in cands if c.weekday() == weekday_of(wd.group(1))] or cands
             spans = [(c, c + timedelta(days=1)) for c in cands]
             s = cands[0] if len(cands) == 1 else choose(spans, anchor, "", tense)[0]
     except ValueError:
@@ -277,14 +278,14 @@ _RULES: list[tuple[re.Pattern[str], Handler]] = [
                 re.I), _h_hours_ago),
     (
         re.compile(
-            r"\b(?:on\s+)?(?:(?P<wd>" + ANY_WEEKDAY + r"),?\s+)?(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+            r"\b(?:on\s+)?(?:" + ANY_WEEKDAY + r",?\s+)?(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?"
             r"\s+(?:of\s+)?(?P<mon>" + MONTH + r")\b\.?" + _DATE_TAIL, re.I,
         ),
         _h_date,
     ),
     (
         re.compile(
-            r"\b(?:on\s+)?(?:(?P<wd>" + ANY_WEEKDAY + r"),?\s+)?(?P<mon>" + MONTH
+            r"\b(?:on\s+)?(?:" + ANY_WEEKDAY + r",?\s+)?(?P<mon>" + MONTH
             + r")\.?\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?\b(?!:)" + _DATE_TAIL,
             re.I,
         ),
@@ -320,7 +321,6 @@ _RULES: list[tuple[re.Pattern[str], Handler]] = [
         _h_past_n,
     ),
     (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), _h_iso),
-    *EXTRA_RULES,
     (re.compile(r"\b(?:in|during|over)\s+(?:the\s+)?(?P<unit>" + SEASON + r")\b", re.I), _h_season),
 ]
 
@@ -332,11 +332,12 @@ def find_times(text: str, anchor: datetime) -> list[TimeRef]:
     ...  for t in find_times("I moved yesterday", datetime(2023, 5, 8, tzinfo=UTC))]
     ['2023-05-07']
     """
-    if not _TRIGGER.search(text):
+    rules = (_RULES if _TRIGGER.search(text) else []) + extra_rules(text)
+    if not rules:
         return []
     anchor = anchor.replace(tzinfo=UTC) if anchor.tzinfo is None else anchor.astimezone(UTC)
     found: list[tuple[int, int, datetime, datetime, str]] = []
-    for rx, handler in _RULES:
+    for rx, handler in rules:
         for m in rx.finditer(text):
             try:
                 res = handler(m, anchor, clause_tense(text, m.start()))
