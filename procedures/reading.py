@@ -34,7 +34,7 @@ from .bridge import (
 from .event_turns import event_window, read_event, subject_turns
 from .gather import count_held, denied, ending, same_value
 from .graph_values import graph_candidates
-from .group_turns import replies_to, turns_before, turns_with_terms
+from .group_turns import before_history, replies_to, turns_before, turns_with_terms
 from .lead import leading
 from .members import category_of, kind_words, member_facts
 from .premise import check, presupposed
@@ -54,7 +54,7 @@ from .reader import (
 from .residence import lives_question
 from .result import ProcedureResult
 from .sentence_value import echoed, names_kind, sentence_for_value
-from .slots import FAR_PAST, before_history, group_time
+from .slots import FAR_PAST, group_time
 from .span_words import CATEGORY_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
 from .transactions import read_sale, sale_question

@@ -39,7 +39,7 @@ from tkg.models import Fact, as_utc
 from tkg.stores.base import Row
 
 from .fusion import Candidate, Fused, Method, Tuning, boost, context_scores, fuse
-from .group_turns import turns_by_seq, turns_by_uuid
+from .group_turns import before_history, turns_by_seq, turns_by_uuid
 from .result import Hit, Retrieval
 from .search import LISTS, Clock, Filter, gather, list_names, row_filter, turn_passes
 
@@ -97,7 +97,8 @@ def _retrieve(
 
     def fused_and_boosted() -> list[Fused]:
         fused = _fuse(lists, payload, tune)
-        trace["boosted"] = boost(fused, names=q.names, speaker_boost=tune.speaker_boost, when=q.when,
+        when = None if before_history(ctx, group, q.when) else q.when  # nothing was said then: no boost
+        trace["boosted"] = boost(fused, names=q.names, speaker_boost=tune.speaker_boost, when=when,
                                  date_boost=tune.date_boost, slack=timedelta(days=tune.date_slack_days))
         return fused
 

@@ -118,14 +118,6 @@ def group_time(ctx: Context, group: str) -> datetime:
     return last if isinstance(last, datetime) else utcnow()
 
 
-def before_history(ctx: Context, group: str, window: Window | None) -> bool:
-    """The window closes before the group's first turn: nothing was said in it, only said of it
-    later ("what state did she visit in summer 2021?" of a chat begun in 2022)."""
-    rows = group_span(ctx, group)
-    first = rows[0]["first"] if rows else None
-    return window is not None and isinstance(first, datetime) and window[1] <= first
-
-
 def resolve_window(text: str, anchor: datetime) -> Window | None:
     """The interval a time anchor denotes; "before"/"after"/"since"/"until" open one side.
 

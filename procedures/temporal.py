@@ -26,13 +26,13 @@ from tkg.time_spans import part_name
 from tkg.timeparse import TimeRef, find_times
 
 from .coverage import covers
+from .group_turns import before_history
 from .result import ProcedureResult, evidence_from_hits
 from .retrieval import retrieve
 from .slots import (
     FAR_PAST,
     Window,
     analyse,
-    before_history,
     group_time,
     resolve_anchor,
     resolve_window,
