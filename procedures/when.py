@@ -41,8 +41,9 @@ WHEN_Q = re.compile(r"^\s*(?:when\b|(?:on\s+)?what (?:date|day)\b|which (?:date|
 AGO_Q = re.compile(r"^\s*how long ago\b", re.I)
 _CORRECTS = re.compile(
     r"\b(?:sorry|actually|wait|correction|i mean|my mistake|my bad|oops|scratch that|forgive me|corrected"
-    r"|misread|wrong (?:line|date|day)|we went with|changed (?:it|the date)|not the \d|instead\b|is now on)",
-    re.I)
+    r"|misread|wrong (?:line|date|day)|we went with|changed (?:it|the date)|not the \d)", re.I)
+# a new date said of the event's own thing ("the wedding is now on 15 June instead"), not of another
+_INSTEAD = re.compile(r"\b(?:instead|is now on|now on the)\b", re.I)
 _MOVED = re.compile(r"\b(?:moved|pushed(?:\s+back)?|postponed|rescheduled|changed|put\s+back"
                     r"|brought\s+forward|bumped|delayed)\b(?:\s+\w+){0,3}?\s+(?:to|till|until|for)\b", re.I)
 _SET = re.compile(r"\b(?:set|fixed|locked|confirmed|booked|official|final)\b", re.I)
@@ -251,7 +252,8 @@ def _corrected(ctx: Context, group: str, ev: QuestionEvent, first: Dated, pool: 
         seen.add(turn.episode)
         cued, about = loose and bool(_CORRECTS.search(turn.text)), turn.episode in told
         for s in texts:
-            got = _correction(s, current, turn, cued=cued, about=about)
+            instead = bool(_INSTEAD.search(s)) and bool(things & content_terms(s))
+            got = _correction(s, current, turn, cued=cued or instead, about=about)
             if got is not None and not (got.proposed and not current.proposed):
                 current = got
                 break
