@@ -33,7 +33,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from planners.payloads import Payload
-from planners.query_text import QueryText, parse_question
+from planners.query_text import QueryText, parse_question, with_date_words
 from tkg.context import Context
 from tkg.models import Fact, as_utc
 from tkg.stores.base import Row
@@ -81,6 +81,8 @@ def _retrieve(
     ctx: Context, q: QueryText, group: str, payload: Payload, time_range: tuple[datetime, datetime] | None,
     speaker: str | None, as_of: datetime | None, tuning: Tuning | None,
 ) -> Retrieval:  # fmt: skip
+    if q.when and before_history(ctx, group, q.when):  # nothing was said then: its words, no boost
+        q = with_date_words(q)
     tune = tuning or Tuning()
     clock = Clock()
     started = time.perf_counter()
@@ -97,8 +99,7 @@ def _retrieve(
 
     def fused_and_boosted() -> list[Fused]:
         fused = _fuse(lists, payload, tune)
-        when = None if before_history(ctx, group, q.when) else q.when  # nothing was said then: no boost
-        trace["boosted"] = boost(fused, names=q.names, speaker_boost=tune.speaker_boost, when=when,
+        trace["boosted"] = boost(fused, names=q.names, speaker_boost=tune.speaker_boost, when=q.when,
                                  date_boost=tune.date_boost, slack=timedelta(days=tune.date_slack_days))
         return fused
 
