@@ -12,31 +12,38 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tkg.time_words import HOLIDAY as _HOLIDAY
 from tkg.time_words import LONG_MONTH as _MONTH_FULL
 from tkg.time_words import SEASON as _SEASON
+from tkg.time_words import UNIT as _UNIT_WORD
 from tkg.time_words import WEEKDAY as _WEEKDAY
+from tkg.time_words import YEAR_PART as _YEAR_PART
 
 _MONTH = rf"(?:{_MONTH_FULL}|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?)"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 _YEAR = r"(?:19|20)\d{2}"
-_UNIT = r"(?:day|week|month|year|weekend|decade)s?"
+_UNIT = rf"(?:{_UNIT_WORD}|weekends?)"
 _DATE = (
     rf"\d{{4}}-\d{{2}}-\d{{2}}"
+    rf"|\d{{1,2}}/\d{{1,2}}/(?:{_YEAR}|\d{{2}})|\d{{1,2}}\.\d{{1,2}}\.{_YEAR}|\d{{1,2}}/{_YEAR}"
+    rf"|{_YEAR_PART}[\s-]+(?:{_YEAR}|(?:last|this|next)\s+year)"
+    # a holiday as a time, not as the name of a thing ("the christmas concert")
+    rf"|(?:the\s+(?:day|week)\s+(?:before|after)\s+)?(?:(?:last|this|next)\s+)?{_HOLIDAY}(?:\s+{_YEAR})?"
+    r"(?![\s-]+(?!(?:in|on|at|with|and|or|was|is|did|last|this|that|when|while|before|after)\b)[a-z])"
     rf"|{_MONTH}\s+{_DAY},?\s+{_YEAR}"
     rf"|{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}"
     rf"|{_MONTH},?\s+(?:of\s+)?{_YEAR}"
     rf"|(?:the\s+)?(?:early|mid|late)[- ]{_YEAR}s?"
-    rf"|(?:the\s+)?{_SEASON}\s+of\s+{_YEAR}"
-    rf"|{_SEASON}\s+{_YEAR}"
+    rf"|(?:the\s+)?{_SEASON}\s+(?:of\s+)?(?:{_YEAR}|['\u2019]\d{{2}})"
     rf"|{_YEAR}"
     rf"|{_MONTH}\s+{_DAY}\b"
     rf"|(?:last|this|next|past|previous)\s+(?:{_SEASON}|{_UNIT}|{_WEEKDAY}|christmas|easter)"
-    rf"|(?:a|one|two|three|four|five|six|a\s+few|several|\d+)\s+{_UNIT}\s+ago"
+    rf"|(?:a|one|two|three|four|five|six|a\s+few|a\s+couple\s+of|several|\d+)\s+{_UNIT}\s+ago"
     rf"|yesterday|the\s+day\s+before\s+yesterday"
 )
 _KEEP_PREP = r"before|after|since|until|till|prior\s+to"
 _STRIP_PREP = (
-    r"back\s+in|in|on|as\s+of|during|around|by|over|throughout|at\s+the\s+(?:start|end|beginning)\s+of"
+    r"back\s+in|in|on|as\s+of|during|around|by|over|throughout|at"
 )
 
 
@@ -55,7 +62,8 @@ class TimeAnchor:
 
 _ANCHOR = re.compile(
     rf"(?:(?P<keep>{_KEEP_PREP})\s+|(?P<strip>{_STRIP_PREP})\s+)?(?P<date>{_DATE})(?![\w-])"
-    rf"|(?:(?P<keep2>{_KEEP_PREP})\s+|(?P<strip2>in|during|since|by|until)\s+)(?P<month>{_MONTH_FULL})\b",
+    rf"|(?:(?P<keep2>{_KEEP_PREP})\s+|(?P<strip2>in|during|since|by|until|over)\s+)"
+    rf"(?P<month>{_MONTH_FULL}|(?:the\s+)?{_SEASON})\b",
     re.IGNORECASE,
 )
 

@@ -23,7 +23,7 @@ Example::
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import lru_cache
 
@@ -155,3 +155,10 @@ def parse_question(question: str) -> QueryText:
         when=found[0] if found else None,
         when_text=found[1] if found else "",
     )
+
+
+def with_date_words(q: QueryText) -> QueryText:
+    """``q`` with its date's words searched like any other and no date to boost: for a date before
+    anything was said, where only the words of a later turn ("last summer") can find it."""
+    content = _content(words(q.question))
+    return replace(q, words=tuple(content), fts=" ".join(content), when=None, when_text="")

@@ -29,7 +29,7 @@ RELATIVES: dict[str, str] = {
     "adopt": rf"adopt\w*|got {_PRON} from|brought {_PRON} home|took {_PRON} home|picked {_PRON} up from"
              r"|rescued|from the (?:shelter|rescue|pound)",
     "propose": r"propos\w*|popped the question|got engaged|(?:we're|we are|i'm|she's|he's) engaged"
-               rf"|asked {_PRON} to marry",
+               rf"|asked (?:{_PRON}|\w+) to marry",
     "break up": r"broke up|break(?:ing)? up|broken up|split(?:ting)?(?: up)?|ended (?:it|things)|dumped"
                 r"|called it quits",
     "split": r"broke up|break(?:ing)? up|broken up|split(?:ting)?(?: up)?|ended (?:it|things)|dumped",
@@ -163,7 +163,9 @@ def question_event(question: str, names: frozenset[str]) -> QuestionEvent:
     if nominal:  # "When is Hannah's wedding?": its nouns name the event
         for t in doc:
             if t.pos_ in ("NOUN", "PROPN") and t.lower_ not in names and stem(t.lower_) not in _FRAME:
-                patterns.append(NOUN_RELATIVES.get(t.lemma_.lower(), re.escape(stem(t.lower_)) + r"\w*"))
+                # "D.C." is written "dc" too: an abbreviation's dots are optional
+                own = re.escape(stem(t.lower_)).replace(r"\.", r"\.?")
+                patterns.append(NOUN_RELATIVES.get(t.lemma_.lower(), own + r"\w*"))
     terms = content_terms(question) - _FRAME - event_stems
     objects = frozenset(terms | {stem(n) for n in names})
     return QuestionEvent(tuple(_word(p) for p in dict.fromkeys(patterns)), objects, nominal,

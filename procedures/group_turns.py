@@ -27,6 +27,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -165,6 +166,14 @@ def turns_containing(ctx: Context, group: str, needles: list[str]) -> list[Row]:
 def group_span(ctx: Context, group: str) -> list[Row]:
     """The row of ``temporal.group_span``."""
     return _kept_or_read(ctx, group, GroupTurns.span, "temporal.group_span")
+
+
+def before_history(ctx: Context, group: str, window: tuple[datetime, datetime] | None) -> bool:
+    """The window closes before the group's first turn: nothing was said in it, only said of it
+    later ("what state did she visit in summer 2021?" of a chat begun in 2022)."""
+    rows = group_span(ctx, group)
+    first = rows[0]["first"] if rows else None
+    return window is not None and isinstance(first, datetime) and window[1] <= first
 
 
 def turns_before(

@@ -208,8 +208,8 @@ def candidates(
                     weight *= 0.25
                 if asked.kind == "place" and words & _VISIT:
                     weight *= 0.4
-            when = said_time(sent.text, ev.valid_at)
             for sp in spans:
+                when = said_time(sent.text, ev.valid_at, doc[sp.start].idx - sent.start_char)
                 value = norm(sp.text)
                 if not value or value in excluded or value in (asked.head, asked.head + "s") or (
                         asked.kind == "thing" and not_a_thing(doc[sp.start : sp.end], asked.head,

@@ -8,6 +8,7 @@ the subject's own turns, checks the question's presuppositions (`procedures.prem
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -35,7 +36,7 @@ from .bridge import (
 from .event_turns import event_window, read_event, subject_turns
 from .gather import count_held, denied, ending, same_value
 from .graph_values import graph_candidates, of_category, said_by_other_verb, slot_verbs
-from .group_turns import replies_to, turns_before, turns_with_terms
+from .group_turns import before_history, replies_to, turns_before, turns_with_terms
 from .lead import leading
 from .members import category_of, kind_words, member_facts
 from .premise import check, presupposed
@@ -60,7 +61,7 @@ from .span_words import CATEGORY_MEMBERS, SPAN_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
 from .transactions import read_sale, sale_question
 from .verb_args import by_verb
-from .when import is_when, names_date, read_when
+from .when import AGO_Q, ago, is_when, names_date, read_when
 
 if TYPE_CHECKING:
     from tkg.context import Context
@@ -130,7 +131,11 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
                                   {**trace, "when": when.trace})
         if when is not None:  # told by the subject or naming them: whose event it is is settled
             teller = subject.name if when.theirs and subject and subject.said_by(when.teller) else None
-            return Reading(when.answer, False, when.support, {**trace, "when": when.trace}, typed=when.theirs,
+            answer = when.answer  # "how long ago": the time between the date and the group's latest turn
+            if AGO_Q.search(question) and when.start is not None:
+                now = group_time(ctx, group)
+                answer = f"{ago(when.start, now)} before {format_day(now)}: {answer}"
+            return Reading(answer, False, when.support, {**trace, "when": when.trace}, typed=when.theirs,
                            own=teller)
         if not names_date(result.answer):  # the procedure's date stands (a turn's, an edge's); a sentence not
             return no_information("no turn ties a date to the event", result.evidence or turns[:5], trace)
@@ -154,6 +159,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     ) | echoes(asked, asked_doc)  # a question noun is not its answer
     window, why = ((FAR_PAST, as_of), "as_of") if as_of else event_window(ctx, question, group, turns,
                                                                            group_time(ctx, group))
+    if why and before_history(ctx, group, window):  # said of only later: the best-supported value
+        window, why = None, f"{why}, before the first turn: not used"
     if why:
         trace["window"] = {
             "from": why,
@@ -186,6 +193,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         if found is not None:  # "Tobias's manager" is Olu: read Olu's city, not Tobias's
             subject = found
             trace["bridge"] = subject.name
+            if re.search(rf"\b(?:current|present|new|latest)\s+{re.escape(relation.word)}\b", question, re.I):
+                latest = False  # "her current manager's old city": "current" chose the manager, not the city
             cue_set = cue_terms(ctx, question, predicate, subject, asked) - {relation.word}
             turns = dedupe(subject_turns(ctx, group, subject, cue_set) + result.evidence)
             excluded |= {norm(a) for a in subject.aliases}

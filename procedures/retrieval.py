@@ -33,13 +33,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from planners.payloads import Payload
-from planners.query_text import QueryText, parse_question
+from planners.query_text import QueryText, parse_question, with_date_words
 from tkg.context import Context
 from tkg.models import Fact, as_utc
 from tkg.stores.base import Row
 
 from .fusion import Candidate, Fused, Method, Tuning, boost, context_scores, fuse
-from .group_turns import turns_by_seq, turns_by_uuid
+from .group_turns import before_history, turns_by_seq, turns_by_uuid
 from .result import Hit, Retrieval
 from .search import LISTS, Clock, Filter, gather, list_names, row_filter, turn_passes
 
@@ -81,6 +81,8 @@ def _retrieve(
     ctx: Context, q: QueryText, group: str, payload: Payload, time_range: tuple[datetime, datetime] | None,
     speaker: str | None, as_of: datetime | None, tuning: Tuning | None,
 ) -> Retrieval:  # fmt: skip
+    if q.when and before_history(ctx, group, q.when):  # nothing was said then: its words, no boost
+        q = with_date_words(q)
     tune = tuning or Tuning()
     clock = Clock()
     started = time.perf_counter()

@@ -133,7 +133,7 @@ def resolve_window(text: str, anchor: datetime) -> Window | None:
         else words
     )
     refs = find_times(core, anchor)
-    if not refs and core[:1].isdigit():  # a bare "2019" reads as a year only after "in"
+    if not refs:  # a bare "2019", "march" or "the summer" reads as a time only after "in"
         refs = find_times(f"in {core}", anchor)
     if not refs:
         return None

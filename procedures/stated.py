@@ -20,6 +20,7 @@ _NEGATION = any_of("not|never|no longer|didn'?t|don'?t|doesn'?t|won'?t|isn'?t|wa
 _HYPOTHETICAL = any_of("if|would|might|maybe|perhaps|someday|one day|thinking (?:of|about)|considering|"
                        "dream(?:ing)? of|wish|hope to|hoping to|planning to|plan to|want to|wanna|"
                        "might|could|should i|whether")
+_CLAUSE_BREAK = re.compile(r"[:;]|\s[-\u2013\u2014]\s")  # what parts one clause from the next
 _ANCHORING = frozenset("after before since until till than".split())
 RETRACTED = any_of("fell through|called off|cancel+ed|never happened|not happening|off the table|scrapped|"
                     "no longer")
@@ -140,12 +141,15 @@ def asked_back(answer: str, evidence: list[Evidence], name: str) -> Evidence | N
     return None
 
 
-def said_time(text: str, turn_time: datetime | None) -> datetime | None:
+def said_time(text: str, turn_time: datetime | None, at: int | None = None) -> datetime | None:
     """When a sentence says its state holds: the first day or month it names ("keys on may 15",
-    "I moved to Leeds back in 2019"), else the turn's own time."""
+    "I moved to Leeds back in 2019"), else the turn's own time. With ``at`` (a value's offset in
+    ``text``) only a time of the value's own clause counts: "my manager is olu — he moved here 5 yrs
+    ago" does not date olu."""
     if turn_time is None:
         return None
     refs = [
         r for r in find_times(text, turn_time) if r.granularity in ("day", "week", "weekend", "month", "year")
+        and (at is None or not _CLAUSE_BREAK.search(text, min(at, r.span[0]), max(at, r.span[1])))
     ]
     return refs[0].start if refs else turn_time

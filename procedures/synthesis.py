@@ -27,6 +27,7 @@ from tkg.errors import ProviderError
 from tkg.llm import parse_synthesis, synthesis_prompt
 from tkg.models import NO_INFORMATION, Evidence, Fact
 from tkg.text import content_terms, split_sentences
+from tkg.time_spans import part_name
 from tkg.timeparse import TimeRef
 
 if TYPE_CHECKING:
@@ -83,6 +84,8 @@ def format_ref(ref: TimeRef) -> str:
         return f"{season} {start.year}"
     if ref.granularity in ("week", "weekend"):
         return f"the {ref.granularity} of {format_day(start)}"
+    if ref.granularity == "part" and (part := part_name(start, ref.end)):
+        return part
     return f"{format_day(start)} – {format_day(ref.end)}"
 
 

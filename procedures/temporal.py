@@ -22,9 +22,11 @@ from typing import TYPE_CHECKING, Any
 from planners.question import Question, QuestionSlot
 from tkg.models import Fact
 from tkg.text import content_terms
+from tkg.time_spans import part_name
 from tkg.timeparse import TimeRef, find_times
 
 from .coverage import covers
+from .group_turns import before_history
 from .result import ProcedureResult, evidence_from_hits
 from .retrieval import retrieve
 from .slots import (
@@ -65,7 +67,7 @@ def granularity(start: datetime, end: datetime | None) -> str:
         return "season"
     if days in (365, 366) and start.month == 1 and start.day == 1:
         return "year"
-    return "range"
+    return "part" if end and part_name(start, end) else "range"
 
 
 def said_when(resolved: str, time_text: str | None, said_at: datetime | None) -> str:
@@ -295,6 +297,9 @@ def in_window(ctx: Context, group: str, hits: list[Any], window: Window) -> list
 def _chunks_in_window(
     ctx: Context, q: Question, group: str, payload: Payload, window: Window | None, trace: dict[str, Any]
 ) -> ProcedureResult:
+    if before_history(ctx, group, window):  # no turn was said in it: the turns about it rank as they are
+        trace["fallbacks"].append({"from": "window", "to": "unfiltered", "reason": "before the first turn"})
+        window = None
     got = retrieve(ctx, q.query, group, payload, time_range=window)
     trace["retrieval"] = {"hits": len(got.hits), "counts": got.counts, "time_range": trace["window"]}
     if not got.hits and window is not None:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from planners.question import Question
 from tkg.models import Evidence
 from tkg.nlp import parse, parse_many
-from tkg.text import split_sentences
+from tkg.text import content_terms, split_sentences
 from tkg.time_words import MONTH, clause_tense
 from tkg.timeparse import TimeRef, find_times
 
@@ -37,10 +37,13 @@ from .synthesis import dedupe, format_day, format_ref
 if TYPE_CHECKING:
     from tkg.context import Context
 
-WHEN_Q = re.compile(r"^\s*(?:when\b|(?:on\s+)?what (?:date|day)\b|which (?:date|day)\b)", re.I)
+WHEN_Q = re.compile(r"^\s*(?:when\b|(?:on\s+)?what (?:date|day)\b|which (?:date|day)\b|how long ago\b)", re.I)
+AGO_Q = re.compile(r"^\s*how long ago\b", re.I)
 _CORRECTS = re.compile(
     r"\b(?:sorry|actually|wait|correction|i mean|my mistake|my bad|oops|scratch that|forgive me|corrected"
     r"|misread|wrong (?:line|date|day)|we went with|changed (?:it|the date)|not the \d)", re.I)
+# a new date said of the event's own thing ("the wedding is now on 15 June instead"), not of another
+_INSTEAD = re.compile(r"\b(?:instead|is now on|now on the)\b", re.I)
 _MOVED = re.compile(r"\b(?:moved|pushed(?:\s+back)?|postponed|rescheduled|changed|put\s+back"
                     r"|brought\s+forward|bumped|delayed)\b(?:\s+\w+){0,3}?\s+(?:to|till|until|for)\b", re.I)
 _SET = re.compile(r"\b(?:set|fixed|locked|confirmed|booked|official|final)\b", re.I)
@@ -49,6 +52,8 @@ _BARE_ORDINAL = re.compile(r"(?<![\w£$€])([12]\d|3[01]|0?[1-9])(?:st|nd|rd|th
                            + MONTH + r"\b)", re.I)
 _ASKS_WHEN = re.compile(r"\b(?:when|what (?:date|day|time)|which day|the date)\b[^.!]*(?:\?|$)", re.I)
 _MONTH_NAME = re.compile(r"\b" + MONTH + r"\b", re.I)
+# when something was said, not when the event is: "what I told you last month"
+_SAID_BEFORE = re.compile(r"\b(?:told|said|mentioned|wrote|texted|messaged)\b(?:\s+\w+){0,2}\s*$", re.I)
 _DENIED_BEFORE = re.compile(r"(?:\bnot|n't|\bno)\s+(?:on\s+)?(?:the\s+)?$", re.I)
 FOLLOW_TURNS = 3  # turns after the telling one a short dated reply may date it from
 CORRECT_TURNS = 4  # turns after a dated mention a correction of it may come in
@@ -76,6 +81,17 @@ class WhenReading:
     theirs: bool = False  # the telling sentence is the subject's own or names them
     teller: str = ""  # who said it
     untold: bool = False  # the question's own verb is said only as asked, wished or denied: no date
+    start: datetime | None = None  # the date's first moment
+
+
+def ago(start: datetime, now: datetime) -> str:
+    """How long before ``now`` a date lies, in the unit a person would say it: "about 3 weeks"."""
+    days = max(0, (now - start).days)
+    for unit, size, below in (("day", 1, 14), ("week", 7, 60), ("month", 30.44, 548)):
+        if days < below:
+            n = max(1, round(days / size))
+            return f"about {n} {unit}{'s' if n != 1 else ''}"
+    return f"about {round(days / 365.25 * 2) / 2:g} years"
 
 
 def is_when(q: Question) -> bool:
@@ -89,13 +105,15 @@ def names_date(answer: str) -> bool:
 
 
 def _refs(text: str, at: datetime, *, lead: str = "") -> list[TimeRef]:
-    """The dates ``text`` says, resolved against ``at``, none denied ("not the 18th") nor a span
-    ("since May"); with ``lead`` (the telling sentence) its tense reads a follow-up's date."""
+    """The dates ``text`` says, resolved against ``at``, none denied ("not the 18th"), a span
+    ("since May") or the time of a saying ("as I told you last week"); with ``lead`` (the telling
+    sentence) its tense reads a follow-up's date."""
     joined = f"{lead.rstrip(' .!?')}, {text}" if lead else text
     off = len(joined) - len(text)
     return [TimeRef(r.text, r.start, r.end, r.granularity, (r.span[0] - off, r.span[1] - off))
             for r in find_times(joined, at) if r.span[0] >= off and r.granularity != "range"
-            and not _DENIED_BEFORE.search(joined[max(0, r.span[0] - 8):r.span[0]])]
+            and not _DENIED_BEFORE.search(joined[max(0, r.span[0] - 8):r.span[0]])
+            and not _SAID_BEFORE.search(joined[max(0, r.span[0] - 30):r.span[0]])]
 
 
 def _answer_text(ref: TimeRef, said_at: datetime) -> str:
@@ -142,10 +160,11 @@ def _after(ctx: Context, group: str, e: Evidence, n: int) -> list[Evidence]:
     return out
 
 
-def _date_of(ctx: Context, group: str, e: Evidence, sentence: str) -> Dated | None:
+def _date_of(ctx: Context, group: str, ev: QuestionEvent, e: Evidence, sentence: str) -> Dated | None:
     """The date the telling sentence gives, or a short dated sentence after it (`SHORT` words, in its
     turn, the teller's next turns or the answer to a "when?" among the `FOLLOW_TURNS` after), or the
-    turn's own date when it tells the event as done."""
+    turn's own date when it tells the event as done. An asked verb told as done ("they offered me the
+    job") is dated by the sentence just before it too, and never by a day still ahead."""
     at = e.valid_at
     if at is None:
         return None
@@ -154,7 +173,11 @@ def _date_of(ctx: Context, group: str, e: Evidence, sentence: str) -> Dated | No
         return Dated(refs[0].start, _answer_text(refs[0], at), e, hypothetical(parse(sentence)[:]),
                      "its sentence", sentence)
     later = split_sentences(e.text)
-    rest = later[next((i + 1 for i, s in enumerate(later) if sentence.strip() in s), len(later)):]
+    at_told = next((i for i, s in enumerate(later) if sentence.strip() in s), len(later))
+    rest = later[at_told + 1:]
+    done = not ev.nominal and clause_tense(sentence, 0) == "past"  # the asked verb told as done
+    if done and at_told > 0:  # "pixelhaus called yesterday. they offered me the job": the sentence before
+        rest = [later[at_told - 1], *rest]
     after, asked = [], False
     for t in _after(ctx, group, e, FOLLOW_TURNS):  # the teller's own next turns, or the answer to "when?"
         if t.speaker == e.speaker or asked:
@@ -165,6 +188,8 @@ def _date_of(ctx: Context, group: str, e: Evidence, sentence: str) -> Dated | No
             if s.rstrip().endswith("?") or len(s.split()) > SHORT:
                 continue
             got = _refs(s, turn.valid_at or at, lead=sentence)
+            if done:  # an event told as done is not dated by a day still ahead ("start date is 3rd april")
+                got = [r for r in got if r.start <= (turn.valid_at or at)]
             if got:
                 return Dated(got[0].start, _answer_text(got[0], turn.valid_at or at), turn, False,
                              f"a short dated sentence after it ({turn.source_ref})", s)
@@ -208,23 +233,27 @@ def _corrected(ctx: Context, group: str, ev: QuestionEvent, first: Dated, pool: 
     sents = split_sentences(e.text)
     said = first.sentence.strip()
     idx = next((i + 1 for i, s in enumerate(sents) if said and said in s), 0)
-    stretch: list[tuple[Evidence, list[str]]] = [(e, sents[idx:])]
-    stretch += [(t, split_sentences(t.text)) for t in _after(ctx, group, e, CORRECT_TURNS)]
+    # (turn, its sentences, whether a correction word anywhere in the turn cues its dates)
+    stretch: list[tuple[Evidence, list[str], bool]] = [(e, sents[idx:], True)]
+    stretch += [(t, split_sentences(t.text), True) for t in _after(ctx, group, e, CORRECT_TURNS)]
+    things = ev.objects - ev.names  # a later turn naming only the people is not about the event
     later = sorted((t for t in pool if t.valid_at and e.valid_at and t.valid_at > e.valid_at
-                    and (ev.tells(t.text) or ev.object_hits(t.text) >= max(1, len(ev.objects) // 2))),
+                    and (ev.tells(t.text) or bool(things)
+                         and len(content_terms(t.text) & things) >= max(1, len(things) // 2))),
                    key=lambda t: t.valid_at or FAR_PAST)
     told = {t.episode for t in later if ev.tells(t.text)}
-    for t in later:
-        stretch += [(t, split_sentences(t.text))]
-        stretch += [(x, split_sentences(x.text)) for x in _after(ctx, group, t, 2)]
+    for t in later:  # the turns after a later one: a "sorry!" there may be about anything
+        stretch += [(t, split_sentences(t.text), True)]
+        stretch += [(x, split_sentences(x.text), False) for x in _after(ctx, group, t, 2)]
     seen = {e.episode}
-    for turn, texts in stretch:
+    for turn, texts, loose in stretch:
         if turn.episode in seen and turn is not e:
             continue
         seen.add(turn.episode)
-        cued, about = bool(_CORRECTS.search(turn.text)), turn.episode in told
+        cued, about = loose and bool(_CORRECTS.search(turn.text)), turn.episode in told
         for s in texts:
-            got = _correction(s, current, turn, cued=cued, about=about)
+            instead = bool(_INSTEAD.search(s)) and bool(things & content_terms(s))
+            got = _correction(s, current, turn, cued=cued or instead, about=about)
             if got is not None and not (got.proposed and not current.proposed):
                 current = got
                 break
@@ -250,7 +279,7 @@ def read_when(ctx: Context, q: Question, group: str, turns: list[Evidence], rank
     best = sorted(near, key=lambda t: (t[1].valid_at or FAR_PAST, -t[0]))
     dated = None
     for _, e, sentence in best:
-        dated = _date_of(ctx, group, e, sentence)
+        dated = _date_of(ctx, group, ev, e, sentence)
         if dated is not None:
             break
     if dated is None:
@@ -266,4 +295,4 @@ def read_when(ctx: Context, q: Question, group: str, turns: list[Evidence], rank
     best_ranked = [r.episode for r in ranked[:LEAD_WITHIN]]
     support = dedupe(told + ranked if e.episode in best_ranked or not ranked else ranked[:1] + told + ranked)
     theirs = subject is not None and (subject.said_by(e.speaker) or subject.named_in(sentence))
-    return WhenReading(final.text, support, trace, theirs, e.speaker or "")
+    return WhenReading(final.text, support, trace, theirs, e.speaker or "", start=final.start)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from dateutil.easter import easter
 from dateutil.relativedelta import relativedelta
 
-from tkg.time_words import FUZZY, NUMBERS, SEASONS
+from tkg.time_words import FUZZY, HOLIDAYS, NUMBERS, SEASONS, YEAR_PARTS
 
 Span = tuple[datetime, datetime]
 
@@ -48,8 +49,13 @@ def step(unit: str, n: int) -> relativedelta:
     return relativedelta(years=n * (10 if unit == "decade" else 1))
 
 
+_UNIT_ABBR = {"wk": "week", "mo": "month", "mth": "month", "yr": "year"}
+
+
 def unit_word(word: str) -> str:
-    return word.lower().rstrip("s")
+    """The unit a (possibly abbreviated, plural) unit word names: "wks" → "week"."""
+    w = word.lower().rstrip("s")
+    return _UNIT_ABBR.get(w, w)
 
 
 def count_range(word: str) -> tuple[int, int]:
@@ -120,3 +126,55 @@ def day_of_month(anchor: datetime, day: int, weekday: int | None, *, past: bool)
     if not cands:
         return None
     return (before[-1] if before else ahead[0]) if past else (ahead[0] if ahead else before[-1])
+
+
+def year_of(word: str) -> int:
+    """A written year: "2022", or "'22" (this century, or the last for '70 and above)."""
+    w = word.strip().lstrip("'’")
+    n = int(w)
+    return n if len(w) == 4 else n + (1900 if n >= 70 else 2000)
+
+
+def year_said(year: str | None, relative: str | None, anchor: datetime) -> int | None:
+    """The year written after a date: "2023", "'23", or "next"/"last"/"this" (year) from the turn's."""
+    if year:
+        return year_of(year)
+    rel = (relative or "").lower()
+    return anchor.year + {"next": 1, "last": -1}.get(rel, 0) if rel else None
+
+
+def year_part(words: str, year: int) -> Span | None:
+    """The months a part of a year names ("early", "the end of", "the first half of"), [start, end)."""
+    w = " ".join(words.lower().replace("-", " ").split())
+    key = next((k for k in sorted(YEAR_PARTS, key=len, reverse=True) if k in w), None)
+    if key is None:
+        return None
+    first, last = YEAR_PARTS[key]
+    return datetime(year, first, 1, tzinfo=UTC), datetime(year, last, 1, tzinfo=UTC) + relativedelta(months=1)
+
+
+_PART_NAMES = {(1, 4): "early", (1, 3): "the start of", (5, 8): "mid", (9, 12): "late",
+               (10, 12): "the end of", (1, 6): "the first half of", (7, 12): "the second half of"}
+
+
+def part_name(start: datetime, end: datetime) -> str | None:
+    """"early 2022 (January–April)" for the span `year_part` gives, None for any other span."""
+    last = end - timedelta(days=1)
+    name = _PART_NAMES.get((start.month, last.month))
+    if name is None or start.day != 1 or end.day != 1 or start.year != last.year:
+        return None
+    return f"{name} {start.year} ({start:%B}–{last:%B})"
+
+
+def holiday(name: str, year: int) -> datetime | None:
+    """The day a holiday falls on in ``year`` (Easter by dateutil, Thanksgiving the fourth Thursday
+    of November), None for a name not known."""
+    w = " ".join(name.lower().replace("’", "'").split())
+    if w.startswith("easter"):
+        d = easter(year)
+        return datetime(d.year, d.month, d.day, tzinfo=UTC) + timedelta(days=1 if w.endswith("monday") else 0)
+    if w == "thanksgiving":
+        first = datetime(year, 11, 1, tzinfo=UTC)
+        return first + timedelta(days=(3 - first.weekday()) % 7 + 21)
+    day = HOLIDAYS.get(w) or HOLIDAYS.get(w.replace("'", ""))
+    return datetime(year, day[0], day[1], tzinfo=UTC) if day else None

@@ -41,6 +41,7 @@ WEEKDAY = "(?:" + "|".join(WEEKDAYS) + ")"
 # a weekday however spelled, and the spellings that name one with no word before them ("starting thurs")
 ANY_WEEKDAY = (r"(?:monday|mon|tuesday|tues?|wednesday|weds?|thursday|thurs?|thu|friday|fri|saturday|sat"
                r"|sunday|sun)")
+LEAD_WEEKDAY = re.compile(r"(?:on\s+)?(" + ANY_WEEKDAY + r")\b", re.I)  # the weekday a date starts with
 BARE_WEEKDAY = r"(?:monday|tuesday|tues|wednesday|weds|thursday|thurs?|friday|fri|saturday|sunday)"
 # a day of the month said alone: "the 8th", "the 27th" (a month name after it makes it a full date)
 ORDINAL_DAY = r"(?P<day>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)"
@@ -49,7 +50,20 @@ SEASON = "(?:" + "|".join(SEASONS) + ")"
 COUNT = (r"(?:\d{1,3}|a\s+few|a\s+couple(?:\s+of)?|couple\s+of|few|several|many|an?|one|two|three|four|five"
          r"|six"
          r"|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)")
-UNIT = r"(?:day|week|month|year|decade)s?"
+UNIT = r"(?:days?|weeks?|wks?|months?|mos|mths?|years?|yrs?|decades?)"
+# a part of a year, its first and last month ("early 2022", "the end of last year")
+YEAR_PARTS = {"early": (1, 4), "start": (1, 3), "beginning": (1, 3), "mid": (5, 8), "middle": (5, 8),
+              "late": (9, 12), "end": (10, 12), "first half": (1, 6), "second half": (7, 12)}
+YEAR_PART = (r"(?:early|mid|late|(?:the\s+)?(?:start|beginning|end|middle|(?:first|second)\s+half)\s+of"
+             r"(?:\s+the\s+year)?)")
+# a holiday of a fixed day (month, day), or Easter (dateutil's) and US Thanksgiving (reckoned)
+HOLIDAYS = {"christmas eve": (12, 24), "xmas eve": (12, 24), "christmas": (12, 25), "xmas": (12, 25),
+            "christmas day": (12, 25), "boxing day": (12, 26), "new year's eve": (12, 31),
+            "new years eve": (12, 31), "new year's day": (1, 1), "new years day": (1, 1),
+            "new year": (1, 1), "halloween": (10, 31), "valentine's day": (2, 14), "valentines day": (2, 14),
+            "valentine's": (2, 14), "valentines": (2, 14), "new years": (1, 1)}
+HOLIDAY = (r"(?:christmas(?:\s+(?:eve|day))?|xmas(?:\s+eve)?|boxing\s+day"
+           r"|new\s+year(?:'?s)?(?:\s+(?:eve|day))?|halloween|valentine'?s(?:\s+day)?|easter(?:\s+(?:sunday|monday|weekend))?|thanksgiving)")
 DAY_PART = r"(?:\s+(?:morning|afternoon|evening|night))?"
 
 # cue words of a clause's tense

@@ -2,8 +2,8 @@
 
 "Yesterday" in a turn recorded on 8 May 2023 is 7 May 2023, whatever today is:
 every function here takes the turn's time as `anchor` and never reads the clock.
-Plain regexes (no dateparser) keep `find_times` fast enough to run on every
-sentence at ingest.
+Plain regexes (no dateparser) keep `find_times` fast enough to run on every sentence at
+ingest; the less common forms (parts of a year, numeric dates, holidays) are in `time_forms.py`.
 
 Conventions (chosen where English is ambiguous):
 - `TimeRef.end` is exclusive: "yesterday" on 8 May is [7 May 00:00, 8 May 00:00).
@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from tkg.errors import InputError
+from tkg.time_forms import extra_rules
 from tkg.time_spans import (
     bucket,
     choose,
@@ -44,12 +45,15 @@ from tkg.time_spans import (
     step,
     unit_word,
     weekend,
+    year_of,
+    year_said,
 )
 from tkg.time_words import (
     ANY_WEEKDAY,
     BARE_WEEKDAY,
     COUNT,
     DAY_PART,
+    LEAD_WEEKDAY,
     LONG_MONTH,
     MONTH,
     MONTHS,
@@ -104,13 +108,7 @@ def _h_named_day(m: re.Match[str], anchor: datetime, tense: str) -> Result:
 def _h_rel_unit(m: re.Match[str], anchor: datetime, tense: str) -> Result:
     rel_text = " ".join(m.group("rel").lower().split())
     unit = m.group("unit").lower()
-    off = (
-        -1
-        if rel_text in ("last", "past", "previous", "this past")
-        else 1
-        if rel_text in ("next", "coming")
-        else 0
-    )
+    off = {"last": -1, "past": -1, "previous": -1, "this past": -1, "next": 1, "coming": 1}.get(rel_text, 0)
     if unit in SEASONS:
         (s, e), gran = (
             choose(seasons_around(anchor, unit), anchor, {-1: "last", 1: "next"}.get(off, "this"), tense),
@@ -155,11 +153,14 @@ def _h_weekday(m: re.Match[str], anchor: datetime, tense: str) -> Result:
 def _h_date(m: re.Match[str], anchor: datetime, tense: str) -> Result:
     month, day = MONTHS[m.group("mon").lower()], int(m.group("day"))
     try:
-        if m.group("yr"):
-            s = datetime(int(m.group("yr")), month, day, tzinfo=UTC)
+        if (year := year_said(m.group("yr"), m.group("ryr"), anchor)) is not None:
+            s = datetime(year, month, day, tzinfo=UTC)
         else:
             cands = [datetime(y, month, day, tzinfo=UTC) for y in range(anchor.year - 1, anchor.year + 2)]
-            s = choose([(c, c + timedelta(days=1)) for c in cands], anchor, "", tense)[0]
+            if wd := LEAD_WEEKDAY.match(m.group(0)):  # "sat 11 march": the year whose 11 March is a Saturday
+                cands = [c for c in cands if c.weekday() == weekday_of(wd.group(1))] or cands
+            spans = [(c, c + timedelta(days=1)) for c in cands]
+            s = cands[0] if len(cands) == 1 else choose(spans, anchor, "", tense)[0]
     except ValueError:
         return None  # 31 February
     return s, s + timedelta(days=1), "day"
@@ -182,12 +183,12 @@ def _h_month(m: re.Match[str], anchor: datetime, tense: str) -> Result:
         # A bare month name counts only with a year ("May 2023"): "may" is also a verb.
         if not m.group("yr"):
             return None
-        s, e = month_span(int(m.group("yr")), MONTHS[m.group("mon2").lower()])
+        s, e = month_span(year_of(m.group("yr")), MONTHS[m.group("mon2").lower()])
         return s, e, "month"
     prep = " ".join(m.group("prep").lower().split())
     month = MONTHS[m.group("mon").lower()]
-    if m.group("yr"):
-        s, e = month_span(int(m.group("yr")), month)
+    if (year := year_said(m.group("yr"), m.group("ryr"), anchor)) is not None:
+        s, e = month_span(year, month)
     else:
         cands = [month_span(y, month) for y in range(anchor.year - 1, anchor.year + 2)]
         rel = prep if prep in ("last", "next", "this") else ""
@@ -232,7 +233,9 @@ def _h_season(m: re.Match[str], anchor: datetime, tense: str) -> Result:
     return s, e, "season"
 
 
-_DATE_TAIL = r"(?:,?\s+(?P<yr>(?:19|20)\d{2})\b)?"
+# a year after a date: "2023", "'23", or "next year" (the year read from the turn's)
+_DATE_TAIL = r"(?:,?\s+(?P<yr>(?:19|20)\d{2}\b|['\u2019]\d{2}\b)|\s+(?P<ryr>next|this|last)\s+year\b)?"
+
 _RULES: list[tuple[re.Pattern[str], Handler]] = [
     (
         re.compile(
@@ -271,16 +274,12 @@ _RULES: list[tuple[re.Pattern[str], Handler]] = [
         ),
         _h_day_of_month,
     ),
+    (re.compile(r"\b(?P<n>" + COUNT + r")\s+(?P<unit>hours?|hrs?|minutes?|mins?)\s+(?:ago|earlier|back)\b",
+                re.I), _h_hours_ago),
     (
         re.compile(
-            r"\b(?P<n>" + COUNT + r")\s+(?P<unit>hours?|hrs?|minutes?|mins?)\s+(?:ago|earlier|back)\b", re.I
-        ),
-        _h_hours_ago,
-    ),
-    (
-        re.compile(
-            r"\b(?:on\s+)?(?:" + ANY_WEEKDAY + r",?\s+)?(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+"
-            r"(?:of\s+)?(?P<mon>" + MONTH + r")\b\.?" + _DATE_TAIL, re.I,
+            r"\b(?:on\s+)?(?:" + ANY_WEEKDAY + r",?\s+)?(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+            r"\s+(?:of\s+)?(?P<mon>" + MONTH + r")\b\.?" + _DATE_TAIL, re.I,
         ),
         _h_date,
     ),
@@ -333,11 +332,12 @@ def find_times(text: str, anchor: datetime) -> list[TimeRef]:
     ...  for t in find_times("I moved yesterday", datetime(2023, 5, 8, tzinfo=UTC))]
     ['2023-05-07']
     """
-    if not _TRIGGER.search(text):
+    rules = (_RULES if _TRIGGER.search(text) else []) + extra_rules(text)
+    if not rules:
         return []
     anchor = anchor.replace(tzinfo=UTC) if anchor.tzinfo is None else anchor.astimezone(UTC)
     found: list[tuple[int, int, datetime, datetime, str]] = []
-    for rx, handler in _RULES:
+    for rx, handler in rules:
         for m in rx.finditer(text):
             try:
                 res = handler(m, anchor, clause_tense(text, m.start()))

@@ -131,7 +131,8 @@ def _sentence(text: str, index: int, speaker: str, listeners: Sequence[str], whe
 
 
 def _attach_time(hits: list[Hit], sent: Sentence) -> list[tuple[Hit, datetime | None, str | None]]:
-    """Each claim takes the time expression right after its verb, else the nearest one before it."""
+    """Each claim takes the time expression right after its verb, else the nearest one before it,
+    in its own clause (no colon, semicolon or dash between them)."""
     out: list[tuple[Hit, datetime | None, str | None]] = []
     for h in hits:
         if h.anchor < 0 or not sent.times:
@@ -140,7 +141,9 @@ def _attach_time(hits: list[Hit], sent: Sentence) -> list[tuple[Hit, datetime | 
         key = normalize_name(h.object)
         nxt = min((g.anchor for g in hits if g.anchor > h.anchor and normalize_name(g.object) != key),
                   default=len(sent.text) + 1)
-        after = [t for t in sent.times if h.anchor <= t.span[0] < nxt]
+        # a time of its own clause: not "he moved here 5 yrs ago" for "my manager is olu — he moved …"
+        after = [t for t in sent.times if h.anchor <= t.span[0] < nxt
+                 and not _CLAUSE_BREAK.search(sent.text, h.anchor, t.span[0])]
         before = [
             t
             for t in sent.times
