@@ -28,9 +28,10 @@ from .gather import merge_variants
 from .members import Category, bare, widen
 from .residence import locates, named_home, place_scale, residence_scale, taken_back
 from .slots import FAR_PAST
+from .span_base import Span, nameless, pronominal
 from .span_context import asks_about_work, workplaces
 from .span_words import CATEGORY_MEMBERS, LOCATIVE, PET_WORDS, ROLE_HEADS, thing_words
-from .spans import Span, nameless, pronominal, spans_of
+from .spans import spans_of
 from .stated import confirmed, hypothetical, negated, said_time
 from .synthesis import format_day
 

@@ -1,13 +1,15 @@
 """What every span of the reader is: its text, kind, how sure its typing is and where it stands,
-and the two ways `procedures.spans` makes one (a cleaned phrase; a named entity of a label).
+and the two ways `procedures.spans` makes one (a cleaned phrase; a named entity of a label); the
+token shapes that are no span (chat words, pronouns, a clause, no noun).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
-from .span_words import DET
+from .span_words import CALENDAR, CHAT_WORDS, DET
 
 
 @dataclass(frozen=True)
@@ -46,3 +48,42 @@ def entity_spans(sent: Any, labels: tuple[str, ...], kind: str, sure: float) -> 
             if cleaned:
                 out.append(Span(cleaned[0], kind, sure, cleaned[1], cleaned[2]))
     return out
+
+
+_DRAWN_OUT = re.compile(r"([a-z])\1\1")  # "noooo", "yesss", "ughhh"
+
+
+def plausible(span: Span) -> bool:
+    """Not a calendar word ("January", "Fridays") and not a shouted word ("INGRID!!!", "RIP")
+    standing for a name; short acronyms of organisations ("MBA") stay."""
+    words = span.text.split()
+    if all(w.lower() in CALENDAR for w in words):
+        return False
+    if len(span.text.strip(" .")) < 2 and span.kind in ("person", "pet_name", "organisation", "place"):
+        return False  # "K": an initial, no name
+    shouted = len(words) == 1 and span.text.isupper() and len(span.text) > 2
+    return not (shouted and (span.kind != "organisation" or len(span.text) > 4))
+
+
+def chat_words(tokens: Any) -> bool:
+    """Tokens that are all chat words, never a name however they are tagged: interjections and
+    greetings ("lol", "congrats", "omg"), pronouns shouted ("HE."), words drawn out ("noooo"),
+    and texting short forms ("wknd", "thurs")."""
+    return all(t.tag_ == "UH" or t.pos_ in ("INTJ", "PRON", "PUNCT") or t.lower_ in CHAT_WORDS
+               or _DRAWN_OUT.search(t.lower_) for t in tokens)
+
+
+def pronominal(tokens: Any) -> bool:
+    """Tokens that are all pronouns, determiners or question words ("it", "me", "which one")."""
+    return all(t.pos_ in ("PRON", "DET") or t.tag_ in ("WP", "WDT", "WRB", "WP$") for t in tokens)
+
+
+def clausal(tokens: Any) -> bool:
+    """A finite verb among the tokens ("fri works better", tagged as one organisation): a clause
+    the tagger ran a name over, not the name of a place, a person or an organisation."""
+    return any(t.tag_ in ("VBZ", "VBD", "VBP", "MD") and t.pos_ in ("VERB", "AUX") for t in tokens)
+
+
+def nameless(tokens: Any) -> bool:
+    """No noun, name or number among the tokens ("sure", "so excited"): not a thing's name."""
+    return not any(t.pos_ in ("NOUN", "PROPN", "NUM") for t in tokens)

@@ -21,14 +21,12 @@ from planners.asked import ANIMALS
 from tkg.nlp import is_common_word, is_place_name, is_verb_word
 
 from .residence import named_home
-from .span_base import Span, clean, entity_spans
+from .span_base import Span, chat_words, clausal, clean, entity_spans, nameless, plausible, pronominal
 from .span_context import apposed_people, dwelling_places, given_names, of_what, workplaces
 from .span_numbers import numbers
 from .span_words import (
     AHEAD,
     AHEAD_OR_DONE,
-    CALENDAR,
-    CHAT_WORDS,
     DET,
     FAVOURITE,
     LOCATIVE,
@@ -305,19 +303,6 @@ def _ordinary(t: Any) -> bool:
 
 
 _NAME_KINDS = frozenset({"person", "pet_name", "organisation"})
-_DRAWN_OUT = re.compile(r"([a-z])\1\1")  # "noooo", "yesss", "ughhh"
-
-
-def _plausible(span: Span) -> bool:
-    """Not a calendar word ("January", "Fridays") and not a shouted word ("INGRID!!!", "RIP")
-    standing for a name; short acronyms of organisations ("MBA") stay."""
-    words = span.text.split()
-    if all(w.lower() in CALENDAR for w in words):
-        return False
-    if len(span.text.strip(" .")) < 2 and span.kind in _NAME_KINDS | {"place"}:
-        return False  # "K": an initial, no name
-    shouted = len(words) == 1 and span.text.isupper() and len(span.text) > 2
-    return not (shouted and (span.kind != "organisation" or len(span.text) > 4))
 
 
 def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
@@ -331,7 +316,7 @@ def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         kept = tuple(
             s
             for s in _spans_of(sent, kind, head)
-            if _plausible(s)
+            if plausible(s)
             and not pronominal(sent.doc[s.start : s.end])
             and not (kind in _NAME_KINDS and chat_words(sent.doc[s.start : s.end]))
             and not (kind in _NAME_KINDS | {"place"} and clausal(sent.doc[s.start : s.end]))
@@ -339,30 +324,6 @@ def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         )
         sent.doc.user_data[key] = kept
     return list(kept)
-
-
-def chat_words(tokens: Any) -> bool:
-    """Tokens that are all chat words, never a name however they are tagged: interjections and
-    greetings ("lol", "congrats", "omg"), pronouns shouted ("HE."), words drawn out ("noooo"),
-    and texting short forms ("wknd", "thurs")."""
-    return all(t.tag_ == "UH" or t.pos_ in ("INTJ", "PRON", "PUNCT") or t.lower_ in CHAT_WORDS
-               or _DRAWN_OUT.search(t.lower_) for t in tokens)
-
-
-def pronominal(tokens: Any) -> bool:
-    """Tokens that are all pronouns, determiners or question words ("it", "me", "which one")."""
-    return all(t.pos_ in ("PRON", "DET") or t.tag_ in ("WP", "WDT", "WRB", "WP$") for t in tokens)
-
-
-def clausal(tokens: Any) -> bool:
-    """A finite verb among the tokens ("fri works better", tagged as one organisation): a clause
-    the tagger ran a name over, not the name of a place, a person or an organisation."""
-    return any(t.tag_ in ("VBZ", "VBD", "VBP", "MD") and t.pos_ in ("VERB", "AUX") for t in tokens)
-
-
-def nameless(tokens: Any) -> bool:
-    """No noun, name or number among the tokens ("sure", "so excited"): not a thing's name."""
-    return not any(t.pos_ in ("NOUN", "PROPN", "NUM") for t in tokens)
 
 
 def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
