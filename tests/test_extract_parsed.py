@@ -10,6 +10,8 @@ import pytest
 from planners.asked import asked_for
 from planners.cues import time_cue
 from tkg.extract.engine import extract
+from tkg.extract.parsed import load_parser
+from tkg.nlp import pipeline
 from tkg.predicates import PredicateRegistry
 
 REG = PredicateRegistry.load()
@@ -94,3 +96,11 @@ def test_withdrawn_offer_ends_the_job_it_gave() -> None:
         "Forget what I said about Corvex, the offer got withdrawn.")
     assert ("works_at", "Corvex Partners", "retract") in said("corvex pulled the offer, gutted")
     assert not said("My friend's offer from Corvex fell through.")
+
+
+def test_the_parser_loads_before_ingest_only_for_turns_a_rule_may_parse() -> None:
+    """Ingest loads the parser before its clock starts, and only when some turn carries a rule's cue."""
+    assert load_parser(["see you at the gym tomorrow", "lol same"]) == 0.0
+    took = load_parser(["see you at the gym tomorrow", "Corvex made me an offer on Monday"])
+    assert took >= 0.0 and pipeline.cache_info().currsize == 1
+    assert load_parser(["they hired me"]) == 0.0  # loaded already: nothing to load

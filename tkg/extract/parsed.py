@@ -11,13 +11,15 @@ with a cue word of some rule are parsed (a regex over the text), so ingest parse
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Iterable
 from typing import Any
 
 from tkg.extract.candidate import CONF_FIRST, CONF_LOOSE, Hit, Sentence
 from tkg.extract.compiled import Compiled
 from tkg.extract.gazetteer import is_place
 from tkg.extract.indirect_changes import _title
-from tkg.nlp import is_common_word, parse
+from tkg.nlp import is_common_word, parse, pipeline
 from tkg.vehicle_words import CAR_MAKES, VEHICLE_NOUNS
 
 _JOB_CUE = re.compile(r"\b(?:offer(?:ed|s)?|hired|probation|(?:job|position|role)\s+(?:at|with))\b", re.I)
@@ -231,6 +233,25 @@ def _vehicle_hits(sent: Sentence, doc: Any) -> list[Hit]:
                 out.append(Hit(sent.speaker, "owns", named, confidence=CONF_LOOSE,
                                anchor=verb.idx + len(verb.text)))
     return out
+
+
+def _cued(text: str) -> bool:
+    """Whether some rule here may parse a sentence of ``text`` (the cues of `parsed_hits`, read over the
+    whole turn: a superset of the sentences it parses)."""
+    return bool(_JOB_CUE.search(text) or _HOME_CUE.search(text) and " in " in text and _NOW_CUE.search(text)
+                or _VEHICLE_CUE.search(text)
+                and not _VEHICLE_WORDS.isdisjoint(re.findall(r"[a-z]+(?:-[a-z]+)?", text.lower())))
+
+
+def load_parser(texts: Iterable[str]) -> float:
+    """Load the parser now when a rule here may parse one of ``texts``, so no timed ingest work pays
+    for a model load (as `tkg.embed.load_model` does for the embedder); the seconds it took, 0.0 when
+    no text is cued or the parser is loaded already."""
+    if not any(_cued(t) for t in texts):
+        return 0.0
+    started = time.perf_counter()
+    pipeline()
+    return round(time.perf_counter() - started, 3)
 
 
 def parsed_hits(sent: Sentence, comp: Compiled) -> list[Hit]:

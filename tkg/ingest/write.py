@@ -46,7 +46,7 @@ class IngestReport:
     retracted: int = 0
     reasserted: int = 0
     seconds: float = 0.0  # writing, from the first turn on: the model is loaded before (``model_load_s``)
-    model_load_s: float = 0.0  # loading the embedding model first, when it was not loaded yet
+    model_load_s: float = 0.0  # loading the embedding model (and the parser a turn may need) first
     bulk: bool = False  # ran inside store.bulk_load()
     index_build_s: float = 0.0  # of ``seconds``: ending the bulk load (rebuilding indexes)
     groups: list[str] = field(default_factory=list)
