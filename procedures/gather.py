@@ -6,8 +6,8 @@ kind in the subject's turns. Spellings of one value ("Atleti" / "Atlético Madri
 "Westend") merge here (rapidfuzz). "Which pets does she *currently* have?" keeps only the values
 no later turn ends ("Biscuit died in October", "sold the Volvo", "I left the club").
 
-"How many hens does Ingrid have?" runs the counts her turns state, in the order they were said:
-a total ("I have four hens", "four of them", "the other three") sets it, "two more" adds, a loss
+"How many goats does Greta keep?" runs the counts her turns state, in the order they were said:
+a total ("I have four goats", "four of them", "the other three") sets it, "two more" adds, a loss
 ("lost two", "one died", a counted animal named as killed) takes away.
 
 Example::

@@ -1,8 +1,8 @@
 """Values the question's own verb takes in a turn, weighed up: the turn states the asked relation itself.
 
-"Who looked after Ingrid's hens?" is answered by whoever *is looking after* them ("my neighbour
-Astrid is looking after the hens"), even in a clause about someone other than the question's
-subject; "Which team does Kwame support?" by what he *supports* ("I've supported Hearts since I
+"Who looked after Greta's goats?" is answered by whoever *is looking after* them ("my neighbour
+Astrid is looking after the goats"), even in a clause about someone other than the question's
+subject; "Which team does Oskar support?" by what he *supports* ("I've supported Lech since I
 was six"), not by a team named in another sentence. Which argument is asked comes from the
 question's parse: the wh-word as the verb's subject asks for the doer, else for what the verb takes
 (its object, or the object of a preposition on it: "which club does he play for").
@@ -32,7 +32,7 @@ def asks_doer(question: Any) -> bool:
     for t in question:
         if t.lower_ in _WH:
             head = t.head if t.dep_ == "det" else t  # "which friend": the noun it determines
-            verb = head.head  # "which team *does* Kwame support" is often parsed with "team" under "does"
+            verb = head.head  # "which team *does* Oskar support" is often parsed with "team" under "does"
             return head.dep_ in _SUBJ and verb.pos_ == "VERB" and verb.lemma_.lower() not in _LIGHT
     return False
 
@@ -51,7 +51,7 @@ def _takes(token: Any, verb: str, doer: bool, preps: set[str]) -> bool:
         t = t.head
     if doer:
         return t.dep_ in _SUBJ and t.head.lemma_.lower() == verb and preps <= _preps(t.head)
-    if t.dep_ == "pobj":  # "supports Hearts" / "plays for Warta": the preposition hangs on the verb
+    if t.dep_ == "pobj":  # "supports Lech" / "plays for Warta": the preposition hangs on the verb
         t = t.head
         return t.dep_ == "prep" and t.head.lemma_.lower() == verb and (not preps or t.lower_ in preps)
     return t.dep_ in _OBJ and t.head.lemma_.lower() == verb

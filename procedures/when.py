@@ -176,7 +176,7 @@ def _date_of(ctx: Context, group: str, ev: QuestionEvent, e: Evidence, sentence:
     at_told = next((i for i, s in enumerate(later) if sentence.strip() in s), len(later))
     rest = later[at_told + 1:]
     done = not ev.nominal and clause_tense(sentence, 0) == "past"  # the asked verb told as done
-    if done and at_told > 0:  # "pixelhaus called yesterday. they offered me the job": the sentence before
+    if done and at_told > 0:  # "brightwell rang yesterday. they offered me the job": the sentence before
         rest = [later[at_told - 1], *rest]
     after, asked = [], False
     for t in _after(ctx, group, e, FOLLOW_TURNS):  # the teller's own next turns, or the answer to "when?"

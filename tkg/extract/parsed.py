@@ -50,7 +50,7 @@ def _negated(verb: Any) -> bool:
 
 
 def _span_text(tok: Any) -> str:
-    """A name with its compounds ("Halvard Labs", "pixelhaus")."""
+    """A name with its compounds ("Halvard Labs", "brightwell")."""
     left = tok
     while left.i > 0 and left.doc[left.i - 1].dep_ == "compound" and left.doc[left.i - 1].head.i == tok.i:
         left = left.doc[left.i - 1]
@@ -170,7 +170,7 @@ def _job_hits(sent: Sentence, doc: Any, comp: Compiled) -> list[Hit]:
 
 
 def _home_hits(sent: Sentence, doc: Any) -> list[Hit]:
-    """"Now I have a studio in Smithfield": a home the speaker has now, in a named place."""
+    """"Now I have a studio in Wilda": a home the speaker has now, in a named place."""
     out: list[Hit] = []
     for verb in doc:
         if verb.lemma_.lower() not in _HAVE_VERBS or verb.pos_ not in ("VERB", "AUX") or _negated(verb):
