@@ -74,6 +74,12 @@ class Relation:
     earliest: bool = False  # "first manager", "former boss": the earliest one, not the current
     from_plan: bool = False
     mods: tuple[str, ...] = ()  # the words before the noun ("business" partner)
+    hop: Hop | None = None  # the noun's edge, inverse ones too ("mom": ^parent_of): the walk's first hop
+
+    @property
+    def edge(self) -> Hop | None:
+        """The edge to walk from the subject to the person: the predicate's, else the noun's own."""
+        return Hop(self.predicate) if self.predicate else self.hop
 
     def to_trace(self) -> dict[str, Any]:
         return {"word": self.word, "predicate": self.predicate, "earliest": self.earliest,
@@ -95,9 +101,10 @@ def relation_of(ctx: Context, q: Question, subject: Subject) -> Relation | None:
         mods = tuple(rel.group("mods").lower().split())
         entry = lexicon_for(ctx.registry).nouns.get(word)
         predicate = entry.predicate if entry is not None and not entry.inverse else None
+        hop = Hop(entry.predicate, entry.inverse) if entry is not None else None
         if "business" in mods:  # a business partner is no romantic one: the turns say who
-            predicate = None
-        return Relation(word, predicate, bool(_EARLIEST & set(mods)), mods=mods)
+            predicate, hop = None, None
+        return Relation(word, predicate, bool(_EARLIEST & set(mods)), mods=mods, hop=hop)
     role = _ROLE_OF.search(q.text)
     if role is not None and (kind_of_noun(role.group("rel")) == "person" or role_bases(role.group("rel"))) \
             and subject.named_in(role.group("name")):
@@ -155,6 +162,8 @@ def dates_relation(q: Question, relation: Relation) -> bool:
     return len([w for w in tokenize(q.text[q.anchor.end:]) if w.isalpha()]) >= 2
 
 
+# relatives one has only one of, whom a speaker calls by the relation noun alone ("Mom", "my husband")
+_ONLY_KIN = frozenset("mother mum mom father dad husband wife".split())
 # a relative's title before their name: "Auntie Margit" is Margit, as the other turns call her
 _KIN_TITLES = frozenset("auntie aunty aunt uncle cousin grandma gran granny nana nan grandpa grandad".split())
 
@@ -170,7 +179,10 @@ def _person(name: str, speakers: tuple[str, ...]) -> Subject:
 def _from_walk(result_trace: dict[str, Any], relation: Relation) -> str | None:
     walked = result_trace.get("walk") or {}
     bridge = walked.get("bridge") or []
-    if relation.from_plan and walked.get("stopped_at") == 1 and len(bridge) == 1:
+    hops = walked.get("hops") or []
+    first = relation.from_plan or relation.hop is not None and hops[:1] == [
+        ("^" if relation.hop.inverse else "") + relation.hop.predicate]  # the noun's edge was walked
+    if first and walked.get("stopped_at") == 1 and len(bridge) == 1:
         return str(bridge[0])
     return None
 
@@ -179,13 +191,14 @@ def _from_graph(ctx: Context, group: str, subject: Subject, relation: Relation,
                 window: Window | None) -> str | None:
     """The subject's edge of the relation's predicate valid in the window's end, the earliest,
     or the current one (one value only: two current managers leave the choice to the turns)."""
-    if relation.predicate is None:
+    edge = relation.edge
+    if edge is None:
         return None
     index = ctx.entities(group)
     ent = index.find(subject.name, "person")
     if ent is None:
         return None
-    if relation.earliest:
+    if relation.earliest and not edge.inverse:
         rows = ctx.store.named("fact.history", {"group_id": group, "subject_uuids": [ent.uuid],
                                                 "predicate": relation.predicate})
         facts = [f for f in (Fact.from_row(r, group) for r in rows) if f.valid_at is not None]
@@ -194,7 +207,7 @@ def _from_graph(ctx: Context, group: str, subject: Subject, relation: Relation,
             return None
         return min(facts, key=lambda f: (f.valid_at, f.object)).object
     at = window[1] if window is not None and window[1] < FAR_FUTURE else None
-    plan = HopPlan(ent.name, ent.name, (Hop(relation.predicate),), "entity")
+    plan = HopPlan(ent.name, ent.name, (edge,), "entity")
     walked = walk(ctx, group, plan, as_of=at, fanout=3, max_hops=1, index=index)
     values = list(dict.fromkeys(walked.values))
     return values[0] if len(values) == 1 else None
@@ -223,7 +236,22 @@ def find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, 
                 fetch: Callable[[set[str]], list[Evidence]] | None = None,
                 terms: frozenset[str] | set[str] = frozenset()) -> Subject | None:
     """The bridge person, or None; ``trace`` gets where they came from ("walk", "graph", "turns",
-    "roles": a role with no predicate read from the clause structure of turns ``fetch`` gives)."""
+    "roles": a role with no predicate read from the clause structure of turns ``fetch`` gives).
+    A speaker's only mother, father or spouse is also what their turns call them ("Mom moved in
+    with us"): the relation noun's forms refer to the bridge too."""
+    person = _find_bridge(ctx, group, relation, subject, turns, speakers, excluded, window, result_trace,
+                          cues, trace, fetch=fetch, terms=terms)
+    if person is None or not subject.speaker or relation.word not in _ONLY_KIN or relation.mods:
+        return person
+    forms = {relation.word, *(w for g in _KIN_FORMS if relation.word in g for w in g)}
+    return replace(person, aliases=person.aliases | forms)
+
+
+def _find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, turns: list[Evidence],
+                 speakers: tuple[str, ...], excluded: set[str], window: Window | None,
+                 result_trace: dict[str, Any], cues: set[str], trace: dict[str, Any], *,
+                 fetch: Callable[[set[str]], list[Evidence]] | None,
+                 terms: frozenset[str] | set[str]) -> Subject | None:
     name = _from_walk(result_trace, relation)
     if name:
         trace["bridge_from"] = "walk"

@@ -1,7 +1,8 @@
 """Relatives named across an exchange and the values said of them, on our own conversation
 (tests/data/reader/kin_exchange.json): a wife named in the turn the other speaker answers with "your
 wife" (`bridge_replies.named_before`), an aunt named with her title ("Auntie Margit"), an institution
-named by a capitalised word before its noun, and a role with a modifier that is a role word itself."""
+named by a capitalised word before its noun, a role with a modifier that is a role word itself, and a
+mother reached over an inverse edge whom her child's turns call "Mom" (`bridge.find_bridge`)."""
 
 from __future__ import annotations
 
@@ -51,6 +52,8 @@ def exchange(mem: Memory) -> tuple[Memory, str]:
     ("Where does Tobias's wife work?", "fernhill clinic", "Ilse", {"answered": "D1:2"}),
     ("Where does Tobias's aunt live?", "salzburg", "Margit", None),  # not "Auntie Margit"
     ("What is Helga's daughter's job?", "assistant curator", "Wilma", None),
+    # "my mother, Gertrud" walks ^parent_of; then "Mom moved in … her parrot Kiwi" is Gertrud's
+    ("What is the name of Tobias's mom's parrot?", "kiwi", "Gertrud", "walk"),
 ])
 def test_a_chain_through_a_relative_named_in_passing(exchange: tuple[Memory, str], question: str, wanted: str,
                                                      bridge: str, bridge_from: object) -> None:
