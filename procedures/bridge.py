@@ -29,7 +29,7 @@ from tkg.nlp import parse
 from tkg.text import content_terms, stems_of, tokenize
 
 from .about import Subject
-from .bridge_replies import answered_name, kin_owner, named_before
+from .bridge_replies import answered_name, fragment_named, kin_owner, named_before
 from .group_turns import replies_to
 from .reader import FAR_FUTURE, Candidate, candidates, choose, norm
 from .roles import named_for_role, role_bases
@@ -260,6 +260,11 @@ def _find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject,
     if name:
         trace["bridge_from"] = "graph"
         return _person(name, speakers)
+    voices = {s.lower() for s in speakers}
+    said = fragment_named(cues, subject, turns, excluded | voices)
+    if said is not None:
+        trace["bridge_from"] = {"fragment": said[1].source_ref}
+        return _person(said[0], speakers)
     latest = window is None and not relation.earliest  # "Noor's manager" without a date is her manager now
     asked = Asked("person", relation.word, recency=latest)
     found = candidates(ctx, asked, subject, turns, cues, speakers, excluded, None, attribute=False,
@@ -271,7 +276,6 @@ def _find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject,
     trace["bridge_from"] = {"turns": how}
     if chosen:
         return _person(chosen[0].value, speakers)
-    voices = {s.lower() for s in speakers}
     answered = answered_name(ctx, group, relation.word, subject, turns, cues, excluded | voices)
     if answered is not None:
         trace["bridge_from"] = {"reply": answered[1].source_ref}

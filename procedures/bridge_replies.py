@@ -7,6 +7,9 @@ wife she's welcome"), and the subject names the person in the turn next to it:
 * before it, the turn the other speaker answers (`named_before`): "Nina says thank you" →
   "tell your wife she's very welcome".
 
+Or the subject's own turn names the person, then says the noun in a fragment after the sentence
+(`fragment_named`): "Sofie has caught the bug! My girlfriend, doing parkrun, who knew."
+
 `kin_owner` says whose a relation noun is ("*my* sister" said by the subject, "*your* sister" said
 to them, "*Ana's* sister"). `procedures.bridge` reads these after the graph and the turns naming
 the person next to the relation's words.
@@ -67,6 +70,15 @@ def _asking(ctx: Context, group: str, word: str, subject: Subject, turns: list[E
         if t.pos_ in ("NOUN", "PROPN"))]
 
 
+def _people(sents: list[Any], excluded: set[str]) -> set[str]:
+    """The people the sentences name: tagged names, and a capitalised subject the small tagger may call
+    a place or a company ("Nina says thank you", "Ruben has joined a choir") when it is no place."""
+    names = {sp.text for sent in sents for sp in spans_of(sent, "person", "") if sp.sure >= 0.9} | {
+        t.text for sent in sents for t in sent if t.pos_ == "PROPN" and t.dep_ in ("nsubj", "nsubjpass")
+        and t.ent_type_ in _AGENT_LABELS and not is_place_name(t.text)}
+    return {n for n in names if norm(n) not in excluded}
+
+
 def _latest(found: list[tuple[str, Evidence]]) -> tuple[str, Evidence] | None:
     return max(found, key=lambda x: (x[1].valid_at or FAR_PAST, x[1].source_ref or "")) if found else None
 
@@ -109,11 +121,26 @@ def named_before(ctx: Context, group: str, word: str, subject: Subject, turns: l
         if not subject.said_by(row.get("speaker")):
             continue
         said = turn_evidence(row, 0.0, group)
-        doc = parse(said.text)
-        names = {sp.text for sent in doc.sents for sp in spans_of(sent, "person", "") if sp.sure >= 0.9} | {
-            t.text for t in doc if t.pos_ == "PROPN" and t.dep_ in ("nsubj", "nsubjpass")
-            and t.ent_type_ in _AGENT_LABELS and not is_place_name(t.text)}  # "Nina says thank you"
-        names = {n for n in names if norm(n) not in excluded}
+        names = _people(list(parse(said.text).sents), excluded)
         if len(names) == 1:
             found.append((names.pop(), said))
+    return _latest(found)
+
+
+def fragment_named(word_cues: set[str], subject: Subject, turns: list[Evidence],
+                   excluded: set[str]) -> tuple[str, Evidence] | None:
+    """The one person the sentence before names, when the subject's relation noun stands alone as a
+    verbless sentence of its own ("Sofie has caught the bug! *My girlfriend*, doing parkrun, who
+    knew."): the fragment says who the name just said is. The latest such turn."""
+    found: list[tuple[str, Evidence]] = []
+    for ev in turns:
+        sents = list(parse(ev.text).sents)
+        for before, sent in zip(sents, sents[1:], strict=False):
+            root = sent.root
+            if root.pos_ != "NOUN" or not stems_of([root.text]) & word_cues \
+                    or kin_owner(root, ev.speaker or "", subject) is not True:
+                continue
+            names = _people([before], excluded)
+            if len(names) == 1:
+                found.append((names.pop(), ev))
     return _latest(found)

@@ -2,7 +2,8 @@
 (tests/data/reader/kin_exchange.json): a wife named in the turn the other speaker answers with "your
 wife" (`bridge_replies.named_before`), an aunt named with her title ("Auntie Margit"), an institution
 named by a capitalised word before its noun, a role with a modifier that is a role word itself, and a
-mother reached over an inverse edge whom her child's turns call "Mom" (`bridge.find_bridge`)."""
+mother reached over an inverse edge whom her child's turns call "Mom" (`bridge.find_bridge`), and a
+brother named in the sentence before a verbless "My brother, …" (`bridge_replies.fragment_named`)."""
 
 from __future__ import annotations
 
@@ -54,6 +55,8 @@ def exchange(mem: Memory) -> tuple[Memory, str]:
     ("What is Helga's daughter's job?", "assistant curator", "Wilma", None),
     # "my mother, Gertrud" walks ^parent_of; then "Mom moved in … her parrot Kiwi" is Gertrud's
     ("What is the name of Tobias's mom's parrot?", "kiwi", "Gertrud", "walk"),
+    # "Ruben has joined a choir! My brother, singing in public, who knew.": the fragment says who Ruben is
+    ("Where does Tobias's brother live?", "graz", "Ruben", {"fragment": "D1:14"}),
 ])
 def test_a_chain_through_a_relative_named_in_passing(exchange: tuple[Memory, str], question: str, wanted: str,
                                                      bridge: str, bridge_from: object) -> None:
