@@ -125,7 +125,7 @@ def relation_cues(ctx: Context, relation: Relation) -> set[str]:
     """The words a turn naming the bridge person says near them: the relation noun, the
     predicate's one-word nouns and phrases, and the head of its verbs with their inflections
     ("propose", "proposed"; not the light verb of "get married to")."""
-    words = {relation.word, *(w for g in _KIN_FORMS if relation.word in g for w in g)}
+    words = _forms(relation.word)
     for name in (relation.predicate, _EARLIER_FORM.get(relation.predicate or "")):
         if name and name in ctx.registry:
             p = ctx.registry.get(name)
@@ -243,8 +243,12 @@ def find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, 
                           cues, trace, fetch=fetch, terms=terms)
     if person is None or not subject.speaker or relation.word not in _ONLY_KIN or relation.mods:
         return person
-    forms = {relation.word, *(w for g in _KIN_FORMS if relation.word in g for w in g)}
-    return replace(person, aliases=person.aliases | forms)
+    return replace(person, aliases=person.aliases | _forms(relation.word))
+
+
+def _forms(word: str) -> set[str]:
+    """A relation noun and the other forms of the same relative ("mom": mum, mother, …)."""
+    return {word, *(w for g in _KIN_FORMS if word in g for w in g)}
 
 
 def _find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, turns: list[Evidence],
@@ -261,7 +265,7 @@ def _find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject,
         trace["bridge_from"] = "graph"
         return _person(name, speakers)
     voices = {s.lower() for s in speakers}
-    said = fragment_named(cues, subject, turns, excluded | voices)
+    said = fragment_named(stems_of(_forms(relation.word)), subject, turns, excluded | voices)
     if said is not None:
         trace["bridge_from"] = {"fragment": said[1].source_ref}
         return _person(said[0], speakers)
@@ -326,12 +330,19 @@ def by_role(relation: Relation, subject: Subject, fetch: Callable[[set[str]], li
     return by_then[-1] if by_then else order[0]
 
 
+def value_predicate(q: Question, predicate: str | None) -> str | None:
+    """The predicate of the value asked of the bridge person: the plan's last hop ("Marcus's wife's
+    *work*": works_at), else the routed one (which may name the relation itself: married_to)."""
+    if q.plan is not None and len(q.plan.hops) >= 2 and not q.plan.hops[-1].inverse:
+        return q.plan.hops[-1].predicate
+    return predicate
+
+
 def bridge_facts(ctx: Context, group: str, person: Subject, q: Question, predicate: str | None,
                  window: Window | None) -> list[Fact]:
     """The bridge person's own edges of the relation the question asks about (its plan's last hop,
     else the routed predicate): valid at the window's end, else current."""
-    if q.plan is not None and len(q.plan.hops) >= 2 and not q.plan.hops[-1].inverse:
-        predicate = q.plan.hops[-1].predicate
+    predicate = value_predicate(q, predicate)
     index = ctx.entities(group)
     ent = index.find(person.name, "person")
     if not predicate or ent is None:

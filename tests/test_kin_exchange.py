@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from reliability.common import ingested
 
-from procedures.bridge import RELATIONAL
+from planners.hop_planner import plan_hops
+from procedures.bridge import RELATIONAL, value_predicate
 from procedures.spans import spans_of
 from tkg.memory import Memory
 from tkg.nlp import parse
@@ -44,6 +45,15 @@ def test_more_relatives_make_a_chain(question: str) -> None:
     assert RELATIONAL.search(question) is not None
 
 
+def test_the_value_asked_of_the_bridge_is_the_plans_last_hop() -> None:
+    class Asked:  # the one field value_predicate reads of a parsed question
+        plan = plan_hops("Where does Marta's husband work?", ["Marta"])
+
+    assert value_predicate(Asked(), "married_to") == "works_at"  # its cues: "job", not "wedding"
+    Asked.plan = None
+    assert value_predicate(Asked(), "married_to") == "married_to"
+
+
 @pytest.fixture(scope="module")
 def exchange(mem: Memory) -> tuple[Memory, str]:
     return mem, ingested(mem, "kin-exchange", DATA / "kin_exchange.json")
@@ -57,6 +67,8 @@ def exchange(mem: Memory) -> tuple[Memory, str]:
     ("What is the name of Tobias's mom's parrot?", "kiwi", "Gertrud", "walk"),
     # "Ruben has joined a choir! My brother, singing in public, who knew.": the fragment says who Ruben is
     ("Where does Tobias's brother live?", "graz", "Ruben", {"fragment": "D1:14"}),
+    # "Petra says hello" → "say hello to your sister": Petra, not Ruben, whose fragment says "brother"
+    ("Where does Tobias's sister work?", "holloway foods", "Petra", {"answered": "D1:16"}),
 ])
 def test_a_chain_through_a_relative_named_in_passing(exchange: tuple[Memory, str], question: str, wanted: str,
                                                      bridge: str, bridge_from: object) -> None:
