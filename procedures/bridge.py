@@ -29,13 +29,11 @@ from tkg.nlp import parse
 from tkg.text import content_terms, stems_of, tokenize
 
 from .about import Subject
-from .backfill import turn_evidence
-from .group_turns import replies_to, reply_rows, turns_containing
+from .bridge_replies import answered_name, fragment_named, kin_owner, named_before
+from .group_turns import replies_to
 from .reader import FAR_FUTURE, Candidate, candidates, choose, norm
 from .roles import named_for_role, role_bases
 from .slots import FAR_PAST, lexicon_for
-from .spans import spans_of
-from .synthesis import dedupe
 from .walker import walk
 
 if TYPE_CHECKING:
@@ -48,6 +46,7 @@ RELATIONAL = re.compile(
     r"(?P<rel>(?:son|daughter|brother|sister|mother|father)-in-law|manager|boss|supervisor|sister|brother|"
     r"mother|father|mom|mum|dad|son|daughter|"
     r"husband|wife|partner|girlfriend|boyfriend|fianc\w*|friend|co-?founder|colleague|cousin|employee|"
+    r"aunt(?:ie|y)?|uncle|niece|nephew|grand(?:mother|father|ma|pa|dad|son|daughter)|gran|"
     r"(?:band|team|room|flat|house|lab)mate|landlord|landlady|mentor|coach|tenant|assistant|apprentice|intern|"
     r"drummer|singer|guitarist|bassist|pianist)\b",
     re.I,
@@ -60,6 +59,10 @@ _LIGHT_VERBS = frozenset("be get go have make start become work move take do".sp
 _ROLE_OF = re.compile(r"\bthe\s+(?:(?P<mods>first|former|old|new|current)\s+)?(?P<rel>[a-z-]+)\s+"
                       r"(?:of|in|at)\s+(?P<name>[A-Z][\w-]*)['\u2019]s?\s+[a-z]+")
 _EARLIEST = frozenset({"first", "former", "old", "ex", "previous", "original"})
+# the forms one relative goes by: a turn says "Auntie Jean" of the question's "aunt"
+_KIN_FORMS = tuple(frozenset(g.split()) for g in (
+    "aunt auntie aunty", "grandmother grandma gran granny nan nana", "grandfather grandpa grandad granddad",
+    "mother mum mom mam mommy mummy", "father dad daddy papa", "fiance fiancé fiancee fiancée"))
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,12 @@ class Relation:
     earliest: bool = False  # "first manager", "former boss": the earliest one, not the current
     from_plan: bool = False
     mods: tuple[str, ...] = ()  # the words before the noun ("business" partner)
+    hop: Hop | None = None  # the noun's edge, inverse ones too ("mom": ^parent_of): the walk's first hop
+
+    @property
+    def edge(self) -> Hop | None:
+        """The edge to walk from the subject to the person: the predicate's, else the noun's own."""
+        return Hop(self.predicate) if self.predicate else self.hop
 
     def to_trace(self) -> dict[str, Any]:
         return {"word": self.word, "predicate": self.predicate, "earliest": self.earliest,
@@ -92,9 +101,10 @@ def relation_of(ctx: Context, q: Question, subject: Subject) -> Relation | None:
         mods = tuple(rel.group("mods").lower().split())
         entry = lexicon_for(ctx.registry).nouns.get(word)
         predicate = entry.predicate if entry is not None and not entry.inverse else None
+        hop = Hop(entry.predicate, entry.inverse) if entry is not None else None
         if "business" in mods:  # a business partner is no romantic one: the turns say who
-            predicate = None
-        return Relation(word, predicate, bool(_EARLIEST & set(mods)), mods=mods)
+            predicate, hop = None, None
+        return Relation(word, predicate, bool(_EARLIEST & set(mods)), mods=mods, hop=hop)
     role = _ROLE_OF.search(q.text)
     if role is not None and (kind_of_noun(role.group("rel")) == "person" or role_bases(role.group("rel"))) \
             and subject.named_in(role.group("name")):
@@ -115,7 +125,7 @@ def relation_cues(ctx: Context, relation: Relation) -> set[str]:
     """The words a turn naming the bridge person says near them: the relation noun, the
     predicate's one-word nouns and phrases, and the head of its verbs with their inflections
     ("propose", "proposed"; not the light verb of "get married to")."""
-    words = {relation.word}
+    words = _forms(relation.word)
     for name in (relation.predicate, _EARLIER_FORM.get(relation.predicate or "")):
         if name and name in ctx.registry:
             p = ctx.registry.get(name)
@@ -152,7 +162,15 @@ def dates_relation(q: Question, relation: Relation) -> bool:
     return len([w for w in tokenize(q.text[q.anchor.end:]) if w.isalpha()]) >= 2
 
 
+# relatives one has only one of, whom a speaker calls by the relation noun alone ("Mom", "my husband")
+_ONLY_KIN = frozenset("mother mum mom father dad husband wife".split())
+# a relative's title before their name: "Auntie Margit" is Margit, as the other turns call her
+_KIN_TITLES = frozenset("auntie aunty aunt uncle cousin grandma gran granny nana nan grandpa grandad".split())
+
+
 def _person(name: str, speakers: tuple[str, ...]) -> Subject:
+    first, _, rest = name.partition(" ")
+    name = rest if first.lower() in _KIN_TITLES and rest else name
     low = name.lower()
     speaker = any(s.lower() == low or s.lower().split()[0] == low.split()[0] for s in speakers)
     return Subject(name, frozenset({low, low.split()[0]}), speaker=speaker)
@@ -161,7 +179,10 @@ def _person(name: str, speakers: tuple[str, ...]) -> Subject:
 def _from_walk(result_trace: dict[str, Any], relation: Relation) -> str | None:
     walked = result_trace.get("walk") or {}
     bridge = walked.get("bridge") or []
-    if relation.from_plan and walked.get("stopped_at") == 1 and len(bridge) == 1:
+    hops = walked.get("hops") or []
+    first = relation.from_plan or relation.hop is not None and hops[:1] == [
+        ("^" if relation.hop.inverse else "") + relation.hop.predicate]  # the noun's edge was walked
+    if first and walked.get("stopped_at") == 1 and len(bridge) == 1:
         return str(bridge[0])
     return None
 
@@ -170,13 +191,14 @@ def _from_graph(ctx: Context, group: str, subject: Subject, relation: Relation,
                 window: Window | None) -> str | None:
     """The subject's edge of the relation's predicate valid in the window's end, the earliest,
     or the current one (one value only: two current managers leave the choice to the turns)."""
-    if relation.predicate is None:
+    edge = relation.edge
+    if edge is None:
         return None
     index = ctx.entities(group)
     ent = index.find(subject.name, "person")
     if ent is None:
         return None
-    if relation.earliest:
+    if relation.earliest and not edge.inverse:
         rows = ctx.store.named("fact.history", {"group_id": group, "subject_uuids": [ent.uuid],
                                                 "predicate": relation.predicate})
         facts = [f for f in (Fact.from_row(r, group) for r in rows) if f.valid_at is not None]
@@ -185,7 +207,7 @@ def _from_graph(ctx: Context, group: str, subject: Subject, relation: Relation,
             return None
         return min(facts, key=lambda f: (f.valid_at, f.object)).object
     at = window[1] if window is not None and window[1] < FAR_FUTURE else None
-    plan = HopPlan(ent.name, ent.name, (Hop(relation.predicate),), "entity")
+    plan = HopPlan(ent.name, ent.name, (edge,), "entity")
     walked = walk(ctx, group, plan, as_of=at, fanout=3, max_hops=1, index=index)
     values = list(dict.fromkeys(walked.values))
     return values[0] if len(values) == 1 else None
@@ -202,27 +224,10 @@ def _near_relation(ev: Evidence, value: str, cues: set[str], subject: Subject) -
         if low not in sent.text.lower():
             continue
         near = [t for x in sents[max(0, i - 1): i + 2] for t in x if stems_of([t.text]) & cues]
-        owners = [_owner(t, ev.speaker, subject) for t in near]
+        owners = [kin_owner(t, ev.speaker, subject) for t in near]
         if near and (True in owners or None in owners):
             return True
     return False
-
-
-def _owner(noun: Any, speaker: str, subject: Subject) -> bool | None:
-    """Whether the possessor of a relation noun is the subject ("*my* sister" said by them, "*your*
-    sister" said to them, "*Ana's* sister"); None without a possessor or with "his"/"her"."""
-    poss = next((c for c in noun.children if c.dep_ == "poss"), None)
-    if poss is None:
-        return None
-    said_by = speaker.lower() == subject.name.lower() or speaker.lower().split()[0] in subject.aliases
-    low = poss.lower_
-    if low in ("my", "our"):
-        return subject.speaker and said_by
-    if low in ("your", "ur", "yours"):
-        return subject.speaker and not said_by
-    if poss.pos_ == "PRON" or low in ("his", "her", "their", "its"):
-        return None  # "his sister", "its singer": whose is the sentence's to say
-    return subject.named_in(low)
 
 
 def find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, turns: list[Evidence],
@@ -231,7 +236,26 @@ def find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, 
                 fetch: Callable[[set[str]], list[Evidence]] | None = None,
                 terms: frozenset[str] | set[str] = frozenset()) -> Subject | None:
     """The bridge person, or None; ``trace`` gets where they came from ("walk", "graph", "turns",
-    "roles": a role with no predicate read from the clause structure of turns ``fetch`` gives)."""
+    "roles": a role with no predicate read from the clause structure of turns ``fetch`` gives).
+    A speaker's only mother, father or spouse is also what their turns call them ("Mom moved in
+    with us"): the relation noun's forms refer to the bridge too."""
+    person = _find_bridge(ctx, group, relation, subject, turns, speakers, excluded, window, result_trace,
+                          cues, trace, fetch=fetch, terms=terms)
+    if person is None or not subject.speaker or relation.word not in _ONLY_KIN or relation.mods:
+        return person
+    return replace(person, aliases=person.aliases | _forms(relation.word))
+
+
+def _forms(word: str) -> set[str]:
+    """A relation noun and the other forms of the same relative ("mom": mum, mother, …)."""
+    return {word, *(w for g in _KIN_FORMS if word in g for w in g)}
+
+
+def _find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, turns: list[Evidence],
+                 speakers: tuple[str, ...], excluded: set[str], window: Window | None,
+                 result_trace: dict[str, Any], cues: set[str], trace: dict[str, Any], *,
+                 fetch: Callable[[set[str]], list[Evidence]] | None,
+                 terms: frozenset[str] | set[str]) -> Subject | None:
     name = _from_walk(result_trace, relation)
     if name:
         trace["bridge_from"] = "walk"
@@ -240,6 +264,11 @@ def find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, 
     if name:
         trace["bridge_from"] = "graph"
         return _person(name, speakers)
+    voices = {s.lower() for s in speakers}
+    said = fragment_named(stems_of(_forms(relation.word)), subject, turns, excluded | voices)
+    if said is not None:
+        trace["bridge_from"] = {"fragment": said[1].source_ref}
+        return _person(said[0], speakers)
     latest = window is None and not relation.earliest  # "Noor's manager" without a date is her manager now
     asked = Asked("person", relation.word, recency=latest)
     found = candidates(ctx, asked, subject, turns, cues, speakers, excluded, None, attribute=False,
@@ -251,10 +280,13 @@ def find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, 
     trace["bridge_from"] = {"turns": how}
     if chosen:
         return _person(chosen[0].value, speakers)
-    voices = {s.lower() for s in speakers}
-    answered = answered_name(ctx, group, relation, subject, turns, cues, excluded | voices)
+    answered = answered_name(ctx, group, relation.word, subject, turns, cues, excluded | voices)
     if answered is not None:
         trace["bridge_from"] = {"reply": answered[1].source_ref}
+        return _person(answered[0], speakers)
+    answered = named_before(ctx, group, relation.word, subject, turns, cues, excluded | voices)
+    if answered is not None:
+        trace["bridge_from"] = {"answered": answered[1].source_ref}
         return _person(answered[0], speakers)
     if fetch is None or relation.from_plan or relation.predicate is not None:
         return None
@@ -265,57 +297,17 @@ def find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, 
     return _person(named[0], speakers)
 
 
-_NAMING_DEPS = frozenset({"nsubj", "nsubjpass", "appos", "attr", "ROOT", "npadvmod", "dobj"})
-
-
-def answered_name(ctx: Context, group: str, relation: Relation, subject: Subject, turns: list[Evidence],
-                  cues: set[str], excluded: set[str]) -> tuple[str, Evidence] | None:
-    """The person a speaker subject names first when asked about *their* relative: "how old is your
-    son now?" → "Kuba is seven now", "and your husband, still teaching?" → "yes, Daniel still
-    teaches": the reply's first sentence that names a person, that person as a clause's subject or
-    object; the latest such reply. The question must say the relation noun with "your" (`_owner`)."""
-    if not subject.speaker:
-        return None
-    word = relation.word.lower()
-    rows = turns_containing(ctx, group, [f"{you} {word}" for you in ("your", "ur")])
-    asking = [ev for ev in dedupe(turns + [turn_evidence(r, 0.0, group) for r in rows])
-              if not subject.said_by(ev.speaker) and SECOND_OWNED.search(ev.text)
-              and stems_of(tokenize(ev.text)) & cues]
-    asking = [ev for ev in asking if any(
-        stems_of([t.text]) & cues and _owner(t, ev.speaker, subject) for t in parse(ev.text)
-        if t.pos_ in ("NOUN", "PROPN"))]
-    if not asking:
-        return None
-    found: list[tuple[str, Evidence]] = []
-    for row in reply_rows(ctx, group, asking).values():
-        if not subject.said_by(row.get("speaker")):
-            continue
-        reply = turn_evidence(row, 0.0, group)
-        for sent in parse(reply.text).sents:
-            names = [sp for sp in spans_of(sent, "person", relation.word) if norm(sp.text) not in excluded
-                     and sent.doc[sp.start].dep_ in _NAMING_DEPS]
-            if names:
-                found.append((names[0].text, reply))
-                break
-            if any(t.pos_ in ("NOUN", "PROPN", "VERB") for t in sent):
-                break  # the first sentence that says something: a name later is another's
-    return max(found, key=lambda x: (x[1].valid_at or FAR_PAST, x[1].source_ref or "")) if found else None
-
-
 def unnamed_relative(relation: Relation, subject: Subject,
                      turns: list[Evidence]) -> tuple[Subject, list[Evidence]] | None:
     """The subject's relative no turn names ("my own daughter commuted for years before she settled in
     Bath"): a stand-in subject the relation noun refers to, and the turns that say the noun as the
-    subject's own (`_owner`: "my daughter" in their turn, "your daughter" to them, "Robert's daughter")."""
+    subject's own (`kin_owner`: "my daughter" in their turn, "your daughter" to them, "Robert's daughter")."""
     word = relation.word.lower()
     owned = [ev for ev in turns if word in ev.text.lower() and any(
-        t.lower_ == word and _owner(t, ev.speaker, subject) for t in parse(ev.text))]
+        t.lower_ == word and kin_owner(t, ev.speaker, subject) for t in parse(ev.text))]
     if not owned:
         return None
     return Subject(f"{subject.name}'s {word}", frozenset({word}), speaker=False), owned
-
-
-SECOND_OWNED = re.compile(r"\b(?:your|ur)\s+", re.I)
 
 
 def by_role(relation: Relation, subject: Subject, fetch: Callable[[set[str]], list[Evidence]],
@@ -338,12 +330,19 @@ def by_role(relation: Relation, subject: Subject, fetch: Callable[[set[str]], li
     return by_then[-1] if by_then else order[0]
 
 
+def value_predicate(q: Question, predicate: str | None) -> str | None:
+    """The predicate of the value asked of the bridge person: the plan's last hop ("Marcus's wife's
+    *work*": works_at), else the routed one (which may name the relation itself: married_to)."""
+    if q.plan is not None and len(q.plan.hops) >= 2 and not q.plan.hops[-1].inverse:
+        return q.plan.hops[-1].predicate
+    return predicate
+
+
 def bridge_facts(ctx: Context, group: str, person: Subject, q: Question, predicate: str | None,
                  window: Window | None) -> list[Fact]:
     """The bridge person's own edges of the relation the question asks about (its plan's last hop,
     else the routed predicate): valid at the window's end, else current."""
-    if q.plan is not None and len(q.plan.hops) >= 2 and not q.plan.hops[-1].inverse:
-        predicate = q.plan.hops[-1].predicate
+    predicate = value_predicate(q, predicate)
     index = ctx.entities(group)
     ent = index.find(person.name, "person")
     if not predicate or ent is None:

@@ -200,6 +200,13 @@ def reply_rows(ctx: Context, group: str, turns: list[Evidence]) -> dict[str, Row
             if r.get("speaker") and r.get("speaker") != said.get(u)}
 
 
+def prior_rows(ctx: Context, group: str, turns: list[Evidence]) -> dict[str, Row]:
+    """The row of the turn before each of ``turns`` when another speaker said it: what it answers."""
+    said = {e.episode: e.speaker for e in turns}
+    return {u: r for u, r in _beside(ctx, group, turns, -1).items()
+            if r.get("speaker") and r.get("speaker") != said.get(u)}
+
+
 def _beside(ctx: Context, group: str, turns: list[Evidence], step: int) -> dict[str, Row]:
     """The turn ``step`` places from each of ``turns`` (-1: the one before, 1: the next), by position."""
     uuids = [e.episode for e in turns if e.episode]

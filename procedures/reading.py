@@ -31,6 +31,7 @@ from .bridge import (
     said_with,
     says_relation,
     unnamed_relative,
+    value_predicate,
     verb_relation,
 )
 from .event_turns import event_window, read_event, subject_turns
@@ -195,7 +196,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             trace["bridge"] = subject.name
             if re.search(rf"\b(?:current|present|new|latest)\s+{re.escape(relation.word)}\b", question, re.I):
                 latest = False  # "her current manager's old city": "current" chose the manager, not the city
-            cue_set = cue_terms(ctx, question, predicate, subject, asked) - {relation.word}
+            asked_of = value_predicate(q, predicate)  # "her husband's job": job_title, not married_to
+            cue_set = cue_terms(ctx, question, asked_of, subject, asked) - {relation.word}
             turns = dedupe(subject_turns(ctx, group, subject, cue_set) + result.evidence)
             excluded |= {norm(a) for a in subject.aliases}
             if dates_relation(q, relation):  # "the man she dated in 2019": the date was the bridge's

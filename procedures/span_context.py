@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tkg.nlp import is_common_word
+from tkg.nlp import is_common_word, is_place_name
 
 from .span_base import Span, clean
 from .span_words import PEOPLE
@@ -104,6 +104,31 @@ def workplaces(sent: Any, taken: set[int], *, asked_about_work: bool = False) ->
             said = any(x.lower_ in _WORKING for x in sent.doc[max(sent.start, t.i - 3): t.i])
             sure = 0.75 if said or asked_about_work else 0.55
             out.append(Span(cleaned[0], "organisation", sure, cleaned[1], cleaned[2]))
+    return out
+
+
+# common nouns that head an institution's name ("the Mater hospital", "Ridgeway school")
+INSTITUTIONS = frozenset("""hospital clinic school college university academy museum gallery library bank
+    restaurant cafe café bakery hotel pub theatre theater studio agency firm company charity surgery practice
+    shop store garage factory lab laboratory institute centre center council trust brewery nursery
+    hospice gym""".split())
+
+
+def institutions(sent: Any, taken: set[int]) -> list[Span]:
+    """An institution named by a capitalised word before its common noun ("a nurse in the Mater
+    hospital", "teaches at Ridgeway school"), whatever the tagger calls the name: the name and the noun."""
+    out = []
+    for t in sent:
+        if t.lemma_.lower() not in INSTITUTIONS or t.pos_ != "NOUN" or t.i in taken:
+            continue
+        names = [c for c in t.children if c.dep_ in ("compound", "poss", "amod") and c.i < t.i
+                 and c.text[:1].isupper() and c.is_alpha and c.pos_ == "PROPN"]
+        if not names or any(c.ent_type_ == "DATE" or c.ent_type_ == "GPE" and is_place_name(c.text)
+                            for c in names):
+            continue  # "a Dublin hospital" says where, not which
+        cleaned = clean([x for x in sent.doc[min(c.left_edge.i for c in names): t.i + 1]])
+        if cleaned:
+            out.append(Span(cleaned[0], "organisation", 0.8, cleaned[1], cleaned[2]))
     return out
 
 

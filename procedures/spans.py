@@ -22,7 +22,7 @@ from tkg.nlp import is_common_word, is_place_name, is_verb_word
 
 from .residence import named_home
 from .span_base import Span, chat_words, clausal, clean, entity_spans, nameless, plausible, pronominal
-from .span_context import apposed_people, dwelling_places, given_names, of_what, workplaces
+from .span_context import apposed_people, dwelling_places, given_names, institutions, of_what, workplaces
 from .span_numbers import numbers
 from .span_words import (
     AHEAD,
@@ -133,6 +133,8 @@ def _roles(sent: Any) -> list[Span]:
             if len(words) <= 3:
                 out.append(Span(" ".join([*words, t.lemma_.lower()]), "role", 0.9, t.i, obj.i + 1))
     for chunk, hit in _chunks_with(sent, ROLE_HEADS):
+        if chunk.root.lemma_.lower() in ROLE_HEADS or chunk.root.lower_ in ROLE_HEADS:
+            hit = chunk.root  # "assistant curator": the role its head noun names, modifiers and all
         if any(c.dep_ == "poss" for c in hit.children):
             continue  # "my manager", "her boss": someone's relation, not a role
         toks = [t for t in chunk if t.i <= hit.i and t.ent_type_ not in ("PERSON", "GPE")] + of_what(hit)
@@ -340,7 +342,11 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         taken |= {i for s in extra for i in range(s.start, s.end)}
         former = [s for s in _former(sent) if not taken & set(range(s.start, s.end))]
         taken |= {i for s in former for i in range(s.start, s.end)}
-        return orgs + extra + former + workplaces(sent, taken)
+        named = institutions(sent, taken)  # "the Mater hospital": over a shorter guess inside it
+        inside = {i for s in named for i in range(s.start, s.end)}
+        kept = [s for s in extra + former if not inside >= set(range(s.start, s.end))]
+        taken |= inside
+        return orgs + kept + named + workplaces(sent, taken)
     if kind == "person":
         people = entity_spans(sent, NER_KINDS["person"], "person", 0.9)
         taken = {i for s in people for i in range(s.start, s.end)}
