@@ -31,7 +31,11 @@ from .stated import CALLED_OFF, called_off, hypothetical, negated
 OUTCOME = re.compile(r"^\s*how did\b.*\bgo\s*\??\s*$", re.I)
 _TIME_NOUNS = stems_of([*MONTHS, *WEEKDAYS, "today", "tomorrow", "weekend", "night", "morning", "evening",
                         "day", "week", "month", "year", "date", "time"])
+EVERYONES = stems_of(["birthday", "born", "birth"])  # what every person has: its date is never called off
 REPLY_SENTENCES = 2  # the reply's first sentences that may call off what the question asked about
+# verbs that arrange a thing rather than do it: "we've booked a cruise" tells of no cruise taken
+_ARRANGE = frozenset("book plan schedule arrange organise organize reserve register enter sign set pencil"
+                     .split())
 _LINK_DEPS = frozenset({"pobj", "prep", "compound", "amod", "nmod"})
 
 
@@ -41,6 +45,8 @@ def question_nouns(q: Question, subject: Subject | None) -> set[str]:
     common noun that only sorts another ("home *health* aides")."""
     drop = stems_of([*(subject.aliases if subject and subject.speaker else ())])  # people are not called off
     head = stem(q.asked.head) if q.asked.head else ""
+    if q.asked.kind == "date":  # "when is his birthday": a party called off leaves the date
+        drop = drop | EVERYONES
     return {stem(t.lower_) for t in parse(q.text) if t.i > 0 and t.pos_ in ("NOUN", "PROPN")
             and t.ent_type_ != "PERSON" and t.is_alpha and len(t.text) >= 3
             and not (t.pos_ == "NOUN" and t.dep_ == "compound")} \
@@ -82,6 +88,20 @@ def followed(q: Question, subject: Subject | None, turns: list[Evidence]) -> set
     return out
 
 
+def _told_done(t: Any) -> bool:
+    """The verb the noun hangs on tells it as done ("I *won* my first tournament", "we've *seen* the
+    fjords"), not as arranged ("we've *booked* a cruise") nor denied."""
+    x = t
+    for _ in range(4):
+        if x.head is x:
+            return False
+        x = x.head
+        if x.pos_ in ("VERB", "AUX"):
+            past = x.tag_ == "VBD" or x.tag_ == "VBN" and any(c.lemma_ == "have" for c in x.children)
+            return past and x.lemma_.lower() not in _ARRANGE and not any(c.dep_ == "neg" for c in x.children)
+    return False
+
+
 def asks(text: str) -> bool:
     """The turn ends on a question: the next turn by the other speaker answers it."""
     return text.rstrip().endswith("?")
@@ -101,6 +121,7 @@ def last_called_off(q: Question, subject: Subject | None, turns: list[Evidence],
     if not nouns:
         return None
     last: dict[str, tuple[bool, Evidence]] = {}  # noun → (its last word calls it off, that turn)
+    done: set[str] = set()  # common nouns some sentence told as done: one of many ("I won a tournament")
     for ev in sorted(turns, key=lambda e: e.valid_at or FAR_PAST):
         if nouns.isdisjoint(stem(t.lower_) for t in pipeline().tokenizer(ev.text)):
             continue  # names none of them (the parse's own tokens): nothing to follow, no parse
@@ -111,14 +132,19 @@ def last_called_off(q: Question, subject: Subject | None, turns: list[Evidence],
                 asked |= {stem(t.lower_) for t in named} if asks(sent.text) else set()
                 continue
             for t in named:
-                off = called_off(sent, t)
+                key, common = stem(t.lower_), not t.text[:1].isupper()
+                if common and t.dep_ == "compound":
+                    continue  # "my game tournament got pushed back" calls off a tournament, not games
+                off = called_off(sent, t) and not (common and key in done)  # the next one, not the one asked
+                if common and _told_done(t):
+                    done.add(key)
                 # a denial restores nothing ("it never did reschedule"), nor another thing's name
                 # ("the cruise company offered a credit")
                 if off or not (negated(sent) or t.dep_ == "compound"):
-                    last[stem(t.lower_)] = (off, ev)
+                    last[key] = (off, ev)
         reply = (replies or {}).get(ev.episode) if asks(ev.text) else None
         if asked and reply and _reply_calls_off(reply):
-            for n in asked:
+            for n in asked - done:
                 last[n] = (True, ev)
     gone = sorted(n for n, (yes, _) in last.items() if yes)
     return (gone, last[gone[0]][1]) if gone else None

@@ -29,12 +29,12 @@ from tkg.time_words import clause_tense
 
 from .about import Subject, about, continued, word_pattern
 from .abstain import GENERIC, INFERENCE
-from .calloff import OUTCOME, last_called_off
+from .calloff import EVERYONES, OUTCOME, last_called_off
 from .event_words import QuestionEvent, denied_before, question_event
 from .slots import FAR_PAST
 from .spans import ANIMALS
 from .stated import RETRACTED as _RETRACTED_WORDS
-from .stated import hypothetical, intended, negated
+from .stated import hypothetical, intended, negated, told_outcome
 
 # relatives and animals a question may presuppose, with the words that state one
 KIN: dict[str, frozenset[str]] = {
@@ -68,6 +68,7 @@ _DOG_WORDS = ANIMALS - {
 }
 
 
+_RELATIVE_BEFORE = re.compile(r"[A-Za-z]['\u2019]s\s+(?:\w+\s+)??([a-z]+)\b")  # "Imogen's (older) sister"
 _OWNED = re.compile(  # "her cat", "Jess's new puppy": a relative or pet the question gives someone
     rf"\b(?:his|her|their|[A-Z][\w-]*['\u2019]s)\s+(?:new\s+|late\s+|old\s+)?({'|'.join(KIN)})\b")
 
@@ -104,6 +105,11 @@ def presupposed(q: Question) -> set[str]:
     asked = q.asked
     owned = _OWNED.search(q.text)  # "what did Jess name *her cat*": whatever is asked, the cat is given
     if owned is not None and not (asked.head in KIN or asked.head in ANIMALS):
+        other = _RELATIVE_BEFORE.search(q.text, 0, owned.start())
+        if other is not None and owned.group(0).split()[0].lower() in ("his", "her", "their"):
+            # "when did Imogen's sister have *her* baby": the sister's baby; the sister is given
+            whose = other.group(1).lower()
+            return presupposed_nouns(q.text, whose) if whose in KIN else set()
         return presupposed_nouns(q.text, owned.group(1).lower())
     if not (asked.head in KIN or (asked.kind in _PRESUPPOSING and asked.head in ANIMALS)):
         return set()
@@ -244,6 +250,8 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
     # a "when" question presupposes its event: one of its words is said in some plain statement
     event = q.terms - stems_of([*focus, *(subject.aliases if subject else ())]) - _GENERIC \
         if asked.kind == "date" else set()
+    if event & EVERYONES:  # "when is Rafa's birthday": everyone has one, whether or not it is said so
+        event = set()
     need_event = set(event)  # one of them will do
     # or a common paraphrase of its verb, told as done ("passed away" for "die", "got him from" for "adopt")
     told = question_event(question, frozenset(n.lower() for n in focus)) if event else None
@@ -272,7 +280,8 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
                 if asked.kind == "date" and a > 0:  # an idiom said to them calls off nothing
                     retracted[n] = _denies(sent, n) and not hypothetical(sent)
                 went = bool(event & GOING) and placed[n] and heading_to(text, n)
-                if _stated(sent) and (not event or not placed[n] or words & event or went):
+                if _stated(sent) and (not event or not placed[n] or words & event or went) \
+                        or not event and told_outcome(sent, (replies or {}).get(ev.episode)):
                     need_names[n] = True
                     seen_any = seen_any or ev
             if need_event and (_stated(sent) and (words & need_event or need_event & GOING and any(

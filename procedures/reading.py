@@ -33,7 +33,7 @@ from .bridge import (
     unnamed_relative,
     verb_relation,
 )
-from .calloff import OUTCOME, asks, followed, question_nouns
+from .calloff import OUTCOME, followed, question_nouns
 from .event_turns import event_window, read_event, subject_turns
 from .gather import count_held, denied, ending, same_value
 from .graph_values import graph_candidates, of_category, said_by_other_verb, slot_verbs
@@ -112,8 +112,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     pool = dedupe(turns + stating)
     follow = followed(q, subject, pool) - question_nouns(q, subject)  # "the cruise" the fjords were in
     pool = dedupe(pool + subject_turns(ctx, group, subject, follow)) if follow else pool
-    # a question's reply may call off what it asks about (calloff.py)
-    premise = check(q, subject, pool, speakers, replies_to(ctx, group, [e for e in pool if asks(e.text)]))
+    # a question's reply may call off what it asks about (calloff.py), or tell how it went (stated.py)
+    premise = check(q, subject, pool, speakers, replies_to(ctx, group, [e for e in pool if "?" in e.text]))
     trace["premise"] = premise.reason
     if not premise.holds:
         return no_information(f"false premise: {premise.reason}", result.evidence or turns[:5], trace)

@@ -144,6 +144,20 @@ def confirmed(sent: Any, reply: str) -> bool:
     return bool(first) and bool(_AFFIRM.search(first[0])) and not _NEGATION.search(first[0])
 
 
+# "how did Castlegate go?", "how was the retreat?": a question that takes the thing as having taken place
+_HOW_WENT = re.compile(r"\bhow (?:did|was|were|'s)\b", re.I)
+
+
+def told_outcome(sent: Any, reply: str | None) -> bool:
+    """A question on how something went ("how did the Castlegate 10K go?") that the other speaker's
+    next turn (``reply``) answers without a denial or a call-off in its first sentence: the thing
+    took place, as a plain statement would say."""
+    if not reply or not sent.text.rstrip().endswith("?") or not _HOW_WENT.search(sent.text):
+        return False
+    first = split_sentences(reply)[:1]
+    return bool(first) and not _NEGATION.search(first[0]) and not CALLED_OFF.search(first[0])
+
+
 def asked_back(answer: str, evidence: list[Evidence], name: str) -> Evidence | None:
     """The turn in which ``name`` (a speaker's full or first name) asked the answer as a question
     ("How did the kids handle the move?"): a question states nothing, and one the asked person put

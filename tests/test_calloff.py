@@ -80,3 +80,15 @@ def test_what_took_place_instead_is_answered(made: tuple[Memory, str]) -> None:
     m, group = made
     a = m.ask("What did Oksana buy at the pottery fair?", group=group)
     assert not a.abstained and "jug" in a.answer.lower(), (a.answer, a.trace.get("reading"))
+
+
+def test_a_thing_told_as_done_before_is_one_of_many_and_the_call_off_is_the_next_ones() -> None:
+    """"I won my first tournament" then "my tournament got pushed back": the next one is off, not the
+    first; "my chess tournament" calls off no chess."""
+    turns = [_turn("I won my first tournament last week!", 1),
+             _turn("My chess tournament got pushed back.", 8)]
+    first = parse_question("Where did Oksana win her first tournament?")
+    assert last_word_calls_off(first, OKSANA, turns) is None
+    assert last_word_calls_off(parse_question("What chess openings does Oksana use?"), OKSANA, turns) is None
+    booked = [_turn("We've booked a tour of the glaciers!", 1), _turn("The tour is off, sadly.", 8)]
+    assert last_word_calls_off(parse_question("What did Oksana see on the tour?"), OKSANA, booked) is not None
