@@ -1,16 +1,20 @@
 """Presuppositions a question states by its reply or by world knowledge: "how did the Quarrow 5K
 go?" answered without a denial says the race took place; everyone has a birthday; "her baby" after
-"Oksana's cousin" is the cousin's. And a texting "ur" speaks to the listener. Sentences are our own."""
+"Oksana's cousin" is the cousin's. A texting "ur" speaks to the listener, and a salary is a sum of
+money. Sentences are our own."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from planners.asked import asked_for
 from planners.question import parse as parse_question
 from procedures.about import Subject
 from procedures.abstain import about_speaker
 from procedures.premise import check, presupposed
+from procedures.span_numbers import amounts
 from tkg.models import Evidence
+from tkg.nlp import parse
 
 OKSANA = Subject("Oksana", frozenset({"oksana"}), speaker=True)
 SPEAKERS = ("Oksana", "Bram")
@@ -43,3 +47,14 @@ def test_her_baby_after_a_relative_is_the_relatives() -> None:
 def test_texting_second_person_speaks_to_the_listener() -> None:
     assert not about_speaker("ur band name will never not be funny", ["band"])
     assert about_speaker("my band is called Soft Ferns", ["band"])
+
+
+def test_a_salary_is_a_sum_of_money() -> None:
+    """"What salary did they offer" is answered by a sum of money only ("three" is no salary); a
+    thousands figure after a currency sign is one."""
+    assert asked_for("What salary did Kestrel offer Oksana?").head == "amount"
+    assert asked_for("What rent does Bram pay?").head == "amount"
+    sent = next(iter(parse("They came back at $95k yesterday, plus a bonus.").sents))
+    assert [s.text for s in amounts(sent)] == ["95k"]
+    three = next(iter(parse("I had three interviews this week.").sents))
+    assert amounts(three) == []
