@@ -58,6 +58,7 @@ _HEADS: dict[str, tuple[str, ...]] = {
                "time", "pace"),
     "status": ("status", "relationship"),
 }
+_MONEY_HEADS = frozenset({"salary", "price", "rent"})  # number heads answered by a sum of money
 _HEAD_KIND = {noun: kind for kind, nouns in _HEADS.items() for noun in nouns}
 # animal words: a pet's kind in a question, and what names a pet in a turn ("meet Biscuit, our puppy")
 ANIMALS = frozenset(
@@ -216,6 +217,8 @@ def asked_for(question: str) -> Asked:
         kind = "pet_name"
     elif head in ANIMALS and kind == "thing":
         kind = "animal" if re.search(r"\bwhat (?:kind|type|sort) of\b", q, re.I) else "pet_name"
+    if kind == "number" and head in _MONEY_HEADS:  # "what salary did they offer": a sum of money
+        head = "amount"
     return Asked(kind, head, many=many and kind not in ("summary",), yesno=yesno, recency=recency)
 
 

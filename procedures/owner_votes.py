@@ -48,8 +48,10 @@ class Grounding:
                 "ownership": self.ownership}  # fmt: skip
 
 
-FIRST_PERSON = frozenset("i i'm i've i'd i'll me my mine myself we we're we've our ours us".split())
-SECOND_PERSON = frozenset("you you're you've you'd you'll your yours yourself".split())
+# with the spellings of quick typing ("im", "ur", "u"): chat turns say them as often
+FIRST_PERSON = frozenset("i i'm i've i'd i'll me my mine myself we we're we've our ours us im ive".split())
+SECOND_PERSON = frozenset("you you're you've you'd you'll your yours yourself u ur urs ure youre youve ya"
+                          .split())
 
 
 def swap_name(question: str, speaker: str, other: str) -> str:

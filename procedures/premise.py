@@ -23,17 +23,18 @@ from rapidfuzz import fuzz
 
 from planners.question import Question
 from tkg.models import Evidence
-from tkg.nlp import is_common_word, is_place_name, parse, parse_many, pipeline
-from tkg.text import content_terms, stem, stems_of
+from tkg.nlp import is_common_word, is_place_name, parse, parse_many
+from tkg.text import content_terms, stems_of
 from tkg.time_words import clause_tense
 
 from .about import Subject, about, continued, word_pattern
 from .abstain import GENERIC, INFERENCE
+from .calloff import EVERYONES, OUTCOME, last_called_off
 from .event_words import QuestionEvent, denied_before, question_event
 from .slots import FAR_PAST
 from .spans import ANIMALS
 from .stated import RETRACTED as _RETRACTED_WORDS
-from .stated import called_off, hypothetical, intended, negated
+from .stated import hypothetical, intended, negated, told_outcome
 
 # relatives and animals a question may presuppose, with the words that state one
 KIN: dict[str, frozenset[str]] = {
@@ -48,11 +49,14 @@ KIN: dict[str, frozenset[str]] = {
     "dog": frozenset({"dog", "puppy", "pup"}),
     "cat": frozenset({"cat", "kitten", "kitty"}),
 }
-_GENERIC = GENERIC | {
+_GENERIC: frozenset[str] = GENERIC | {
     "mention", "mentione", "talk", "month", "year", "week", "date", "time", "day", "first", "last",
 }
 _ABOUT_PLANS = re.compile(r"\b(?:why|plan|plans|planned|planning|supposed|originally|meant|cancel\w*|"
                           r"postpon\w*|call(?:ed)? off|fell through|instead)\b", re.I)
+# "what did she say about the fjords": what someone said presupposes no outing took place
+_REPORTED = re.compile(
+    r"\b(?:say|says|said|tell|tells|told|mention\w*|suggest\w*|recommend\w*|advi[cs]e\w*)\b", re.I)
 _CALENDAR = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun".split())
 MISSPELT = 90  # rapidfuzz ratio at which a long name is the same name misspelt ("Xenoblade", "Xeonoblade")
 MISSPELT_MIN = 7  # names shorter than this are matched exactly ("Ireland" is not "Iceland")
@@ -64,6 +68,7 @@ _DOG_WORDS = ANIMALS - {
 }
 
 
+_RELATIVE_BEFORE = re.compile(r"[A-Za-z]['\u2019]s\s+(?:\w+\s+)??([a-z]+)\b")  # "Imogen's (older) sister"
 _OWNED = re.compile(  # "her cat", "Jess's new puppy": a relative or pet the question gives someone
     rf"\b(?:his|her|their|[A-Z][\w-]*['\u2019]s)\s+(?:new\s+|late\s+|old\s+)?({'|'.join(KIN)})\b")
 
@@ -100,6 +105,11 @@ def presupposed(q: Question) -> set[str]:
     asked = q.asked
     owned = _OWNED.search(q.text)  # "what did Jess name *her cat*": whatever is asked, the cat is given
     if owned is not None and not (asked.head in KIN or asked.head in ANIMALS):
+        other = _RELATIVE_BEFORE.search(q.text, 0, owned.start())
+        if other is not None and owned.group(0).split()[0].lower() in ("his", "her", "their"):
+            # "when did Imogen's sister have *her* baby": the sister's baby; the sister is given
+            whose = other.group(1).lower()
+            return presupposed_nouns(q.text, whose) if whose in KIN else set()
         return presupposed_nouns(q.text, owned.group(1).lower())
     if not (asked.head in KIN or (asked.kind in _PRESUPPOSING and asked.head in ANIMALS)):
         return set()
@@ -223,7 +233,8 @@ def _third_owned(sent: Any, nouns: list[str]) -> bool:
                                          for c in t.children) for t in sent)
 
 
-def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers: tuple[str, ...]) -> Premise:
+def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers: tuple[str, ...],
+          replies: dict[str, str] | None = None) -> Premise:
     """Whether every presupposition of the question is stated about its subject in ``turns``.
     A question that asks for an inference ("Would she likely enjoy Vivaldi?") presupposes nothing."""
     question, asked = q.text, q.asked
@@ -239,6 +250,8 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
     # a "when" question presupposes its event: one of its words is said in some plain statement
     event = q.terms - stems_of([*focus, *(subject.aliases if subject else ())]) - _GENERIC \
         if asked.kind == "date" else set()
+    if event & EVERYONES:  # "when is Rafa's birthday": everyone has one, whether or not it is said so
+        event = set()
     need_event = set(event)  # one of them will do
     # or a common paraphrase of its verb, told as done ("passed away" for "die", "got him from" for "adopt")
     told = question_event(question, frozenset(n.lower() for n in focus)) if event else None
@@ -267,7 +280,8 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
                 if asked.kind == "date" and a > 0:  # an idiom said to them calls off nothing
                     retracted[n] = _denies(sent, n) and not hypothetical(sent)
                 went = bool(event & GOING) and placed[n] and heading_to(text, n)
-                if _stated(sent) and (not event or not placed[n] or words & event or went):
+                if _stated(sent) and (not event or not placed[n] or words & event or went) \
+                        or not event and told_outcome(sent, (replies or {}).get(ev.episode)):
                     need_names[n] = True
                     seen_any = seen_any or ev
             if need_event and (_stated(sent) and (words & need_event or need_event & GOING and any(
@@ -297,41 +311,24 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
     if not need_noun:
         who = subject.name if subject else "the subject"
         return Premise(False, f"no sentence about {who} states a {asked.head}")
-    off = last_word_calls_off(q, subject, turns)
+    off = last_word_calls_off(q, subject, turns, replies)
     if off is not None:
         return off
     return Premise(True, "every presupposition is stated", seen_any)
 
 
-def last_word_calls_off(q: Question, subject: Subject | None, turns: list[Evidence]) -> Premise | None:
+def last_word_calls_off(q: Question, subject: Subject | None, turns: list[Evidence],
+                        replies: dict[str, str] | None = None) -> Premise | None:
     """A question that takes as done a plan or an outing the conversation last called off ("what
-    did they see in Amsterdam?" after "amsterdam is off for me"; "what did the team do at the
-    offsite?" after "the offsite is postponed"): a false premise. The question's own names are
-    followed through the turns in time order; a plain statement after the call-off restores it,
-    a plan or a question does not. Questions about the call-off itself (why, what happened, when
-    it was meant to be) presuppose nothing of the kind."""
-    if q.asked.kind in ("reason", "event", "summary", "status") or q.asked.yesno or q.asked.recency \
-            or _ABOUT_PLANS.search(q.text):
+    did they see in Amsterdam?" after "amsterdam is off for me"; "how did the talk go?" after "they
+    cancelled the meetup"): a false premise (`procedures.calloff`). Questions about the call-off
+    itself (why, what happened, when it was meant to be) presuppose nothing of the kind, nor does a
+    summary other than how something went."""
+    summary = q.asked.kind == "summary" and not OUTCOME.search(q.text)
+    if summary or q.asked.kind in ("reason", "event", "status") or q.asked.yesno or q.asked.recency \
+            or _ABOUT_PLANS.search(q.text) or _REPORTED.search(q.text):
         return None  # "what is their status now" asks how things stand, not about a thing done
-    drop = stems_of([*(subject.aliases if subject and subject.speaker else ())])  # people are not called off
-    # a named thing only ("Amsterdam", "the Cotswolds offsite"): "my tournament got pushed back" calls
-    # off the next one, not the one a question asks about
-    nouns = {stem(t.lower_) for t in parse(q.text) if t.text[:1].isupper() and t.i > 0
-             and t.pos_ in ("NOUN", "PROPN")} - _GENERIC - drop
-    if not nouns:
+    got = last_called_off(q, subject, turns, replies)
+    if got is None:
         return None
-    last: dict[str, tuple[bool, Evidence]] = {}  # noun → (its last word calls it off, that turn)
-    for ev in sorted(turns, key=lambda e: e.valid_at or FAR_PAST):
-        if nouns.isdisjoint(stem(t.lower_) for t in pipeline().tokenizer(ev.text)):
-            continue  # names none of them (the parse's own tokens): nothing to follow, no parse
-        for sent in parse(ev.text).sents:
-            if hypothetical(sent):
-                continue  # a question or a plan neither calls off nor restores
-            for t in sent:
-                if t.is_alpha and stem(t.lower_) in nouns and t.ent_type_ != "PERSON":
-                    key = stem(t.lower_)
-                    last[key] = (called_off(sent, t), ev)
-    off = sorted(n for n, (yes, _) in last.items() if yes)
-    if not off:
-        return None
-    return Premise(False, f"the last word on {', '.join(off)} calls it off", last[off[0]][1])
+    return Premise(False, f"the last word on {', '.join(got[0])} calls it off", got[1])

@@ -34,6 +34,7 @@ from .bridge import (
     value_predicate,
     verb_relation,
 )
+from .calloff import OUTCOME, followed, question_nouns
 from .event_turns import event_window, read_event, subject_turns
 from .gather import count_held, denied, ending, same_value
 from .graph_values import graph_candidates, of_category, said_by_other_verb, slot_verbs
@@ -96,8 +97,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     (``by_category`` False), edges and spans as before: the category narrows a list, never empties one."""
     question, asked = q.text, q.asked
     trace: dict[str, Any] = {"asked": asked.to_trace()}
-    if asked.kind == "summary":
-        return None
+    if asked.kind == "summary" and not OUTCOME.search(question):
+        return None  # "how did the talk go" is read for its premise only
     speakers = tuple(ctx.speakers(group))
     subject = subject_of(q, ctx.speakers(group))
     trace["subject"] = subject.name if subject else None
@@ -109,10 +110,16 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
                                                    own=every))
     kin = presupposed(q)  # the turns that would state a presupposed relative or pet ("my son", "our dog")
     stating = subject_turns(ctx, group, subject, content_terms(" ".join(kin))) if kin else []
-    premise = check(q, subject, dedupe(turns + stating), speakers)
+    pool = dedupe(turns + stating)
+    follow = followed(q, subject, pool) - question_nouns(q, subject)  # "the cruise" the fjords were in
+    pool = dedupe(pool + subject_turns(ctx, group, subject, follow)) if follow else pool
+    # a question's reply may call off what it asks about (calloff.py), or tell how it went (stated.py)
+    premise = check(q, subject, pool, speakers, replies_to(ctx, group, [e for e in pool if "?" in e.text]))
     trace["premise"] = premise.reason
     if not premise.holds:
         return no_information(f"false premise: {premise.reason}", result.evidence or turns[:5], trace)
+    if asked.kind == "summary":
+        return None
     if subject is not None and asked.many and asked.head and norm(subject.name) in kind_words(asked.head):
         subject = None  # "who have been the startup's CTOs": the category asked for, not whose
     if asked.kind in ("reason", "manner"):

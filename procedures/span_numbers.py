@@ -95,7 +95,7 @@ def amounts(sent: Any) -> list[Span]:
     priced = any(t.lemma_.lower() in _MONEY_VERBS for t in sent)
     out += [Span(t.text, "number", 0.9, t.i, t.i + 1) for t in sent
             if t.i not in seen and _THOUSANDS.match(t.text)
-            and (priced or t.i > sent.start and doc[t.i - 1].lower_ == "for")]
+            and (priced or t.i > sent.start and doc[t.i - 1].lower_ in ("for", "£", "$", "€"))]
     seen |= {s.start for s in out}
     for s in number_runs(sent):
         if s.start in seen:

@@ -27,16 +27,33 @@ RETRACTED = any_of("fell through|called off|cancel+ed|never happened|not happeni
 
 
 # a plan or an outing called off or put back: "the offsite is postponed", "amsterdam is off for me"
-_CALLED_OFF = any_of("fell through|called off|cancel+ed|postponed|put off|pushed back|scrapped|"
-                     "(?:is|'s|are|was|were) (?:now |officially |all )?off\\b(?! to)|not happening|"
-                     "decided against|off the table|never happened")
+CALLED_OFF = any_of("fell through|called off|cancel+ed|postponed|put off|pushed back|scrapped|"
+                    "(?:is|'s|are|was|were) (?:now |officially |all )?off\\b(?! to)|not happening|"
+                    "decided against|off the table|never happened|(?:have|had|'ll|will) to cancel|"
+                    "(?:can'?t|cannot|couldn'?t|won'?t) make it")
 
 
 def called_off(sent: Any, token: Any) -> bool:
     """The sentence calls off the thing ``token`` names, within a few words of it ("the cruise is
     off", "we've postponed Japan"); "I'm off to Japan" goes, it calls nothing off."""
     near = sent.doc[max(sent.start, token.i - 2): min(sent.end, token.i + 6)]
-    return bool(_CALLED_OFF.search(near.text))
+    return bool(CALLED_OFF.search(near.text)) or _off_verb(token)
+
+
+_OFF_VERBS = frozenset("cancel postpone scrap axe shelve".split())
+
+
+def _off_verb(token: Any) -> bool:
+    """The verb ``token`` hangs on calls it off ("they cancelled the whole October meetup"), with
+    only nouns and prepositions between them."""
+    x = token
+    for _ in range(3):
+        if x.head is x:
+            return False
+        x = x.head
+        if x.pos_ in ("VERB", "AUX"):
+            return x.lemma_.lower() in _OFF_VERBS and not any(c.dep_ == "neg" for c in x.children)
+    return False
 
 
 def negated(sent: Any, token: Any | None = None) -> bool:
@@ -125,6 +142,20 @@ def confirmed(sent: Any, reply: str) -> bool:
         return False  # a statement stands between it and a later question, which the reply answers
     first = split_sentences(reply)[:1]
     return bool(first) and bool(_AFFIRM.search(first[0])) and not _NEGATION.search(first[0])
+
+
+# "how did Castlegate go?", "how was the retreat?": a question that takes the thing as having taken place
+_HOW_WENT = re.compile(r"\bhow (?:did|was|were|'s)\b", re.I)
+
+
+def told_outcome(sent: Any, reply: str | None) -> bool:
+    """A question on how something went ("how did the Castlegate 10K go?") that the other speaker's
+    next turn (``reply``) answers without a denial or a call-off in its first sentence: the thing
+    took place, as a plain statement would say."""
+    if not reply or not sent.text.rstrip().endswith("?") or not _HOW_WENT.search(sent.text):
+        return False
+    first = split_sentences(reply)[:1]
+    return bool(first) and not _NEGATION.search(first[0]) and not CALLED_OFF.search(first[0])
 
 
 def asked_back(answer: str, evidence: list[Evidence], name: str) -> Evidence | None:

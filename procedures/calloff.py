@@ -1,0 +1,150 @@
+"""What the conversation last called off: a question that takes as done a plan or an outing whose
+last word in the turns calls it off ("what did they see in Amsterdam?" after "amsterdam is off for
+me") rests on a false premise (`procedures.premise`).
+
+The question's nouns are followed through the turns in time order. A sentence that names one
+inside a bigger thing ("a cruise *to the fjords*", "a talk *at the meetup*") follows that thing
+too: calling off the cruise calls off the fjords. A question one speaker puts about a followed
+noun ("what about Lisbon for your birthday?") takes the other's reply as its last word when the
+reply's first sentences call something off ("ah... is cancelled"). A plain statement after the
+call-off restores it; a plan, a question or a denial ("the meetup never did reschedule") does not.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from planners.question import Question
+from tkg.models import Evidence
+from tkg.nlp import parse, pipeline
+from tkg.text import split_sentences, stem, stems_of
+from tkg.time_words import MONTHS, WEEKDAYS
+
+from .about import Subject
+from .abstain import GENERIC
+from .slots import FAR_PAST
+from .stated import CALLED_OFF, called_off, hypothetical, negated
+
+# "how did the talk go?": an outcome question presupposes the thing took place (other "how did …"
+# summaries, "how did her job change", presuppose nothing)
+OUTCOME = re.compile(r"^\s*how did\b.*\bgo\s*\??\s*$", re.I)
+_TIME_NOUNS = stems_of([*MONTHS, *WEEKDAYS, "today", "tomorrow", "weekend", "night", "morning", "evening",
+                        "day", "week", "month", "year", "date", "time"])
+EVERYONES = stems_of(["birthday", "born", "birth"])  # what every person has: its date is never called off
+REPLY_SENTENCES = 2  # the reply's first sentences that may call off what the question asked about
+# verbs that arrange a thing rather than do it: "we've booked a cruise" tells of no cruise taken
+_ARRANGE = frozenset("book plan schedule arrange organise organize reserve register enter sign set pencil"
+                     .split())
+_LINK_DEPS = frozenset({"pobj", "prep", "compound", "amod", "nmod"})
+
+
+def question_nouns(q: Question, subject: Subject | None) -> set[str]:
+    """The stems of the question's nouns that may name a plan or an outing: not its first word, not a
+    person's name, not the kind of thing asked ("what *present* did he bring"), no calendar word, no
+    common noun that only sorts another ("home *health* aides")."""
+    drop = stems_of([*(subject.aliases if subject and subject.speaker else ())])  # people are not called off
+    head = stem(q.asked.head) if q.asked.head else ""
+    if q.asked.kind == "date":  # "when is his birthday": a party called off leaves the date
+        drop = drop | EVERYONES
+    return {stem(t.lower_) for t in parse(q.text) if t.i > 0 and t.pos_ in ("NOUN", "PROPN")
+            and t.ent_type_ != "PERSON" and t.is_alpha and len(t.text) >= 3
+            and not (t.pos_ == "NOUN" and t.dep_ == "compound")} \
+        - GENERIC - drop - _TIME_NOUNS - {head}
+
+
+def _bigger_thing(t: Any) -> Any | None:
+    """The noun a followed noun names a part or a place of ("a cruise to the *fjords*", "a talk at
+    the *meetup*"): up through prepositions and compounds to a noun, or to a verb's object ("booked
+    a cruise to the fjords"); None for a verb with none ("going to the fjords")."""
+    x, hops = t, 0
+    while x.dep_ in _LINK_DEPS and x.head is not x and hops < 3:
+        x, hops = x.head, hops + 1
+        if x.pos_ == "NOUN" and x.ent_type_ != "PERSON":
+            return x
+        if x.pos_ in ("VERB", "AUX"):
+            return next((c for c in x.children if c.dep_ == "dobj" and c.pos_ == "NOUN" and c.i < t.i), None)
+    return None
+
+
+def _named(sent: Any, nouns: set[str]) -> list[Any]:
+    """The sentence's tokens naming a followed noun; "my sister's visit is off" calls off no sister."""
+    return [t for t in sent if t.is_alpha and stem(t.lower_) in nouns and t.ent_type_ != "PERSON"
+            and t.dep_ != "poss"]
+
+
+def followed(q: Question, subject: Subject | None, turns: list[Evidence]) -> set[str]:
+    """The question's nouns and the bigger things the turns name them in (see the module doc)."""
+    nouns = question_nouns(q, subject)
+    out = set(nouns)
+    for ev in turns:
+        if nouns.isdisjoint(stem(t.lower_) for t in pipeline().tokenizer(ev.text)):
+            continue
+        for sent in parse(ev.text).sents:
+            for t in _named(sent, nouns):
+                bigger = _bigger_thing(t)
+                if bigger is not None and stem(bigger.lower_) not in GENERIC | _TIME_NOUNS:
+                    out.add(stem(bigger.lower_))
+    return out
+
+
+def _told_done(t: Any) -> bool:
+    """The verb the noun hangs on tells it as done ("I *won* my first tournament", "we've *seen* the
+    fjords"), not as arranged ("we've *booked* a cruise") nor denied."""
+    x = t
+    for _ in range(4):
+        if x.head is x:
+            return False
+        x = x.head
+        if x.pos_ in ("VERB", "AUX"):
+            past = x.tag_ == "VBD" or x.tag_ == "VBN" and any(c.lemma_ == "have" for c in x.children)
+            return past and x.lemma_.lower() not in _ARRANGE and not any(c.dep_ == "neg" for c in x.children)
+    return False
+
+
+def asks(text: str) -> bool:
+    """The turn ends on a question: the next turn by the other speaker answers it."""
+    return text.rstrip().endswith("?")
+
+
+def _reply_calls_off(reply: str) -> bool:
+    """The reply's first sentences call something off ("Ah... is cancelled.", "It didn't. They
+    cancelled the whole meetup.")."""
+    return any(CALLED_OFF.search(s) for s in split_sentences(reply)[:REPLY_SENTENCES])
+
+
+def last_called_off(q: Question, subject: Subject | None, turns: list[Evidence],
+                    replies: dict[str, str] | None = None) -> tuple[list[str], Evidence] | None:
+    """The followed nouns whose last word calls them off, with the turn that said it; None when none
+    does (see the module doc). ``replies``: the next turn's text by another speaker, per episode."""
+    nouns = followed(q, subject, turns)
+    if not nouns:
+        return None
+    last: dict[str, tuple[bool, Evidence]] = {}  # noun → (its last word calls it off, that turn)
+    done: set[str] = set()  # common nouns some sentence told as done: one of many ("I won a tournament")
+    for ev in sorted(turns, key=lambda e: e.valid_at or FAR_PAST):
+        if nouns.isdisjoint(stem(t.lower_) for t in pipeline().tokenizer(ev.text)):
+            continue  # names none of them (the parse's own tokens): nothing to follow, no parse
+        asked: set[str] = set()  # followed nouns a question of this turn names
+        for sent in parse(ev.text).sents:
+            named = _named(sent, nouns)
+            if hypothetical(sent):  # a question or a plan neither calls off nor restores
+                asked |= {stem(t.lower_) for t in named} if asks(sent.text) else set()
+                continue
+            for t in named:
+                key, common = stem(t.lower_), not t.text[:1].isupper()
+                if common and t.dep_ == "compound":
+                    continue  # "my game tournament got pushed back" calls off a tournament, not games
+                off = called_off(sent, t) and not (common and key in done)  # the next one, not the one asked
+                if common and _told_done(t):
+                    done.add(key)
+                # a denial restores nothing ("it never did reschedule"), nor another thing's name
+                # ("the cruise company offered a credit")
+                if off or not (negated(sent) or t.dep_ == "compound"):
+                    last[key] = (off, ev)
+        reply = (replies or {}).get(ev.episode) if asks(ev.text) else None
+        if asked and reply and _reply_calls_off(reply):
+            for n in asked - done:
+                last[n] = (True, ev)
+    gone = sorted(n for n, (yes, _) in last.items() if yes)
+    return (gone, last[gone[0]][1]) if gone else None

@@ -1,0 +1,94 @@
+"""What the conversation last called off (procedures/calloff.py): a thing the question names only
+inside a plan that was called off ("a sailing trip to the Faroe Islands", then "the sailing trip is
+off"), a question whose reply calls it off ("are you still going to Ghent?" → "we had to cancel"),
+and "how did the talk go" after the meetup was cancelled, each abstain; what did take place is
+answered. The conversation (tests/data/reader/oksana_bram.json) is our own."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from reliability.common import ingested
+
+from planners.question import parse as parse_question
+from procedures.about import Subject
+from procedures.premise import last_word_calls_off
+from tkg.memory import Memory
+from tkg.models import NO_INFORMATION, Evidence
+
+DATA = Path(__file__).parent / "data" / "reader"
+OKSANA = Subject("Oksana", frozenset({"oksana"}), speaker=True)
+
+
+def _turn(text: str, day: int, speaker: str = "Oksana") -> Evidence:
+    when = datetime(2024, 3, day, tzinfo=UTC)
+    return Evidence(f"D{day}:1", f"e{day}", text, when, 1.0, "g", speaker=speaker)
+
+
+def test_a_thing_named_inside_a_plan_is_called_off_with_the_plan() -> None:
+    turns = [_turn("We booked a sailing trip to the Faroe Islands for May!", 1),
+             _turn("The sailing trip is off, Lev hurt his back.", 5)]
+    q = parse_question("What did Oksana think of the Faroe Islands?")
+    got = last_word_calls_off(q, OKSANA, turns)
+    assert got is not None and not got.holds and "trip" in got.reason
+    # what someone said about it presupposes no trip
+    assert last_word_calls_off(parse_question("What did Bram say about the islands?"), OKSANA, turns) is None
+    # another thing's name restores nothing; a plain statement after the call-off restores it
+    company = _turn("The trip company offered us a voucher.", 6)
+    assert last_word_calls_off(q, OKSANA, [*turns, company]) is not None
+    went = _turn("The sailing trip was wonderful after all, we went in July.", 9)
+    assert last_word_calls_off(q, OKSANA, [*turns, went]) is None
+
+
+def test_a_reply_that_calls_off_what_the_question_asked_about() -> None:
+    asked = _turn("And are you two still going to Ghent for Lev's birthday?", 2, speaker="Bram")
+    q = parse_question("What did Oksana do in Ghent for Lev's birthday?")
+    off = {"e2": "Sadly not. We had to cancel, his work rota changed."}
+    assert last_word_calls_off(q, OKSANA, [asked], off) is not None
+    yes = {"e2": "Yes! Flying out on Friday."}
+    assert last_word_calls_off(q, OKSANA, [asked], yes) is None
+
+
+def test_an_outcome_question_presupposes_the_event_but_a_summary_does_not() -> None:
+    turns = [_turn("I'm giving a talk at the robotics meetup in April.", 1),
+             _turn("They cancelled the whole meetup, the hall had a power cut.", 4)]
+    went = parse_question("How did Oksana's talk at the robotics meetup go?")
+    assert last_word_calls_off(went, OKSANA, turns) is not None
+    changed = parse_question("How did Oksana's plans for the robotics meetup change?")
+    assert last_word_calls_off(changed, OKSANA, turns) is None
+
+
+@pytest.fixture(scope="module")
+def made(mem: Memory) -> tuple[Memory, str]:
+    return mem, ingested(mem, "oksana-bram", DATA / "oksana_bram.json")
+
+
+@pytest.mark.parametrize("question", [
+    "What did Oksana think of the Faroe Islands?",
+    "How did Oksana's talk at the Tallinn meetup go?",
+    "What did Oksana and Lev do in Ghent for his birthday?",
+])
+def test_questions_about_what_was_called_off_abstain(made: tuple[Memory, str], question: str) -> None:
+    m, group = made
+    a = m.ask(question, group=group)
+    assert a.abstained and a.answer == NO_INFORMATION, (a.answer, a.trace.get("reading"))
+
+
+def test_what_took_place_instead_is_answered(made: tuple[Memory, str]) -> None:
+    m, group = made
+    a = m.ask("What did Oksana buy at the pottery fair?", group=group)
+    assert not a.abstained and "jug" in a.answer.lower(), (a.answer, a.trace.get("reading"))
+
+
+def test_a_thing_told_as_done_before_is_one_of_many_and_the_call_off_is_the_next_ones() -> None:
+    """"I won my first tournament" then "my tournament got pushed back": the next one is off, not the
+    first; "my chess tournament" calls off no chess."""
+    turns = [_turn("I won my first tournament last week!", 1),
+             _turn("My chess tournament got pushed back.", 8)]
+    first = parse_question("Where did Oksana win her first tournament?")
+    assert last_word_calls_off(first, OKSANA, turns) is None
+    assert last_word_calls_off(parse_question("What chess openings does Oksana use?"), OKSANA, turns) is None
+    booked = [_turn("We've booked a tour of the glaciers!", 1), _turn("The tour is off, sadly.", 8)]
+    assert last_word_calls_off(parse_question("What did Oksana see on the tour?"), OKSANA, booked) is not None
