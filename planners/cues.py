@@ -159,7 +159,7 @@ _count_words = _cue(
     "The words that ask for a count or a list.",
 )
 _WHICH_PLURAL = re.compile(
-    r"\b(?:which|what) (?:\w+ )?(\w+)(?: or \w+)? "
+    r"\b(?:which|what) (?:\w+ ){0,2}?(\w+)(?: or \w+)? "
     r"(?:has|have|had|did|does|do|can|could|will|would|is|are|was|were)\b",
     re.IGNORECASE,
 )

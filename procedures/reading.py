@@ -173,7 +173,11 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     if predicate is None and asserted is not None:
         cue_set |= relation_cues(ctx, asserted)  # "who is she marrying": "Sam proposed" says it too
     walked = bool(result.trace.get("from_graph"))  # a chain walked over edges needs no bridge
-    relation = relation_of(ctx, q, subject) if subject is not None and not walked else None
+    kinds = category_of(ctx, group, asked, mode, predicate, relatives=_RELATION_HEADS) \
+        if by_category else None
+    # "which aides have helped Dana's mother": the category names who is asked; whose, only which ones
+    listed = kinds is not None and asked.kind == "person" and not kinds.relation
+    relation = relation_of(ctx, q, subject) if subject is not None and not walked and not listed else None
     rel_cues: set[str] = set()
     if relation is not None and subject is not None:
         rel_cues = relation_cues(ctx, relation)
@@ -207,8 +211,6 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     if "bridge" in trace and subject is not None and not unnamed:  # the bridge person's own edges answer too
         own = bridge_facts(ctx, group, subject, q, predicate, window)
         facts, evidence = facts + own, dedupe(evidence + fact_evidence(ctx, group, own))
-    kinds = category_of(ctx, group, asked, mode, predicate, relatives=_RELATION_HEADS) \
-        if by_category else None
     if kinds is not None:  # a list of a head noun's members: only edges of its relation or its members
         facts = member_facts(ctx, kinds, facts)
         trace["members"] = {"head": kinds.head, "names": sorted(kinds.names)}

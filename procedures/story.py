@@ -142,7 +142,7 @@ def story(ctx: Context, q: Question, group: str, payload: Payload, subject: Subj
             near = Closeness({u: max(z, again.z.get(u, z)) for u, z in near.z.items()}, near.sentence)
         scored = ranked()
     said = any(s.why["words"] for s in scored)  # a topic no turn words is not in the conversation
-    chosen = [s for s in scored if said and s.why["tied"] and s.score >= FLOOR][:MAX_BULLETS]
+    chosen = spread([s for s in scored if said and s.why["tied"] and s.score >= FLOOR])
     trace: dict[str, Any] = {
         "procedure": "long_form", "summary": "topic", "topic": list(words), "relations": sorted(family),
         "echoes": sorted(ties.echoes), "worded": said, "subject": subject.name if subject else None,
@@ -162,6 +162,24 @@ def story(ctx: Context, q: Question, group: str, payload: Payload, subject: Subj
     timeline = sorted(evidence, key=lambda e: (e.valid_at or _EPOCH, e.source_ref or ""))
     bullets = [_bullet(e, keys, near.sentence.get(e.episode, "")) for e in timeline]
     return ProcedureResult("\n".join(bullets), evidence, facts, False, trace)
+
+
+def spread(eligible: list[Scored]) -> list[Scored]:
+    """At most `MAX_BULLETS` of the ``eligible`` turns (best first): the best of each day they were said
+    on first, so a story that changed over months is told from its start to its end rather than by the
+    day that said most about it, then the best of the rest."""
+    days: dict[Any, Scored] = {}
+    for s in eligible:
+        days.setdefault(_day(s.row), s)
+    firsts = sorted(days.values(), key=lambda s: -s.score)[:MAX_BULLETS]
+    taken = {id(s) for s in firsts}
+    rest = [s for s in eligible if id(s) not in taken]
+    return sorted(firsts + rest[: MAX_BULLETS - len(firsts)], key=lambda s: -s.score)
+
+
+def _day(row: Row) -> Any:
+    when = row.get("valid_at")
+    return when.date() if isinstance(when, datetime) else when
 
 
 def story_subject(q: Question, speakers: dict[str, int]) -> Subject | None:

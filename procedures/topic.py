@@ -47,6 +47,9 @@ _FRAME = frozenset("""summarise summarize summary describe overview recap rundow
     went turn turned pan panned tell walk talk take through deal situation everything conversations
     conversation chats chat year years month months week weeks time course life lives far lately recently
     overall end whole full history since""".split())
+# "… over the mentorship", "… during his residency": a trailing span of time the story is told over
+_SPAN_FRAME = re.compile(r"\b(?:over|during|throughout|across|in the course of)\s+(?:the|these|those|this"
+                         r"|that|his|her|their|its|our|my|your)\s+[^?.!,]+?\s*[?.!]?\s*$", re.I)
 _PHRASAL_FRAME = re.compile(r"\b(?:turn(?:ed)?|work(?:ed)?|pan(?:ned)?)\s+out\b", re.I)
 # Too common to tie a turn to a topic, whichever relation's phrase they come from.
 _GENERIC = frozenset("""be get go going went gone take make come do have put give keep start set say see back
@@ -106,8 +109,12 @@ def topic_words(question: str, subject_names: Collection[str]) -> tuple[str, ...
     anchor = find_time_anchor(question)
     text = _PHRASAL_FRAME.sub(" ", anchor.cut(question) if anchor else question)
     own = {w for n in subject_names for w in terms(n)}
-    words = [w for w in terms(text) if len(w) > 1 and w not in STOPWORDS and w not in QUESTION_FRAME
-             and w not in _FRAME and w not in own and w != "s"]
+
+    def kept(said: str) -> list[str]:
+        return [w for w in terms(said) if len(w) > 1 and w not in STOPWORDS and w not in QUESTION_FRAME
+                and w not in _FRAME and w not in own and w != "s"]
+
+    words = kept(_SPAN_FRAME.sub(" ", text)) or kept(text)  # the span is the topic when nothing else is
     return tuple(dict.fromkeys(words))
 
 
@@ -143,8 +150,8 @@ def _meets(a: str, b: str) -> bool:
 def relatives(words: tuple[str, ...], registry: PredicateRegistry) -> tuple[frozenset[str], frozenset[str]]:
     """The relations the (lower-case) topic words name, with their family, and the loose stems of every
     word the registry keeps for them (see the module doc)."""
-    named = {p.name for p in registry.predicates() for w in words
-             if any(_meets(w, r) for r in _naming_words(p))}
+    named = {p.name for p in registry.predicates() for w in words  # a word the relation's own phrase
+             if w in p.phrases or any(_meets(w, r) for r in _naming_words(p))}  # (however common: "living")
     family = set(named).union(*(f for f in FAMILIES if f & named))
     kept: set[str] = set().union(*(_registry_words(registry.get(n)) for n in family if n in registry))
     return frozenset(family), frozenset(loose_stem(w) for w in kept)
