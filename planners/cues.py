@@ -178,3 +178,19 @@ def count_cue(question: str) -> str | None:
         if plural:
             return w.group(0)
     return None
+
+
+# "… over the mentorship", "… during these conversations": a trailing span of time a list or a story is
+# gathered over, which names neither what is asked nor its topic
+_SPAN_FRAME = re.compile(r"\s*\b(?:over|during|throughout|across|in the course of)\s+"
+                         r"(?:the\s+course\s+of\s+)?(?:the|these|those|this|that|his|her|their|its|our|my|your)\s+[^?.!,]+?\s*[?.!]?\s*$",
+                         re.I)
+
+
+def without_span(question: str) -> str:
+    """``question`` without the span of time it is asked over, if it ends on one.
+
+    >>> without_span("Which clubs has Ann joined during these conversations?")
+    'Which clubs has Ann joined'
+    """
+    return _SPAN_FRAME.sub("", question)

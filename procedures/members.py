@@ -244,8 +244,9 @@ def taken_up(sent: Any) -> list[Span]:
                 target = next((g for g in c.children if g.dep_ == "pobj"), None)
             if target is not None and target.lower_ == "it" and sent.start > 0:  # "doing X. started it"
                 target = _last_object(sent.doc[: sent.start])
-            if target is None or target.pos_ == "PRON":
-                continue
+            if target is None or target.pos_ == "PRON" or lemma == "pick" and c.dep_ == "dobj" and any(
+                    g.dep_ in ("det", "poss") for o in t.children if o.dep_ == "dobj" for g in o.children):
+                continue  # "picked up golf" takes it up; "picked up a scooter" buys one
             last = max([target.i, *(g.i for g in target.children if g.dep_ == "dobj")])
             after = target.doc[last + 1] if last + 1 < len(target.doc) else None
             if target.pos_ == "PROPN" and after is not None and after.dep_ == "prep" \

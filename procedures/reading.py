@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from planners.asked import Asked
 from planners.query_text import names_in
 from planners.question import Question
-from tkg.models import Evidence
+from tkg.models import Evidence, Fact
 from tkg.nlp import parse, parse_many
 from tkg.text import content_terms
 
@@ -56,7 +56,7 @@ from .reader import (
 from .residence import lives_question
 from .result import ProcedureResult
 from .sentence_value import echoed, names_kind, sentence_for_value
-from .slots import FAR_PAST, group_time
+from .slots import FAR_PAST, group_time, lexicon_for
 from .span_words import CATEGORY_MEMBERS, SPAN_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
 from .transactions import read_sale, sale_question
@@ -211,6 +211,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     if "bridge" in trace and subject is not None and not unnamed:  # the bridge person's own edges answer too
         own = bridge_facts(ctx, group, subject, q, predicate, window)
         facts, evidence = facts + own, dedupe(evidence + fact_evidence(ctx, group, own))
+    if kinds is None and asked.many and asked.kind in ("thing", "organisation") and asked.head and not walked:
+        facts = headed_facts(ctx, asked.head, facts)
     if kinds is not None:  # a list of a head noun's members: only edges of its relation or its members
         facts = member_facts(ctx, kinds, facts)
         trace["members"] = {"head": kinds.head, "names": sorted(kinds.names)}
@@ -307,6 +309,16 @@ def echoes(asked: Asked, doc: Any) -> set[str]:
         return set()
     nouns = {t for t in doc if t.pos_ == "NOUN" and t.lower_ != asked.head}
     return {w for t in nouns for w in (t.lower_, t.lemma_.lower())}
+
+
+def headed_facts(ctx: Context, head: str, facts: list[Fact]) -> list[Fact]:
+    """The retrieved edges a list of ``head`` things may list: of the relation the head names ("bands":
+    likes) or whose object or qualifier says the head ("knee injury"); "owns Corvex 255" lists no
+    injuries, though its object is a thing too."""
+    entry = lexicon_for(ctx.registry).nouns.get(head)
+    words = kind_words(head)
+    return [f for f in facts if (entry is not None and not entry.inverse and f.predicate == entry.predicate)
+            or words & set(f"{f.object} {f.qualifier}".lower().split())]
 
 
 def count_reading(ctx: Context, group: str, subject: Subject, head: str, turns: list[Evidence],

@@ -37,7 +37,17 @@ from .result import ProcedureResult
 from .retrieval import retrieve
 from .slots import FAR_FUTURE, FAR_PAST, group_time, resolve_window
 from .synthesis import format_day
-from .topic import PLAIN_STEMS, change_in, matches, relation_phrases, relatives, says_something, text_stems
+from .topic import (
+    PLAIN_STEMS,
+    VALUE_KINDS,
+    change_in,
+    matches,
+    relation_phrases,
+    relatives,
+    says_something,
+    text_stems,
+    values_said,
+)
 
 if TYPE_CHECKING:
     from planners.payloads import Payload
@@ -85,6 +95,7 @@ class Ties:
     values: set[str]
     sources: set[str]
     echoes: set[str] = field(default_factory=set)
+    kinds: tuple[str, ...] = ()  # the kinds of value the topic names ("date", "time"): a turn stating one
 
     def score(self, row: Row, text: str, stems: frozenset[str], near: float, other: bool) -> Scored:
         """``text``: what the turn states; ``stems``: the loose stems of its words."""
@@ -94,9 +105,10 @@ class Ties:
             "relatives": sorted(stems & (self.related - self.own))[:MAX_RELATIVES],
             "values": sorted(stems & self.values), "source": row["uuid"] in self.sources,
             "echoes": sorted(stems & self.echoes), "change": change_in(text), "near": round(near, 2),
+            "states": values_said(text, self.kinds),
         }
         words = (TOPIC_WORD * len(why["topic"]) + PHRASE * bool(found) + RELATIVE * len(why["relatives"])
-                 + VALUE * bool(why["values"]) + SOURCE * why["source"])
+                 + VALUE * bool(why["values"]) + TOPIC_WORD * bool(why["states"]) + SOURCE * why["source"])
         echo = ECHO * bool(why["echoes"])  # ties a turn only with a change: "lumenkraft let four of us go"
         tied = words > 0 or near >= NEAR or bool(echo and why["change"])
         score = words + echo + near + OTHER_SPEAKER * other + CHANGE * (why["change"] is not None and tied)
@@ -116,7 +128,8 @@ def story(ctx: Context, q: Question, group: str, payload: Payload, subject: Subj
     ties = Ties(own, related, relation_phrases(family, ctx.registry),
                 {s for f in facts for w in terms(f.object)
                  if len(w) > 2 and w not in STOPWORDS and (s := loose_stem(w)) not in PLAIN_STEMS} - own,
-                {ep for f in facts for ep in f.episodes[:1]})
+                {ep for f in facts for ep in f.episodes[:1]},
+                kinds=tuple(dict.fromkeys(VALUE_KINDS[w] for w in words if w in VALUE_KINDS)))
     topic = " ".join(words)
     rows = _candidates(ctx, group, q, topic, payload, subject, as_of, timed)
     stated = {r["uuid"]: _statements(r.get("text") or "") for r in rows}

@@ -29,10 +29,11 @@ from collections.abc import Collection, Iterable
 from functools import lru_cache
 from importlib import resources
 
-from planners.cues import find_time_anchor
+from planners.cues import find_time_anchor, without_span
 from planners.query_text import QUESTION_FRAME
 from tkg.predicates import Predicate, PredicateRegistry
 from tkg.text import STOPWORDS, content_terms, loose_stem, split_sentences, terms
+from tkg.time_words import LONG_MONTH
 
 # The relations that tell one part of a life: a topic that names one of them is about all of them.
 FAMILIES: tuple[frozenset[str], ...] = (
@@ -47,13 +48,33 @@ _FRAME = frozenset("""summarise summarize summary describe overview recap rundow
     went turn turned pan panned tell walk talk take through deal situation everything conversations
     conversation chats chat year years month months week weeks time course life lives far lately recently
     overall end whole full history since""".split())
-# "… over the mentorship", "… during his residency": a trailing span of time the story is told over
-_SPAN_FRAME = re.compile(r"\b(?:over|during|throughout|across|in the course of)\s+(?:the|these|those|this"
-                         r"|that|his|her|their|its|our|my|your)\s+[^?.!,]+?\s*[?.!]?\s*$", re.I)
 _PHRASAL_FRAME = re.compile(r"\b(?:turn(?:ed)?|work(?:ed)?|pan(?:ned)?)\s+out\b", re.I)
 # Too common to tie a turn to a topic, whichever relation's phrase they come from.
 _GENERIC = frozenset("""be get go going went gone take make come do have put give keep start set say see back
     new week weekend call head spend return away end living day line first stop step data game""".split())
+
+
+_MONTHS = rf"(?:{LONG_MONTH}|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?)"
+# topic words that name a kind of value, and how a turn states one: "how did the wedding *date* change" is
+# told by the turns that state dates, "how did his race *times* progress" by those that state times
+_VALUE_SAID = {
+    "date": re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTHS}"
+                       rf"|{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?|(?:19|20)\d{{2}})\b", re.I),
+    "time": re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b|\b\d+\s*(?:min|mins|minutes|seconds|secs)\b", re.I),
+    "amount": re.compile(r"[£$€]\s?\d|\b\d+(?:\.\d+)?\s?(?:k|grand|pounds|dollars|euros)\b", re.I),
+}
+_VALUE_WORDS = {"date": "date dates day days", "time": "time times pace pb pbs result results",
+                "amount": "salary salaries pay price prices rent cost costs budget budgets wage wages"}
+VALUE_KINDS = {w: kind for kind, words in _VALUE_WORDS.items() for w in words.split()}
+
+
+def values_said(text: str, kinds: Iterable[str]) -> list[str]:
+    """The kinds of value (of ``kinds``) ``text`` states a value of: a date, a time, a sum of money.
+
+    >>> values_said("PB is 1:48:30 from Leeds, race on June 4th", ["time", "date"])
+    ['time', 'date']
+    """
+    return [k for k in kinds if _VALUE_SAID[k].search(text)]
 
 
 @lru_cache(maxsize=1)
@@ -114,7 +135,7 @@ def topic_words(question: str, subject_names: Collection[str]) -> tuple[str, ...
         return [w for w in terms(said) if len(w) > 1 and w not in STOPWORDS and w not in QUESTION_FRAME
                 and w not in _FRAME and w not in own and w != "s"]
 
-    words = kept(_SPAN_FRAME.sub(" ", text)) or kept(text)  # the span is the topic when nothing else is
+    words = kept(without_span(text)) or kept(text)  # the span is the topic when nothing else is
     return tuple(dict.fromkeys(words))
 
 

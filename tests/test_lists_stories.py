@@ -13,10 +13,15 @@ import pytest
 from reliability.common import ingested
 
 from planners.asked import asked_for, requests_summary
-from procedures.members import category
+from planners.cues import without_span
+from planners.query_text import names_in
+from procedures.members import category, taken_up
+from procedures.reader import not_a_thing
+from procedures.reading import headed_facts
 from procedures.story import MAX_BULLETS, Scored, spread
-from procedures.topic import relatives, topic_words
+from procedures.topic import VALUE_KINDS, relatives, topic_words, values_said
 from tkg.memory import Memory
+from tkg.models import Fact
 from tkg.nlp import parse
 from tkg.predicates import PredicateRegistry
 
@@ -53,10 +58,53 @@ def test_a_sport_taken_up_is_cut_to_the_sport() -> None:
     assert {s.text for s in category("sport", []).spans(sent)} == {"bouldering"}
 
 
+def test_picking_up_a_thing_is_buying_it_but_picking_up_a_sport_takes_it_up() -> None:
+    def up(text: str) -> set[str]:
+        return {s.text for x in parse(text).sents for s in taken_up(x)}
+
+    assert up("so I picked up running") == {"running"} and up("I took up the cello.") == {"cello"}
+    assert up("I picked up a secondhand e-scooter for the commute") == set()
+
+
+def test_a_date_is_no_member_of_a_list_of_things() -> None:
+    doc = parse("I finished it in December and started the pottery course")
+    assert not_a_thing(doc[4:5], "course") and not not_a_thing(doc[8:10], "course")
+
+
 def test_a_copula_or_a_comma_after_the_kinds_phrase_ties_a_name() -> None:
     cat = category("carer", ["we found a carer through the council scheme, Odalys, she comes mornings",
                              "The new carer is Tamsin and she is lovely", "my cousin Brisa says hi"])
     assert {"odalys", "tamsin"} <= cat.names and "brisa" not in cat.names
+
+
+def test_the_span_a_question_is_asked_over_is_cut_off() -> None:
+    assert without_span("Which companies has Ilse worked for during these conversations?") \
+        == "Which companies has Ilse worked for"
+    assert without_span("How did Ilse's job change over the course of these chats?") \
+        == "How did Ilse's job change"
+    assert without_span("What happened with the Oslo trip?") == "What happened with the Oslo trip?"
+
+
+def test_a_request_verb_opening_a_question_names_no_one() -> None:
+    assert names_in("Summarise how the wedding plans of Ilse changed.") == ("Ilse",)
+    assert names_in("Describe Corbin's year.") == ("Corbin",)
+
+
+def test_a_topic_naming_a_kind_of_value_is_told_by_the_turns_stating_one() -> None:
+    assert {VALUE_KINDS[w] for w in topic_words("How did Ilse's swim times and race dates change?", {"ilse"})
+            if w in VALUE_KINDS} == {"time", "date"}
+    said = values_said("new best of 24:10 at the Harbour gala on March 3rd", ["time", "date"])
+    assert said == ["time", "date"]
+    assert values_said("the pool was freezing again", ["time", "date"]) == []
+
+
+def test_a_list_of_an_open_kind_lists_no_edge_of_another_relation(mem: Memory) -> None:
+    owns = Fact("f1", "g", "Ilse", "owns", "Corvex 255", "Ilse owns a Corvex 255", None)
+    knee = Fact("f2", "g", "Ilse", "has_condition", "knee injury", "Ilse has a knee injury", None)
+    assert headed_facts(mem.ctx, "injury", [owns, knee]) == [knee]
+    job = Fact("f3", "g", "Ilse", "works_at", "Fernhollow Press", "Ilse works at Fernhollow Press", None)
+    club = Fact("f4", "g", "Ilse", "member_of", "evening pottery class", "Ilse joined a pottery class", None)
+    assert headed_facts(mem.ctx, "company", [job, club]) == [job]  # "company" names works_at
 
 
 def _scored(day: int, score: float) -> Scored:
@@ -81,6 +129,7 @@ def mg(mem: Memory) -> tuple[Memory, str]:
     ("Which carers have looked after Ilse's father?", {"odalys", "tamsin"}, {"corbin", "priti"}),
     ("What sports has Ilse picked up?", {"bouldering", "swimming"}, {"scooter", "commute"}),
     ("List all the sports Ilse has taken up.", {"bouldering", "swimming"}, {"scooter"}),
+    ("Which group activities has Ilse taken up?", {"choir", "bouldering"}, {"scooter", "commute"}),
 ])
 def test_lists_of_strangers_phrasings(mg: tuple[Memory, str], question: str, wanted: set[str],
                                       unwanted: set[str]) -> None:
@@ -97,3 +146,10 @@ def test_a_polite_summary_request_is_told_as_a_story(mg: tuple[Memory, str]) -> 
     ans = m.ask("Could you summarise how Ilse's work situation changed over the friendship?", group=group)
     assert ans.procedure == "long_form" and not ans.answer.startswith("Yes"), ans.answer
     assert "Fernhollow offered me the editor job" in ans.answer and "manager Priti" in ans.answer
+
+
+def test_a_story_of_times_is_told_by_the_turns_that_state_them(mg: tuple[Memory, str]) -> None:
+    m, group = mg
+    ans = m.ask("Summarise how Ilse's swim times progressed.", group=group)
+    assert ans.procedure == "long_form" and not ans.abstained
+    assert "9:15" in ans.answer and "8:40" in ans.answer, ans.answer
