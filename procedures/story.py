@@ -155,7 +155,8 @@ def story(ctx: Context, q: Question, group: str, payload: Payload, subject: Subj
             near = Closeness({u: max(z, again.z.get(u, z)) for u, z in near.z.items()}, near.sentence)
         scored = ranked()
     said = any(s.why["words"] for s in scored)  # a topic no turn words is not in the conversation
-    chosen = spread([s for s in scored if said and s.why["tied"] and s.score >= FLOOR])
+    eligible = [s for s in scored if said and s.why["tied"] and s.score >= FLOOR]
+    chosen = spread(eligible)
     trace: dict[str, Any] = {
         "procedure": "long_form", "summary": "topic", "topic": list(words), "relations": sorted(family),
         "echoes": sorted(ties.echoes), "worded": said, "subject": subject.name if subject else None,
@@ -170,9 +171,12 @@ def story(ctx: Context, q: Question, group: str, payload: Payload, subject: Subj
         related_turns = [turn_evidence(s.row, s.score, group) for s in scored[:RELATED]]
         trace.update(reason=why, evidence="related turns")
         return ProcedureResult("", related_turns, facts, True, trace)
-    evidence = [turn_evidence(s.row, s.score, group) for s in chosen]
+    told = [turn_evidence(s.row, s.score, group) for s in chosen]
+    # the evidence: the best turns, as many as the bullets, and the days' turns the bullets add, best first
+    shown = {id(s): s for s in eligible[:MAX_BULLETS] + chosen}
+    evidence = [turn_evidence(s.row, s.score, group) for s in sorted(shown.values(), key=lambda s: -s.score)]
     keys = own | related | ties.values
-    timeline = sorted(evidence, key=lambda e: (e.valid_at or _EPOCH, e.source_ref or ""))
+    timeline = sorted(told, key=lambda e: (e.valid_at or _EPOCH, e.source_ref or ""))
     bullets = [_bullet(e, keys, near.sentence.get(e.episode, "")) for e in timeline]
     return ProcedureResult("\n".join(bullets), evidence, facts, False, trace)
 

@@ -172,7 +172,7 @@ def relatives(words: tuple[str, ...], registry: PredicateRegistry) -> tuple[froz
     """The relations the (lower-case) topic words name, with their family, and the loose stems of every
     word the registry keeps for them (see the module doc)."""
     named = {p.name for p in registry.predicates() for w in words  # a word the relation's own phrase
-             if w in p.phrases or any(_meets(w, r) for r in _naming_words(p))}  # (however common: "living")
+             if len(w) > 4 and w in p.phrases or any(_meets(w, r) for r in _naming_words(p))}  # ("living")
     family = set(named).union(*(f for f in FAMILIES if f & named))
     kept: set[str] = set().union(*(_registry_words(registry.get(n)) for n in family if n in registry))
     return frozenset(family), frozenset(loose_stem(w) for w in kept)
