@@ -49,7 +49,9 @@ _HEADS: dict[str, tuple[str, ...]] = {
         "daughter", "colleague", "roommate", "flatmate", "neighbour", "neighbor", "cousin", "fiance",
         "fiancé", "fiancee", "fiancée", "child", "kid", "baby", "aunt", "uncle", "grandmother", "grandfather",
         "mentor", "coach", "teacher", "doctor", "landlord", "founder", "co-founder", "cofounder", "employee",
-        "owner", "drummer", "singer", "guitarist", "student", "tenant",
+        "owner", "drummer", "singer", "guitarist", "student", "tenant", "photographer", "aide", "carer",
+        "caregiver", "nurse", "therapist", "tutor", "trainer", "vet", "dentist", "surgeon", "lawyer", "nanny",
+        "babysitter", "cleaner", "builder", "plumber", "contractor", "planner", "cto", "ceo",
     ),
     "role": ("job", "title", "profession", "occupation", "role", "position", "career", "work", "line"),
     "animal": ("animal", "breed", "species"),
@@ -75,6 +77,10 @@ _SUMMARY_START = re.compile(
     r"|\bhow did\b.*\b(?:change|develop|evolve|unfold|progress|go)\b",
     re.I,
 )
+# "can you summarise …", "could you please list …": a polite request, not a yes/no question
+_POLITE = re.compile(r"^\s*(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?"
+                     r"(?=(?:summari[sz]e|describe|outline|list|name|tell|give|walk|explain|remind|recap)\b)",
+                     re.I)
 _DATE_Q = re.compile(
     r"^\s*(?:when|since when|by when)\b|\b(?:what|which) (?:date|day|year|month|time of year)\b"
     r"|\bon what date\b|\bhow long ago\b",
@@ -114,6 +120,8 @@ _THE_N_OF = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an)\s+([\w-]+)
 _VERB_END = re.compile(r"\s*(?:(?:now|these days|nowadays|at the moment|currently|at|in|for)\b.*)?\??\s*$",
                        re.I)
 _WHICH = re.compile(r"\b(?:which|what)\s+([^?,.]+)", re.I)
+# "list all the cities …", "name every pet …": the imperative's object is the head, as after "which"
+_LIST_HEAD = re.compile(r"^\s*(?:list|name)\s+(?:(?:all|every|each)\s+)?([^?,.]+)", re.I)
 _SUBORDINATE = re.compile(r"\b(?:when|while|whenever|until|if|because)\b", re.I)  # ("look after": no)
 _TIME_WORDS = frozenset("now currently then before after as when while during since until".split())
 _PHRASE_END = frozenset("is are was were does do did has have had can could will would should that who which "
@@ -164,7 +172,7 @@ def _head_after(words: list[str]) -> str:
 
 def asked_for(question: str) -> Asked:
     """The answer kind, head noun and shape of ``question`` (see the module doc)."""
-    q = question.strip()
+    q = _POLITE.sub("", question.strip(), count=1)
     words = tokenize(q)
     first = words[0] if words else ""
     recency = recency_cue(q) is not None
@@ -225,7 +233,7 @@ def asked_for(question: str) -> Asked:
 def requests_summary(question: str) -> bool:
     """An imperative request for an overview ("Describe Ann's year", "Summarise how her move
     went", "How did Ann's job change?"), not a question about what someone described."""
-    return _SUMMARY_START.search(question.strip()) is not None
+    return _SUMMARY_START.search(_POLITE.sub("", question.strip(), count=1)) is not None
 
 
 def _named_noun(phrase: str) -> str:
@@ -253,8 +261,10 @@ def _wh_head(q: str) -> tuple[str, str]:
     fits = [m for m in found if m.group(2).lower() not in _FILLERS
             and (not who or _HEAD_KIND.get(_singular(m.group(2).lower())) == "person")]
     poss = fits[-1] if fits else (found[0] if found else None)
-    for m in _WHICH.finditer(q):
-        words = [w.lower() for w in m.group(1).split()]
+    for m in (*_LIST_HEAD.finditer(q), *_WHICH.finditer(q)):
+        said = m.group(1).split()  # (a name ends the phrase: "list the pets Bo has had")
+        said = said[:next((i for i, w in enumerate(said) if i and w[:1].isupper()), len(said))]
+        words = [w.lower() for w in said]
         if not words or words[0] in _AUX:
             break  # "what is X's job": the head is after the possessive
         phrase: list[str] = []
@@ -289,7 +299,9 @@ def _pick_head(phrase: list[str]) -> tuple[str, str]:
     *team*", "*company* bought"), else its second word ("finishing *time*")."""
     known = [_singular(w) for i, w in enumerate(phrase[:3]) if _singular(w) in _HEAD_KIND
              and not (w == "time" and i + 1 < len(phrase))]  # "time management technique": no time
-    noun = known[-1] if known else _singular(phrase[:2][-1])
+    plural = [w for w in phrase[:3] if w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3]
+    # a plural names the head of a list ("home health *aides*"), else the second word ("finishing *time*")
+    noun = known[-1] if known else _singular(plural[0] if plural else phrase[:2][-1])
     if noun == "time" and phrase[-1] != "time":  # "time management technique": the last noun heads it
         noun = _singular(phrase[-1])
     return noun, _HEAD_KIND.get(noun, "thing")

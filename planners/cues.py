@@ -159,7 +159,7 @@ _count_words = _cue(
     "The words that ask for a count or a list.",
 )
 _WHICH_PLURAL = re.compile(
-    r"\b(?:which|what) (?:\w+ )?(\w+)(?: or \w+)? "
+    r"\b(?:which|what) (?:\w+ ){0,2}?(\w+)(?: or \w+)? "
     r"(?:has|have|had|did|does|do|can|could|will|would|is|are|was|were)\b",
     re.IGNORECASE,
 )
@@ -178,3 +178,19 @@ def count_cue(question: str) -> str | None:
         if plural:
             return w.group(0)
     return None
+
+
+# "… over the mentorship", "… during these conversations": a trailing span of time a list or a story is
+# gathered over, which names neither what is asked nor its topic
+_SPAN_FRAME = re.compile(r"\s*\b(?:over|during|throughout|across|in the course of)\s+"
+                         r"(?:the\s+course\s+of\s+)?(?:the|these|those|this|that|his|her|their|its|our|my|your)\s+[^?.!,]+?\s*[?.!]?\s*$",
+                         re.I)
+
+
+def without_span(question: str) -> str:
+    """``question`` without the span of time it is asked over, if it ends on one.
+
+    >>> without_span("Which clubs has Ann joined during these conversations?")
+    'Which clubs has Ann joined'
+    """
+    return _SPAN_FRAME.sub("", question)

@@ -39,11 +39,13 @@ QUESTION_FRAME = frozenset(
     would could should might may likely something anything thing things also yet still
     """.split()
 )
-# Capitalised by the calendar or by abbreviation, not because they name someone.
+# Capitalised by the calendar or by abbreviation, or as the verb a request opens with ("Summarise how
+# the wedding plans changed"), not because they name someone.
 _NOT_NAMES = frozenset(
     """
     january february march april may june july august september october november december
     monday tuesday wednesday thursday friday saturday sunday dr mr mrs ms mx prof st
+    summarise summarize describe outline list tell give explain recap remind please
     """.split()
 )
 _AUXILIARIES = frozenset(

@@ -17,7 +17,7 @@ Example::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from planners.asked import Asked
@@ -101,6 +101,8 @@ class Category:
     def spans(self, sent: Any) -> list[Span]:
         """Spans only the category finds: known members by name, what an activity's verbs take up."""
         out = taken_up(sent) if self.activity else []  # (a noun's own compound is part of its name)
+        if self.head in CATEGORY_MEMBERS:  # "took up bouldering w some guys": a sport is one of its members
+            out = [cut for sp in out if (cut := self._to_member(sent.doc, sp)) is not None]
         toks = list(sent)
         for name in self.names:
             words = name.split()
@@ -109,6 +111,14 @@ class Category:
                     out.append(Span(sent.doc[toks[j].i : toks[j].i + len(words)].text, "thing", 0.8,
                                     toks[j].i, toks[j].i + len(words), cued=True))
         return out
+
+    def _to_member(self, doc: Any, sp: Span) -> Span | None:
+        """A taken-up span cut to end on its last word of the category ("bouldering" of "bouldering w
+        some guys"), or None when it says none ("picked up the e-bike" takes up no sport)."""
+        last = max((t.i for t in doc[sp.start : sp.end] if is_kind(t, self.words)), default=None)
+        if last is None:
+            return None
+        return replace(sp, text=doc[sp.start : last + 1].text, end=last + 1)
 
     def tied(self, doc: Any, start: int, end: int) -> bool:
         """Whether the span ``doc[start:end]`` is tied to the category (see the module doc)."""
@@ -124,6 +134,11 @@ class Category:
         if start >= 2 and doc[start - 1].text == "," and is_kind(doc[start - 2], self.words):
             return True  # "her rabbit, Clover" however the parser attached the name
         root = span.root
+        if _named_as(root, self.words):  # "the new aide is Beatriz", "Beatriz is her new aide"
+            return True
+        if start >= 2 and doc[start - 1].text == "," and any(  # "an aide through an agency, Lucy"
+                is_kind(t, self.words) for t in _before_comma(doc, start - 1)):
+            return True
         if self.relation and _does(root, self.words):
             return True
         for near in (root.head, *root.children, *root.head.children):
@@ -142,6 +157,25 @@ class Category:
             return any(is_kind(t, self.words) for t in before)
         # the same chunk: "a used Skoda Octavia estate"
         return any(is_kind(t, self.words) for t in _chunk_of(root))
+
+
+def _named_as(root: Any, words: frozenset[str]) -> bool:
+    """A name said to be one of the kind by a copula: "the new aide is Beatriz", "Lucy was our carer"."""
+    if root.dep_ not in ("attr", "nsubj") or root.head.lemma_ != "be":
+        return False
+    other = "nsubj" if root.dep_ == "attr" else "attr"
+    return any(c.dep_ == other and is_kind(c, words) for c in root.head.children)
+
+
+def _before_comma(doc: Any, comma: int) -> list[Any]:
+    """The words of the noun phrase a comma ends: back to the nearest verb or clause mark, at most six
+    ("a home health aide through an agency" of "we got a home health aide through an agency, Lucy")."""
+    out = []
+    for t in reversed(list(doc[max(comma - 6, doc[comma].sent.start) : comma])):
+        if t.pos_ in ("VERB", "AUX") or t.text in (",", ";", ":") or t.dep_ == "mark":
+            break
+        out.append(t)
+    return out
 
 
 def _does(root: Any, words: frozenset[str]) -> bool:
@@ -210,8 +244,9 @@ def taken_up(sent: Any) -> list[Span]:
                 target = next((g for g in c.children if g.dep_ == "pobj"), None)
             if target is not None and target.lower_ == "it" and sent.start > 0:  # "doing X. started it"
                 target = _last_object(sent.doc[: sent.start])
-            if target is None or target.pos_ == "PRON":
-                continue
+            if target is None or target.pos_ == "PRON" or lemma == "pick" and c.dep_ == "dobj" and any(
+                    g.dep_ in ("det", "poss") for o in t.children if o.dep_ == "dobj" for g in o.children):
+                continue  # "picked up golf" takes it up; "picked up a scooter" buys one
             last = max([target.i, *(g.i for g in target.children if g.dep_ == "dobj")])
             after = target.doc[last + 1] if last + 1 < len(target.doc) else None
             if target.pos_ == "PROPN" and after is not None and after.dep_ == "prep" \
@@ -268,7 +303,7 @@ def person_kind(head: str) -> bool:
 
 def activity_head(head: str) -> bool:
     """A head whose members are things people take up (hobbies, activities)."""
-    return head in ("hobby", "activity", "pastime", "interest")
+    return head in ("hobby", "activity", "pastime", "interest", "sport")
 
 
 def member_facts(ctx: Context, cat: Category, facts: list[Fact]) -> list[Fact]:
@@ -300,7 +335,8 @@ def category_of(ctx: Context, group: str, asked: Asked, mode: str, predicate: st
         rows = turns_with_terms(ctx, group, sorted(w for w in rel.words if len(w) >= 3), 2000)
         return relation_category(predicate, [r["text"] or "" for r in rows], lexicon)
     if not (asked.many and mode == "aggregation" and asked.head and not asked.count
-            and known_kinds(asked.head) and asked.kind in ("thing", "person", "pet_name")
+            and (known_kinds(asked.head) or asked.kind == "person" and person_kind(asked.head))
+            and asked.kind in ("thing", "person", "pet_name")
             and asked.head not in relatives
             and (asked.kind != "person" or person_kind(asked.head))):
         return None

@@ -198,7 +198,9 @@ def candidates(
                 spans = [replace(sp, text=doc[a:b].text, start=a, end=b, cued=sp.cued or tie_cues)
                          for sp in spans + members.spans(sent) for a, b in [widen(doc, sp.start, sp.end)]
                          if (sp.cued or pets or members.tied(doc, sp.start, sp.end))
-                         and not bare(sp.text, members)]  # a pet's name is typed by an animal word
+                         and (not bare(sp.text, members) or members.activity and sp.cued)]
+                # (a pet's name is typed by an animal word; "the bike" names no member, but "joined the
+                # choir" takes up an activity, which its kind word names)
             if not spans:
                 continue
             words = content_terms(sent.text)
@@ -261,10 +263,11 @@ def glued_cues(sent: Any, cues: set[str]) -> list[int]:
 def not_a_thing(tokens: Any, head: str, *, listing: bool = True) -> bool:
     """A span that answers no thing question: the head noun with only adjectives before it ("a
     lovely old instrument" names none), or in a list of things a place ("Sibiu" for "which
-    instruments has he owned"; one "which marathon" may well be "Rotterdam")."""
+    instruments has he owned"; one "which marathon" may well be "Rotterdam"), or a date."""
     start = tokens[0].i
     after_locative = start > 0 and tokens.doc[start - 1].lower_ in LOCATIVE
-    if listing and is_place_name(tokens.text, locative=after_locative):
+    if listing and (is_place_name(tokens.text, locative=after_locative)
+                    or all(t.ent_type_ in ("DATE", "TIME") for t in tokens)):  # nor is a date ("December")
         return True
     last = tokens[-1]
     bare = last.lemma_.lower() == head or last.lower_ in (head, head + "s")

@@ -9,13 +9,14 @@ the subject's own turns, checks the question's presuppositions (`procedures.prem
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from planners.asked import Asked
+from planners.asked import Asked, kind_of_noun
 from planners.query_text import names_in
 from planners.question import Question
-from tkg.models import Evidence
+from tkg.models import Evidence, Fact
 from tkg.nlp import parse, parse_many
 from tkg.text import content_terms
 
@@ -58,7 +59,7 @@ from .reader import (
 from .residence import lives_question
 from .result import ProcedureResult
 from .sentence_value import echoed, names_kind, sentence_for_value
-from .slots import FAR_PAST, group_time
+from .slots import FAR_PAST, group_time, lexicon_for
 from .span_words import CATEGORY_MEMBERS, SPAN_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
 from .transactions import read_sale, sale_question
@@ -147,6 +148,11 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
                            own=teller)
         if not names_date(result.answer):  # the procedure's date stands (a turn's, an edge's); a sentence not
             return no_information("no turn ties a date to the event", result.evidence or turns[:5], trace)
+    if asked.count and asked.head and mode == "aggregation" and not result.trace.get("from_graph") \
+            and by_category and kind_of_noun(asked.head) not in ("number", "date"):
+        counted = count_of_list(ctx, q, group, as_of=as_of, result=result, predicate=predicate)
+        if counted is not None:  # "how many sports has she taken up": the sports a list names
+            return counted
     if asked.kind == "date" or asked.count:  # dates and counts are the procedures' (temporal, aggregation)
         return sentence_for_value(q, result, trace, turns)
     if asked.kind == "event" or (asked.yesno and asked.kind == "thing" and not asked.head):
@@ -181,7 +187,11 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     if predicate is None and asserted is not None:
         cue_set |= relation_cues(ctx, asserted)  # "who is she marrying": "Sam proposed" says it too
     walked = bool(result.trace.get("from_graph"))  # a chain walked over edges needs no bridge
-    relation = relation_of(ctx, q, subject) if subject is not None and not walked else None
+    kinds = category_of(ctx, group, asked, mode, predicate, relatives=_RELATION_HEADS) \
+        if by_category else None
+    # "which aides have helped Dana's mother": the category names who is asked; whose, only which ones
+    listed = kinds is not None and asked.kind == "person" and not kinds.relation
+    relation = relation_of(ctx, q, subject) if subject is not None and not walked and not listed else None
     rel_cues: set[str] = set()
     if relation is not None and subject is not None:
         rel_cues = relation_cues(ctx, relation)
@@ -216,8 +226,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     if "bridge" in trace and subject is not None and not unnamed:  # the bridge person's own edges answer too
         own = bridge_facts(ctx, group, subject, q, predicate, window)
         facts, evidence = facts + own, dedupe(evidence + fact_evidence(ctx, group, own))
-    kinds = category_of(ctx, group, asked, mode, predicate, relatives=_RELATION_HEADS) \
-        if by_category else None
+    if kinds is None and asked.many and asked.kind == "organisation" and asked.head and not walked:
+        facts = headed_facts(ctx, asked.head, facts)
     if kinds is not None:  # a list of a head noun's members: only edges of its relation or its members
         facts = member_facts(ctx, kinds, facts)
         trace["members"] = {"head": kinds.head, "names": sorted(kinds.names)}
@@ -292,7 +302,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     answer = phrase(asked, chosen)
     if asked.yesno:
         answer = f"Yes, {answer}"
-    trace["support"] = [c.evidence.source_ref for c in chosen]
+    trace["support"], trace["listed"] = [c.evidence.source_ref for c in chosen], [c.value for c in chosen]
     values = content_terms(" ".join(c.value for c in chosen))  # the turns that may name it again (lead.py)
     pool = dedupe(turns + subject_turns(ctx, group, subject, values)) if subject and "dated_by" in how else []
     lead = leading(asked.kind if asked.kind in TYPED and not asked.many else None, how, graph + turn_cands,
@@ -314,6 +324,30 @@ def echoes(asked: Asked, doc: Any) -> set[str]:
         return set()
     nouns = {t for t in doc if t.pos_ == "NOUN" and t.lower_ != asked.head}
     return {w for t in nouns for w in (t.lower_, t.lemma_.lower())}
+
+
+def count_of_list(ctx: Context, q: Question, group: str, *, as_of: datetime | None, result: ProcedureResult,
+                  predicate: str | None) -> Reading | None:
+    """A count of a head noun's things read as the list of them ("how many sports has Ilse taken up" is
+    how many "which sports has Ilse taken up" names), or None when the list names none."""
+    head = q.asked.head
+    listing = replace(q, asked=replace(q.asked, kind=kind_of_noun(head), many=True, count=False))
+    listed = read(ctx, listing, group, mode="aggregation", as_of=as_of, result=result, predicate=predicate)
+    if listed is None or listed.abstained or not listed.trace.get("listed"):
+        return None
+    values = listed.trace["listed"]
+    return replace(listed, answer=f"{len(values)}: {listed.answer}",
+                   trace={**listed.trace, "asked": q.asked.to_trace(), "counted": values})
+
+
+def headed_facts(ctx: Context, head: str, facts: list[Fact]) -> list[Fact]:
+    """The retrieved edges a list of ``head`` organisations may list: of the relation the head names
+    ("companies": works_at) or whose object or qualifier says the head ("Harbour Rowing Club");
+    "member_of evening pottery class" lists no companies, though its object is an organisation too."""
+    entry = lexicon_for(ctx.registry).nouns.get(head)
+    words = kind_words(head)
+    return [f for f in facts if (entry is not None and not entry.inverse and f.predicate == entry.predicate)
+            or words & set(f"{f.object} {f.qualifier}".lower().split())]
 
 
 def count_reading(ctx: Context, group: str, subject: Subject, head: str, turns: list[Evidence],

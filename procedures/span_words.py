@@ -30,7 +30,8 @@ ROLE_HEADS = frozenset(
     secretary
     singer specialist student supervisor surgeon tailor teacher technician tester therapist translator tutor
     vet veterinarian waiter waitress writer crew attendant captain principal administrator strategist planner
-    copywriter marketer recruiter mechanic janitor porter steward stewardess resident registrar
+    copywriter marketer recruiter mechanic janitor porter steward stewardess resident registrar aide carer
+    caregiver
     """.split()
 )
 STATUS_WORDS: dict[str, str] = {

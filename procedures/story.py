@@ -37,7 +37,17 @@ from .result import ProcedureResult
 from .retrieval import retrieve
 from .slots import FAR_FUTURE, FAR_PAST, group_time, resolve_window
 from .synthesis import format_day
-from .topic import PLAIN_STEMS, change_in, matches, relation_phrases, relatives, says_something, text_stems
+from .topic import (
+    PLAIN_STEMS,
+    VALUE_KINDS,
+    change_in,
+    matches,
+    relation_phrases,
+    relatives,
+    says_something,
+    text_stems,
+    values_said,
+)
 
 if TYPE_CHECKING:
     from planners.payloads import Payload
@@ -85,6 +95,7 @@ class Ties:
     values: set[str]
     sources: set[str]
     echoes: set[str] = field(default_factory=set)
+    kinds: tuple[str, ...] = ()  # the kinds of value the topic names ("date", "time"): a turn stating one
 
     def score(self, row: Row, text: str, stems: frozenset[str], near: float, other: bool) -> Scored:
         """``text``: what the turn states; ``stems``: the loose stems of its words."""
@@ -94,9 +105,10 @@ class Ties:
             "relatives": sorted(stems & (self.related - self.own))[:MAX_RELATIVES],
             "values": sorted(stems & self.values), "source": row["uuid"] in self.sources,
             "echoes": sorted(stems & self.echoes), "change": change_in(text), "near": round(near, 2),
+            "states": values_said(text, self.kinds),
         }
         words = (TOPIC_WORD * len(why["topic"]) + PHRASE * bool(found) + RELATIVE * len(why["relatives"])
-                 + VALUE * bool(why["values"]) + SOURCE * why["source"])
+                 + VALUE * bool(why["values"]) + TOPIC_WORD * bool(why["states"]) + SOURCE * why["source"])
         echo = ECHO * bool(why["echoes"])  # ties a turn only with a change: "lumenkraft let four of us go"
         tied = words > 0 or near >= NEAR or bool(echo and why["change"])
         score = words + echo + near + OTHER_SPEAKER * other + CHANGE * (why["change"] is not None and tied)
@@ -116,7 +128,8 @@ def story(ctx: Context, q: Question, group: str, payload: Payload, subject: Subj
     ties = Ties(own, related, relation_phrases(family, ctx.registry),
                 {s for f in facts for w in terms(f.object)
                  if len(w) > 2 and w not in STOPWORDS and (s := loose_stem(w)) not in PLAIN_STEMS} - own,
-                {ep for f in facts for ep in f.episodes[:1]})
+                {ep for f in facts for ep in f.episodes[:1]},
+                kinds=tuple(dict.fromkeys(VALUE_KINDS[w] for w in words if w in VALUE_KINDS)))
     topic = " ".join(words)
     rows = _candidates(ctx, group, q, topic, payload, subject, as_of, timed)
     stated = {r["uuid"]: _statements(r.get("text") or "") for r in rows}
@@ -142,7 +155,8 @@ def story(ctx: Context, q: Question, group: str, payload: Payload, subject: Subj
             near = Closeness({u: max(z, again.z.get(u, z)) for u, z in near.z.items()}, near.sentence)
         scored = ranked()
     said = any(s.why["words"] for s in scored)  # a topic no turn words is not in the conversation
-    chosen = [s for s in scored if said and s.why["tied"] and s.score >= FLOOR][:MAX_BULLETS]
+    eligible = [s for s in scored if said and s.why["tied"] and s.score >= FLOOR]
+    chosen = spread(eligible)
     trace: dict[str, Any] = {
         "procedure": "long_form", "summary": "topic", "topic": list(words), "relations": sorted(family),
         "echoes": sorted(ties.echoes), "worded": said, "subject": subject.name if subject else None,
@@ -157,11 +171,32 @@ def story(ctx: Context, q: Question, group: str, payload: Payload, subject: Subj
         related_turns = [turn_evidence(s.row, s.score, group) for s in scored[:RELATED]]
         trace.update(reason=why, evidence="related turns")
         return ProcedureResult("", related_turns, facts, True, trace)
-    evidence = [turn_evidence(s.row, s.score, group) for s in chosen]
+    told = [turn_evidence(s.row, s.score, group) for s in chosen]
+    # the evidence: the best turns, as many as the bullets, and the days' turns the bullets add, best first
+    shown = {id(s): s for s in eligible[:MAX_BULLETS] + chosen}
+    evidence = [turn_evidence(s.row, s.score, group) for s in sorted(shown.values(), key=lambda s: -s.score)]
     keys = own | related | ties.values
-    timeline = sorted(evidence, key=lambda e: (e.valid_at or _EPOCH, e.source_ref or ""))
+    timeline = sorted(told, key=lambda e: (e.valid_at or _EPOCH, e.source_ref or ""))
     bullets = [_bullet(e, keys, near.sentence.get(e.episode, "")) for e in timeline]
     return ProcedureResult("\n".join(bullets), evidence, facts, False, trace)
+
+
+def spread(eligible: list[Scored]) -> list[Scored]:
+    """At most `MAX_BULLETS` of the ``eligible`` turns (best first): the best of each day they were said
+    on first, so a story that changed over months is told from its start to its end rather than by the
+    day that said most about it, then the best of the rest."""
+    days: dict[Any, Scored] = {}
+    for s in eligible:
+        days.setdefault(_day(s.row), s)
+    firsts = sorted(days.values(), key=lambda s: -s.score)[:MAX_BULLETS]
+    taken = {id(s) for s in firsts}
+    rest = [s for s in eligible if id(s) not in taken]
+    return sorted(firsts + rest[: MAX_BULLETS - len(firsts)], key=lambda s: -s.score)
+
+
+def _day(row: Row) -> Any:
+    when = row.get("valid_at")
+    return when.date() if isinstance(when, datetime) else when
 
 
 def story_subject(q: Question, speakers: dict[str, int]) -> Subject | None:

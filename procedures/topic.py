@@ -29,10 +29,11 @@ from collections.abc import Collection, Iterable
 from functools import lru_cache
 from importlib import resources
 
-from planners.cues import find_time_anchor
+from planners.cues import find_time_anchor, without_span
 from planners.query_text import QUESTION_FRAME
 from tkg.predicates import Predicate, PredicateRegistry
 from tkg.text import STOPWORDS, content_terms, loose_stem, split_sentences, terms
+from tkg.time_words import LONG_MONTH
 
 # The relations that tell one part of a life: a topic that names one of them is about all of them.
 FAMILIES: tuple[frozenset[str], ...] = (
@@ -51,6 +52,29 @@ _PHRASAL_FRAME = re.compile(r"\b(?:turn(?:ed)?|work(?:ed)?|pan(?:ned)?)\s+out\b"
 # Too common to tie a turn to a topic, whichever relation's phrase they come from.
 _GENERIC = frozenset("""be get go going went gone take make come do have put give keep start set say see back
     new week weekend call head spend return away end living day line first stop step data game""".split())
+
+
+_MONTHS = rf"(?:{LONG_MONTH}|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?)"
+# topic words that name a kind of value, and how a turn states one: "how did the wedding *date* change" is
+# told by the turns that state dates, "how did his race *times* progress" by those that state times
+_VALUE_SAID = {
+    "date": re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTHS}"
+                       rf"|{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?|(?:19|20)\d{{2}})\b", re.I),
+    "time": re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b|\b\d+\s*(?:min|mins|minutes|seconds|secs)\b", re.I),
+    "amount": re.compile(r"[£$€]\s?\d|\b\d+(?:\.\d+)?\s?(?:k|grand|pounds|dollars|euros)\b", re.I),
+}
+_VALUE_WORDS = {"date": "date dates day days", "time": "time times pace pb pbs result results",
+                "amount": "salary salaries pay price prices rent cost costs budget budgets wage wages"}
+VALUE_KINDS = {w: kind for kind, words in _VALUE_WORDS.items() for w in words.split()}
+
+
+def values_said(text: str, kinds: Iterable[str]) -> list[str]:
+    """The kinds of value (of ``kinds``) ``text`` states a value of: a date, a time, a sum of money.
+
+    >>> values_said("PB is 1:48:30 from Leeds, race on June 4th", ["time", "date"])
+    ['time', 'date']
+    """
+    return [k for k in kinds if _VALUE_SAID[k].search(text)]
 
 
 @lru_cache(maxsize=1)
@@ -106,8 +130,12 @@ def topic_words(question: str, subject_names: Collection[str]) -> tuple[str, ...
     anchor = find_time_anchor(question)
     text = _PHRASAL_FRAME.sub(" ", anchor.cut(question) if anchor else question)
     own = {w for n in subject_names for w in terms(n)}
-    words = [w for w in terms(text) if len(w) > 1 and w not in STOPWORDS and w not in QUESTION_FRAME
-             and w not in _FRAME and w not in own and w != "s"]
+
+    def kept(said: str) -> list[str]:
+        return [w for w in terms(said) if len(w) > 1 and w not in STOPWORDS and w not in QUESTION_FRAME
+                and w not in _FRAME and w not in own and w != "s"]
+
+    words = kept(without_span(text)) or kept(text)  # the span is the topic when nothing else is
     return tuple(dict.fromkeys(words))
 
 
@@ -143,8 +171,8 @@ def _meets(a: str, b: str) -> bool:
 def relatives(words: tuple[str, ...], registry: PredicateRegistry) -> tuple[frozenset[str], frozenset[str]]:
     """The relations the (lower-case) topic words name, with their family, and the loose stems of every
     word the registry keeps for them (see the module doc)."""
-    named = {p.name for p in registry.predicates() for w in words
-             if any(_meets(w, r) for r in _naming_words(p))}
+    named = {p.name for p in registry.predicates() for w in words  # a word the relation's own phrase
+             if len(w) > 4 and w in p.phrases or any(_meets(w, r) for r in _naming_words(p))}  # ("living")
     family = set(named).union(*(f for f in FAMILIES if f & named))
     kept: set[str] = set().union(*(_registry_words(registry.get(n)) for n in family if n in registry))
     return frozenset(family), frozenset(loose_stem(w) for w in kept)
