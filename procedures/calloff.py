@@ -24,7 +24,7 @@ from tkg.time_words import MONTHS, WEEKDAYS
 from .about import Subject
 from .abstain import GENERIC
 from .slots import FAR_PAST
-from .stated import CALLED_OFF, called_off, hypothetical, negated
+from .stated import CALLED_OFF, called_off, governing_verb, hypothetical, negated
 
 # "how did the talk go?": an outcome question presupposes the thing took place (other "how did …"
 # summaries, "how did her job change", presuppose nothing)
@@ -91,15 +91,11 @@ def followed(q: Question, subject: Subject | None, turns: list[Evidence]) -> set
 def _told_done(t: Any) -> bool:
     """The verb the noun hangs on tells it as done ("I *won* my first tournament", "we've *seen* the
     fjords"), not as arranged ("we've *booked* a cruise") nor denied."""
-    x = t
-    for _ in range(4):
-        if x.head is x:
-            return False
-        x = x.head
-        if x.pos_ in ("VERB", "AUX"):
-            past = x.tag_ == "VBD" or x.tag_ == "VBN" and any(c.lemma_ == "have" for c in x.children)
-            return past and x.lemma_.lower() not in _ARRANGE and not any(c.dep_ == "neg" for c in x.children)
-    return False
+    x = governing_verb(t, 4)
+    if x is None:
+        return False
+    past = x.tag_ == "VBD" or x.tag_ == "VBN" and any(c.lemma_ == "have" for c in x.children)
+    return past and x.lemma_.lower() not in _ARRANGE and not any(c.dep_ == "neg" for c in x.children)
 
 
 def asks(text: str) -> bool:

@@ -43,17 +43,23 @@ def called_off(sent: Any, token: Any) -> bool:
 _OFF_VERBS = frozenset("cancel postpone scrap axe shelve".split())
 
 
-def _off_verb(token: Any) -> bool:
-    """The verb ``token`` hangs on calls it off ("they cancelled the whole October meetup"), with
-    only nouns and prepositions between them."""
+def governing_verb(token: Any, steps: int) -> Any | None:
+    """The first verb (or auxiliary) up ``token``'s head chain within ``steps`` steps, or None:
+    the verb a noun hangs on, past the nouns and prepositions between them."""
     x = token
-    for _ in range(3):
+    for _ in range(steps):
         if x.head is x:
-            return False
+            return None
         x = x.head
         if x.pos_ in ("VERB", "AUX"):
-            return x.lemma_.lower() in _OFF_VERBS and not any(c.dep_ == "neg" for c in x.children)
-    return False
+            return x
+    return None
+
+
+def _off_verb(token: Any) -> bool:
+    """The verb ``token`` hangs on calls it off ("they cancelled the whole October meetup")."""
+    x = governing_verb(token, 3)
+    return x is not None and x.lemma_.lower() in _OFF_VERBS and not any(c.dep_ == "neg" for c in x.children)
 
 
 def negated(sent: Any, token: Any | None = None) -> bool:
