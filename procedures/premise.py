@@ -321,9 +321,11 @@ def last_word_calls_off(q: Question, subject: Subject | None, turns: list[Eviden
     if not nouns:
         return None
     last: dict[str, tuple[bool, Evidence]] = {}  # noun → (its last word calls it off, that turn)
-    for ev in sorted(turns, key=lambda e: e.valid_at or FAR_PAST):
-        if nouns.isdisjoint(stem(t.lower_) for t in pipeline().tokenizer(ev.text)):
-            continue  # names none of them (the parse's own tokens): nothing to follow, no parse
+    # only turns naming one of them (the parse's own tokens) are followed, and parsed, in one batch
+    naming = [ev for ev in sorted(turns, key=lambda e: e.valid_at or FAR_PAST)
+              if not nouns.isdisjoint(stem(t.lower_) for t in pipeline().tokenizer(ev.text))]
+    parse_many([ev.text for ev in naming])
+    for ev in naming:
         for sent in parse(ev.text).sents:
             if hypothetical(sent):
                 continue  # a question or a plan neither calls off nor restores
