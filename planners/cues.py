@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from tkg.time_words import HOLIDAY as _HOLIDAY
 from tkg.time_words import LONG_MONTH as _MONTH_FULL
@@ -68,8 +69,10 @@ _ANCHOR = re.compile(
 )
 
 
+@lru_cache(maxsize=10_000)
 def find_time_anchor(question: str) -> TimeAnchor | None:
-    """The first date-like anchor in `question`, without "in"/"as of"/"during".
+    """The first date-like anchor in `question`, without "in"/"as of"/"during" (kept per text: the
+    planner and the procedures look for it in one question several times).
 
     >>> find_time_anchor("Where did Priya live in March 2023?").text
     'March 2023'

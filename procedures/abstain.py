@@ -263,8 +263,15 @@ _INFLECTION = r"(?:e|s|es|ed|d|ing|er|ers|ly|y|ies|ation|ations)?"
 def _says(text: str, needle: str) -> bool:
     """Whether `text` (lower-case) has a word that is `needle` plus at most an inflection; a final
     "e" may drop before it ("live" in "living")."""
+    return _needle_pattern(needle).search(text) is not None
+
+
+@lru_cache(maxsize=10_000)
+def _needle_pattern(needle: str) -> re.Pattern[str]:
+    """`_says`'s pattern for ``needle``, compiled once (the gate tests a few needles against every
+    turn that contains them, question after question)."""
     base = re.escape(needle[:-1]) + "e?" if needle.endswith("e") and len(needle) >= 4 else re.escape(needle)
-    return re.search(rf"(?<![^\W_]){base}{_INFLECTION}(?![^\W_])", text) is not None
+    return re.compile(rf"(?<![^\W_]){base}{_INFLECTION}(?![^\W_])")
 
 
 @lru_cache(maxsize=8)

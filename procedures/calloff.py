@@ -17,7 +17,7 @@ from typing import Any
 
 from planners.question import Question
 from tkg.models import Evidence
-from tkg.nlp import parse, pipeline
+from tkg.nlp import parse, parse_many, pipeline
 from tkg.text import split_sentences, stem, stems_of
 from tkg.time_words import MONTHS, WEEKDAYS
 
@@ -77,9 +77,10 @@ def followed(q: Question, subject: Subject | None, turns: list[Evidence]) -> set
     """The question's nouns and the bigger things the turns name them in (see the module doc)."""
     nouns = question_nouns(q, subject)
     out = set(nouns)
-    for ev in turns:
-        if nouns.isdisjoint(stem(t.lower_) for t in pipeline().tokenizer(ev.text)):
-            continue
+    naming = [ev for ev in turns
+              if not nouns.isdisjoint(stem(t.lower_) for t in pipeline().tokenizer(ev.text))]
+    parse_many([ev.text for ev in naming])  # only the turns naming one, parsed in one batch
+    for ev in naming:
         for sent in parse(ev.text).sents:
             for t in _named(sent, nouns):
                 bigger = _bigger_thing(t)
@@ -118,9 +119,11 @@ def last_called_off(q: Question, subject: Subject | None, turns: list[Evidence],
         return None
     last: dict[str, tuple[bool, Evidence]] = {}  # noun → (its last word calls it off, that turn)
     done: set[str] = set()  # common nouns some sentence told as done: one of many ("I won a tournament")
-    for ev in sorted(turns, key=lambda e: e.valid_at or FAR_PAST):
-        if nouns.isdisjoint(stem(t.lower_) for t in pipeline().tokenizer(ev.text)):
-            continue  # names none of them (the parse's own tokens): nothing to follow, no parse
+    # only turns naming one of them (the parse's own tokens) are followed, and parsed, in one batch
+    naming = [ev for ev in sorted(turns, key=lambda e: e.valid_at or FAR_PAST)
+              if not nouns.isdisjoint(stem(t.lower_) for t in pipeline().tokenizer(ev.text))]
+    parse_many([ev.text for ev in naming])
+    for ev in naming:
         asked: set[str] = set()  # followed nouns a question of this turn names
         for sent in parse(ev.text).sents:
             named = _named(sent, nouns)

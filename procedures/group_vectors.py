@@ -84,9 +84,58 @@ class GroupVectors:
         return {}
 
     @cached_property
+    def turns(self) -> TurnRows:
+        """The rows of each turn (its turn and sentence rows), for scoring every turn of a group at once."""
+        return TurnRows.of(self.rows)
+
+    @cached_property
     def kinds(self) -> np.ndarray:
         """Each row's kind (turn, sentence, fact), in row order."""
         return np.array([str(r.get("kind")) for r in self.rows], dtype=object)
+
+
+@dataclass(frozen=True)
+class TurnRows:
+    """Each turn's turn and sentence rows as positions in a group's rows: ``turns`` in the order their
+    first such row comes; ``own`` their positions turn by turn (each turn's from ``starts``, in row
+    order); ``sentences`` the sentence rows' positions, ``of_sentence`` the turn (index into ``turns``)
+    of each, in row order."""
+
+    turns: list[str]
+    own: np.ndarray
+    starts: np.ndarray
+    sentences: np.ndarray
+    of_sentence: np.ndarray
+
+    @classmethod
+    def of(cls, rows: list[Row]) -> TurnRows:
+        own: dict[str, list[int]] = {}
+        sentences: list[tuple[str, int]] = []
+        for i, row in enumerate(rows):
+            kind = row.get("kind")
+            if kind in ("turn", "sentence"):
+                turn = str(row.get("episode_uuid") or "")
+                own.setdefault(turn, []).append(i)
+                if kind == "sentence":
+                    sentences.append((turn, i))
+        index = {t: k for k, t in enumerate(own)}
+        sizes = [len(at) for at in own.values()]
+        return cls(list(own), np.array([i for at in own.values() for i in at], dtype=np.intp),
+                   np.array(np.cumsum([0, *sizes[:-1]]) if sizes else [], dtype=np.intp),
+                   np.array([i for _, i in sentences], dtype=np.intp),
+                   np.array([index[t] for t, _ in sentences], dtype=np.intp))
+
+    def best(self, scores: np.ndarray) -> tuple[np.ndarray, dict[int, int]]:
+        """Each turn's best score among its rows (in ``turns`` order), and the position of each turn's
+        closest sentence (the first of equals) by its index in ``turns``."""
+        if not self.turns:
+            return np.zeros(0, dtype=scores.dtype), {}
+        best = np.maximum.reduceat(scores[self.own], self.starts)
+        values = scores[self.sentences]
+        order = np.lexsort((self.sentences, -values, self.of_sentence))  # by turn, best first, row order
+        first = order[np.r_[True, self.of_sentence[order][1:] != self.of_sentence[order][:-1]]] \
+            if len(order) else order
+        return best, {int(self.of_sentence[k]): int(self.sentences[k]) for k in first}
 
 
 @cache

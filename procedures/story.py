@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -96,23 +97,33 @@ class Ties:
     sources: set[str]
     echoes: set[str] = field(default_factory=set)
     kinds: tuple[str, ...] = ()  # the kinds of value the topic names ("date", "time"): a turn stating one
+    _fixed: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict, repr=False)
 
     def score(self, row: Row, text: str, stems: frozenset[str], near: float, other: bool) -> Scored:
         """``text``: what the turn states; ``stems``: the loose stems of its words."""
-        found = self.phrases.search(text) if self.phrases is not None else None
-        why: dict[str, Any] = {
-            "topic": sorted(stems & self.own), "phrase": found.group(0) if found else None,
-            "relatives": sorted(stems & (self.related - self.own))[:MAX_RELATIVES],
-            "values": sorted(stems & self.values), "source": row["uuid"] in self.sources,
-            "echoes": sorted(stems & self.echoes), "change": change_in(text), "near": round(near, 2),
-            "states": values_said(text, self.kinds),
-        }
-        words = (TOPIC_WORD * len(why["topic"]) + PHRASE * bool(found) + RELATIVE * len(why["relatives"])
-                 + VALUE * bool(why["values"]) + TOPIC_WORD * bool(why["states"]) + SOURCE * why["source"])
+        key = (str(row["uuid"]), text)
+        fixed = self._fixed.get(key)
+        if fixed is None:  # what feedback leaves as it was (a story weighs each turn twice)
+            found = self.phrases.search(text) if self.phrases is not None else None
+            fixed = self._fixed[key] = {
+                "topic": _sorted(stems & self.own), "phrase": found.group(0) if found else None,
+                "relatives": _sorted(stems & (self.related - self.own))[:MAX_RELATIVES],
+                "values": _sorted(stems & self.values), "source": row["uuid"] in self.sources,
+                "states": values_said(text, self.kinds),
+            }
+        why: dict[str, Any] = {**fixed, "echoes": _sorted(stems & self.echoes), "change": change_in(text),
+                               "near": round(near, 2)}
+        words = (TOPIC_WORD * len(why["topic"]) + PHRASE * bool(why["phrase"] is not None)
+                 + RELATIVE * len(why["relatives"]) + VALUE * bool(why["values"])
+                 + TOPIC_WORD * bool(why["states"]) + SOURCE * why["source"])
         echo = ECHO * bool(why["echoes"])  # ties a turn only with a change: "lumenkraft let four of us go"
         tied = words > 0 or near >= NEAR or bool(echo and why["change"])
         score = words + echo + near + OTHER_SPEAKER * other + CHANGE * (why["change"] is not None and tied)
         return Scored(row, round(score, 3), {**why, "words": words > 0, "tied": tied})
+
+
+def _sorted(found: set[str] | frozenset[str]) -> list[str]:
+    return sorted(found) if found else []
 
 
 def story(ctx: Context, q: Question, group: str, payload: Payload, subject: Subject | None,
@@ -234,8 +245,9 @@ def _rare_words(turns: list[Row], best: list[str], speakers: set[str]) -> set[st
     return {w for w, n in seen.items() if 2 <= n <= limit}
 
 
+@lru_cache(maxsize=50_000)
 def _statements(text: str) -> str:
-    """The sentences of a turn that state something (its questions ask)."""
+    """The sentences of a turn that state something (its questions ask), kept per text."""
     return " ".join(s for s in split_sentences(text) or [text] if not s.rstrip().endswith("?"))
 
 
@@ -286,13 +298,15 @@ def _closeness(gv: GroupVectors, vector: Any, rows: list[Row]) -> Closeness:
     scores = gv.scores(vector)
     best: dict[str, float] = {}
     sentence: dict[str, tuple[float, str]] = {}
-    for i, row in enumerate(gv.rows):
-        turn, kind, s = str(row.get("episode_uuid") or ""), row.get("kind"), float(scores[i])
-        if turn not in wanted or kind not in ("turn", "sentence"):
+    turns = gv.turns
+    top, closest = turns.best(scores)
+    for k, turn in enumerate(turns.turns):  # turns in the order their rows first come
+        if turn not in wanted:
             continue
-        best[turn] = max(best.get(turn, -1.0), s)
-        if kind == "sentence" and s > sentence.get(turn, (-1.0, ""))[0]:
-            sentence[turn] = (s, str(row.get("text") or ""))
+        best[turn] = max(-1.0, float(top[k]))
+        at = closest.get(k)
+        if at is not None and float(scores[at]) > -1.0:
+            sentence[turn] = (float(scores[at]), str(gv.rows[at].get("text") or ""))
     if len(best) < 2:
         return Closeness({}, {})
     values = np.array(list(best.values()))

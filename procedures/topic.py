@@ -196,16 +196,20 @@ def relation_phrases(family: frozenset[str], registry: PredicateRegistry) -> re.
     return re.compile("|".join(sorted(found)), re.I) if found else None
 
 
+@lru_cache(maxsize=50_000)
 def change_in(text: str) -> str | None:
-    """The first word or phrase of ``text`` that says something changed, else None."""
+    """The first word or phrase of ``text`` that says something changed, else None (kept per text: a
+    story weighs every turn of its group twice a question)."""
     m = _CHANGE_PHRASES.search(text)
     if m:
         return m.group(0).lower()
     return next((w for w in terms(text) if w in _CHANGE_WORDS), None)
 
 
+@lru_cache(maxsize=50_000)
 def says_something(text: str) -> bool:
-    """Whether a turn states anything: enough content words (fewer with a change), and not only questions."""
+    """Whether a turn states anything: enough content words (fewer with a change), and not only questions
+    (kept per text, as `change_in`)."""
     sentences = split_sentences(text) or [text]
     if all(s.rstrip().endswith("?") for s in sentences):
         return False

@@ -15,6 +15,7 @@ from procedures.reader import Candidate, choose
 from procedures.result import ProcedureResult
 from procedures.sentence_value import sentence_for_value
 from procedures.spans import spans_of
+from tkg import nlp
 from tkg.models import NO_INFORMATION, Evidence
 from tkg.nlp import parse
 
@@ -128,3 +129,22 @@ def test_a_lone_thing_needs_more_support_than_a_typed_value() -> None:
     person = [Candidate("Tobiah", 0.58, ev.valid_at, ev, "turn")]
     chosen, _ = choose(asked_for("Who does Tamsin live with?"), person, latest=False, window=None)
     assert [c.value for c in chosen] == ["Tobiah"]
+
+
+def test_the_call_off_check_parses_only_the_turns_naming_the_thing_in_one_batch(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    batches: list[list[str]] = []
+    real = nlp._parse_batch
+
+    def record(texts: list[str]) -> list[object]:
+        batches.append(list(texts))
+        return real(texts)
+
+    monkeypatch.setattr(nlp, "_parse_batch", record)
+    texts = ["Booked the Quillhaven cabin for the 12th, unit 4417!", "no news from the plumber, unit 4417",
+             "the quillhaven cabin fell through, unit 4417",
+             "we found another cabin near Quillhaven, unit 4417"]
+    turns = [_turn(t, i + 1, f"D{i + 1}:1") for i, t in enumerate(texts)]
+    got = last_word_calls_off(parse_question("What did Tamsin cook at Quillhaven?"), None, turns)
+    assert batches == [[texts[0], texts[2], texts[3]]]  # the plumber's turn names no Quillhaven: not parsed
+    assert got is None  # a later plain statement restores it
