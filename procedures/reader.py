@@ -173,7 +173,8 @@ def candidates(
         for sent, a in zip(sents, per_sent, strict=True):
             if not (listener and FIRST.search(sent.text) and not SECOND.search(sent.text)):
                 a = max(a, 0.8 * turn_about)  # "I …" to the subject is about the speaker, whatever else
-            at = [i for i, st, low, lemma in token_words(sent) if st in cues or (pets and low in PET_WORDS)
+            at = [i for i, st, low, lemma in token_words(sent)  # "got" says the question's "get"
+                  if st in cues or lemma in cues or (pets and low in PET_WORDS)
                   or (orgs and lemma in ROLE_HEADS)] + glued_cues(sent, cues)
             near_cues = at + [
                 i - 4 for i in last_cues[-1:]

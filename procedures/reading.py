@@ -104,8 +104,10 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     listing = asked.many and mode == "aggregation"  # a list reads all the subject's turns
     home = predicate == "lives_in" and not asked.many and lives_question(question)
     every = listing or home and subject is not None and subject.speaker  # so does where a speaker lives
-    turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set, k=60 if every else 24,
-                                                   own=every))
+    # "what does she ride now": the turns naming a member of the category ("an electric scooter") too
+    members_of = SPAN_MEMBERS.get(asked.head, frozenset()) if asked.kind == "thing" and not listing else ()
+    turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set | content_terms(" ".join(
+        members_of)), k=60 if every else 24, own=every))
     kin = presupposed(q)  # the turns that would state a presupposed relative or pet ("my son", "our dog")
     stating = subject_turns(ctx, group, subject, content_terms(" ".join(kin))) if kin else []
     premise = check(q, subject, dedupe(turns + stating), speakers)
@@ -183,6 +185,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
                             fetch=lambda terms: subject_turns(ctx, group, who, terms, own=True),
                             terms=content_terms(question, drop=sorted(subject.aliases)))
         trace["relation"] = relation.to_trace()
+        if found is not None and norm(found.name) == norm(f"{subject.name}'s {relation.word}"):
+            found = None  # the ingest's name for a relative never named ("Tariq's sister"): read as unnamed
         stand_in = unnamed_relative(relation, subject, dedupe(result.evidence + subject_turns(
             ctx, group, subject, rel_cues))) if found is None else None
         if stand_in is not None:  # "my daughter … she settled in Bath": read the daughter's turns

@@ -212,6 +212,8 @@ def copula_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             )
             if title.split()[0] in _PRAISE:
                 continue  # "you're a great teacher" is praise, not a job
+            acronyms = {w.lower(): w for w in m.group("obj").split() if w.isupper() and len(w) > 1}
+            title = " ".join(acronyms.get(w, w) for w in title.split())  # "UX designer", not "ux designer"
             for subject, conf, extra in subjects(m, sent, comp):
                 out.extend(extra)
                 out.append(

@@ -1,0 +1,114 @@
+"""What a "now" question needs the ingest to have kept: a relative named by its owner stays apart from
+the owner ("my parents" is not the speaker), a job said with "still" and an acronym ("still a junior QA
+engineer at …"), a time in a later "…, but" clause not dating the one before, "moved into" a named
+place, and two people moving together ("Ferdie and Maud moved into …"). Our own sentences
+(tests/data/reader/latest_moves.json)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from reliability.common import ingested
+
+from planners.hop_planner import find_mentions
+from tkg.extract.engine import extract
+from tkg.ingest.resolve import EntityResolver
+from tkg.memory import Memory
+from tkg.predicates import PredicateRegistry
+
+DATA = Path(__file__).parent / "data" / "reader" / "latest_moves.json"
+SAID = datetime(2024, 2, 12, 19, 5, tzinfo=UTC)
+REG = PredicateRegistry.load()
+
+
+def _facts(text: str, speaker: str = "Ysolde") -> set[tuple[str, str, str, str]]:
+    got = extract(text, speaker=speaker, listeners=["Corwin"], when=SAID, registry=REG)
+    return {(c.subject, c.predicate, c.object, c.polarity) for c in got}
+
+
+def test_a_relative_named_by_its_owner_is_not_the_owner() -> None:
+    for order in (["Ysolde's parents", "Ysolde"], ["Ysolde", "Ysolde's parents"]):
+        idx = EntityResolver("g", [])
+        first, second = (idx.resolve(n, "person") for n in order)
+        assert first.uuid != second.uuid
+        assert {first.name, second.name} == {"Ysolde", "Ysolde's parents"}
+        assert not first.aliases and not second.aliases
+    idx = EntityResolver("g", [])
+    short = idx.resolve("St Brigid's", "organisation")  # a place's own possessive is still its name
+    assert idx.resolve("St Brigid's Hospital", "organisation").uuid == short.uuid
+
+
+def test_still_and_an_acronym_in_a_job_title() -> None:
+    assert _facts("I'm still a junior QA engineer at Tollgate Systems.") >= {
+        ("Ysolde", "job_title", "junior QA engineer", "assert"),
+        ("Ysolde", "works_at", "Tollgate Systems", "assert"),
+    }
+    assert _facts("I'm an HR manager for Pellworth.") >= {("Ysolde", "job_title", "HR manager", "assert")}
+
+
+def test_a_time_after_but_belongs_to_its_own_clause() -> None:
+    got = extract("I'm a nurse at Fenwick Clinic, but there may be a restructure in the spring.",
+                  speaker="Ysolde", listeners=["Corwin"], when=SAID, registry=REG)
+    works = [c for c in got if c.predicate == "works_at"]
+    assert works and works[0].valid_at is None  # the spring is the restructure's, not the job's
+    moved = extract("I moved to Tarbert in March, but the ferry was late.", speaker="Ysolde",
+                    listeners=["Corwin"], when=SAID, registry=REG)
+    # the last March before the turn
+    assert [c.valid_at for c in moved if c.predicate == "lives_in"] == [datetime(2023, 3, 1, tzinfo=UTC)]
+
+
+@pytest.mark.parametrize(("text", "wanted"), [
+    ("Ferdie and Maud moved into Willowbrook Lodge last Tuesday.",
+     {("Ferdie", "lives_in", "Willowbrook Lodge", "assert"),
+      ("Maud", "lives_in", "Willowbrook Lodge", "assert")}),
+    ("And Ferdie and Maud live in Kilbride.",
+     {("Ferdie", "lives_in", "Kilbride", "assert"), ("Maud", "lives_in", "Kilbride", "assert")}),
+    ("We moved into Harrow Mews in May.", {("Ysolde", "lives_in", "Harrow Mews", "assert")}),
+])
+def test_moving_into_a_named_place_and_two_people_moving_together(
+        text: str, wanted: set[tuple[str, str, str, str]]) -> None:
+    assert _facts(text) >= wanted
+
+
+@pytest.fixture(scope="module")
+def moves(mem: Memory) -> tuple[Memory, str]:
+    return mem, ingested(mem, "latest-moves", DATA)
+
+
+def test_the_speakers_own_slots_survive_a_relative_named_after_them(moves: tuple[Memory, str]) -> None:
+    mem, group = moves
+    now = {(f.predicate, f.object) for f in mem.state("Ysolde", group=group)}
+    assert ("lives_in", "Carrowmore") in now and ("works_at", "Tollgate Systems") in now
+    assert not any("parents" in f.subject for f in mem.state("Ysolde", group=group))
+    got = mem.ask("Where does Maud live now?", group=group)
+    assert "Willowbrook" in got.answer
+    assert "Tollgate" in mem.ask("Where does Ysolde work these days?", group=group).answer
+
+
+@pytest.mark.parametrize(("text", "wanted", "unwanted"), [
+    ("Still at Brennick, still in Montreal.",  # "Montreal" is the gazetteer's "Montréal"
+     {("Ysolde", "works_at", "Brennick", "assert"), ("Ysolde", "lives_in", "Montreal", "assert")}, set()),
+    ("we're still in Tromsø lol", {("Ysolde", "lives_in", "Tromsø", "assert")}, set()),
+    ("My sister is still in Leeds.", set(), {("Ysolde", "lives_in", "Leeds", "assert")}),
+    ("Are you still in Leeds?", set(), {("Ysolde", "lives_in", "Leeds", "assert")}),
+    ("still at Glasgow, the ferry is late", set(), {("Ysolde", "works_at", "Glasgow", "assert")}),
+])
+def test_still_in_a_place_says_where_the_speaker_lives(
+        text: str, wanted: set[tuple[str, str, str, str]], unwanted: set[tuple[str, str, str, str]]) -> None:
+    got = _facts(text)
+    assert got >= wanted and not got & unwanted
+
+
+def test_a_question_reads_an_owned_name_as_its_owner_and_a_relation() -> None:
+    names = ["Ysolde", "Ysolde's parents", "St Brigid's Hospital"]
+    found = [m.canonical for m in find_mentions("Where do Ysolde's parents live?", names)]
+    assert found == ["Ysolde"]  # the relation is the planner's, as for any possessive
+    hospital = [m.canonical for m in find_mentions("Is St Brigid's Hospital far?", names)]
+    assert hospital == ["St Brigid's Hospital"]
+
+
+def test_what_someone_was_given_is_theirs(moves: tuple[Memory, str]) -> None:
+    mem, group = moves
+    assert "scooter" in mem.ask("What does Ysolde ride to get around now?", group=group).answer
