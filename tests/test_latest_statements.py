@@ -13,9 +13,11 @@ import pytest
 from reliability.common import ingested
 
 from planners.hop_planner import find_mentions
+from procedures.stated import hypothetical
 from tkg.extract.engine import extract
 from tkg.ingest.resolve import EntityResolver
 from tkg.memory import Memory
+from tkg.nlp import parse
 from tkg.predicates import PredicateRegistry
 
 DATA = Path(__file__).parent / "data" / "reader" / "latest_moves.json"
@@ -112,3 +114,28 @@ def test_a_question_reads_an_owned_name_as_its_owner_and_a_relation() -> None:
 def test_what_someone_was_given_is_theirs(moves: tuple[Memory, str]) -> None:
     mem, group = moves
     assert "scooter" in mem.ask("What does Ysolde ride to get around now?", group=group).answer
+
+
+@pytest.mark.parametrize(("text", "wanted", "unwanted"), [
+    ("I got made senior editor at Harlow & Finch last week.",
+     {("Ysolde", "job_title", "senior editor", "assert"), ("Ysolde", "works_at", "Harlow & Finch", "assert")},
+     set()),
+    ("we made a designer very happy", set(), {("Ysolde", "job_title", "designer", "assert")}),
+    ("I've got a job at Tessaly Learning writing maths quizzes for kids.",  # the name ends before the clause
+     {("Ysolde", "works_at", "Tessaly Learning", "assert")}, set()),
+])
+def test_made_a_title_and_a_name_that_a_clause_follows(
+        text: str, wanted: set[tuple[str, str, str, str]], unwanted: set[tuple[str, str, str, str]]) -> None:
+    got = _facts(text)
+    assert got >= wanted and not got & unwanted
+
+
+def test_a_time_before_and_i_have_belongs_to_the_clause_before() -> None:
+    got = extract("I handed in my notice in July and I've got a job at Tessaly Learning.", speaker="Ysolde",
+                  listeners=["Corwin"], when=SAID, registry=REG)
+    assert [c.valid_at for c in got if c.predicate == "works_at"] == [None]  # July dates the notice
+
+
+def test_someone_elses_wish_for_them_is_no_statement() -> None:
+    assert hypothetical(next(parse("Brackwell wanted me to relocate to their Oslo office.").sents))
+    assert not hypothetical(next(parse("Brackwell relocated me to their Oslo office.").sents))

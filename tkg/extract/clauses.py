@@ -199,6 +199,7 @@ def copula_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
         and "job_title" in reg
         and (
             " a " in low or " an " in low or lx.RANKS_RX.search(low) or " now " in low or "officially" in low
+            or " made " in low
         )
     ):
         for m in comp.copula_job.finditer(sent.text):

@@ -245,10 +245,12 @@ def compile_registry(registry: PredicateRegistry) -> Compiled:
             + MID
             + JOIN
             + r"(?P<cop>am|'m|is|'s|are|'re|was|were|been|be|became|become|becomes|becoming|"
-            r"(?:got\s+|get\s+|gotten\s+)?promoted\s+to)\s+(?:(?:now|officially|currently|still)\s+)?"
+            # "got promoted to", "got made senior writer"
+            r"(?:got\s+|get\s+|gotten\s+)?promoted\s+to|(?:got|gotten|was|were|been|be|being|get)\s+made)\s+"
+            r"(?:(?:now|officially|currently|still)\s+)?"
             r"(?:(?:a|an)\s+|(?=(?:"
             + lx.RANKS
-            + r")\s)|(?<=to\s)|(?<=now\s)|(?<=officially\s)|(?<=currently\s))"
+            + r")\s)|(?<=to\s)|(?<=made\s)|(?<=now\s)|(?<=officially\s)|(?<=currently\s))"
             r"(?P<obj>(?:(?:[a-z\-]+|[A-Z]{2,4})\s+){0,2}?(?:"
             + _alt(list(job_vocab))
             + r"))\b(?P<after>\s+(?:at|for|with)\s+)?",

@@ -108,7 +108,8 @@ def _name_run(words: list[str]) -> list[str]:
         if not (w[:1].isupper() or w[:1].isdigit() or w.lower() in _NAME_GLUE):
             low = w.lower()
             nxt = words[i + 1].lower() if i + 1 < len(words) else ""
-            verb = low in _CLAUSE_GOES_ON or (low.endswith(("ed", "ing")) and (not nxt or nxt in STOPWORDS))
+            verb = low in _CLAUSE_GOES_ON or (low.endswith(("ed", "ing")) and (
+                not nxt or nxt in STOPWORDS or len(run) > 1))  # "Quillfern Education writing science content"
             return (
                 (run or words[:1]) if verb else words
             )  # "Crete visiting my aunt", not "LGBTQ counseling workshop"
