@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from reliability.common import ingested
 
+from planners.asked import asked_for
 from planners.hop_planner import find_mentions
 from procedures.stated import hypothetical
 from tkg.extract.engine import extract
@@ -139,3 +140,29 @@ def test_a_time_before_and_i_have_belongs_to_the_clause_before() -> None:
 def test_someone_elses_wish_for_them_is_no_statement() -> None:
     assert hypothetical(next(parse("Brackwell wanted me to relocate to their Oslo office.").sents))
     assert not hypothetical(next(parse("Brackwell relocated me to their Oslo office.").sents))
+
+
+@pytest.mark.parametrize(("text", "wanted", "unwanted"), [
+    ("I traded in my Corolla for a used Skoda Octavia last month.",
+     {("Ysolde", "owns", "Corolla", "retract"), ("Ysolde", "owns", "Skoda Octavia", "assert")}, set()),
+    ("I swapped my shift for a day off.", set(), {("Ysolde", "owns", "day", "assert")}),
+    ("I've been driving back and forth three hours a day.", set(), {("Ysolde", "owns", "back", "assert")}),
+    ("I drive an old Volvo estate now.", {("Ysolde", "owns", "old Volvo estate", "assert")}, set()),
+    ("I started a fully remote analyst job at Pryce & Dorn on Monday.",  # one name with its ampersand
+     {("Ysolde", "works_at", "Pryce & Dorn", "assert")}, set()),
+])
+def test_a_vehicle_traded_for_driven_and_an_ampersand_name(
+        text: str, wanted: set[tuple[str, str, str, str]], unwanted: set[tuple[str, str, str, str]]) -> None:
+    got = _facts(text)
+    assert got >= wanted and not got & unwanted
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("Who does Ysolde currently work for?", "organisation"),
+    ("Who was she working for in March 2022?", "organisation"),
+    ("Who did Ysolde work for before?", "organisation"),
+    ("Who works for Ysolde?", "person"),  # her staff
+    ("Who does Ysolde report to?", "person"),
+])
+def test_who_someone_works_for_asks_for_an_employer(question: str, kind: str) -> None:
+    assert asked_for(question).kind == kind

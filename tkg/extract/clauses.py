@@ -17,6 +17,7 @@ from tkg.extract.compiled import Compiled, VerbEntry
 from tkg.extract.gazetteer import spelled_place
 from tkg.extract.objects import PERSON_NOUNS, clean_name, is_name, subjects, take_objects, vocab_ok
 from tkg.predicates import Predicate
+from tkg.vehicle_words import names_vehicle
 
 _IT = re.compile(r"\b(?:it|that|this|them|those|these)\b", re.I)
 _TRAVEL_START = re.compile(
@@ -29,6 +30,8 @@ _ACTION_STOP = re.compile(
     r"who|where|while|if|though|as well)\b",
     re.I,
 )
+
+_VEHICLE_VERBS = frozenset({"drive", "ride"})
 
 
 _WEAK_PLAN = re.compile(lx.PLAN_WEAK)
@@ -135,6 +138,8 @@ def clause_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             pause = _NAME_AFTER_PAUSE.match(rest) if entry.needs_name else None
             objs = take_objects(sent, m.end() + (pause.end() if pause else 0), reg.get(pname))
             strict = entry.base in lx.GENERIC_VERBS or entry.predicate == "plays"
+            if entry.base in _VEHICLE_VERBS:  # "driving back and forth" drives no vehicle called "back"
+                objs = [o for o in objs if names_vehicle(o)]
             if (
                 strict
                 and entry.predicate in comp.vocab
