@@ -14,10 +14,12 @@ from reliability.common import ingested
 
 from planners.asked import asked_for
 from planners.hop_planner import find_mentions
-from procedures.stated import hypothetical
+from procedures.reader import Candidate, choose
+from procedures.stated import hypothetical, past_state
 from tkg.extract.engine import extract
 from tkg.ingest.resolve import EntityResolver
 from tkg.memory import Memory
+from tkg.models import Evidence
 from tkg.nlp import parse
 from tkg.predicates import PredicateRegistry
 
@@ -96,6 +98,9 @@ def test_the_speakers_own_slots_survive_a_relative_named_after_them(moves: tuple
     ("we're still in Tromsø lol", {("Ysolde", "lives_in", "Tromsø", "assert")}, set()),
     ("My sister is still in Leeds.", set(), {("Ysolde", "lives_in", "Leeds", "assert")}),
     ("Are you still in Leeds?", set(), {("Ysolde", "lives_in", "Leeds", "assert")}),
+    # a reply about someone else: "is she still in Leeds?" – "yep, still in Leeds. She says …"
+    ("Yep, still at the bakery, still in Leeds. She says hi.", set(),
+     {("Ysolde", "lives_in", "Leeds", "assert")}),
     ("still at Glasgow, the ferry is late", set(), {("Ysolde", "works_at", "Glasgow", "assert")}),
 ])
 def test_still_in_a_place_says_where_the_speaker_lives(
@@ -166,3 +171,27 @@ def test_a_vehicle_traded_for_driven_and_an_ampersand_name(
 ])
 def test_who_someone_works_for_asks_for_an_employer(question: str, kind: str) -> None:
     assert asked_for(question).kind == kind
+
+
+def test_a_past_state_held_before_the_turn() -> None:
+    def at(text: str, word: str) -> bool:
+        doc = parse(text)
+        return past_state(next(t for t in doc if t.text == word))
+    assert at("In Porto I was a junior developer for two years.", "Porto")
+    assert at("I lived in Leeds for ages.", "Leeds")
+    assert not at("I moved to Leeds.", "Leeds")  # a move's state goes on
+    assert not at("I live in Leeds.", "Leeds")
+    assert not at("I was still in Leeds then.", "Leeds")
+
+
+def test_in_a_window_values_said_the_same_day_go_by_support() -> None:
+    day = datetime(2024, 1, 14, 16, 30, tzinfo=UTC)
+    home = Evidence("D1:3", "D1:3", "Shared house in Kilmore.", day, 1.0, "g", speaker="Ysolde")
+    past = Evidence("D1:7", "D1:7", "In Porto I was a developer.", day.replace(second=6), 1.0, "g",
+                    speaker="Ysolde")
+    cands = [Candidate("Kilmore", 0.96, home.valid_at, home, "turn"),
+             Candidate("Porto", 0.62, past.valid_at, past, "turn")]
+    window = (datetime(2024, 1, 1, tzinfo=UTC), datetime(2024, 2, 1, tzinfo=UTC))
+    asked = asked_for("Where was Ysolde living in January 2024?")
+    chosen, _ = choose(asked, cands, latest=False, window=window)
+    assert [c.value for c in chosen] == ["Kilmore"]  # four seconds later is the same conversation

@@ -73,6 +73,7 @@ _STILL = re.compile(
     r"(?:(?P<home>(?:living\s+|based\s+)?in)|(?P<work>(?:working\s+)?(?:at|for)))\s+(?=[A-Z])",
     re.I,
 )
+_THIRD_PERSON = re.compile(r"\b(?:she|he|her|his|him|they|their|them)\b", re.I)
 # "first shift at the Royal Infirmary was chaos" (texting drops the "my")
 _FIRST_AT = re.compile(
     _LEAD + r"(?i:(?:my\s+)?(?:very\s+)?first\s+(?:shift|day|week|month|rota)\s+(?:at|with))\s+"
@@ -146,10 +147,11 @@ def home_and_work_hits(sent: Sentence) -> list[Hit]:
                 out.append(
                     Hit(sent.speaker, "lives_in", obj, confidence=CONF_LOOSE, anchor=m.end(), indirect=True)
                 )
+    third = _THIRD_PERSON.search(sent.turn or sent.text)
     for m in _STILL.finditer(sent.text) if "still" in low else ():
         pred = "lives_in" if m.group("home") else "works_at"
-        if pred not in reg:
-            continue
+        if pred not in reg or third and not re.search(r"\b(?:I|we)\b|\bim\b", m.group(0), re.I):
+            continue  # "yep, still on the ward, still in Leeds. She says …": a reply about her
         for obj in take_objects(sent, m.end(), reg.get(pred), allow_list=False):
             if obj[:1].isupper() and is_place(obj) == (pred == "lives_in"):  # a town is no employer
                 out.append(Hit(sent.speaker, pred, obj, confidence=CONF_LOOSE, anchor=m.end(), indirect=True))
