@@ -56,7 +56,7 @@ from .reader import (
 from .residence import lives_question
 from .result import ProcedureResult
 from .sentence_value import echoed, names_kind, sentence_for_value
-from .slots import FAR_PAST, group_time
+from .slots import FAR_PAST, employer_at, group_time
 from .span_words import CATEGORY_MEMBERS, SPAN_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
 from .transactions import read_sale, sale_question
@@ -285,6 +285,12 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             f"no {asked.kind} is supported by the evidence", result.evidence or turns[:5], trace
         )
     answer = phrase(asked, chosen)
+    if asked.kind == "role" and not asked.many and not asked.count and subject is not None and (
+            latest or window is not None) and "bridge" not in trace:
+        org = employer_at(ctx, group, subject.name, window[1] if window is not None and window[1] < FAR_FUTURE
+                          else None)
+        if org and norm(org) not in norm(answer) and not re.search(r"\b(?:at|for|with)\b", answer):
+            answer = f"{answer} at {org}"  # "senior writer at Quillfern"
     if asked.yesno:
         answer = f"Yes, {answer}"
     trace["support"] = [c.evidence.source_ref for c in chosen]

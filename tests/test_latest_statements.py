@@ -195,3 +195,9 @@ def test_in_a_window_values_said_the_same_day_go_by_support() -> None:
     asked = asked_for("Where was Ysolde living in January 2024?")
     chosen, _ = choose(asked, cands, latest=False, window=window)
     assert [c.value for c in chosen] == ["Kilmore"]  # four seconds later is the same conversation
+
+
+def test_a_job_is_said_with_its_employer(moves: tuple[Memory, str]) -> None:
+    mem, group = moves
+    got = mem.ask("What's Ysolde's job these days?", group=group).answer
+    assert "QA engineer" in got and "Tollgate Systems" in got
