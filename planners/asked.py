@@ -170,6 +170,11 @@ def _head_after(words: list[str]) -> str:
     return ""
 
 
+_EMPLOYER_Q = re.compile(r"\b(?:work(?:s|ing|ed)?\s+for|employed\s+by)\b(?:\s+(?:now|currently|these\s+days|"
+                         r"nowadays|at\s+the\s+moment|right\s+now|then|before|previously|"
+                         r"in\s+\w+(?:\s+\d{4})?))?\s*\??\s*$", re.I)
+
+
 def asked_for(question: str) -> Asked:
     """The answer kind, head noun and shape of ``question`` (see the module doc)."""
     q = _POLITE.sub("", question.strip(), count=1)
@@ -218,7 +223,8 @@ def asked_for(question: str) -> Asked:
         where_org = re.search(r"\b(?:work|works|working|worked|study|studies|studied|employed)\b", q, re.I)
         kind = "organisation" if first == "where" and where_org else ("place" if first == "where" else kind)
     elif first in ("who", "whom", "whose"):
-        kind = "person"
+        # "who does she work for now?": an employer, not a person
+        kind = "organisation" if _EMPLOYER_Q.search(q) else "person"
     elif yesno and not head:
         kind = "thing"
     if head == "pet":

@@ -60,6 +60,7 @@ class Mention:
 
 
 _STARTERS = frozenset("what who whom where when which how is are was were does do did has have tell".split())
+_OWNER = re.compile(r"^(.+?)['’]s\s+\w")
 _CAPS = re.compile(r"[A-Z][\w&.-]*(?:\s+(?:of\s+|&\s+)?[A-Z][\w&.-]*)*")
 
 
@@ -74,6 +75,11 @@ def find_mentions(
     names = {n: n for n in entity_names if n.strip()} | {
         a: c for a, c in (aliases or {}).items() if a.strip()
     }
+    known = {n.casefold() for n in names}
+    # "Tariq's sister" is read as Tariq and a relation (the planner's chain), not as the entity an
+    # ingest named after its owner: the question's possessive is planned like any other
+    names = {n: c for n, c in names.items()
+             if not ((o := _OWNER.match(n)) and o.group(1).casefold() in known)}
     found: list[Mention] = []
 
     def free(s: int, e: int) -> bool:

@@ -265,6 +265,12 @@ def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, .
         return 0.9
     if done == "pronoun":  # "Sam proposed to her" right after the subject was named
         return fallback
+    head = token
+    while head.dep_ in ("amod", "compound", "nummod") and head.head.i != head.i:
+        head = head.head  # "electric" in "an electric scooter": the noun it modifies
+    given = next((c for c in head.head.children if c.dep_ == "dative"), None) if head.dep_ == "dobj" else None
+    if given is not None and _refers_to(s, given, said_by=said_by, listener_ok=listener_ok):
+        return 0.9  # "my dad got me an electric scooter": the one given it has it
     subj = clause_subject(token)
     if subj is None:
         return fallback * 0.8

@@ -32,7 +32,7 @@ from .span_base import Span, nameless, pronominal
 from .span_context import asks_about_work, workplaces
 from .span_words import CATEGORY_MEMBERS, LOCATIVE, PET_WORDS, ROLE_HEADS, thing_words
 from .spans import spans_of
-from .stated import confirmed, hypothetical, negated, said_time
+from .stated import confirmed, hypothetical, negated, past_state, said_time
 from .synthesis import format_day
 
 if TYPE_CHECKING:
@@ -173,7 +173,8 @@ def candidates(
         for sent, a in zip(sents, per_sent, strict=True):
             if not (listener and FIRST.search(sent.text) and not SECOND.search(sent.text)):
                 a = max(a, 0.8 * turn_about)  # "I …" to the subject is about the speaker, whatever else
-            at = [i for i, st, low, lemma in token_words(sent) if st in cues or (pets and low in PET_WORDS)
+            at = [i for i, st, low, lemma in token_words(sent)  # "got" says the question's "get"
+                  if st in cues or lemma in cues or (pets and low in PET_WORDS)
                   or (orgs and lemma in ROLE_HEADS)] + glued_cues(sent, cues)
             near_cues = at + [
                 i - 4 for i in last_cues[-1:]
@@ -241,6 +242,8 @@ def candidates(
                     scale *= 0.3  # a city is not a band or a food; it still backs "Rotterdam marathon"
                 if asked.kind in _STATE_KINDS and negated(sent, doc[sp.start]):
                     scale *= 0.35
+                if asked.kind in _STATE_KINDS and when == ev.valid_at and past_state(doc[sp.start]):
+                    scale *= 0.6  # "In Brazil I was a developer": held before the turn, when undated
                 said.append((sp.start, len(out)))
                 score = sp.sure * (0.3 + owner) * weight * near * penalty * scale
                 out.append(Candidate(sp.text, score, when, ev, "turn", owner))
@@ -357,7 +360,8 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
             trace["chosen_by"] = f"the best fairly supported value said by {format_day(end)}" if fair else \
                 f"nothing well supported was said by {format_day(end)}"
             return ([top(max(fair, key=lambda k: (support[k], k)))] if fair else []), trace
-        k = max(before, key=lambda k: (last_said(k, end), strong[k], k))
+        # values said the same day (one conversation) are said together: the better supported answers
+        k = max(before, key=lambda k: (last_said(k, end).date(), strong[k], k))
         return [top(k)], {**trace, "chosen_by": f"the latest said by {format_day(end)}",
                           "dated_by": dated(statements(k, end))}
     if latest:

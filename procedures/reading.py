@@ -59,7 +59,7 @@ from .reader import (
 from .residence import lives_question
 from .result import ProcedureResult
 from .sentence_value import echoed, names_kind, sentence_for_value
-from .slots import FAR_PAST, group_time, lexicon_for
+from .slots import FAR_PAST, employer_at, group_time, lexicon_for
 from .span_words import CATEGORY_MEMBERS, SPAN_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
 from .transactions import read_sale, sale_question
@@ -107,8 +107,10 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     listing = asked.many and mode == "aggregation"  # a list reads all the subject's turns
     home = predicate == "lives_in" and not asked.many and lives_question(question)
     every = listing or home and subject is not None and subject.speaker  # so does where a speaker lives
-    turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set, k=60 if every else 24,
-                                                   own=every))
+    # "what does she ride now": the turns naming a member of the category ("an electric scooter") too
+    members_of = SPAN_MEMBERS.get(asked.head, frozenset()) if asked.kind == "thing" and not listing else ()
+    turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set | content_terms(" ".join(
+        members_of)), k=60 if every else 24, own=every))
     kin = presupposed(q)  # the turns that would state a presupposed relative or pet ("my son", "our dog")
     stating = subject_turns(ctx, group, subject, content_terms(" ".join(kin))) if kin else []
     pool = dedupe(turns + stating)
@@ -201,6 +203,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
                             fetch=lambda terms: subject_turns(ctx, group, who, terms, own=True),
                             terms=content_terms(question, drop=sorted(subject.aliases)))
         trace["relation"] = relation.to_trace()
+        if found is not None and norm(found.name) == norm(f"{subject.name}'s {relation.word}"):
+            found = None  # the ingest's name for a relative never named ("Tariq's sister"): read as unnamed
         stand_in = unnamed_relative(relation, subject, dedupe(result.evidence + subject_turns(
             ctx, group, subject, rel_cues))) if found is None else None
         if stand_in is not None:  # "my daughter … she settled in Bath": read the daughter's turns
@@ -300,6 +304,12 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             f"no {asked.kind} is supported by the evidence", result.evidence or turns[:5], trace
         )
     answer = phrase(asked, chosen)
+    if asked.kind == "role" and not asked.many and not asked.count and subject is not None and (
+            latest or window is not None) and "bridge" not in trace:
+        org = employer_at(ctx, group, subject.name, window[1] if window is not None and window[1] < FAR_FUTURE
+                          else None)
+        if org and norm(org) not in norm(answer) and not re.search(r"\b(?:at|for|with)\b", answer):
+            answer = f"{answer} at {org}"  # "senior writer at Quillfern"
     if asked.yesno:
         answer = f"Yes, {answer}"
     trace["support"], trace["listed"] = [c.evidence.source_ref for c in chosen], [c.value for c in chosen]

@@ -4,9 +4,10 @@ A place answers "where does X live" when the clause holding it says so: the obje
 moving verb ("moved to Leeds", "she's in Bergen now"), a home noun ("a flat in Clapham") or a
 greeting ("hi from Ghent"). A place hung on another noun ("a job in Lyon", "the best band in
 Chile", "a hospital in Kochi"), the place a move started from ("moved there from York"), a place
-named with an event ("the wedding is in Porto") and a value taken back in the same turn ("she's
-in Oslo. wait no, she's in Bergen") weigh less. `procedures.reader` multiplies a place
-candidate's support by `residence_scale` when the question's slot is `lives_in`.
+named with an event ("the wedding is in Porto"), a place being left ("for the last time") and a
+value taken back in the same turn ("she's in Oslo. wait no, she's in Bergen") weigh less.
+`procedures.reader` multiplies a place candidate's support by `residence_scale` when the question's
+slot is `lives_in`.
 """
 
 from __future__ import annotations
@@ -22,8 +23,15 @@ _HOME_VERBS = frozenset("live move relocate settle reside base be emigrate immig
 _MOVE_VERBS = frozenset("move relocate emigrate immigrate transfer".split())
 _HOME_NOUNS = frozenset(
     "flat apartment house place home room condo bedroom bed lease address neighbourhood neighborhood "
-    "district suburb area street".split()
+    "district suburb area street bungalow cottage terrace maisonette townhouse farmhouse dorm "
+    "houseshare share".split()
 )
+# "welcome to Whitby", said to someone who has just moved there
+_ARRIVAL = frozenset({"welcome"})
+# a place being left ("locked the door in Harrogate for the last time", "my last night in Leeds",
+# "moving out of Rathmines"): where someone lived, not where they live
+_LEAVING = re.compile(r"\b(?:for\s+the\s+last\s+time|(?:my|our|her|his|their)\s+last\s+(?:night|day|week|"
+                      r"month)s?\s+in|mov(?:e|ed|ing)\s+out\s+of)\b", re.I)
 # an event held somewhere is not a move there ("we got married in Porto", "the gig in Leeds")
 EVENTS = frozenset(
     "wedding married marry marrying engaged proposed proposal honeymoon funeral party gig concert "
@@ -63,12 +71,17 @@ def _governor(tok: Any) -> tuple[str, Any] | None:
 def residence_scale(doc: Any, start: int, end: int) -> float:
     """How surely the place at ``doc[start:end]`` is where the clause's subject lives (1.0: the
     clause says so or its structure is unknown; less: see the module doc)."""
+    if _LEAVING.search(doc[start].sent.text) or any(
+            t.lemma_.lower() == "leave" and t.pos_ == "VERB" for t in doc[end - 1].ancestors):
+        return 0.3  # "leaving Kendal", "left Leeds for good"
     got = _governor(doc[end - 1])
     event = any(t.lemma_.lower() in EVENTS or t.lower_ in EVENTS for t in doc[start].sent)
     if got is None:
         return 0.4 if event else 1.0
     prep, gov = got
     lemma = gov.lemma_.lower()
+    if prep == "to" and gov.lower_ in _ARRIVAL:
+        return 1.0
     if prep == "from":
         if lemma in _MOVE_VERBS:
             return 0.3  # the place the move left

@@ -160,3 +160,16 @@ def resolve_anchor(ctx: Context, group: str, text: str | None) -> datetime | Non
     if hi == FAR_FUTURE:
         return lo
     return lo + (hi - lo) / 2
+
+
+def employer_at(ctx: Context, group: str, name: str, at: datetime | None) -> str | None:
+    """Where ``name`` works by the graph, now or at ``at``: a job title is said with its employer
+    ("senior writer at Quillfern"), as people ask after a job."""
+    ent = ctx.entities(group).find(name, "person")
+    if ent is None:
+        return None
+    params = {"group_id": group, "subject_uuids": [ent.uuid], "predicate": "works_at"}
+    rows = ctx.store.named("fact.state_current", params) if at is None else ctx.store.named(
+        "fact.state_as_of", {**params, "as_of": at})
+    facts = sorted((Fact.from_row(r, group) for r in rows), key=edge_order)
+    return facts[0].object if facts else None

@@ -19,7 +19,10 @@ _NEGATION = any_of("not|never|no longer|didn'?t|don'?t|doesn'?t|won'?t|isn'?t|wa
                    "couldn'?t|haven'?t|hasn'?t|nope|fell through|called off|cancel+ed")
 _HYPOTHETICAL = any_of("if|would|might|maybe|perhaps|someday|one day|thinking (?:of|about)|considering|"
                        "dream(?:ing)? of|wish|hope to|hoping to|planning to|plan to|want to|wanna|"
-                       "might|could|should i|whether")
+                       "might|could|should i|whether|"
+                       # someone else's wish for them: "Lumeway wanted me to relocate to Toronto"
+                       "(?:wanted|wants|asked|asking|urged|urging|pushing|begging|offered|offering) "
+                       "(?:me|us|him|her|them) to")
 _CLAUSE_BREAK = re.compile(r"[:;]|\s[-\u2013\u2014]\s")  # what parts one clause from the next
 _ANCHORING = frozenset("after before since until till than".split())
 RETRACTED = any_of("fell through|called off|cancel+ed|never happened|not happening|off the table|scrapped|"
@@ -190,3 +193,24 @@ def said_time(text: str, turn_time: datetime | None, at: int | None = None) -> d
         and (at is None or not _CLAUSE_BREAK.search(text, min(at, r.span[0]), max(at, r.span[1])))
     ]
     return refs[0].start if refs else turn_time
+
+
+_STATIVE = frozenset("be live work stay base".split())
+
+
+def past_state(token: Any) -> bool:
+    """The clause holding ``token`` says a state in the past tense ("In Brazil I was a developer",
+    "I lived in Leeds for years", "I worked at Orbis"): what held before the turn, not what holds at
+    it. A move or a start ("I moved to Leeds", "I started at Orbis") is an event whose state goes on."""
+    t = token
+    for _ in range(4):
+        if t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass"):
+            break
+        if t.head is t:
+            return False
+        t = t.head
+    else:
+        return False
+    if t.lemma_.lower() not in _STATIVE or t.tag_ != "VBD":
+        return False
+    return not any(c.lower_ in ("still", "now") for c in t.children)

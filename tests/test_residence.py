@@ -30,6 +30,8 @@ def _scale(text: str, place: str) -> float:
     ("Greetings from Tromsø, it is dark all day.", "Tromsø"),
     ("He lives in Ghent these days.", "Ghent"),
     ("We moved to Aarhus right after the wedding.", "Aarhus"),  # a move beside an event is a move
+    ("Love, welcome to Tenby!", "Tenby"),  # said to someone who has just moved there
+    ("We got a little cottage in Rhayader with a view.", "Rhayader"),  # a home noun
 ])
 def test_a_clause_that_says_where_someone_lives_keeps_its_place(text: str, place: str) -> None:
     assert _scale(text, place) == 1.0
@@ -41,6 +43,8 @@ def test_a_clause_that_says_where_someone_lives_keeps_its_place(text: str, place
     ("Honestly the best bakery in Lisbon, no contest.", "Lisbon"),  # a superlative's scope
     ("Our wedding will be in Sintra, outdoors.", "Sintra"),  # an event held somewhere
     ("We got married in Bruges, just the two families.", "Bruges"),
+    ("I shut the front gate in Moffat for the last time on Friday.", "Moffat"),  # a home being left
+    ("Honestly I cried when we were leaving Kendal.", "Kendal"),
 ])
 def test_places_the_clause_does_not_make_a_home_weigh_less(text: str, place: str) -> None:
     assert _scale(text, place) < 0.65

@@ -17,6 +17,7 @@ Example::
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
 FUZZY_THRESHOLD = 92.0  # token-sort ratio; above it two names are spelling variants
 _PERSONLIKE = {"person", "pet"}
 _LITERAL = {"literal", "date"}
+# "Maddie's parents", "Tariq's sister": a relative named by its owner, never a longer form of the owner's name
+_OWNED = re.compile(r"\w['’]s\s+\w")
 _GENERIC_ORG = {
     "hospital", "clinic", "university", "college", "school", "academy", "inc", "ltd", "llc", "co",
     "company", "corp", "group", "bakery", "cafe", "restaurant", "bar", "pub", "hotel", "gym", "club",
@@ -94,7 +97,12 @@ class EntityIndex:
             return self._by_uuid[hit]
         if type_ in _LITERAL:
             return None
-        candidates = [e for e in self._by_uuid.values() if e.type not in _LITERAL]
+        owned = bool(_OWNED.search(surface))
+        # a relative named by its owner and the owner are two people ("Maddie" is not "Maddie's
+        # parents"): neither is the other's short form, nor its spelling variant ("St Anne's" still
+        # finds "St Anne's Hospital")
+        candidates = [e for e in self._by_uuid.values() if e.type not in _LITERAL and not (
+            (type_ in _PERSONLIKE or e.type in _PERSONLIKE) and bool(_OWNED.search(e.name)) != owned)]
         if type_ in _PERSONLIKE:
             short = self._short_form(
                 key, [e for e in candidates if e.type in _PERSONLIKE or e.type == "thing"]

@@ -14,3 +14,11 @@ CAR_MAKES = frozenset("""volvo ford toyota nissan honda volkswagen vw fiat renau
 VEHICLE_NOUNS = frozenset(
     "car bike bicycle ebike e-bike scooter motorbike motorcycle moped van truck campervan".split()
 )
+
+
+def names_vehicle(obj: str) -> bool:
+    """What one drives, rides or trades a car for: a vehicle word, a make ("the Volvo") or a model's
+    name ("a Honda Odyssey"); never "back and forth" or "a day off"."""
+    low = obj.lower()
+    words = set(low.replace("-", " ").split()) | set(low.split())  # "e-bike" as said and split
+    return bool(words & (VEHICLE_NOUNS | CAR_MAKES)) or obj[:1].isupper()

@@ -17,6 +17,7 @@ from tkg.extract.compiled import Compiled, VerbEntry
 from tkg.extract.gazetteer import spelled_place
 from tkg.extract.objects import PERSON_NOUNS, clean_name, is_name, subjects, take_objects, vocab_ok
 from tkg.predicates import Predicate
+from tkg.vehicle_words import names_vehicle
 
 _IT = re.compile(r"\b(?:it|that|this|them|those|these)\b", re.I)
 _TRAVEL_START = re.compile(
@@ -29,6 +30,8 @@ _ACTION_STOP = re.compile(
     r"who|where|while|if|though|as well)\b",
     re.I,
 )
+
+_VEHICLE_VERBS = frozenset({"drive", "ride"})
 
 
 _WEAK_PLAN = re.compile(lx.PLAN_WEAK)
@@ -135,6 +138,8 @@ def clause_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             pause = _NAME_AFTER_PAUSE.match(rest) if entry.needs_name else None
             objs = take_objects(sent, m.end() + (pause.end() if pause else 0), reg.get(pname))
             strict = entry.base in lx.GENERIC_VERBS or entry.predicate == "plays"
+            if entry.base in _VEHICLE_VERBS:  # "driving back and forth" drives no vehicle called "back"
+                objs = [o for o in objs if names_vehicle(o)]
             if (
                 strict
                 and entry.predicate in comp.vocab
@@ -199,6 +204,7 @@ def copula_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
         and "job_title" in reg
         and (
             " a " in low or " an " in low or lx.RANKS_RX.search(low) or " now " in low or "officially" in low
+            or " made " in low
         )
     ):
         for m in comp.copula_job.finditer(sent.text):
@@ -212,6 +218,8 @@ def copula_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             )
             if title.split()[0] in _PRAISE:
                 continue  # "you're a great teacher" is praise, not a job
+            acronyms = {w.lower(): w for w in m.group("obj").split() if w.isupper() and len(w) > 1}
+            title = " ".join(acronyms.get(w, w) for w in title.split())  # "UX designer", not "ux designer"
             for subject, conf, extra in subjects(m, sent, comp):
                 out.extend(extra)
                 out.append(

@@ -36,7 +36,8 @@ SUBJECT = (
     + NAME
     + r")\b,?)?"
     r"|(?P<pron>\b[Ss]he\b|\b[Hh]e\b)"
-    r"|(?P<name>" + NAME + r"))"
+    r"|(?P<name>" + NAME + r")(?:\s+and\s+(?P<co3>" + NAME  # "Walter and Irene moved …": both
+    + r")(?=\s+(?:are|were|have|had|both|live|got|just|[a-z]+ed)\b))?)"
 )
 MID = r"(?P<mid>(?:(?:\s+|(?='))(?i:" + lx.AUX_WORDS + r")\b)*)"
 JOIN = r"(?:\s+|(?='))"
@@ -244,11 +245,13 @@ def compile_registry(registry: PredicateRegistry) -> Compiled:
             + MID
             + JOIN
             + r"(?P<cop>am|'m|is|'s|are|'re|was|were|been|be|became|become|becomes|becoming|"
-            r"(?:got\s+|get\s+|gotten\s+)?promoted\s+to)\s+(?:(?:now|officially|currently)\s+)?"
+            # "got promoted to", "got made senior writer"
+            r"(?:got\s+|get\s+|gotten\s+)?promoted\s+to|(?:got|gotten|was|were|been|be|being|get)\s+made)\s+"
+            r"(?:(?:now|officially|currently|still)\s+)?"
             r"(?:(?:a|an)\s+|(?=(?:"
             + lx.RANKS
-            + r")\s)|(?<=to\s)|(?<=now\s)|(?<=officially\s)|(?<=currently\s))"
-            r"(?P<obj>(?:[a-z\-]+\s+){0,2}?(?:"
+            + r")\s)|(?<=to\s)|(?<=made\s)|(?<=now\s)|(?<=officially\s)|(?<=currently\s))"
+            r"(?P<obj>(?:(?:[a-z\-]+|[A-Z]{2,4})\s+){0,2}?(?:"
             + _alt(list(job_vocab))
             + r"))\b(?P<after>\s+(?:at|for|with)\s+)?",
         )

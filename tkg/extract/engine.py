@@ -73,7 +73,9 @@ _NOT_BUT = re.compile(
 )
 # A time before a claim belongs to it only within its clause: in "my sabbatical ends in November
 # and I've decided to stay: I accepted a job at X" the job is not dated November.
-_CLAUSE_BREAK = re.compile(r"[:;]|\s[-\u2013\u2014]\s")
+# what parts one clause from the next: a colon, a dash, ", but", "… in July and I've got a job"
+_CLAUSE_BREAK = re.compile(r"[:;]|\s[-\u2013\u2014]\s|,\s+(?:but|though|although|whereas|while)\b"
+                           r"|\s+and\s+(?:I|we)(?:'ve|'m|'d|\s+have|\s+had)\b")
 _PAUSE = re.compile(r"\s*(?:\.\.\.|\u2026)\s+(?=[a-z])")
 _HE_SHE = re.compile(r"\b(?:[Ss]he|[Hh]e)\b")
 _ARTICLE = re.compile(r"^(?:the|a|an|in|at|to|from)\s+", re.I)

@@ -55,10 +55,10 @@ def _gazetteer() -> _Gazetteer:
     for city in gc.get_cities().values():
         name, people = city["name"], int(city["population"])
         key = name.lower()
-        every.add(key)
+        every |= {key, _fold(key)}  # "Montreal" as well as "Montréal"
         population[key] = max(population.get(key, 0), people)
         if people >= _PERSON_SAFE_POPULATION:
-            big.add(key)
+            big |= {key, _fold(key)}
         if people >= _LOWERCASE_MIN_POPULATION:
             spelled.setdefault(key, name)
     spelled = {k: v for k, v in {**{_fold(k): v for k, v in spelled.items()}, **spelled}.items()

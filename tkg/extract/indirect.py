@@ -15,6 +15,7 @@ from functools import lru_cache
 from tkg.extract import lexicon as lx
 from tkg.extract.candidate import CONF_FIRST, CONF_LOOSE, Hit, Sentence
 from tkg.extract.compiled import NAME, Compiled
+from tkg.extract.gazetteer import is_place
 from tkg.extract.objects import clean_name, is_name, take_objects
 from tkg.text import STOPWORDS
 
@@ -65,6 +66,14 @@ _GREETING_FROM = re.compile(
 _THIRD_BEFORE = re.compile(
     r"\b(?:he|she|they|it|[A-Z][a-z]+|someone|somebody)\s+(?:just\s+|finally\s+|also\s+)?$"
 )
+# "still in Montreal", "I'm still in Ghent", "Still at Lumeway, still in Montreal": the speaker's home (or
+# workplace) goes on; a clause of its own, never "my sister is still in Leeds"
+_STILL = re.compile(
+    r"(?:^|[,;]\s*|(?<=[.!?])\s+|\b(?:I'm|I\s+am|we're|we\s+are|im)\s+)(?:and\s+)?still\s+"
+    r"(?:(?P<home>(?:living\s+|based\s+)?in)|(?P<work>(?:working\s+)?(?:at|for)))\s+(?=[A-Z])",
+    re.I,
+)
+_THIRD_PERSON = re.compile(r"\b(?:she|he|her|his|him|they|their|them)\b", re.I)
 # "first shift at the Royal Infirmary was chaos" (texting drops the "my")
 _FIRST_AT = re.compile(
     _LEAD + r"(?i:(?:my\s+)?(?:very\s+)?first\s+(?:shift|day|week|month|rota)\s+(?:at|with))\s+"
@@ -138,6 +147,14 @@ def home_and_work_hits(sent: Sentence) -> list[Hit]:
                 out.append(
                     Hit(sent.speaker, "lives_in", obj, confidence=CONF_LOOSE, anchor=m.end(), indirect=True)
                 )
+    third = _THIRD_PERSON.search(sent.turn or sent.text)
+    for m in _STILL.finditer(sent.text) if "still" in low else ():
+        pred = "lives_in" if m.group("home") else "works_at"
+        if pred not in reg or third and not re.search(r"\b(?:I|we)\b|\bim\b", m.group(0), re.I):
+            continue  # "yep, still on the ward, still in Leeds. She says …": a reply about her
+        for obj in take_objects(sent, m.end(), reg.get(pred), allow_list=False):
+            if obj[:1].isupper() and is_place(obj) == (pred == "lives_in"):  # a town is no employer
+                out.append(Hit(sent.speaker, pred, obj, confidence=CONF_LOOSE, anchor=m.end(), indirect=True))
     first = _FIRST_AT.match(sent.text) if "first" in low else None
     if first and "works_at" in reg:
         for obj in take_objects(sent, first.end(), reg.get("works_at")):

@@ -1,9 +1,10 @@
 """Changes said by what happened, not by the slot's verb.
 
-"someone stole my bike" ends an ownership, "congrats on the promotion to sous chef" gives a job
-title, "I left Larkspur" ends a job named earlier, "Tom proposed and I said yes" an engagement,
-"I cancelled Japan" a trip; a manager named after where they manage and "Title at Org" after
-getting a job say the new role. Like `indirect.py`, each rule reads one shape of sentence.
+"someone stole my bike" ends an ownership, "traded in my Civic for a Honda Odyssey" starts one,
+"congrats on the promotion to sous chef" gives a job title, "I left Larkspur" ends a job named
+earlier, "Tom proposed and I said yes" an engagement, "I cancelled Japan" a trip; a manager named
+after where they manage and "Title at Org" after getting a job say the new role. Like
+`indirect.py`, each rule reads one shape of sentence.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from tkg.extract.compiled import NAME, Compiled
 from tkg.extract.gazetteer import is_place
 from tkg.extract.objects import clean_name, is_name, take_objects
 from tkg.text import STOPWORDS, normalize_name
+from tkg.vehicle_words import names_vehicle
 
 # "someone stole my bike", "my van got nicked": an ownership ends
 _STOLEN = re.compile(
@@ -28,6 +30,12 @@ _JOB_AS = re.compile(
     r"\b(?:I|I've|I'm|I\s+have|I\s+just)\s+(?:[\w']+\s+){0,3}?(?:accepted|got|took|started|landed|"
     r"joined|hired)\b[^.;:!?]{0,60}?\b(?:job|position|role|post|offer|on|me)?\b[^.;:!?]{0,60}?,?\s+"
     r"as\s+(?:a|an)\s+(?P<title>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})"
+)
+# "I traded in my Civic for a used Honda Odyssey", "swapped the old van for an e-bike": the new one is theirs
+_TRADED = re.compile(
+    r"\b(?P<poss0>I|we)(?:'ve|\s+have|\s+just|\s+finally)*\s+(?:traded|swapped|exchanged|part-exchanged)\s+"
+    r"(?:in\s+)?(?:my|our|the)\s+[^.;:!?]{1,40}?\s+for\s+(?:a|an|the|my)\s+(?:(?:used|new|second-hand|secondhand|"
+    r"brand\s+new|old)\s+)?(?=\S)"
 )
 _MODALISH = re.compile(r"\b(?:would|could|might|if|want|hope|wish|maybe)\b", re.I)
 # "congrats on the promotion to sous chef", "my promotion to head nurse came through"
@@ -74,6 +82,12 @@ def stolen_and_promoted_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             if owner and thing and obj:
                 out.append(Hit(owner, "owns", thing[0], polarity="retract", confidence=CONF_FIRST - 0.1,
                                anchor=m.end()))
+    if "owns" in reg and re.search(r"traded|swapped|exchanged", low):
+        for m in _TRADED.finditer(sent.text):
+            for got in take_objects(sent, m.end(), reg.get("owns"), allow_list=False):
+                if not names_vehicle(got):
+                    continue  # "traded my shift for a day off"
+                out.append(Hit(sent.speaker, "owns", got, confidence=CONF_FIRST - 0.1, anchor=m.end()))
     if "job_title" in reg and " as " in low:
         vocab = comp.vocab.get("job_title", frozenset())
         for m in _JOB_AS.finditer(sent.text):

@@ -108,7 +108,8 @@ def _name_run(words: list[str]) -> list[str]:
         if not (w[:1].isupper() or w[:1].isdigit() or w.lower() in _NAME_GLUE):
             low = w.lower()
             nxt = words[i + 1].lower() if i + 1 < len(words) else ""
-            verb = low in _CLAUSE_GOES_ON or (low.endswith(("ed", "ing")) and (not nxt or nxt in STOPWORDS))
+            verb = low in _CLAUSE_GOES_ON or (low.endswith(("ed", "ing")) and (
+                not nxt or nxt in STOPWORDS or len(run) > 1))  # "Quillfern Education writing science content"
             return (
                 (run or words[:1]) if verb else words
             )  # "Crete visiting my aunt", not "LGBTQ counseling workshop"
@@ -272,6 +273,8 @@ def _relative_clause(sent: Sentence, start: int) -> bool:
                                            for t in sent.times):
         return False
     word = m.group(1)
+    if not text[:m.start(1)].strip() or word.endswith("wise"):
+        return False  # "work-wise I'm …", "tbh I …": a sentence's first word heads no relative clause
     return word.islower() and not word.endswith("ly") and word not in _BEFORE_SUBJECT
 
 
@@ -299,6 +302,9 @@ def _referent(sent: Sentence, at: int) -> str | None:
             people.add(name)
     people = {p for p in people if not any(p != q and p in q for q in people)}  # "Dana" inside "Dana Okafor"
     return next(iter(people)) if len(people) == 1 else None
+
+
+_OPENERS = frozenset({"And", "But", "So", "Then", "Also", "Now", "Oh", "Well"})
 
 
 def subjects(m: re.Match[str], sent: Sentence, comp: Compiled) -> list[tuple[str, float, list[Hit]]]:
@@ -333,8 +339,14 @@ def subjects(m: re.Match[str], sent: Sentence, comp: Compiled) -> list[tuple[str
         ref = _referent(sent, m.start())
         return [(ref, CONF_THIRD - 0.1, [])] if ref else []
     name = m.group("name") or ""
+    if m.groupdict().get("co3") and name.split(" ", 1)[0] in _OPENERS:
+        name = name.split(" ", 1)[-1]  # "And Walter and Irene moved": Walter
     if not name or not is_name(name):
         return []
     if m.start() == 0 and " " not in name and _NOT_A_NAME.search(name):
         return []  # "Dogs love walks", "Painting helps", "Impressive plan you've got"
-    return [(clean_name(name), CONF_THIRD, [])]
+    co3 = m.groupdict().get("co3")  # "Walter and Irene moved into …": both of them
+    both: list[tuple[str, float, list[Hit]]] = [(clean_name(name), CONF_THIRD, [])]
+    if co3 and is_name(co3):
+        both.append((clean_name(co3), CONF_THIRD, []))
+    return both

@@ -50,11 +50,15 @@ def _negated(verb: Any) -> bool:
 
 
 def _span_text(tok: Any) -> str:
-    """A name with its compounds ("Halvard Labs", "brightwell")."""
+    """A name with its compounds ("Halvard Labs", "brightwell") and an ampersand's second half."""
     left = tok
     while left.i > 0 and left.doc[left.i - 1].dep_ == "compound" and left.doc[left.i - 1].head.i == tok.i:
         left = left.doc[left.i - 1]
-    return left.doc[left.i : tok.i + 1].text
+    right = tok
+    doc = tok.doc
+    if right.i + 2 < len(doc) and doc[right.i + 1].text == "&" and doc[right.i + 2].text[:1].isupper():
+        right = doc[right.i + 2]  # "Tallis & Finch": one name, not "Tallis" and a conjunct
+    return doc[left.i : right.i + 1].text
 
 
 def _orgish(tok: Any) -> bool:
