@@ -16,13 +16,12 @@ from typing import TYPE_CHECKING, Any
 from planners.asked import Asked, kind_of_noun
 from planners.query_text import names_in
 from planners.question import Question
-from tkg.models import Evidence, Fact
+from tkg.models import Fact
 from tkg.nlp import parse, parse_many
 from tkg.text import content_terms
 
-from .about import Subject, own_voice, subject_of
+from .about import own_voice, subject_of
 from .abstain import INFERENCE
-from .backfill import turn_evidence
 from .bridge import (
     bridge_facts,
     dates_relation,
@@ -37,16 +36,16 @@ from .bridge import (
 )
 from .calloff import OUTCOME, followed, question_nouns
 from .event_turns import event_window, read_event, subject_turns
-from .gather import count_held, denied, ending, same_value
+from .gather import same_value
 from .graph_values import graph_candidates, of_category, said_by_other_verb, slot_verbs
-from .group_turns import before_history, replies_to, turns_before, turns_with_terms
+from .group_turns import before_history, replies_to, turns_before
+from .held import count_reading, sale_reading, still_held
 from .lead import leading
 from .members import category_of, kind_words, member_facts
 from .premise import check, presupposed
 from .reader import (
     FAR_FUTURE,
     NEWER,
-    Candidate,
     Reading,
     candidates,
     choose,
@@ -62,7 +61,6 @@ from .sentence_value import echoed, names_kind, sentence_for_value
 from .slots import FAR_PAST, employer_at, group_time, lexicon_for
 from .span_words import CATEGORY_MEMBERS, SPAN_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
-from .transactions import read_sale, sale_question
 from .verb_args import by_verb
 from .when import AGO_Q, ago, is_when, names_date, read_when
 
@@ -358,61 +356,3 @@ def headed_facts(ctx: Context, head: str, facts: list[Fact]) -> list[Fact]:
     words = kind_words(head)
     return [f for f in facts if (entry is not None and not entry.inverse and f.predicate == entry.predicate)
             or words & set(f"{f.object} {f.qualifier}".lower().split())]
-
-
-def count_reading(ctx: Context, group: str, subject: Subject, head: str, turns: list[Evidence],
-                  ranked: list[Evidence], trace: dict[str, Any]) -> Reading | None:
-    """How many ``head`` things the subject has after every count their turns state
-    (`procedures.gather.count_held`); turns naming the counted things by name are read too. The
-    evidence keeps the procedure's ranking (``ranked``); the turns counted follow when it lacks them."""
-    def theirs(ev: Evidence) -> bool:
-        return (ev.speaker or "").lower() in subject.aliases or subject.named_in(ev.text)
-
-    pool = dedupe(turns + subject_turns(ctx, group, subject, content_terms(f"{head} {head}s")))
-    tally = count_held(head, pool, theirs)
-    if tally is not None and tally.members:  # "a fox got Cleo": the turns that name them
-        pool = dedupe(pool + subject_turns(ctx, group, subject, content_terms(" ".join(tally.members))))
-        tally = count_held(head, pool, theirs)
-    if tally is None or tally.total is None:
-        return None
-    trace["count"] = tally.steps
-    return Reading(str(tally.total), False, dedupe(ranked + tally.evidence), trace, typed=True)
-
-
-def still_held(ctx: Context, group: str, subject: Subject, chosen: list[Candidate], turns: list[Evidence],
-               trace: dict[str, Any], *, latest: bool) -> list[Candidate]:
-    """The listed values no later turn denies ("didn't get the job at Orbis") nor, for a list of
-    what is held ``latest``, ends ("Biscuit died", "sold the Volvo")."""
-    kept, ended = [], {}
-    for c in chosen:
-        if c.source == "graph":  # an edge's slot logic has already closed what ended or was called off
-            kept.append(c)
-            continue
-        pool = dedupe(turns + subject_turns(ctx, group, subject, content_terms(c.value)))
-        ev = denied(c.value, pool, c.when) or (ending(c.value, pool, c.when) if latest else None)
-        if ev is None:
-            kept.append(c)
-        else:
-            ended[c.value] = ev.source_ref
-    if ended:
-        trace["ended"] = ended
-    return kept
-
-
-def sale_reading(ctx: Context, q: Question, group: str, subject: Subject | None, turns: list[Evidence],
-                 speakers: tuple[str, ...], ranked: list[Evidence], trace: dict[str, Any]) -> Reading | None:
-    """Who sold or bought the question's thing, or its price (`procedures.transactions`), read from
-    ``turns`` and the group's turns naming the thing; None when the question asks about no sale or
-    no turn states one (the other steps read on)."""
-    asked = sale_question(q.text, subject)
-    if asked is None:
-        return None
-    named = turns_with_terms(ctx, group, [asked.head], 40)
-    pool = dedupe(turns + [turn_evidence(r, 0.0, group) for r in named])
-    got = read_sale(asked, subject, pool, speakers, turns_before(ctx, group, pool),
-                    replies_to(ctx, group, pool))
-    if got is None:
-        return None
-    value, said = got
-    return Reading(value, False, dedupe(said + ranked), {**trace, "sale": {"asked": asked.want,
-                                                                        "thing": asked.head}}, typed=True)

@@ -1,0 +1,84 @@
+"""What a subject holds, read from their turns: how many of a thing after every count they state, which
+listed values are still held, and who sold or bought a thing and for how much.
+
+Steps of `procedures.reading.read` that stand on their own: each returns a `Reading` (or the kept
+candidates), or None when the turns do not say, and the reading goes on.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from planners.question import Question
+from tkg.models import Evidence
+from tkg.text import content_terms
+
+from .about import Subject
+from .backfill import turn_evidence
+from .event_turns import subject_turns
+from .gather import count_held, denied, ending
+from .group_turns import replies_to, turns_before, turns_with_terms
+from .reader import Candidate, Reading
+from .synthesis import dedupe
+from .transactions import read_sale, sale_question
+
+if TYPE_CHECKING:
+    from tkg.context import Context
+
+
+def count_reading(ctx: Context, group: str, subject: Subject, head: str, turns: list[Evidence],
+                  ranked: list[Evidence], trace: dict[str, Any]) -> Reading | None:
+    """How many ``head`` things the subject has after every count their turns state
+    (`procedures.gather.count_held`); turns naming the counted things by name are read too. The
+    evidence keeps the procedure's ranking (``ranked``); the turns counted follow when it lacks them."""
+    def theirs(ev: Evidence) -> bool:
+        return (ev.speaker or "").lower() in subject.aliases or subject.named_in(ev.text)
+
+    pool = dedupe(turns + subject_turns(ctx, group, subject, content_terms(f"{head} {head}s")))
+    tally = count_held(head, pool, theirs)
+    if tally is not None and tally.members:  # "a fox got Cleo": the turns that name them
+        pool = dedupe(pool + subject_turns(ctx, group, subject, content_terms(" ".join(tally.members))))
+        tally = count_held(head, pool, theirs)
+    if tally is None or tally.total is None:
+        return None
+    trace["count"] = tally.steps
+    return Reading(str(tally.total), False, dedupe(ranked + tally.evidence), trace, typed=True)
+
+
+def still_held(ctx: Context, group: str, subject: Subject, chosen: list[Candidate], turns: list[Evidence],
+               trace: dict[str, Any], *, latest: bool) -> list[Candidate]:
+    """The listed values no later turn denies ("didn't get the job at Orbis") nor, for a list of
+    what is held ``latest``, ends ("Biscuit died", "sold the Volvo")."""
+    kept, ended = [], {}
+    for c in chosen:
+        if c.source == "graph":  # an edge's slot logic has already closed what ended or was called off
+            kept.append(c)
+            continue
+        pool = dedupe(turns + subject_turns(ctx, group, subject, content_terms(c.value)))
+        ev = denied(c.value, pool, c.when) or (ending(c.value, pool, c.when) if latest else None)
+        if ev is None:
+            kept.append(c)
+        else:
+            ended[c.value] = ev.source_ref
+    if ended:
+        trace["ended"] = ended
+    return kept
+
+
+def sale_reading(ctx: Context, q: Question, group: str, subject: Subject | None, turns: list[Evidence],
+                 speakers: tuple[str, ...], ranked: list[Evidence], trace: dict[str, Any]) -> Reading | None:
+    """Who sold or bought the question's thing, or its price (`procedures.transactions`), read from
+    ``turns`` and the group's turns naming the thing; None when the question asks about no sale or
+    no turn states one (the other steps read on)."""
+    asked = sale_question(q.text, subject)
+    if asked is None:
+        return None
+    named = turns_with_terms(ctx, group, [asked.head], 40)
+    pool = dedupe(turns + [turn_evidence(r, 0.0, group) for r in named])
+    got = read_sale(asked, subject, pool, speakers, turns_before(ctx, group, pool),
+                    replies_to(ctx, group, pool))
+    if got is None:
+        return None
+    value, said = got
+    return Reading(value, False, dedupe(said + ranked), {**trace, "sale": {"asked": asked.want,
+                                                                        "thing": asked.head}}, typed=True)
