@@ -24,7 +24,7 @@ from tkg.time_words import MONTHS, WEEKDAYS
 from .about import Subject
 from .abstain import GENERIC
 from .slots import FAR_PAST
-from .stated import CALLED_OFF, called_off, governing_verb, hypothetical, negated
+from .stated import CALLED_OFF, called_off, governing_verb, hypothetical, negated, rescheduled
 
 # "how did the talk go?": an outcome question presupposes the thing took place (other "how did …"
 # summaries, "how did her job change", presuppose nothing)
@@ -107,7 +107,7 @@ def asks(text: str) -> bool:
 def _reply_calls_off(reply: str) -> bool:
     """The reply's first sentences call something off ("Ah... is cancelled.", "It didn't. They
     cancelled the whole meetup.")."""
-    return any(CALLED_OFF.search(s) for s in split_sentences(reply)[:REPLY_SENTENCES])
+    return any(CALLED_OFF.search(s) and not rescheduled(s) for s in split_sentences(reply)[:REPLY_SENTENCES])
 
 
 def last_called_off(q: Question, subject: Subject | None, turns: list[Evidence],

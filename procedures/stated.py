@@ -8,7 +8,7 @@ answer that is the asked person's own question to the other one, which states no
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from tkg.models import Evidence
@@ -36,11 +36,28 @@ CALLED_OFF = any_of("fell through|called off|cancel+ed|postponed|put off|pushed 
                     "(?:can'?t|cannot|couldn'?t|won'?t) make it")
 
 
+_MOVED_TO = re.compile(r"\b(?:pushed back|put off|postponed|delayed|moved|rescheduled|bumped)\s+"
+                       r"(?:(?:again|once more|by \w+ \w+)\s+)?(?:to|until|till|til)\b\s+(.+)", re.I)
+
+
 def called_off(sent: Any, token: Any) -> bool:
     """The sentence calls off the thing ``token`` names, within a few words of it ("the cruise is
-    off", "we've postponed Japan"); "I'm off to Japan" goes, it calls nothing off."""
+    off", "we've postponed Japan"); "I'm off to Japan" goes, it calls nothing off, and neither does
+    a move to a new time ("the launch got pushed back to the 10th"): that reschedules it."""
     near = sent.doc[max(sent.start, token.i - 2): min(sent.end, token.i + 6)]
-    return bool(CALLED_OFF.search(near.text)) or _off_verb(token)
+    return (bool(CALLED_OFF.search(near.text)) or _off_verb(token)) and not rescheduled(sent.text)
+
+
+def rescheduled(text: str) -> bool:
+    """The text moves something to a new time ("postponed until March", "pushed back to june 10").
+
+    >>> rescheduled("the reading got pushed back to june 10"), rescheduled("the reading is postponed")
+    (True, False)
+    >>> rescheduled("we'll have to cancel, but we'll come up in May instead")
+    False
+    """
+    to = _MOVED_TO.search(text)
+    return to is not None and bool(find_times(to.group(1), datetime(2000, 1, 1, tzinfo=UTC)))
 
 
 _OFF_VERBS = frozenset("cancel postpone scrap axe shelve".split())

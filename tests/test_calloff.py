@@ -51,6 +51,17 @@ def test_a_reply_that_calls_off_what_the_question_asked_about() -> None:
     assert last_word_calls_off(q, OKSANA, [asked], yes) is None
 
 
+def test_a_plan_moved_to_a_new_date_is_not_called_off() -> None:
+    turns = [_turn("The pottery fair is on the 12th at the old market hall.", 1)]
+    q = parse_question("What did Oksana sell at the pottery fair?")
+    moved = _turn("The pottery fair got postponed until the 26th, the hall flooded.", 3)
+    assert last_word_calls_off(q, OKSANA, [*turns, moved]) is None
+    asked = _turn("Is the fair still on the 12th?", 2, speaker="Bram")
+    assert last_word_calls_off(q, OKSANA, [*turns, asked], {"e2": "Pushed back to the 26th."}) is None
+    gone = _turn("The pottery fair got postponed, no new date yet.", 3)
+    assert last_word_calls_off(q, OKSANA, [*turns, gone]) is not None
+
+
 def test_an_outcome_question_presupposes_the_event_but_a_summary_does_not() -> None:
     turns = [_turn("I'm giving a talk at the robotics meetup in April.", 1),
              _turn("They cancelled the whole meetup, the hall had a power cut.", 4)]
