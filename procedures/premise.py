@@ -195,7 +195,12 @@ def _denies(sent: Any, name: str) -> bool:
     job at Acueducto"); a denial behind a comma is another clause's ("can't, segfault's at the vet")."""
     text = sent.text.lower()
     at = text.find(name)
+    if at > 0 and _ANCHOR_BEFORE.search(text[:at]):  # "not taken a day off since berlin": a time, not denied
+        return False
     return negated(sent) and (_RETRACTED_WORDS.search(text) is not None or at > 0 and denied_before(text, at))
+
+
+_ANCHOR_BEFORE = re.compile(r"\b(?:since|after|before|until|till)\s+(?:the\s+)?$")
 
 
 def _told_done(told: QuestionEvent, sent: Any) -> bool:
@@ -268,6 +273,10 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
         if not (named or need_event and may_tell):
             continue
         sents = list(parse(ev.text).sents)
+        # a turn may tell its place and its event in sentences of their own ("Yes, the data
+        # engineering one. Berlin was freezing"): the event's words count from any plain statement of it
+        in_turn = {e for e in event if any(_same_word(e, w) for s in sents if _stated(s)
+                                           for w in content_terms(s.text))}
         for sent, whole in zip(sents, continued(sents), strict=True):
             text = sent.text.lower()
             a = about(subject, speaker=ev.speaker, sentence=whole, turn=ev.text, others=speakers) \
@@ -280,7 +289,7 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
                 if asked.kind == "date" and a > 0:  # an idiom said to them calls off nothing
                     retracted[n] = _denies(sent, n) and not hypothetical(sent)
                 went = bool(event & GOING) and placed[n] and heading_to(text, n)
-                if _stated(sent) and (not event or not placed[n] or words & event or went) \
+                if _stated(sent) and (not event or not placed[n] or words & event or in_turn or went) \
                         or not event and told_outcome(sent, (replies or {}).get(ev.episode)):
                     need_names[n] = True
                     seen_any = seen_any or ev

@@ -38,7 +38,7 @@ from .synthesis import format_day
 if TYPE_CHECKING:
     from tkg.context import Context
 
-SUPPORT = 0.55  # the least support a value needs to answer
+SUPPORT = 0.5  # the least support a value needs to answer
 # a thing is the loosest kind (any noun phrase types as one): alone it needs more ("bingo card" for a
 # graphics card); a list's things stay at SUPPORT
 THING_SUPPORT = 0.62

@@ -57,7 +57,7 @@ from .reader import (
 )
 from .residence import lives_question
 from .result import ProcedureResult
-from .sentence_value import echoed, names_kind, sentence_for_value
+from .sentence_value import echoed, names_kind, repeats_question, sentence_for_value
 from .slots import FAR_PAST, employer_at, group_time, lexicon_for
 from .span_words import CATEGORY_MEMBERS, SPAN_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
@@ -259,6 +259,12 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         closed = {norm(f.object) for f in facts if f.invalid_at is not None} - {
             norm(f.object) for f in facts if f.invalid_at is None}
         turn_cands = [c for c in turn_cands if not any(same_value(c.value, v) for v in closed)]
+    if latest and window is None and turn_cands:  # "now" is the newest turn: a value dated after it is
+        now = group_time(ctx, group)  # a plan still to come ("it'd mean moving to bristol in october")
+        turn_cands = [c for c in turn_cands if c.when is None or c.when <= now]
+    if not asked.yesno:  # a value that only says back the question's words answers nothing
+        graph = [c for c in graph if not repeats_question(c.value, q.text)]
+        turn_cands = [c for c in turn_cands if not repeats_question(c.value, q.text)]
     chosen, how = choose(asked, graph + turn_cands, latest=latest, window=window,
                          members=kinds is not None and asked.kind != "thing")
     trace["choice"] = how

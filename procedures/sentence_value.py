@@ -13,6 +13,7 @@ from planners.asked import Asked
 from planners.question import Question
 from tkg.models import Evidence
 from tkg.nlp import parse
+from tkg.text import content_terms
 
 from .reader import Reading, no_information
 from .result import ProcedureResult
@@ -44,3 +45,19 @@ def names_kind(text: str, asked: Asked) -> bool:
     head = {asked.head, asked.head + "s"} - {"s"} if asked.kind == "thing" else set()
     return any(spans_of(sent, asked.kind, asked.head) or {t.lower_ for t in sent} & head
                for sent in parse(text).sents)
+
+
+def repeats_question(value: str, question: str) -> bool:
+    """The value only says back words of the question ("postdoc" for "which postdoc position did
+    she accept?", "Priya" for "what is the name of Priya's cat?"): it tells nothing, so it answers
+    nothing. A question that offers choices ("Leeds or York?") is answered by one of them.
+
+    >>> repeats_question("postdoc", "Which postdoc position did Mia accept?")
+    True
+    >>> repeats_question("the seaweed lab", "Which postdoc position did Mia accept?")
+    False
+    >>> repeats_question("York", "Does she live in Leeds or York now?")
+    False
+    """
+    said = content_terms(value)
+    return bool(said) and " or " not in question.lower() and said <= content_terms(question)

@@ -644,7 +644,8 @@ def test_a_store_reports_its_schema_indexes_and_server(store: GraphStore) -> Non
     assert meta["schema_version"] == SCHEMA_VERSION and meta["embedding_dim"] == str(DIM)
     # a shared server's per-group keys change while other tests (or workers) write their groups
     schema = {k: v for k, v in meta.items() if not k.startswith("group:")}
-    assert {r["key"]: r["value"] for r in store.named("store.meta") if not r["key"].startswith("group:")} == schema
+    rows = store.named("store.meta")
+    assert {r["key"]: r["value"] for r in rows if not r["key"].startswith("group:")} == schema
     assert store.named("store.meta_get", {"key": "embedding_dim"}) == [{"value": str(DIM)}]
     assert store.named("store.meta_get", {"key": "no-such-key"}) == []
     expected = store.expected_indexes()
