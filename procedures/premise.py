@@ -190,17 +190,17 @@ def _may_say_event(low: str, event: set[str], placed: dict[str, bool]) -> bool:
         p and n in low for n, p in placed.items())
 
 
+_ANCHOR_BEFORE = re.compile(r"\b(?:since|after|before|until|till)\s+(?:the\s+)?$")
+
+
 def _denies(sent: Any, name: str) -> bool:
     """The sentence calls off what it says or denies the clause that names ``name`` ("I didn't get the
     job at Acueducto"); a denial behind a comma is another clause's ("can't, segfault's at the vet")."""
     text = sent.text.lower()
     at = text.find(name)
-    if at > 0 and _ANCHOR_BEFORE.search(text[:at]):  # "not taken a day off since berlin": a time, not denied
+    if at > 0 and _ANCHOR_BEFORE.search(text[:at]):  # "no weekend off since Oslo": a time, not denied
         return False
     return negated(sent) and (_RETRACTED_WORDS.search(text) is not None or at > 0 and denied_before(text, at))
-
-
-_ANCHOR_BEFORE = re.compile(r"\b(?:since|after|before|until|till)\s+(?:the\s+)?$")
 
 
 def _told_done(told: QuestionEvent, sent: Any) -> bool:
@@ -273,8 +273,8 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
         if not (named or need_event and may_tell):
             continue
         sents = list(parse(ev.text).sents)
-        # a turn may tell its place and its event in sentences of their own ("Yes, the data
-        # engineering one. Berlin was freezing"): the event's words count from any plain statement of it
+        # a turn may tell its place and its event in sentences of their own ("Yes, the robotics one.
+        # Oslo was freezing"): the event's words count from any plain statement of it
         in_turn = {e for e in event if any(_same_word(e, w) for s in sents if _stated(s)
                                            for w in content_terms(s.text))}
         for sent, whole in zip(sents, continued(sents), strict=True):

@@ -260,7 +260,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             norm(f.object) for f in facts if f.invalid_at is None}
         turn_cands = [c for c in turn_cands if not any(same_value(c.value, v) for v in closed)]
     if latest and window is None and turn_cands:  # "now" is the newest turn: a value dated after it is
-        now = group_time(ctx, group)  # a plan still to come ("it'd mean moving to bristol in october")
+        now = group_time(ctx, group)  # a plan still to come ("I'm moving to Ghent in January")
         turn_cands = [c for c in turn_cands if c.when is None or c.when <= now]
     if not asked.yesno:  # a value that only says back the question's words answers nothing
         graph = [c for c in graph if not repeats_question(c.value, q.text)]

@@ -48,13 +48,13 @@ def names_kind(text: str, asked: Asked) -> bool:
 
 
 def repeats_question(value: str, question: str) -> bool:
-    """The value only says back words of the question ("postdoc" for "which postdoc position did
-    she accept?", "Priya" for "what is the name of Priya's cat?"): it tells nothing, so it answers
+    """The value only says back words of the question ("residency" for "which residency did she
+    take?", "Nadia" for "what is the name of Nadia's cat?"): it tells nothing, so it answers
     nothing. A question that offers choices ("Leeds or York?") is answered by one of them.
 
-    >>> repeats_question("postdoc", "Which postdoc position did Mia accept?")
+    >>> repeats_question("residency", "Which residency did Nadia take?")
     True
-    >>> repeats_question("the seaweed lab", "Which postdoc position did Mia accept?")
+    >>> repeats_question("the glass studio in Murano", "Which residency did Nadia take?")
     False
     >>> repeats_question("York", "Does she live in Leeds or York now?")
     False
