@@ -83,7 +83,8 @@ class Ingestor:
         report = IngestReport()
         # models load before the clock starts: not the turns' time (the parser only if a turn may need it)
         if episodes:
-            report.model_load_s = round(load_model(self.embedder) + load_parser(ep.text for ep in episodes), 3)
+            loaded = load_model(self.embedder) + load_parser(ep.text for ep in episodes)
+            report.model_load_s = round(loaded, 3)
         started = time.perf_counter()
         groups: list[str] = []
         for ep in episodes:
