@@ -125,8 +125,8 @@ def unsearchable(store: GraphStore, group: str, *, vectors: bool = True) -> list
 
 @pytest.fixture(params=["kuzu", pytest.param("neo4j", marks=pytest.mark.neo4j)])
 def two_memories(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Memory, Memory]]:
-    """Two memories on the backend: two fresh Kuzu stores, or the shared Neo4j twice (groups forgotten
-    after)."""
+    """Two memories on the backend: two fresh Kuzu stores, or the shared Neo4j twice (the test's own
+    groups, named ``bulk-…`` and ``plain-…``, forgotten after; other tests write there at the same time)."""
     backend = str(request.param)
     bulk, plain = open_memory(url_for(backend, tmp_path / "a")), open_memory(url_for(backend, tmp_path / "b"))
     made = {g["group_id"] for g in bulk.groups()}
@@ -134,7 +134,8 @@ def two_memories(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tup
         yield bulk, plain
     finally:
         for g in {g["group_id"] for g in bulk.groups()} - made:
-            bulk.forget(g)  # the shared Neo4j keeps only what was there before
+            if g.startswith(("bulk-", "plain-")):
+                bulk.forget(g)  # the shared Neo4j keeps only what was there before
         bulk.close()
         plain.close()
 
