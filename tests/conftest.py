@@ -32,13 +32,6 @@ DIM = 384
 NEO4J_ENV = "TKG_TEST_NEO4J_URI"
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    """pytest-xdist workers export COLUMNS=80, and rich freezes a console's width at COLUMNS when the
-    console is made (tkg.cli.render's at import); drop it so the CLI sizes itself as in a shell."""
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        os.environ.pop("COLUMNS", None)
-
-
 @pytest.fixture(scope="session")
 def neo4j_store() -> Iterator[GraphStore]:
     """One Neo4j connection for the whole session, schema applied and indexes online."""

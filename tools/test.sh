@@ -4,7 +4,6 @@
 #   bash tools/test.sh                      # the whole suite
 #   bash tools/test.sh tests/test_x.py -q   # arguments go to pytest
 #   TKG_SKIP_LINT=1 bash tools/test.sh ...  # skip ruff and mypy
-#   TKG_TEST_WORKERS=0 bash tools/test.sh   # one process (default: 2 pytest-xdist workers, a file each)
 #
 # Why one script: a fresh machine (and CI) must get from a clean clone to a real Neo4j-backed test
 # run with nothing installed by hand. Neo4j failing to start is a failure, never a skip; pytest's
@@ -61,9 +60,7 @@ export TKG_TEST_NEO4J_URI=$uri
 say "TKG_TEST_NEO4J_URI=$uri"
 
 set +e
-# Two workers, each taking whole test files (the suite's module fixtures and subprocess tests stay
-# together); both share the one Neo4j, where every test writes only under its own groups.
-python3 -m pytest -n "${TKG_TEST_WORKERS:-2}" --dist loadfile "$@"
+python3 -m pytest "$@"
 rc=$?
 set -e
 if [[ $rc == 5 ]]; then
