@@ -263,8 +263,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         now = group_time(ctx, group)  # a plan still to come ("I'm moving to Ghent in January")
         turn_cands = [c for c in turn_cands if c.when is None or c.when <= now]
     if not asked.yesno:  # a value that only says back the question's words answers nothing
-        graph = [c for c in graph if not repeats_question(c.value, q.text)]
-        turn_cands = [c for c in turn_cands if not repeats_question(c.value, q.text)]
+        graph = [c for c in graph if not repeats_question(c.value, q)]
+        turn_cands = [c for c in turn_cands if not repeats_question(c.value, q)]
     chosen, how = choose(asked, graph + turn_cands, latest=latest, window=window,
                          members=kinds is not None and asked.kind != "thing")
     trace["choice"] = how
