@@ -17,7 +17,7 @@ from typing import Any
 
 from planners.question import Question
 from tkg.models import Evidence
-from tkg.nlp import parse, parse_many, pipeline
+from tkg.nlp import parse, parse_many, token_stems
 from tkg.text import split_sentences, stem, stems_of
 from tkg.time_words import MONTHS, WEEKDAYS
 
@@ -78,7 +78,7 @@ def followed(q: Question, subject: Subject | None, turns: list[Evidence]) -> set
     nouns = question_nouns(q, subject)
     out = set(nouns)
     naming = [ev for ev in turns
-              if not nouns.isdisjoint(stem(t.lower_) for t in pipeline().tokenizer(ev.text))]
+              if not nouns.isdisjoint(token_stems(ev.text))]
     parse_many([ev.text for ev in naming])  # only the turns naming one, parsed in one batch
     for ev in naming:
         for sent in parse(ev.text).sents:
@@ -121,7 +121,7 @@ def last_called_off(q: Question, subject: Subject | None, turns: list[Evidence],
     done: set[str] = set()  # common nouns some sentence told as done: one of many ("I won a tournament")
     # only turns naming one of them (the parse's own tokens) are followed, and parsed, in one batch
     naming = [ev for ev in sorted(turns, key=lambda e: e.valid_at or FAR_PAST)
-              if not nouns.isdisjoint(stem(t.lower_) for t in pipeline().tokenizer(ev.text))]
+              if not nouns.isdisjoint(token_stems(ev.text))]
     parse_many([ev.text for ev in naming])
     for ev in naming:
         asked: set[str] = set()  # followed nouns a question of this turn names

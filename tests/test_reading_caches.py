@@ -12,7 +12,7 @@ import re
 
 from procedures.about import Subject, about, word_pattern
 from procedures.spans import noun_chunks, spans_of
-from tkg.nlp import parse
+from tkg.nlp import parse, pipeline, token_stems
 from tkg.text import stem
 
 SENTENCES = [
@@ -82,3 +82,9 @@ def test_kept_about_weights_are_the_weights_made_afresh() -> None:
                     "others": ("Lena", "Tomas"), "previous": SENTENCES[i - 1]}
             assert about(lena, **args) == about.__wrapped__(lena, **args) == about(lena, **args)
     assert about.cache_info().hits >= len(SENTENCES) * 2
+
+
+def test_kept_token_stems_are_the_stems_of_a_fresh_tokenization() -> None:
+    for text in SENTENCES:
+        assert token_stems(text) == frozenset(stem(t.lower_) for t in pipeline().tokenizer(text))
+    assert token_stems(SENTENCES[0]) is token_stems(SENTENCES[0])  # kept per text

@@ -121,6 +121,13 @@ def _token_forms(text: str) -> frozenset[str]:
     return frozenset(f for t in pipeline().tokenizer(text) for f in lemma_forms(t.lower_))
 
 
+@lru_cache(maxsize=_CACHE_SIZE)
+def token_stems(text: str) -> frozenset[str]:
+    """The stems of the pipeline's tokens of ``text`` (its tokenizer alone), kept per text: readers
+    that follow a word through a group's turns ask it of the same turns question after question."""
+    return frozenset(stem(t.lower_) for t in pipeline().tokenizer(text))
+
+
 @lru_cache(maxsize=50_000)
 def lemma_forms(low: str) -> frozenset[str]:
     """Every lemma the pipeline could give a token whose lower case is ``low``, for any part of
