@@ -32,6 +32,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from tkg.models import Evidence
+from tkg.nlp import offer_parses
 from tkg.stores.base import Row
 
 from .group_vectors import time_from_text
@@ -124,8 +125,10 @@ def group_turns(ctx: Context, group: str) -> GroupTurns | None:
 
 
 def _read(ctx: Context, group: str) -> list[Row]:
-    """The group's turns, with their times back as datetimes (``group.turns`` sends ISO text)."""
+    """The group's turns, with their times back as datetimes (``group.turns`` sends ISO text); their
+    stored parses go to the reader (`tkg.nlp.offer_parses`), not into the kept rows."""
     rows = ctx.store.named("group.turns", {"group_id": group})
+    offer_parses([(str(r.get("text") or ""), r.pop("parse", None)) for r in rows])
     for r in rows:
         r["valid_at"] = time_from_text(r.get("valid_at"))
     return rows

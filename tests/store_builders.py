@@ -73,6 +73,7 @@ def episode_row(
         "valid_at": at,
         "entity_edges": [],
         "extract_context": "",
+        "parse": None,
         "prev_uuid": prev,
         **fields,
     }

