@@ -29,6 +29,7 @@ from planners.question import Question
 from planners.router import route
 from tkg.mode_model import offline_classifier
 from tkg.models import NO_INFORMATION, Answer
+from tkg.nlp import parsing_ahead
 
 from .abstain import ground
 from .aggregation import aggregate
@@ -74,7 +75,17 @@ def answer_question(
     >>> a = answer_question(mem.ctx, "Where does Priya live?", group="priya-marco")  # doctest: +SKIP
     >>> a.answer, a.procedure, a.evidence[0].source_ref  # doctest: +SKIP
     ('Lisbon', 'graph_latest', 'D6:2')
+
+    The question's spaCy parse, which the reader needs, is made on the parse worker's core while
+    this one routes it and retrieves its evidence (`tkg.nlp.parsing_ahead`).
     """
+    with parsing_ahead(question):
+        return _answer(ctx, question, group=group, mode=mode, as_of=as_of)
+
+
+def _answer(
+    ctx: Context, question: str, *, group: str, mode: str | None = None, as_of: datetime | None = None
+) -> Answer:
     started = time.perf_counter()
     timings: dict[str, float] = {}
     t = time.perf_counter()

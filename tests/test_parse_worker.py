@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import sys
+import threading
 import time
 from typing import Any
 
@@ -66,6 +67,55 @@ def test_a_shared_batch_reads_as_one_parsed_here(idle: None, monkeypatch: pytest
         worker.stop()
     assert not worker.ready
     worker.stop()  # twice is harmless
+
+
+def test_a_text_sent_ahead_is_taken_by_its_thread_and_the_pipes_wait_for_it(idle: None) -> None:
+    worker = ParseWorker()
+    try:
+        assert worker.wait_ready(120), "the worker did not load its pipeline"
+        question = "What is the name of Odette's dog?"
+        assert worker.send_ahead([question])
+        assert worker.ahead_for(question) and not worker.ahead_for(TEXTS[0])
+        other: list[bool] = []
+        thread = threading.Thread(target=lambda: other.append(worker.ahead_for(question)))
+        thread.start()
+        thread.join()
+        assert other == [False]  # another thread's question is not this one's
+        used: list[list[str]] = []
+
+        def local(texts: list[str]) -> list[Any]:
+            used.append(texts)
+            return nlp._pipe(texts)
+
+        assert len(worker.parse(TEXTS, local, nlp._decode)) == len(TEXTS) and used[-1] == TEXTS  # pipes busy
+        docs = worker.take_ahead(nlp._decode)
+        assert list(docs) == [question] and shape(docs[question]) == shape(nlp.pipeline()(question))
+        assert worker.take_ahead(nlp._decode) == {} and not worker.ahead_for(question)
+        worker.parse(TEXTS, local, nlp._decode)
+        assert len(used[-1]) < len(TEXTS)  # the pipes are free again: the batch is shared
+    finally:
+        worker.stop()
+
+
+def test_parsing_ahead_gives_the_reader_the_workers_doc(idle: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    worker = ParseWorker()
+    monkeypatch.setattr(nlp, "_worker", lambda: worker)
+    monkeypatch.setattr(nlp, "_docs", type(nlp._docs)())
+    try:
+        assert worker.wait_ready(120), "the worker did not load its pipeline"
+        first, second = "Where did Odette move in May?", "Who stole the blue Bianchi?"
+        with nlp.parsing_ahead(first):
+            assert worker.ahead_for(first)
+            doc = nlp.parse(first)  # taken from the worker
+            assert not worker.ahead_for(first)
+        assert shape(doc) == shape(nlp.pipeline()(first)) and nlp.parse(first) is doc
+        with nlp.parsing_ahead(second):
+            pass  # nothing read it: the block's end keeps it
+        assert second in nlp._docs and not worker.ahead_for(second)
+        with nlp.parsing_ahead(first):
+            assert not worker.ahead_for(first)  # parsed already: nothing sent
+    finally:
+        worker.stop()
 
 
 def test_a_worker_that_fails_is_given_up_and_the_batch_parsed_here(idle: None) -> None:

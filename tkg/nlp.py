@@ -24,7 +24,8 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
@@ -85,6 +86,7 @@ def pipeline() -> Any:
 def parse(text: str) -> Any:
     """The spaCy ``Doc`` of ``text``, kept in a bounded process cache (turns are read again and again);
     a parse stored at ingest and offered (`tkg.stored_parse`) is read back instead of made."""
+    _take_ahead([text])
     with _lock:
         doc = _docs.get(text)
         if doc is not None:
@@ -99,8 +101,40 @@ def parse(text: str) -> Any:
     return doc
 
 
+def _take_ahead(texts: list[str]) -> None:
+    """Keep the docs the worker parsed ahead (`parsing_ahead`) once one of ``texts`` is among them."""
+    worker = _worker()
+    if worker is not None and any(worker.ahead_for(t) for t in texts):
+        _keep(worker.take_ahead(_decode))
+
+
+def _keep(docs: dict[str, Any]) -> None:
+    with _lock:
+        for text, doc in docs.items():
+            _docs[text] = doc
+        while len(_docs) > _CACHE_SIZE:
+            _docs.popitem(last=False)
+
+
+@contextmanager
+def parsing_ahead(text: str) -> Iterator[None]:
+    """Have the worker process parse ``text`` while the block runs (a question, while its evidence is
+    retrieved on this core); `parse` takes the doc when it first reads it, and the block's end takes it
+    if nothing did. Nothing is sent without a ready worker and an idle core, or for a text parsed already."""
+    worker = _worker()
+    with _lock:
+        known = text in _docs
+    sent = worker is not None and not known and offered(text) is None and worker.send_ahead([text])
+    try:
+        yield
+    finally:
+        if sent and worker is not None:
+            _keep(worker.take_ahead(_decode))
+
+
 def parse_many(texts: list[str]) -> list[Any]:
     """``parse`` for many texts, the ones not cached yet parsed together in one batch (faster)."""
+    _take_ahead(texts)
     with _lock:
         missing = list(dict.fromkeys(t for t in texts if t not in _docs))
     missing = [t for t in missing if offered(t) is None]  # `parse` reads an offered one back

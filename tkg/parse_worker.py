@@ -93,6 +93,7 @@ class ParseWorker:
         self._failed = False
         self._lock = threading.Lock()  # one batch at a time on the pipes; another thread parses alone
         self._owner = os.getpid()  # a forked child shares the pipes: it parses alone and leaves them be
+        self._ahead: tuple[list[str], int] | None = None  # texts sent by `send_ahead`, and by which thread
 
     @property
     def ready(self) -> bool:
@@ -146,6 +147,37 @@ class ParseWorker:
             return mine + (docs if docs is not None else local(theirs))
         finally:
             self._lock.release()
+
+    def send_ahead(self, texts: list[str]) -> bool:
+        """Send ``texts`` to the worker now, to be taken by `take_ahead` on this thread (a question, sent
+        while this process retrieves its evidence): whether they went. The pipes stay this thread's
+        until then, so a batch meanwhile is parsed here alone."""
+        if not texts or os.getpid() != self._owner or not self._lock.acquire(blocking=False):
+            return False
+        self.start()
+        if self._poll_ready() and idle_core() and self._send(texts):
+            self._ahead = (list(texts), threading.get_ident())
+            return True
+        self._lock.release()
+        return False
+
+    def ahead_for(self, text: str) -> bool:
+        """Whether ``text`` was sent ahead by this thread and not taken yet."""
+        ahead = self._ahead
+        return ahead is not None and ahead[1] == threading.get_ident() and text in ahead[0]
+
+    def take_ahead(self, decode: Callable[[bytes], list[Any]]) -> dict[str, Any]:
+        """The docs of the texts this thread sent ahead, by text (waiting for them); empty when it sent
+        none or the worker failed (then they are parsed when read, as any text)."""
+        ahead = self._ahead
+        if ahead is None or ahead[1] != threading.get_ident():
+            return {}
+        self._ahead = None
+        try:
+            docs = self._receive(len(ahead[0]), decode)
+        finally:
+            self._lock.release()
+        return dict(zip(ahead[0], docs, strict=True)) if docs is not None else {}
 
     def _send(self, texts: list[str]) -> bool:
         assert self._proc is not None and self._proc.stdin is not None
