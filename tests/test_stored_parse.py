@@ -2,7 +2,8 @@
 
 On both stores: every ingested turn holds its parse, which reads back as the doc a fresh parse makes;
 reading a group's turns offers those parses, and the reader then parses none of them; a turn without
-one (a store written before the column, or ingested with ``TKG_KEEP_PARSES=0``) is parsed as before.
+one (a store written before the column, a few turns ingested by a process without the parser loaded,
+or ``TKG_KEEP_PARSES=0``) is parsed as before.
 The conversation is our own.
 """
 
@@ -17,6 +18,7 @@ import pytest
 from procedures.group_turns import group_turns
 from tkg import nlp, stored_parse
 from tkg.errors import ConfigError
+from tkg.ingest import pipeline as pipeline_module
 from tkg.memory import Memory
 from tkg.spacy_import import import_spacy
 
@@ -37,6 +39,7 @@ def shape(doc: Any) -> list[tuple[Any, ...]]:
 @pytest.fixture
 def group(mem: Memory) -> Iterator[str]:
     name = f"parse-{uuid.uuid4().hex[:8]}"
+    nlp.pipeline()  # loaded: a process that has the parser keeps the parses of however few turns
     mem.ingest_records([{"speaker": s, "text": t, "timestamp": f"2025-03-0{i + 1}T10:00:00Z"}
                         for i, (s, t) in enumerate(TURNS)], group=name)
     yield name
@@ -100,6 +103,24 @@ def test_without_the_offline_reader_ingest_keeps_no_parse(monkeypatch: pytest.Mo
     monkeypatch.setattr(nlp, "_parse_batch", missing)
     assert nlp.stored_parses(["Moved to Porto.", "lol"]) == [None, None]
     assert nlp.stored_parses([]) == []
+
+
+def test_a_process_without_the_parser_loads_it_only_for_a_large_ingest(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pipeline_module, "reader_loaded", lambda: False)
+    turns = [{"speaker": s, "text": t, "timestamp": f"2025-03-0{i + 1}T10:00:00Z"}
+             for i, (s, t) in enumerate(TURNS)]
+    few, many = f"few-{uuid.uuid4().hex[:8]}", f"many-{uuid.uuid4().hex[:8]}"
+    try:
+        mem.ingest_records(turns, group=few)  # fewer than PARSE_LOAD_MIN: parsed when a question reads them
+        assert set(_stored(mem, few).values()) <= {None, ""}
+        monkeypatch.setattr(pipeline_module, "PARSE_LOAD_MIN", len(turns))
+        mem.ingest_records(turns, group=many)
+        assert all(p and p.startswith("tkgparse/") for p in _stored(mem, many).values())
+    finally:
+        mem.forget(few)
+        mem.forget(many)
 
 
 def test_keep_parses_off_ingests_turns_without_one(mem: Memory, monkeypatch: pytest.MonkeyPatch) -> None:

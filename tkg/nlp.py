@@ -148,6 +148,11 @@ def parse_many(texts: list[str]) -> list[Any]:
     return [parse(t) for t in texts]
 
 
+def reader_loaded() -> bool:
+    """Whether this process has loaded the pipeline already."""
+    return pipeline.cache_info().currsize > 0
+
+
 def load_reader() -> float:
     """Load the pipeline now, so that no timed ingest work pays for it: the seconds it took (0.0 when it
     is loaded already or not installed)."""

@@ -6,8 +6,9 @@ and stores the result as text (Kuzu 0.11.3 binds no ``bytes`` parameter): a head
 pipeline, then the base64 of the ``DocBin``. When a group's turns are read (`procedures.group_turns`)
 their stored parses are offered here, and `tkg.nlp.parse` reads an offered parse back instead of
 parsing the text again. A parse made by another pipeline, or none (a store written before the column,
-without the offline reader installed, or with ``TKG_KEEP_PARSES=0``, which trades question time for
-a faster bulk import), is parsed as before.
+without the offline reader installed, a few turns ingested by a process that has not loaded the
+parser (`tkg.ingest.pipeline.PARSE_LOAD_MIN`), or ``TKG_KEEP_PARSES=0``, which trades question time
+for a faster bulk import), is parsed as before.
 
 Example::
 

@@ -38,7 +38,7 @@ from ..extract import Candidate
 from ..extract.parsed import load_parser
 from ..group_cache import GroupCache
 from ..models import EpisodeInput, Tick
-from ..nlp import load_reader
+from ..nlp import load_reader, reader_loaded
 from ..predicates import PredicateRegistry
 from ..stored_parse import kept_at_ingest
 from ..stores.base import GraphStore
@@ -48,6 +48,10 @@ from .write import EpisodeWriter, IngestReport
 
 BATCH = 128  # episodes prepared (and embedded) together
 BULK_AUTO = 500  # episodes from which an ingest into a store with no episodes loads in bulk by itself
+# turns from which an ingest loads the reader's parser to keep their parses (tkg/stored_parse.py): a
+# process that ingests a few turns and ends (`tkg ingest` per turn) would pay more to load it than the
+# questions pay to parse those turns when they read them; one that has it loaded keeps every parse
+PARSE_LOAD_MIN = 100
 
 class IngestInterrupted(KeyboardInterrupt):
     """Ctrl-C during an ingest. ``report`` counts what was committed before it: those episodes
@@ -83,11 +87,13 @@ class Ingestor:
         episodes, their transactions and the counts written are the same.
         """
         report = IngestReport()
+        keep = False  # whether the turns keep their parse (decided with the models' load)
         # models load before the clock starts: not the turns' time (the parser when turns keep their
         # parse, else only if a rule may parse a turn)
         if episodes:
             try:
-                parser = load_reader() if kept_at_ingest() else load_parser(ep.text for ep in episodes)
+                keep = kept_at_ingest() and (reader_loaded() or len(episodes) >= PARSE_LOAD_MIN)
+                parser = load_reader() if keep else load_parser(ep.text for ep in episodes)
                 loaded = load_model(self.embedder) + parser
             except KeyboardInterrupt as exc:  # Ctrl-C while the models load: nothing written, nothing kept
                 raise IngestInterrupted(report) from exc
@@ -128,7 +134,7 @@ class Ingestor:
                     report.skipped_existing += len(batch) - len(fresh)
                     attempted += fresh
                     prepared = self._preparer.prepare(fresh, recent, empty)
-                    embedded = pool.submit(self._preparer.embed_and_parse, prepared)
+                    embedded = pool.submit(self._preparer.embed_and_parse, prepared, keep)
                     if pending is not None:
                         self._write_prepared(*pending, report, progress)
                     pending = (prepared, embedded, len(batch))

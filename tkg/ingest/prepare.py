@@ -20,7 +20,6 @@ from ..extract import Candidate, extract, history, mentions
 from ..models import Chunk, EpisodeInput, Vector, stable_uuid
 from ..nlp import stored_parses
 from ..predicates import PredicateRegistry
-from ..stored_parse import kept_at_ingest
 from ..stores.base import GraphStore
 from .chunking import chunk_episode
 from .model_extract import ModelExtractor, TurnResult, merge
@@ -176,11 +175,11 @@ class TurnPreparer:
             p.name_vectors = {n: Vector(vectors[i + j].tolist()) for j, n in enumerate(p.names)}
             i += len(p.names)
 
-    def embed_and_parse(self, out: list[Prepared]) -> None:
+    def embed_and_parse(self, out: list[Prepared], parse: bool) -> None:
         """`embed` the batch, then parse its turns for the reader (`tkg.nlp.stored_parses`): the
         batch's slow work, run on the ingest's worker thread while the batch before is written."""
         self.embed(out)
-        if not kept_at_ingest():
+        if not parse:
             return
         for p, parsed in zip(out, stored_parses([p.ep.text for p in out]), strict=True):
             p.parse = parsed
