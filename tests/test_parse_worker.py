@@ -40,7 +40,7 @@ def shape(doc: Any) -> list[Any]:
 @pytest.fixture
 def idle(monkeypatch: pytest.MonkeyPatch) -> None:
     """The machine has a free core (the shared test machine often has none)."""
-    monkeypatch.setattr(parse_worker, "runnable", lambda: 1.0)
+    monkeypatch.setattr(parse_worker.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
 
 
 def test_a_shared_batch_reads_as_one_parsed_here(idle: None, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -61,7 +61,7 @@ def test_a_shared_batch_reads_as_one_parsed_here(idle: None, monkeypatch: pytest
         worker._owner = -1  # as a forked child sees it: the pipes are its parent's
         assert len(worker.parse(TEXTS, local, nlp._decode)) == len(TEXTS) and used[-1] == TEXTS
         worker._owner = parse_worker.os.getpid()
-        monkeypatch.setattr(parse_worker, "runnable", lambda: float(parse_worker.cores()))
+        monkeypatch.setattr(parse_worker.os, "getloadavg", lambda: (float(parse_worker.cores()), 0.0, 0.0))
         assert len(worker.parse(TEXTS, local, nlp._decode)) == len(TEXTS) and used[-1] == TEXTS  # busy
     finally:
         worker.stop()
@@ -147,10 +147,6 @@ def test_a_worker_stopped_while_it_loads_ends_at_once() -> None:
     started = time.monotonic()
     worker.stop()
     assert proc.returncode is not None and time.monotonic() - started < 2
-
-
-def test_the_runnable_count_includes_the_asking_thread() -> None:
-    assert parse_worker.runnable() >= 1.0  # this thread runs while it asks
 
 
 def test_turned_off_or_on(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -51,24 +51,12 @@ def enabled() -> bool:
 
 
 def idle_core() -> bool:
-    """Whether another core is likely free: fewer threads can run right now than there are cores. On a
+    """Whether another core is likely free: the one-minute load is below the number of cores. On a
     busier machine the worker's part would wait for a core, and the question with it."""
-    return runnable() < cores()
-
-
-def runnable() -> float:
-    """How many threads can run now, this one included: Linux's instant count (``/proc/loadavg``'s
-    fourth field), else the one-minute load average. The average trails by a minute: just after an
-    ingest kept both cores busy it still says they are, while the worker's core stands idle."""
     try:
-        with open("/proc/loadavg", encoding="ascii") as f:
-            return float(f.read().split()[3].split("/")[0])
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.getloadavg()[0]
+        return os.getloadavg()[0] < cores()
     except OSError:
-        return float("inf")
+        return False
 
 
 def write_frame(out: IO[bytes], payload: bytes) -> None:
