@@ -94,10 +94,7 @@ def parse(text: str) -> Any:
             return doc
     data = offered(text)
     doc = _decode(data)[0] if data is not None else pipeline()(text)
-    with _lock:
-        _docs[text] = doc
-        while len(_docs) > _CACHE_SIZE:
-            _docs.popitem(last=False)
+    _keep({text: doc})
     return doc
 
 
@@ -109,6 +106,7 @@ def _take_ahead(texts: list[str]) -> None:
 
 
 def _keep(docs: dict[str, Any]) -> None:
+    """Put ``docs`` (by text) in the process cache, the oldest going past `_CACHE_SIZE`."""
     with _lock:
         for text, doc in docs.items():
             _docs[text] = doc
@@ -139,12 +137,7 @@ def parse_many(texts: list[str]) -> list[Any]:
         missing = list(dict.fromkeys(t for t in texts if t not in _docs))
     missing = [t for t in missing if offered(t) is None]  # `parse` reads an offered one back
     if missing:
-        docs = _parse_batch(missing)
-        with _lock:
-            for text, doc in zip(missing, docs, strict=True):
-                _docs[text] = doc
-            while len(_docs) > _CACHE_SIZE:
-                _docs.popitem(last=False)
+        _keep(dict(zip(missing, _parse_batch(missing), strict=True)))
     return [parse(t) for t in texts]
 
 
