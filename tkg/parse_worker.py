@@ -133,12 +133,9 @@ class ParseWorker:
               decode: Callable[[bytes], list[Any]]) -> list[Any]:
         """The docs of ``texts`` in order: a share parsed by the worker when it is ready and free,
         the rest by ``local`` meanwhile; ``decode`` turns the worker's bytes into docs."""
-        if len(texts) < SPLIT_MIN or os.getpid() != self._owner or not self._lock.acquire(blocking=False):
+        if len(texts) < SPLIT_MIN or not self._claim():
             return local(texts)
         try:
-            self.start()
-            if not self._poll_ready() or not idle_core():
-                return local(texts)
             cut = split_at(texts)
             theirs = texts[cut:]
             sent = self._send(theirs)
@@ -152,11 +149,22 @@ class ParseWorker:
         """Send ``texts`` to the worker now, to be taken by `take_ahead` on this thread (a question, sent
         while this process retrieves its evidence): whether they went. The pipes stay this thread's
         until then, so a batch meanwhile is parsed here alone."""
-        if not texts or os.getpid() != self._owner or not self._lock.acquire(blocking=False):
+        if not texts or not self._claim():
+            return False
+        if self._send(texts):
+            self._ahead = (list(texts), threading.get_ident())
+            return True
+        self._lock.release()
+        return False
+
+    def _claim(self) -> bool:
+        """Take the pipes for this thread when the worker may parse now: this process owns them, no
+        other thread holds them, the worker is ready (started here if not yet) and a core is idle.
+        True holds the lock, which the caller releases; False leaves it free."""
+        if os.getpid() != self._owner or not self._lock.acquire(blocking=False):
             return False
         self.start()
-        if self._poll_ready() and idle_core() and self._send(texts):
-            self._ahead = (list(texts), threading.get_ident())
+        if self._poll_ready() and idle_core():
             return True
         self._lock.release()
         return False
