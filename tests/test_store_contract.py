@@ -448,6 +448,7 @@ def test_group_counts_and_list(store: GraphStore, new_group: Callable[[], str]) 
     listed = {r["group_id"]: r for r in store.named("group.list")}
     assert listed[a] == {"group_id": a, "episodes": 2, "first": T0, "last": T0 + timedelta(days=1)}
     assert listed[b]["episodes"] == 1
+    assert {a, b} <= {r["group_id"] for r in store.named("store.group_names")}  # from their anchors
 
 
 def test_group_delete_leaves_other_groups_intact_and_nothing_orphaned(
@@ -464,6 +465,7 @@ def test_group_delete_leaves_other_groups_intact_and_nothing_orphaned(
     edges = store.run("MATCH ()-[r]->() WHERE r.group_id = $group_id RETURN count(r) AS n", {"group_id": a})
     assert nodes == [{"n": 0}] and edges == [{"n": 0}]
     assert a not in {r["group_id"] for r in store.named("group.list")}
+    assert a not in {r["group_id"] for r in store.named("store.group_names")}
 
 
 def test_group_stamp_changes_with_every_anchoring_and_goes_with_the_group(

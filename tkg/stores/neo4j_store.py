@@ -195,9 +195,8 @@ class Neo4jStore(NamedMixin):
         self.named("group.adopt")  # nodes an older schema, or an ingest that died, left without an anchor
         for key, value in (("schema_version", SCHEMA_VERSION), ("embedding_dim", str(dim))):
             self.named("store.meta_set", {"key": key, "value": value})
-        self.cold_queries = warm_up(
-            self
-        )  # plans of every question's reads, compiled now (tkg/stores/warmup.py)
+        groups = [str(r["group_id"]) for r in self.named("store.group_names")]
+        self.cold_queries = warm_up(self, groups=groups)  # every question's plans, compiled now (warmup.py)
 
     def _meta(self, key: str) -> str | None:
         rows = self.named("store.meta_get", {"key": key})
@@ -248,7 +247,8 @@ class Neo4jStore(NamedMixin):
         the first questions, the key lookups over one loaded group's rows."""
         yield
         loaded = self.named("group.list")  # a bulk load starts from an empty store: these are its groups
-        self.cold_queries = warm_up(self, sample(self, loaded[0]["group_id"]) if loaded else None)
+        keys = sample(self, loaded[0]["group_id"]) if loaded else None
+        self.cold_queries = warm_up(self, keys, groups=[str(r["group_id"]) for r in loaded])
 
     def close(self) -> None:
         self._driver.close()

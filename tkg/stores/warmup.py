@@ -7,18 +7,49 @@ nothing is read) moves that cost to the open, and once more after a bulk load, w
 the server plan every statement again. Each runs with the types a question sends (a time is a
 datetime, never null). The list follows what `tkg bench qa` and `tkg bench locomo` showed
 questions running, most frequent first (tests/test_warmup.py checks that it covers them).
+
+Neo4j 5 also keys a plan by the size of each list or text parameter, in buckets (0, 1, 2–10, 11–100,
+101–1000, …: `size_bucket`): a question sending 14 fact ids, or a group name of 7 characters,
+where the warm-up sent one id and a 12-character name, was planned anew during the question
+(BENCHMARKS.md, session 19). So a parameter may list the sizes questions send (a tuple of values),
+and the whole list runs once for each size bucket of the store's group names.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
+from itertools import product
 from typing import Any
 
 NOBODY = "\x00tkg-warm-up"  # no group has this id: group names are stripped, non-empty text
 _ONE = ["\x00"]
 _WHEN = datetime(2000, 1, 1, tzinfo=UTC)
-# keys a sample group's real ones replace (`sample`): an entity, a fact, a turn, a predicate, a time
-ENTITY, FACT, TURN, PREDICATE = "\x00entity", "\x00fact", "\x00turn", "\x00predicate"
+# keys a sample group's real ones replace (`sample`): an entity, a fact, a turn, a predicate, a time;
+# the ids as long as the uuids they stand for, the predicate as long as the vocabulary's names
+ENTITY, FACT, TURN = (f"\x00{what}".ljust(36, "-") for what in ("entity", "fact", "turn"))
+PREDICATE = "\x00predicate"
+_TERMS = ["warm", "up"]  # a question's terms: a few
+_TEXT = "warm up the question plans"  # a question's text: a sentence
+
+
+def size_bucket(n: int) -> int:
+    """The bucket of a list's or text's size that Neo4j 5 plans for: 0, 1, 10 (2–10), 100, …
+
+    >>> [size_bucket(n) for n in (0, 1, 2, 10, 11, 100, 101)]
+    [0, 1, 10, 10, 100, 100, 1000]
+    """
+    if n <= 1:
+        return n
+    bucket = 10
+    while bucket < n:
+        bucket *= 10
+    return bucket
+
+
+def _sized(key: str) -> tuple[list[str], ...]:
+    """A list of ``key`` in each size questions send for a list of ids: one, a few, dozens."""
+    return ([key], [key] * 2, [key] * 11)
 
 QUESTION_OPS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("group.stamp", {}),
@@ -28,27 +59,27 @@ QUESTION_OPS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("retrieval.group_vector_ids", {}),
     ("retrieval.vectors_by_uuid", {"uuids": _ONE}),
     ("retrieval.group_vectors", {}),
-    ("retrieval.text", {"text": "warm", "bm25_k1": 1.2, "bm25_b": 0.75, "k_fetch": 1, "efs": 1}),
+    ("retrieval.text", {"text": _TEXT, "bm25_k1": 1.2, "bm25_b": 0.75, "k_fetch": 1, "efs": 1}),
     ("retrieval.turns", {"uuids": [TURN]}),
     ("retrieval.turns_by_seq", {"seqs": [0]}),
-    ("retrieval.fact_sources", {"uuids": [FACT]}),
+    ("retrieval.fact_sources", {"uuids": _sized(FACT)}),
     ("temporal.group_span", {}),
-    ("temporal.episode_chunks", {"episode_uuids": [TURN]}),
+    ("temporal.episode_chunks", {"episode_uuids": _sized(TURN)}),
     (
         "temporal.facts_overlapping",
         {"subject_uuids": [ENTITY], "predicate": PREDICATE, "range_start": _WHEN, "range_end": _WHEN},
     ),
-    ("graph.turns_with_terms", {"terms": ["warm"], "limit": 1}),
+    ("graph.turns_with_terms", {"terms": _TERMS, "limit": 1}),
     ("graph.turn", {"episode_uuid": TURN}),
-    ("graph.turns_containing", {"needles": ["warm"]}),
-    ("graph.entity_turns", {"entity_uuid": ENTITY, "terms": ["warm"], "limit": 1}),
-    ("graph.spoken_turns", {"speaker": "\x00", "terms": ["warm"], "limit": 1}),
+    ("graph.turns_containing", {"needles": _TERMS}),
+    ("graph.entity_turns", {"entity_uuid": ENTITY, "terms": _TERMS, "limit": 1}),
+    ("graph.spoken_turns", {"speaker": "\x00speaker", "terms": _TERMS, "limit": 1}),
     ("fact.state_current", {"subject_uuids": [ENTITY], "predicate": PREDICATE}),
-    ("fact.history", {"subject_uuids": [ENTITY], "predicate": PREDICATE}),
+    ("fact.history", {"subject_uuids": [ENTITY], "predicate": (PREDICATE, "")}),  # "": any
     ("fact.state_as_of", {"subject_uuids": [ENTITY], "predicate": PREDICATE, "as_of": _WHEN}),
-    ("aggregate.history", {"subject_uuids": [ENTITY], "predicates": [PREDICATE]}),
+    ("aggregate.history", {"subject_uuids": [ENTITY], "predicates": ([PREDICATE], [PREDICATE] * 2)}),
     ("aggregate.history_all", {"predicates": [PREDICATE]}),
-    ("graph.edges_between", {"pair": [ENTITY]}),
+    ("graph.edges_between", {"pair": [ENTITY, ENTITY]}),
     ("walk.step_out", {"from_uuids": [ENTITY], "predicate": PREDICATE}),
     ("walk.step_in", {"from_uuids": [ENTITY], "predicate": PREDICATE}),
     ("walk.step_out_as_of", {"from_uuids": [ENTITY], "predicate": PREDICATE, "as_of": _WHEN}),
@@ -71,20 +102,48 @@ def sample(runner: Any, group: str) -> dict[str, Any] | None:
     return keys
 
 
-def warm_up(runner: Any, keys: dict[Any, Any] | None = None) -> list[str]:
-    """Run each question query once for no group (or, for a key lookup, once with ``keys`` from
-    `sample`: reads only, one group's few rows); the names of any that failed (never raises: a
-    warm-up that fails leaves the store as usable as before, only colder)."""
-    failed = []
-    for name, params in QUESTION_OPS:
-        run = {"group_id": NOBODY, **params}
-        if keys and any(v in keys for v in _keys(params)):
-            run = {k: _real(v, keys) for k, v in {**run, "group_id": keys["group_id"]}.items()}
+def warm_up(runner: Any, keys: dict[Any, Any] | None = None, groups: Iterable[str] = ()) -> list[str]:
+    """Run each question query for no group (or, for a key lookup, with ``keys`` from `sample`:
+    reads only, one group's few rows), in every size it lists, once per size bucket of the names
+    of ``groups`` (of the short and the long bucket when none is given); the names of any that
+    failed (never raises: a warm-up that fails leaves the store as usable as before, only colder)."""
+    failed: list[str] = []
+    for name, run in runs(keys, groups):
         try:
             runner.named(name, run)
         except Exception:  # noqa: BLE001 - see the docstring
             failed.append(name)
-    return failed
+    return list(dict.fromkeys(failed))
+
+
+def runs(
+    keys: dict[Any, Any] | None = None, groups: Iterable[str] = ()
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The statements `warm_up` runs, with their parameters."""
+    named = [*groups, *([keys["group_id"]] if keys else [])]
+    sampled = size_bucket(len(keys["group_id"])) if keys else None
+    for bucket in sorted({size_bucket(len(g)) for g in named} or {10, 100}):
+        nobody = NOBODY if size_bucket(len(NOBODY)) == bucket else NOBODY.ljust(bucket, "-")[:bucket]
+        for name, params in QUESTION_OPS:
+            for choice in product(*(v if isinstance(v, tuple) else (v,) for v in params.values())):
+                run = {"group_id": nobody, **dict(zip(params, choice, strict=True))}
+                if keys and sampled == bucket and any(v in keys for v in _keys(run)):
+                    run = {k: _real(v, keys) for k, v in {**run, "group_id": keys["group_id"]}.items()}
+                yield name, run
+
+
+def signature(name: str, params: dict[str, Any]) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """What Neo4j keys a statement's plan by: its text (here its name) and each parameter's type,
+    with the size bucket of a list or a text.
+
+    >>> signature("fact.history", {"group_id": "conv-26", "predicate": "", "subject_uuids": ["a"]})
+    ('fact.history', (('group_id', 'str/10'), ('predicate', 'str/0'), ('subject_uuids', 'list/1')))
+    """
+    def kind(v: Any) -> str:
+        sized = isinstance(v, list | str)
+        return f"{type(v).__name__}/{size_bucket(len(v))}" if sized else type(v).__name__
+
+    return name, tuple(sorted((k, kind(v)) for k, v in params.items()))
 
 
 def _keys(params: dict[str, Any]) -> list[Any]:
