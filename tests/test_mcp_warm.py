@@ -3,6 +3,7 @@ model keeps its clear error for questions, but never keeps the server from start
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 
@@ -31,3 +32,21 @@ def test_the_warm_up_skips_a_group_of_another_model(tmp_path: Path) -> None:
         mem.close()
     with pytest.raises(EmbeddingError, match="test-word-hash"):
         open_warm(url, group)  # a server scoped to that group cannot answer: it says so at start
+
+
+def test_what_the_warm_up_loaded_leaves_the_collectors_full_passes(tmp_path: Path) -> None:
+    url = url_for("kuzu", tmp_path)
+    group = f"frozen-{os.urandom(3).hex()}"
+    first = Memory.open(url)
+    try:
+        first.ingest_episodes(episodes(group, 4), bulk=False)
+    finally:
+        first.close()
+    before = gc.get_freeze_count()
+    mem = open_warm(url, group)
+    try:
+        assert gc.get_freeze_count() > before  # the models and caches the warm-up loaded
+        assert mem.ask("Where does Priya live?", group=group).evidence
+    finally:
+        mem.close()
+        gc.unfreeze()  # this test process goes on: give its objects back to the collector
