@@ -61,14 +61,14 @@ _HYPOTHETICAL = re.compile(
 # Clauses a hypothetical marker governs: split at ":" ";" " - " and ", but".
 _CLAUSE = re.compile(r"[^:;\u2014\u2013]+?(?=\s*(?:[:;\u2014\u2013]|\s-\s|,?\s+but\s+)|$)")
 _CORRECTION = re.compile(
-    r"^\s*(?:(?:oh|sorry|wait|no|oops|sorry,?\s+no|my\s+bad|um)[,!.]?\s+)*(?:actually|correction|i\s+meant|i\s+mean|"
+    r"^\s*(?:(?:oh|sorry|wait|no|oops|sorry,?\s+no|my\s+bad|um)[,!.]?\s+)*(?:actually|correction|i\s+meant(?!\s+to\s)|i\s+mean(?!\s+to\s)|"
     r"to\s+be\s+clear|scratch\s+that|let\s+me\s+correct\s+(?:that|myself))\b[,:]?\s*",
     re.I,
 )
 _NOT_BUT = re.compile(
     r"(?:\b(?:it's|it\s+is|it\s+was|that's|that\s+was|i\s+meant|i\s+mean)\s+(?:actually\s+)?(?P<new>[^,.;!?]{1,60}?)"
     r"\s*,?\s+not\s+(?P<old>[^,.;!?]{1,60}))|(?:\bnot\s+(?P<old2>[^,.;!?]{1,60}?)\s*,?\s+but\s+(?P<new2>[^,.;!?]{1,60}))"
-    r"|(?:\bi\s+meant\s+(?P<new3>[^,.;!?]{1,60}))",
+    r"|(?:\bi\s+meant\s+(?!to\s)(?P<new3>[^,.;!?]{1,60}))",
     re.I,
 )
 # A time before a claim belongs to it only within its clause: in "my sabbatical ends in November

@@ -34,12 +34,19 @@ _LONG_AGO = (
 )
 # "signed the lease on a flat in Porto", "writing from the new place in Ghent", "I'm in a share house in Leith
 # now"
-_HOME = r"(?:flat|place|house|apartment|home|condo|studio|room|share\s+house|houseshare|flatshare)"
-_HOME_WORDS = ("flat", "place", "house", "apartment", "home", "condo", "studio", "room", "since")
+_HOME = (r"(?:flat|place|house|apartment|home|condo|studio|room|share\s+house|houseshare|flatshare|bungalow|"
+         r"cottage|terrace|townhouse|maisonette|cabin|loft|duplex)")
+# a room or part of a home one writes from ("writing from the new kitchen in Ely"): a home, said by its part
+_HOME_PART = r"(?:kitchen|living\s+room|lounge|bedroom|balcony|garden|sofa|couch|porch)"
+_HOME_WORDS = (
+    "flat", "place", "house", "apartment", "home", "condo", "studio", "room", "since", "bungalow", "cottage",
+    "terrace", "townhouse", "maisonette", "cabin", "loft", "duplex", "kitchen", "lounge", "balcony", "garden",
+    "sofa", "couch", "porch",
+)
 _HOME_IN = re.compile(
     r"(?:\b(?P<subj>I|we)(?:'ve|\s+have|\s+just|\s+finally)*\s+)?(?:signed|got)\s+(?:the|a|our|my)\s+lease\s+"
     r"(?:on|for)\s+(?:a|an|the|my|our)\s+(?:[a-z][\w\-]*\s+){0,2}?" + _HOME + r"\s+in\s+"
-    r"|\bfrom\s+(?:the|our|my)\s+new\s+" + _HOME + r"\s+in\s+"
+    r"|\bfrom\s+(?:the|our|my)\s+new\s+(?:" + _HOME + "|" + _HOME_PART + r")\s+in\s+"
     r"|\b(?:found|got|rented|moved\s+into)\s+(?:a|an|our|my)\s+(?:[a-z][\w\-]*\s+){0,2}?" + _HOME
     + r"\s+(?:together\s+)?in\s+"
     r"|\b(?P<subj3>I|we)(?:'ve|\s+have)\s+been\s+in\s+(?=\S+(?:\s+\S+)?\s+since\s+" + _LONG_AGO + r")"

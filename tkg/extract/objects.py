@@ -110,9 +110,9 @@ def _name_run(words: list[str]) -> list[str]:
             nxt = words[i + 1].lower() if i + 1 < len(words) else ""
             verb = low in _CLAUSE_GOES_ON or (low.endswith(("ed", "ing")) and (
                 not nxt or nxt in STOPWORDS or len(run) > 1))  # "Quillfern Education writing science content"
-            return (
-                (run or words[:1]) if verb else words
-            )  # "Crete visiting my aunt", not "LGBTQ counseling workshop"
+            if not verb:
+                return words  # "LGBTQ counseling workshop"
+            break  # "Crete visiting my aunt", "Lumeway the following Monday"
         run.append(w)
     while run and run[-1].lower() in _NAME_GLUE:
         run.pop()
