@@ -159,6 +159,7 @@ class Premise:
     holds: bool
     reason: str
     evidence: Evidence | None = None
+    unstated: str | None = None  # the relative or pet no sentence states, when only that fails
 
 
 def _stated(sent: Any) -> bool:
@@ -319,7 +320,7 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
         return Premise(False, f"the last word on {', '.join(called_off)} calls it off, so it has no date")
     if not need_noun:
         who = subject.name if subject else "the subject"
-        return Premise(False, f"no sentence about {who} states a {asked.head}")
+        return Premise(False, f"no sentence about {who} states a {asked.head}", unstated=asked.head)
     off = last_word_calls_off(q, subject, turns, replies)
     if off is not None:
         return off

@@ -42,6 +42,7 @@ from .group_turns import before_history, replies_to, turns_before
 from .held import count_reading, sale_reading, still_held
 from .lead import leading
 from .members import category_of, kind_words, member_facts
+from .pets import owned_pets, pet_reading
 from .premise import check, presupposed
 from .reader import (
     FAR_FUTURE,
@@ -117,6 +118,11 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     # a question's reply may call off what it asks about (calloff.py), or tell how it went (stated.py)
     premise = check(q, subject, pool, speakers, replies_to(ctx, group, [e for e in pool if "?" in e.text]))
     trace["premise"] = premise.reason
+    pets = owned_pets(ctx, group, subject, asked.head) \
+        if asked.kind == "pet_name" and asked.head and subject is not None and subject.speaker else []
+    if pets and not premise.holds and premise.unstated == asked.head:  # a pet shown, never called a cat
+        return pet_reading(pets, result.evidence, {**trace, "premise": "the pet is shown, not named a "
+                                                   f"{asked.head}: {premise.reason}"})
     if not premise.holds:
         return no_information(f"false premise: {premise.reason}", result.evidence or turns[:5], trace)
     if asked.kind == "summary":
@@ -276,6 +282,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         if again is not None:
             again.trace["members"] = {**trace["members"], "none_tied": True}
         return again
+    if not chosen and pets:
+        return pet_reading(pets, result.evidence, trace)
     if not chosen:
         slot = asked.head in _RELATION_HEADS or ((latest or window is not None) and asked.kind in _SLOT_KINDS)
         if asked.many and mode == "aggregation" and not result.trace.get("from_graph"):

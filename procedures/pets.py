@@ -1,0 +1,171 @@
+"""Pets a conversation names without saying again what they are.
+
+A pet is introduced once, if at all; after that it is just a name doing what pets do: "Juno
+knocked my coffee off the desk", "took Rolo to the vet, he's in a cone", "Biscuit pulled me
+up every hill". A question "what is Tom's cat called?" then finds no sentence with both "cat"
+and a name, and its presupposition (Tom has a cat) looks unstated. This reads a group's turns
+for names that behave like pets: said with pet cues (a vet, paws, a lead, a walk, purring, a
+cat flap…) in at least `MIN_TURNS` turns and never with a person's cues (saying, texting, a
+surname, a title, "my sister …"). Species cues ("a cat flap", "barked", "walk her") tell a cat
+from a dog, and so does a reply that calls it "that cat". The owner is the speaker who names it
+most. Said of no one else: a hypothetical dog ("if I got a dog I'd call it Waffles") has no cues.
+
+Example::
+
+    >>> turns = [("Ana", "Rolo knocked my mug off the desk again"), ("Ben", "ha, that cat"),
+    ...          ("Ana", "took Rolo to the vet, his paw is fine")]
+    >>> [(p.name, p.species, p.owner) for p in infer_pets(turns, ("Ana", "Ben"))]
+    [('Rolo', 'cat', 'Ana')]
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from planners.asked import ANIMALS
+from tkg.models import Evidence
+from tkg.nlp import is_place_name
+
+from .about import Subject
+from .backfill import turn_evidence
+from .group_turns import turns_containing, turns_with_terms
+from .reader import Reading
+
+if TYPE_CHECKING:
+    from tkg.context import Context
+
+MIN_TURNS = 2  # turns with a pet cue a name needs to be read as a pet
+_NAME = re.compile(r"\b[A-Z][a-z]{2,}\b")
+# what a pet is said to have or do, whatever it is (whole words)
+_PET = re.compile(
+    r"\b(?:vets?|vet's|paws?|fur|furry|tail|treats|kibble|collar|microchip\w*|groom\w*|kennels?|cone|neutered|"
+    r"spayed|rescue|shelter|pets?|flea\w*|worming|leash|lead|bowl|cage|hutch|litter|adopted|"
+    + "|".join(sorted(ANIMALS)) + r"|dogs|cats|kittens|puppies)\b",
+    re.I,
+)
+_CAT = re.compile(
+    r"\b(?:purr\w*|meow\w*|miaow\w*|litter\s+(?:box|tray)|cat\s*flap|catnip|hairballs?|scratching\s+post|"
+    r"knock(?:s|ed|ing)?\b[^.!?]{0,40}\boff)\b",
+    re.I,
+)
+_DOG = re.compile(
+    r"\b(?:bark\w*|fetch\w*|walkies|leash|on\s+(?:her|his|the)\s+lead|wag\w*|howl\w*|dog\s+park|"
+    r"pull(?:s|ed|ing)?\s+(?:me|on)|walk(?:s|ed|ing)?\s+(?:her|him)\b)",
+    re.I,
+)
+# what is said of a person, not of a pet: a name that speaks, is a relative, has a surname or a title
+_PERSON_AFTER = re.compile(
+    r"^(?:'s\s+(?:wife|husband|boyfriend|girlfriend|partner|job|boss|work|office|mum|mom|dad|parents|kids?|"
+    r"children)\b|\s+(?:said|says|told|tells|texted|texts|messaged|emailed|called\s+me|asked|replied|"
+    r"works|worked|studies|married|[A-Z][a-z]+))"
+)
+_PERSON_BEFORE = re.compile(
+    r"\b(?:mr|mrs|ms|miss|dr|auntie|aunt|uncle|sister|brother|mum|mom|dad|friend|boss|colleague|cousin|"
+    r"son|daughter|wife|husband|boyfriend|girlfriend|partner|baby|with\s+[A-Z][a-z]+\s+and)\.?\s+$",
+    re.I,
+)
+_SPECIES_REPLY = re.compile(r"\b(?:that|the|your|ur)\s+(cat|dog|kitten|puppy|pup)\b", re.I)
+_SPECIES = {"kitten": "cat", "puppy": "dog", "pup": "dog"}
+
+
+@dataclass(frozen=True)
+class Pet:
+    """A name read as a pet: its species when cues tell it, the speaker who owns it, the turns
+    that show it is a pet."""
+
+    name: str
+    species: str | None
+    owner: str | None
+    turns: tuple[int, ...]  # positions in the turns read
+
+
+def _person(text: str, start: int, end: int) -> bool:
+    after, before = text[end:end + 40], text[max(0, start - 30):start]
+    return bool(_PERSON_AFTER.match(after) or _PERSON_BEFORE.search(before))
+
+
+def infer_pets(turns: Sequence[tuple[str, str]], speakers: Sequence[str]) -> list[Pet]:
+    """The names in ``turns`` ((speaker, text) in order) that behave like pets (see the module doc)."""
+    said = {s.lower() for name in speakers for s in (name, name.split()[0])}
+    cued: dict[str, set[int]] = {}
+    person: set[str] = set()
+    by: dict[str, Counter[str]] = {}
+    species: dict[str, Counter[str]] = {}
+    for i, (speaker, text) in enumerate(turns):
+        for m in _NAME.finditer(text):
+            name = m.group(0)
+            if name.lower() in said or name.lower() in ANIMALS:
+                continue
+            if _person(text, m.start(), m.end()):
+                person.add(name)
+                continue
+            by.setdefault(name, Counter())[speaker] += 1
+            window = text[max(0, m.start() - 80):m.end() + 80]
+            if _PET.search(window) or _CAT.search(window) or _DOG.search(window):
+                cued.setdefault(name, set()).add(i)
+            kinds = species.setdefault(name, Counter())
+            kinds["cat"] += len(_CAT.findall(window))
+            kinds["dog"] += len(_DOG.findall(window))
+            reply = turns[i + 1] if i + 1 < len(turns) else None
+            if reply is not None and reply[0] != speaker and not _NAME.search(reply[1]):
+                for word in _SPECIES_REPLY.findall(reply[1]):
+                    kinds[_SPECIES.get(word.lower(), word.lower())] += 2
+    pets = []
+    for name, where in cued.items():
+        if len(where) < MIN_TURNS or name in person or is_place_name(name):
+            continue
+        kinds = species.get(name, Counter())
+        ranked = kinds.most_common(2)
+        clear = ranked and ranked[0][1] > 0 and (len(ranked) < 2 or ranked[0][1] > ranked[1][1])
+        kind = ranked[0][0] if clear else None
+        owners = by[name].most_common(2)
+        owner = owners[0][0] if len(owners) < 2 or owners[0][1] > owners[1][1] else None
+        pets.append(Pet(name, kind, owner, tuple(sorted(where))))
+    return pets
+
+
+def owned_pets(ctx: Context, group: str, subject: Subject, head: str) -> list[tuple[Pet, list[Evidence]]]:
+    """The subject's pets of the asked kind (``head``: "cat", "dog", or a word for any pet), each with
+    the turns that show it; kept per write stamp of the group."""
+    rows = ctx.cache.get(group, "pet_turns", ctx.stamp(group), lambda: _pet_rows(ctx, group))
+    said = [(str(r["speaker"] or ""), str(r["text"] or "")) for r in rows]
+    pets = infer_pets(said, tuple(ctx.speakers(group)))
+    wanted = _SPECIES.get(head, head)
+    out = []
+    for pet in pets:
+        if pet.owner is None or not subject.said_by(pet.owner):
+            continue
+        if wanted in ("cat", "dog") and pet.species != wanted:
+            continue
+        if wanted not in ("cat", "dog", "pet", "animal") and pet.species is not None:
+            continue
+        out.append((pet, [turn_evidence(rows[i], 1.0, group) for i in pet.turns]))
+    return out
+
+
+def _pet_rows(ctx: Context, group: str) -> list[dict[str, object]]:
+    """The group's turns with a pet cue, and every turn naming a name they hold, in time order."""
+    cued = turns_with_terms(ctx, group, ["vet", "paw", "purr", "bark", "walk", "lead", "leash", "cat", "dog",
+                                         "pet", "litter", "knock", "pull", "kennel", "fur", "tail", "treat"],
+                            2000)
+    names = {m.group(0).lower() for r in cued for m in _NAME.finditer(r["text"] or "")}
+    rows = {str(r["uuid"]): r for r in cued}
+    for r in turns_containing(ctx, group, sorted(names)) if names else []:
+        rows.setdefault(str(r["uuid"]), r)
+    return sorted(rows.values(), key=lambda r: (r["valid_at"] is None, r["valid_at"], str(r["source_ref"])))
+
+
+def pet_reading(
+    pets: list[tuple[Pet, list[Evidence]]], evidence: list[Evidence], trace: dict[str, Any]
+) -> Reading:
+    """The answer from pets read off their behaviour: their names, the turns that show them first."""
+    shown = [e for _, turns in pets for e in turns]
+    support = list({e.episode: e for e in shown + evidence}.values())
+    trace = {**trace, "pets": [{"name": p.name, "species": p.species, "owner": p.owner,
+                                "turns": [e.source_ref for e in t]} for p, t in pets]}
+    return Reading(" and ".join(p.name for p, _ in pets), False, support, trace, typed=True,
+                   own=pets[0][0].owner)

@@ -1,0 +1,68 @@
+"""Pets a conversation shows by what they do, never calling them a cat or a dog again
+(procedures/pets.py): the name read as a pet from its cues, its species from species cues or a
+reply's "that cat", its owner the speaker who names it most; a person near pet words, a
+hypothetical pet's name and another species' pet are not. Our own conversation
+(tests/data/reader/hedda_joss.json), read directly and end to end on each store."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from reliability.common import ingested
+
+from procedures.pets import infer_pets
+from tkg.memory import Memory
+from tkg.models import NO_INFORMATION
+
+DATA = Path(__file__).parent / "data" / "reader" / "hedda_joss.json"
+
+
+def _turns() -> list[tuple[str, str]]:
+    conv = json.loads(DATA.read_text())[0]["conversation"]
+    sessions = sorted((k for k in conv if k.startswith("session_") and not k.endswith("date_time")),
+                      key=lambda k: int(k.split("_")[1]))
+    return [(t["speaker"], t["text"]) for k in sessions for t in conv[k]]
+
+
+def test_names_that_behave_like_pets_are_pets_with_species_and_owner() -> None:
+    pets = {p.name: p for p in infer_pets(_turns(), ("Hedda", "Joss"))}
+    assert set(pets) == {"Tansy", "Brisket"}  # not Greta (a sister), not Pudding (a dog never got)
+    assert (pets["Tansy"].species, pets["Tansy"].owner) == ("cat", "Hedda")
+    assert (pets["Brisket"].species, pets["Brisket"].owner) == ("dog", "Joss")
+
+
+def test_one_mention_with_a_pet_word_is_not_enough() -> None:
+    turns = [("Ada", "Otto came round with the dog yesterday"), ("Ben", "nice"),
+             ("Ada", "Otto is moving soon")]
+    assert infer_pets(turns, ("Ada", "Ben")) == []
+
+
+def test_a_person_near_pet_words_is_not_a_pet() -> None:
+    turns = [("Ada", "my friend Wren is a vet now"), ("Ada", "Wren said the dog's paw will heal"),
+             ("Ben", "Wren texted me about the vet bill")]
+    assert infer_pets(turns, ("Ada", "Ben")) == []
+
+
+@pytest.fixture(scope="module")
+def hj(mem: Memory) -> tuple[Memory, str]:
+    return mem, ingested(mem, "hedda-joss", DATA)
+
+
+@pytest.mark.parametrize(("question", "wanted"), [
+    ("What is the name of Hedda's cat?", "Tansy"),
+    ("What is Joss's dog called?", "Brisket"),
+])
+def test_a_shown_pet_answers_with_its_turns(hj: tuple[Memory, str], question: str, wanted: str) -> None:
+    m, group = hj
+    a = m.ask(question, group=group)
+    assert a.answer == wanted and not a.abstained, (a.answer, a.trace.get("reading"))
+    assert any(wanted in e.text for e in a.evidence[:3])
+
+
+@pytest.mark.parametrize("question", ["What is the name of Hedda's dog?", "What is the name of Joss's cat?"])
+def test_a_pet_of_another_species_answers_nothing(hj: tuple[Memory, str], question: str) -> None:
+    m, group = hj
+    a = m.ask(question, group=group)
+    assert a.abstained and a.answer == NO_INFORMATION, (a.answer, a.trace.get("reading"))
