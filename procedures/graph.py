@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from planners.hop_planner import Hop, find_mentions
 from planners.question import Question, QuestionSlot
-from tkg.text import split_sentences, stems_of
+from tkg.text import content_terms, split_sentences, stems_of
 
 from .lookup import lookup
 from .result import ProcedureResult, evidence_from_hits
 from .retrieval import retrieve
 from .slots import analyse, current_slot, latest_answer, resolve_anchor, slot_history, walk_answer
-from .synthesis import best_sentence, dedupe, fact_evidence, newest_first
+from .synthesis import best_sentence, dedupe, fact_evidence, newest_first, scored_sentence
 from .walker import walk
 
 if TYPE_CHECKING:
@@ -140,7 +140,17 @@ def iterative_retrieval(
     top = (named or second.hits)[:3]
     if not top:
         return ProcedureResult("", [], [], True, {**trace, "reason": "the second retrieval found nothing"})
-    answer = best_sentence(" ".join(focus), top[0].text)
+    # the sentence that says most of the hop's own words (the rest of the question besides the
+    # subject and the bridge), from the top hits naming the bridge and then the top hits at all; one
+    # that says none of them is no answer ("Hi.")
+    hop = content_terms(" ".join(focus))
+    pool = list({h.episode_uuid: h for h in top + second.hits[:3]}.values())
+    said = [(scored_sentence(hop, h.text), -i, h) for i, h in enumerate(pool)]
+    (score, answer), _, hit = max(said, key=lambda s: (s[0][0], s[1]))
+    if score <= 0:
+        return ProcedureResult("", evidence_from_hits(top, group), [], True,
+                               {**trace, "reason": "no sentence of the second retrieval says the hop"})
+    top = [hit, *(h for h in top if h is not hit)][:3]
     bridging = [h for h in first.hits[:3] if key in h.text.lower()][:1]
     evidence = dedupe(evidence_from_hits(top, group) + evidence_from_hits(bridging, group))
     return ProcedureResult(answer, evidence, [], False, trace)

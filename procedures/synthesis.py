@@ -17,7 +17,7 @@ Example::
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -50,8 +50,25 @@ def best_sentence(
     """The sentence of `text` sharing the most content words with the question (and, twice as
     much, with `focus` terms); the earliest wins ties. `informative` breaks ties by named things
     and length instead, so "Busy!" never stands for a whole turn."""
+    return scored_sentence(question, text, focus=focus, informative=informative)[1]
+
+
+def scored_sentence(
+    question: str | Question | Set[str], text: str, *, focus: Iterable[str] = (), informative: bool = False
+) -> tuple[float, str]:
+    """`best_sentence` with its score: the question's content words (or these terms) it shares, and
+    twice the focus terms (0: it shares none, and was only the first sentence).
+
+    >>> scored_sentence("blood thinner", "Hi. Her doctor put her on a blood thinner last week.")
+    (2.0, 'Her doctor put her on a blood thinner last week.')
+    >>> scored_sentence("blood thinner", "Hi. I'm not sure where to start.")
+    (0.0, 'Hi.')
+    """
     sentences = split_sentences(text) or [text]
-    wanted = question.terms if isinstance(question, Question) else content_terms(question)
+    if isinstance(question, Question):
+        wanted: Set[str] = question.terms
+    else:
+        wanted = content_terms(question) if isinstance(question, str) else question
     focused = content_terms(" ".join(focus))
     best, best_key = sentences[0], (-1.0, 0.0)
     for s in sentences:
@@ -60,7 +77,7 @@ def best_sentence(
         detail = float(len(_NAMED.findall(s)) * 20 + min(len(s), 200)) if informative else 0.0
         if (score, detail) > best_key:
             best, best_key = s, (score, detail)
-    return best.strip()
+    return best_key[0], best.strip()
 
 
 def format_day(when: datetime | None) -> str:
