@@ -45,7 +45,8 @@ def called_off(sent: Any, token: Any) -> bool:
     off", "we've postponed Japan"); "I'm off to Japan" goes, it calls nothing off, and neither does
     a move to a new time ("the launch got pushed back to the 10th"): that reschedules it."""
     near = sent.doc[max(sent.start, token.i - 2): min(sent.end, token.i + 6)]
-    return (bool(CALLED_OFF.search(near.text)) or _off_verb(token)) and not rescheduled(sent.text)
+    return (bool(CALLED_OFF.search(near.text)) or _off_verb(token) or _not_going(token)) \
+        and not rescheduled(sent.text)
 
 
 def rescheduled(text: str) -> bool:
@@ -74,6 +75,24 @@ def governing_verb(token: Any, steps: int) -> Any | None:
         if x.pos_ in ("VERB", "AUX"):
             return x
     return None
+
+
+_GOING_VERBS = frozenset("go head fly travel drive".split())
+
+
+def _not_going(token: Any) -> bool:
+    """A trip to the place ``token`` names is off: the verb it hangs on goes there, negated ("so we're
+    not going to lisbon next weekend", "we won't be flying to Oslo after all").
+
+    >>> from tkg.nlp import parse
+    >>> sent = next(parse("so we're not going to Oslo after all").sents)
+    >>> _not_going(sent[6]), _not_going(next(parse("we're going to Oslo").sents)[4])
+    (True, False)
+    """
+    x = governing_verb(token, 3)
+    before = token.doc[token.i - 1].lower_ if token.i > 0 else ""
+    return x is not None and x.lemma_.lower() in _GOING_VERBS and any(c.dep_ == "neg" for c in x.children) \
+        and before == "to"  # "not going to lie" says no place
 
 
 def _off_verb(token: Any) -> bool:

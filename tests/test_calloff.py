@@ -42,6 +42,16 @@ def test_a_thing_named_inside_a_plan_is_called_off_with_the_plan() -> None:
     assert last_word_calls_off(q, OKSANA, [*turns, went]) is None
 
 
+def test_not_going_to_a_place_calls_the_trip_there_off() -> None:
+    """"we're not going to Tallinn after all" calls the trip off; "not going to lie" names no place."""
+    booked = _turn("We're going to Tallinn in June, Lev found cheap flights.", 1)
+    q = parse_question("What did Oksana see in Tallinn?")
+    off = _turn("so we're not going to tallinn after all, Lev's back is bad again", 4)
+    assert last_word_calls_off(q, OKSANA, [booked, off]) is not None
+    idiom = _turn("I'm not going to lie, Tallinn was freezing but lovely.", 4)
+    assert last_word_calls_off(q, OKSANA, [booked, idiom]) is None
+
+
 def test_a_reply_that_calls_off_what_the_question_asked_about() -> None:
     asked = _turn("And are you two still going to Ghent for Lev's birthday?", 2, speaker="Bram")
     q = parse_question("What did Oksana do in Ghent for Lev's birthday?")
