@@ -59,7 +59,7 @@ from .reader import (
 from .residence import lives_question
 from .result import ProcedureResult
 from .sentence_value import echoed, names_kind, repeats_question, sentence_for_value
-from .slots import FAR_PAST, employer_at, group_time, lexicon_for
+from .slots import FAR_PAST, employer_at, group_time, lexicon_for, other_relatives
 from .span_words import CATEGORY_MEMBERS, SPAN_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
 from .verb_args import by_verb
@@ -177,6 +177,9 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     excluded = {norm(n) for n in names_in(question)} | (
         {norm(a) for a in subject.aliases} if subject else set()
     ) | echoes(asked, asked_doc)  # a question noun is not its answer
+    noun = lexicon_for(ctx.registry).nouns.get(asked.head) if asked.kind == "person" and subject else None
+    if noun is not None and subject is not None:  # "his youngest child": not the wife the graph knows
+        excluded |= {norm(n) for n in other_relatives(ctx, group, subject.name, noun.predicate, noun.inverse)}
     window, why = ((FAR_PAST, as_of), "as_of") if as_of else event_window(ctx, question, group, turns,
                                                                            group_time(ctx, group))
     if why and before_history(ctx, group, window):  # said of only later: the best-supported value

@@ -173,3 +173,23 @@ def employer_at(ctx: Context, group: str, name: str, at: datetime | None) -> str
         "fact.state_as_of", {**params, "as_of": at})
     facts = sorted((Fact.from_row(r, group) for r in rows), key=edge_order)
     return facts[0].object if facts else None
+
+
+# relations one person may hold in turn (a girlfriend, then a fiancée, then a wife): one kind of relative
+_ROMANTIC = frozenset({"partner_of", "engaged_to", "married_to"})
+_KIN_PREDICATES = frozenset(
+    {"partner_of", "engaged_to", "married_to", "sibling_of", "parent_of", "reports_to", "friend_of"})
+
+
+def other_relatives(ctx: Context, group: str, name: str, predicate: str, inverse: bool) -> set[str]:
+    """The people the graph holds as ``name``'s relatives of another kind than the one asked (the
+    ``predicate`` edge from them, or to them when ``inverse``): a wife is no answer to "who is his
+    youngest child", a son none to "who is his mother"."""
+    ent = ctx.entities(group).find(name, "person")
+    if ent is None:
+        return set()
+    params = {"group_id": group, "subject_uuids": [ent.uuid], "predicate": ""}
+    rows = ctx.store.named("fact.state_current", params)
+    family = _ROMANTIC if predicate in _ROMANTIC else {predicate}
+    return {str(r["object"]) for r in rows if r["predicate"] in _KIN_PREDICATES
+            and (inverse or r["predicate"] not in family)}

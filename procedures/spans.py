@@ -307,6 +307,22 @@ def _ordinary(t: Any) -> bool:
 _NAME_KINDS = frozenset({"person", "pet_name", "organisation"})
 
 
+_SALUTES = frozenset("morning evening afternoon night hi hey hello dear thanks cheers congrats".split())
+
+
+def _without_opener(sent: Any, span: Span) -> Span | None:
+    """A name the tagger ran a sentence's opener into, without it: "Morning Omar" is Omar; "Renting's
+    fine" names no one (a greeting or a common "-ing" word is no part of a name)."""
+    start = span.start
+    while start < span.end and (sent.doc[start].lower_ in _SALUTES or sent.doc[start].lower_.endswith("ing")
+                                and is_common_word(sent.doc[start].lower_)):
+        start += 1
+    if start == span.start:
+        return span
+    rest = sent.doc[start:span.end]
+    return Span(rest.text, span.kind, span.sure, start, span.end) if rest.text.strip(" '’s") else None
+
+
 def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     """Every span of ``kind`` (a `planners.asked` kind) in the parsed sentence ``sent``; a span of
     pronouns and question words only ("it", "you") names nothing, nor does a thing with no noun.
@@ -348,7 +364,8 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         taken |= inside
         return orgs + kept + named + workplaces(sent, taken)
     if kind == "person":
-        people = entity_spans(sent, NER_KINDS["person"], "person", 0.9)
+        people = [q for p in entity_spans(sent, NER_KINDS["person"], "person", 0.9)
+                  if (q := _without_opener(sent, p)) is not None]
         taken = {i for s in people for i in range(s.start, s.end)}
         extra = [Span(s.text, "person", 0.5, s.start, s.end) for s in _proper_runs(sent)
                  if not any(i in taken for i in range(s.start, s.end)) and len(s.text.split()) <= 2
