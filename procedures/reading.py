@@ -59,7 +59,7 @@ from .reader import (
 from .residence import lives_question
 from .result import ProcedureResult
 from .sentence_value import echoed, names_kind, repeats_question, sentence_for_value
-from .slots import FAR_PAST, employer_at, group_time, lexicon_for, other_relatives
+from .slots import FAR_PAST, employer_at, group_time, lexicon_for, other_gender_named, other_relatives
 from .span_words import CATEGORY_MEMBERS, SPAN_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
 from .verb_args import by_verb
@@ -180,6 +180,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     noun = lexicon_for(ctx.registry).nouns.get(asked.head) if asked.kind == "person" and subject else None
     if noun is not None and subject is not None:  # "his youngest child": not the wife the graph knows
         excluded |= {norm(n) for n in other_relatives(ctx, group, subject.name, noun.predicate, noun.inverse)}
+    if asked.kind == "person" and asked.head:  # "her sister": not "my brother Marek"
+        excluded |= {norm(n) for n in other_gender_named(ctx, group, asked.head)}
     window, why = ((FAR_PAST, as_of), "as_of") if as_of else event_window(ctx, question, group, turns,
                                                                            group_time(ctx, group))
     if why and before_history(ctx, group, window):  # said of only later: the best-supported value
@@ -296,6 +298,9 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             if asked.kind == "thing" and not of_category(result.answer, asked.head):
                 return no_information(f"the edge's value is no {asked.head}", result.evidence or turns[:5],
                                       trace)
+            if norm(result.answer) in excluded:  # the sibling edge is to a brother, and a sister was asked
+                return no_information(f"{result.answer} is not the {asked.head or asked.kind} asked for",
+                                      result.evidence or turns[:5], trace)
             return None  # an answer walked over edges stands
         if isinstance(trace.get("bridge_from"), dict) and "roles" in trace["bridge_from"] \
                 and asked.kind in TYPED:

@@ -1,7 +1,7 @@
-"""A relative asked for is not one the graph knows as another kind of relative (the wife is no
-answer to "his youngest child"), and a sentence's opener run into a name ("Morning Tobiah",
-"Swimming's out") is no person. Our own conversation (tests/data/reader/tobiah_coach.json) end to
-end on each store, and our own sentences."""
+"""A relative asked for is not one the graph knows as another kind of relative: the wife is no
+answer to "his youngest child", "my brother Anton" none to "his sister". A sentence's opener run
+into a name ("Morning Hamid", "Renting's") is no person. Our own conversation
+(tests/data/reader/tobiah_coach.json) end to end on each store, and our own sentences."""
 
 from __future__ import annotations
 
@@ -46,3 +46,11 @@ def test_the_wife_is_no_answer_for_a_child_never_named(tc: tuple[Memory, str]) -
     assert a.abstained and a.answer == NO_INFORMATION, (a.answer, a.trace.get("reading"))
     wife = m.ask("What is the name of Tobiah's wife?", group=group)
     assert "Marisa" in wife.answer and not wife.abstained, (wife.answer, wife.trace.get("reading"))
+
+
+def test_a_brother_is_no_answer_for_a_sister(tc: tuple[Memory, str]) -> None:
+    m, group = tc
+    a = m.ask("What is Tobiah's sister's name?", group=group)
+    assert a.abstained and a.answer == NO_INFORMATION, (a.answer, a.trace.get("reading"))
+    brother = m.ask("What is Tobiah's brother's name?", group=group)
+    assert "Anton" in brother.answer and not brother.abstained, (brother.answer, brother.trace.get("reading"))
