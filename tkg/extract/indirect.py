@@ -47,6 +47,9 @@ _HOME_IN = re.compile(
     r"(?:\b(?P<subj>I|we)(?:'ve|\s+have|\s+just|\s+finally)*\s+)?(?:signed|got)\s+(?:the|a|our|my)\s+lease\s+"
     r"(?:on|for)\s+(?:a|an|the|my|our)\s+(?:[a-z][\w\-]*\s+){0,2}?" + _HOME + r"\s+in\s+"
     r"|\bfrom\s+(?:the|our|my)\s+new\s+(?:" + _HOME + "|" + _HOME_PART + r")\s+in\s+"
+    r"|\b(?:writing|texting|typing|messaging|calling)\s+(?:to\s+(?:you|u)\s+)?(?:this\s+)?from\s+(?:a|an|the|our|my)\s+"
+    r"(?:(?!hotel|hostel|airbnb|guest|hospital|dorm|friend|mum|mom|dad|parent|sister|brother)[\w\-]+\s+){0,3}?"
+    + _HOME + r"\s+in\s+"
     r"|\b(?:found|got|rented|moved\s+into)\s+(?:a|an|our|my)\s+(?:[a-z][\w\-]*\s+){0,2}?" + _HOME
     + r"\s+(?:together\s+)?in\s+"
     r"|\b(?P<subj3>I|we)(?:'ve|\s+have)\s+been\s+in\s+(?=\S+(?:\s+\S+)?\s+since\s+" + _LONG_AGO + r")"
