@@ -232,7 +232,7 @@ def _stated_hits(sent: Sentence, comp: Compiled, context: list[Hit]) -> list[Hit
     hits += trip_by_place_hits(sent) + role_hits(sent, comp) + parsed_hits(sent, comp)
     partner = _partner(context + hits, sent.speaker)
     hits += together_hits(sent, comp, partner) + change_hits(sent, context + hits, partner)
-    hits += trip_done_hits(hits, context)
+    hits += trip_done_hits(hits, context, sent)
     if not hits or sent.correction:
         hits += _corrections(sent, context, sent.registry)
     return hits

@@ -211,15 +211,30 @@ def trip_by_place_hits(sent: Sentence) -> list[Hit]:
     return out
 
 
-def trip_done_hits(hits: list[Hit], context: list[Hit]) -> list[Hit]:
+# "Crete was amazing", "Back! Porto was so hot": a planned place told of in the past tense, not called off
+_WAS = (r"\s+(?:was|were)\s+(?:so\s+|really\s+|absolutely\s+|just\s+|honestly\s+|incredibly\s+|too\s+)?"
+        r"(?:amazing|great|brilliant|lovely|beautiful|gorgeous|fantastic|incredible|wonderful|perfect|fun|"
+        r"hot|cold|freezing|rainy|stunning|magical|unreal|good|nice|awesome|epic|busy|exhausting|relaxing|"
+        r"heaven|bliss|a\s+dream|the\s+best)\b")
+
+
+def trip_done_hits(hits: list[Hit], context: list[Hit], sent: Sentence | None = None) -> list[Hit]:
     """A visit to a place the subject had planned ("We just got back from Japan" after "planning a trip
-    to Japan") ends the plan."""
+    to Japan") ends the plan; so does the speaker's planned place told of in the past tense ("Back!
+    Crete was amazing"), which is a visit too."""
     planned = {(h.subject, normalize_name(h.object)): h.object for h in context
                if h.predicate == "plans" and h.polarity == "assert"}
-    return [Hit(h.subject, "plans", planned[(h.subject, normalize_name(h.object))], polarity="retract",
-                confidence=h.confidence, anchor=h.anchor, object_type="place")
-            for h in hits if h.predicate == "visited" and h.polarity == "assert"
-            and (h.subject, normalize_name(h.object)) in planned]
+    told = [] if sent is None or sent.question or sent.hypothetical else [
+        Hit(sent.speaker, "visited", place, confidence=CONF_LOOSE, anchor=m.end(), indirect=True)
+        for (who, _), place in planned.items() if who == sent.speaker and place[:1].isupper()
+        for m in [re.search(rf"(?<![\w'])(?:{re.escape(place)}){_WAS}", sent.text, re.I)] if m is not None]
+    seen = {(h.subject, normalize_name(h.object)) for h in hits if h.predicate == "visited"}
+    new = [h for h in told if (h.subject, normalize_name(h.object)) not in seen]
+    return new + [
+        Hit(h.subject, "plans", planned[(h.subject, normalize_name(h.object))], polarity="retract",
+            confidence=h.confidence, anchor=h.anchor, object_type="place")
+        for h in hits + new if h.predicate == "visited" and h.polarity == "assert"
+        and (h.subject, normalize_name(h.object)) in planned]
 
 
 # "my new boss at Halcyon, Priya Raman, is a dream"; "My boss will be Beatriz Castellano"
