@@ -74,7 +74,7 @@ QUESTION_OPS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("graph.turns_containing", {"needles": _TERMS}),
     ("graph.entity_turns", {"entity_uuid": ENTITY, "terms": _TERMS, "limit": 1}),
     ("graph.spoken_turns", {"speaker": "\x00speaker", "terms": _TERMS, "limit": 1}),
-    ("fact.state_current", {"subject_uuids": [ENTITY], "predicate": PREDICATE}),
+    ("fact.state_current", {"subject_uuids": [ENTITY], "predicate": (PREDICATE, "")}),  # "": every slot
     ("fact.history", {"subject_uuids": [ENTITY], "predicate": (PREDICATE, "")}),  # "": any
     ("fact.state_as_of", {"subject_uuids": [ENTITY], "predicate": PREDICATE, "as_of": _WHEN}),
     ("aggregate.history", {"subject_uuids": [ENTITY], "predicates": ([PREDICATE], [PREDICATE] * 2)}),
