@@ -16,6 +16,7 @@ Example::
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -268,6 +269,11 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
     ordered = [(ev, _names_any(ev.text.lower(), need_names, nouns))
                for ev in sorted(turns, key=lambda e: e.valid_at or FAR_PAST)]
     parse_many([ev.text for ev, named in ordered if named])  # every one of them is read below: one batch
+    # an event named by a noun ("her postdoc") may be told in one turn and its place in another ("three
+    # year postdoc, I'd start in January" … "I accepted galway officially"): said plainly by the subject
+    # anywhere, it goes with the place; an event told by a verb ("move back to Accra") must be said with it
+    nouns_said = _told_nouns(question, event, subject, turns, speakers) if event and any(placed.values()) \
+        else set()
     for ev, named in ordered:
         low = ev.text.lower()
         may_tell = _may_say_event(low, need_event, placed) or bool(told and told.tells(low))
@@ -290,7 +296,8 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
                 if asked.kind == "date" and a > 0:  # an idiom said to them calls off nothing
                     retracted[n] = _denies(sent, n) and not hypothetical(sent)
                 went = bool(event & GOING) and placed[n] and heading_to(text, n)
-                if _stated(sent) and (not event or not placed[n] or words & event or in_turn or went) \
+                if _stated(sent) and (not event or not placed[n] or words & event or in_turn or went
+                                      or nouns_said) \
                         or not event and told_outcome(sent, (replies or {}).get(ev.episode)):
                     need_names[n] = True
                     seen_any = seen_any or ev
@@ -325,6 +332,25 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
     if off is not None:
         return off
     return Premise(True, "every presupposition is stated", seen_any)
+
+
+def _told_nouns(question: str, event: AbstractSet[str], subject: Subject | None, turns: list[Evidence],
+                speakers: tuple[str, ...]) -> set[str]:
+    """The question's event words that are nouns ("postdoc", "wedding") some plain statement about the
+    subject, or in the subject's own turn, says, in any of ``turns``."""
+    nouns = {w for w in event if any(t.pos_ == "NOUN" and _same_word(w, t.lower_) for t in parse(question))}
+    if not nouns:
+        return set()
+    found: set[str] = set()
+    for ev in turns:
+        if not any(n in ev.text.lower() for n in nouns):
+            continue
+        for sent in parse(ev.text).sents:
+            a = about(subject, speaker=ev.speaker, sentence=sent.text, turn=ev.text, others=speakers) \
+                if subject else 1.0
+            if (a >= 0.8 or subject is not None and subject.said_by(ev.speaker)) and _stated(sent):
+                found |= {n for n in nouns if any(_same_word(n, w) for w in content_terms(sent.text))}
+    return found
 
 
 def last_word_calls_off(q: Question, subject: Subject | None, turns: list[Evidence],

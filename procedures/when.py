@@ -198,14 +198,26 @@ def _date_of(ctx: Context, group: str, ev: QuestionEvent, e: Evidence, sentence:
     return Dated(at, format_day(at), e, False, "the turn's own date", sentence)
 
 
+def _month_only(dated: Dated) -> bool:
+    """The date was told to its month only ("January 2025 (…)"), not to a day."""
+    return dated.text.split(" (")[0] == f"{dated.start:%B %Y}"
+
+
 def _correction(text: str, current: Dated, turn: Evidence, *, cued: bool, about: bool) -> Dated | None:
     """A new date for the event from a sentence that corrects or moves it (``cued``: its turn says
     so), or, in a later turn ``about`` the event, one that says its date is set ("date locked: 9 august")."""
     if text.rstrip().endswith("?") or turn.valid_at is None:
         return None
-    if not (cued or _CORRECTS.search(text) or _MOVED.search(text) or about and _SET.search(text)):
+    said = cued or bool(_CORRECTS.search(text) or _MOVED.search(text)) or about and bool(_SET.search(text))
+    if not (said or about and _month_only(current)):
         return None
     refs = _refs(text, turn.valid_at)
+    # a later word on the event that names the day inside the month it was told in ("I'd start in
+    # January" … "start date is January 8th") refines it
+    month = (current.start.year, current.start.month)
+    same_month = bool(refs) and (refs[0].start.year, refs[0].start.month) == month
+    if not said and not (same_month and refs[0].granularity == "day"):
+        return None
     bare = _BARE_ORDINAL.search(text)
     monthless = not refs or not _MONTH_NAME.search(refs[0].text)  # "Wednesday the 19th": the month corrected
     first = bare is not None and (not refs or bare.start() < refs[0].span[0]

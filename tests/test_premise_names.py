@@ -56,3 +56,17 @@ def test_only_a_denial_about_the_subject_calls_the_event_off() -> None:
     assert check(q, ines, [went, idiom], speakers).holds
     off = _said_by("Ines", "The Paris trip fell through, sadly.")
     assert not check(q, ines, [went, off], speakers).holds
+
+
+def test_an_event_named_by_a_noun_may_be_told_apart_from_its_place() -> None:
+    """"two year fellowship, I'd start in March" and, later, "I accepted tromsø officially": the
+    fellowship in Tromsø is stated. A move ("move to Accra") must still be said with its place."""
+    ines = Subject("Ines", frozenset({"ines"}), speaker=True)
+    speakers = ("Ines", "Tomas")
+    turns = [_said_by("Ines", "Big news: it's a two year fellowship. I'd start in March."),
+             _said_by("Ines", "I accepted tromsø officially, signed on friday.")]
+    q = parse_question("When does Ines start her fellowship in Tromsø?")
+    assert check(q, ines, turns, speakers).holds
+    moved = [_said_by("Ines", "We moved to Leeds in the spring."),
+             _said_by("Ines", "I visited my aunt in Accra over Easter.")]
+    assert not check(parse_question("When did Ines move to Accra?"), ines, moved, speakers).holds

@@ -63,6 +63,18 @@ def test_a_correction_takes_a_bare_day_in_the_month_it_corrects_and_a_floated_da
     assert _correction("the 20th is my mum's birthday", first, turn, cued=False, about=False) is None
 
 
+def test_a_later_day_inside_the_month_told_refines_it() -> None:
+    """"I'd start in March" then, in a later turn about it, "start date is March 3rd": the day."""
+    told = datetime(2024, 9, 2, 18, 0, tzinfo=UTC)
+    month = Dated(datetime(2025, 3, 1, tzinfo=UTC), 'March 2025 ("in March", said on 2 September 2024)',
+                  _turn("two year fellowship. I'd start in March", told))
+    later = _turn("x", datetime(2024, 10, 5, tzinfo=UTC))
+    day = _correction("start date is March 3rd", month, later, cued=False, about=True)
+    assert day is not None and day.start == datetime(2025, 3, 3, tzinfo=UTC)
+    assert _correction("start date is March 3rd", month, later, cued=False, about=False) is None  # another
+    assert _correction("my sister's birthday is April 3rd", month, later, cued=False, about=True) is None
+
+
 @pytest.fixture(scope="module")
 def nb(mem: Memory) -> tuple[Memory, str]:
     return mem, ingested(mem, "noor-bastian", DATA)
