@@ -261,9 +261,11 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     # unless a turn clearly said a newer value
     if graph and kinds is None:
         newest = max((c.when for c in graph if c.when), default=None)
+        edge_turns = {c.evidence.episode for c in graph}  # a turn that stated an edge says nothing newer
         lemmas = slot_verbs(ctx, predicate, verb)  # a newer turn's value must be said by the slot's verbs
         turn_cands = [] if window is not None else [
             c for c in turn_cands if c.score >= NEWER and (newest is None or (c.when and c.when > newest))
+            and c.evidence.episode not in edge_turns
             and not said_by_other_verb(c.value, c.evidence.text, lemmas)]
         trace["graph_values"] = [c.value for c in graph]
     if asked.many and latest:  # "now": a value the graph holds only as closed is not a turn's to reopen

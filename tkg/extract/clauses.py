@@ -17,7 +17,7 @@ from tkg.extract.compiled import Compiled, VerbEntry
 from tkg.extract.gazetteer import spelled_place
 from tkg.extract.objects import PERSON_NOUNS, clean_name, is_name, subjects, take_objects, vocab_ok
 from tkg.predicates import Predicate
-from tkg.vehicle_words import names_vehicle
+from tkg.vehicle_words import CAR_MAKES, VEHICLE_NOUNS, names_vehicle
 
 _IT = re.compile(r"\b(?:it|that|this|them|those|these)\b", re.I)
 _TRAVEL_START = re.compile(
@@ -106,6 +106,22 @@ def _decide(
     return entry.predicate, "assert"
 
 
+_DETERMINED = re.compile(r"^\s*(?:a|an|the|my|our|his|her|their|your|this|that|that\s+old|an\s+old)\b", re.I)
+
+
+def _driven_person(obj: str, rest: str) -> bool:
+    """"I drive Mum to physio", "I drive Anna to work": a person driven somewhere, not a vehicle; a car's
+    name comes after a determiner ("a Golf", "my old Corolla") or names a make or a vehicle word.
+
+    >>> _driven_person("Mum", " Mum to physio"), _driven_person("Golf", " a Golf to work")
+    (True, False)
+    """
+    if obj.lower() in PERSON_NOUNS or obj.lower() in {"mum", "mom", "dad", "mother", "father", "gran", "nan"}:
+        return True
+    low = set(obj.lower().replace("-", " ").split())
+    return obj[:1].isupper() and not low & (VEHICLE_NOUNS | CAR_MAKES) and not _DETERMINED.match(rest)
+
+
 def clause_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
     """Facts stated by subject-verb-object clauses in one declarative sentence."""
     reg = sent.registry
@@ -139,7 +155,7 @@ def clause_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             objs = take_objects(sent, m.end() + (pause.end() if pause else 0), reg.get(pname))
             strict = entry.base in lx.GENERIC_VERBS or entry.predicate == "plays"
             if entry.base in _VEHICLE_VERBS:  # "driving back and forth" drives no vehicle called "back"
-                objs = [o for o in objs if names_vehicle(o)]
+                objs = [o for o in objs if names_vehicle(o) and not _driven_person(o, rest)]
             if (
                 strict
                 and entry.predicate in comp.vocab
