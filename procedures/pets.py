@@ -128,12 +128,31 @@ def infer_pets(turns: Sequence[tuple[str, str]], speakers: Sequence[str]) -> lis
     return pets
 
 
+@dataclass(frozen=True)
+class GroupPets:
+    """A group's pets read off its turns, with the turns they were read from."""
+
+    pets: list[Pet]
+    rows: list[dict[str, object]]
+
+    def __len__(self) -> int:  # what the group cache weighs it by
+        return len(self.rows)
+
+
+def group_pets(ctx: Context, group: str) -> GroupPets:
+    """The group's pets (`infer_pets` over its turns with a pet cue), kept per write stamp."""
+    def read() -> GroupPets:
+        rows = _pet_rows(ctx, group)
+        said = [(str(r["speaker"] or ""), str(r["text"] or "")) for r in rows]
+        return GroupPets(infer_pets(said, tuple(ctx.speakers(group))), rows)
+    return ctx.cache.get(group, "pets", ctx.stamp(group), read)
+
+
 def owned_pets(ctx: Context, group: str, subject: Subject, head: str) -> list[tuple[Pet, list[Evidence]]]:
     """The subject's pets of the asked kind (``head``: "cat", "dog", or a word for any pet), each with
-    the turns that show it; kept per write stamp of the group."""
-    rows = ctx.cache.get(group, "pet_turns", ctx.stamp(group), lambda: _pet_rows(ctx, group))
-    said = [(str(r["speaker"] or ""), str(r["text"] or "")) for r in rows]
-    pets = infer_pets(said, tuple(ctx.speakers(group)))
+    the turns that show it."""
+    found = group_pets(ctx, group)
+    pets, rows = found.pets, found.rows
     wanted = _SPECIES.get(head, head)
     out = []
     for pet in pets:

@@ -220,6 +220,15 @@ def other_gender_named(ctx: Context, group: str, head: str) -> set[str]:
     return {n for r in rows for n in _introduced(str(r.get("text") or ""), other)}
 
 
+def named_as(ctx: Context, group: str, head: str) -> set[str]:
+    """Names the group's turns introduce with the relative word ``head`` ("my sister Ingrid"): when a
+    question asks what that relative did ("who is her sister marrying"), not the answer."""
+    if head not in _OPPOSITE:
+        return set()
+    rows = turns_with_terms(ctx, group, [head], 2000)
+    return {n for r in rows for n in _introduced(str(r.get("text") or ""), head)}
+
+
 def _introduced(text: str, words: str) -> set[str]:
     name = r"([A-Z][a-z]+)"
     whose = r"(?:my|his|her|our|their|your)\s+(?:older\s+|younger\s+|little\s+|big\s+)?"

@@ -66,3 +66,13 @@ def test_a_pet_of_another_species_answers_nothing(hj: tuple[Memory, str], questi
     m, group = hj
     a = m.ask(question, group=group)
     assert a.abstained and a.answer == NO_INFORMATION, (a.answer, a.trace.get("reading"))
+
+
+def test_a_relatives_partner_is_neither_the_relative_nor_a_pet(hj: tuple[Memory, str]) -> None:
+    """"Who is Hedda's sister marrying?" when only "my sister Ingrid is getting married … to someone
+    from her work" is said: not Ingrid herself, not the cat; asked for the sister, Ingrid."""
+    m, group = hj
+    a = m.ask("Who is Hedda's sister marrying?", group=group)
+    assert a.abstained and a.answer == NO_INFORMATION, (a.answer, a.trace.get("reading"))
+    sister = m.ask("What is the name of Hedda's sister?", group=group)
+    assert sister.answer == "Ingrid", (sister.answer, sister.trace.get("reading"))
