@@ -131,4 +131,4 @@ AGE_AFTER = frozenset("years year yrs yo today".split())
 # texting short forms and reactions that are never a name, though a tagger may call them one
 CHAT_WORDS = frozenset("""lol lols lmao lmfao rofl omg omfg haha hahaha hehe congrats congratulations grats
     btw tbh ngl idk idc imo imho fyi thx tysm ty pls plz wknd wkend bday thurs tues weds brb ikr smh rip
-    ya yall ye yeh yea bestie fam hun babe xx xxx xo nah meh ugh yep nope welp eh hmm""".split())
+    ya yall ye yeh yea bestie fam hun babe xx xxx xo""".split())

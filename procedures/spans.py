@@ -307,13 +307,6 @@ def _ordinary(t: Any) -> bool:
 _NAME_KINDS = frozenset({"person", "pet_name", "organisation"})
 
 
-def _plain_words(tokens: Any) -> bool:
-    """Lower-case words English or chat uses every day, which the tagger may still call a company
-    ("nah work's a distraction"): a name has a word of its own ("pixelhaus", "Monzo")."""
-    words = [t for t in tokens if t.is_alpha]
-    return bool(words) and all(t.is_lower and (is_common_word(t.lower_) or chat_words([t])) for t in words)
-
-
 _SALUTES = frozenset("morning evening afternoon night hi hey hello dear thanks cheers congrats".split())
 
 
@@ -356,8 +349,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         found = _places(sent)
         return found + dwelling_places(sent, {i for p in found for i in range(p.start, p.end)})
     if kind == "organisation":
-        orgs = [s for s in entity_spans(sent, NER_KINDS["organisation"], "organisation", 0.9)
-                if not _plain_words(sent.doc[s.start:s.end])]
+        orgs = entity_spans(sent, NER_KINDS["organisation"], "organisation", 0.9)
         taken = {i for s in orgs for i in range(s.start, s.end)}
         places = {s.start for s in _places(sent)}
         extra = [Span(s.text, "organisation", 0.5, s.start, s.end) for s in _proper_runs(sent)
