@@ -146,13 +146,12 @@ def iterative_retrieval(
     hop = content_terms(" ".join(focus))
     pool = list({h.episode_uuid: h for h in top + second.hits[:3]}.values())
     said = [(scored_sentence(hop, h.text), -i, h) for i, h in enumerate(pool)]
-    (score, answer), _, hit = max(said, key=lambda s: (s[0][0], s[1]))
-    if score <= 0:
-        return ProcedureResult("", evidence_from_hits(top, group), [], True,
-                               {**trace, "reason": "no sentence of the second retrieval says the hop"})
-    top = [hit, *(h for h in top if h is not hit)][:3]
+    (score, answer), _, _ = max(said, key=lambda s: (s[0][0], s[1]))
     bridging = [h for h in first.hits[:3] if key in h.text.lower()][:1]
     evidence = dedupe(evidence_from_hits(top, group) + evidence_from_hits(bridging, group))
+    if score <= 0:  # the same evidence, as related turns
+        return ProcedureResult("", evidence, [], True,
+                               {**trace, "reason": "no sentence of the second retrieval says the hop"})
     return ProcedureResult(answer, evidence, [], False, trace)
 
 
