@@ -8,7 +8,7 @@ for names that behave like pets: said with pet cues (a vet, paws, a lead, a walk
 cat flap…) in at least `MIN_TURNS` turns and never with a person's cues (saying, texting, a
 surname, a title, "my sister …"). Species cues ("a cat flap", "barked", "walk her") tell a cat
 from a dog, and so does a reply that calls it "that cat". The owner is the speaker who names it
-most. Said of no one else: a hypothetical dog ("if I got a dog I'd call it Waffles") has no cues.
+most. A dog only imagined ("if I got a dog I'd call it Waffles") is named in one turn: not a pet.
 
 Example::
 

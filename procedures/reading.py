@@ -204,7 +204,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         }
     latest = asked.recency or mode == "latest_version" or (asked.kind == "status" and present(question))
     verb = main_verb(asked_doc)
-    if asked.kind == "person" and asked.head and verb not in (None, "call", "name"):  # "who is her sister
+    if asked.kind == "person" and asked.head and verb not in (None, "call", "name") and re.search(
+            rf"['\u2019]s\s+(?:\w+\s+)?{re.escape(asked.head)}\b", question):  # "who is Hedda's sister
         excluded |= {norm(n) for n in named_as(ctx, group, asked.head)}  # marrying": not the sister
     asserted = verb_relation(ctx, content_terms(question)) if asked.kind == "person" else None
     if predicate is None and asserted is not None:
