@@ -42,7 +42,7 @@ from .group_turns import before_history, replies_to, turns_before
 from .held import count_reading, sale_reading, still_held
 from .lead import leading
 from .members import category_of, kind_words, member_facts
-from .pets import group_pets, owned_pets, pet_reading
+from .pets import owned_pets, pet_reading
 from .premise import check, presupposed
 from .reader import (
     FAR_FUTURE,
@@ -56,18 +56,11 @@ from .reader import (
     norm,
     phrase,
 )
+from .relatives import not_the_person_asked
 from .residence import lives_question
 from .result import ProcedureResult
 from .sentence_value import echoed, names_kind, repeats_question, sentence_for_value
-from .slots import (
-    FAR_PAST,
-    employer_at,
-    group_time,
-    lexicon_for,
-    named_as,
-    other_gender_named,
-    other_relatives,
-)
+from .slots import FAR_PAST, employer_at, group_time, lexicon_for
 from .span_words import CATEGORY_MEMBERS, SPAN_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
 from .verb_args import by_verb
@@ -185,13 +178,6 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     excluded = {norm(n) for n in names_in(question)} | (
         {norm(a) for a in subject.aliases} if subject else set()
     ) | echoes(asked, asked_doc)  # a question noun is not its answer
-    noun = lexicon_for(ctx.registry).nouns.get(asked.head) if asked.kind == "person" and subject else None
-    if noun is not None and subject is not None:  # "his youngest child": not the wife the graph knows
-        excluded |= {norm(n) for n in other_relatives(ctx, group, subject.name, noun.predicate, noun.inverse)}
-    if asked.kind == "person" and asked.head:  # "her sister": not "my brother Marek"
-        excluded |= {norm(n) for n in other_gender_named(ctx, group, asked.head)}
-    if asked.kind == "person" and kind_of_noun(asked.head) == "person":  # "her sister's fiancé": no cat
-        excluded |= {norm(p.name) for p in group_pets(ctx, group).pets}
     window, why = ((FAR_PAST, as_of), "as_of") if as_of else event_window(ctx, question, group, turns,
                                                                            group_time(ctx, group))
     if why and before_history(ctx, group, window):  # said of only later: the best-supported value
@@ -204,9 +190,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         }
     latest = asked.recency or mode == "latest_version" or (asked.kind == "status" and present(question))
     verb = main_verb(asked_doc)
-    if asked.kind == "person" and asked.head and verb not in (None, "call", "name") and re.search(
-            rf"['\u2019]s\s+(?:\w+\s+)?{re.escape(asked.head)}\b", question):  # "who is Hedda's sister
-        excluded |= {norm(n) for n in named_as(ctx, group, asked.head)}  # marrying": not the sister
+    if asked.kind == "person":
+        excluded |= not_the_person_asked(ctx, group, q, subject, verb)
     asserted = verb_relation(ctx, content_terms(question)) if asked.kind == "person" else None
     if predicate is None and asserted is not None:
         cue_set |= relation_cues(ctx, asserted)  # "who is she marrying": "Sam proposed" says it too

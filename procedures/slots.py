@@ -8,7 +8,6 @@ The graph, lookup, temporal, aggregation and reading procedures all ground a que
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -19,7 +18,7 @@ from planners.question import Question, QuestionSlot, parse
 from tkg.models import Fact, utcnow
 from tkg.timeparse import find_times
 
-from .group_turns import group_span, turns_with_terms
+from .group_turns import group_span
 from .synthesis import format_day
 from .walker import WalkResult, edge_order, qualifier_filter
 
@@ -174,63 +173,3 @@ def employer_at(ctx: Context, group: str, name: str, at: datetime | None) -> str
         "fact.state_as_of", {**params, "as_of": at})
     facts = sorted((Fact.from_row(r, group) for r in rows), key=edge_order)
     return facts[0].object if facts else None
-
-
-# relations one person may hold in turn (a girlfriend, then a fiancée, then a wife): one kind of relative
-_ROMANTIC = frozenset({"partner_of", "engaged_to", "married_to"})
-_KIN_PREDICATES = frozenset(
-    {"partner_of", "engaged_to", "married_to", "sibling_of", "parent_of", "reports_to", "friend_of"})
-
-
-def other_relatives(ctx: Context, group: str, name: str, predicate: str, inverse: bool) -> set[str]:
-    """The people the graph holds as ``name``'s relatives of another kind than the one asked (the
-    ``predicate`` edge from them, or to them when ``inverse``): a wife is no answer to "who is his
-    youngest child", a son none to "who is his mother"."""
-    ent = ctx.entities(group).find(name, "person")
-    if ent is None:
-        return set()
-    params = {"group_id": group, "subject_uuids": [ent.uuid], "predicate": ""}
-    rows = ctx.store.named("fact.state_current", params)
-    family = _ROMANTIC if predicate in _ROMANTIC else {predicate}
-    return {str(r["object"]) for r in rows if r["predicate"] in _KIN_PREDICATES
-            and (inverse or r["predicate"] not in family)}
-
-
-# relatives by gender, each with the word for the other one: "Dana's sister" is not "my brother Marek"
-_OPPOSITE = {
-    "sister": "brother", "brother": "sister", "mother": "father|dad|daddy", "mum": "father|dad|daddy",
-    "mom": "father|dad|daddy", "father": "mother|mum|mom|mummy|mommy", "dad": "mother|mum|mom|mummy|mommy",
-    "son": "daughter", "daughter": "son", "wife": "husband", "husband": "wife", "girlfriend": "boyfriend",
-    "boyfriend": "girlfriend", "aunt": "uncle", "uncle": "aunt|auntie", "niece": "nephew", "nephew": "niece",
-    "grandmother": "grandfather|grandad|grandpa", "grandfather": "grandmother|gran|granny|grandma",
-}
-
-
-def other_gender_named(ctx: Context, group: str, head: str) -> set[str]:
-    """Names the group's turns introduce with the relative word of the other gender than ``head``
-    ("my brother Marek", "Marek, my brother"): none of them is the sister asked for.
-
-    >>> sorted(_introduced("My brother Marek lives in Denver. Ines, his sister, too.", "brother"))
-    ['Marek']
-    """
-    other = _OPPOSITE.get(head)
-    if other is None:
-        return set()
-    rows = turns_with_terms(ctx, group, other.split("|"), 2000)
-    return {n for r in rows for n in _introduced(str(r.get("text") or ""), other)}
-
-
-def named_as(ctx: Context, group: str, head: str) -> set[str]:
-    """Names the group's turns introduce with the relative word ``head`` ("my sister Ingrid"): when a
-    question asks what that relative did ("who is her sister marrying"), not the answer."""
-    if head not in _OPPOSITE:
-        return set()
-    rows = turns_with_terms(ctx, group, [head], 2000)
-    return {n for r in rows for n in _introduced(str(r.get("text") or ""), head)}
-
-
-def _introduced(text: str, words: str) -> set[str]:
-    name = r"([A-Z][a-z]+)"
-    whose = r"(?:my|his|her|our|their|your)\s+(?:older\s+|younger\s+|little\s+|big\s+)?"
-    before = re.findall(rf"\b(?:{words})\s+{name}", text)
-    return set(before + re.findall(rf"\b{name},\s+{whose}(?:{words})\b", text))
