@@ -61,6 +61,7 @@ _HEADS: dict[str, tuple[str, ...]] = {
     "status": ("status", "relationship"),
 }
 _MONEY_HEADS = frozenset({"salary", "price", "rent"})  # number heads answered by a sum of money
+RACE_TIME = "race time"  # the head of a question about a race result (`_RACE_TIME_Q`)
 _HEAD_KIND = {noun: kind for kind, nouns in _HEADS.items() for noun in nouns}
 # animal words: a pet's kind in a question, and what names a pet in a turn ("meet Biscuit, our puppy")
 ANIMALS = frozenset(
@@ -96,6 +97,10 @@ _AMOUNT_Q = re.compile(r"\bhow much\b(?:\s+(?:money|cash))?\s+"
                        r"(?!.*\b(?:weigh|weighs|weighed|sleep|slept|time|water)\b)", re.I)
 _HOW_VALUE = re.compile(r"^how (?:many|much|old|long|far|often)\b", re.I)
 _AGE_Q = re.compile(r"\bhow old\b", re.I)
+# a race result: "her 10k PB", "his finishing time", "how fast did she run the half": a duration ("48:59")
+_RACE_TIME_Q = re.compile(r"\b(?:pb|pbs|personal (?:best|record)|finish(?:ing)? time|race time|chip time"
+                          r"|(?:best|fastest) (?:[\w-]+ ){0,2}time(?!\s+(?:management|of|to|for|zone|slot))"
+                          r"|how fast)\b|\btime did .{1,40}?\b(?:run|finish|clock|swim|ride|race)\b", re.I)
 _DURATION_Q = re.compile(r"\bhow long\b", re.I)
 _EVENT_Q = re.compile(
     r"\bwhat (?:happened|happens) (?:to|with)\b|\bwhat became of\b|\bwhat went wrong\b", re.I
@@ -192,6 +197,8 @@ def asked_for(question: str) -> Asked:
         return Asked("number", _singular(noun), many=False, count=True, recency=recency)
     if _AGE_Q.search(q):
         return Asked("number", "age", recency=recency)
+    if _RACE_TIME_Q.search(q):
+        return Asked("number", RACE_TIME, recency=recency)
     if _DATE_Q.search(q) or _DURATION_Q.search(q):
         return Asked("date", recency=recency)
     if _EVENT_Q.search(q):

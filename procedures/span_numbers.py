@@ -12,11 +12,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from planners.asked import RACE_TIME
+
 from .span_base import Span, entity_spans
 from .span_words import AGE_AFTER, AGE_BEFORE, CLOCK, NER_KINDS, NUMBER_WORDS
 
 AGE_WORDS = re.compile(r"\s*-?\s*(?:years?|yrs?)\s*-?\s*old\b|\s+yo\b", re.I)
 _CURRENCY = frozenset("£ $ € ¥ usd gbp eur".split())
+# what makes a clock-like number no race result: a time of day ("at 10:40", "6:30 pm"), a pace ("5:20
+# pace", "5:20s", "5:20/km"), a target ("sub-1:45", "under 50:00", "go for 3:45")
+_CLOCK_BEFORE = frozenset("at by around till until from before after sub under below".split())
+_PACE_AFTER = frozenset("pace pm am a.m. p.m. per / s /km /mi".split())
 _THOUSANDS = re.compile(r"^[£$€]?\d[\d,.]*[km]$", re.I)  # "4.2k", "£2m"
 _MONEY_VERBS = frozenset("sell pay cost buy raise price charge earn spend offer worth rent salary".split())
 _MONEY_AFTER = frozenset("k grand quid bucks pounds pound dollars dollar euros euro million m mil bn billion "
@@ -48,6 +54,8 @@ def number_runs(sent: Any) -> list[Span]:
 def numbers(sent: Any, head: str) -> list[Span]:
     if head == "amount":
         return amounts(sent)
+    if head == RACE_TIME:
+        return race_times(sent)
     if head == "time":  # a clock time or a race time: "6:30 pm", "3:41:07", not a count or a date
         clocks = [Span(e.text, "number", 0.9, e.start, e.end) for e in sent.ents
                   if e.label_ == "TIME" and any(c.isdigit() for c in e.text)]
@@ -63,6 +71,29 @@ def numbers(sent: Any, head: str) -> list[Span]:
                    and sent.doc[s.start].pos_ != "NUM")]  # "the one you drove": a pronoun
     seen = {i for s in out for i in range(s.start, s.end)}
     return out + [s for s in number_runs(sent) if s.start not in seen]
+
+
+def race_times(sent: Any) -> list[Span]:
+    """Durations written as a race result: "48:59", "1:41:50" (see `_CLOCK_BEFORE`, `_PACE_AFTER`).
+
+    >>> from tkg.nlp import parse
+    >>> said = parse("New PB: 48:59, at 10:40 on the track, 4:50 pace. Sub-45:00 next!")
+    >>> [s.text for s in race_times(said[:])]
+    ['48:59']
+    """
+    out = []
+    for t in sent:
+        text = t.text.lower()
+        if text.startswith("sub-"):
+            continue
+        if not CLOCK.match(text):
+            continue
+        before = sent.doc[t.i - 1].lower_ if t.i > sent.start else ""
+        after = sent.doc[t.i + 1].lower_ if t.i + 1 < sent.end else ""
+        if before in _CLOCK_BEFORE or before == "-" or after in _PACE_AFTER or after.startswith("/"):
+            continue
+        out.append(Span(t.text, "number", 0.9, t.i, t.i + 1))
+    return out
 
 
 def _says_age(sent: Any, span: Span) -> bool:

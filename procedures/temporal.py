@@ -139,7 +139,7 @@ def temporal(
         "window": [w.isoformat() for w in window] if window else None,
         "fallbacks": [],
     }  # fmt: skip
-    if _WHEN.search(q.text):
+    if _WHEN.search(q.text) and q.asked.kind == "date":  # "what time did she run": a race time, no day
         got = _when_from_graph(ctx, q, group, slot, trace)
         if got is not None:
             return got
