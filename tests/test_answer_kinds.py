@@ -22,7 +22,7 @@ def _spans(text: str, kind: str, head: str) -> list[str]:
 
 
 @pytest.mark.parametrize(("question", "kind", "head"), [
-    ("What was Lena's finishing time in the Berlin half?", "number", "time"),
+    ("What was Lena's finishing time in the Berlin half?", "number", "race time"),
     ("What time does Odile's ferry leave?", "number", "time"),
     ("What time of year did Odile move?", "date", ""),
     ("Which destination did Odile pick for her honeymoon?", "place", "destination"),
