@@ -247,7 +247,8 @@ _TITLE_AT = re.compile(
     r"^\s*(?P<title>[A-Za-z][\w\-]*(?:\s+[a-z][\w\-]*){0,3})\s+(?:at|with)\s+(?P<org>" + NAME + r")"
 )
 _GOT_JOB_CUE = re.compile(
-    r"\b(?:got|landed|accepted|took)\s+(?:a|the|an)\s+(?:new\s+)?(?:job|offer|position|role)\b|"
+    r"(?:(?P<who>\b[A-Z][a-z]+|\b[Ii])(?:\s+(?:just|finally|has|have|'s|'ve|actually))*\s+)?"
+    r"\b(?:got|landed|accepted|took)\s+(?:a|the|an)\s+(?:[\w-]+\s+){0,2}?(?:job|offer|position|role)\b|"
     r"\bgot\s+hired\b|\bI'm\s+hired\b",
     re.I,
 )
@@ -263,11 +264,27 @@ def role_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             name = clean_name(m.group("name"))
             if is_name(name):
                 out.append(Hit(sent.speaker, "reports_to", name, confidence=CONF_FIRST - 0.1, anchor=m.end()))
-    said = _TITLE_AT.match(sent.text) if "job_title" in reg and _GOT_JOB_CUE.search(sent.before) else None
+    cue = _GOT_JOB_CUE.search(sent.before) if "job_title" in reg else None
+    said = _TITLE_AT.match(sent.text) if cue else None
     title = _title(said.group("title"), comp.vocab.get("job_title", frozenset())) if said else None
-    if said and title and title == " ".join(said.group("title").lower().split()):
-        out.append(Hit(sent.speaker, "job_title", title, confidence=CONF_LOOSE, anchor=said.end()))
+    owner = _job_owner(sent, cue.group("who") if cue else None)
+    if said and title and owner and title == " ".join(said.group("title").lower().split()):
+        out.append(Hit(owner, "job_title", title, confidence=CONF_LOOSE, anchor=said.end()))
         if "works_at" in reg:
-            out.append(Hit(sent.speaker, "works_at", said.group("org").strip(), confidence=CONF_LOOSE,
+            out.append(Hit(owner, "works_at", said.group("org").strip(" .,;:!?"), confidence=CONF_LOOSE,
                            anchor=said.end()))
     return out
+
+
+_THIRD_PRONOUNS = frozenset({"she", "he", "they", "it", "we"})
+
+
+def _job_owner(sent: Sentence, who: str | None) -> str | None:
+    """Whose job a "Title at Org" fragment tells: the speaker's ("I got a job!", or no one named before
+    "got"), or the one named ("Marta just got a hospital job too!"); a pronoun's is not guessed."""
+    if who is None or who.lower() == "i":
+        return sent.speaker
+    if who.lower() in _THIRD_PRONOUNS:
+        return None
+    name = clean_name(who)
+    return name if is_name(name) and name.lower() not in STOPWORDS else sent.speaker  # "Finally got …"
