@@ -72,9 +72,11 @@ _MOVED = re.compile(
 _GREETING_FROM = re.compile(
     r"^\s*(?:hello|hi|hey|greetings|hola|ciao|love|writing(?:\s+to\s+(?:you|u))?)\s+from\s+", re.I
 )
-# A third person right before the verb: the home is theirs ("Tom got a flat in Leeds", "she found a flat")
+# A third person right before the verb: the home is theirs ("Tom got a flat in Leeds", "she found a flat",
+# "mum's moved into a flat", "my sister found a place")
 _THIRD_BEFORE = re.compile(
-    r"\b(?:he|she|they|it|[A-Z][a-z]+|someone|somebody)\s+(?:just\s+|finally\s+|also\s+)?$"
+    r"\b(?:he|she|they|it|(?!(?:We|So|And|But|Then|Finally|Just|Also|Update|News)\b)[A-Z][a-z]+|someone|somebody|(?i:mum|mom|mam|dad|nan|gran|granny|grandma|grandpa"
+    r"|grandad)|(?i:my|his|her|their|our)\s+[a-z]+)(?:'s|\u2019s)?\s+(?:just\s+|finally\s+|also\s+)?$"
 )
 # "still in Montreal", "I'm still in Ghent", "Still at Lumeway, still in Montreal": the speaker's home (or
 # workplace) goes on; a clause of its own, never "my sister is still in Leeds"
