@@ -42,6 +42,7 @@ class Predicate:
     verbs: tuple[str, ...] = ()
     retract_verbs: tuple[str, ...] = ()
     together_verbs: tuple[str, ...] = ()
+    together_retract_verbs: tuple[str, ...] = ()
     nouns: tuple[str, ...] = ()
     inverse_nouns: tuple[str, ...] = ()
     possessive: tuple[str, ...] = ()

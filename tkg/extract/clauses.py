@@ -280,7 +280,7 @@ def copula_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
 
 
 def together_hits(sent: Sentence, comp: Compiled, partner: str | None) -> list[Hit]:
-    """"Ana and I got married", "we got engaged" (the partner comes from context)."""
+    """"Ana and I got married", "we got engaged", "Jonas and I broke up" (the partner comes from context)."""
     out: list[Hit] = []
     if comp.together is None:
         return out
@@ -292,6 +292,8 @@ def together_hits(sent: Sentence, comp: Compiled, partner: str | None) -> list[H
         for entry in comp.together_verbs.get(verb_key, []):
             if entry.kind == "ger" and not entry.base.startswith("be "):
                 continue  # "we're getting married" is not married yet
+            if m.group("we") and entry.polarity == "retract" and not partner:
+                continue  # "we split up" with no partner known ends nothing we could name
             if m.group("we"):
                 other, conf = (
                     (partner, CONF_CONTEXT) if partner else (f"{sent.speaker}'s partner", CONF_CONTEXT - 0.1)

@@ -107,6 +107,8 @@ def _table(registry: PredicateRegistry, attr: str) -> dict[str, list[VerbEntry]]
         phrases: list[tuple[str, str]] = [(v, "assert") for v in getattr(p, attr)]
         if attr == "verbs":
             phrases += [(v, "retract") for v in p.retract_verbs]
+        elif attr == "together_verbs":
+            phrases += [(v, "retract") for v in p.together_retract_verbs]
         for phrase, polarity in phrases:
             needs_name = phrase.endswith("{name}")
             base = phrase.replace("{name}", "").strip()
