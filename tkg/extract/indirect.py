@@ -68,10 +68,19 @@ _MOVED = re.compile(
     r"(?:got|found)\s+a\s+(?:flat|place|house|apartment))\b",
     re.I,
 )
+# "moved in on saturday! the new place in Leith has a bath": the speaker's new home, in a turn about moving
+_NEW_HOME_IN = re.compile(r"\b(?:the|our|my)\s+new\s+" + _HOME + r"\s+in\s+", re.I)
 # "Greetings from Vienna! ... I moved at the end of June": a greeting from the new home
 _GREETING_FROM = re.compile(
     r"^\s*(?:hello|hi|hey|greetings|hola|ciao|love|writing(?:\s+to\s+(?:you|u))?)\s+from\s+", re.I
 )
+# the speaker moved (in): "moved in on saturday", "we've moved", "finally moved" (not "mum moved")
+_MOVED_IN = re.compile(r"(?:^|[.!?]\s+|\b(?:I|we)(?:'ve|\s+have|\s+just|\s+finally)*\s+)"
+                       r"(?:just\s+|finally\s+)?moved\b(?!\s+(?:my|the|a|an|his|her|our|their|it|them|some|all"
+                       r"|everything)\b)", re.I)
+# someone else said before a home ("Tom showed me the new flat", "her new place", "his sister's new flat")
+_NAMED_BEFORE = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+\b|\b(?i:he|she|they|her|his|their|your)\b"
+                           r"|'s\s+$")
 # A third person right before the verb: the home is theirs ("Tom got a flat in Leeds", "she found a flat",
 # "mum's moved into a flat", "my sister found a place")
 _THIRD_BEFORE = re.compile(
@@ -159,6 +168,13 @@ def home_and_work_hits(sent: Sentence) -> list[Hit]:
                 out.append(
                     Hit(sent.speaker, "lives_in", obj, confidence=CONF_LOOSE, anchor=m.end(), indirect=True)
                 )
+    moved = " new " in f" {low}" and not sent.question and _MOVED_IN.search(sent.turn or sent.text)
+    for m in _NEW_HOME_IN.finditer(sent.text) if moved and "lives_in" in reg else ():
+        if _NAMED_BEFORE.search(sent.text[: m.start()]):
+            continue  # "Tom showed me the new flat in Leith": whose it is was said
+        for obj in take_objects(sent, m.end(), reg.get("lives_in")):
+            out.append(Hit(sent.speaker, "lives_in", obj, confidence=CONF_LOOSE, anchor=m.end(),
+                           indirect=True))
     third = _THIRD_PERSON.search(sent.turn or sent.text)
     for m in _STILL.finditer(sent.text) if "still" in low else ():
         pred = "lives_in" if m.group("home") else "works_at"
