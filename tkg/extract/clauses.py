@@ -232,7 +232,8 @@ def copula_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             title = _longer_title(
                 m.group("obj").lower(), sent.text[m.end("obj") :], comp.vocab.get("job_title")
             )
-            if title.split()[0] in _PRAISE:
+            title = re.sub(r"^(?:the|a|an)\s+", "", title)  # "I'm now the team lead": a title, not a phrase
+            if not title or title.split()[0] in _PRAISE:
                 continue  # "you're a great teacher" is praise, not a job
             acronyms = {w.lower(): w for w in m.group("obj").split() if w.isupper() and len(w) > 1}
             title = " ".join(acronyms.get(w, w) for w in title.split())  # "UX designer", not "ux designer"
