@@ -99,9 +99,10 @@ _THIRD_PERSON = re.compile(r"\b(?:she|he|her|his|him|they|their|them)\b", re.I)
 _FIRST_AT = re.compile(
     _LEAD + r"(?i:(?:my\s+)?(?:very\s+)?first\s+(?:shift|day|week|month|rota)\s+(?:at|with))\s+"
 )
-# "her name is kopi", "his name's Bruno"
+# "her name is kopi", "his name's Bruno", "she's called Miso"
 _PRONOUN_NAME = re.compile(
-    r"\b(?i:his|her|its|their)\s+names?(?:'s|\s+is|\s+was)\s+(?P<name>[A-Za-z][\w\-]*)\b"
+    r"\b(?:(?i:his|her|its|their)\s+names?(?:'s|\s+is|\s+was)|(?i:she|he|it)(?:'s|\s+is)\s+(?:called|named))"
+    r"\s+(?P<name>[A-Za-z][\w\-]*)\b"
 )
 # "I'm seeing someone. Her name is Clara": the name is the partner's
 _SEEING = re.compile(
@@ -135,8 +136,11 @@ def _pet_rx(pet_nouns: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Patter
     appos = re.compile(r"(?P<name>" + NAME + r")\s*,\s*(?:a|an|my|our)\s+(?:[\w\-]+\s+){0,2}?(?:" + pet_nouns
                        + r")(?![\w\-])")
     # "She's a scruffy terrier called Pastel" (the pet was got earlier in the turn)
-    pron = re.compile(r"\b(?:[Ss]he|[Hh]e|[Ii]t)(?:'s|\s+is)\s+(?:a|an)\s+(?:[\w\-]+\s+){0,2}?(?:" + pet_nouns
-                      + r")\s+(?:called|named)\s+(?P<name>" + NAME + r")")
+    # "our new puppy is a beagle called Dot": the pet noun says the kind, a breed word may stand for it
+    pron = re.compile(r"\b(?:(?:[Ss]he|[Hh]e|[Ii]t)(?:'s|\s+is)\s+(?:a|an)\s+(?:[\w\-]+\s+){0,2}?(?:"
+                      + pet_nouns + r")|(?:[Mm]y|[Oo]ur)\s+(?:new\s+|rescue\s+|little\s+)*(?:" + pet_nouns
+                      + r")\s+is\s+(?:a|an)\s+(?:[\w\-]+\s+){0,2}?[\w\-]+)\s+(?:called|named)\s+(?P<name>"
+                      + NAME + r")")
     return noun, appos, pron
 
 
@@ -221,7 +225,7 @@ def pet_name_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
         if seeing and not noun_rx.search(before, seeing[-1].end()) and name[:1].isupper() and is_name(name):
             out.append(Hit(sent.speaker, "partner_of", name, confidence=CONF_FIRST - 0.1, anchor=m.end()))
     for m in [*_PRONOUN_NAME.finditer(sent.text), *pron_rx.finditer(sent.text)]:
-        before = sent.before + " " + sent.text[: m.start()]
+        before = sent.before + " " + sent.text[: m.start("name")]  # "our new puppy is a beagle called Dot"
         pets = list(noun_rx.finditer(before))
         if not pets or _PERSON_WORDS.search(before, pets[-1].end()):
             continue
