@@ -83,6 +83,10 @@ def _mode(mid: str) -> dict[str, bool]:
     }
 
 
+# verbs of coming to hold something: their negation says it was never held ("didn't get the job")
+_GAINING = frozenset({"get", "land", "take", "accept", "start"})
+
+
 def _decide(
     entry: VerbEntry, pred: Predicate, mode: dict[str, bool], mid: str, rest: str
 ) -> tuple[str, str] | None:
@@ -100,6 +104,8 @@ def _decide(
     if mode["used"]:
         return entry.predicate, "retract"
     if mode["neg"]:
+        if entry.base.split()[0] in _GAINING and not lx.NO_LONGER_RX.search(mid + " " + rest[:80]):
+            return None  # "I didn't get the job at Arup": never held, so nothing ends
         if pred.negated == "retract" or lx.NO_LONGER_RX.search(mid + " " + rest[:80]):
             return entry.predicate, "retract"
         return None if pred.negated == "ignore" else (pred.negated, "assert")

@@ -39,17 +39,24 @@ _BIRTHDAY = re.compile(
     r"(?:it's|it\s+is|it\s+was|today\s+is)\s+(?P<today>" + POSS + r")\s+(?:birthday|bday)",
     re.I,
 )
+# a trip or a move, named by its place: "the Japan trip", "our trip to Japan", "the move to Bristol"
 _TRIP = (
     r"(?:(?P<tposs>\b[Tt]he|\b[Oo]ur|\b[Mm]y|\b[Yy]our)\s+(?:(?P<place1>"
     + NAME
-    + r")\s+trip|trip\s+to\s+(?P<place2>"
+    + r")\s+(?:trip|move|holiday)|(?:trip|move|holiday|relocation)\s+to\s+(?P<place2>"
     + NAME
     + r")))"
 )
 _TRIP_CHANGED = re.compile(
     _TRIP
-    + r"\s+(?:is|was|has\s+been|got|'s|had\s+to\s+be)\s+(?:now\s+)?(?P<what>postponed|pushed\s+back|moved|"
-    r"delayed|rescheduled|put\s+off|cancell?ed|called\s+off|off|scrapped)\b"
+    + r"\s+(?:(?:is|was|has\s+been|got|'s|had\s+to\s+be)\s+(?:now\s+)?(?P<what>postponed|pushed\s+back|moved|"
+    r"delayed|rescheduled|put\s+off|cancell?ed|called\s+off|off|scrapped)"
+    r"|(?P<what2>fell\s+through|has\s+fallen\s+through|is(?:n't|\s+not)\s+happening|won't\s+happen))\b"
+)
+# "we're not moving to Bristol after all": the plan is off
+_NOT_GOING = re.compile(
+    r"(?P<who>(?<![\w'])I|\b[Ww]e)(?:'m|'re|\s+am|\s+are)\s+not\s+(?:moving|going|heading|flying|relocating)"
+    r"\s+to\s+(?P<place2>" + NAME + r")\s+(?:after\s+all|any\s*more|now)\b"
 )
 _TRIP_ACT = re.compile(
     r"(?P<who>(?<![\w'])I|\b[Ww]e|\b[Yy]ou)(?:'ve|'ll)?\s+(?:(?:had\s+to|have\s+to|must|need\s+to|will|just|finally|"
@@ -238,21 +245,22 @@ def _fmt(day: datetime, granularity: str, with_year: bool) -> str:
 
 
 def trip_hits(sent: Sentence) -> list[Hit]:
-    """"the Japan trip is postponed to next year" -> plans Japan (new time);
-    "we cancelled the trip to Japan" -> retract."""
-    if "plans" not in sent.registry or "trip" not in sent.text.lower():
+    """"the Japan trip is postponed to next year" -> plans Japan (new time); "we cancelled the trip to
+    Japan", "the move to Bristol fell through", "we're not moving to Bristol after all" -> retract."""
+    low = sent.text.lower()
+    if "plans" not in sent.registry or not any(w in low for w in ("trip", "move", "holiday", "reloc", "not")):
         return []
     out: list[Hit] = []
-    for rx in (_TRIP_CHANGED, _TRIP_ACT):
+    for rx in (_TRIP_CHANGED, _TRIP_ACT, _NOT_GOING):
         for m in rx.finditer(sent.text):
-            place = clean_name(m.group("place1") or m.group("place2"))
+            place = clean_name(m.groupdict().get("place1") or m.group("place2"))
             if not is_name(place):
                 continue
             who = m.groupdict().get("who") or m.group("tposs")
             owner = sent.speaker if who.lower() in ("the", "we", "i", "our", "my") else sent.listener
             if not owner:
                 continue
-            what = " ".join(m.group("what").lower().split())
+            what = " ".join((m.groupdict().get("what") or "off").lower().split())
             cancelled = what.startswith(("cancel", "called", "scrapped", "off"))
             conf = CONF_FIRST if owner == sent.speaker else CONF_SECOND
             if cancelled:
