@@ -69,7 +69,7 @@ _MOVED = re.compile(
     re.I,
 )
 # "moved in on saturday! the new place in Leith has a bath": the speaker's new home, in a turn about moving
-_NEW_HOME_IN = re.compile(r"\b(?:the|our|my)\s+new\s+" + _HOME + r"\s+in\s+", re.I)
+_NEW_HOME_IN = re.compile(r"\b(?:(?:the|our|my)\s+)?new\s+" + _HOME + r"\s+in\s+", re.I)
 # "Greetings from Vienna! ... I moved at the end of June": a greeting from the new home
 _GREETING_FROM = re.compile(
     r"^\s*(?:hello|hi|hey|greetings|hola|ciao|love|writing(?:\s+to\s+(?:you|u))?)\s+from\s+", re.I
