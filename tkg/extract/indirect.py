@@ -78,9 +78,10 @@ _GREETING_FROM = re.compile(
 _MOVED_IN = re.compile(r"(?:^|[.!?]\s+|\b(?:I|we)(?:'ve|\s+have|\s+just|\s+finally)*\s+)"
                        r"(?:just\s+|finally\s+)?moved\b(?!\s+(?:my|the|a|an|his|her|our|their|it|them|some|all"
                        r"|everything)\b)", re.I)
-# someone else said before a home ("Tom showed me the new flat", "her new place", "his sister's new flat")
-_NAMED_BEFORE = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+\b|\b(?i:he|she|they|her|his|their|your)\b"
-                           r"|'s\s+$")
+# someone else said before a home ("Tom showed me the new flat", "her new place", "his sister's new flat");
+# not the one the speaker moved in with ("moved in w Dev on sat. new place in Wash Park")
+_NAMED_BEFORE = re.compile(r"(?<![.!?]\s)(?<!^)(?<!\bw\s)(?<!with\s)\b[A-Z][a-z]+\b"
+                           r"|\b(?i:he|she|they|her|his|their|your)\b|'s\s+$")
 # A third person right before the verb: the home is theirs ("Tom got a flat in Leeds", "she found a flat",
 # "mum's moved into a flat", "my sister found a place")
 _THIRD_BEFORE = re.compile(
