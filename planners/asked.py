@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from tkg.text import STOPWORDS, tokenize
 
-from .cues import count_cue, recency_cue, summary_cue
+from .cues import count_cue, outcome_cue, recency_cue, summary_cue
 
 KINDS = ("place", "organisation", "person", "role", "date", "number", "status", "pet_name", "animal",
          "event", "summary", "reason", "manner", "thing")
@@ -185,7 +185,7 @@ def asked_for(question: str) -> Asked:
     q = _POLITE.sub("", question.strip(), count=1)
     words = tokenize(q)
     first = words[0] if words else ""
-    recency = recency_cue(q) is not None
+    recency = recency_cue(q) is not None or outcome_cue(q) is not None  # "where was it finally held"
     many = count_cue(q) is not None or bool(_OVER_TIME.search(q))
     yesno = first in _AUX
     if _SUMMARY_START.search(q) or (summary_cue(q) and not yesno):

@@ -127,10 +127,13 @@ def _cue(pattern: str, doc: str) -> Callable[[str], str | None]:
 
 recency_cue = _cue(
     r"\b(?:right now|now|currently|current|still|anymore|any more|these days|nowadays|latest|"
-    r"most recent(?:ly)?|at the moment|at present|presently|newest|today|up[- ]to[- ]date"
-    # the outcome of a story asks for its last value too: "where was the wedding finally held"
-    r"|finally|in the end|end(?:s|ed)? up|eventually|final (?:plan|choice|decision|pick)|at last)\b(?!-)",
-    'A marker that asks for the value as it stands now ("still", "currently", "latest", "in the end").',
+    r"most recent(?:ly)?|at the moment|at present|presently|newest|today|up[- ]to[- ]date)\b(?!-)",
+    'A marker that asks for the value as it stands now ("still", "currently", "latest").',
+)
+outcome_cue = _cue(
+    r"\b(?:finally|in the end|end(?:s|ed)? up|eventually|final (?:plan|choice|decision|pick)|at last)\b",
+    'A marker that asks how something turned out ("finally", "in the end"): the last value said, '
+    "though the question is no question about now",
 )
 _HOW_AUX = r"\bhow(?:'s|\s+(?:is|are|was|were|has|have|had|did|does|do))\b"
 # the ordinary ways English asks for the story of something rather than one fact of it: "what happened
