@@ -49,3 +49,14 @@ def test_the_change_is_read(text: str, fact: tuple[str, str, str, str]) -> None:
 ])
 def test_nothing_of_the_speakers_is_read(text: str) -> None:
     assert not {f for f in _facts(text) if f[0] == "Ilse" and f[1] != "sibling_of"}
+
+
+def test_a_names_s_before_a_participle_is_has() -> None:
+    assert ("Siobhan", "lives_in", "Boston", "assert") in _facts("Siobhan's moved to Boston")
+    assert ("Pat", "works_at", "hardware shop", "assert") in _facts("Pat's started at the hardware shop")
+    assert not _facts("Tom's flat is in Leeds but he's never there.")
+
+
+def test_someone_is_no_ones_name() -> None:
+    assert not {f for f in _facts("Aoife's got engaged to a lad from Galway") if f[1] == "engaged_to"}
+    assert ("Aoife", "engaged_to", "Ciaran", "assert") in _facts("Aoife got engaged to Ciaran")

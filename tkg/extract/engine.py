@@ -99,11 +99,22 @@ _COORDINATED = re.compile(
 _FIRST_PERSON = re.compile(r"^(?:[A-Z][a-z]+,?\s+)?I\b")
 
 
+# "Siobhan's moved to Boston": a name's "'s" before a past participle is "has", not a possessive
+_NAME_HAS = re.compile(
+    r"\b([A-Z][a-z]+)['\u2019]s\s+(?=(?:(?:just|finally|also|now|recently)\s+)?(?:moved|started|got|quit|left|"
+    r"joined|bought|sold|adopted|split|broken|finished|taken|found|landed|gone|retired|resigned|switched|"
+    r"married|relocated|signed)\b)"
+)
+
+
 def spell_out_subject(text: str) -> str:
-    """The sentence with an elided "I" written out, for the clause rules only.
+    """The sentence with an elided "I" written out, and a name's "'s" that stands for "has", for the
+    clause rules only.
 
     >>> spell_out_subject("Packed everything up and moved to Bruges!")
     'I packed everything up and I moved to Bruges!'
+    >>> spell_out_subject("Siobhan's moved to Boston, and Siobhan's flat is tiny.")
+    "Siobhan has moved to Boston, and Siobhan's flat is tiny."
     """
     if _ELIDED.match(text):
         text = "I " + text[0].lower() + text[1:]
@@ -111,7 +122,7 @@ def spell_out_subject(text: str) -> str:
         text = "I'm " + text[0].lower() + text[1:]  # "moving back to Perth in May" -> a plan
     if _FIRST_PERSON.match(text):
         text = _COORDINATED.sub(lambda m: m.group(1) + " I ", text)
-    return text
+    return _NAME_HAS.sub(r"\1 has ", text)
 
 
 def _sentence(text: str, index: int, speaker: str, listeners: Sequence[str], when: datetime,

@@ -106,6 +106,11 @@ def shaped(hit: Hit, object_type: str) -> Hit | None:
     return hit if value == hit.object else replace(hit, object=value)
 
 
+# nouns that say only that there is someone: a person's value is never one of them
+_SOMEONE = frozenset("""guy lad girl boy man woman bloke fella fellow chap lady someone somebody person
+    dude gal""".split())
+
+
 def _object_ok(hit: Hit, object_type: str) -> bool:
     obj = hit.object.strip()
     low = obj.lower()
@@ -118,6 +123,8 @@ def _object_ok(hit: Hit, object_type: str) -> bool:
         )  # not "the Rotterdam marathon"
     if hit.predicate in _HOMES and obj.split()[-1][:1].islower():
         return False  # "our Singapore office", "Leeds clinic": a building, not where one lives
+    if object_type == "person" and low in _SOMEONE:
+        return False  # "engaged to a lad from Galway": someone, not anyone the graph can name
     return not (object_type == "thing" and low in _NOT_THINGS)
 
 
