@@ -104,9 +104,10 @@ def _decide(
     if mode["used"]:
         return entry.predicate, "retract"
     if mode["neg"]:
-        if entry.base.split()[0] in _GAINING and not lx.NO_LONGER_RX.search(mid + " " + rest[:80]):
+        no_longer = bool(lx.NO_LONGER_RX.search(mid + " " + rest[:80]))
+        if entry.base.split()[0] in _GAINING and not no_longer:
             return None  # "I didn't get the job at Arup": never held, so nothing ends
-        if pred.negated == "retract" or lx.NO_LONGER_RX.search(mid + " " + rest[:80]):
+        if pred.negated == "retract" or no_longer:
             return entry.predicate, "retract"
         return None if pred.negated == "ignore" else (pred.negated, "assert")
     return entry.predicate, "assert"

@@ -86,7 +86,7 @@ _NAMED_BEFORE = re.compile(r"(?<![.!?]\s)(?<!^)(?<!\bw\s)(?<!with\s)\b[A-Z][a-z]
 # "mum's moved into a flat", "my sister found a place")
 _THIRD_BEFORE = re.compile(
     r"\b(?:he|she|they|it|someone|somebody|(?!(?:We|So|And|But|Then|Finally|Just|Also|Update|News)\b)[A-Z][a-z]+"
-    r"|(?i:mum|mom|mam|dad|nan|gran|granny|grandma|grandpa|grandad)|(?i:my|his|her|their|our)\s+[a-z]+)"
+    r"|(?i:" + lx.BARE_KIN + r")|(?i:my|his|her|their|our)\s+[a-z]+)"
     r"(?:'s|\u2019s)?\s+(?:just\s+|finally\s+|also\s+)?$"
 )
 # "still in Montreal", "I'm still in Ghent", "Still at Lumeway, still in Montreal": the speaker's home (or

@@ -247,7 +247,8 @@ _TITLE_AT = re.compile(
     r"^\s*(?P<title>[A-Za-z][\w\-]*(?:\s+[a-z][\w\-]*){0,3})\s+(?:at|with)\s+(?P<org>" + NAME + r")"
 )
 _GOT_JOB_CUE = re.compile(
-    r"(?:(?P<who>\b(?-i:[A-Z][a-z]+)|\b[Ii]|(?P<kin>\b(?:mum|mom|mam|dad|(?:my|his|her|their|our)\s+\w+)))"
+    r"(?:(?P<who>\b(?-i:[A-Z][a-z]+)|\b[Ii]|(?P<kin>\b(?:" + lx.BARE_KIN
+    + r"|(?:my|his|her|their|our)\s+\w+)))"
     r"(?:\s+(?:just|finally|has|have|'s|'ve|actually))*\s+)?"
     r"\b(?:got|landed|accepted|took)\s+(?:a|the|an)\s+(?:[\w-]+\s+){0,2}?(?:job|offer|position|role)\b|"
     r"\bgot\s+hired\b|\bI'm\s+hired\b",
@@ -268,7 +269,7 @@ def role_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
     cue = _GOT_JOB_CUE.search(sent.before) if "job_title" in reg else None
     said = _TITLE_AT.match(sent.text) if cue else None
     title = _title(said.group("title"), comp.vocab.get("job_title", frozenset())) if said else None
-    owner = None if cue and cue.group("kin") else _job_owner(sent, cue.group("who") if cue else None)
+    owner = _job_owner(sent, cue) if cue else None
     if said and title and owner and title == " ".join(said.group("title").lower().split()):
         out.append(Hit(owner, "job_title", title, confidence=CONF_LOOSE, anchor=said.end()))
         if "works_at" in reg:
@@ -280,9 +281,13 @@ def role_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
 _THIRD_PRONOUNS = frozenset({"she", "he", "they", "it", "we"})
 
 
-def _job_owner(sent: Sentence, who: str | None) -> str | None:
+def _job_owner(sent: Sentence, cue: re.Match[str]) -> str | None:
     """Whose job a "Title at Org" fragment tells: the speaker's ("I got a job!", or no one named before
-    "got"), or the one named ("Marta just got a hospital job too!"); a pronoun's is not guessed."""
+    "got"), or the one named ("Marta just got a hospital job too!"); a pronoun's or a relative's ("mum
+    just got a job") is not guessed."""
+    who = cue.group("who")
+    if cue.group("kin"):
+        return None
     if who is None or who.lower() == "i":
         return sent.speaker
     if who.lower() in _THIRD_PRONOUNS:

@@ -203,6 +203,9 @@ def parse_number(text: str) -> int | None:
     return total
 
 
+# Relatives chat names without "my" ("mum moved into a care home", "dad just got a job"): someone else
+BARE_KIN = "mum|mom|mam|dad|nan|gran|granny|grandma|grandpa|grandad"
+
 # Kin words that should read the same however they are spelled, for unnamed relatives ("Priya's mother").
 CANONICAL_KIN = {
     "mom": "mother",
