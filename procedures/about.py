@@ -24,6 +24,8 @@ from planners.question import Question
 from tkg.nlp import is_place_name
 from tkg.text import stem
 
+from .span_base import copular_s
+
 FIRST = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b", re.I)
 SECOND = re.compile(r"\b(?:you|you're|youre|you've|your|yours|yourself|u|ur)\b", re.I)
 THIRD = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
@@ -137,10 +139,15 @@ def own_voice(s: Subject | None, said: list[tuple[str | None, float]]) -> str | 
 
 def clause_subject(token: Any) -> Any | None:
     """The grammatical subject of the clause a token sits in ("*my sister* moved to Oslo"), climbing
-    through shared subjects ("I quit and moved to Porto"); None when the clause has none."""
+    through shared subjects ("I quit and moved to Porto"); None when the clause has none. A noun
+    said of someone by a "'s" the tagger took for a possessive ("Tomasz's an electrician", "Tomasz's
+    the new foreman at *Arup*") has that someone for its subject."""
     t, seen = token, 0
     while seen < 12:
         seen += 1
+        said = copular_s(t) if t.pos_ in ("NOUN", "PROPN") else None
+        if said is not None:
+            return said[0]
         if t.pos_ in ("VERB", "AUX") or t.dep_ == "ROOT":
             subj = next((c for c in t.children if c.dep_ in _SUBJ_DEPS), None)
             if subj is not None:

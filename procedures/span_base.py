@@ -22,6 +22,33 @@ class Span:
     cued: bool = False  # its own words say the asked relation ("turned 40", "nine years old")
 
 
+_COPULA_ADVERBS = frozenset("now still also actually officially basically".split())
+
+
+def copular_s(noun: Any) -> tuple[Any, int] | None:
+    """Who a noun is said of, and where its phrase starts, when a tagger read "'s" as a possessive
+    though it is "is": "Tomasz's an electrician", "my sister's a midwife", "Wren's now a postwoman"
+    (a name or a noun, "'s", then an article) say the noun of the one before "'s"; None otherwise.
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("Tomasz's an electrician")
+    >>> said = copular_s(doc[3])
+    >>> said[0].text, said[1], copular_s(parse("Tomasz's electrician")[2])
+    ('Tomasz', 3, None)
+    """
+    doc = noun.doc
+    for c in noun.lefts:
+        at = c.i + 1
+        if c.dep_ != "poss" or at >= noun.i or doc[at].lower_ not in ("'s", "\u2019s"):
+            continue
+        at += 1
+        while at < noun.i and doc[at].lower_ in _COPULA_ADVERBS:
+            at += 1
+        if at < noun.i and doc[at].lower_ in ("a", "an", "the"):
+            return c, at + 1
+    return None
+
+
 def clean(tokens: Any) -> tuple[str, int, int] | None:
     """A phrase without leading determiners, stop words, possessives, punctuation and emoji, as
     the sentence writes it ("sixty-seven", not "sixty - seven")."""

@@ -124,7 +124,10 @@ PREDICATING = frozenset({"attr", "appos", "acomp", "ROOT", "oprd", "npadvmod", "
 # role nouns English also uses as verbs for doing that job to something: "captaining the night ferry",
 # "coaching the under-12s", "tutoring maths"; not "cooking dinner", "nursing a cold", "heading home"
 ROLE_VERBS = frozenset("captain skipper pilot coach tutor crew clerk intern".split())
-ROLE_SUFFIX = re.compile(r"\w{3,}(?:er|or|ist|ian|ant|eer|smith|wright)s?$")
+# agent nouns: "-er", "-ist", "-smith"…, and "-man", "-woman", "-person", "-wife" ("postwoman", "foreman",
+# "midwife"), but not the few such words that name no work
+ROLE_SUFFIX = re.compile(r"^(?!(?:gentle|snow|cave|mad|super|bat|walk)(?:wo)?m[ae]n$)"
+                         r"\w{3,}(?:er|or|ist|ian|ant|eer|smith|wright|man|men|woman|women|person|wife|wives)s?$")
 CLOCK = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?$")
 AGE_BEFORE = frozenset("turned turning turns aged at age".split())
 AGE_AFTER = frozenset("years year yrs yo today".split())

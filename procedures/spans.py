@@ -21,7 +21,17 @@ from planners.asked import ANIMALS
 from tkg.nlp import is_common_word, is_place_name, is_verb_word
 
 from .residence import named_home
-from .span_base import Span, chat_words, clausal, clean, entity_spans, nameless, plausible, pronominal
+from .span_base import (
+    Span,
+    chat_words,
+    clausal,
+    clean,
+    copular_s,
+    entity_spans,
+    nameless,
+    plausible,
+    pronominal,
+)
 from .span_context import apposed_people, dwelling_places, given_names, institutions, of_what, workplaces
 from .span_numbers import numbers
 from .span_words import (
@@ -121,11 +131,14 @@ def _roles(sent: Any) -> list[Span]:
     out = []
     for chunk in noun_chunks(sent):  # "i'm senior cartographer now": a predicated agent noun is a role too
         root = chunk.root
-        if root.lower_ not in ROLE_HEADS and root.pos_ == "NOUN" and _predicated(chunk) and \
-                ROLE_SUFFIX.search(root.lower_) and root.dep_ != "ROOT":
-            cleaned = clean([t for t in chunk if t.i <= root.i])
+        said = copular_s(root)  # "Tomasz's an electrician": the sentence's root, said of Tomasz
+        copula = said[1] if said else None
+        if root.lower_ not in ROLE_HEADS and root.pos_ == "NOUN" and ROLE_SUFFIX.search(root.lower_) and (
+                copula is not None or _predicated(chunk) and root.dep_ != "ROOT"):
+            cleaned = clean([t for t in chunk if (copula or 0) <= t.i <= root.i])
             if cleaned:
-                out.append(Span(cleaned[0], "role", 0.7, cleaned[1], cleaned[2], _said_of(root)))
+                out.append(Span(cleaned[0], "role", 0.7, cleaned[1], cleaned[2],
+                                _said_of(root) or copula is not None))
     for t in sent:  # "Ines is captaining the late ferry": a role head said of its subject, as sure as a noun
         obj = next((c for c in t.children if c.dep_ == "dobj"), None)
         if t.pos_ == "VERB" and t.lemma_.lower() in ROLE_VERBS and obj is not None and obj.pos_ != "PRON":
@@ -135,14 +148,18 @@ def _roles(sent: Any) -> list[Span]:
     for chunk, hit in _chunks_with(sent, ROLE_HEADS):
         if chunk.root.lemma_.lower() in ROLE_HEADS or chunk.root.lower_ in ROLE_HEADS:
             hit = chunk.root  # "assistant curator": the role its head noun names, modifiers and all
-        if any(c.dep_ == "poss" for c in hit.children):
+        said = copular_s(hit)  # "my sister's a midwife": not her midwife
+        copula = said[1] if said else None
+        if copula is None and any(c.dep_ == "poss" for c in hit.children):
             continue  # "my manager", "her boss": someone's relation, not a role
-        toks = [t for t in chunk if t.i <= hit.i and t.ent_type_ not in ("PERSON", "GPE")] + of_what(hit)
+        toks = [t for t in chunk if (copula or 0) <= t.i <= hit.i and t.ent_type_ not in ("PERSON", "GPE")] \
+            + of_what(hit)
         cleaned = clean(toks)
         if cleaned:
-            sure = (0.9 if hit.i == chunk.root.i else 0.6) * (1.0 if _predicated(chunk) else 0.4)
+            sure = (0.9 if hit.i == chunk.root.i else 0.6) * (1.0 if _predicated(chunk) or copula is not None
+                                                              else 0.4)
             out.append(Span(cleaned[0], "role", sure, cleaned[1], cleaned[2], hit.i == chunk.root.i
-                            and _said_of(hit)))
+                            and (_said_of(hit) or copula is not None)))
     return out
 
 
