@@ -276,17 +276,22 @@ def _wh_head(q: str) -> tuple[str, str]:
     poss = fits[-1] if fits else (found[0] if found else None)
     for m in (*_LIST_HEAD.finditer(q), *_WHICH.finditer(q)):
         said = m.group(1).split()  # (a name ends the phrase: "list the pets Bo has had")
-        said = said[:next((i for i, w in enumerate(said) if i and w[:1].isupper()), len(said))]
-        words = [w.lower() for w in said]
+        cut = next((i for i, w in enumerate(said) if i and w[:1].isupper()), len(said))
+        end = said[cut] if cut < len(said) else None  # the word after the phrase
+        words = [w.lower() for w in said[:cut]]
         if not words or words[0] in _AUX:
             break  # "what is X's job": the head is after the possessive
         phrase: list[str] = []
-        for w in words:
-            if w in _PHRASE_END or w in _AUX or (w == "of" and any(p not in _FILLERS for p in phrase)) \
+        for i, w in enumerate(words):
+            if w in _PHRASE_END or w in _AUX or w in _OBJECTS or (w == "of" and any(p not in _FILLERS
+                                                                                   for p in phrase)) \
                     or (w == "or" and phrase):  # "what bikes or vehicles": the first names it
+                end = said[i]
                 break
             if w not in _FILLERS:
                 phrase.append(w)
+        if len(phrase) > 1 and _verb_after_noun(phrase[1], end):
+            phrase = phrase[:1]  # "what injury kept Jonas out", "which band played at": the noun before the verb
         if phrase:
             return _pick_head(phrase)
     of = _THE_N_OF.search(q)
@@ -305,6 +310,27 @@ def _wh_head(q: str) -> tuple[str, str]:
             words.append(poss.group(3))
         return _pick_head(words)
     return "", "thing"
+
+
+_OBJECTS = frozenset("him her them me us you it".split())
+_DETERMINERS = frozenset("the a an his their my our your its".split())
+_PREPOSITIONS = frozenset("at in on for to from with into about".split())
+
+
+def _verb_after_noun(word: str, end: str | None) -> bool:
+    """Whether the second word of a wh-phrase is its verb, not part of its noun: an object follows
+    it (a name, a pronoun, an article: "what injury *kept* Jonas out", "what dog *bit* him"), or a
+    preposition follows a past tense ("which band *played* at the wedding"). A noun phrase is followed
+    by its clause's auxiliary instead ("what finishing time *did* she run").
+
+    >>> _verb_after_noun("kept", "Jonas"), _verb_after_noun("played", "at"), _verb_after_noun("card", "in")
+    (True, True, False)
+    """
+    if end is None or _singular(word) in _HEAD_KIND:
+        return False
+    low = end.lower()
+    return end[:1].isupper() or low in _OBJECTS or low in _DETERMINERS \
+        or (low in _PREPOSITIONS and word.endswith("ed"))
 
 
 def _pick_head(phrase: list[str]) -> tuple[str, str]:

@@ -32,6 +32,20 @@ def test_times_and_destinations_have_their_own_kind(question: str, kind: str, he
     assert (asked.kind, asked.head) == (kind, head), asked
 
 
+@pytest.mark.parametrize(("question", "kind", "head"), [
+    ("What injury kept Odile off the bike in May?", "thing", "injury"),
+    ("Which company hired Bruno last spring?", "organisation", "company"),
+    ("What dog bit him at the park?", "pet_name", "dog"),
+    ("What kind of dog adopted them, in the end?", "animal", "dog"),
+    ("Which band played at Odile's wedding?", "thing", "band"),
+    ("Which football team does Bruno support now?", "organisation", "team"),
+    ("What gaming hardware has Bruno owned?", "thing", "hardware"),
+])
+def test_the_head_is_the_noun_before_the_questions_verb(question: str, kind: str, head: str) -> None:
+    asked = asked_for(question)
+    assert (asked.kind, asked.head) == (kind, head), asked
+
+
 def test_a_time_is_a_clock_or_race_time_not_any_number() -> None:
     assert _spans("My finishing time was 4:12:09, a personal best after two tries.", "number", "time") == [
         "4:12:09"]
