@@ -291,7 +291,7 @@ def _wh_head(q: str) -> tuple[str, str]:
             if w not in _FILLERS:
                 phrase.append(w)
         if len(phrase) > 1 and _verb_after_noun(phrase[1], end):
-            phrase = phrase[:1]  # "what injury kept Jonas out", "which band played at": the noun before the verb
+            phrase = phrase[:1]  # "what injury kept Jonas out", "which band played at": the noun
         if phrase:
             return _pick_head(phrase)
     of = _THE_N_OF.search(q)

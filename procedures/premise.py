@@ -85,8 +85,14 @@ def _names_a_thing(word: str, question: str) -> bool:
 
 
 def _same_word(a: str, b: str) -> bool:
-    """Two stems of one word the stemmer split differently ("propose" from the question, "propos"
-    from "proposed"): one begins the other and they share five letters or more."""
+    """Two stems of one word: the same stem, or one the stemmer split differently ("propose" from the
+    question, "propos" from "proposed"): one begins the other and they share five letters or more.
+
+    >>> _same_word("move", "move"), _same_word("propose", "propos"), _same_word("move", "mov")
+    (True, True, False)
+    """
+    if a == b:
+        return True
     short, long = sorted((a, b), key=len)
     return len(short) >= 5 and long.startswith(short) and len(long) - len(short) <= 2
 

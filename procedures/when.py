@@ -31,7 +31,7 @@ from .backfill import turn_evidence
 from .event_words import QuestionEvent, question_event
 from .group_turns import turns_by_seq, turns_by_uuid, turns_with_terms
 from .slots import FAR_PAST
-from .stated import hypothetical
+from .stated import hypothetical, intended_tokens, negated
 from .synthesis import dedupe, format_day, format_ref
 
 if TYPE_CHECKING:
@@ -145,6 +145,40 @@ def _telling(ev: QuestionEvent, pool: list[Evidence], ranked: list[Evidence], na
     return out
 
 
+def _event_token(ev: QuestionEvent, sent: Any) -> Any | None:
+    """The token of the parsed sentence where it first says the event's words, or None."""
+    at = ev.told_at(sent.text)
+    if at < 0:
+        return None
+    at += sent.start_char
+    return next((t for t in sent if t.idx <= at < t.idx + len(t.text)), None)
+
+
+def _only_intended(ev: QuestionEvent, sentence: str) -> bool:
+    """The sentence says the event's words only inside what someone wants, means or plans to do
+    ("Joost has been wanting to move for ages")."""
+    sent = parse(sentence)[:]
+    token = _event_token(ev, sent)
+    return token is not None and token.i in intended_tokens(sent)
+
+
+def _denied_after(ev: QuestionEvent, pool: list[Evidence], told: Evidence) -> Evidence | None:
+    """A turn said after the telling one whose sentence denies the event's own verb and names one of
+    its objects ("Marek didn't move, obviously"; not "we haven't been away since the operation"):
+    then it never happened. An event named by nouns ("his hip operation") is read by its words alone,
+    which a denial of something else may hold ("his father doesn't fuss"): those are not checked."""
+    if ev.nominal:
+        return None
+    for e in pool:
+        if told.valid_at is None or e.valid_at is None or e.valid_at <= told.valid_at or not ev.tells(e.text):
+            continue
+        for sent in parse(e.text).sents:
+            token = _event_token(ev, sent)
+            if token is not None and ev.object_hits(sent.text) and negated(sent, token):
+                return e
+    return None
+
+
 def _after(ctx: Context, group: str, e: Evidence, n: int) -> list[Evidence]:
     """The ``n`` turns said after ``e`` in the same sitting (within twelve hours of it)."""
     row = turns_by_uuid(ctx, group, [e.episode])
@@ -193,8 +227,8 @@ def _date_of(ctx: Context, group: str, ev: QuestionEvent, e: Evidence, sentence:
             if got:
                 return Dated(got[0].start, _answer_text(got[0], turn.valid_at or at), turn, False,
                              f"a short dated sentence after it ({turn.source_ref})", s)
-    if clause_tense(sentence, 0) == "future":
-        return None
+    if clause_tense(sentence, 0) == "future" or _only_intended(ev, sentence):
+        return None  # a plan or a wish said without a date has not happened on the day it is said
     return Dated(at, format_day(at), e, False, "the turn's own date", sentence)
 
 
@@ -289,11 +323,19 @@ def read_when(ctx: Context, q: Question, group: str, turns: list[Evidence], rank
     # the first that tells it best: later ones look back
     near = [t for t in tellings if t[0] >= top - 0.5]
     best = sorted(near, key=lambda t: (t[1].valid_at or FAR_PAST, -t[0]))
+    # when none of those can be dated (a wish, a plan said without a day), a close second that names
+    # what the event is about (one of its objects) and can be
+    second = [t for t in tellings if top - 1.0 <= t[0] < top - 0.5 and t[0] >= 4.0]
+    best += sorted(second, key=lambda t: -t[0])
     dated = None
     for _, e, sentence in best:
         dated = _date_of(ctx, group, ev, e, sentence)
         if dated is not None:
             break
+    denial = _denied_after(ev, pool, dated.evidence if dated is not None else best[0][1])
+    if denial is not None:  # "Marek's moving back to Ohio" … "Marek didn't move, obviously"
+        why = f"a later turn says it did not happen ({denial.source_ref})"
+        return WhenReading("", dedupe([denial, best[0][1]]), {**trace, "reason": why}, untold=True)
     if dated is None:
         return None
     trace["told_in"] = e.source_ref

@@ -89,8 +89,10 @@ _NOT_PAST = frozenset(
 
 
 _PART_END = re.compile(r"[,:—–]|\s-\s")
-# a present-tense verb of its own in a comma-separated part ("i got the job, first shift is thurs")
+# a present-tense verb of its own in a comma-separated part ("i got the job, first shift is thurs"), or a
+# participle that leads a part after the first ("we found a flat, moving on the 1st of July")
 _PRESENT = re.compile(r"\b(?:is|are|am|starts|begins|opens|runs)\b", re.I)
+_LEADING_ING = re.compile(r"\s*(?:and\s+|then\s+)?[a-z]{2,}ing\b", re.I)
 
 
 def weekday_of(word: str) -> int:
@@ -110,7 +112,9 @@ def clause_tense(text: str, pos: int) -> str:
     part_lo = max([lo, *(m.end() for m in _PART_END.finditer(text, lo, pos))])
     part_hi_m = _PART_END.search(text, pos, hi)
     part_hi = part_hi_m.start() if part_hi_m else hi
-    if (part_lo, part_hi) != (lo, hi) and _PRESENT.search(text, part_lo, part_hi) \
+    own = _PRESENT.search(text, part_lo, part_hi) or (part_lo > lo
+                                                      and _LEADING_ING.match(text, part_lo, part_hi))
+    if (part_lo, part_hi) != (lo, hi) and own \
             and not _FUTURE.search(text, part_lo, part_hi) and not _PAST.search(text, part_lo, part_hi):
         return "present"
     if _FUTURE.search(text, lo, hi):
