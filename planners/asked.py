@@ -283,14 +283,14 @@ def _wh_head(q: str) -> tuple[str, str]:
             break  # "what is X's job": the head is after the possessive
         phrase: list[str] = []
         for i, w in enumerate(words):
-            if w in _PHRASE_END or w in _AUX or w in _OBJECTS or (w == "of" and any(p not in _FILLERS
+            if w in _PHRASE_END or w in _AUX or said[i] in _OBJECTS or (w == "of" and any(p not in _FILLERS
                                                                                    for p in phrase)) \
                     or (w == "or" and phrase):  # "what bikes or vehicles": the first names it
                 end = said[i]
                 break
             if w not in _FILLERS:
                 phrase.append(w)
-        if len(phrase) > 1 and _verb_after_noun(phrase[1], end):
+        if len(phrase) == 2 and _verb_after_noun(phrase[1], end):
             phrase = phrase[:1]  # "what injury kept Jonas out", "which band played at": the noun
         if phrase:
             return _pick_head(phrase)

@@ -31,7 +31,7 @@ from .backfill import turn_evidence
 from .event_words import QuestionEvent, question_event
 from .group_turns import turns_by_seq, turns_by_uuid, turns_with_terms
 from .slots import FAR_PAST
-from .stated import hypothetical, intended_tokens, negated
+from .stated import hypothetical, intended_tokens
 from .synthesis import dedupe, format_day, format_ref
 
 if TYPE_CHECKING:
@@ -162,9 +162,12 @@ def _only_intended(ev: QuestionEvent, sentence: str) -> bool:
     return token is not None and token.i in intended_tokens(sent)
 
 
+_NOT = frozenset({"not", "n't", "never"})
+
+
 def _denied_after(ev: QuestionEvent, pool: list[Evidence], told: Evidence) -> Evidence | None:
     """A turn said after the telling one whose sentence denies the event's own verb and names one of
-    its objects ("Marek didn't move, obviously"; not "we haven't been away since the operation"):
+    its objects ("Marek didn't move, obviously"; not "we haven't been away since the move"):
     then it never happened. An event named by nouns ("his hip operation") is read by its words alone,
     which a denial of something else may hold ("his father doesn't fuss"): those are not checked."""
     if ev.nominal:
@@ -174,8 +177,9 @@ def _denied_after(ev: QuestionEvent, pool: list[Evidence], told: Evidence) -> Ev
             continue
         for sent in parse(e.text).sents:
             token = _event_token(ev, sent)
-            if token is not None and ev.object_hits(sent.text) and negated(sent, token):
-                return e
+            if token is not None and token.pos_ == "VERB" and ev.object_hits(sent.text) and any(
+                    c.dep_ == "neg" or c.lower_ in _NOT for c in token.children):
+                return e  # the verb's own denial: not "starting a studio isn't just a business"
     return None
 
 
