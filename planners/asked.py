@@ -100,7 +100,10 @@ _AGE_Q = re.compile(r"\bhow old\b", re.I)
 # a race result: "her 10k PB", "his finishing time", "how fast did she run the half": a duration ("48:59")
 _RACE_TIME_Q = re.compile(r"\b(?:pb|pbs|personal (?:best|record)|finish(?:ing)? time|race time|chip time"
                           r"|(?:best|fastest) (?:[\w-]+ ){0,2}time(?!\s+(?:management|of|to|for|zone|slot))"
-                          r"|how fast)\b|\btime did .{1,40}?\b(?:run|finish|clock|swim|ride|race)\b", re.I)
+                          r"|how fast)\b|\btime did .{1,40}?\b(?:run|finish|clock|swim|ride|race)\b"
+                          # "her time at the Harbour 10k", "his time in the Berlin marathon"
+                          r"|\btime (?:at|in|for) (?:the |her |his |their |my |your )?(?:[\w'-]+ ){0,3}?"
+                          r"(?:\d+k|half|marathon|race|parkrun|ultra|triathlon|sportive|relay)\b", re.I)
 _DURATION_Q = re.compile(r"\bhow long\b", re.I)
 _EVENT_Q = re.compile(
     r"\bwhat (?:happened|happens) (?:to|with)\b|\bwhat became of\b|\bwhat went wrong\b", re.I

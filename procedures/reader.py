@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from planners.asked import Asked
+from planners.asked import RACE_TIME, Asked
 from tkg.models import NO_INFORMATION, Evidence
 from tkg.nlp import is_place_name, may_say, parse, parse_many, token_words
 from tkg.text import content_terms, stem
@@ -30,7 +30,7 @@ from .residence import locates, named_home, place_scale, residence_scale, taken_
 from .slots import FAR_PAST
 from .span_base import Span, nameless, pronominal
 from .span_context import asks_about_work, workplaces
-from .span_words import CATEGORY_MEMBERS, LOCATIVE, PET_WORDS, ROLE_HEADS, thing_words
+from .span_words import CALENDAR, CATEGORY_MEMBERS, LOCATIVE, PET_WORDS, ROLE_HEADS, thing_words
 from .spans import spans_of
 from .stated import confirmed, hypothetical, negated, past_state, said_time
 from .synthesis import format_day
@@ -54,6 +54,9 @@ _FORMERLY = re.compile(r"\b(?:previous(?:ly)?|former(?:ly)?|used to|before)\b", 
 _ORIGIN = re.compile(r"\bfrom\W*$", re.I)
 _VISIT = frozenset("visit visiting visited trip holiday holidays vacation weekend conference flight flying "
                    "travel travelling traveling tour stay staying".split())
+# words of a race's name that name no race of their own ("the Castlegate Race", "the Harbour Run")
+_RACE_GENERIC = {stem(w) for w in "time finish finishing pb best personal record fast run ran race result "
+                                  "official chip clock".split()}
 _STATE_KINDS = frozenset({"place", "organisation", "person", "role", "thing", "pet_name", "animal", "number"})
 # kinds whose values are words: a bare number ("11") is never a role, a name or a place
 NAMED_KINDS = frozenset({"place", "organisation", "person", "role", "pet_name", "animal", "status"})
@@ -142,6 +145,11 @@ def candidates(
     a question the other speaker said yes to (`confirmed`). With ``members`` (a list of a head noun's
     members, `procedures.members`) only spans tied to the category count, each as if cued."""
     out: list[Candidate] = []
+    # the race a race time is asked of by its name ("the Robin Hood Half"; the question's names but its
+    # subject's): a time said in a sentence that names none of it is another run's ("did 7k in 44 minutes")
+    named = content_terms(" ".join(excluded - (subject.aliases if subject else set())))
+    races = {c for c in named if c not in _RACE_GENERIC and c not in CALENDAR and not c.isdigit()} \
+        if asked.head == RACE_TIME else set()
     excluded = excluded | _REPLY_WORDS
     relation = frozenset({asked.head, *cues}) if asked.head else frozenset(cues)
     voices = {s.lower() for s in speakers}
@@ -170,15 +178,19 @@ def candidates(
         last_cues: list[int] = []
         said: list[tuple[int, int]] = []  # (span start, its candidate's index in out) in this turn
         listener = subject is not None and subject.speaker and not subject.said_by(ev.speaker)
-        for sent, a in zip(sents, per_sent, strict=True):
+        cue_at = [[i for i, st, low, lemma in token_words(x)  # "got" says the question's "get"
+                   if st in cues or lemma in cues or (pets and low in PET_WORDS)
+                   or (orgs and lemma in ROLE_HEADS)] + glued_cues(x, cues) for x in sents] + [[]]
+        for k, (sent, a) in enumerate(zip(sents, per_sent, strict=True)):
             if not (listener and FIRST.search(sent.text) and not SECOND.search(sent.text)):
                 a = max(a, 0.8 * turn_about)  # "I …" to the subject is about the speaker, whatever else
-            at = [i for i, st, low, lemma in token_words(sent)  # "got" says the question's "get"
-                  if st in cues or lemma in cues or (pets and low in PET_WORDS)
-                  or (orgs and lemma in ROLE_HEADS)] + glued_cues(sent, cues)
-            near_cues = at + [
-                i - 4 for i in last_cues[-1:]
-            ]  # a cue in the sentence before counts, further off
+            at = cue_at[k]
+            # a cue in the sentence before counts, further off; so does one in the sentence after a verbless
+            # one that says a number, exclaimed first and told after ("52:40!!! Did the 10k on the 17th";
+            # not "Woohoo! Congrats on the new team")
+            told_after = cue_at[k + 1][:1] if any(t.like_num or ":" in t.text for t in sent) and not any(
+                t.pos_ in ("VERB", "AUX") for t in sent) else []
+            near_cues = at + [i - 4 for i in last_cues[-1:]] + [i + 4 for i in told_after]
             if sent.start == 0 and asked_first:  # the answer to the turn before: its cue words count, as
                 near_cues += [sent.start - 1, sent.end]  # if said at either end of the sentence
                 if subject is not None and subject.said_by(ev.speaker):
@@ -213,7 +225,11 @@ def candidates(
                 if asked.kind == "place" and words & _VISIT:
                     weight *= 0.4
             for sp in spans:
+                if sp.start > sent.start and doc[sp.start - 1].lower_ in ("not", "never"):
+                    continue  # "it's 50:48, not 50:58": the value said to be wrong supports nothing
                 when = said_time(sent.text, ev.valid_at, doc[sp.start].idx - sent.start_char)
+                if asked.head == RACE_TIME and when == ev.valid_at:  # "52:40!!! Did the 10k on the 17th!":
+                    when = said_time(ev.text, ev.valid_at)  # a result is dated by its race's day in the turn
                 value = norm(sp.text)
                 if not value or value in excluded or value in (asked.head, asked.head + "s") or (
                         asked.kind == "thing" and not_a_thing(doc[sp.start : sp.end], asked.head,
@@ -242,6 +258,9 @@ def candidates(
                     scale *= 0.3  # a city is not a band or a food; it still backs "Rotterdam marathon"
                 if asked.kind in _STATE_KINDS and negated(sent, doc[sp.start]):
                     scale *= 0.35
+                told = f"{sent.text} {sents[k + 1].text}" if told_after else sent.text
+                if races and not content_terms(told) & races:
+                    scale *= 0.3
                 if asked.kind in _STATE_KINDS and when == ev.valid_at and past_state(doc[sp.start]):
                     scale *= 0.6  # "In Brazil I was a developer": held before the turn, when undated
                 said.append((sp.start, len(out)))

@@ -73,15 +73,29 @@ def numbers(sent: Any, head: str) -> list[Span]:
     return out + [s for s in number_runs(sent) if s.start not in seen]
 
 
+# a duration in words: "47 minutes", "52 min 40", "1 hour 41", "3 hrs 52 mins", "52 minutes and 40 seconds"
+_WORDED = re.compile(
+    r"(?<![\w:.-])(?:\d{1,2}\s*(?:h|hr|hrs|hour|hours)(?:\s*(?:and\s*)?\d{1,2}(?:\s*(?:m|min|mins|minutes))?)?"
+    r"|\d{1,3}\s*(?:min|mins|minutes)(?:\s*(?:and\s*)?\d{1,2}(?:\s*(?:s|sec|secs|seconds))?)?)(?![\w:])",
+    re.I,
+)
+# what a duration that is no result is said with: "10 minutes away", "5 min per km", "20 minutes late"
+_NOT_RESULT = re.compile(
+    r"^\s*(?:per|a\s+(?:km|mile)|/|away|late|early|ago|walk|drive|ride|left|to\s+go|off)\b", re.I)
+
+
 def race_times(sent: Any) -> list[Span]:
-    """Durations written as a race result: "48:59", "1:41:50" (see `_CLOCK_BEFORE`, `_PACE_AFTER`).
+    """Durations written as a race result: "48:59", "1:41:50" (see `_CLOCK_BEFORE`, `_PACE_AFTER`),
+    or in words, "47 minutes", "52 min 40", "1 hour 41" (not "10 minutes away", "5 min per km").
 
     >>> from tkg.nlp import parse
     >>> said = parse("New PB: 48:59, at 10:40 on the track, 4:50 pace. Sub-45:00 next!")
     >>> [s.text for s in race_times(said[:])]
     ['48:59']
+    >>> [s.text for s in race_times(parse("52 minutes 40 in the 10k, a 10 minute walk from home")[:])]
+    ['52 minutes 40']
     """
-    out = []
+    out = _worded(sent)
     for t in sent:
         if not CLOCK.match(t.text):  # "sub-22:30" is one token and no clock
             continue
@@ -90,6 +104,20 @@ def race_times(sent: Any) -> list[Span]:
         if before in _CLOCK_BEFORE or before == "-" or after in _PACE_AFTER or after.startswith("/"):
             continue
         out.append(Span(t.text, "number", 0.9, t.i, t.i + 1))
+    return out
+
+
+def _worded(sent: Any) -> list[Span]:
+    """Race durations written in words (see `race_times`), as spans of the sentence's tokens."""
+    out = []
+    for m in _WORDED.finditer(sent.text):
+        before = sent.text[max(0, m.start() - 6):m.start()].lower()
+        if _NOT_RESULT.match(sent.text[m.end():]) or re.search(r"(?:sub|under|target)\W*$", before):
+            continue
+        start, end = sent.start_char + m.start(), sent.start_char + m.end()
+        at = sent.doc.char_span(start, end, alignment_mode="expand")
+        if at is not None:
+            out.append(Span(m.group(0), "number", 0.6, at.start, at.end))  # less sure than "48:59"
     return out
 
 

@@ -1,9 +1,13 @@
 """A race result is a duration: "her 10k PB", "his finishing time", "how fast did she run it" ask for
 "48:59", not a clock time ("at 9:00"), a pace ("4:44 per km") or a target ("sub-22:30"), and "what
-time did she run" is no when-question. The conversation (tests/data/reader/ruth_pavel.json) is our own."""
+time did she run" is no when-question. A result told a week after the race is the race's ("New 10k
+PB: 49:12! I ran it on the 15th"); a time in words ("47 minutes", "1 hour 41") is one too, but not one
+of another run than the race a question names; "her time at the Harbour 10k" asks for one. The
+conversations (tests/data/reader/ruth_pavel.json, kasia_tom.json) are our own."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -13,6 +17,7 @@ from planners.asked import RACE_TIME, asked_for
 from procedures.span_numbers import race_times
 from tkg.memory import Memory
 from tkg.nlp import parse
+from tkg.timeparse import find_times
 
 DATA = Path(__file__).parent / "data" / "reader"
 
@@ -62,3 +67,44 @@ def test_a_race_never_run_has_no_time(made: tuple[Memory, str]) -> None:
     m, group = made
     a = m.ask("What time did Ruth swim at the Lakeside Triathlon?", group=group)
     assert a.abstained, (a.answer, a.trace.get("reading"))
+
+
+@pytest.mark.parametrize(("text", "wanted"), [
+    ("Today I ran the harbour 10K, 47 minutes flat.", ["47 minutes"]),
+    ("52 minutes 40 seconds, a new PB!", ["52 minutes 40 seconds"]),
+    ("Finished the half in 1 hour 41, legs gone.", ["1 hour 41"]),
+    ("The course is only 10 minutes away, 5 min per km pace the whole way.", []),
+    ("Aiming for sub 50 minutes next time.", []),
+])
+def test_a_race_time_in_words(text: str, wanted: list[str]) -> None:
+    assert [s.text for s in race_times(parse(text)[:])] == wanted
+
+
+def test_a_race_told_in_an_irregular_past_lies_behind() -> None:
+    said = datetime(2024, 9, 23, 18, 45, tzinfo=UTC)
+    refs = find_times("49:12!!! Ran the 10k on the 15th, still buzzing.", said)
+    assert [r.start.date().isoformat() for r in refs] == ["2024-09-15"]  # not the 15th of October
+
+
+@pytest.fixture(scope="module")
+def told_later(mem: Memory) -> tuple[Memory, str]:
+    return mem, ingested(mem, "kasia-tom", DATA / "kasia_tom.json")
+
+
+@pytest.mark.parametrize(("question", "wanted", "turn"), [
+    # told a week after the race: dated by the race's day in the turn, not the day it was said
+    ("What was Kasia's finishing time in the 10k on 15 September 2024?", "49:12", "D2:1"),
+    ("What is Kasia's 10k PB now?", "48:30", "D3:1"),
+])
+def test_a_result_told_after_the_race_is_the_races(told_later: tuple[Memory, str], question: str, wanted: str,
+                                                   turn: str) -> None:
+    m, group = told_later
+    a = m.ask(question, group=group)
+    assert a.answer == wanted, (a.answer, a.trace.get("reading"))
+    assert turn in [e.source_ref for e in a.evidence[:3]]
+
+
+def test_a_named_race_is_not_answered_by_another_runs_time(told_later: tuple[Memory, str]) -> None:
+    m, group = told_later
+    a = m.ask("What was Kasia's finishing time at the Castle Hill Half?", group=group)
+    assert a.abstained, (a.answer, a.trace.get("reading"))  # "14k in 78 minutes" was a training run

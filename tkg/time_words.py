@@ -77,7 +77,10 @@ _FUTURE = re.compile(
     re.I,
 )
 _PAST = re.compile(
-    r"\b(?:was|were|went|did|had|got|came|made|took|saw|met|left|bought|sold|found|told|\w+ed)\b", re.I
+    r"\b(?:was|were|went|did|had|got|came|made|took|saw|met|left|bought|sold|found|told|ran|won|lost|swam"
+    r"|rode|drove|flew|began|wrote|sang|ate|drank|gave|kept|felt|thought|brought|caught|taught|paid|heard"
+    r"|sat|stood|spent|sent|built|broke|chose|fell|forgot|threw|grew|knew|wore|woke|became|slept|\w+ed)\b",
+    re.I,
 )
 _CLAUSE_END = re.compile(r"[.!?;]")
 _NOT_PAST = frozenset(
