@@ -54,7 +54,7 @@ _FORMERLY = re.compile(r"\b(?:previous(?:ly)?|former(?:ly)?|used to|before)\b", 
 _ORIGIN = re.compile(r"\bfrom\W*$", re.I)
 _VISIT = frozenset("visit visiting visited trip holiday holidays vacation weekend conference flight flying "
                    "travel travelling traveling tour stay staying".split())
-# words of a race's name that name no race of their own ("the Castlegate Race", "the Harbour Run")
+# words of a question's race that name no particular race ("the Harbour Run", "her official chip time")
 _RACE_GENERIC = {stem(w) for w in "time finish finishing pb best personal record fast run ran race result "
                                   "official chip clock".split()}
 _STATE_KINDS = frozenset({"place", "organisation", "person", "role", "thing", "pet_name", "animal", "number"})
@@ -191,6 +191,7 @@ def candidates(
             told_after = cue_at[k + 1][:1] if any(t.like_num or ":" in t.text for t in sent) and not any(
                 t.pos_ in ("VERB", "AUX") for t in sent) else []
             near_cues = at + [i - 4 for i in last_cues[-1:]] + [i + 4 for i in told_after]
+            told = f"{sent.text} {sents[k + 1].text}" if told_after else sent.text  # what says the value
             if sent.start == 0 and asked_first:  # the answer to the turn before: its cue words count, as
                 near_cues += [sent.start - 1, sent.end]  # if said at either end of the sentence
                 if subject is not None and subject.said_by(ev.speaker):
@@ -258,9 +259,8 @@ def candidates(
                     scale *= 0.3  # a city is not a band or a food; it still backs "Rotterdam marathon"
                 if asked.kind in _STATE_KINDS and negated(sent, doc[sp.start]):
                     scale *= 0.35
-                told = f"{sent.text} {sents[k + 1].text}" if told_after else sent.text
-                if races and not content_terms(told) & races:
-                    scale *= 0.3
+                if races and not races & content_terms(told):
+                    scale *= 0.3  # "did 7k on Sunday in 44 minutes" for "her time at the Robin Hood Half"
                 if asked.kind in _STATE_KINDS and when == ev.valid_at and past_state(doc[sp.start]):
                     scale *= 0.6  # "In Brazil I was a developer": held before the turn, when undated
                 said.append((sp.start, len(out)))
