@@ -101,7 +101,7 @@ def test_texts_of_one_length_run_together_and_keep_their_own_vectors_bitwise(tmp
     assert len(set(lengths)) == 1 and 2 < len(same) <= ROWS
     mixed = same + TEXTS
     together = emb.embed(mixed)
-    assert emb._rows is not None  # the rows session ran
+    assert emb._rows  # the rows session loaded and agreed with one text alone
     assert np.array_equal(together, OnnxEmbedder(threads=1).embed(mixed))
     alone = np.stack([OnnxEmbedder(threads=1).embed([text])[0] for text in mixed])
     assert np.array_equal(together, alone)
@@ -109,19 +109,38 @@ def test_texts_of_one_length_run_together_and_keep_their_own_vectors_bitwise(tmp
 
 
 def test_zero_point_rows_take_off_each_texts_zero_point_exactly() -> None:
-    """The extra weight rows sum to minus the column sums within int8's symmetric range, so a text's
+    """The extra weight rows sum to minus the column sums, each within ±63 so that a zero point (up to
+    255) times two of them fits int16 (the pairs a CPU without VNNI sums before widening), and a text's
     zero point repeated in as many input columns gives the product of the shifted input, in integers."""
     rng = np.random.default_rng(7)
     weight = np.concatenate([np.full((64, 3), 127, np.int8), np.full((64, 3), -127, np.int8)], axis=1)
     weight = np.concatenate([weight, rng.integers(-127, 128, (64, 6)).astype(np.int8)])
     below = _zero_point_rows(weight)
-    assert below.dtype == np.int8 and np.abs(below.astype(np.int32)).max() <= 127
+    assert below.dtype == np.int8 and np.abs(below.astype(np.int32)).max() <= 63
+    assert 255 * 2 * 63 <= np.iinfo(np.int16).max
     assert np.array_equal(below.astype(np.int64).sum(axis=0), -weight.astype(np.int64).sum(axis=0))
     quantised = rng.integers(0, 256, (5, len(weight)))
     zero = rng.integers(0, 256, (5, 1))
     shifted = (quantised - zero) @ weight.astype(np.int64)
     extended = np.concatenate([quantised, np.repeat(zero, len(below), axis=1)], axis=1)
     assert np.array_equal(extended @ np.concatenate([weight, below]).astype(np.int64), shifted)
+
+
+def test_a_rows_graph_that_disagrees_with_one_text_alone_is_not_used() -> None:
+    """The rows graph is checked on probe texts when it loads: one that gives other vectors (here the
+    float32 graph standing in for a CPU kernel that rounds otherwise) is dropped, texts then run alone
+    and keep their own vectors."""
+    emb = OnnxEmbedder(threads=1)
+    emb.load()
+    assert emb._rows
+    with emb._lock:
+        assert emb._rows_agree(emb._rows)
+        assert not emb._rows_agree(OnnxEmbedder(matmul="float32")._session(1))
+    emb._rows = False  # what a disagreeing graph leaves
+    same = [f"{name} walked the dog to the park before breakfast." for name in NAMES]
+    assert emb._rows_session() is None
+    alone = np.stack([OnnxEmbedder(threads=1).embed([text])[0] for text in same])
+    assert np.array_equal(emb.embed(same), alone)
 
 
 def test_calls_group_texts_of_one_length_and_leave_the_rest_alone() -> None:

@@ -13,9 +13,9 @@ themselves on one-thread sessions, since the activations of one ``DynamicQuantiz
 quantisation scale (a plain batch would change a text's vector) and a session's thread count changes
 the order of its sums: a text gets the same vector, bitwise, whether it came alone or in an ingest
 batch, so runs are reproducible. Texts of exactly one token length run up to ``ROWS`` a call on a graph
-whose integer products quantise each text by itself (`tkg.embed_onnx_graph.rows_model`), a length only
-one text has alone; the
-calls are spread over ``TKG_EMBED_THREADS`` workers (default: up to two), which on short texts is
+whose integer products quantise each text by itself (`tkg.embed_onnx_graph.rows_model`; checked on
+probe texts when it loads, and not used on a CPU where it gives other vectors), a length only one text
+has alone; the calls are spread over ``TKG_EMBED_THREADS`` workers (default: up to two), which on short texts is
 faster than splitting one run across threads; the last ``MEMO`` texts' vectors are reused.
 
 With float32 products texts are embedded in batches of similar length (``TKG_EMBED_BATCH``,
@@ -65,6 +65,11 @@ TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f41157
 SMALL = 8  # up to this many texts (a question) run on the one-thread session
 ROWS = 32  # int8: texts of one token length run up to this many a call (`rows_model`)
 MEMO = 4096  # int8: the rows of this many recent texts are kept for reuse
+# three texts of one token length, with a wide spread of activations: the rows graph must give each
+# the vector it gets alone before it is used (`OnnxEmbedder._rows_agree`)
+PROBES = (
+    "We moved to Porto in May.", "My sister adopted a new puppy!", "Work starts again on Monday morning."
+)
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for this model
 _INSTALL_HINT = 'install the local embedder with: pip install "tkg[local]"'
 
@@ -101,7 +106,7 @@ def int8_matmul_path(cache_dir: Path) -> Path:
 def rows_model_path(cache_dir: Path) -> Path:
     """Where the integer model that runs texts of one length together is kept
     (`embed_onnx_graph.rows_model`)."""
-    return cache_dir / "models" / f"minilm-int8-fused-{ONNX_SHA256[:16]}-rows.onnx"
+    return cache_dir / "models" / f"minilm-int8-fused-{ONNX_SHA256[:16]}-rows63.onnx"
 
 
 def verified(path: Path, size: int, sha256: str, what: str) -> Path:
@@ -141,7 +146,7 @@ class OnnxEmbedder(EmbedderBase):
         self._tokenizer: Any = None
         self._model: Path | bytes | None = None
         self._sessions: dict[int, Any] = {}
-        self._rows: Any = None
+        self._rows: Any = None  # the rows session; False when it disagrees with one text alone
         self._memo: OrderedDict[str, np.ndarray] = OrderedDict()  # int8: recent texts' rows (`MEMO`)
         self._lock = threading.Lock()
 
@@ -161,9 +166,12 @@ class OnnxEmbedder(EmbedderBase):
 
     def _session(self, threads: int) -> Any:
         with self._lock:
-            if threads not in self._sessions:
-                self._sessions[threads] = self._open(self._source(), threads)
-            return self._sessions[threads]
+            return self._session_locked(threads)
+
+    def _session_locked(self, threads: int) -> Any:
+        if threads not in self._sessions:
+            self._sessions[threads] = self._open(self._source(), threads)
+        return self._sessions[threads]
 
     def _rows_session(self) -> Any:
         """The one-thread session of the integer model that runs texts of one length together."""
@@ -171,7 +179,17 @@ class OnnxEmbedder(EmbedderBase):
             if self._rows is None:
                 made = rows_model(self._source(), rows_model_path(default_cache_path().parent))
                 self._rows = self._open(made, 1)
-            return self._rows
+                if not self._rows_agree(self._rows):
+                    self._rows = False
+            return self._rows or None
+
+    def _rows_agree(self, rows: Any) -> bool:
+        """Whether the rows graph gives the probe texts the vectors they get alone on this CPU; if not
+        (an integer kernel that rounds or saturates otherwise), every text runs alone, which is
+        slower but keeps a text's vector its own. Under the lock."""
+        encodings = self._tokenizer.encode_batch(list(PROBES))
+        alone = np.concatenate([_pooled(self._session_locked(1), [e]) for e in encodings])
+        return bool(np.allclose(_pooled(rows, encodings), alone, rtol=0, atol=1e-5))
 
     def _source(self) -> Path | bytes:
         """The verified model (made integer when asked) and the tokenizer, loaded once; under the lock."""
@@ -263,8 +281,8 @@ class OnnxEmbedder(EmbedderBase):
         single = self._session(1)
         encodings = self._tokenizer.encode_batch([texts[i] for i in todo])
         many = len(todo) > SMALL
-        runs = same_length_runs([int(sum(e.attention_mask)) for e in encodings], ROWS if many else 1)
-        several = self._rows_session() if any(len(run) > 1 for run in runs) else None
+        several = self._rows_session() if many else None  # None also when it disagreed on this CPU
+        runs = same_length_runs([int(sum(e.attention_mask)) for e in encodings], ROWS if several else 1)
 
         def run(picked: list[int]) -> np.ndarray:
             return _pooled(single if len(picked) == 1 else several, [encodings[i] for i in picked])

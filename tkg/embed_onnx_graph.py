@@ -224,15 +224,17 @@ def rows_model(int8_model: Path | bytes, target: Path) -> Path | bytes:
 def _zero_point_rows(weight: np.ndarray) -> np.ndarray:
     """Rows to put below an int8 weight so that a text's zero point, repeated in as many extra columns of
     its quantised input, takes off zero point times the weight's column sums inside the integer product:
-    they sum to minus the column sums, each entry within int8's symmetric range.
+    they sum to minus the column sums, each entry within ±63. A zero point is up to 255, and x86 CPUs
+    without VNNI multiply u8 by s8 in pairs summed into int16 (``vpmaddubsw``), which saturates above
+    32767: two entries of ±127 times 255 would, two of ±63 cannot, so the product stays exact there too.
 
     >>> _zero_point_rows(np.array([[100, -3], [100, 1]], np.int8)).tolist()
-    [[-127, 2], [-73, 0]]
+    [[-63, 2], [-63, 0], [-63, 0], [-11, 0]]
     """
     left = -weight.astype(np.int64).sum(axis=0)
     rows: list[np.ndarray] = []
     while not rows or left.any():
-        step = np.clip(left, -127, 127)
+        step = np.clip(left, -63, 63)
         rows.append(step)
         left = left - step
     return np.array(rows, np.int8)
