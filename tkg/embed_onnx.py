@@ -15,8 +15,8 @@ the order of its sums: a text gets the same vector, bitwise, whether it came alo
 batch, so runs are reproducible. Texts of exactly one token length run up to ``ROWS`` a call on a graph
 whose integer products quantise each text by itself (`tkg.embed_onnx_graph.rows_model`; checked on
 probe texts when it loads, and not used on a CPU where it gives other vectors), a length only one text
-has alone; the calls are spread over ``TKG_EMBED_THREADS`` workers (default: up to two), which on short texts is
-faster than splitting one run across threads; the last ``MEMO`` texts' vectors are reused.
+has alone; the calls are spread over ``TKG_EMBED_THREADS`` workers (default: up to two), which on short
+texts is faster than splitting one run across threads; the last ``MEMO`` texts' vectors are reused.
 
 With float32 products texts are embedded in batches of similar length (``TKG_EMBED_BATCH``,
 default 16) so that little is padding, on one session of that many
