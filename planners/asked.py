@@ -20,6 +20,7 @@ Example::
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -252,9 +253,27 @@ def requests_summary(question: str) -> bool:
     return _SUMMARY_START.search(_POLITE.sub("", question.strip(), count=1)) is not None
 
 
+# words that open the clause after a named noun ("the physio *who* treated…", "the place *her* mum…")
+_CLAUSE_START = frozenset("""who whom whose which that where when her his their my our your its i we he she
+    they you""".split())
+
+
 def _named_noun(phrase: str) -> str:
-    """The noun a "name of …" phrase ends on: "Keisha's family dog" → dog, "the cat Nadia rescued" → cat."""
+    """The noun a "name of …" phrase ends on: "Keisha's family dog" → dog, "the cat Nadia rescued" → cat,
+    "the rehab facility Dana's mom went to" → facility (the possessive is the clause's, not the noun's).
+
+    >>> _named_noun("the rehab facility Dana's mom went to"), _named_noun("Keisha's family dog")
+    ('facility', 'dog')
+    >>> _named_noun("the physio who treated Jonas's shin splints"), _named_noun("the place her mum went to")
+    ('physio', 'place')
+
+    """
     words = phrase.split()
+    if len(words) > 2 and words[0].lower() in ("the", "a", "an"):  # "the rehab facility Dana's mom went to"
+        noun = list(itertools.takewhile(lambda w: w.islower() and w not in _CLAUSE_START
+                                        and not re.search(r"['\u2019]s?$", w), words[1:]))
+        if noun and len(noun) < len(words) - 1:  # a clause follows the noun: it ends there
+            return noun[-1]
     last_poss = max((i for i, w in enumerate(words) if re.search(r"['\u2019]s?$", w)), default=-1)
     rest = [w for w in words[last_poss + 1:] if w.lower() not in ("the", "a", "an")]
     noun: list[str] = []

@@ -1,15 +1,16 @@
 """Whether a procedure's answer is a value or only a sentence that scored well (`echoed`), and
-whether a text names a value of the asked kind (`names_kind`). An amount of money is never
-answered by a whole sentence copied from a turn that names none: the reader says it has no value
-instead. Other kinds keep the procedure's sentence when the reader finds no value (LoCoMo's
-answers are often whole sentences, and an abstention there counts as a false one).
+whether a text names a value of the asked kind (`names_kind`). An amount of money, or a thing known
+by a proper name (`asks_a_name`: a band, a bakery, "the name of …"), is never answered by a whole
+sentence copied from a turn that names none: the reader says it has no value instead. Other open
+kinds keep the procedure's sentence when the reader finds no value (LoCoMo's answers are often whole
+sentences, and an abstention there counts as a false one).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from planners.asked import Asked
 from planners.question import Question
 from tkg.models import Evidence
 from tkg.nlp import parse
@@ -33,15 +34,52 @@ def sentence_for_value(q: Question, result: ProcedureResult, trace: dict[str, An
     sentence copied from a turn that names none: a sentence that scored well is no amount ("how
     much did she sell it for?" → "I sold it last week."), so the reader says it has none."""
     asked = q.asked
-    if asked.head != "amount" or asked.yesno or not echoed(result) or names_kind(result.answer, asked):
+    if asked.head != "amount" or asked.yesno or not echoed(result) or names_kind(result.answer, q):
         return None
     return no_information(f"no {asked.head or asked.kind} is named in the evidence, only whole turns",
                           result.evidence or turns[:5], trace)
 
 
-def names_kind(text: str, asked: Asked) -> bool:
+# things known by a proper name ("which band", "what business"): a sentence that only says the
+# category ("the best band I've seen") names none of them
+NAMED_HEADS = frozenset("""band album song book novel film movie show series podcast app game brand shop
+    store restaurant cafe café bar pub hotel church venue facility studio label magazine zine newspaper
+    blog channel website business bakery startup charity gallery museum""".split())
+_NAME_ASKED = re.compile(r"\bname\s+of\b|\b(?:is|was|are|were)\b.*\bcalled\s*\??\s*$", re.I)
+# a title in quotes ("read 'Designing Data Systems'") or a model number ("a 4070"): how a sentence
+# may name such a thing in words the spans do not type
+_TITLED = re.compile(r"(?:^|\s)['\"\u2018\u201c][^'\"\u2019\u201d]{2,60}['\"\u2019\u201d](?=[\s,.!?;:)]|$)"
+                     r"|\b\w*\d{3,}\w*\b")
+
+
+def asks_a_name(q: Question) -> bool:
+    """The question asks for a thing's proper name: its head is a thing known by one ("which *band*")
+    or it asks for a name ("what is the name of …", "what was her zine called?").
+
+    >>> from planners.question import parse
+    >>> asks_a_name(parse("Which band did Bea see?")), asks_a_name(parse("What was Jess's zine called?"))
+    (True, True)
+    >>> asks_a_name(parse("What injury kept Jonas out?"))
+    False
+    """
+    asked = q.asked
+    return asked.kind == "thing" and (asked.head in NAMED_HEADS or _NAME_ASKED.search(q.text) is not None)
+
+
+def names_kind(text: str, q: Question) -> bool:
     """The text says a value of the asked kind, or the asked category ("the best *band* ever"): a
-    turn that does may hold the answer in words the reader could not type, so it stands."""
+    turn that does may hold the answer in words the reader could not type, so it stands. When a
+    proper name is asked (`asks_a_name`), only a quoted title or a model number may be one.
+
+    >>> from planners.question import parse
+    >>> names_kind("Honestly the best band I've seen in years.", parse("Which band did Bea see?"))
+    False
+    >>> names_kind("Also read 'The Quiet Orchard' this spring.", parse("Which book did he read?"))
+    True
+    """
+    if asks_a_name(q):
+        return _TITLED.search(text) is not None
+    asked = q.asked
     head = {asked.head, asked.head + "s"} - {"s"} if asked.kind == "thing" else set()
     return any(spans_of(sent, asked.kind, asked.head) or {t.lower_ for t in sent} & head
                for sent in parse(text).sents)

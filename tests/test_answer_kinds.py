@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from planners.asked import Asked, asked_for
+from planners.question import parse as parse_question
 from procedures.graph_values import widened
 from procedures.reading import echoed, names_kind
 from procedures.result import ProcedureResult
@@ -105,10 +106,13 @@ def test_own_is_no_part_of_a_things_name() -> None:
 
 
 def test_a_turn_that_names_the_asked_kind_may_stand() -> None:
-    band = asked_for("What is Odile's favourite band now?")
-    assert names_kind("honestly the best band on earth, fight me", band)  # says the category
+    band = parse_question("What is Odile's favourite band now?")  # a band is known by its name
+    assert not names_kind("honestly the best band on earth, fight me", band)  # only says the category
+    assert names_kind("the new 'Salt Roads' album is on repeat", band)  # a quoted title may be one
     assert not names_kind("the dog snores all night, so very restful.", band)
-    carer = asked_for("Who fed Odile's rabbit while she was away?")
+    drink = parse_question("Which drink does Odile order now?")
+    assert names_kind("honestly the best drink on earth, fight me", drink)  # the category: it stands
+    carer = parse_question("Who fed Odile's rabbit while she was away?")
     assert names_kind("Margaret next door fed him every morning.", carer)  # a person is named
     assert not names_kind("we got back on sunday, the rabbit is fine!!", carer)
 

@@ -1,0 +1,52 @@
+"""A thing known by a proper name (a band, a bakery, a book) or a name asked for ("what is the name of
+…", "… called?") is answered by a name or by "No information available": a whole turn that mentions the
+thing without naming it is no answer, however well it scored. A turn that quotes a title keeps its
+sentence (the spans do not type titles yet). The conversation (tests/data/reader/bea_lorcan.json) is our
+own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from reliability.common import ingested
+
+from planners.asked import asked_for
+from tkg.memory import Memory
+
+DATA = Path(__file__).parent / "data" / "reader"
+
+
+@pytest.fixture(scope="module")
+def made(mem: Memory) -> tuple[Memory, str]:
+    return mem, ingested(mem, "bea-lorcan", DATA / "bea_lorcan.json")
+
+
+@pytest.mark.parametrize(("question", "head"), [
+    ("Which band did Bea see at the gig?", "band"),
+    ("What is the name of the bakery Bea's sister opened?", "bakery"),
+])
+def test_a_thing_never_named_is_no_information(made: tuple[Memory, str], question: str, head: str) -> None:
+    m, group = made
+    a = m.ask(question, group=group)
+    assert a.abstained and a.answer == "No information available", (a.answer, a.trace.get("reading"))
+    assert a.trace["reading"]["reason"] == f"no {head} is named in the evidence, only whole turns"
+    assert a.evidence  # kept, as related turns
+    assert a.trace["reading"]["evidence_role"] == "related"
+
+
+def test_a_quoted_title_keeps_its_sentence(made: tuple[Memory, str]) -> None:
+    m, group = made
+    a = m.ask("Which book does Lorcan's brother want him to read?", group=group)
+    assert not a.abstained and "The Quiet Orchard" in a.answer, (a.answer, a.trace.get("reading"))
+    assert a.evidence[0].source_ref == "D1:4"
+
+
+@pytest.mark.parametrize(("question", "head"), [
+    ("What is the name of the bakery Bea's sister opened?", "bakery"),  # the possessive is the clause's
+    ("What was the name of the rehab facility her mum went to?", "facility"),
+    ("What's the name of the physio who treated Jonas's shin splints?", "physio"),
+    ("What is the name of Keisha's family dog?", "dog"),
+])
+def test_the_named_noun_is_the_one_before_its_clause(question: str, head: str) -> None:
+    assert asked_for(question).head == head
