@@ -270,10 +270,10 @@ def _named_noun(phrase: str) -> str:
     """
     words = phrase.split()
     if len(words) > 2 and words[0].lower() in ("the", "a", "an"):  # "the rehab facility Dana's mom went to"
-        noun = list(itertools.takewhile(lambda w: w.islower() and w not in _CLAUSE_START
+        lead = list(itertools.takewhile(lambda w: w.islower() and w not in _CLAUSE_START
                                         and not re.search(r"['\u2019]s?$", w), words[1:]))
-        if noun and len(noun) < len(words) - 1:  # a clause follows the noun: it ends there
-            return noun[-1]
+        if lead and len(lead) < len(words) - 1:  # a clause follows the noun: it ends there
+            return lead[-1]
     last_poss = max((i for i, w in enumerate(words) if re.search(r"['\u2019]s?$", w)), default=-1)
     rest = [w for w in words[last_poss + 1:] if w.lower() not in ("the", "a", "an")]
     noun: list[str] = []
