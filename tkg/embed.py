@@ -269,7 +269,7 @@ def get_embedder(spec: str | None = None, *, cache: bool | None = None) -> Embed
     or ``TKG_EMBED_CACHE=0``.
 
     >>> get_embedder().name  # doctest: +SKIP
-    'sentence-transformers/all-MiniLM-L6-v2@onnx-int8-fused'
+    'sentence-transformers/all-MiniLM-L6-v2@onnx-int8-fused2'
     """
     spec = (spec or os.environ.get("TKG_EMBEDDER", "") or "local").strip()
     kind, _, arg = spec.partition(":")

