@@ -30,7 +30,7 @@ from .residence import locates, named_home, place_scale, residence_scale, taken_
 from .slots import FAR_PAST
 from .span_base import Span, nameless, pronominal
 from .span_context import asks_about_work, workplaces
-from .span_words import CALENDAR, CATEGORY_MEMBERS, LOCATIVE, PET_WORDS, ROLE_HEADS, thing_words
+from .span_words import CALENDAR, CATEGORY_MEMBERS, LOCATIVE, PET_WORDS, ROLE_HEADS, STREET_WORDS, thing_words
 from .spans import spans_of
 from .stated import confirmed, hypothetical, negated, past_state, said_time
 from .synthesis import format_day
@@ -296,6 +296,21 @@ def not_a_thing(tokens: Any, head: str, *, listing: bool = True) -> bool:
     return bool(head) and bare and all(t.pos_ in ("ADJ", "DET", "ADV", "PRON") for t in tokens[:-1])
 
 
+_TIME_UNITS = frozenset("second minute hour day week month year decade age while".split())
+_AT = frozenset("in on at near around outside inside by off along".split())
+
+
+def _where_or_when(target: Any) -> bool:
+    """A preposition's object that says a time (tagged so, or a time unit: "in years") or, after "in",
+    "on", "at"…, a place (tagged so, or a street's name: "on Mill Lane", which the tagger may call a
+    person); "play *for* Kralingen Runners" keeps its team."""
+    toks = list(target.subtree)
+    if target.lemma_.lower() in _TIME_UNITS or any(x.ent_type_ in ("DATE", "TIME") for x in toks):
+        return True
+    return target.head.lower_ in _AT and (toks[-1].lower_ in STREET_WORDS and len(toks) > 1
+                                          or any(x.ent_type_ in ("GPE", "LOC", "FAC") for x in toks))
+
+
 def _objects_of(sent: Any, verb: str) -> list[Any]:
     """Direct objects of the question's verb in the sentence ("I play the *keyboard*")."""
     out = []
@@ -304,6 +319,8 @@ def _objects_of(sent: Any, verb: str) -> list[Any]:
             for child in t.children:
                 if child.dep_ in ("dobj", "attr", "pobj") or (child.dep_ == "prep" and list(child.children)):
                     target = child if child.dep_ != "prep" else next(iter(child.children))
+                    if child.dep_ == "prep" and _where_or_when(target):
+                        continue  # "opened a bakery on Mill Lane", "seen in years": where or when, not what
                     toks = [
                         x for x in target.subtree if x.lower_ not in ("the", "a", "an", "my", "our", "your")
                     ]

@@ -12,6 +12,11 @@ from planners.asked import ANIMALS
 from tkg.vehicle_words import CAR_MAKES, VEHICLE_NOUNS
 
 LOCATIVE = frozenset("in to from at near around outside into via".split())
+# the last word of a street's name ("on Mill Lane", "off Hope Road"): after a preposition of place, a
+# place even when the tagger calls it a person ("Rosa Lane" met at the gym stays a person)
+STREET_WORDS = frozenset("""lane street st road rd avenue ave close way drive crescent terrace grove row
+    boulevard square parade walk mews""".split())
+ALONG = LOCATIVE | {"on", "off", "along", "down", "up", "past"}
 # "hi from ghent!", "writing from Porto": where the writer is
 GREETING = frozenset("hi hii hiii hello hey hiya greetings ciao hola love writing texting postcard".split())
 NER_KINDS = {"place": ("GPE", "LOC", "FAC"), "organisation": ("ORG", "FAC"), "person": ("PERSON",),

@@ -37,6 +37,7 @@ from .span_numbers import numbers
 from .span_words import (
     AHEAD,
     AHEAD_OR_DONE,
+    ALONG,
     DET,
     FAVOURITE,
     LOCATIVE,
@@ -51,6 +52,7 @@ from .span_words import (
     SPAN_MEMBERS,
     STATUS_PHRASES,
     STATUS_WORDS,
+    STREET_WORDS,
 )
 
 
@@ -60,9 +62,19 @@ def _after_locative(sent: Any, start: int) -> bool:
     return start > sent.start and sent.doc[start - 1].lower_ in LOCATIVE
 
 
+def _street(sent: Any, span: Span) -> bool:
+    """A name that ends in a street word after a preposition of place ("her bakery *on Mill Lane*",
+    "off Hope Road") is a street, whatever the tagger says; "I met Rosa Lane" keeps its person."""
+    return sent.doc[span.end - 1].lower_ in STREET_WORDS and span.end - span.start > 1 \
+        and span.start > sent.start and sent.doc[span.start - 1].lower_ in ALONG
+
+
 def _places(sent: Any) -> list[Span]:
     out = [s for s in entity_spans(sent, NER_KINDS["place"], "place", 0.9)
            if is_place_name(s.text) or s.text[:1].isupper()]
+    taken = {i for s in out for i in range(s.start, s.end)}
+    out += [Span(s.text, "place", 0.8, s.start, s.end) for s in entity_spans(sent, ("PERSON",), "place", 0.8)
+            if _street(sent, s) and not taken & set(range(s.start, s.end))]  # "on Mill Lane", tagged a person
     taken = {i for s in out for i in range(s.start, s.end)}
     toks = list(sent)
     for n in (3, 2, 1):  # gazetteer names, longest first: "hong kong", "porto"
@@ -211,6 +223,7 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
     for s in _proper_runs(sent):
         if not any(i in taken for i in range(s.start, s.end)):
             names.append(Span(s.text, "name", 0.6, s.start, s.end))
+    names = [s for s in names if not _street(sent, s)]  # "a bakery on Mill Lane": where it is, not its name
     return names + _given_names(sent, names)
 
 
@@ -392,7 +405,8 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         lower = [Span(t.text, "person", 0.45, t.i, t.i + 1) for t in sent
                  if t.i not in taken and t.is_lower and t.is_alpha and len(t.text) > 2 and not t.is_stop
                  and t.pos_ in ("PROPN", "NOUN", "ADJ", "X") and not _ordinary(t)]
-        named = [p for p in people if not (is_place_name(p.text) and _after_locative(sent, p.start))]
+        named = [p for p in people if not (is_place_name(p.text) and _after_locative(sent, p.start))
+                 and not _street(sent, p)]
         given = given_names(sent, {i for p in named + extra for i in range(p.start, p.end)})
         lower = [p for p in lower if p.start not in {g.start for g in given}]
         found = named + [p for p in extra + lower if not is_place_name(p.text)] + given

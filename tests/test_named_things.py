@@ -1,8 +1,9 @@
 """A thing known by a proper name (a band, a bakery, a book) or a name asked for ("what is the name of
 …", "… called?") is answered by a name or by "No information available": a whole turn that mentions the
 thing without naming it is no answer, however well it scored. A turn that quotes a title keeps its
-sentence (the spans do not type titles yet). The conversation (tests/data/reader/bea_lorcan.json) is our
-own."""
+sentence (the spans do not type titles yet). A street after "on" is where a thing is, never its name nor
+a person ("her own bakery on Mill Lane"), and "in years" is when, not what was seen. The conversation
+(tests/data/reader/bea_lorcan.json) is our own."""
 
 from __future__ import annotations
 
@@ -12,7 +13,10 @@ import pytest
 from reliability.common import ingested
 
 from planners.asked import asked_for
+from procedures.reader import _objects_of
+from procedures.spans import spans_of
 from tkg.memory import Memory
+from tkg.nlp import parse
 
 DATA = Path(__file__).parent / "data" / "reader"
 
@@ -50,3 +54,29 @@ def test_a_quoted_title_keeps_its_sentence(made: tuple[Memory, str]) -> None:
 ])
 def test_the_named_noun_is_the_one_before_its_clause(question: str, head: str) -> None:
     assert asked_for(question).head == head
+
+
+def test_a_street_is_where_the_bakery_is(made: tuple[Memory, str]) -> None:
+    m, group = made
+    a = m.ask("Where is Bea's sister's bakery?", group=group)
+    assert a.answer == "Mill Lane" and not a.abstained, (a.answer, a.trace.get("reading"))
+    assert a.evidence[0].source_ref == "D2:1"
+    assert a.trace["reading"]["bridge"] == "Bea's sister"  # the sister is unnamed, not "Mill Lane"
+
+
+@pytest.mark.parametrize(("text", "kind", "wanted"), [
+    ("My sister opened her own bakery on Mill Lane last week.", "person", []),
+    ("My sister opened her own bakery on Mill Lane last week.", "place", ["Mill Lane"]),
+    ("I met Rosa Lane at the gym.", "person", ["Rosa Lane"]),  # no preposition of place: a person
+])
+def test_a_street_after_a_preposition_is_a_place(text: str, kind: str, wanted: list[str]) -> None:
+    assert [s.text for s in spans_of(next(parse(text).sents), kind, "")] == wanted
+
+
+@pytest.mark.parametrize(("text", "verb", "wanted"), [
+    ("Honestly the best band I've seen in years.", "see", []),
+    ("She opened a bakery on Mill Lane last week.", "open", ["bakery"]),
+    ("I listen to Paper Lanterns all day.", "listen", ["Paper Lanterns"]),
+])
+def test_a_verbs_object_is_not_its_time_or_place(text: str, verb: str, wanted: list[str]) -> None:
+    assert [s.text for s in _objects_of(next(parse(text).sents), verb)] == wanted
