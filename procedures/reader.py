@@ -28,9 +28,9 @@ from .gather import merge_variants
 from .members import Category, bare, widen
 from .residence import locates, named_home, place_scale, residence_scale, taken_back
 from .slots import FAR_PAST
-from .span_base import Span, nameless, pronominal
+from .span_base import Span, nameless, pronominal, street_name
 from .span_context import asks_about_work, workplaces
-from .span_words import CALENDAR, CATEGORY_MEMBERS, LOCATIVE, PET_WORDS, ROLE_HEADS, STREET_WORDS, thing_words
+from .span_words import CALENDAR, CATEGORY_MEMBERS, LOCATIVE, PET_WORDS, ROLE_HEADS, thing_words
 from .spans import spans_of
 from .stated import confirmed, hypothetical, negated, past_state, said_time
 from .synthesis import format_day
@@ -307,7 +307,7 @@ def _where_or_when(target: Any) -> bool:
     toks = list(target.subtree)
     if target.lemma_.lower() in _TIME_UNITS or any(x.ent_type_ in ("DATE", "TIME") for x in toks):
         return True
-    return target.head.lower_ in _AT and (toks[-1].lower_ in STREET_WORDS and len(toks) > 1
+    return target.head.lower_ in _AT and (street_name(toks)
                                           or any(x.ent_type_ in ("GPE", "LOC", "FAC") for x in toks))
 
 

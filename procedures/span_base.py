@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .span_words import CALENDAR, CHAT_WORDS, DET
+from .span_words import CALENDAR, CHAT_WORDS, DET, STREET_WORDS
 
 
 @dataclass(frozen=True)
@@ -114,3 +114,10 @@ def clausal(tokens: Any) -> bool:
 def nameless(tokens: Any) -> bool:
     """No noun, name or number among the tokens ("sure", "so excited"): not a thing's name."""
     return not any(t.pos_ in ("NOUN", "PROPN", "NUM") for t in tokens)
+
+
+def street_name(tokens: Any) -> bool:
+    """The words end in a street word after a name ("Mill Lane", "Hope Road"): a street's name, which
+    the tagger may call a person; where it counts as a place depends on the word before it."""
+    toks = list(tokens)
+    return len(toks) > 1 and toks[-1].lower_ in STREET_WORDS

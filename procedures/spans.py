@@ -31,6 +31,7 @@ from .span_base import (
     nameless,
     plausible,
     pronominal,
+    street_name,
 )
 from .span_context import apposed_people, dwelling_places, given_names, institutions, of_what, workplaces
 from .span_numbers import numbers
@@ -52,7 +53,6 @@ from .span_words import (
     SPAN_MEMBERS,
     STATUS_PHRASES,
     STATUS_WORDS,
-    STREET_WORDS,
 )
 
 
@@ -65,7 +65,7 @@ def _after_locative(sent: Any, start: int) -> bool:
 def _street(sent: Any, span: Span) -> bool:
     """A name that ends in a street word after a preposition of place ("her bakery *on Mill Lane*",
     "off Hope Road") is a street, whatever the tagger says; "I met Rosa Lane" keeps its person."""
-    return sent.doc[span.end - 1].lower_ in STREET_WORDS and span.end - span.start > 1 \
+    return street_name(sent.doc[span.start : span.end]) \
         and span.start > sent.start and sent.doc[span.start - 1].lower_ in ALONG
 
 
