@@ -59,7 +59,14 @@ from .reader import (
 from .relatives import not_the_person_asked
 from .residence import lives_question
 from .result import ProcedureResult
-from .sentence_value import asks_a_name, echoed, names_kind, repeats_question, sentence_for_value
+from .sentence_value import (
+    asks_a_name,
+    echoed,
+    names_kind,
+    repeats_question,
+    sentence_for_value,
+    title_answer,
+)
 from .slots import FAR_PAST, employer_at, group_time, lexicon_for
 from .span_words import CATEGORY_MEMBERS, SPAN_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
@@ -313,6 +320,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         typed = asked.kind in (TYPED if mode == "latest_version" else TYPED - {"place", "organisation"}) \
             or asked.head in SPAN_MEMBERS or asks_a_name(q)
         copied = echoed(result) or result.trace.get("answered_by") == "newest_chunks"  # "YESSS." is a turn's
+        if not asked.yesno and (titled := title_answer(q, result, trace)) is not None:
+            return titled  # a name was asked, and the copied sentence's turn quotes one title
         if not asked.yesno and typed and copied and not INFERENCE.search(question) \
                 and not names_kind(result.answer, q):  # a value was asked; the turn says none
             return no_information(f"no {asked.head or asked.kind} is named in the evidence, only whole turns",

@@ -1,7 +1,8 @@
 """Whether a procedure's answer is a value or only a sentence that scored well (`echoed`), and
 whether a text names a value of the asked kind (`names_kind`). An amount of money, or a thing known
 by a proper name (`asks_a_name`: a band, a bakery, "the name of …"), is never answered by a whole
-sentence copied from a turn that names none: the reader says it has no value instead. Other open
+sentence copied from a turn that names none: the reader says it has no value instead; a work known by
+its title (a book, a song) is answered by the one title that sentence or its turn quotes. Other open
 kinds keep the procedure's sentence when the reader finds no value (LoCoMo's answers are often whole
 sentences, and an abstention there counts as a false one).
 """
@@ -45,11 +46,16 @@ def sentence_for_value(q: Question, result: ProcedureResult, trace: dict[str, An
 NAMED_HEADS = frozenset("""band album song book novel film movie show series podcast app game brand shop
     store restaurant cafe café bar pub hotel church venue facility studio label magazine zine newspaper
     blog channel website business bakery startup charity gallery museum""".split())
+# the named things whose names people quote ("read 'Becoming Nicole'"): works with a title
+TITLED_WORKS = frozenset("album song book novel film movie show series podcast game magazine zine poem play"
+                         .split())
 _NAME_ASKED = re.compile(r"\bname\s+of\b|\b(?:is|was|are|were)\b.*\bcalled\s*\??\s*$", re.I)
 # a title in quotes ("read 'Designing Data Systems'") or a model number ("a 4070"): how a sentence
 # may name such a thing in words the spans do not type
-_TITLED = re.compile(r"(?:^|\s)['\"\u2018\u201c][^'\"\u2019\u201d]{2,60}['\"\u2019\u201d](?=[\s,.!?;:)]|$)"
-                     r"|\b\w*\d{3,}\w*\b")
+# (a title between double quotes may hold an apostrophe: "Charlotte's Web")
+_QUOTED = re.compile(r"(?:^|(?<=[\s(]))(?:\"([^\"\u201d]{2,60})\"|\u201c([^\"\u201d]{2,60})\u201d"
+                     r"|['\u2018]([^'\"\u2019\u201d]{2,60})['\u2019])(?=[\s,.!?;:)]|$)")
+_TITLED = re.compile(_QUOTED.pattern + r"|\b\w*\d{3,}\w*\b")
 
 
 def asks_a_name(q: Question) -> bool:
@@ -83,6 +89,35 @@ def names_kind(text: str, q: Question) -> bool:
     head = {asked.head, asked.head + "s"} - {"s"} if asked.kind == "thing" else set()
     return any(spans_of(sent, asked.kind, asked.head) or {t.lower_ for t in sent} & head
                for sent in parse(text).sents)
+
+
+def quoted_titles(text: str) -> list[str]:
+    """The titles a text quotes, each once: a quoted phrase starting with a capital or a digit
+    ("loved reading "Charlotte's Web" as a kid"), not a quoted word said back ("she said 'no'").
+
+    >>> quoted_titles('Yeah! "Brave" by Sara Bareilles. She said "no way", and read \u2018Orlando\u2019.')
+    ['Brave', 'Orlando']
+    """
+    found = (next(g for g in m.groups() if g) for m in _QUOTED.finditer(text))
+    return list(dict.fromkeys(t.strip() for t in found if t.strip()[:1].isupper() or t.strip()[:1].isdigit()))
+
+
+def title_answer(q: Question, result: ProcedureResult, trace: dict[str, Any]) -> Reading | None:
+    """For a work known by its title (`TITLED_WORKS`: a book, a song…), the one title the procedure's
+    copied sentence or, failing that, its turn quotes, as the value, with that turn as its support;
+    None when the sentence is no copy, or the turn quotes no title or several. A band or a shop is
+    not answered so: the title a turn quotes beside one is its song or its product."""
+    if q.asked.kind != "thing" or q.asked.head not in TITLED_WORKS or not echoed(result):
+        return None
+    low = " ".join(result.answer.split()).lower()
+    turn = next((e for e in result.evidence if low in " ".join(e.text.split()).lower()), None)
+    if turn is None:
+        return None
+    titles = quoted_titles(result.answer) or quoted_titles(turn.text)
+    if len(titles) != 1:
+        return None
+    rest = [e for e in result.evidence if e is not turn]
+    return Reading(titles[0], False, [turn, *rest], {**trace, "title": {"from": turn.source_ref}})
 
 
 def repeats_question(value: str, q: Question) -> bool:

@@ -1,7 +1,8 @@
 """A thing known by a proper name (a band, a bakery, a book) or a name asked for ("what is the name of
 …", "… called?") is answered by a name or by "No information available": a whole turn that mentions the
-thing without naming it is no answer, however well it scored. A turn that quotes a title keeps its
-sentence (the spans do not type titles yet). A street after "on" is where a thing is, never its name nor
+thing without naming it is no answer, however well it scored. A work known by its title (a book, a
+song) is answered by the one title the copied sentence or its turn quotes; a band is not (what a turn
+quotes beside a band is its song). A street after "on" is where a thing is, never its name nor
 a person ("her own bakery on Mill Lane"), and "in years" is when, not what was seen. The conversation
 (tests/data/reader/bea_lorcan.json) is our own."""
 
@@ -13,9 +14,13 @@ import pytest
 from reliability.common import ingested
 
 from planners.asked import asked_for
+from planners.question import parse as parse_question
 from procedures.reader import _objects_of
+from procedures.result import ProcedureResult
+from procedures.sentence_value import title_answer
 from procedures.spans import spans_of
 from tkg.memory import Memory
+from tkg.models import Evidence
 from tkg.nlp import parse
 
 DATA = Path(__file__).parent / "data" / "reader"
@@ -39,11 +44,37 @@ def test_a_thing_never_named_is_no_information(made: tuple[Memory, str], questio
     assert a.trace["reading"]["evidence_role"] == "related"
 
 
-def test_a_quoted_title_keeps_its_sentence(made: tuple[Memory, str]) -> None:
+@pytest.mark.parametrize(("question", "title", "ref"), [
+    ("Which book does Lorcan's brother want him to read?", "The Quiet Orchard", "D1:4"),
+    ("Which song has Lorcan had on repeat?", "Harbour Lights", "D3:1"),
+])
+def test_a_quoted_title_is_the_answer(made: tuple[Memory, str], question: str, title: str, ref: str) -> None:
     m, group = made
-    a = m.ask("Which book does Lorcan's brother want him to read?", group=group)
-    assert not a.abstained and "The Quiet Orchard" in a.answer, (a.answer, a.trace.get("reading"))
-    assert a.evidence[0].source_ref == "D1:4"
+    a = m.ask(question, group=group)
+    assert a.answer == title and not a.abstained, (a.answer, a.trace.get("reading"))
+    assert a.evidence[0].source_ref == ref
+
+
+def _copied(sentence: str, turn: str) -> ProcedureResult:
+    ev = Evidence("D9:1", "e1", turn, None, 1.0, "g", speaker="Sofia")
+    return ProcedureResult(sentence, [ev])
+
+
+@pytest.mark.parametrize(("question", "sentence", "turn", "wanted"), [
+    ("Which song does Sofia love?", "I've listened to it all week.",
+     "Have you heard 'Salt Roads'? I've listened to it all week.", "Salt Roads"),
+    # a band's turn quoting a song: the song is not the band
+    ("Which band does Sofia love?", "I've listened to it all week.",
+     "Have you heard 'Salt Roads'? I've listened to it all week.", None),
+    # two titles, or a quoted phrase that is no title: no answer of the reader's own
+    ("Which book did Sofia read?", "I read two this month.",
+     "I read two this month. 'Nightwood' and 'Orlando' both.", None),
+    ("Which book did Sofia read?", "She said it was fine.",
+     "She said 'meh' and left. She said it was fine.", None),
+])
+def test_a_title_is_read_only_for_works(question: str, sentence: str, turn: str, wanted: str | None) -> None:
+    got = title_answer(parse_question(question), _copied(sentence, turn), {})
+    assert (got.answer if got else None) == wanted
 
 
 @pytest.mark.parametrize(("question", "head"), [
