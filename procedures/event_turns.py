@@ -20,7 +20,7 @@ from tkg.text import content_terms
 
 from .about import Subject
 from .backfill import turn_evidence
-from .group_turns import turns_with_terms
+from .group_turns import rows_after, turns_with_terms
 from .reader import FAR_FUTURE
 from .slots import FAR_PAST, resolve_window
 
@@ -68,6 +68,28 @@ def subject_turns(
             scored.append((overlap + (1 if mine else 0), r))
     scored.sort(key=lambda x: (-x[0], str(x[1]["uuid"])))
     return [turn_evidence(r, float(s), group) for s, r in scored[:k]]
+
+
+# a turn that opens on "she", "he" or "they", after a few words at most ("calm down 😂 she's a vet…")
+_OPENS_THIRD = re.compile(r"^\W*(?:\S+\s+){0,7}?(?:she|he|they)(?:['\u2019]\w+)?\b", re.I)
+
+
+def continuing_turns(ctx: Context, group: str, subject: Subject | None,
+                     turns: list[Evidence]) -> list[Evidence]:
+    """The turns going on about a third person named just before: the one or two turns after a turn
+    naming them that open on "she", "he" or "they" and do not name them ("meera. we met for coffee" –
+    "the biodata WORKED???" – "she's a paediatrician"). A search for the name cannot find these; the
+    reader weighs them by the same rule (`about.about`)."""
+    if subject is None or subject.speaker:
+        return []
+    naming = [e for e in turns if subject.named_in(e.text)][:12]
+    out = []
+    for step in (1, 2):
+        for row in rows_after(ctx, group, naming, step).values():
+            text = row.get("text") or ""
+            if _OPENS_THIRD.search(text) and not subject.named_in(text):
+                out.append(turn_evidence(row, 0.5, group))
+    return out
 
 
 def event_window(ctx: Context, question: str, group: str, turns: list[Evidence],

@@ -210,6 +210,11 @@ def prior_rows(ctx: Context, group: str, turns: list[Evidence]) -> dict[str, Row
             if r.get("speaker") and r.get("speaker") != said.get(u)}
 
 
+def rows_after(ctx: Context, group: str, turns: list[Evidence], step: int) -> dict[str, Row]:
+    """The row of the turn ``step`` places after each of ``turns``, whoever said it."""
+    return {u: r for u, r in _beside(ctx, group, turns, step).items() if r}
+
+
 def _beside(ctx: Context, group: str, turns: list[Evidence], step: int) -> dict[str, Row]:
     """The turn ``step`` places from each of ``turns`` (-1: the one before, 1: the next), by position."""
     uuids = [e.episode for e in turns if e.episode]

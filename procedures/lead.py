@@ -10,7 +10,10 @@ cases, when something measurable vouches for them:
   then the newest turn of the subject's that names the value again in other words ("still Milan,
   just a bigger place"), which the reader did not read as a statement. A place, an organisation or
   a role named again by the subject restates where they are; a person's name or a number does not;
-* an edge of the graph states it (the fact's turn, quoted when it was extracted).
+* an edge of the graph states it (the fact's turn, quoted when it was extracted);
+* the reader read it from a turn the procedure ranked below its first few, or not at all (a turn
+  going on about someone named just before, "she's a paediatrician"): an answer shows where it was
+  read first.
 """
 
 from __future__ import annotations
@@ -29,18 +32,21 @@ if TYPE_CHECKING:
     from .reader import Candidate
 
 RESTATED = frozenset({"place", "organisation", "role"})  # kinds a turn naming the value again restates
+RANKED_TOP = 3  # a value read from one of the procedure's first turns keeps the procedure's ranking
 
 
 def leading(kind: str | None, how: dict[str, Any], cands: list[Candidate], chosen: list[Candidate],
             turns: list[Evidence], subject: Subject | None, window: tuple[datetime, datetime] | None,
-            trace: dict[str, Any], *, most: int = 2) -> list[Evidence]:
+            trace: dict[str, Any], *, ranked: list[Evidence] | None = None, most: int = 2) -> list[Evidence]:
     """The turns that lead the evidence of the ``chosen`` value of a well-typed ``kind`` (None: an
     untyped value or a list, which keep the procedure's ranking). Chosen by time (``how``, the trace
     of `reader.choose`, names the turns that dated it): the chosen candidates' turns, the ``most``
     newest that dated it, and for a `RESTATED` kind the newest of ``turns`` said by the ``window``'s
     end that the subject says or is named in and that name the value (none after an "after X"
     window: the first value said then answers). Else a chosen candidate from a graph edge: its
-    turn. ``trace`` names them and says why."""
+    turn. Else the turns the value was read from, when none is among the first `RANKED_TOP` the
+    procedure ``ranked``: a value read from a turn far down the list is shown with it first.
+    ``trace`` names them and says why."""
     if kind is None:
         return []
     until = window[1] if window is not None else None
@@ -56,6 +62,10 @@ def leading(kind: str | None, how: dict[str, Any], cands: list[Candidate], chose
     else:
         lead = dedupe(c.evidence for c in chosen if c.source == "graph")
         why = "an edge of the graph states it"
+        read_from = dedupe(c.evidence for c in chosen)
+        first = {e.source_ref for e in (ranked or [])[:RANKED_TOP]}
+        if not lead and not {e.source_ref for e in read_from} & first:
+            lead, why = read_from, "the turn the value was read from is not among the procedure's first"
     if lead:
         trace["evidence_lead"] = {"turns": [e.source_ref for e in lead], "why": why}
     return lead

@@ -35,7 +35,7 @@ from .bridge import (
     verb_relation,
 )
 from .calloff import OUTCOME, followed, question_nouns
-from .event_turns import event_window, read_event, subject_turns
+from .event_turns import continuing_turns, event_window, read_event, subject_turns
 from .gather import same_value
 from .graph_values import graph_candidates, of_category, said_by_other_verb, slot_verbs
 from .group_turns import before_history, replies_to, turns_before
@@ -118,6 +118,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     members_of = SPAN_MEMBERS.get(asked.head, frozenset()) if asked.kind == "thing" and not listing else ()
     turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set | content_terms(" ".join(
         members_of)), k=60 if every else 24, own=every))
+    turns = dedupe(turns + continuing_turns(ctx, group, subject, turns))  # "she's a doctor" after her name
     kin = presupposed(q)  # the turns that would state a presupposed relative or pet ("my son", "our dog")
     stating = subject_turns(ctx, group, subject, content_terms(" ".join(kin))) if kin else []
     pool = dedupe(turns + stating)
@@ -345,7 +346,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     values = content_terms(" ".join(c.value for c in chosen))  # the turns that may name it again (lead.py)
     pool = dedupe(turns + subject_turns(ctx, group, subject, values)) if subject and "dated_by" in how else []
     lead = leading(asked.kind if asked.kind in TYPED and not asked.many else None, how, graph + turn_cands,
-                   chosen, pool, subject, window, trace)
+                   chosen, pool, subject, window, trace, ranked=result.evidence)
     support = dedupe(lead + result.evidence + [c.evidence for c in chosen])
     members = CATEGORY_MEMBERS.get(asked.head, frozenset())  # "violin" is typed; "different cultures" is not
     typed = asked.kind in TYPED or all(norm(c.value).split()[-1] in members for c in chosen)
