@@ -8,7 +8,9 @@ for names that behave like pets: said with pet cues (a vet, paws, a lead, a walk
 cat flap…) in at least `MIN_TURNS` turns and never with a person's cues (saying, texting, a
 surname, a title, "my sister …"). Species cues ("a cat flap", "barked", "walk her") tell a cat
 from a dog, and so does a reply that calls it "that cat". The owner is the speaker who names it
-most. A dog only imagined ("if I got a dog I'd call it Waffles") is named in one turn: not a pet.
+most. A dog only imagined ("if I got a dog I'd call it Waffles") is named in one turn: not a pet. A
+name that is also a place's ("Paris") needs pet cues in `PLACE_NAMED_TURNS` turns and is never said
+where a place goes ("moved to Paris"); the reader then takes it for no place or person.
 
 Example::
 
@@ -39,6 +41,8 @@ if TYPE_CHECKING:
     from tkg.context import Context
 
 MIN_TURNS = 2  # turns with a pet cue a name needs to be read as a pet
+PLACE_NAMED_TURNS = 3  # and a name that is also a place's ("a dog called Paris"), never said as a place
+_PLACE_BEFORE = re.compile(r"\b(?:in|to|from|at|near|around|across|visit(?:ed|ing)?|via|outside)\s+$", re.I)
 _NAME = re.compile(r"\b[A-Z][a-z]{2,}\b")
 # what a pet is said to have or do, whatever it is (whole words)
 _PET = re.compile(
@@ -93,16 +97,19 @@ def infer_pets(turns: Sequence[tuple[str, str]], speakers: Sequence[str]) -> lis
     said = {s.lower() for name in speakers for s in (name, name.split()[0])}
     cued: dict[str, set[int]] = {}
     person: set[str] = set()
+    placed: set[str] = set()  # names said where a place goes ("moved to Paris", "a week in Paris")
     by: dict[str, Counter[str]] = {}
     species: dict[str, Counter[str]] = {}
     for i, (speaker, text) in enumerate(turns):
         for m in _NAME.finditer(text):
             name = m.group(0)
-            if name.lower() in said or name.lower() in ANIMALS:
-                continue
+            if name.lower() in said or name.lower() in ANIMALS or _PET.fullmatch(name):
+                continue  # a speaker, or a word for pets ("Pets are…") at a sentence's start
             if _person(text, m.start(), m.end()):
                 person.add(name)
                 continue
+            if _PLACE_BEFORE.search(text[max(0, m.start() - 20):m.start()]):
+                placed.add(name)
             by.setdefault(name, Counter())[speaker] += 1
             window = text[max(0, m.start() - 80):m.end() + 80]
             if _PET.search(window) or _CAT.search(window) or _DOG.search(window):
@@ -116,8 +123,10 @@ def infer_pets(turns: Sequence[tuple[str, str]], speakers: Sequence[str]) -> lis
                     kinds[_SPECIES.get(word.lower(), word.lower())] += 2
     pets = []
     for name, where in cued.items():
-        if len(where) < MIN_TURNS or name in person or is_place_name(name):
+        if len(where) < MIN_TURNS or name in person:
             continue
+        if is_place_name(name) and (len(where) < PLACE_NAMED_TURNS or name in placed):
+            continue  # "Paris" is a pet only when pet cues keep coming and it is never where someone is
         kinds = species.get(name, Counter())
         ranked = kinds.most_common(2)
         clear = ranked and ranked[0][1] > 0 and (len(ranked) < 2 or ranked[0][1] > ranked[1][1])

@@ -2,7 +2,8 @@
 (procedures/pets.py): the name read as a pet from its cues, its species from species cues or a
 reply's "that cat", its owner the speaker who names it most; a person near pet words, a
 hypothetical pet's name and another species' pet are not. Our own conversation
-(tests/data/reader/hedda_joss.json), read directly and end to end on each store."""
+(tests/data/reader/hedda_joss.json), read directly and end to end on each store. A pet named like a place
+("Sydney", tests/data/reader/tilly_arjun.json) is a pet only on more evidence, and then no place."""
 
 from __future__ import annotations
 
@@ -76,3 +77,32 @@ def test_a_relatives_partner_is_neither_the_relative_nor_a_pet(hj: tuple[Memory,
     assert a.abstained and a.answer == NO_INFORMATION, (a.answer, a.trace.get("reading"))
     sister = m.ask("What is the name of Hedda's sister?", group=group)
     assert sister.answer == "Ingrid", (sister.answer, sister.trace.get("reading"))
+
+
+PLACE_NAMED = Path(__file__).parent / "data" / "reader" / "tilly_arjun.json"  # a dog called Sydney
+
+
+def test_a_pet_with_a_place_name_needs_more_turns_and_never_a_place_word() -> None:
+    turns = [("Ada", "took Sydney to the vet, her paw is fine"), ("Ada", "Sydney barked at the postman"),
+             ("Ada", "Sydney chewed her lead")]
+    assert [p.name for p in infer_pets(turns, ("Ada", "Ben"))] == ["Sydney"]
+    assert infer_pets(turns[:2], ("Ada", "Ben")) == []  # two turns do for "Rolo", not for "Sydney"
+    moved = [*turns, ("Ben", "my cousin moved to Sydney last year")]
+    assert infer_pets(moved, ("Ada", "Ben")) == []  # said where a place goes: the city too
+    words = [("Ada", "Pets are great company, the vet says so"), ("Ada", "Pets need walks"),
+             ("Ada", "Pets at the shelter need homes")]
+    assert infer_pets(words, ("Ada", "Ben")) == []  # a word for pets opening a sentence is none
+
+
+@pytest.fixture(scope="module")
+def ta(mem: Memory) -> tuple[Memory, str]:
+    return mem, ingested(mem, "tilly-arjun", PLACE_NAMED)
+
+
+def test_a_dog_called_sydney_is_no_place(ta: tuple[Memory, str]) -> None:
+    m, group = ta
+    a = m.ask("Where does Tilly live now?", group=group)
+    assert a.answer == "Glasgow" and not a.abstained, (a.answer, a.trace.get("reading"))
+    assert a.evidence[0].source_ref == "D1:3"
+    dog = m.ask("What is the name of Tilly's dog?", group=group)
+    assert dog.answer == "Sydney", (dog.answer, dog.trace.get("reading"))
