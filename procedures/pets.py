@@ -42,6 +42,8 @@ if TYPE_CHECKING:
 
 MIN_TURNS = 2  # turns with a pet cue a name needs to be read as a pet
 PLACE_NAMED_TURNS = 3  # and a name that is also a place's ("a dog called Paris"), never said as a place
+_SMALL = re.compile(r"\b[a-z]{3,}\b")
+_OPENING = re.compile(r"(?:^|[.!?…:;\"(]|\n)\W*$")  # what comes before a word opening a sentence
 _PLACE_BEFORE = re.compile(r"\b(?:in|to|from|at|near|around|across|visit(?:ed|ing)?|via|outside)\s+$", re.I)
 _NAME = re.compile(r"\b[A-Z][a-z]{2,}\b")
 # what a pet is said to have or do, whatever it is (whole words)
@@ -97,14 +99,18 @@ def infer_pets(turns: Sequence[tuple[str, str]], speakers: Sequence[str]) -> lis
     said = {s.lower() for name in speakers for s in (name, name.split()[0])}
     cued: dict[str, set[int]] = {}
     person: set[str] = set()
+    named: set[str] = set()  # capitalised inside a sentence, where only a name is ("took Rolo to the vet")
     placed: set[str] = set()  # names said where a place goes ("moved to Paris", "a week in Paris")
     by: dict[str, Counter[str]] = {}
     species: dict[str, Counter[str]] = {}
+    words = {w for _, text in turns for w in _SMALL.findall(text)}
     for i, (speaker, text) in enumerate(turns):
         for m in _NAME.finditer(text):
             name = m.group(0)
             if name.lower() in said or name.lower() in ANIMALS or _PET.fullmatch(name):
                 continue  # a speaker, or a word for pets ("Pets are…") at a sentence's start
+            if not _OPENING.search(text[:m.start()]):
+                named.add(name)
             if _person(text, m.start(), m.end()):
                 person.add(name)
                 continue
@@ -123,8 +129,8 @@ def infer_pets(turns: Sequence[tuple[str, str]], speakers: Sequence[str]) -> lis
                     kinds[_SPECIES.get(word.lower(), word.lower())] += 2
     pets = []
     for name, where in cued.items():
-        if len(where) < MIN_TURNS or name in person:
-            continue
+        if len(where) < MIN_TURNS or name in person or (name not in named and name.lower() in words):
+            continue  # "The", "How", "Seeing": a word written small elsewhere, capitalised only as an opening
         if is_place_name(name) and (len(where) < PLACE_NAMED_TURNS or name in placed):
             continue  # "Paris" is a pet only when pet cues keep coming and it is never where someone is
         kinds = species.get(name, Counter())

@@ -92,6 +92,9 @@ def test_a_pet_with_a_place_name_needs_more_turns_and_never_a_place_word() -> No
     words = [("Ada", "Pets are great company, the vet says so"), ("Ada", "Pets need walks"),
              ("Ada", "Pets at the shelter need homes")]
     assert infer_pets(words, ("Ada", "Ben")) == []  # a word for pets opening a sentence is none
+    openings = [("Ada", "Honestly the vet was great. How she sat still I don't know"),
+                ("Ada", "How the dog got out is a mystery"), ("Ben", "how did the walk go?")]
+    assert infer_pets(openings, ("Ada", "Ben")) == []  # a word written small too is no name
 
 
 @pytest.fixture(scope="module")
