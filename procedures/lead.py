@@ -64,7 +64,7 @@ def leading(kind: str | None, how: dict[str, Any], cands: list[Candidate], chose
         why = "an edge of the graph states it"
         read_from = dedupe(c.evidence for c in chosen)
         first = {e.source_ref for e in (ranked or [])[:RANKED_TOP]}
-        if not lead and not {e.source_ref for e in read_from} & first:
+        if not lead and ranked is not None and not {e.source_ref for e in read_from} & first:
             lead, why = read_from, "the turn the value was read from is not among the procedure's first"
     if lead:
         trace["evidence_lead"] = {"turns": [e.source_ref for e in lead], "why": why}

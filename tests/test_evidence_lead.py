@@ -68,10 +68,11 @@ def test_restatements_lead_for_places_not_for_people_and_edges_lead_without_time
     day = datetime(2023, 1, 2, tzinfo=UTC)
 
     def lead(kind: str | None, cand: Candidate, how: dict[str, object],
-             window: tuple[datetime, datetime] | None = None) -> list[str]:
+             window: tuple[datetime, datetime] | None = None,
+             ranked: list[Evidence] | None = None) -> list[str]:
         trace: dict[str, object] = {}
         got = [e.source_ref or "" for e in leading(kind, how, [cand], [cand], [moved, again, other], ines,
-                                                    window, trace)]
+                                                    window, trace, ranked=ranked)]
         assert bool(got) == ("evidence_lead" in trace)
         return got
 
@@ -82,4 +83,7 @@ def test_restatements_lead_for_places_not_for_people_and_edges_lead_without_time
     assert lead(None, place, by_time) == []  # an untyped value or a list keeps the procedure's ranking
     best = {"chosen_by": "the best-supported value"}
     assert lead("place", place, best) == [] and lead("place", edge, best) == ["D1"]  # an edge vouches for it
+    # a value read from a turn the procedure ranked below its first three leads; one ranked high does not
+    assert lead("place", place, best, ranked=[again, other, again, moved]) == ["D1"]
+    assert lead("place", place, best, ranked=[again, moved]) == []
     assert names("BRAGA still!", "Braga") and not names("Bragança", "Braga")
