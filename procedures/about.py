@@ -247,6 +247,11 @@ def _done_to(s: Subject, token: Any, relation: frozenset[str], *, said_by: bool,
     return None
 
 
+# nouns whose possessor a sentence "my X is …" is about: "my life is books and The Marigold Engine",
+# "my new obsession is Paper Lanterns" (not "my sister is a nurse", which is about the sister)
+_SELF_NOUNS = frozenset("life obsession favourite favorite fave fav addiction passion weakness jam".split())
+
+
 def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, ...], fallback: float,
                  relation: frozenset[str] = frozenset()) -> float:
     """How surely the clause holding ``token`` is about the subject, from its grammatical subject:
@@ -291,7 +296,8 @@ def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, .
         return 0.9  # a relative read by their noun ("my mum moved to cardiff": the mum, `unnamed_relative`)
     if poss is not None:
         mine = _refers_to(s, poss, said_by=said_by, listener_ok=listener_ok)
-        if subj.lemma_.lower() in relation or subj.lower_ in relation:
+        if subj.lemma_.lower() in relation or subj.lower_ in relation or (
+                subj.lemma_.lower() in _SELF_NOUNS and subj.head.lemma_ == "be"):  # "my new obsession is X"
             return 0.9 if mine else (fallback * 0.5 if mine is None else 0.0)
         return 0.0  # "my sister moved to Oslo" is about the sister
     direct = _refers_to(s, subj, said_by=said_by, listener_ok=listener_ok)

@@ -30,9 +30,17 @@ from .residence import locates, named_home, place_scale, residence_scale, taken_
 from .slots import FAR_PAST
 from .span_base import Span, nameless, pronominal, street_name
 from .span_context import asks_about_work, workplaces
-from .span_words import CALENDAR, CATEGORY_MEMBERS, LOCATIVE, PET_WORDS, ROLE_HEADS, thing_words
+from .span_words import (
+    CALENDAR,
+    CATEGORY_MEMBERS,
+    LOCATIVE,
+    NAMED_CONTEXT,
+    PET_WORDS,
+    ROLE_HEADS,
+    thing_words,
+)
 from .spans import spans_of
-from .stated import confirmed, hypothetical, negated, past_state, said_time
+from .stated import confirmed, given_up, hypothetical, negated, past_state, said_time
 from .synthesis import format_day
 
 if TYPE_CHECKING:
@@ -220,9 +228,8 @@ def candidates(
             words = content_terms(sent.text)
             overlap = len(words & cues)
             weight = 1.15 if rank < 5 else 1.0
+            asking = asked.kind in _STATE_KINDS and hypothetical(sent) and not confirmed(sent, answered)
             if asked.kind in _STATE_KINDS:
-                if hypothetical(sent) and not confirmed(sent, answered):
-                    weight *= 0.25
                 if asked.kind == "place" and words & _VISIT:
                     weight *= 0.4
             for sp in spans:
@@ -246,6 +253,9 @@ def candidates(
                 penalty = 0.6 if asked.kind == "person" and sp.text.lower() in voices else 1.0
                 owner = clause_about(subject, doc[sp.start], speaker=ev.speaker, speakers=speakers,
                                      fallback=a, relation=relation) if subject and attribute else a
+                if sp.by_context and doc[sp.end - 1].dep_ == "nsubj" and doc[sp.end - 1].head.lemma_.lower() \
+                        in NAMED_CONTEXT.get(asked.head, ()):  # "Atleti won": the team did, in a sentence
+                    owner = max(owner, a * 0.6)  # about the subject, who tells it; not "Jordi took me"
                 if pets and doc[sp.start].dep_ == "nsubj" and any(  # "Biscuit (the old collie) is nine":
                         c.dep_ == "appos" and c.lower_ in PET_WORDS for c in doc[sp.start].children):
                     owner = max(owner, a * 0.8)  # a pet is its clause's subject, which says not whose it is
@@ -257,12 +267,15 @@ def candidates(
                     scale *= 0.3  # "a postcard from Geiranger", "moved to Leeds": a place, not a club
                 if asked.kind == "thing" and is_place_name(sp.text, locative=True):
                     scale *= 0.3  # a city is not a band or a food; it still backs "Rotterdam marathon"
-                if asked.kind in _STATE_KINDS and negated(sent, doc[sp.start]):
-                    scale *= 0.35
+                if asked.kind in _STATE_KINDS and (negated(sent, doc[sp.start])
+                                                   or given_up(sent, doc[sp.start])):
+                    scale *= 0.35  # "didn't get the job", "I'm over The Marigold Engine"
                 if races and not races & content_terms(told):
                     scale *= 0.3  # "did 7k on Sunday in 44 minutes" for "her time at the Robin Hood Half"
                 if asked.kind in _STATE_KINDS and when == ev.valid_at and past_state(doc[sp.start]):
                     scale *= 0.6  # "In Brazil I was a developer": held before the turn, when undated
+                if asking and hypothetical(sent, doc[sp.start]):
+                    scale *= 0.25  # asked, wished or planned, not stated
                 said.append((sp.start, len(out)))
                 score = sp.sure * (0.3 + owner) * weight * near * penalty * scale
                 out.append(Candidate(sp.text, score, when, ev, "turn", owner))

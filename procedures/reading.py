@@ -68,7 +68,7 @@ from .sentence_value import (
     title_answer,
 )
 from .slots import FAR_PAST, employer_at, group_time, lexicon_for
-from .span_words import CATEGORY_MEMBERS, SPAN_MEMBERS
+from .span_words import CATEGORY_MEMBERS, NAMED_CONTEXT, SPAN_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
 from .verb_args import by_verb
 from .when import AGO_Q, ago, is_when, names_date, read_when
@@ -115,7 +115,9 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     home = predicate == "lives_in" and not asked.many and lives_question(question)
     every = listing or home and subject is not None and subject.speaker  # so does where a speaker lives
     # "what does she ride now": the turns naming a member of the category ("an electric scooter") too
-    members_of = SPAN_MEMBERS.get(asked.head, frozenset()) if asked.kind == "thing" and not listing else ()
+    # and for a thing known by its name, the turns saying what is done with one ("a match", "on repeat")
+    members_of = (SPAN_MEMBERS.get(asked.head, frozenset()) if asked.kind == "thing" and not listing else
+                  frozenset()) | NAMED_CONTEXT.get(asked.head, frozenset())
     turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set | content_terms(" ".join(
         members_of)), k=60 if every else 24, own=every))
     turns = dedupe(turns + continuing_turns(ctx, group, subject, turns))  # "she's a doctor" after her name
@@ -321,7 +323,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         # are often said by common nouns ("my old area", "a local charity") the spans do not type
         # "where does she work now" answered by the newest turn: a sentence is no place either
         typed = asked.kind in (TYPED if mode == "latest_version" else TYPED - {"place", "organisation"}) \
-            or asked.head in SPAN_MEMBERS or asks_a_name(q)
+            or asked.head in SPAN_MEMBERS or asked.head in NAMED_CONTEXT or asks_a_name(q)
         copied = echoed(result) or result.trace.get("answered_by") == "newest_chunks"  # "YESSS." is a turn's
         if not asked.yesno and (titled := title_answer(q, result, trace)) is not None:
             return titled  # a name was asked, and the copied sentence's turn quotes one title

@@ -20,6 +20,7 @@ class Span:
     start: int  # token offsets in the doc
     end: int
     cued: bool = False  # its own words say the asked relation ("turned 40", "nine years old")
+    by_context: bool = False  # named beside what is done with its category ("Atleti won": spans.py)
 
 
 _COPULA_ADVERBS = frozenset("now still also actually officially basically".split())

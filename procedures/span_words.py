@@ -112,15 +112,30 @@ CATEGORY_MEMBERS: dict[str, frozenset[str]] = {
 VEHICLES = VEHICLE_NOUNS
 SPAN_MEMBERS: dict[str, frozenset[str]] = {**CATEGORY_MEMBERS, "vehicle": VEHICLES | CATEGORY_MEMBERS["car"]}
 
+# what people do with a thing known by its name, by the category's head noun: a capitalised name in a
+# sentence (or the one beside it) that says one of these is a candidate member though the category is
+# never said ("The Marigold Engine on repeat", "Atleti won again"). Titled works (books, films) are not
+# here: their titles are quoted or capitalised beside many other names (sentence_value.py)
+_MUSIC = ("album albums song songs gig gigs concert concerts tour track tracks playlist repeat listen "
+          "lyrics singer drummer guitarist frontman frontwoman setlist vinyl ep")
+NAMED_CONTEXT: dict[str, frozenset[str]] = {
+    "band": frozenset(_MUSIC.split()),
+    "artist": frozenset(_MUSIC.split()),
+    "singer": frozenset(_MUSIC.split()),
+    "team": frozenset("match matches game games season league won win beat lost lose draw derby stadium goal "
+                      "goals cup striker keeper fixture".split()),  # not "fan": people are fans of anything
+}
+
 # words that give a name to what follows them: "named biscuit", "called kopi", "her name is pip", "meet pixel"
 NAMING = frozenset({"named", "called", "name", "meet"})
 
 
 def thing_words(head: str) -> frozenset[str]:
     """The words (a token's lower case or lemma) without one of which a sentence holds no span of
-    a thing called ``head`` (spans.py's ``_things``): the head, a member of its category, a naming
-    word; none for no head."""
-    return frozenset({head, head + "s", *SPAN_MEMBERS.get(head, ()), *NAMING}) if head else frozenset()
+    a thing called ``head`` (spans.py's ``_things``): the head, a member of its category, a word of
+    what is done with it (`NAMED_CONTEXT`), a naming word; none for no head."""
+    return frozenset({head, head + "s", *SPAN_MEMBERS.get(head, ()), *NAMED_CONTEXT.get(head, ()), *NAMING}) \
+        if head else frozenset()
 
 
 # the shapes spans.py reads: a role said of someone (by dependency), a role-like noun, a clock or

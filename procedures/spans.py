@@ -42,6 +42,7 @@ from .span_words import (
     DET,
     FAVOURITE,
     LOCATIVE,
+    NAMED_CONTEXT,
     NAMING,
     NER_KINDS,
     PEOPLE,
@@ -283,7 +284,58 @@ def _things(sent: Any, head: str) -> list[Span]:
                 out.append(Span(cleaned[0], "thing", 0.6, cleaned[1], cleaned[2]))
     if heads:
         out += [Span(s.text, "thing", 0.7, s.start, s.end) for s in _named_near(sent, heads)]
+        taken = {s.start for s in out}
+        out += [s for s in named_in_context(sent, head, "thing") if s.start not in taken]
     return out + _members(sent, head)
+
+
+# heads whose names a quote does not give: the title quoted beside a band or a team is its song or its chant
+_UNQUOTED = frozenset({"band", "artist", "singer", "team"})
+_QUOTES = frozenset("'\"‘’“”")
+
+
+def named_in_context(sent: Any, head: str, kind: str) -> list[Span]:
+    """Capitalised names in a sentence that says, or sits beside one that says, what is done with a
+    thing of the head's category (`NAMED_CONTEXT`): "so my life is The Marigold Engine on repeat",
+    "Also Atleti won", "My new obsession is Paper Lanterns. Listened to them all week". Cued by
+    those words, less sure from the sentence beside; never a known place or a quoted song.
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("Cannot stop playing Velvet Harbour. Their new album is unreal.")
+    >>> [(s.text, s.sure) for s in named_in_context(list(doc.sents)[0], "band", "thing")]
+    [('Velvet Harbour', 0.45)]
+    """
+    context = NAMED_CONTEXT.get(head)
+    if not context:
+        return []
+    sents = list(sent.doc.sents)
+    at = next((k for k, x in enumerate(sents) if x.start == sent.start), 0)
+
+    def says(t: Any) -> bool:
+        return t.lower_ in context or t.lemma_.lower() in context
+
+    # a word of the category's doings that is a noun ("a match", "on repeat") cues the sentence and the
+    # ones beside it; a verb ("won", "lost") only the name it is said of ("Atleti won", not "got lost")
+    here = any(says(t) and t.pos_ != "VERB" for t in sent)
+    beside = any(says(t) and t.pos_ != "VERB" for x in sents[max(at - 1, 0) : at + 2] for t in x)
+    doc = sent.doc
+    out = []
+    for r in _proper_runs(sent):
+        last = doc[r.end - 1]
+        done = says(last.head) and last.head.pos_ == "VERB" and last.dep_ in ("nsubj", "dobj")
+        sure = 0.6 if here or done else 0.45 if beside else 0.0
+        if sure and plausible(r) and not is_place_name(r.text) and not is_common_word(r.text) \
+                and not _after_locative(sent, r.start) and not _apposed_other(doc[r.start : r.end], head) \
+                and not (head in _UNQUOTED and r.start > 0 and doc[r.start - 1].text in _QUOTES):
+            out.append(Span(r.text, kind, sure, r.start, r.end, cued=True, by_context=True))
+    return out
+
+
+def _apposed_other(tokens: Any, head: str) -> bool:
+    """The name is given a category other than the head's in apposition: "Libreria Dora, the tiny
+    bookshop" is no band."""
+    return any(c.dep_ == "appos" and c.pos_ == "NOUN" and c.lemma_.lower() != head
+               for t in tokens for c in t.children)
 
 
 def _members(sent: Any, head: str) -> list[Span]:
@@ -392,7 +444,9 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         inside = {i for s in named for i in range(s.start, s.end)}
         kept = [s for s in extra + former if not inside >= set(range(s.start, s.end))]
         taken |= inside
-        return orgs + kept + named + workplaces(sent, taken)
+        teams = named_in_context(sent, head, "organisation")  # "Atleti won": a team's name, however tagged
+        known = {s.start for s in teams}
+        return teams + [s for s in orgs + kept + named if s.start not in known] + workplaces(sent, taken)
     if kind == "person":
         people = [q for p in entity_spans(sent, NER_KINDS["person"], "person", 0.9)
                   if (q := _without_opener(sent, p)) is not None]

@@ -121,14 +121,44 @@ def negated(sent: Any, token: Any | None = None) -> bool:
     return False
 
 
+# "I'm over The Marigold Engine", "we're done with Netflix", "so sick of Arsenal": a liking given up
+_GIVEN_UP = re.compile(r"\b(?:i'?m|i\s+am|we'?re|we\s+are|im)\s+"
+                       r"(?:so\s+|totally\s+|completely\s+|officially\s+)?"
+                       r"(?:over|done\s+with|sick\s+of|tired\s+of|bored\s+of|off)\s+(?:the\s+)?$", re.I)
+
+
+def given_up(sent: Any, token: Any) -> bool:
+    """The words right before ``token`` say the speaker has given up what it names.
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("Full confession: I'm over The Marigold Engine.")
+    >>> given_up(doc[:], doc[6]), given_up(doc[:], doc[0])
+    (True, False)
+    """
+    return bool(_GIVEN_UP.search(sent.doc.text[sent.start_char : token.idx]))
+
+
 _ASIDE = re.compile(r"\([^()]*\)")
 
 
-def hypothetical(sent: Any) -> bool:
+def hypothetical(sent: Any, token: Any | None = None) -> bool:
     """The sentence is a question, a condition, a wish or a plan rather than a statement of fact. An
-    aside in brackets speaks for itself: "Rex (the collie, if you remember him) is nine" states it."""
+    aside in brackets speaks for itself: "Rex (the collie, if you remember him) is nine" states it.
+    With ``token``, a question asked after a dash or a colon leaves the clause before it, where the
+    token is, a statement: "My new obsession is Paper Lanterns — have you heard 'Salt Roads'?".
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("My new obsession is Paper Lanterns — have you heard it?")
+    >>> hypothetical(doc[:]), hypothetical(doc[:], doc[4]), hypothetical(doc[:], doc[9])
+    (True, False, True)
+    """
     text = sent.text
-    return text.rstrip().endswith("?") or bool(_HYPOTHETICAL.search(_ASIDE.sub(" ", text)))
+    if bool(_HYPOTHETICAL.search(_ASIDE.sub(" ", text))):
+        return True
+    if not text.rstrip().endswith("?"):
+        return False
+    breaks = [m.end() for m in _CLAUSE_BREAK.finditer(text)]
+    return token is None or not breaks or token.idx - sent.start_char >= breaks[-1]
 
 
 # verbs whose infinitive complement is only intended ("we were going to open", "I meant to call",
