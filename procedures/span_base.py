@@ -9,7 +9,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .span_words import CALENDAR, CHAT_WORDS, DET, STREET_WORDS
+from tkg.nlp import is_common_word
+
+from .span_words import CALENDAR, CHAT_WORDS, DET, LOCATIVE, STREET_WORDS
 
 
 @dataclass(frozen=True)
@@ -122,3 +124,27 @@ def street_name(tokens: Any) -> bool:
     the tagger may call a person; where it counts as a place depends on the word before it."""
     toks = list(tokens)
     return len(toks) > 1 and toks[-1].lower_ in STREET_WORDS
+
+
+def proper_runs(sent: Any) -> list[Span]:
+    """Runs of capitalised words that are not sentence-initial function words (names of things)."""
+    out, run = [], []
+    for t in list(sent) + [None]:
+        shouting = t is not None and t.is_upper and len(t.text) > 1 and not t.ent_type_
+        initial = t is not None and t.i == sent.start and (t.is_stop or is_common_word(t.text))
+        if t is not None and t.text[:1].isupper() and t.is_alpha and not initial and not shouting \
+                and t.lower_ not in ("i", "im", "i'm") and t.pos_ in ("PROPN", "NOUN", "ADJ"):
+            run.append(t)
+            continue
+        if run:
+            cleaned = clean(run)
+            if cleaned:
+                out.append(Span(cleaned[0], "proper", 0.5, cleaned[1], cleaned[2]))
+            run = []
+    return out
+
+
+def after_locative(sent: Any, start: int) -> bool:
+    """A name right after "in"/"to"/"from"… ("moved to farah") reads as a place even when the
+    tagger calls it a person; "my sister farah moved" keeps its person."""
+    return start > sent.start and sent.doc[start - 1].lower_ in LOCATIVE

@@ -2,8 +2,9 @@
 a place a dwelling sentence puts someone in ("we're finally unpacked in Little Bramford"), a
 workplace said by a common noun after a job word ("got a job at the main library"), and a name
 given by "called" or "named" ("matched with someone called rafi"); a name in apposition to a person
-noun ("a girl, Iris"); and what a head of something heads ("head of platform"). `procedures/spans.py` adds
-these to the kind's own spans, less sure than a tagged name.
+noun ("a girl, Iris"); what a head of something heads ("head of platform"); and a band or a team
+named beside what is done with one ("The Marigold Engine on repeat", "Atleti won"). `procedures/spans.py`
+adds these to the kind's own spans, less sure than a tagged name.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from typing import Any
 
 from tkg.nlp import is_common_word, is_place_name
 
-from .span_base import Span, clean
-from .span_words import PEOPLE
+from .span_base import Span, after_locative, clean, plausible, proper_runs
+from .span_words import NAMED_CONTEXT, PEOPLE
 
 _CHILDREN = frozenset("boy son daughter baby child kid".split())
 
@@ -177,3 +178,52 @@ def apposed_people(sent: Any, found: list[Span], head: str) -> list[Span]:
     out += [Span(t.text, "person", 0.7, t.i, t.i + 1, True) for t in sent
             if t.pos_ == "PROPN" and t.i not in taken and t.dep_ == "appos" and tied(t)]
     return out
+
+
+# heads whose names a quote does not give: the title quoted beside a band or a team is its song or its chant
+_UNQUOTED = frozenset({"band", "artist", "singer", "team"})
+_QUOTES = frozenset("'\"‘’“”")
+
+
+def named_in_context(sent: Any, head: str, kind: str) -> list[Span]:
+    """Capitalised names in a sentence that says, or sits beside one that says, what is done with a
+    thing of the head's category (`NAMED_CONTEXT`): "so my life is The Marigold Engine on repeat",
+    "Also Atleti won", "My new obsession is Paper Lanterns. Listened to them all week". Cued by
+    those words, less sure from the sentence beside; never a known place or a quoted song.
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("Cannot stop playing Velvet Harbour. Their new album is unreal.")
+    >>> [(s.text, s.sure) for s in named_in_context(list(doc.sents)[0], "band", "thing")]
+    [('Velvet Harbour', 0.45)]
+    """
+    context = NAMED_CONTEXT.get(head)
+    if not context:
+        return []
+    sents = list(sent.doc.sents)
+    at = next((k for k, x in enumerate(sents) if x.start == sent.start), 0)
+
+    def says(t: Any) -> bool:
+        return t.lower_ in context or t.lemma_.lower() in context
+
+    # a word of the category's doings that is a noun ("a match", "on repeat") cues the sentence and the
+    # ones beside it; a verb ("won", "lost") only the name it is said of ("Atleti won", not "got lost")
+    here = any(says(t) and t.pos_ != "VERB" for t in sent)
+    beside = any(says(t) and t.pos_ != "VERB" for x in sents[max(at - 1, 0) : at + 2] for t in x)
+    doc = sent.doc
+    out = []
+    for r in proper_runs(sent):
+        last = doc[r.end - 1]
+        done = says(last.head) and last.head.pos_ == "VERB" and last.dep_ in ("nsubj", "dobj")
+        sure = 0.6 if here or done else 0.45 if beside else 0.0
+        if sure and plausible(r) and not is_place_name(r.text) and not is_common_word(r.text) \
+                and not after_locative(sent, r.start) and not _apposed_other(doc[r.start : r.end], head) \
+                and not (head in _UNQUOTED and r.start > 0 and doc[r.start - 1].text in _QUOTES):
+            out.append(Span(r.text, kind, sure, r.start, r.end, cued=True, by_context=True))
+    return out
+
+
+def _apposed_other(tokens: Any, head: str) -> bool:
+    """The name is given a category other than the head's in apposition: "Libreria Dora, the tiny
+    bookshop" is no band."""
+    return any(c.dep_ == "appos" and c.pos_ == "NOUN" and c.lemma_.lower() != head
+               for t in tokens for c in t.children)

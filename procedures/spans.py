@@ -23,6 +23,7 @@ from tkg.nlp import is_common_word, is_place_name, is_verb_word
 from .residence import named_home
 from .span_base import (
     Span,
+    after_locative,
     chat_words,
     clausal,
     clean,
@@ -31,9 +32,18 @@ from .span_base import (
     nameless,
     plausible,
     pronominal,
+    proper_runs,
     street_name,
 )
-from .span_context import apposed_people, dwelling_places, given_names, institutions, of_what, workplaces
+from .span_context import (
+    apposed_people,
+    dwelling_places,
+    given_names,
+    institutions,
+    named_in_context,
+    of_what,
+    workplaces,
+)
 from .span_numbers import numbers
 from .span_words import (
     AHEAD,
@@ -42,7 +52,6 @@ from .span_words import (
     DET,
     FAVOURITE,
     LOCATIVE,
-    NAMED_CONTEXT,
     NAMING,
     NER_KINDS,
     PEOPLE,
@@ -55,12 +64,6 @@ from .span_words import (
     STATUS_PHRASES,
     STATUS_WORDS,
 )
-
-
-def _after_locative(sent: Any, start: int) -> bool:
-    """A name right after "in"/"to"/"from"… ("moved to farah") reads as a place even when the
-    tagger calls it a person; "my sister farah moved" keeps its person."""
-    return start > sent.start and sent.doc[start - 1].lower_ in LOCATIVE
 
 
 def _street(sent: Any, span: Span) -> bool:
@@ -92,24 +95,6 @@ def _places(sent: Any) -> list[Span]:
             if (not initial and is_place_name(text, locative=prev in LOCATIVE)) or back:  # "X news: here"
                 out.append(Span(text, "place", 0.8, window[0].i, window[-1].i + 1))
                 taken.update(t.i for t in window)
-    return out
-
-
-def _proper_runs(sent: Any) -> list[Span]:
-    """Runs of capitalised words that are not sentence-initial function words (names of things)."""
-    out, run = [], []
-    for t in list(sent) + [None]:
-        shouting = t is not None and t.is_upper and len(t.text) > 1 and not t.ent_type_
-        initial = t is not None and t.i == sent.start and (t.is_stop or is_common_word(t.text))
-        if t is not None and t.text[:1].isupper() and t.is_alpha and not initial and not shouting \
-                and t.lower_ not in ("i", "im", "i'm") and t.pos_ in ("PROPN", "NOUN", "ADJ"):
-            run.append(t)
-            continue
-        if run:
-            cleaned = clean(run)
-            if cleaned:
-                out.append(Span(cleaned[0], "proper", 0.5, cleaned[1], cleaned[2]))
-            run = []
     return out
 
 
@@ -221,7 +206,7 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
                 c.dep_ == "appos" and (c.lower_ in heads or c.lemma_.lower() in heads) for c in t.children):
             names.append(Span(t.text, "name", 0.8, t.i, t.i + 1))
             taken.add(t.i)
-    for s in _proper_runs(sent):
+    for s in proper_runs(sent):
         if not any(i in taken for i in range(s.start, s.end)):
             names.append(Span(s.text, "name", 0.6, s.start, s.end))
     names = [s for s in names if not _street(sent, s)]  # "a bakery on Mill Lane": where it is, not its name
@@ -287,55 +272,6 @@ def _things(sent: Any, head: str) -> list[Span]:
         taken = {s.start for s in out}
         out += [s for s in named_in_context(sent, head, "thing") if s.start not in taken]
     return out + _members(sent, head)
-
-
-# heads whose names a quote does not give: the title quoted beside a band or a team is its song or its chant
-_UNQUOTED = frozenset({"band", "artist", "singer", "team"})
-_QUOTES = frozenset("'\"‘’“”")
-
-
-def named_in_context(sent: Any, head: str, kind: str) -> list[Span]:
-    """Capitalised names in a sentence that says, or sits beside one that says, what is done with a
-    thing of the head's category (`NAMED_CONTEXT`): "so my life is The Marigold Engine on repeat",
-    "Also Atleti won", "My new obsession is Paper Lanterns. Listened to them all week". Cued by
-    those words, less sure from the sentence beside; never a known place or a quoted song.
-
-    >>> from tkg.nlp import parse
-    >>> doc = parse("Cannot stop playing Velvet Harbour. Their new album is unreal.")
-    >>> [(s.text, s.sure) for s in named_in_context(list(doc.sents)[0], "band", "thing")]
-    [('Velvet Harbour', 0.45)]
-    """
-    context = NAMED_CONTEXT.get(head)
-    if not context:
-        return []
-    sents = list(sent.doc.sents)
-    at = next((k for k, x in enumerate(sents) if x.start == sent.start), 0)
-
-    def says(t: Any) -> bool:
-        return t.lower_ in context or t.lemma_.lower() in context
-
-    # a word of the category's doings that is a noun ("a match", "on repeat") cues the sentence and the
-    # ones beside it; a verb ("won", "lost") only the name it is said of ("Atleti won", not "got lost")
-    here = any(says(t) and t.pos_ != "VERB" for t in sent)
-    beside = any(says(t) and t.pos_ != "VERB" for x in sents[max(at - 1, 0) : at + 2] for t in x)
-    doc = sent.doc
-    out = []
-    for r in _proper_runs(sent):
-        last = doc[r.end - 1]
-        done = says(last.head) and last.head.pos_ == "VERB" and last.dep_ in ("nsubj", "dobj")
-        sure = 0.6 if here or done else 0.45 if beside else 0.0
-        if sure and plausible(r) and not is_place_name(r.text) and not is_common_word(r.text) \
-                and not _after_locative(sent, r.start) and not _apposed_other(doc[r.start : r.end], head) \
-                and not (head in _UNQUOTED and r.start > 0 and doc[r.start - 1].text in _QUOTES):
-            out.append(Span(r.text, kind, sure, r.start, r.end, cued=True, by_context=True))
-    return out
-
-
-def _apposed_other(tokens: Any, head: str) -> bool:
-    """The name is given a category other than the head's in apposition: "Libreria Dora, the tiny
-    bookshop" is no band."""
-    return any(c.dep_ == "appos" and c.pos_ == "NOUN" and c.lemma_.lower() != head
-               for t in tokens for c in t.children)
 
 
 def _members(sent: Any, head: str) -> list[Span]:
@@ -434,7 +370,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         orgs = entity_spans(sent, NER_KINDS["organisation"], "organisation", 0.9)
         taken = {i for s in orgs for i in range(s.start, s.end)}
         places = {s.start for s in _places(sent)}
-        extra = [Span(s.text, "organisation", 0.5, s.start, s.end) for s in _proper_runs(sent)
+        extra = [Span(s.text, "organisation", 0.5, s.start, s.end) for s in proper_runs(sent)
                  if not any(i in taken for i in range(s.start, s.end)) and s.start not in places
                  and not any(t.ent_type_ == "PERSON" for t in sent.doc[s.start : s.end])]
         taken |= {i for s in extra for i in range(s.start, s.end)}
@@ -451,7 +387,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         people = [q for p in entity_spans(sent, NER_KINDS["person"], "person", 0.9)
                   if (q := _without_opener(sent, p)) is not None]
         taken = {i for s in people for i in range(s.start, s.end)}
-        extra = [Span(s.text, "person", 0.5, s.start, s.end) for s in _proper_runs(sent)
+        extra = [Span(s.text, "person", 0.5, s.start, s.end) for s in proper_runs(sent)
                  if not any(i in taken for i in range(s.start, s.end)) and len(s.text.split()) <= 2
                  and not all(is_common_word(w) for w in s.text.split())
                  and not any(t.ent_type_ in ("GPE", "ORG", "LOC", "DATE") for t in sent.doc[s.start : s.end])]
@@ -459,7 +395,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         lower = [Span(t.text, "person", 0.45, t.i, t.i + 1) for t in sent
                  if t.i not in taken and t.is_lower and t.is_alpha and len(t.text) > 2 and not t.is_stop
                  and t.pos_ in ("PROPN", "NOUN", "ADJ", "X") and not _ordinary(t)]
-        named = [p for p in people if not (is_place_name(p.text) and _after_locative(sent, p.start))
+        named = [p for p in people if not (is_place_name(p.text) and after_locative(sent, p.start))
                  and not _street(sent, p)]
         given = given_names(sent, {i for p in named + extra for i in range(p.start, p.end)})
         lower = [p for p in lower if p.start not in {g.start for g in given}]

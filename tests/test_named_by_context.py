@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from reliability.common import ingested
 
-from procedures.spans import named_in_context
+from procedures.span_context import named_in_context
 from procedures.stated import given_up, hypothetical
 from tkg.memory import Memory
 from tkg.nlp import parse
