@@ -349,7 +349,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     trace["support"], trace["listed"] = [c.evidence.source_ref for c in chosen], [c.value for c in chosen]
     values = content_terms(" ".join(c.value for c in chosen))  # the turns that may name it again (lead.py)
     pool = dedupe(turns + subject_turns(ctx, group, subject, values)) if subject and "dated_by" in how else []
-    lead = leading(asked.kind if asked.kind in TYPED and not asked.many else None, how, graph + turn_cands,
+    named = asked.kind in TYPED or asked.head in NAMED_CONTEXT  # a band or a team is a typed value too
+    lead = leading(asked.kind if named and not asked.many else None, how, graph + turn_cands,
                    chosen, pool, subject, window, trace, ranked=result.evidence)
     support = dedupe(lead + result.evidence + [c.evidence for c in chosen])
     members = CATEGORY_MEMBERS.get(asked.head, frozenset())  # "violin" is typed; "different cultures" is not

@@ -219,6 +219,52 @@ def named_in_context(sent: Any, head: str, kind: str) -> list[Span]:
                 and not after_locative(sent, r.start) and not _apposed_other(doc[r.start : r.end], head) \
                 and not (head in _UNQUOTED and r.start > 0 and doc[r.start - 1].text in _QUOTES):
             out.append(Span(r.text, kind, sure, r.start, r.end, cued=True, by_context=True))
+    taken = {i for x in out for i in range(x.start, x.end)}
+    for a, b in _liked(sent):  # texters write names small: "obsessed with chai & circuits now"
+        words = doc[a:b]
+        sure = 0.6 if here else 0.45 if beside else 0.0
+        if sure and not taken & set(range(a, b)) and not any(says(t) or t.pos_ == "PRON" for t in words) \
+                and not is_place_name(words.text) and not is_common_word(words.text) \
+                and not any(t.text in _QUOTES for t in doc[max(a - 1, 0) : b]):  # a quoted title is a song
+            out.append(Span(words.text, kind, sure * 0.9, a, b, cued=True, by_context=True))
+    return out
+
+
+# "obsessed with X", "hooked on X", "addicted to X": what the speaker likes, however it is written
+_LIKED = {"obsess": "with", "obsessed": "with", "hook": "on", "hooked": "on", "addict": "to",
+          "addicted": "to"}
+
+
+def _liked(sent: Any) -> list[tuple[int, int]]:
+    """Where a phrase says what is liked: the object of "obsessed with", "hooked on", "addicted to",
+    or what is had or played "on repeat" ("u have monsoon static on repeat"), as (start, end).
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("moved on tho, obsessed with chai & circuits now")
+    >>> [doc[a:b].text for a, b in _liked(doc[:])]
+    ['chai & circuits']
+    """
+    objects = []
+    for t in sent:
+        prep = _LIKED.get(t.lemma_.lower()) or _LIKED.get(t.lower_)
+        if prep:
+            objects += [o for p in t.children if p.dep_ == "prep" and p.lower_ == prep
+                        for o in p.children if o.dep_ == "pobj"]
+        if t.lower_ == "repeat" and t.dep_ == "pobj" and t.head.lower_ == "on":
+            held = t.head.head  # "monsoon static on repeat", "playing lantern drift on repeat"
+            objects += [held] if held.pos_ in ("NOUN", "PROPN") else [
+                c for c in held.children if c.dep_ == "dobj"]
+    out = []
+    for o in objects:
+        left = [c for c in o.lefts if c.dep_ in ("compound", "amod") and c.i >= o.i - 3
+                and c.i > sent.start]  # not "Played" opening the sentence
+        start = min([o.i] + [c.i for c in left])
+        end = o.i + 1
+        joined = [c for c in o.children if c.dep_ == "conj" and any(
+            x.dep_ == "cc" and x.text == "&" for x in o.children)]  # "chai & circuits": one name
+        if joined:
+            end = joined[0].i + 1
+        out.append((start, end))
     return out
 
 

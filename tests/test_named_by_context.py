@@ -2,7 +2,8 @@
 Rovers won on Saturday", "my new obsession is Lantern Drift — have you heard 'Copper Sky'?". A
 capitalised name beside what is done with a band, a team or a book (`NAMED_CONTEXT`) is a candidate
 member; a liking given up ("I'm over Velvet Harbour") is no longer one; a question asked after a dash
-leaves the clause before it a statement; "my new obsession is X" is about its speaker. A team or a band
+leaves the clause before it a statement; "my new obsession is X" is about its speaker; a name written
+small is read where it is liked ("hooked on slow tide radio now"). A team or a band
 never named is "No information available", not a sentence. The conversation
 (tests/data/reader/noor_felix.json) is our own."""
 
@@ -31,6 +32,7 @@ def made(mem: Memory) -> tuple[Memory, str]:
     ("What was Noor's favourite band in March 2023?", "Velvet Harbour", "D1:1"),
     ("Which football team does Noor support now?", "Millbrook United", "D3:1"),
     ("Which football team did Noor support in 2023?", "Ashford Rovers", "D1:3"),
+    ("Which band is Felix into now?", "slow tide radio", "D4:1"),  # written small
 ])
 def test_a_name_beside_what_is_done_with_its_kind_answers(made: tuple[Memory, str], question: str, value: str,
                                                           ref: str) -> None:
@@ -42,7 +44,7 @@ def test_a_name_beside_what_is_done_with_its_kind_answers(made: tuple[Memory, st
 
 @pytest.mark.parametrize("question", [
     "Which football team does Felix support?",
-    "Which band does Felix like?",
+    "Which band did Felix like in 2023?",
 ])
 def test_a_team_or_band_never_named_is_no_information(made: tuple[Memory, str], question: str) -> None:
     m, group = made
@@ -66,6 +68,14 @@ def test_names_in_context_are_cued_by_the_category_and_not_places_songs_or_shops
     assert _names("We met at Corner Books, the tiny bookshop, then heard the album.", "band") == []
     assert _names("Ashford Rovers won on Saturday!", "team", "organisation") == [("Ashford Rovers", 0.6)]
     assert _names("Ashford Rovers won on Saturday!", "company", "organisation") == []  # no context for it
+
+
+def test_names_written_small_are_read_from_what_is_liked() -> None:
+    assert _names("i've moved on tho, obsessed with chai & circuits now, their new album is unreal", "band") \
+        == [("chai & circuits", 0.54)]
+    assert _names("at least u have monsoon static on repeat lol", "band") == [("monsoon static", 0.54)]
+    assert _names("obsessed with it, their new album is unreal", "band") == []  # a pronoun names nothing
+    assert _names("obsessed with chai & circuits now", "band") == []  # nothing done with a band said
 
 
 def test_a_liking_given_up_and_a_question_after_a_dash() -> None:
