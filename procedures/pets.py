@@ -46,6 +46,8 @@ _SMALL = re.compile(r"\b[a-z]{3,}\b")
 _OPENING = re.compile(r"(?:^|[.!?…:;\"(]|\n)\W*$")  # what comes before a word opening a sentence
 _PLACE_BEFORE = re.compile(r"\b(?:in|to|from|at|near|around|across|visit(?:ed|ing)?|via|outside)\s+$", re.I)
 _NAME = re.compile(r"\b[A-Z][a-z]{2,}\b")
+# a name given in small letters: "we got a dog. rescue collie cross. called pilot"
+_CALLED = re.compile(r"\b(?:called|named)\s+([a-z]{3,})\b")
 # what a pet is said to have or do, whatever it is (whole words)
 _PET = re.compile(
     r"\b(?:vets?|vet's|paws?|fur|furry|tail|treats|kibble|collar|microchip\w*|groom\w*|kennels?|cone|neutered|"
@@ -104,7 +106,17 @@ def infer_pets(turns: Sequence[tuple[str, str]], speakers: Sequence[str]) -> lis
     by: dict[str, Counter[str]] = {}
     species: dict[str, Counter[str]] = {}
     words = {w for _, text in turns for w in _SMALL.findall(text)}
+    small: dict[str, set[int]] = {}  # a name given small beside a pet cue, by its lower case: the turns
+    small_by: dict[str, Counter[str]] = {}
+    small_kinds: dict[str, Counter[str]] = {}
     for i, (speaker, text) in enumerate(turns):
+        for m in _CALLED.finditer(text):
+            window = text[max(0, m.start() - 80):m.end() + 80]
+            if _PET.search(window) or _CAT.search(window) or _DOG.search(window):
+                small.setdefault(m.group(1), set()).add(i)
+                small_by.setdefault(m.group(1), Counter())[speaker] += 3  # who names it has it
+                small_kinds.setdefault(m.group(1), Counter()).update(
+                    {"cat": len(_CAT.findall(window)), "dog": len(_DOG.findall(window))})
         for m in _NAME.finditer(text):
             name = m.group(0)
             if name.lower() in said or name.lower() in ANIMALS or _PET.fullmatch(name):
@@ -127,6 +139,11 @@ def infer_pets(turns: Sequence[tuple[str, str]], speakers: Sequence[str]) -> lis
             if reply is not None and reply[0] != speaker and not _NAME.search(reply[1]):
                 for word in _SPECIES_REPLY.findall(reply[1]):
                     kinds[_SPECIES.get(word.lower(), word.lower())] += 2
+    for name in list(cued):  # "called pilot" with a dog, then "Pilot is a fine name": one pet, two turns
+        if name.lower() in small:
+            cued[name] |= small[name.lower()]
+            by.setdefault(name, Counter()).update(small_by[name.lower()])
+            species.setdefault(name, Counter()).update(small_kinds[name.lower()])
     pets = []
     for name, where in cued.items():
         if len(where) < MIN_TURNS or name in person or (name not in named and name.lower() in words):

@@ -17,7 +17,7 @@ from planners.asked import Asked, kind_of_noun
 from planners.query_text import names_in
 from planners.question import Question
 from tkg.models import Fact
-from tkg.nlp import is_place_name, parse, parse_many
+from tkg.nlp import parse, parse_many
 from tkg.text import content_terms
 
 from .about import own_voice, subject_of
@@ -188,8 +188,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     excluded = {norm(n) for n in names_in(question)} | (
         {norm(a) for a in subject.aliases} if subject else set()
     ) | echoes(asked, asked_doc)  # a question noun is not its answer
-    if asked.kind in ("place", "organisation", "person", "role"):  # a dog called Paris is no place
-        excluded |= {norm(p.name) for p in group_pets(ctx, group).pets if is_place_name(p.name)}
+    if asked.kind in ("place", "organisation", "person", "role"):  # a dog called Paris is no place, nor
+        excluded |= {norm(p.name) for p in group_pets(ctx, group).pets}  # one called Pilot a job
     window, why = ((FAR_PAST, as_of), "as_of") if as_of else event_window(ctx, question, group, turns,
                                                                            group_time(ctx, group))
     if why and before_history(ctx, group, window):  # said of only later: the best-supported value

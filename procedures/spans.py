@@ -214,6 +214,7 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
 
 
 _NAMED_PRONOUNS = frozenset({"her", "him", "it", "them", "em", "'em"})
+_NAMED_BY = frozenset({"called", "named"})
 
 
 def _given_names(sent: Any, names: list[Span]) -> list[Span]:
@@ -401,8 +402,8 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         lower = [p for p in lower if p.start not in {g.start for g in given}]
         found = named + [p for p in extra + lower if not is_place_name(p.text)] + given
         return apposed_people(sent, found, head) if head else found
-    if kind == "role":
-        return _roles(sent)
+    if kind == "role":  # "a dog called pilot": a name, not a job
+        return [r for r in _roles(sent) if not (r.start > 0 and sent.doc[r.start - 1].lower_ in _NAMED_BY)]
     if kind == "number":
         return numbers(sent, head)
     if kind == "date":

@@ -45,6 +45,7 @@ def test_a_name_beside_what_is_done_with_its_kind_answers(made: tuple[Memory, st
 @pytest.mark.parametrize("question", [
     "Which football team does Felix support?",
     "Which band did Felix like in 2023?",
+    "What does Felix do for work now?",  # not "pilot": his dog is called that
 ])
 def test_a_team_or_band_never_named_is_no_information(made: tuple[Memory, str], question: str) -> None:
     m, group = made

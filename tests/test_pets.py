@@ -14,8 +14,10 @@ import pytest
 from reliability.common import ingested
 
 from procedures.pets import infer_pets
+from procedures.spans import spans_of
 from tkg.memory import Memory
 from tkg.models import NO_INFORMATION
+from tkg.nlp import parse
 
 DATA = Path(__file__).parent / "data" / "reader" / "hedda_joss.json"
 
@@ -109,3 +111,21 @@ def test_a_dog_called_sydney_is_no_place(ta: tuple[Memory, str]) -> None:
     assert a.evidence[0].source_ref == "D1:3"
     dog = m.ask("What is the name of Tilly's dog?", group=group)
     assert dog.answer == "Sydney", (dog.answer, dog.trace.get("reading"))
+
+
+def test_a_name_given_small_counts_for_the_pet_and_its_owner() -> None:
+    turns = [("Odo", "so we got a dog. rescue lurcher, called captain"),
+             ("Mae", "A dog! Captain is a grand name. Does he sleep at night?"),
+             ("Mae", "Is Captain behaving?")]
+    assert [(p.name, p.owner) for p in infer_pets(turns, ("Odo", "Mae"))] == [("Captain", "Odo")]
+    # a person given small ("my boss is called dana") is no pet, with or without a pet word near
+    people = [("Odo", "my new boss is called dana, strict but fair"),
+              ("Mae", "Dana sounds fine. My dog hates Mondays")]
+    assert infer_pets(people, ("Odo", "Mae")) == []
+
+
+def test_a_word_after_called_is_a_name_and_never_a_job() -> None:
+    doc = parse("we got a dog. rescue lurcher. called pilot")
+    assert [s.text for x in doc.sents for s in spans_of(x, "role", "job")] == []
+    doc = parse("my cousin is a pilot now")
+    assert [s.text for x in doc.sents for s in spans_of(x, "role", "job")] == ["pilot"]
