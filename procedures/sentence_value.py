@@ -31,11 +31,14 @@ def echoed(result: ProcedureResult) -> bool:
 
 def sentence_for_value(q: Question, result: ProcedureResult, trace: dict[str, Any],
                        turns: list[Evidence]) -> Reading | None:
-    """The procedure's answer stands (None), unless an amount was asked and the answer is a whole
-    sentence copied from a turn that names none: a sentence that scored well is no amount ("how
-    much did she sell it for?" → "I sold it last week."), so the reader says it has none."""
+    """The procedure's answer stands (None), unless an amount was asked, or a thing of a category as it
+    is now, and the answer is a whole sentence copied from a turn that names none: a sentence that
+    scored well is no amount ("how much did she sell it for?" → "I sold it last week."), nor the
+    crumble someone prefers now ("No apology needed."), so the reader says it has none."""
     asked = q.asked
-    if asked.head != "amount" or asked.yesno or not echoed(result) or names_kind(result.answer, q):
+    current = asked.kind == "thing" and bool(asked.head) and asked.recency and not asked.many
+    if not (asked.head == "amount" or current) or asked.yesno or not echoed(result) \
+            or names_kind(result.answer, q):
         return None
     return no_information(f"no {asked.head or asked.kind} is named in the evidence, only whole turns",
                           result.evidence or turns[:5], trace)

@@ -17,7 +17,7 @@ from planners.asked import asked_for
 from planners.question import parse as parse_question
 from procedures.reader import _objects_of
 from procedures.result import ProcedureResult
-from procedures.sentence_value import title_answer
+from procedures.sentence_value import sentence_for_value, title_answer
 from procedures.spans import spans_of
 from tkg.memory import Memory
 from tkg.models import Evidence
@@ -111,3 +111,14 @@ def test_a_street_after_a_preposition_is_a_place(text: str, kind: str, wanted: l
 ])
 def test_a_verbs_object_is_not_its_time_or_place(text: str, verb: str, wanted: list[str]) -> None:
     assert [s.text for s in _objects_of(next(parse(text).sents), verb)] == wanted
+
+
+@pytest.mark.parametrize(("question", "sentence", "abstains"), [
+    ("Which crumble does Tam prefer now?", "No apology needed.", True),  # names no crumble
+    ("Which crumble does Tam prefer now?", "The plum crumble, every time.", False),  # says the category
+    ("Which crumble did Tam make?", "No apology needed.", False),  # not asked as it is now: it stands
+])
+def test_a_thing_as_it_is_now_is_never_a_sentence_that_names_none(question: str, sentence: str,
+                                                                   abstains: bool) -> None:
+    got = sentence_for_value(parse_question(question), _copied(sentence, sentence), {}, [])
+    assert (got is not None and got.answer == "No information available") == abstains
