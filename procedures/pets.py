@@ -36,6 +36,7 @@ from .about import Subject
 from .backfill import turn_evidence
 from .group_turns import turns_containing, turns_with_terms
 from .reader import Reading
+from .span_words import CHAT_WORDS
 
 if TYPE_CHECKING:
     from tkg.context import Context
@@ -46,8 +47,16 @@ _SMALL = re.compile(r"\b[a-z]{3,}\b")
 _OPENING = re.compile(r"(?:^|[.!?…:;\"(]|\n)\W*$")  # what comes before a word opening a sentence
 _PLACE_BEFORE = re.compile(r"\b(?:in|to|from|at|near|around|across|visit(?:ed|ing)?|via|outside)\s+$", re.I)
 _NAME = re.compile(r"\b[A-Z][a-z]{2,}\b")
-# a name given in small letters: "we got a dog. rescue collie cross. called pilot"
-_CALLED = re.compile(r"\b(?:called|named)\s+([a-z]{3,})\b")
+# a name given in small letters ("we got a dog. rescue collie cross. called pilot"), or given alone
+# right after the sentence that got the pet ("dev got a cat. pickle.", "adopted a greyhound. Nimbus.")
+_REPLIES = frozenset("""yes yeah yep yup nope nah okay anyway anyways sure thanks cheers wow right well
+    fine true exactly honestly seriously definitely absolutely totally agreed welcome sorry hello hey
+    bye""".split())
+# the species a pet is named with ("a retired greyhound. Nimbus.", "a kitten called biscuit")
+_DOG_WORDS = frozenset("""dog puppy pup mutt beagle bulldog collie corgi dachshund greyhound husky labrador
+    lurcher poodle pug retriever shepherd spaniel terrier whippet""".split())
+_CAT_WORDS = frozenset("cat kitten kitty tabby".split())
+_CALLED = re.compile(r"\b(?:called|named)\s+([a-z]{3,})\b|[.!?]\s+([A-Za-z]{3,})\s*(?:[.!?]|$)")
 # what a pet is said to have or do, whatever it is (whole words)
 _PET = re.compile(
     r"\b(?:vets?|vet's|paws?|fur|furry|tail|treats|kibble|collar|microchip\w*|groom\w*|kennels?|cone|neutered|"
@@ -111,12 +120,19 @@ def infer_pets(turns: Sequence[tuple[str, str]], speakers: Sequence[str]) -> lis
     small_kinds: dict[str, Counter[str]] = {}
     for i, (speaker, text) in enumerate(turns):
         for m in _CALLED.finditer(text):
-            window = text[max(0, m.start() - 80):m.end() + 80]
-            if _PET.search(window) or _CAT.search(window) or _DOG.search(window):
-                small.setdefault(m.group(1), set()).add(i)
-                small_by.setdefault(m.group(1), Counter())[speaker] += 3  # who names it has it
-                small_kinds.setdefault(m.group(1), Counter()).update(
-                    {"cat": len(_CAT.findall(window)), "dog": len(_DOG.findall(window))})
+            given = (m.group(1) or m.group(2)).lower()
+            before = text[:m.start() + 1]
+            # for a name alone, the sentence before it
+            told = before[max(before.rfind(c, 0, len(before) - 1) for c in ".!?") + 1:]
+            window = text[max(0, m.start() - 80):m.end() + 80] if m.group(1) else told
+            if given not in CHAT_WORDS | _REPLIES and given not in ANIMALS and (
+                    _PET.search(window) or _CAT.search(window) or _DOG.search(window)):
+                small.setdefault(given, set()).add(i)
+                small_by.setdefault(given, Counter())[speaker] += 3  # who names it has it
+                told_words = set(_SMALL.findall(window.lower()))
+                small_kinds.setdefault(given, Counter()).update(
+                    {"cat": len(_CAT.findall(window)) + 2 * bool(told_words & _CAT_WORDS),
+                     "dog": len(_DOG.findall(window)) + 2 * bool(told_words & _DOG_WORDS)})
         for m in _NAME.finditer(text):
             name = m.group(0)
             if name.lower() in said or name.lower() in ANIMALS or _PET.fullmatch(name):

@@ -117,7 +117,13 @@ def test_a_name_given_small_counts_for_the_pet_and_its_owner() -> None:
     turns = [("Odo", "so we got a dog. rescue lurcher, called captain"),
              ("Mae", "A dog! Captain is a grand name. Does he sleep at night?"),
              ("Mae", "Is Captain behaving?")]
-    assert [(p.name, p.owner) for p in infer_pets(turns, ("Odo", "Mae"))] == [("Captain", "Odo")]
+    found = [(p.name, p.species, p.owner) for p in infer_pets(turns, ("Odo", "Mae"))]
+    assert found == [("Captain", "dog", "Odo")]
+    # a name alone after the sentence that got the pet, its species from that sentence
+    alone = [("Odo", "juno got a kitten. bramble. she climbs the curtains"),
+             ("Mae", "A kitten called Bramble! Give Bramble a cuddle from me")]
+    found = [(p.name, p.species, p.owner) for p in infer_pets(alone, ("Odo", "Mae"))]
+    assert found == [("Bramble", "cat", "Odo")]
     # a person given small ("my boss is called dana") is no pet, with or without a pet word near
     people = [("Odo", "my new boss is called dana, strict but fair"),
               ("Mae", "Dana sounds fine. My dog hates Mondays")]
