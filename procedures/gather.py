@@ -34,9 +34,10 @@ from .stated import negated
 
 T = TypeVar("T")
 # verbs (by lemma) and verb + particle phrases that end holding, owning, living or belonging
-_ENDING_VERBS = frozenset("die sell lose leave quit rehome scrap bury kill euthanise euthanize".split())
+_ENDING_VERBS = frozenset("die sell lose leave quit rehome scrap bury kill euthanise euthanize divorce dump"
+                          .split())
 _ENDING_PARTICLES = {("pass", "away"), ("give", "away"), ("move", "out"), ("put", "down"), ("give", "up"),
-                     ("drop", "out")}
+                     ("drop", "out"), ("split", "up"), ("break", "up")}  # "Theo and I have split up"
 _LOSS_VERBS = frozenset("die lose kill sell rehome".split())
 # verbs that lose a named animal only when a creature, not a person, does it ("a fox got Cleo")
 _TAKEN_BY = frozenset("take get eat grab snatch".split())

@@ -36,7 +36,7 @@ from .bridge import (
 )
 from .calloff import OUTCOME, followed, question_nouns
 from .event_turns import continuing_turns, event_window, read_event, subject_turns
-from .gather import same_value
+from .gather import denied, ending, same_value
 from .graph_values import graph_candidates, of_category, said_by_other_verb, slot_verbs
 from .group_turns import before_history, replies_to, turns_before
 from .held import count_reading, sale_reading, still_held
@@ -293,6 +293,19 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     trace["choice"] = how
     if asked.many and subject is not None:  # a list: no value later denied; "now": none since ended
         chosen = still_held(ctx, group, subject, chosen, turns, trace, latest=latest)
+    elif latest and window is None and subject is not None and chosen and asked.kind == "person" \
+            and chosen[0].source != "graph":  # an edge's slot has closed what ended already
+        # a partner ended since named ("Theo and I have split up", "she left him"): a person said since
+        # answers, if one is well supported; none said since, no information
+        top = chosen[0]
+        pool = dedupe(turns + subject_turns(ctx, group, subject, content_terms(top.value)))
+        ended = denied(top.value, pool, top.when) or ending(top.value, pool, top.when)
+        if ended is not None:
+            since = ended.valid_at or FAR_PAST
+            since_then = [c for c in graph + turn_cands
+                          if norm(c.value) != norm(top.value) and c.when is not None and c.when >= since]
+            chosen, how = choose(asked, since_then, latest=True, window=None)
+            trace["choice"] = {**how, "ended": {top.value: ended.source_ref}}
     if not chosen and kinds is not None:
         again = read(ctx, q, group, mode=mode, as_of=as_of, result=result, predicate=predicate,
                      by_category=False)

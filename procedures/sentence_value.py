@@ -21,11 +21,15 @@ from .reader import Reading, no_information
 from .result import ProcedureResult
 from .spans import spans_of
 
+_PRONOUNS = frozenset("him her it them me us you".split())  # a two-word sentence says one: "keep him."
+
 
 def echoed(result: ProcedureResult) -> bool:
     """The procedure's answer is a whole sentence copied from a turn, not a value read out of one."""
     low = " ".join(result.answer.split()).lower()
-    sentence = len(low.split()) >= 5 or (len(low.split()) >= 3 and low[-1:] in ".!?")  # "also sad news."
+    words = low.split()
+    sentence = len(words) >= 5 or (len(words) >= 3 and low[-1:] in ".!?") or (  # "also sad news."
+        len(words) == 2 and low[-1:] in ".!?" and bool({w.strip(".!?") for w in words} & _PRONOUNS))
     return sentence and any(low in " ".join(e.text.split()).lower() for e in result.evidence)
 
 

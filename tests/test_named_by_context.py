@@ -33,6 +33,7 @@ def made(mem: Memory) -> tuple[Memory, str]:
     ("Which football team does Noor support now?", "Millbrook United", "D3:1"),
     ("Which football team did Noor support in 2023?", "Ashford Rovers", "D1:3"),
     ("Which band is Felix into now?", "slow tide radio", "D4:1"),  # written small
+    ("Who was Noor's boyfriend in June 2024?", "Jonah", "D5:1"),
 ])
 def test_a_name_beside_what_is_done_with_its_kind_answers(made: tuple[Memory, str], question: str, value: str,
                                                           ref: str) -> None:
@@ -46,6 +47,7 @@ def test_a_name_beside_what_is_done_with_its_kind_answers(made: tuple[Memory, st
     "Which football team does Felix support?",
     "Which band did Felix like in 2023?",
     "What does Felix do for work now?",  # not "pilot": his dog is called that
+    "Who is Noor's boyfriend now?",  # not Jonah: "Jonah and I have split up"
 ])
 def test_a_team_or_band_never_named_is_no_information(made: tuple[Memory, str], question: str) -> None:
     m, group = made
