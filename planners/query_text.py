@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import lru_cache
 
-from tkg.text import STOPWORDS, words
+from tkg.text import STOPWORDS, content_terms, words
 from tkg.timeparse import find_times
 
 MAX_WORDS = 32  # bounds the engine's work (Lucene's clause limit is far above this)
@@ -164,3 +164,19 @@ def with_date_words(q: QueryText) -> QueryText:
     anything was said, where only the words of a later turn ("last summer") can find it."""
     content = _content(words(q.question))
     return replace(q, words=tuple(content), fts=" ".join(content), when=None, when_text="")
+
+
+_AT_NAME = re.compile(r"\b(?:at|for|with)\s+((?:[A-Z][\w&'’-]*\s?)+)")
+
+
+def employer_named(question: str) -> frozenset[str]:
+    """The stemmed words of a name the question puts after "at", "for" or "with" ("what job did he take
+    at Tallyho Brewing"): the employer a role is asked of; not a name the question dates by ("when he
+    joined Fjordbyte").
+
+    >>> sorted(employer_named("What job did Marcus take at Tallyho Brewing?"))
+    ['brew', 'tallyho']
+    >>> employer_named("What was Tobias's job title when he joined Fjordbyte?")
+    frozenset()
+    """
+    return frozenset(content_terms(" ".join(_AT_NAME.findall(question))))

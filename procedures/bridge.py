@@ -30,8 +30,9 @@ from tkg.text import content_terms, stems_of, tokenize
 
 from .about import Subject
 from .bridge_replies import answered_name, fragment_named, kin_owner, named_before
+from .choice import choose
 from .group_turns import replies_to
-from .reader import FAR_FUTURE, Candidate, candidates, choose, norm
+from .reader import FAR_FUTURE, Candidate, candidates, norm
 from .roles import named_for_role, role_bases
 from .slots import FAR_PAST, lexicon_for
 from .walker import walk

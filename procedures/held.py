@@ -1,5 +1,6 @@
 """What a subject holds, read from their turns: how many of a thing after every count they state, which
-listed values are still held, and who sold or bought a thing and for how much.
+listed values (or the person chosen for "now") are still held, and who sold or bought a thing and for
+how much.
 
 Steps of `procedures.reading.read` that stand on their own: each returns a `Reading` (or the kept
 candidates), or None when the turns do not say, and the reading goes on.
@@ -9,16 +10,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from planners.asked import Asked
 from planners.question import Question
 from tkg.models import Evidence
 from tkg.text import content_terms
 
 from .about import Subject
 from .backfill import turn_evidence
+from .choice import choose
 from .event_turns import subject_turns
 from .gather import count_held, denied, ending
 from .group_turns import replies_to, turns_before, turns_with_terms
-from .reader import Candidate, Reading
+from .reader import Candidate, Reading, norm
+from .slots import FAR_PAST
 from .synthesis import dedupe
 from .transactions import read_sale, sale_question
 
@@ -63,6 +67,24 @@ def still_held(ctx: Context, group: str, subject: Subject, chosen: list[Candidat
     if ended:
         trace["ended"] = ended
     return kept
+
+
+def held_since(ctx: Context, group: str, subject: Subject, asked: Asked, chosen: list[Candidate],
+               cands: list[Candidate], turns: list[Evidence], trace: dict[str, Any]) -> list[Candidate]:
+    """The person chosen for "now" (``chosen``, newest first), unless a later turn ends or denies the
+    relation with them ("Theo and I have split up", "we broke up"): then the latest well-supported of
+    the ``cands`` said since that turn, or none (no information). ``trace["choice"]`` says which ended."""
+    top = chosen[0]
+    pool = dedupe(turns + subject_turns(ctx, group, subject, content_terms(top.value)))
+    ended = denied(top.value, pool, top.when) or ending(top.value, pool, top.when)
+    if ended is None:
+        return chosen
+    since = ended.valid_at or FAR_PAST
+    since_then = [c for c in cands
+                  if norm(c.value) != norm(top.value) and c.when is not None and c.when >= since]
+    chosen, how = choose(asked, since_then, latest=True, window=None)
+    trace["choice"] = {**how, "ended": {top.value: ended.source_ref}}
+    return chosen
 
 
 def sale_reading(ctx: Context, q: Question, group: str, subject: Subject | None, turns: list[Evidence],

@@ -40,7 +40,7 @@ def leading(kind: str | None, how: dict[str, Any], cands: list[Candidate], chose
             trace: dict[str, Any], *, ranked: list[Evidence] | None = None, most: int = 2) -> list[Evidence]:
     """The turns that lead the evidence of the ``chosen`` value of a well-typed ``kind`` (None: an
     untyped value or a list, which keep the procedure's ranking). Chosen by time (``how``, the trace
-    of `reader.choose`, names the turns that dated it): the chosen candidates' turns, the ``most``
+    of `choice.choose`, names the turns that dated it): the chosen candidates' turns, the ``most``
     newest that dated it, and for a `RESTATED` kind the newest of ``turns`` said by the ``window``'s
     end that the subject says or is named in and that name the value (none after an "after X"
     window: the first value said then answers). Else a chosen candidate from a graph edge: its

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from planners.asked import Asked, kind_of_noun
-from planners.query_text import names_in
+from planners.query_text import employer_named, names_in
 from planners.question import Question
 from tkg.models import Fact
 from tkg.nlp import parse, parse_many
@@ -35,11 +35,12 @@ from .bridge import (
     verb_relation,
 )
 from .calloff import OUTCOME, followed, question_nouns
+from .choice import choose
 from .event_turns import continuing_turns, event_window, read_event, subject_turns
-from .gather import denied, ending, same_value
+from .gather import same_value
 from .graph_values import graph_candidates, of_category, said_by_other_verb, slot_verbs
 from .group_turns import before_history, replies_to, turns_before
-from .held import count_reading, sale_reading, still_held
+from .held import count_reading, held_since, sale_reading, still_held
 from .lead import leading
 from .members import category_of, kind_words, member_facts
 from .pets import group_pets, owned_pets, pet_reading
@@ -49,7 +50,6 @@ from .reader import (
     NEWER,
     Reading,
     candidates,
-    choose,
     cue_terms,
     may_hold,
     no_information,
@@ -262,7 +262,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         ctx, asked, subject, turns, cue_set, speakers, excluded, verb,
         attribute="bridge" in trace or mode != "relation_chain", before=turns_before(ctx, group, turns, back),
         replies=replies_to(ctx, group, turns),
-        residence=home, members=kinds)
+        residence=home, members=kinds,
+        employer=employer_named(question) if asked.kind == "role" else frozenset())
     if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb
         turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event
     if verb and asked.kind in TYPED - {"number"}:  # "who looked after her hens": who *looks after* them
@@ -295,17 +296,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         chosen = still_held(ctx, group, subject, chosen, turns, trace, latest=latest)
     elif latest and window is None and subject is not None and chosen and asked.kind == "person" \
             and chosen[0].source != "graph":  # an edge's slot has closed what ended already
-        # a partner ended since named ("Theo and I have split up", "she left him"): a person said since
-        # answers, if one is well supported; none said since, no information
-        top = chosen[0]
-        pool = dedupe(turns + subject_turns(ctx, group, subject, content_terms(top.value)))
-        ended = denied(top.value, pool, top.when) or ending(top.value, pool, top.when)
-        if ended is not None:
-            since = ended.valid_at or FAR_PAST
-            since_then = [c for c in graph + turn_cands
-                          if norm(c.value) != norm(top.value) and c.when is not None and c.when >= since]
-            chosen, how = choose(asked, since_then, latest=True, window=None)
-            trace["choice"] = {**how, "ended": {top.value: ended.source_ref}}
+        chosen = held_since(ctx, group, subject, asked, chosen, graph + turn_cands, turns, trace)
     if not chosen and kinds is not None:
         again = read(ctx, q, group, mode=mode, as_of=as_of, result=result, predicate=predicate,
                      by_category=False)

@@ -34,6 +34,7 @@ def made(mem: Memory) -> tuple[Memory, str]:
     ("Which football team did Noor support in 2023?", "Ashford Rovers", "D1:3"),
     ("Which band is Felix into now?", "slow tide radio", "D4:1"),  # written small
     ("Who was Noor's boyfriend in June 2024?", "Jonah", "D5:1"),
+    ("What job did Noor take at Brightwater Labs?", "Junior analyst", "D8:1"),  # the turn naming it
 ])
 def test_a_name_beside_what_is_done_with_its_kind_answers(made: tuple[Memory, str], question: str, value: str,
                                                           ref: str) -> None:

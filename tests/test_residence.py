@@ -11,7 +11,8 @@ import pytest
 
 from planners.asked import asked_for
 from procedures.about import Subject
-from procedures.reader import SUPPORT, candidates, choose
+from procedures.choice import choose
+from procedures.reader import SUPPORT, candidates
 from procedures.residence import lives_question, named_home, residence_scale, taken_back
 from procedures.spans import spans_of
 from tkg.models import Evidence

@@ -1,0 +1,109 @@
+"""Choosing among the reader's candidate values: the best supported, the latest well-supported for
+"now", the one said by a window's end for "as of", the first said after an event for "after X",
+or every well-supported value for a list. The candidates come from `procedures.reader`; the
+trace names how the choice was made and which turns dated it (`procedures.lead` shows them first).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from planners.asked import Asked
+
+from .gather import merge_variants
+from .reader import FAR_FUTURE, NAMED_KINDS, SUPPORT, THING_SUPPORT, WINDOW_SUPPORT, Candidate, norm
+from .slots import FAR_PAST
+from .synthesis import format_day
+
+
+def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[datetime, datetime] | None,
+           members: bool = False) -> tuple[list[Candidate], dict[str, Any]]:
+    """The answering candidates: the best, the latest well-supported, the one valid in the window,
+    or every well-supported value for a list (with ``members``, every value tied to the asked
+    category that reaches the support, however far below the best)."""
+    groups: dict[str, list[Candidate]] = {}
+    for c in cands:
+        groups.setdefault(norm(c.value), []).append(c)
+    _merge_nested(groups)
+    if asked.many:  # a list names each value once, however it was spelled
+        merge_variants(groups)
+    support = {k: max(c.score for c in cs) + 0.15 * (len(cs) - 1) for k, cs in groups.items()}
+    need = THING_SUPPORT if asked.kind == "thing" and not asked.many else SUPPORT
+    strong = {k: s for k, s in support.items() if s >= need}
+    trace: dict[str, Any] = {"values": {groups[k][0].value: round(s, 3) for k, s in
+                                        sorted(support.items(), key=lambda kv: -kv[1])[:8]}}
+    if not strong:
+        return [], {**trace, "chosen_by": "nothing reached the support needed", "support_needed": need}
+    best = max(strong.values())
+    # "now" and "as of" weigh every well-supported value by when it was said; the best and a
+    # list keep only values near the best
+    # (sorted, so that ties break the same way in every process: never by a set's hash order)
+    keep = sorted(strong) if (latest or window is not None) and not asked.many else sorted(
+        k for k, s in strong.items() if s >= 0.5 * best)
+
+    def top(k: str) -> Candidate:
+        return max(groups[k], key=lambda c: c.score)
+
+    def statements(k: str, until: datetime | None = None) -> list[Candidate]:  # well supported, newest first
+        return sorted((c for c in groups[k] if c.when and c.score >= SUPPORT * 0.8
+                       and (until is None or c.when <= until)),
+                      key=lambda c: c.when or FAR_PAST, reverse=True)
+
+    def last_said(k: str, until: datetime | None = None) -> datetime:
+        return next((c.when for c in statements(k, until) if c.when), FAR_PAST)
+
+    def dated(said: list[Candidate]) -> list[str]:  # the turns that date a choice by time, for the evidence
+        return list(dict.fromkeys(c.evidence.source_ref for c in said if c.evidence.source_ref))
+
+    if asked.many:  # every edge of the kind, and the turns' values near the best of them
+        said = [s for k, s in strong.items() if all(c.source != "graph" for c in groups[k])]
+        keep = sorted(k for k, s in strong.items() if any(c.source == "graph" for c in groups[k])
+                      or members or s >= 0.4 * max(said, default=0.0))
+        chosen = sorted((top(k) for k in keep), key=lambda c: (c.when or FAR_PAST, norm(c.value)))
+        return chosen, {**trace, "chosen_by": "every well-supported value"}
+    if window is not None and window[1] >= FAR_FUTURE:  # "after X": the first value said after it
+        after = [
+            c for k in keep for c in groups[k] if c.when and c.when >= window[0] and c.score >= SUPPORT * 0.8
+        ]
+        if after:
+            first = min(after, key=lambda c: (c.when or FAR_PAST, -c.score, norm(c.value)))
+            return [top(norm(first.value))], {
+                **trace,
+                "chosen_by": f"the first said after {format_day(window[0])}",
+                "dated_by": dated([first]),
+            }
+    elif window is not None:
+        start, end = window
+        before = [k for k in keep if any(c.when and c.when <= end for c in groups[k])]
+        if not before:  # the slot is held (a value was said later): the best one said by then, if fair
+            fair = [k for k, s in support.items() if s >= WINDOW_SUPPORT and asked.kind in NAMED_KINDS
+                    and any(c.when and c.when <= end and c.score >= WINDOW_SUPPORT for c in groups[k])]
+            trace["chosen_by"] = f"the best fairly supported value said by {format_day(end)}" if fair else \
+                f"nothing well supported was said by {format_day(end)}"
+            return ([top(max(fair, key=lambda k: (support[k], k)))] if fair else []), trace
+        # values said the same day (one conversation) are said together: the better supported answers
+        k = max(before, key=lambda k: (last_said(k, end).date(), strong[k], k))
+        return [top(k)], {**trace, "chosen_by": f"the latest said by {format_day(end)}",
+                          "dated_by": dated(statements(k, end))}
+    if latest:
+        k = max(keep, key=lambda k: (last_said(k), strong[k], k))
+        return [top(k)], {**trace, "chosen_by": "the latest well-supported value",
+                          "dated_by": dated(statements(k))}
+    k = max(keep, key=lambda k: (strong[k], last_said(k), k))
+    return [top(k)], {**trace, "chosen_by": "the best-supported value"}
+
+
+def _merge_nested(groups: dict[str, list[Candidate]]) -> None:
+    """A value said inside a longer one in the same turn joins it: "manager" in "engineering
+    manager", "Raman" in "Priya Raman" (the longer says more)."""
+    keys = sorted(groups, key=lambda k: -len(k.split()))
+    for short in sorted(groups, key=lambda k: len(k.split())):
+        for long in keys:
+            if long == short or len(long.split()) <= len(short.split()) or short not in groups \
+                    or long not in groups:
+                continue
+            if f" {short} " in f" {long} " and {c.evidence.episode for c in groups[short]} & {
+                    c.evidence.episode for c in groups[long]}:
+                groups[long].extend(groups.pop(short))
+                break
