@@ -70,21 +70,22 @@ def still_held(ctx: Context, group: str, subject: Subject, chosen: list[Candidat
 
 
 def held_since(ctx: Context, group: str, subject: Subject, asked: Asked, chosen: list[Candidate],
-               cands: list[Candidate], turns: list[Evidence], trace: dict[str, Any]) -> list[Candidate]:
-    """The person chosen for "now" (``chosen``, newest first), unless a later turn ends or denies the
-    relation with them ("Theo and I have split up", "we broke up"): then the latest well-supported of
-    the ``cands`` said since that turn, or none (no information). ``trace["choice"]`` says which ended."""
+               cands: list[Candidate], turns: list[Evidence], how: dict[str, Any],
+               ) -> tuple[list[Candidate], dict[str, Any]]:
+    """The person chosen for "now" (``chosen``, newest first, as ``how`` says), unless a later turn
+    ends or denies the relation with them ("Theo and I have split up", "we broke up"): then the latest
+    well-supported of the ``cands`` said since that turn, or none (no information), and how, naming
+    the value that ended."""
     top = chosen[0]
     pool = dedupe(turns + subject_turns(ctx, group, subject, content_terms(top.value)))
     ended = denied(top.value, pool, top.when) or ending(top.value, pool, top.when)
     if ended is None:
-        return chosen
+        return chosen, how
     since = ended.valid_at or FAR_PAST
     since_then = [c for c in cands
                   if norm(c.value) != norm(top.value) and c.when is not None and c.when >= since]
     chosen, how = choose(asked, since_then, latest=True, window=None)
-    trace["choice"] = {**how, "ended": {top.value: ended.source_ref}}
-    return chosen
+    return chosen, {**how, "ended": {top.value: ended.source_ref}}
 
 
 def sale_reading(ctx: Context, q: Question, group: str, subject: Subject | None, turns: list[Evidence],

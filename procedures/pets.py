@@ -47,8 +47,7 @@ _SMALL = re.compile(r"\b[a-z]{3,}\b")
 _OPENING = re.compile(r"(?:^|[.!?…:;\"(]|\n)\W*$")  # what comes before a word opening a sentence
 _PLACE_BEFORE = re.compile(r"\b(?:in|to|from|at|near|around|across|visit(?:ed|ing)?|via|outside)\s+$", re.I)
 _NAME = re.compile(r"\b[A-Z][a-z]{2,}\b")
-# a name given in small letters ("we got a dog. rescue collie cross. called pilot"), or given alone
-# right after the sentence that got the pet ("dev got a cat. pickle.", "adopted a greyhound. Nimbus.")
+# words a reply may be alone in a sentence ("Yes."), never a pet's name given alone
 _REPLIES = frozenset("""yes yeah yep yup nope nah okay anyway anyways sure thanks cheers wow right well
     fine true exactly honestly seriously definitely absolutely totally agreed welcome sorry hello hey
     bye""".split())
@@ -56,6 +55,8 @@ _REPLIES = frozenset("""yes yeah yep yup nope nah okay anyway anyways sure thank
 _DOG_WORDS = frozenset("""dog puppy pup mutt beagle bulldog collie corgi dachshund greyhound husky labrador
     lurcher poodle pug retriever shepherd spaniel terrier whippet""".split())
 _CAT_WORDS = frozenset("cat kitten kitty tabby".split())
+# a name given in small letters ("we got a dog. rescue collie cross. called pilot"), or given alone
+# right after the sentence that got the pet ("dev got a cat. pickle.", "adopted a greyhound. Nimbus.")
 _CALLED = re.compile(r"\b(?:called|named)\s+([a-z]{3,})\b|[.!?]\s+([A-Za-z]{3,})\s*(?:[.!?]|$)")
 # what a pet is said to have or do, whatever it is (whole words)
 _PET = re.compile(

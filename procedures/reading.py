@@ -296,7 +296,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         chosen = still_held(ctx, group, subject, chosen, turns, trace, latest=latest)
     elif latest and window is None and subject is not None and chosen and asked.kind == "person" \
             and chosen[0].source != "graph":  # an edge's slot has closed what ended already
-        chosen = held_since(ctx, group, subject, asked, chosen, graph + turn_cands, turns, trace)
+        chosen, how = held_since(ctx, group, subject, asked, chosen, graph + turn_cands, turns, how)
+        trace["choice"] = how
     if not chosen and kinds is not None:
         again = read(ctx, q, group, mode=mode, as_of=as_of, result=result, predicate=predicate,
                      by_category=False)
