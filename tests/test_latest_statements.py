@@ -14,7 +14,8 @@ from reliability.common import ingested
 
 from planners.asked import asked_for
 from planners.hop_planner import find_mentions
-from procedures.reader import Candidate, choose
+from procedures.choice import choose
+from procedures.reader import Candidate
 from procedures.stated import hypothetical, past_state
 from tkg.extract.engine import extract
 from tkg.ingest.resolve import EntityResolver

@@ -10,8 +10,9 @@ import pytest
 
 from planners.asked import asked_for
 from planners.question import parse as parse_question
+from procedures.choice import choose
 from procedures.premise import check, last_word_calls_off
-from procedures.reader import Candidate, choose
+from procedures.reader import Candidate
 from procedures.result import ProcedureResult
 from procedures.sentence_value import sentence_for_value
 from procedures.spans import spans_of

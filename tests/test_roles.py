@@ -13,7 +13,8 @@ from reliability.common import ingested
 
 from planners.asked import Asked
 from procedures.about import Subject
-from procedures.reader import KIND_CUES, Candidate, choose
+from procedures.choice import choose
+from procedures.reader import KIND_CUES, Candidate
 from procedures.reading import present
 from procedures.roles import joint_role, named_for_role, role_bases
 from procedures.spans import spans_of
