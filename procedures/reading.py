@@ -114,8 +114,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     listing = asked.many and mode == "aggregation"  # a list reads all the subject's turns
     home = predicate == "lives_in" and not asked.many and lives_question(question)
     every = listing or home and subject is not None and subject.speaker  # so does where a speaker lives
-    # "what does she ride now": the turns naming a member of the category ("an electric scooter") too
-    # and for a thing known by its name, the turns saying what is done with one ("a match", "on repeat")
+    # the turns naming a member of the category ("an electric scooter"), or what is done with one ("a gig")
     members_of = (SPAN_MEMBERS.get(asked.head, frozenset()) if asked.kind == "thing" and not listing else
                   frozenset()) | NAMED_CONTEXT.get(asked.head, frozenset())
     turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set | content_terms(" ".join(
@@ -328,7 +327,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         # are often said by common nouns ("my old area", "a local charity") the spans do not type
         # "where does she work now" answered by the newest turn: a sentence is no place either
         typed = asked.kind in (TYPED if mode == "latest_version" else TYPED - {"place", "organisation"}) \
-            or asked.head in SPAN_MEMBERS or asked.head in NAMED_CONTEXT or asks_a_name(q)
+            or asked.head in SPAN_MEMBERS or asked.head in NAMED_CONTEXT or asks_a_name(q) \
+            or home and question.lower().startswith("where")  # "where does she live": a place, or none
         copied = echoed(result) or result.trace.get("answered_by") == "newest_chunks"  # "YESSS." is a turn's
         if not asked.yesno and (titled := title_answer(q, result, trace)) is not None:
             return titled  # a name was asked, and the copied sentence's turn quotes one title
