@@ -58,8 +58,7 @@ def still_held(ctx: Context, group: str, subject: Subject, chosen: list[Candidat
         if c.source == "graph":  # an edge's slot logic has already closed what ended or was called off
             kept.append(c)
             continue
-        pool = dedupe(turns + subject_turns(ctx, group, subject, content_terms(c.value)))
-        ev = denied(c.value, pool, c.when) or (ending(c.value, pool, c.when) if latest else None)
+        ev = _ended(ctx, group, subject, c, turns, latest=latest)
         if ev is None:
             kept.append(c)
         else:
@@ -67,6 +66,14 @@ def still_held(ctx: Context, group: str, subject: Subject, chosen: list[Candidat
     if ended:
         trace["ended"] = ended
     return kept
+
+
+def _ended(ctx: Context, group: str, subject: Subject, c: Candidate, turns: list[Evidence], *,
+           latest: bool) -> Evidence | None:
+    """The turn, said since ``c`` was, that denies its value or, for what is held ``latest``, ends it;
+    read in ``turns`` and the subject's turns naming the value."""
+    pool = dedupe(turns + subject_turns(ctx, group, subject, content_terms(c.value)))
+    return denied(c.value, pool, c.when) or (ending(c.value, pool, c.when) if latest else None)
 
 
 def held_since(ctx: Context, group: str, subject: Subject, asked: Asked, chosen: list[Candidate],
@@ -77,8 +84,7 @@ def held_since(ctx: Context, group: str, subject: Subject, asked: Asked, chosen:
     well-supported of the ``cands`` said since that turn, or none (no information), and how, naming
     the value that ended."""
     top = chosen[0]
-    pool = dedupe(turns + subject_turns(ctx, group, subject, content_terms(top.value)))
-    ended = denied(top.value, pool, top.when) or ending(top.value, pool, top.when)
+    ended = _ended(ctx, group, subject, top, turns, latest=True)
     if ended is None:
         return chosen, how
     since = ended.valid_at or FAR_PAST

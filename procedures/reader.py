@@ -173,6 +173,7 @@ def candidates(
         sents = list(doc.sents)
         previous, *earlier = (before or {}).get(ev.episode, ("",))
         answered = (replies or {}).get(ev.episode, "")  # the other speaker's reply
+        elsewhere = bool(employer) and not employer & content_terms(ev.text)  # names no employer asked of
         # the turn answers a question the one before asked in the question's own words (ellipsis)
         asked_first = asked.kind in _REPLY_KINDS and previous.rstrip().endswith("?") \
             and bool(content_terms(previous) & cues)
@@ -271,7 +272,7 @@ def candidates(
                     scale *= 0.35  # "didn't get the job", "I'm over The Marigold Engine"
                 if races and not races & content_terms(told):
                     scale *= 0.3  # "did 7k on Sunday in 44 minutes" for "her time at the Robin Hood Half"
-                if employer and not employer & content_terms(ev.text):
+                if elsewhere:
                     scale *= 0.3  # "what job did he take at Tallyho Brewing": a role of a turn naming it
                 if asked.kind in _STATE_KINDS and when == ev.valid_at and past_state(doc[sp.start]):
                     scale *= 0.6  # "In Brazil I was a developer": held before the turn, when undated

@@ -180,8 +180,7 @@ def apposed_people(sent: Any, found: list[Span], head: str) -> list[Span]:
     return out
 
 
-# heads whose names a quote does not give: the title quoted beside a band or a team is its song or its chant
-_UNQUOTED = frozenset({"band", "artist", "singer", "team"})
+# a title quoted beside a band or a team is its song or its chant, never its name
 _QUOTES = frozenset("'\"‘’“”")
 
 
@@ -217,7 +216,7 @@ def named_in_context(sent: Any, head: str, kind: str) -> list[Span]:
         sure = 0.6 if here or done else 0.45 if beside else 0.0
         if sure and plausible(r) and not is_place_name(r.text) and not is_common_word(r.text) \
                 and not after_locative(sent, r.start) and not _apposed_other(doc[r.start : r.end], head) \
-                and not (head in _UNQUOTED and r.start > 0 and doc[r.start - 1].text in _QUOTES):
+                and not (r.start > 0 and doc[r.start - 1].text in _QUOTES):
             out.append(Span(r.text, kind, sure, r.start, r.end, cued=True, by_context=True))
     taken = {i for x in out for i in range(x.start, x.end)}
     for a, b in _liked(sent):  # texters write names small: "obsessed with chai & circuits now"
