@@ -252,6 +252,16 @@ def _done_to(s: Subject, token: Any, relation: frozenset[str], *, said_by: bool,
 _SELF_NOUNS = frozenset("life obsession favourite favorite fave fav addiction passion weakness jam".split())
 
 
+def _dropped_i(token: Any) -> bool:
+    """The token's clause is a sentence's main verb told without a subject, done or going on
+    ("Accepted an offer…", "Got the job!!", "moving to leeds"): in a turn, the speaker's own."""
+    verb = token
+    while verb.pos_ not in ("VERB", "AUX") and verb.head.i != verb.i:
+        verb = verb.head
+    return verb.dep_ == "ROOT" and verb.tag_ in ("VBD", "VBN", "VBG") and not any(
+        c.dep_ in ("nsubj", "nsubjpass", "expl") for c in verb.children)
+
+
 def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, ...], fallback: float,
                  relation: frozenset[str] = frozenset()) -> float:
     """How surely the clause holding ``token`` is about the subject, from its grammatical subject:
@@ -285,7 +295,8 @@ def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, .
         return 0.9  # "my dad got me an electric scooter": the one given it has it
     subj = clause_subject(token)
     if subj is None:
-        return fallback * 0.8
+        # "Accepted an offer at Lumen Health", "moving to leeds in june": the speaker's "I" left out
+        return 0.9 if said_by and _dropped_i(token) else fallback * 0.8
     words = " ".join(t.lower_ for t in subj.subtree)
     if s.named_in(words) and not any(c.dep_ == "poss" for c in subj.children):
         return 1.0
@@ -298,6 +309,8 @@ def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, .
         mine = _refers_to(s, poss, said_by=said_by, listener_ok=listener_ok)
         if subj.lemma_.lower() in relation or subj.lower_ in relation or (
                 subj.lemma_.lower() in _SELF_NOUNS and subj.head.lemma_ == "be"):  # "my new obsession is X"
+            return 0.9 if mine else (fallback * 0.5 if mine is None else 0.0)
+        if head.i == subj.i:  # "my bass is officially inaudible": the value is the possessed one, theirs
             return 0.9 if mine else (fallback * 0.5 if mine is None else 0.0)
         return 0.0  # "my sister moved to Oslo" is about the sister
     direct = _refers_to(s, subj, said_by=said_by, listener_ok=listener_ok)

@@ -128,6 +128,13 @@ def presupposed(q: Question) -> set[str]:
     return nouns | _DOG_WORDS if asked.head == "dog" else nouns
 
 
+def _titles(name: str, subject: Subject | None, question: str) -> bool:
+    """``name`` is a word said just before the subject's name, part of how they are called ("Nana
+    Rosa", "Uncle Tomás"), not a thing the question takes as given."""
+    return subject is not None and any(
+        re.search(rf"\b{re.escape(name)}\s+{re.escape(a)}\b", question, re.I) for a in subject.aliases)
+
+
 def says_name(name: str, text: str) -> bool:
     """Whether lower-case ``text`` says the lower-case ``name``: as a whole word, or for a long
     one-word name also misspelt (either side may be: people type fast).
@@ -256,6 +263,7 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
     focus = [n for n in q.named if subject is None or n.lower() not in subject.aliases]
     focus = [
         n for n in focus if n.lower() not in {s.lower() for s in speakers} and _names_a_thing(n, question)
+        and not _titles(n, subject, question)
     ]
     nouns = presupposed(q)
     need_names = {n.lower(): False for n in focus}

@@ -21,7 +21,7 @@ from .span_words import GREETING
 
 _HOME_VERBS = frozenset("live move relocate settle reside base be emigrate immigrate".split())
 _MOVE_VERBS = frozenset("move relocate emigrate immigrate transfer".split())
-_HOME_NOUNS = frozenset(
+HOME_NOUNS = frozenset(
     "flat apartment house place home room condo bedroom bed lease address neighbourhood neighborhood "
     "district suburb area street bungalow cottage terrace maisonette townhouse farmhouse dorm "
     "houseshare share".split()
@@ -86,7 +86,7 @@ def residence_scale(doc: Any, start: int, end: int) -> float:
         if lemma in _MOVE_VERBS:
             return 0.3  # the place the move left
         return 1.0 if gov.lower_ in GREETING or gov.is_sent_start else 0.6
-    if (lemma in _HOME_VERBS and lemma != "be") or lemma in _HOME_NOUNS or gov.lower_ in GREETING:
+    if (lemma in _HOME_VERBS and lemma != "be") or lemma in HOME_NOUNS or gov.lower_ in GREETING:
         return 1.0  # "moved to Leeds after the wedding" is still a move
     if event:
         return 0.4

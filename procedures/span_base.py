@@ -98,9 +98,15 @@ def plausible(span: Span) -> bool:
 def chat_words(tokens: Any) -> bool:
     """Tokens that are all chat words, never a name however they are tagged: interjections and
     greetings ("lol", "congrats", "omg"), pronouns shouted ("HE."), words drawn out ("noooo"),
-    and texting short forms ("wknd", "thurs")."""
+    texting short forms ("wknd", "thurs") and "-in" for "-ing" ("lookin")."""
     return all(t.tag_ == "UH" or t.pos_ in ("INTJ", "PRON", "PUNCT") or t.lower_ in CHAT_WORDS
-               or _DRAWN_OUT.search(t.lower_) for t in tokens)
+               or _DRAWN_OUT.search(t.lower_) or _dropped_g(t.text) for t in tokens)
+
+
+def _dropped_g(word: str) -> bool:
+    """A verb's "-ing" typed without its "g" ("lookin", "gettin", "nothin'"), never a name."""
+    low = word.rstrip("'’")
+    return low.islower() and low.endswith("in") and len(low) > 4 and is_common_word(low + "g")
 
 
 def pronominal(tokens: Any) -> bool:

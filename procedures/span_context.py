@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tkg.nlp import is_common_word, is_place_name
+from tkg.nlp import is_common_word, is_place_name, only_a_noun
 
 from .span_base import Span, after_locative, clean, plausible, proper_runs
 from .span_words import NAMED_CONTEXT, PEOPLE
@@ -145,8 +145,9 @@ def given_names(sent: Any, taken: set[int]) -> list[Span]:
         elif t.lower_ not in _NAMING or at >= sent.end:
             continue
         name = sent.doc[at]
-        if name.is_alpha and name.i not in taken and len(name.text) > 1 and not is_common_word(name.text) \
-                and not name.is_stop:
+        # "her name is joss": after "name is", a word English has only as a noun is a name too
+        common = is_common_word(name.text) and not (t.lower_ == "name" and only_a_noun(name.text))
+        if name.is_alpha and name.i not in taken and len(name.text) > 1 and not common and not name.is_stop:
             out.append(Span(name.text, "person", 0.75, name.i, name.i + 1))
     return out
 
@@ -211,11 +212,11 @@ def named_in_context(sent: Any, head: str, kind: str) -> list[Span]:
     doc = sent.doc
     out = []
     for r in proper_runs(sent):
-        last = doc[r.end - 1]
-        done = says(last.head) and last.head.pos_ == "VERB" and last.dep_ in ("nsubj", "dobj")
+        done = _done_with(doc[r.end - 1], says)
         sure = 0.6 if here or done else 0.45 if beside else 0.0
         if sure and plausible(r) and not is_place_name(r.text) and not is_common_word(r.text) \
-                and not after_locative(sent, r.start) and not _apposed_other(doc[r.start : r.end], head) \
+                and (done or not after_locative(sent, r.start)) \
+                and not _apposed_other(doc[r.start : r.end], head) \
                 and not (r.start > 0 and doc[r.start - 1].text in _QUOTES):
             out.append(Span(r.text, kind, sure, r.start, r.end, cued=True, by_context=True))
     taken = {i for x in out for i in range(x.start, x.end)}
@@ -227,6 +228,20 @@ def named_in_context(sent: Any, head: str, kind: str) -> list[Span]:
                 and not any(t.text in _QUOTES for t in doc[max(a - 1, 0) : b]):  # a quoted title is a song
             out.append(Span(words.text, kind, sure * 0.9, a, b, cued=True, by_context=True))
     return out
+
+
+def _done_with(last: Any, says: Any) -> bool:
+    """The name ending at ``last`` is what a verb of the category's doings is said of: its subject or
+    object ("Atleti won", "playing Velvet Harbour"), or through a preposition ("listening to Marigold
+    Static", "lost to Rovers"), past a word the tagger hung the name on ("to Marigold Static nonstop")."""
+    t = last
+    for _ in range(4):
+        if t.dep_ not in ("nsubj", "dobj", "pobj", "prep", "compound") or t.head.i == t.i:
+            return False
+        if t.dep_ in ("nsubj", "dobj", "prep") and says(t.head) and t.head.pos_ == "VERB":
+            return True
+        t = t.head
+    return False
 
 
 # "obsessed with X", "hooked on X", "addicted to X": what the speaker likes, however it is written

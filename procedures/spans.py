@@ -18,9 +18,8 @@ import re
 from typing import Any
 
 from planners.asked import ANIMALS
-from tkg.nlp import is_common_word, is_place_name, is_verb_word
+from tkg.nlp import is_common_word, is_name_place, is_place_name
 
-from .residence import named_home
 from .span_base import (
     Span,
     after_locative,
@@ -33,7 +32,6 @@ from .span_base import (
     plausible,
     pronominal,
     proper_runs,
-    street_name,
 )
 from .span_context import (
     apposed_people,
@@ -45,13 +43,12 @@ from .span_context import (
     workplaces,
 )
 from .span_numbers import numbers
+from .span_places import on_street, places
 from .span_words import (
     AHEAD,
     AHEAD_OR_DONE,
-    ALONG,
     DET,
     FAVOURITE,
-    LOCATIVE,
     NAMING,
     NER_KINDS,
     PEOPLE,
@@ -64,38 +61,6 @@ from .span_words import (
     STATUS_PHRASES,
     STATUS_WORDS,
 )
-
-
-def _street(sent: Any, span: Span) -> bool:
-    """A name that ends in a street word after a preposition of place ("her bakery *on Mill Lane*",
-    "off Hope Road") is a street, whatever the tagger says; "I met Rosa Lane" keeps its person."""
-    return street_name(sent.doc[span.start : span.end]) \
-        and span.start > sent.start and sent.doc[span.start - 1].lower_ in ALONG
-
-
-def _places(sent: Any) -> list[Span]:
-    out = [s for s in entity_spans(sent, NER_KINDS["place"], "place", 0.9)
-           if is_place_name(s.text) or s.text[:1].isupper()]
-    taken = {i for s in out for i in range(s.start, s.end)}
-    out += [Span(s.text, "place", 0.8, s.start, s.end) for s in entity_spans(sent, ("PERSON",), "place", 0.8)
-            if _street(sent, s) and not taken & set(range(s.start, s.end))]  # "on Mill Lane", tagged a person
-    taken = {i for s in out for i in range(s.start, s.end)}
-    toks = list(sent)
-    for n in (3, 2, 1):  # gazetteer names, longest first: "hong kong", "porto"
-        for j in range(len(toks) - n + 1):
-            window = toks[j : j + n]
-            prev = toks[j - 1].lower_ if j > 0 else ""
-            if any(t.i in taken for t in window) or not all(t.is_alpha for t in window) or not all(
-                    t.pos_ in ("PROPN", "NOUN", "X") or t.text[:1].isupper() for t in window) and not (
-                    n == 1 and prev in LOCATIVE and not is_verb_word(window[0].text)):
-                continue  # "moving to perth" tagged as a verb is still a place; "to split" is not
-            text = " ".join(t.text for t in window)
-            initial = window[0].i == sent.start and is_common_word(text)
-            back = is_place_name(text, locative=True) and named_home(sent.doc, window[-1].i + 1, [])
-            if (not initial and is_place_name(text, locative=prev in LOCATIVE)) or back:  # "X news: here"
-                out.append(Span(text, "place", 0.8, window[0].i, window[-1].i + 1))
-                taken.update(t.i for t in window)
-    return out
 
 
 def noun_chunks(sent: Any) -> tuple[Any, ...]:
@@ -209,7 +174,7 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
     for s in proper_runs(sent):
         if not any(i in taken for i in range(s.start, s.end)):
             names.append(Span(s.text, "name", 0.6, s.start, s.end))
-    names = [s for s in names if not _street(sent, s)]  # "a bakery on Mill Lane": where it is, not its name
+    names = [s for s in names if not on_street(sent, s)]  # "a bakery on Mill Lane": where it is, not its name
     return names + _given_names(sent, names)
 
 
@@ -342,6 +307,16 @@ def _without_opener(sent: Any, span: Span) -> Span | None:
     return Span(rest.text, span.kind, span.sure, start, span.end) if rest.text.strip(" '’s") else None
 
 
+def _without_texted_and(sent: Any, span: Span) -> Span:
+    """A name the tagger ran a texted "and" into ("joss n i got a place"), without it."""
+    end = span.end
+    while end - span.start > 1 and sent.doc[end - 1].text in ("n", "&", "N"):
+        end -= 1
+    if end == span.end:
+        return span
+    return Span(sent.doc[span.start : end].text, span.kind, span.sure, span.start, end)
+
+
 def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     """Every span of ``kind`` (a `planners.asked` kind) in the parsed sentence ``sent``; a span of
     pronouns and question words only ("it", "you") names nothing, nor does a thing with no noun.
@@ -352,11 +327,12 @@ def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     if kept is None:
         kept = tuple(
             s
-            for s in _spans_of(sent, kind, head)
+            for s in (_without_texted_and(sent, x) for x in _spans_of(sent, kind, head))
             if plausible(s)
             and not pronominal(sent.doc[s.start : s.end])
             and not (kind in _NAME_KINDS and chat_words(sent.doc[s.start : s.end]))
-            and not (kind in _NAME_KINDS | {"place"} and clausal(sent.doc[s.start : s.end]))
+            and not (kind in _NAME_KINDS | {"place"} and clausal(sent.doc[s.start : s.end])
+                     and not (s.end - s.start == 1 and is_name_place(s.text)))  # "leeds" tagged a verb
             and not (kind == "thing" and nameless(sent.doc[s.start : s.end]))
         )
         sent.doc.user_data[key] = kept
@@ -365,14 +341,14 @@ def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
 
 def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     if kind == "place":
-        found = _places(sent)
+        found = places(sent)
         return found + dwelling_places(sent, {i for p in found for i in range(p.start, p.end)})
     if kind == "organisation":
         orgs = entity_spans(sent, NER_KINDS["organisation"], "organisation", 0.9)
         taken = {i for s in orgs for i in range(s.start, s.end)}
-        places = {s.start for s in _places(sent)}
+        placed = {s.start for s in places(sent)}
         extra = [Span(s.text, "organisation", 0.5, s.start, s.end) for s in proper_runs(sent)
-                 if not any(i in taken for i in range(s.start, s.end)) and s.start not in places
+                 if not any(i in taken for i in range(s.start, s.end)) and s.start not in placed
                  and not any(t.ent_type_ == "PERSON" for t in sent.doc[s.start : s.end])]
         taken |= {i for s in extra for i in range(s.start, s.end)}
         former = [s for s in _former(sent) if not taken & set(range(s.start, s.end))]
@@ -397,7 +373,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
                  if t.i not in taken and t.is_lower and t.is_alpha and len(t.text) > 2 and not t.is_stop
                  and t.pos_ in ("PROPN", "NOUN", "ADJ", "X") and not _ordinary(t)]
         named = [p for p in people if not (is_place_name(p.text) and after_locative(sent, p.start))
-                 and not _street(sent, p)]
+                 and not on_street(sent, p)]
         given = given_names(sent, {i for p in named + extra for i in range(p.start, p.end)})
         lower = [p for p in lower if p.start not in {g.start for g in given}]
         found = named + [p for p in extra + lower if not is_place_name(p.text)] + given

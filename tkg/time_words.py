@@ -92,9 +92,10 @@ _NOT_PAST = frozenset(
 
 
 _PART_END = re.compile(r"[,:—–]|\s-\s")
-# a present-tense verb of its own in a comma-separated part ("i got the job, first shift is thurs"), or a
+# a present-tense verb of its own in a comma-separated part ("i got the job, first shift is thurs"; "we have a
+# gig on the 18th — sorry, the 25th, Marcus double-booked us"), or a
 # participle that leads a part after the first ("we found a flat, moving on the 1st of July")
-_PRESENT = re.compile(r"\b(?:is|are|am|starts|begins|opens|runs)\b", re.I)
+_PRESENT = re.compile(r"\b(?:is|are|am|has|have|starts|begins|opens|runs)\b", re.I)
 _LEADING_ING = re.compile(r"\s*(?:and\s+|then\s+)?[a-z]{2,}ing\b", re.I)
 
 

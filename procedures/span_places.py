@@ -1,0 +1,76 @@
+"""Place spans of one parsed sentence, for `procedures/spans.py`: what the tagger calls a place, a
+street after a preposition of place ("on Mill Lane", which the tagger may call a person), and the
+gazetteer's names, in capitals or texted small ("moved to porto", "leeds parking is a joke").
+
+Example::
+
+    >>> from tkg.nlp import parse
+    >>> [s.text for s in places(parse("first night in the bristol flat, seagulls everywhere")[:])]
+    ['bristol']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tkg.nlp import is_common_word, is_name_place, is_place_name, is_verb_word
+
+from .residence import HOME_NOUNS, named_home
+from .span_base import Span, entity_spans, street_name
+from .span_words import ALONG, DET, LOCATIVE, NER_KINDS
+
+
+def on_street(sent: Any, span: Span) -> bool:
+    """A name that ends in a street word after a preposition of place ("her bakery *on Mill Lane*",
+    "off Hope Road") is a street, whatever the tagger says; "I met Rosa Lane" keeps its person."""
+    return street_name(sent.doc[span.start : span.end]) \
+        and span.start > sent.start and sent.doc[span.start - 1].lower_ in ALONG
+
+
+def places(sent: Any) -> list[Span]:
+    """The places a sentence names: tagged ones, streets after a preposition of place, and gazetteer
+    names (lower-case ones after a locative, or English has them only as names: `_bare_place`)."""
+    out = [s for s in entity_spans(sent, NER_KINDS["place"], "place", 0.9)
+           if is_place_name(s.text) or s.text[:1].isupper()]
+    taken = {i for s in out for i in range(s.start, s.end)}
+    # "on Mill Lane", tagged a person
+    out += [Span(s.text, "place", 0.8, s.start, s.end) for s in entity_spans(sent, ("PERSON",), "place", 0.8)
+            if on_street(sent, s) and not taken & set(range(s.start, s.end))]
+    taken = {i for s in out for i in range(s.start, s.end)}
+    toks = list(sent)
+    for n in (3, 2, 1):  # gazetteer names, longest first: "hong kong", "porto"
+        for j in range(len(toks) - n + 1):
+            window = toks[j : j + n]
+            prev = toks[j - 1].lower_ if j > 0 else ""
+            bare = n == 1 and _bare_place(toks, j)
+            if any(t.i in taken for t in window) or not all(t.is_alpha for t in window) or not all(
+                    t.pos_ in ("PROPN", "NOUN", "X") or t.text[:1].isupper() for t in window) and not (
+                    n == 1 and prev in LOCATIVE and not is_verb_word(window[0].text)) and not bare:
+                continue  # "moving to perth" tagged as a verb is still a place; "to split" is not
+            text = " ".join(t.text for t in window)
+            initial = window[0].i == sent.start and is_common_word(text) and not bare
+            back = is_place_name(text, locative=True) and named_home(sent.doc, window[-1].i + 1, [])
+            # (back: "X news: here")
+            if (not initial and is_place_name(text, locative=prev in LOCATIVE or bare)) or back:
+                out.append(Span(text, "place", 0.8, window[0].i, window[-1].i + 1))
+                taken.update(t.i for t in window)
+    return out
+
+
+def _bare_place(toks: list[Any], j: int) -> bool:
+    """A lower-case name English has only as a place's (`is_name_place`), not a verb's or a
+    preposition's object, nor after a determiner, a number or an adjective unless it names a home
+    after it: "leeds parking", "the bristol flat", "oslo is pricey"; not "a mango tree", "eat mango"."""
+    tok = toks[j]
+    if not is_name_place(tok.text):
+        return False
+    after = toks[j + 1] if j + 1 < len(toks) else None
+    if after is not None and after.lower_ in HOME_NOUNS:
+        return True
+    prev = toks[j - 1] if j > 0 else None
+    if prev is not None and (prev.lower_ in DET or prev.pos_ in ("NUM", "ADJ", "DET") or prev.tag_ == "PRP$"):
+        return False
+    if after is not None and after.pos_ in ("NOUN", "PROPN") and after.is_alpha:
+        return True  # naming the noun after it: "leeds parking", "oslo rent"
+    # (a tagger that took the name for a verb gives it no object's role worth reading)
+    return tok.pos_ not in ("NOUN", "PROPN") or tok.dep_ not in ("dobj", "pobj")
