@@ -254,10 +254,13 @@ _SELF_NOUNS = frozenset("life obsession favourite favorite fave fav addiction pa
 
 def _dropped_i(token: Any) -> bool:
     """The token's clause is a sentence's main verb told without a subject, done or going on
-    ("Accepted an offer…", "Got the job!!", "moving to leeds"): in a turn, the speaker's own."""
+    ("Accepted an offer…", "moving to leeds"), or a sentence with no verb ("fully qualified
+    electrician since october"): in a turn, the speaker's own."""
     verb = token
     while verb.pos_ not in ("VERB", "AUX") and verb.head.i != verb.i:
         verb = verb.head
+    if verb.pos_ not in ("VERB", "AUX"):  # no verb at all: "electrician since october", said of oneself
+        return verb.pos_ in ("NOUN", "PROPN") and not any(t.pos_ in ("VERB", "AUX") for t in verb.sent)
     return verb.dep_ == "ROOT" and verb.tag_ in ("VBD", "VBN", "VBG") and not any(
         c.dep_ in ("nsubj", "nsubjpass", "expl") for c in verb.children)
 

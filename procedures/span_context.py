@@ -14,7 +14,7 @@ from typing import Any
 
 from tkg.nlp import is_common_word, is_place_name, only_a_noun
 
-from .span_base import Span, after_locative, clean, plausible, proper_runs
+from .span_base import Span, after_locative, chat_words, clean, plausible, proper_runs
 from .span_words import NAMED_CONTEXT, PEOPLE
 
 _CHILDREN = frozenset("boy son daughter baby child kid".split())
@@ -149,7 +149,26 @@ def given_names(sent: Any, taken: set[int]) -> list[Span]:
         common = is_common_word(name.text) and not (t.lower_ == "name" and only_a_noun(name.text))
         if name.is_alpha and name.i not in taken and len(name.text) > 1 and not common and not name.is_stop:
             out.append(Span(name.text, "person", 0.75, name.i, name.i + 1))
-    return out
+    return out + _introduced(sent)
+
+
+# who a sentence brings in without a name, for the next sentence to name ("I'm seeing someone. Ravi.")
+_SOMEONE = frozenset("someone somebody guy girl bloke lad woman man date".split())
+
+
+def _introduced(sent: Any) -> list[Span]:
+    """A name alone in its sentence, right after one that brings someone in unnamed: "I'm seeing
+    someone. Ravi.", "seeing someone. ines. she's a nurse": a name, whatever its case; the sentence
+    before holds its cue words."""
+    words = [t for t in sent if not t.is_punct and not t.is_space]
+    if len(words) != 1 or sent.start == 0:
+        return []
+    name = words[0]
+    before = sent.doc[sent.start - 1].sent
+    if not any(t.lower_ in _SOMEONE for t in before) or not name.is_alpha or len(name.text) < 3 \
+            or name.is_stop or is_common_word(name.text) or chat_words([name]):
+        return []
+    return [Span(name.text, "person", 0.75, name.i, name.i + 1)]
 
 
 def apposed_people(sent: Any, found: list[Span], head: str) -> list[Span]:

@@ -375,6 +375,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         named = [p for p in people if not (is_place_name(p.text) and after_locative(sent, p.start))
                  and not on_street(sent, p)]
         given = given_names(sent, {i for p in named + extra for i in range(p.start, p.end)})
+        given = [g for g in given if g.start not in {p.start for p in named + extra}]
         lower = [p for p in lower if p.start not in {g.start for g in given}]
         found = named + [p for p in extra + lower if not is_place_name(p.text)] + given
         return apposed_people(sent, found, head) if head else found

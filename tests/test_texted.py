@@ -73,6 +73,8 @@ def test_a_title_before_the_subjects_name_is_not_presupposed() -> None:
     ("her name is fine by me", "person", "partner", []),  # "fine" is more than a noun
     ("joss n i got a place in cardiff!!", "person", "partner", ["joss"]),  # a texted "and" is no name
     ("stop lookin at me like that lol", "person", "friend", []),  # "-in" for "-ing"
+    ("also... seeing someone. ines. she's a nurse", "person", "partner", ["ines"]),  # named after "someone"
+    ("met a guy at the gym. lol.", "person", "partner", []),
     ("been listening to Marigold Static nonstop, they're my new favourite", "thing", "band",
      ["Marigold Static"]),  # what is done with a band, through "to"
     ("we went to Glastonbury in june", "thing", "band", []),
@@ -86,6 +88,7 @@ def test_names_texters_write(text: str, kind: str, head: str, wanted: list[str])
     ("moving to leeds in june", "leeds", 0.9),
     ("Come see the flat in Leeds", "Leeds", None),  # an imperative: the listener's
     ("my bass is officially inaudible", "bass", 0.9),  # the possessed value is the possessor's
+    ("yep. fully qualified electrician since october.", "electrician", 0.9),  # no verb: said of oneself
     ("my sister moved to Oslo", "Oslo", 0.0),  # about the sister
 ])
 def test_whose_clause(text: str, word: str, owner: float | None) -> None:
@@ -106,6 +109,7 @@ def wo(mem: Memory) -> tuple[Memory, str]:
     ("When did Marit defend her thesis?", "18 July 2024"),  # "yesterday"; not the post in September
     ("Where does Marit work now?", "Corvid Books"),  # "Accepted an offer at …": her "I" left out
     ("What is Sunniva's favourite band?", "Paper Satellites"),  # "been listening to Paper Satellites"
+    ("Who is Sunniva's partner now?", "tove"),  # "seeing someone. tove."
 ])
 def test_texted_places_and_corrected_dates_end_to_end(wo: tuple[Memory, str], question: str,
                                                       wanted: str) -> None:
