@@ -256,13 +256,17 @@ def _dropped_i(token: Any) -> bool:
     """The token's clause is a sentence's main verb told without a subject, done or going on
     ("Accepted an offer…", "moving to leeds"), or a sentence with no verb ("fully qualified
     electrician since october"): in a turn, the speaker's own."""
+    head = token
+    while head.dep_ in ("amod", "compound", "advmod", "nummod") and head.head.i != head.i:
+        head = head.head  # "fully" in "fully qualified electrician": the noun it is part of
+    if head.dep_ == "ROOT" and head.pos_ in ("NOUN", "PROPN"):  # no verb: "electrician since october"
+        return not any(t.pos_ in ("VERB", "AUX", "INTJ") for t in head.sent)  # nor a greeting: "Hey Nate!"
     verb = token
     while verb.pos_ not in ("VERB", "AUX") and verb.head.i != verb.i:
         verb = verb.head
-    if verb.pos_ not in ("VERB", "AUX"):  # no verb at all: "electrician since october", said of oneself
-        return verb.pos_ in ("NOUN", "PROPN") and not any(t.pos_ in ("VERB", "AUX") for t in verb.sent)
+    # (a determiner makes the "-ing" a noun: "The playing an awesome pop song")
     return verb.dep_ == "ROOT" and verb.tag_ in ("VBD", "VBN", "VBG") and not any(
-        c.dep_ in ("nsubj", "nsubjpass", "expl") for c in verb.children)
+        c.dep_ in ("nsubj", "nsubjpass", "expl", "det") for c in verb.children)
 
 
 def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, ...], fallback: float,

@@ -30,6 +30,7 @@ from planners.router import route
 from tkg.mode_model import offline_classifier
 from tkg.models import NO_INFORMATION, Answer
 from tkg.nlp import parsing_ahead
+from tkg.text import content_terms
 
 from .abstain import ground
 from .aggregation import aggregate
@@ -40,6 +41,7 @@ from .lookup import lookup
 from .model_answer import revise
 from .reading import read
 from .result import ProcedureResult
+from .sentence_value import repeats_question
 from .slots import analyse, lexicon_for
 from .stated import asked_back
 from .support import only_intended
@@ -191,6 +193,11 @@ def _answer(
     if unsupported is not None:  # a sentence that only intends what the question asks as done
         answer, abstained, trace["abstained_by"], trace["unsupported"] = NO_INFORMATION, True, "support", \
             unsupported
+    elif reading is None and not abstained and r.procedure not in ("long_form", "aggregation") \
+            and len(content_terms(answer)) == 1 and repeats_question(answer, q):
+        # "Lisbon." for "what did they eat in Lisbon?" says nothing (a longer sentence in the question's
+        # words may be the turn that goes on to answer it: LoCoMo's "It was my way of dealing with stress.")
+        answer, abstained, trace["abstained_by"] = NO_INFORMATION, True, "echo"
     main = grounding.main if grounding is not None and not abstained else None
     asker = asked_back(answer, evidence, main) if main else None
     if asker is not None:  # the asked person's own question to the other one states nothing about them

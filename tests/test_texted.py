@@ -88,7 +88,9 @@ def test_names_texters_write(text: str, kind: str, head: str, wanted: list[str])
     ("moving to leeds in june", "leeds", 0.9),
     ("Come see the flat in Leeds", "Leeds", None),  # an imperative: the listener's
     ("my bass is officially inaudible", "bass", 0.9),  # the possessed value is the possessor's
-    ("yep. fully qualified electrician since october.", "electrician", 0.9),  # no verb: said of oneself
+    ("yep. fully qualified electrician since october.", "fully", 0.9),  # no verb: said of oneself
+    ("Hey Nate! Great to hear from you.", "Nate", None),  # a greeting names the listener
+    ("The playing an awesome pop song that got everyone dancing", "song", None),  # "The playing": a noun
     ("my sister moved to Oslo", "Oslo", 0.0),  # about the sister
 ])
 def test_whose_clause(text: str, word: str, owner: float | None) -> None:
