@@ -206,7 +206,8 @@ def _with_names(cat: Category, texts: list[str]) -> Category:
         for ent in doc.ents:
             if ent.label_ in ("PERSON", "ORG", "PRODUCT", "GPE", "WORK_OF_ART") and cat.tied(doc, ent.start,
                                                                                           ent.end):
-                cat.names.add(ent.text.lower())
+                start, _ = widen(doc, ent.end - 1, ent.end)  # "Meet Banjo": the name, not its naming word
+                cat.names.add(doc[max(start, ent.start) : ent.end].text.lower())
         for t in doc:
             if t.pos_ == "PROPN" and t.text[:1].isupper() and not t.ent_type_ and cat.tied(doc, t.i, t.i + 1):
                 cat.names.add(t.lower_)

@@ -307,14 +307,17 @@ def _without_opener(sent: Any, span: Span) -> Span | None:
     return Span(rest.text, span.kind, span.sure, start, span.end) if rest.text.strip(" '’s") else None
 
 
-def _without_texted_and(sent: Any, span: Span) -> Span:
-    """A name the tagger ran a texted "and" into ("joss n i got a place"), without it."""
-    end = span.end
-    while end - span.start > 1 and sent.doc[end - 1].text in ("n", "&", "N"):
+def _trimmed(sent: Any, span: Span) -> Span:
+    """A name the tagger ran a texted "and" ("joss n i got a place") or an introducing "meet" ("Meet
+    Banjo, my new dog!") into, without it."""
+    start, end = span.start, span.end
+    while end - start > 1 and sent.doc[end - 1].text in ("n", "&", "N"):
         end -= 1
-    if end == span.end:
+    if end - start > 1 and sent.doc[start].lower_ == "meet":
+        start += 1
+    if (start, end) == (span.start, span.end):
         return span
-    return Span(sent.doc[span.start : end].text, span.kind, span.sure, span.start, end)
+    return Span(sent.doc[start:end].text, span.kind, span.sure, start, end)
 
 
 def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
@@ -327,7 +330,7 @@ def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     if kept is None:
         kept = tuple(
             s
-            for s in (_without_texted_and(sent, x) for x in _spans_of(sent, kind, head))
+            for s in (_trimmed(sent, x) for x in _spans_of(sent, kind, head))
             if plausible(s)
             and not pronominal(sent.doc[s.start : s.end])
             and not (kind in _NAME_KINDS and chat_words(sent.doc[s.start : s.end]))

@@ -15,6 +15,7 @@ from reliability.common import ingested
 
 from planners.question import parse as parse_question
 from procedures.about import Subject, clause_about
+from procedures.members import category
 from procedures.premise import check
 from procedures.spans import spans_of
 from procedures.when import _CORRECTS
@@ -58,6 +59,11 @@ def test_a_present_part_reads_its_day_ahead_whatever_a_later_part_says() -> None
 def test_corrections_of_a_thesis_are_not_a_correction_of_a_date() -> None:
     assert _CORRECTS.search("sorry, the 25th") and _CORRECTS.search("correction: it's friday")
     assert not _CORRECTS.search("I passed, minor corrections only")
+
+
+def test_a_naming_word_is_no_part_of_a_members_name() -> None:
+    cat = category("pet", ["Meet Banjo, my new rabbit!", "We got a Skoda Octavia estate for the dog"])
+    assert "banjo" in cat.names and "meet banjo" not in cat.names
 
 
 def test_a_title_before_the_subjects_name_is_not_presupposed() -> None:
