@@ -21,8 +21,8 @@ from functools import lru_cache
 from typing import Any
 
 from planners.question import Question
-from tkg.nlp import is_place_name
 from tkg.text import stem
+from tkg.words import is_place_name
 
 from .span_base import copular_s
 

@@ -21,8 +21,9 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from tkg.models import Evidence
-from tkg.nlp import is_place_name, parse
+from tkg.nlp import parse
 from tkg.text import stems_of, tokenize
+from tkg.words import is_place_name
 
 from .about import Subject
 from .backfill import turn_evidence

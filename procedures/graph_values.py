@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 from planners.asked import Asked
 from tkg.models import Evidence, Fact
-from tkg.nlp import is_place_name, parse
+from tkg.nlp import parse
+from tkg.words import is_place_name
 
 from .reader import NAMED_KINDS, Candidate, norm
 from .slots import lexicon_for

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from planners.asked import ANIMALS
 from tkg.models import Evidence
-from tkg.nlp import is_place_name
+from tkg.words import is_place_name
 
 from .about import Subject
 from .backfill import turn_evidence

@@ -24,9 +24,10 @@ from rapidfuzz import fuzz
 
 from planners.question import Question
 from tkg.models import Evidence
-from tkg.nlp import is_common_word, is_place_name, parse, parse_many
+from tkg.nlp import parse, parse_many
 from tkg.text import content_terms, stems_of
 from tkg.time_words import clause_tense
+from tkg.words import is_common_word, is_place_name
 
 from .about import Subject, about, continued, word_pattern
 from .abstain import GENERIC, INFERENCE

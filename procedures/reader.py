@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 from planners.asked import RACE_TIME, Asked
 from tkg.models import NO_INFORMATION, Evidence
-from tkg.nlp import is_place_name, may_say, parse, parse_many, token_words
+from tkg.nlp import may_say, parse, parse_many, token_words
 from tkg.text import content_terms, stem
+from tkg.words import is_place_name
 
 from .about import FIRST, SECOND, Subject, about, clause_about
 from .members import Category, bare, widen

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tkg.nlp import is_place_name
+from tkg.words import is_place_name
 
 from .span_words import GREETING
 

@@ -9,7 +9,7 @@ found nobody. A person is named for a role when the sentence says, by its parse:
 1. the role noun and a name in apposition or by a copula ("my drummer, Jez", "Jez is my drummer");
 2. the thing or act the role is named after, done by a name ("jez on drums", "Jez drums for us",
    "Jez founded it"): the base of an agent noun ("drummer" → drum, "founder" → found), kept only
-   when English has that word (WordNet's lemmas, `tkg.nlp.is_common_word`);
+   when English has that word (WordNet's lemmas, `tkg.words.is_common_word`);
 3. for a joint role ("co-founder", "business partner", "bandmate"), a name joined with the
    subject speaking ("me and Jez", "Jez and I") in a sentence about the question's other words
    or about something of theirs ("our own bakery").
@@ -26,8 +26,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from tkg.models import Evidence
-from tkg.nlp import is_common_word, parse
+from tkg.nlp import parse
 from tkg.text import content_terms, stem
+from tkg.words import is_common_word
 
 from .about import Subject
 

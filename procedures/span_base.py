@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from tkg.nlp import is_common_word
+from tkg.words import is_common_word
 
 from .span_words import CALENDAR, CHAT_WORDS, DET, LOCATIVE, STREET_WORDS
 

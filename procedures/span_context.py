@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tkg.nlp import is_common_word, is_place_name, only_a_noun
+from tkg.words import is_common_word, is_place_name, only_a_noun
 
 from .span_base import Span, after_locative, chat_words, clean, plausible, proper_runs
 from .span_words import NAMED_CONTEXT, PEOPLE

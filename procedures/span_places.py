@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tkg.nlp import is_common_word, is_name_place, is_place_name, is_verb_word
+from tkg.words import is_common_word, is_name_place, is_place_name, is_verb_word
 
 from .residence import HOME_NOUNS, named_home
 from .span_base import Span, entity_spans, street_name

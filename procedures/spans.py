@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from planners.asked import ANIMALS
-from tkg.nlp import is_common_word, is_name_place, is_place_name
+from tkg.words import is_common_word, is_name_place, is_place_name
 
 from .span_base import (
     Span,

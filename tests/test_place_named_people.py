@@ -11,7 +11,7 @@ import pytest
 from reliability.common import ingested
 
 from tkg.memory import Memory
-from tkg.nlp import is_place_name
+from tkg.words import is_place_name
 
 DATA = Path(__file__).parent / "data" / "reader" / "maud_orlando.json"
 

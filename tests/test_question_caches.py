@@ -25,7 +25,7 @@ from procedures import group_turns as gt
 from procedures import group_vectors as gv
 from procedures.group_vectors import GroupVectors
 from procedures.spans import spans_of
-from tkg import nlp
+from tkg import nlp, words
 from tkg.group_cache import anchor
 from tkg.memory import Memory
 from tkg.nlp import parse
@@ -159,11 +159,11 @@ def test_word_lists_kept_on_disk_are_the_lists_made_afresh(
 
     def make_places() -> frozenset[str]:
         made.append("places")
-        return nlp._read_places()
+        return words._read_places()
 
     def make_english() -> frozenset[str]:
         made.append("english")
-        return nlp._read_english_words()
+        return words._read_english_words()
 
     places = nlp.kept_words("places-test", make_places)  # made, then written
     english = nlp.kept_words("english-test", make_english)

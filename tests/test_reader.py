@@ -22,8 +22,9 @@ from procedures.spans import spans_of
 from procedures.stated import hypothetical, negated
 from tkg.memory import Memory
 from tkg.models import NO_INFORMATION, Evidence, Fact
-from tkg.nlp import is_place_name, parse
+from tkg.nlp import parse
 from tkg.predicates import PredicateRegistry
+from tkg.words import is_place_name
 
 DATA = Path(__file__).parent / "data" / "reader" / "wren_ottilie.json"
 GROUP = "wren-ottilie"

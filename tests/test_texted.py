@@ -21,8 +21,9 @@ from procedures.spans import spans_of
 from procedures.when import _CORRECTS
 from tkg.memory import Memory
 from tkg.models import Evidence
-from tkg.nlp import is_name_place, parse
+from tkg.nlp import parse
 from tkg.timeparse import find_times
+from tkg.words import is_name_place
 
 DATA = Path(__file__).parent / "data" / "reader" / "sunniva_marit.json"
 

