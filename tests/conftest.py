@@ -32,6 +32,14 @@ DIM = 384
 NEO4J_ENV = "TKG_TEST_NEO4J_URI"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """pytest-xdist's workers start with COLUMNS=80 and LINES=24, which rich's consoles (tkg.cli.render)
+    would fix as their size when imported; the CLI tests set the width they read each run."""
+    if hasattr(config, "workerinput"):
+        os.environ.pop("COLUMNS", None)
+        os.environ.pop("LINES", None)
+
+
 @pytest.fixture(scope="session")
 def neo4j_store() -> Iterator[GraphStore]:
     """One Neo4j connection for the whole session, schema applied and indexes online."""
