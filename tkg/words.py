@@ -67,9 +67,13 @@ def _english_words() -> frozenset[str]:
     return kept_words(f"english-{MODEL_SHA256[:16]}", _read_english_words)
 
 
+def _lemma_index() -> Any:
+    """WordNet's lemmas by part of speech ("noun", "verb", "adj", "adv"), from the model's lemmatizer."""
+    return pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index")
+
+
 def _read_english_words() -> frozenset[str]:
-    tables = pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index")
-    return frozenset(w for words in tables.values() for w in words)
+    return frozenset(w for words in _lemma_index().values() for w in words)
 
 
 @lru_cache(maxsize=1)
@@ -79,7 +83,7 @@ def _english_verbs() -> frozenset[str]:
 
 
 def _read_english_verbs() -> frozenset[str]:
-    return frozenset(pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index").get("verb", ()))
+    return frozenset(_lemma_index().get("verb", ()))
 
 
 @lru_cache(maxsize=1)
@@ -91,7 +95,7 @@ def _name_places() -> frozenset[str]:
 
 
 def _read_name_places() -> frozenset[str]:
-    nouns = frozenset(pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index").get("noun", ()))
+    nouns = frozenset(_lemma_index().get("noun", ()))
     other = _not_nouns()
     gc = _geonames()
     big = {c["name"].lower() for c in gc.get_cities().values() if c["population"] >= 100_000}
@@ -111,7 +115,7 @@ def _not_nouns() -> frozenset[str]:
 
 
 def _read_not_nouns() -> frozenset[str]:
-    table = pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index")
+    table = _lemma_index()
     return frozenset(w for pos in ("verb", "adj", "adv") for w in table.get(pos, ()))
 
 
