@@ -41,7 +41,7 @@ from tkg.stores import GraphStore, kuzu_store, neo4j_store, open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 CHILD = Path(__file__).resolve().parent / "reliability" / "ingest_child.py"
-KILLS = {"kuzu": 4, "neo4j": 2}  # kills by statement and by timer alternate; each child is a new process
+KILLS = {"kuzu": 8, "neo4j": 4}  # kills by statement and by timer alternate; each child is a new process
 GROUPS, TURNS = 6, 5  # one write transaction per group and run
 STEP_TIMEOUT = 120.0  # seconds a child may take to reach a line it promised
 
