@@ -68,9 +68,16 @@ def _bigger_thing(t: Any) -> Any | None:
 
 
 def _named(sent: Any, nouns: set[str]) -> list[Any]:
-    """The sentence's tokens naming a followed noun; "my sister's visit is off" calls off no sister."""
-    return [t for t in sent if t.is_alpha and stem(t.lower_) in nouns and t.ent_type_ != "PERSON"
-            and t.dep_ != "poss"]
+    """The sentence's tokens naming a followed noun; "my sister's visit is off" calls off no sister.
+    The stems of the sentence's words that could name one are kept with the parsed doc: every
+    question's premise check reads the same turns (as `procedures.spans.spans_of` keeps spans)."""
+    key = ("tkg.calloff.words", sent.start, sent.end)
+    words = sent.doc.user_data.get(key)
+    if words is None:
+        words = tuple((stem(t.lower_), t.i) for t in sent
+                      if t.is_alpha and t.ent_type_ != "PERSON" and t.dep_ != "poss")
+        sent.doc.user_data[key] = words
+    return [sent.doc[i] for w, i in words if w in nouns]
 
 
 def followed(q: Question, subject: Subject | None, turns: list[Evidence]) -> set[str]:
@@ -127,6 +134,8 @@ def last_called_off(q: Question, subject: Subject | None, turns: list[Evidence],
         asked: set[str] = set()  # followed nouns a question of this turn names
         for sent in parse(ev.text).sents:
             named = _named(sent, nouns)
+            if not named:
+                continue  # nothing followed is named: nothing to call off, restore or ask after
             if hypothetical(sent):  # a question or a plan neither calls off nor restores
                 asked |= {stem(t.lower_) for t in named} if asks(sent.text) else set()
                 continue
