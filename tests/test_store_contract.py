@@ -471,8 +471,8 @@ def test_group_delete_leaves_other_groups_intact_and_nothing_orphaned(
 def test_group_stamp_changes_with_every_anchoring_and_goes_with_the_group(
     store: GraphStore, new_group: Callable[[], str]
 ) -> None:
-    """group.anchor gives the group a new stamp; group.delete and group.adopt take it away, so a
-    cached list (tkg/group_cache.py) is never reused past a write of any process."""
+    """group.anchor gives the group a new stamp, group.adopt another one, group.delete takes it away,
+    so a cached list (tkg/group_cache.py) is never reused past a write of any process."""
     a, b = new_group(), new_group()
     assert store.named("group.stamp", {"group_id": a}) == [] and group_stamp(store, a) is None
     fill_group(store, a)
@@ -487,8 +487,25 @@ def test_group_stamp_changes_with_every_anchoring_and_goes_with_the_group(
     store.named("group.delete", {"group_id": a})
     assert group_stamp(store, a) is None and group_stamp(store, b) == other
     store.run("MATCH (g:TkgGroup {group_id: $group_id}) DETACH DELETE g", {"group_id": b})
-    store.named("group.adopt")  # b's nodes are adopted again: its old stamp must not survive
-    assert group_stamp(store, b) is None and _anchored(store, b) == (1, 2, 4)
+    store.named("group.adopt", {"stamp": "s-2"})  # b's nodes are adopted again: a new stamp for b
+    assert group_stamp(store, b) == "s-2" and _anchored(store, b) == (1, 2, 4)
+
+
+def test_adoption_by_another_open_leaves_an_ingest_in_flight_its_stamp(
+    store: GraphStore, new_group: Callable[[], str]
+) -> None:
+    """Another process opening the store (ensure_schema, group.adopt) between an ingest's episode
+    transaction and its anchoring must not leave the group without a stamp: found by two test
+    workers sharing one Neo4j, where a group's exact vectors were then never read."""
+    a = new_group()
+    fill_group(store, a)
+    before = group_stamp(store, a)
+    store.run("MATCH (g:TkgGroup {group_id: $group_id})-[r:HAS_EPISODE]->() DELETE r", {"group_id": a})
+    store.ensure_schema(DIM)  # the other process's open adopts the turns not yet anchored
+    adopted = group_stamp(store, a)
+    assert adopted not in (None, before) and _anchored(store, a) == (1, 2, 4)
+    anchor(store, a, [episode(a, 0), episode(a, 1)])  # the ingest's own anchoring comes after
+    assert group_stamp(store, a) not in (None, before, adopted) and _anchored(store, a) == (1, 2, 4)
 
 
 def _anchored(store: GraphStore, group: str) -> tuple[int, int, int]:
@@ -523,7 +540,7 @@ def test_group_anchor_and_adopt(store: GraphStore, new_group: Callable[[], str])
         == ["Bristol", "Leeds", "Northwind", "Priya"]
     )
     assert store.named("graph.speakers", {"group_id": a})[0]["turns"] == 2
-    store.named("group.adopt")
+    store.named("group.adopt", {"stamp": "s-3"})
     anchor(store, a, [episode(a, 1)])
     assert _anchored(store, a) == (1, 2, 4)
 

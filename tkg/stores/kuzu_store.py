@@ -21,6 +21,7 @@ import kuzu
 
 from ..cypher import load_query, load_schema
 from ..errors import SchemaError, StoreError, StoreUnavailable
+from ..group_cache import new_stamp
 from .base import SCHEMA_VERSION, NamedMixin, Params, Row, Transaction, rows_iter
 from .kuzu_schema import INDEX_CALL, TABLE, VECTOR_QUERY, Index, schema_indexes
 from .kuzu_values import param, signature, translate
@@ -195,7 +196,7 @@ class KuzuStore(NamedMixin):
                     self._execute(conn, stmt, None)
                 except StoreError as exc:
                     raise SchemaError(f"applying the Kuzu schema failed at {stmt[:60]!r}: {exc}") from exc
-            self.named("group.adopt")  # nodes an older schema, or an ingest that died, left without an anchor
+            self.named("group.adopt", {"stamp": new_stamp()})  # nodes left without an anchor
             if version is not None and version != SCHEMA_VERSION:  # written by another tkg: link its facts
                 self.named("store.link_fact_rows")
             for key, value in (("schema_version", SCHEMA_VERSION), ("embedding_dim", str(dim))):

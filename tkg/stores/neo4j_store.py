@@ -19,6 +19,7 @@ from neo4j import exceptions as nx
 
 from ..cypher import load_schema
 from ..errors import ReadOnlyViolation, SchemaError, StoreError, StoreUnavailable
+from ..group_cache import new_stamp
 from .base import SCHEMA_VERSION, NamedMixin, Params, Row, Transaction, normalise_out, to_utc
 from .read_guard import check_read_only
 from .warmup import sample, warm_up
@@ -192,7 +193,7 @@ class Neo4jStore(NamedMixin):
                 if "equivalent" in str(exc).lower() or "already exists" in str(exc).lower():
                     continue  # an index graphiti-core (or an older tkg) made under another name
                 raise SchemaError(f"applying the Neo4j schema failed at {stmt[:60]!r}: {exc}") from exc
-        self.named("group.adopt")  # nodes an older schema, or an ingest that died, left without an anchor
+        self.named("group.adopt", {"stamp": new_stamp()})  # nodes left without an anchor
         for key, value in (("schema_version", SCHEMA_VERSION), ("embedding_dim", str(dim))):
             self.named("store.meta_set", {"key": key, "value": value})
         groups = [str(r["group_id"]) for r in self.named("store.group_names")]

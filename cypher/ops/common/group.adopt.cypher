@@ -1,18 +1,20 @@
 // Anchors for every turn and entity that lacks one: those written before TkgGroup existed (schema
 // version 1), or by an ingest that died between an episode's transaction and its anchoring
 // (group.anchor). Run by ensure_schema on every open; each statement only touches nodes that still
-// lack their anchor, so running it again changes nothing. An adopting group loses its stamp, so no
-// process keeps a list read without the adopted nodes (tkg/group_cache.py).
+// lack their anchor, so running it again changes nothing. An adopting group that has a stamp gets a
+// new one ($stamp), so no process keeps a list read without the adopted nodes (tkg/group_cache.py);
+// it keeps one, because another process's ingest may be between its episodes' transaction and its
+// anchoring, and a group without a stamp is read past every cache until its next write.
 MATCH (e:Episodic)
 WHERE NOT EXISTS { MATCH (e)<-[:HAS_EPISODE]-(:TkgGroup) }
 WITH DISTINCT e.group_id AS gid
 MATCH (m:TkgMeta {key: 'group:' + gid})
-DELETE m;
+SET m.value = $stamp;
 MATCH (n:Entity)
 WHERE NOT EXISTS { MATCH (n)<-[:HAS_ENTITY]-(:TkgGroup) }
 WITH DISTINCT n.group_id AS gid
 MATCH (m:TkgMeta {key: 'group:' + gid})
-DELETE m;
+SET m.value = $stamp;
 MATCH (e:Episodic)
 WHERE NOT EXISTS { MATCH (e)<-[:HAS_EPISODE]-(:TkgGroup) }
 WITH DISTINCT e.group_id AS gid
