@@ -82,6 +82,9 @@ class Subject:
             low[m.end():]) for m in found)
 
 
+_CONJOINED = re.compile(r"\b([A-Z][\w-]*)\s+(?:and|&)\s+$")
+
+
 def subject_of(q: Question, speakers: dict[str, int]) -> Subject | None:
     """The question's subject: a name right after a relation noun ("her sister Lena"), else the
     first possessor ("Tobias's manager"), else the first name; matched to a speaker when it is one."""
@@ -102,6 +105,10 @@ def subject_of(q: Question, speakers: dict[str, int]) -> Subject | None:
         poss = re.search(r"\b([A-Z][\w-]*)['\u2019]s?\b", question)
         if poss and poss.group(1) in names:
             chosen = poss.group(1)
+            # "Rory and Hana's dog" is both people's: a speaker of the two, who tells of it, else the first
+            pair = _CONJOINED.search(question[: poss.start()])
+            if pair and pair.group(1) in names:
+                chosen = min((pair.group(1), chosen), key=names.index)
     low = chosen.lower()
     match = next((s for s in speakers if s.lower() == low or s.lower().split()[0] == low), None)
     short = [s for s in speakers if len(low) >= 3 and s.lower().split()[0].startswith(low)]

@@ -271,7 +271,7 @@ def candidates(
                 if asked.kind in _STATE_KINDS and (negated(sent, doc[sp.start])
                                                    or given_up(sent, doc[sp.start])):
                     scale *= 0.35  # "didn't get the job", "I'm over The Marigold Engine"
-                if races and not races & content_terms(told):
+                if races and not races & content_terms(told) and not (k and _headline(sents[k - 1], races)):
                     scale *= 0.3  # "did 7k on Sunday in 44 minutes" for "her time at the Robin Hood Half"
                 if elsewhere:
                     scale *= 0.3  # "what job did he take at Tallyho Brewing": a role of a turn naming it
@@ -288,6 +288,12 @@ def candidates(
                 if taken_back(doc, start, starts):
                     out[i].score *= 0.3
     return out
+
+
+def _headline(sent: Any, races: set[str]) -> bool:
+    """The sentence before names the race and no figure of its own, so the result told next is that
+    race's: "LAKESHORE DONE. Sunday, 4:21:37." (not "Did the Lakeshore in 4:30. Today 7k in 44 min")."""
+    return bool(races & content_terms(sent.text)) and not any(c.isdigit() for c in sent.text)
 
 
 def glued_cues(sent: Any, cues: set[str]) -> list[int]:

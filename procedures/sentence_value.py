@@ -21,7 +21,8 @@ from .reader import Reading, no_information
 from .result import ProcedureResult
 from .spans import spans_of
 
-_PRONOUNS = frozenset("him her it them me us you".split())  # a two-word sentence says one: "keep him."
+# a two-word sentence that says one of these is a turn's, not a value: "keep him.", "still there."
+_PRONOUNS = frozenset("him her it them me us you there here".split())
 
 
 def echoed(result: ProcedureResult) -> bool:

@@ -166,4 +166,29 @@ def amounts(sent: Any) -> list[Span]:
         elif after in _MONEY_AFTER:
             out.append(Span(doc.text[doc[s.start].idx: doc[s.end].idx + len(doc[s.end].text)], "number", 0.85,
                             s.start, s.end + 1))
+        elif _exchanged(doc[s.end - 1]):
+            out.append(Span(s.text, "number", 0.8, s.start, s.end))
     return out
+
+
+# verbs that hand a bare sum over for something: "gave me 400 for parts", "got 250 for my old bike"
+_EXCHANGE_VERBS = frozenset("give pay get offer charge fetch accept take".split())
+
+
+def _exchanged(last: Any) -> bool:
+    """A bare number (its last token ``last``) that is a price: the object of a verb of exchange
+    with a "for" after it ("gave me 400 for parts", "paid 30 for it"), or what a thing was sold or
+    bought for ("sold the van for 2500"). A number that counts a noun ("for 3 weeks") is none.
+
+    >>> from tkg.nlp import parse
+    >>> [_exchanged(t) for t in parse("got 250 for my old bike; rented it for 3 weeks") if t.like_num]
+    [True, False]
+    """
+    if last.dep_ == "nummod":
+        return False
+    head = last.head
+    if last.dep_ == "pobj" and head.lower_ == "for":  # "sold the van for 2500"
+        return head.head.lemma_.lower() in _MONEY_VERBS | _EXCHANGE_VERBS
+    after = last.nbor(1) if last.i + 1 < len(last.doc) else None
+    return last.dep_ == "dobj" and head.lemma_.lower() in _EXCHANGE_VERBS and after is not None \
+        and after.lower_ == "for"

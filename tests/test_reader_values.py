@@ -39,6 +39,9 @@ def test_how_much_asks_for_an_amount_unless_it_measures_something_else(
     ("we paid 45 quid for the tent", ["45 quid"]),
     ("the bake sale raised three thousand pounds!!", ["three thousand"]),
     ("let the van go for 2.5k, not bad", ["2.5k"]),
+    ("a neighbour gave me 650 for the old canoe", ["650"]),  # a bare sum handed over for something
+    ("we sold the piano for 1200 in the end", ["1200"]),
+    ("we rented the cottage for 3 weeks", []),  # a count of weeks, not a price
     ("I ran my first 10K on Sunday", []),  # a race, not money: no money verb in the sentence
     ("We have 3 goats and a very loud rooster.", []),
 ])

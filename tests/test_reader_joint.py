@@ -1,0 +1,73 @@
+"""Shared things and short replies (issue 17): "X and Y's dog" is asked of the one of the pair who
+speaks, a pet's name said on its own right after the pet ("we got a dog btw. pepper."), a bare
+sum handed over for something ("gave me 900 for it"), a race result told right after the race's
+name ("HARBOUR TEN DONE. finished in 1:12:05"), a nationality that is no one's name, and a
+two-word turn ("still there.") that is no place. Our own sentences, and our own conversation end
+to end (tests/data/reader/ines_bram.json)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from reliability.common import ingested
+
+from planners.question import parse as parse_question
+from procedures.about import subject_of
+from procedures.spans import spans_of
+from tkg.memory import Memory
+from tkg.nlp import parse
+
+DATA = Path(__file__).parent / "data" / "reader" / "ines_bram.json"
+
+
+@pytest.mark.parametrize(("question", "speakers", "subject"), [
+    ("What is the name of Ines and Teo's dog?", ("Ines", "Bram"), "Ines"),
+    ("What is Teo and Ines's cat called?", ("Ines", "Bram"), "Ines"),  # the speaker, named second
+    ("Where do Maya and Lou's parents live?", ("Ines", "Bram"), "Maya"),  # neither speaks: the first
+    ("What is Lou's dog called?", ("Ines", "Bram"), "Lou"),  # one possessor: as before
+])
+def test_a_pair_owns_what_the_speaker_of_them_tells(question: str, speakers: tuple[str, ...],
+                                                    subject: str) -> None:
+    got = subject_of(parse_question(question), dict.fromkeys(speakers, 1))
+    assert got is not None and got.name == subject
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("we finally got a puppy!! biscuit. already ate a shoe", ["biscuit"]),
+    ("We got a cat on Friday. Miso. She bites.", ["Miso"]),
+    ("my cat is ill. Poor thing.", []),  # two words: no lone name
+    ("we got a dog. Seriously. he is huge", []),  # an adverb is no name
+    ("Tired today. Pickles. Anyway how are you", []),  # no pet in the sentence before
+])
+def test_a_name_said_alone_after_the_pet_names_it(text: str, names: list[str]) -> None:
+    found = [s.text for sent in parse(text).sents for s in spans_of(sent, "pet_name", "dog")]
+    assert found == names
+
+
+def test_a_nationality_is_no_persons_name() -> None:
+    sent = next(parse("hiking in the Tatra mountains last weekend, loved it").sents)  # "Tatra": NORP
+    assert [s.text for s in spans_of(sent, "person", "")] == []
+
+
+@pytest.fixture(scope="module")
+def ib(mem: Memory) -> tuple[Memory, str]:
+    return mem, ingested(mem, "ines-bram", DATA)
+
+
+@pytest.mark.parametrize(("question", "wanted"), [
+    ("What is the name of Ines and Teo's dog?", "pepper"),  # "we got a dog btw. pepper." by Ines
+    ("What is Teo and Ines's dog called?", "pepper"),
+    ("How much did Bram get for his old camper?", "900"),  # "a couple from bude gave me 900 for it"
+    ("What was Bram's finishing time in the Harbour Ten?", "1:12:05"),  # "HARBOUR TEN DONE. finished in …"
+    ("What is the name of Bram's dog?", None),  # the dog is Ines's
+    ("Where does Ines live?", None),  # "still there." (of the camper) is no place
+])
+def test_shared_things_and_short_replies_end_to_end(ib: tuple[Memory, str], question: str,
+                                                    wanted: str | None) -> None:
+    m, group = ib
+    a = m.ask(question, group=group)
+    if wanted is None:
+        assert a.abstained, (a.answer, a.trace.get("reading"))
+    else:
+        assert wanted in a.answer.lower() and not a.abstained, (a.answer, a.trace.get("reading"))
