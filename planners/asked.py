@@ -53,6 +53,11 @@ _HEADS: dict[str, tuple[str, ...]] = {
         "owner", "drummer", "singer", "guitarist", "student", "tenant", "photographer", "aide", "carer",
         "caregiver", "nurse", "therapist", "tutor", "trainer", "vet", "dentist", "surgeon", "lawyer", "nanny",
         "babysitter", "cleaner", "builder", "plumber", "contractor", "planner", "cto", "ceo",
+        # the rest of English kinship: "the name of Teodor's niece" asks for a person
+        "niece", "nephew", "grandson", "granddaughter", "grandchild", "grandma", "grandpa", "gran", "nan",
+        "auntie", "stepson", "stepdaughter", "stepmother", "stepfather", "stepbrother", "stepsister",
+        "godson", "goddaughter", "godmother", "godfather", "sister-in-law", "brother-in-law",
+        "mother-in-law", "father-in-law", "son-in-law", "daughter-in-law", "sibling", "twin", "parent",
     ),
     "role": ("job", "title", "profession", "occupation", "role", "position", "career", "work", "line"),
     "animal": ("animal", "breed", "species"),

@@ -45,6 +45,13 @@ def other_relatives(ctx: Context, group: str, name: str, predicate: str, inverse
             and (inverse or r["predicate"] not in family)}
 
 
+# the words people call a relative by, as if a name ("Mum is booking flights"): each answers only a
+# question asking for that relative
+_ADDRESSED_AS = tuple(frozenset(g.split()) for g in (
+    "mother mum mom mam mummy mommy", "father dad daddy papa", "grandmother gran granny grandma nan nana",
+    "grandfather grandad granddad grandpa", "aunt auntie aunty", "uncle"))
+
+
 # relatives by gender, each with the word for the other one: "Dana's sister" is not "my brother Marek"
 _OPPOSITE = {
     "sister": "brother", "brother": "sister", "mother": "father|dad|daddy", "mum": "father|dad|daddy",
@@ -96,6 +103,7 @@ def not_the_person_asked(ctx: Context, group: str, q: Question, subject: Subject
         out |= {norm(n) for n in other_gender_named(ctx, group, head)}
     if kind_of_noun(head) == "person":
         out |= {norm(p.name) for p in group_pets(ctx, group).pets}
+        out |= {w for forms in _ADDRESSED_AS for w in forms if head not in forms}  # "Mum" is no niece
     if head and verb not in (None, "call", "name") and re.search(
             rf"['\u2019]s\s+(?:\w+\s+)?{re.escape(head)}\b", q.text):
         out |= {norm(n) for n in named_as(ctx, group, head)}

@@ -30,7 +30,9 @@ def echoed(result: ProcedureResult) -> bool:
     low = " ".join(result.answer.split()).lower()
     words = low.split()
     sentence = len(words) >= 5 or (len(words) >= 3 and low[-1:] in ".!?") or (  # "also sad news."
-        len(words) == 2 and low[-1:] in ".!?" and bool({w.strip(".!?") for w in words} & _PRONOUNS))
+        len(words) == 2 and low[-1:] in ".!?" and bool({w.strip(".!?") for w in words} & _PRONOUNS)) or (
+        len(words) == 1 and low[-1:] in ".!?" and any(  # "legend." opening a turn: the turn's first sentence
+            " ".join(e.text.split()).lower().startswith(low) for e in result.evidence))
     return sentence and any(low in " ".join(e.text.split()).lower() for e in result.evidence)
 
 

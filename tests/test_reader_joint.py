@@ -1,9 +1,10 @@
 """Shared things and short replies (issue 17): "X and Y's dog" is asked of the one of the pair who
 speaks, a pet's name said on its own right after the pet ("we got a dog btw. pepper."), a bare
 sum handed over for something ("gave me 900 for it"), a race result told right after the race's
-name ("HARBOUR TEN DONE. finished in 1:12:05"), a nationality that is no one's name, and a
-two-word turn ("still there.") that is no place. Our own sentences, and our own conversation end
-to end (tests/data/reader/ines_bram.json)."""
+name ("HARBOUR TEN DONE. finished in 1:12:05"), kinship nouns that ask for a person, "Mum" who is
+no niece, a nationality that is no one's name, and short turns ("still there.", "legend.") that
+are no place. Our own sentences, and our own conversation end to end
+(tests/data/reader/ines_bram.json)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 from reliability.common import ingested
 
+from planners.asked import asked_for
 from planners.question import parse as parse_question
 from procedures.about import subject_of
 from procedures.spans import spans_of
@@ -45,6 +47,13 @@ def test_a_name_said_alone_after_the_pet_names_it(text: str, names: list[str]) -
     assert found == names
 
 
+@pytest.mark.parametrize("question", [
+    "What is the name of Ines's niece?", "What's Bram's stepson called?", "Who is Ines's sister-in-law?",
+])
+def test_every_kinship_noun_asks_for_a_person(question: str) -> None:
+    assert asked_for(question).kind == "person"
+
+
 def test_a_nationality_is_no_persons_name() -> None:
     sent = next(parse("hiking in the Tatra mountains last weekend, loved it").sents)  # "Tatra": NORP
     assert [s.text for s in spans_of(sent, "person", "")] == []
@@ -71,3 +80,10 @@ def test_shared_things_and_short_replies_end_to_end(ib: tuple[Memory, str], ques
         assert a.abstained, (a.answer, a.trace.get("reading"))
     else:
         assert wanted in a.answer.lower() and not a.abstained, (a.answer, a.trace.get("reading"))
+
+
+def test_a_word_for_a_relative_answers_only_for_that_relative(ib: tuple[Memory, str]) -> None:
+    m, group = ib  # "also i have a niece!! … Mum is already knitting her a cardigan": never named
+    a = m.ask("What is the name of Ines's niece?", group=group)
+    values = a.trace["reading"].get("choice", {}).get("values", {})
+    assert a.abstained and "Mum" not in values, (a.answer, a.trace["reading"])
