@@ -126,6 +126,7 @@ _WH_IS = re.compile(r"\b(what|who|where|which|how|that|it|there|here)['\u2019]s\
 _STATUS_Q = re.compile(r"\b(?:relationship|marital) status\b|\brelationship (?:with|between)\b"
                        r"|\bstatus of \w+(?: and \w+)?(?:'s)? relationship\b", re.I)
 _NAME_OF = re.compile(r"\bname of ([^?,.]+)", re.I)
+_NAMES_OF = re.compile(r"\bnames\s+of\b", re.I)  # "the names of her kids": all of them
 # "what was Jess's zine called", "what's her dog called": the name of the thing before "called"
 _CALLED = re.compile(r"^\s*what(?:['\u2019]s| is| was| are| were)\s+([^?,.]+?)\s+(?:called|named)\s*\??\s*$",
                      re.I)
@@ -163,7 +164,15 @@ _IE_NOUNS = frozenset("""movie cookie calorie smoothie selfie rookie zombie brow
     bookie techie foodie newbie veggie prairie budgie beanie freebie yorkie birdie pixie hippie""".split())
 
 
+# plurals no suffix rule undoes: "the names of their children" asks for people ("how many people"
+# stays a count of a number said: "six people report to me")
+_IRREGULAR = {"children": "child", "men": "man", "women": "woman", "wives": "wife",
+              "grandchildren": "grandchild", "stepchildren": "stepchild"}
+
+
 def _singular(word: str) -> str:
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
     if word in _HEAD_KIND or len(word) < 4:
         return word
     for suffix, repl in (("ies", "y"), ("ches", "ch"), ("shes", "sh"), ("sses", "ss"), ("s", "")):
@@ -195,7 +204,7 @@ def asked_for(question: str) -> Asked:
     words = tokenize(q)
     first = words[0] if words else ""
     recency = recency_cue(q) is not None or outcome_cue(q) is not None  # "where was it finally held"
-    many = count_cue(q) is not None or bool(_OVER_TIME.search(q))
+    many = count_cue(q) is not None or bool(_OVER_TIME.search(q)) or bool(_NAMES_OF.search(q))
     yesno = first in _AUX
     if _SUMMARY_START.search(q) or (summary_cue(q) and not yesno):
         return Asked("summary", recency=recency)

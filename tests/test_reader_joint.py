@@ -54,6 +54,13 @@ def test_every_kinship_noun_asks_for_a_person(question: str) -> None:
     assert asked_for(question).kind == "person"
 
 
+def test_the_names_of_children_ask_for_every_child_and_people_stay_a_count() -> None:
+    asked = asked_for("What are the names of Bram's children?")
+    assert (asked.kind, asked.head, asked.many) == ("person", "child", True)
+    counted = asked_for("How many people report to Bram?")  # "six people report to me": a number said
+    assert (counted.kind, counted.count) == ("number", True) and counted.head != "person"
+
+
 def test_a_nationality_is_no_persons_name() -> None:
     sent = next(parse("hiking in the Tatra mountains last weekend, loved it").sents)  # "Tatra": NORP
     assert [s.text for s in spans_of(sent, "person", "")] == []
@@ -71,6 +78,7 @@ def ib(mem: Memory) -> tuple[Memory, str]:
     ("What was Bram's finishing time in the Harbour Ten?", "1:12:05"),  # "HARBOUR TEN DONE. finished in …"
     ("What is the name of Bram's dog?", None),  # the dog is Ines's
     ("Where does Ines live?", None),  # "still there." (of the camper) is no place
+    ("What are the names of Ines and Teo's children?", None),  # a dog, no children
 ])
 def test_shared_things_and_short_replies_end_to_end(ib: tuple[Memory, str], question: str,
                                                     wanted: str | None) -> None:
