@@ -1,5 +1,5 @@
 """What a subject holds, read from their turns: how many of a thing after every count they state, which
-listed values (or the person chosen for "now") are still held, and who sold or bought a thing and for
+listed values (or the person or thing chosen for "now") are still held, and who sold or bought a thing and for
 how much.
 
 Steps of `procedures.reading.read` that stand on their own: each returns a `Reading` (or the kept
@@ -79,8 +79,8 @@ def _ended(ctx: Context, group: str, subject: Subject, c: Candidate, turns: list
 def held_since(ctx: Context, group: str, subject: Subject, asked: Asked, chosen: list[Candidate],
                cands: list[Candidate], turns: list[Evidence], how: dict[str, Any],
                ) -> tuple[list[Candidate], dict[str, Any]]:
-    """The person chosen for "now" (``chosen``, newest first, as ``how`` says), unless a later turn
-    ends or denies the relation with them ("Theo and I have split up", "we broke up"): then the latest
+    """The person or thing chosen for "now" (``chosen``, newest first, as ``how`` says), unless a later
+    turn ends or denies it ("Theo and I have split up", "I sold my bass last month"): then the latest
     well-supported of the ``cands`` said since that turn, or none (no information), and how, naming
     the value that ended."""
     top = chosen[0]

@@ -194,11 +194,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     if why and before_history(ctx, group, window):  # said of only later: the best-supported value
         window, why = None, f"{why}, before the first turn: not used"
     if why:
-        trace["window"] = {
-            "from": why,
-            "start": window[0] if window else None,
-            "end": window[1] if window else None,
-        }
+        trace["window"] = {"from": why, "start": window[0] if window else None,
+                           "end": window[1] if window else None}
     latest = asked.recency or mode == "latest_version" or (asked.kind == "status" and present(question))
     verb = main_verb(asked_doc)
     if asked.kind == "person":
@@ -269,6 +266,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         turn_cands = by_verb(turn_cands, verb, asked_doc)
     # graph first (a list of a category's members reads both): the edges valid then stand; "now",
     # unless a turn clearly said a newer value
+    read_from_turns = turn_cands  # each value the turns say, before an edge's newer-value test
     if graph and kinds is None:
         newest = max((c.when for c in graph if c.when), default=None)
         edge_turns = {c.evidence.episode for c in graph}  # a turn that stated an edge says nothing newer
@@ -293,9 +291,11 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     trace["choice"] = how
     if asked.many and subject is not None:  # a list: no value later denied; "now": none since ended
         chosen = still_held(ctx, group, subject, chosen, turns, trace, latest=latest)
-    elif latest and window is None and subject is not None and chosen and asked.kind == "person" \
-            and chosen[0].source != "graph":  # an edge's slot has closed what ended already
-        chosen, how = held_since(ctx, group, subject, asked, chosen, graph + turn_cands, turns, how)
+    # "now", and a later turn ends the value: a person's edge has closed it already, a thing's has not
+    elif latest and window is None and subject is not None and chosen and (  # ("I sold my bass")
+            asked.kind == "person" and chosen[0].source != "graph"
+            or asked.kind == "thing" and chosen[0].source == "graph"):
+        chosen, how = held_since(ctx, group, subject, asked, chosen, graph + read_from_turns, turns, how)
         trace["choice"] = how
     if not chosen and kinds is not None:
         again = read(ctx, q, group, mode=mode, as_of=as_of, result=result, predicate=predicate,

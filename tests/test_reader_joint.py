@@ -2,7 +2,8 @@
 speaks, a pet's name said on its own right after the pet ("we got a dog btw. pepper."), a bare
 sum handed over for something ("gave me 900 for it"), a race result told right after the race's
 name ("HARBOUR TEN DONE. finished in 1:12:05"), kinship nouns that ask for a person, "Mum" who is
-no niece, a nationality that is no one's name, and short turns ("still there.", "legend.") that
+no niece, a held thing's edge that a later sale ends ("I sold my cello last month"), a
+nationality that is no one's name, and short turns ("still there.", "legend.") that
 are no place. Our own sentences, and our own conversation end to end
 (tests/data/reader/ines_bram.json)."""
 
@@ -76,6 +77,7 @@ def ib(mem: Memory) -> tuple[Memory, str]:
     ("What is Teo and Ines's dog called?", "pepper"),
     ("How much did Bram get for his old camper?", "900"),  # "a couple from bude gave me 900 for it"
     ("What was Bram's finishing time in the Harbour Ten?", "1:12:05"),  # "HARBOUR TEN DONE. finished in …"
+    ("What instrument does Bram play now?", "ukulele"),  # the cello's edge stands, but "I sold my cello"
     ("What is the name of Bram's dog?", None),  # the dog is Ines's
     ("Where does Ines live?", None),  # "still there." (of the camper) is no place
     ("What are the names of Ines and Teo's children?", None),  # a dog, no children
