@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from planners.asked import ANIMALS
+from planners.asked import ANIMALS, kind_of_noun
 from tkg.words import is_common_word, is_name_place, is_place_name
 
 from .span_base import (
@@ -164,7 +164,7 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
         given = _given_names(sent, [])
         return [s for s in given if s.start > sent.start  # "her name is pip", "she named it pickle"
                 and (sent.doc[s.start - 1].lemma_ == "be" or sent.doc[s.start - 1].lower_ in _NAMED_PRONOUNS)
-                ] + _name_fragment(sent, heads)
+                and not _of_a_person(sent.doc, s.start, heads)] + _name_fragment(sent, heads)
     names = entity_spans(sent, ("PERSON", "ORG", "GPE", "PRODUCT", "WORK_OF_ART", "NORP"), "name", 0.7)
     taken = {i for s in names for i in range(s.start, s.end)}
     for t in sent:  # "Biscuit (the old spaniel) is nine": the category in apposition names it, even first
@@ -177,6 +177,30 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
             names.append(Span(s.text, "name", 0.6, s.start, s.end))
     names = [s for s in names if not on_street(sent, s)]  # "a bakery on Mill Lane": where it is, not its name
     return names + _given_names(sent, names)
+
+
+_SOMEONE = frozenset({"someone", "somebody", "date"})  # "i have a date sat. her name is joss"
+_PET_PEOPLE = frozenset({"vet", "owner", "trainer", "breeder", "groomer", "walker", "sitter"})  # a pet's own
+
+
+def _of_a_person(doc: Any, at: int, heads: frozenset[str] | set[str]) -> bool:
+    """The name given at ``at`` is a person's: the last one brought in before it in the turn is a
+    person ("met someone at the gym. his name is Theo"), not one of ``heads`` (a pet). With neither
+    ("her name is pip"), the pet was brought in by a turn before, and the name is its.
+
+    >>> from tkg.nlp import parse
+    >>> [_of_a_person(parse(t), 7, {"cat"}) for t in ("met someone at the gym. his name is Theo",
+    ...                                              "we got a kitten !! her name is miso")]
+    [True, False]
+    """
+    for t in reversed(doc[:at]):
+        low, lemma = t.lower_, t.lemma_.lower()
+        if low in heads or lemma in heads or low in PET_WORDS:
+            return False
+        person = t.pos_ == "NOUN" and kind_of_noun(lemma) == "person" and lemma not in _PET_PEOPLE
+        if person or low in _SOMEONE:
+            return True
+    return False
 
 
 def _name_fragment(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:

@@ -1,11 +1,11 @@
 """Shared things and short replies (issue 17): "X and Y's dog" is asked of the one of the pair who
-speaks, a pet's name said on its own right after the pet ("we got a dog btw. pepper."), a bare
-sum handed over for something ("gave me 900 for it"), a race result told right after the race's
-name ("HARBOUR TEN DONE. finished in 1:12:05"), kinship nouns that ask for a person, "Mum" who is
-no niece, a held thing's edge that a later sale ends ("I sold my cello last month"), a
-nationality that is no one's name, and short turns ("still there.", "legend.") that
-are no place. Our own sentences, and our own conversation end to end
-(tests/data/reader/ines_bram.json)."""
+speaks, a pet's name said on its own right after the pet ("we got a dog btw. pepper."), a name
+given just after a person ("a date … her name is joss") that is no pet's, a bare sum handed over
+for something ("gave me 900 for it"), a race result told right after the race's name ("HARBOUR
+TEN DONE. finished in 1:12:05"), kinship nouns that ask for a person, "Mum" who is no niece, a
+held thing's edge that a later sale ends ("I sold my cello last month"), a nationality that is no
+one's name, and short turns ("still there.", "legend.") that are no place. Our own sentences, and
+our own conversation end to end (tests/data/reader/ines_bram.json)."""
 
 from __future__ import annotations
 
@@ -60,6 +60,17 @@ def test_the_names_of_children_ask_for_every_child_and_people_stay_a_count() -> 
     assert (asked.kind, asked.head, asked.many) == ("person", "child", True)
     counted = asked_for("How many people report to Bram?")  # "six people report to me": a number said
     assert (counted.kind, counted.count) == ("number", True) and counted.head != "person"
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("i have a date on saturday. her name is joss", []),  # the date's name, not a cat's
+    ("met someone at the climbing wall. his name is Theo", []),
+    ("took her to the vet today, all fine. her name is pip btw", ["pip"]),  # the vet is the pet's
+    ("her name is pip and she bites", ["pip"]),  # brought in by a turn before
+])
+def test_a_name_given_after_a_person_is_no_pets(text: str, names: list[str]) -> None:
+    found = [s.text for sent in parse(text).sents for s in spans_of(sent, "pet_name", "cat")]
+    assert found == names
 
 
 def test_a_nationality_is_no_persons_name() -> None:
