@@ -9,12 +9,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from planners.asked import Asked
+from planners.asked import Asked, kind_of_noun
 from tkg.models import Evidence, Fact
 from tkg.nlp import parse
 from tkg.words import is_place_name
 
 from .reader import NAMED_KINDS, Candidate, norm
+from .sentence_value import NAMED_HEADS
 from .slots import lexicon_for
 from .span_words import SPAN_MEMBERS
 from .spans import ANIMALS, spans_of
@@ -82,8 +83,13 @@ def graph_candidates(
 def of_category(value: str, head: str) -> bool:
     """A thing's value is of the head's category when the category's members are known: a word of
     it is a member or the head itself, or a name the list may not know ("e-bike", "Toyota Yaris",
-    "Vespa" for a vehicle; not "bass", only common words of another kind)."""
+    "Vespa" for a vehicle; not "bass", only common words of another kind). A name a named thing is
+    known by ("which band") that ends in a noun of another kind is of that kind."""
     members = SPAN_MEMBERS.get(head)
+    last = norm(value).split()[-1:] or [""]
+    if head in NAMED_HEADS and last[0] != head and (kind_of_noun(last[0]) != "thing" or any(
+            last[0] in m for m in SPAN_MEMBERS.values())):
+        return False  # "Lakeshore Marathon" is a race and "Mercy Hospital" a hospital, not a band
     if not members or any(w[:1].isupper() for w in value.split()):
         return True
     words = norm(value).split()

@@ -3,9 +3,10 @@ speaks, a pet's name said on its own right after the pet ("we got a dog btw. pep
 given just after a person ("a date … her name is joss") that is no pet's, a bare sum handed over
 for something ("gave me 900 for it"), a race result told right after the race's name ("HARBOUR
 TEN DONE. finished in 1:12:05"), kinship nouns that ask for a person, "Mum" who is no niece, a
-held thing's edge that a later sale ends ("I sold my cello last month"), a nationality that is no
-one's name, and short turns ("still there.", "legend.") that are no place. Our own sentences, and
-our own conversation end to end (tests/data/reader/ines_bram.json)."""
+held thing's edge that a later sale ends ("I sold my cello last month"), a band's edge whose value
+is a race ("… Marathon"), a nationality that is no one's name, and short turns ("still there.",
+"legend.") that are no place. Our own sentences, and our own conversation end to end
+(tests/data/reader/ines_bram.json)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from reliability.common import ingested
 from planners.asked import asked_for
 from planners.question import parse as parse_question
 from procedures.about import subject_of
+from procedures.graph_values import of_category
 from procedures.spans import spans_of
 from tkg.memory import Memory
 from tkg.nlp import parse
@@ -71,6 +73,17 @@ def test_the_names_of_children_ask_for_every_child_and_people_stay_a_count() -> 
 def test_a_name_given_after_a_person_is_no_pets(text: str, names: list[str]) -> None:
     found = [s.text for sent in parse(text).sents for s in spans_of(sent, "pet_name", "cat")]
     assert found == names
+
+
+@pytest.mark.parametrize(("value", "head", "of_it"), [
+    ("Harbour Ten Marathon", "band", False),  # a race, however capitalised
+    ("St Jude Hospital", "band", False),
+    ("Glass Otters", "band", True),
+    ("Harbour Ten Marathon", "race", True),  # a race is what was asked
+    ("Toyota Yaris", "car", True),
+])
+def test_a_name_ending_in_a_noun_of_another_kind_is_of_that_kind(value: str, head: str, of_it: bool) -> None:
+    assert of_category(value, head) is of_it
 
 
 def test_a_nationality_is_no_persons_name() -> None:
