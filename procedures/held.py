@@ -1,6 +1,6 @@
-"""What a subject holds, read from their turns: how many of a thing after every count they state, which
-listed values (or the person or thing chosen for "now") are still held, and who sold or bought a thing and for
-how much.
+"""What a subject holds, read from their turns: how many of a thing after every count they state,
+which listed values (or the person or thing chosen for "now") are still held, and who sold or bought
+a thing and for how much.
 
 Steps of `procedures.reading.read` that stand on their own: each returns a `Reading` (or the kept
 candidates), or None when the turns do not say, and the reading goes on.

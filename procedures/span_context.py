@@ -3,7 +3,8 @@ a place a dwelling sentence puts someone in ("we're finally unpacked in Little B
 workplace said by a common noun after a job word ("got a job at the main library"), and a name
 given by "called" or "named" ("matched with someone called rafi"); a name in apposition to a person
 noun ("a girl, Iris"); what a head of something heads ("head of platform"); and a band or a team
-named beside what is done with one ("The Marigold Engine on repeat", "Atleti won"). `procedures/spans.py`
+named beside what is done with one ("The Marigold Engine on repeat", "Atleti won"); a pet's name said
+alone after the pet ("we got a dog. pepper."), and whether a name given is a person's. `procedures/spans.py`
 adds these to the kind's own spans, less sure than a tagged name.
 """
 
@@ -12,10 +13,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from planners.asked import kind_of_noun
 from tkg.words import is_common_word, is_place_name, only_a_noun
 
 from .span_base import Span, after_locative, chat_words, clean, plausible, proper_runs
-from .span_words import NAMED_CONTEXT, PEOPLE
+from .span_words import NAMED_CONTEXT, PEOPLE, PET_WORDS
 
 _CHILDREN = frozenset("boy son daughter baby child kid".split())
 
@@ -306,3 +308,46 @@ def _apposed_other(tokens: Any, head: str) -> bool:
     bookshop" is no band."""
     return any(c.dep_ == "appos" and c.pos_ == "NOUN" and c.lemma_.lower() != head
                for t in tokens for c in t.children)
+
+
+_SOMEONE = frozenset({"someone", "somebody", "date"})  # "i have a date sat. her name is joss"
+_PET_PEOPLE = frozenset({"vet", "owner", "trainer", "breeder", "groomer", "walker", "sitter"})  # a pet's own
+
+
+def of_a_person(doc: Any, at: int, heads: frozenset[str] | set[str]) -> bool:
+    """The name given at ``at`` is a person's: the last one brought in before it in the turn is a
+    person ("met someone at the gym. his name is Theo"), not one of ``heads`` (a pet). With neither
+    ("her name is pip"), the pet was brought in by a turn before, and the name is its.
+
+    >>> from tkg.nlp import parse
+    >>> [of_a_person(parse(t), 7, {"cat"}) for t in ("met someone at the gym. his name is Theo",
+    ...                                             "we got a kitten !! her name is miso")]
+    [True, False]
+    """
+    for t in reversed(doc[:at]):
+        low, lemma = t.lower_, t.lemma_.lower()
+        if low in heads or lemma in heads or low in PET_WORDS:
+            return False
+        person = t.pos_ == "NOUN" and kind_of_noun(lemma) == "person" and lemma not in _PET_PEOPLE
+        if person or low in _SOMEONE:
+            return True
+    return False
+
+
+def name_fragment(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
+    """A name said alone right after the sentence that brings in one of ``heads``: "we got a dog
+    btw. *pepper*. some kind of lurcher", "We got a cat. *Miso*." (one noun, however tagged, and
+    nothing else but punctuation; the sentence before in the same turn says the head noun).
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("we got a dog btw. pepper. so tired")
+    >>> [[s.text for s in name_fragment(x, {"dog"})] for x in doc.sents]
+    [[], ['pepper'], []]
+    """
+    words = [t for t in sent if not (t.is_punct or t.is_space)]
+    if len(words) != 1 or words[0].pos_ not in ("PROPN", "NOUN") or not words[0].is_alpha or sent.start == 0:
+        return []
+    before = sent.doc[sent.start - 1].sent
+    if not any(t.lower_ in heads or t.lemma_.lower() in heads for t in before):
+        return []
+    return [Span(words[0].text, "name", 0.7, words[0].i, words[0].i + 1)]

@@ -155,3 +155,6 @@ AGE_AFTER = frozenset("years year yrs yo today".split())
 CHAT_WORDS = frozenset("""lol lols lmao lmfao rofl omg omfg haha hahaha hehe congrats congratulations grats
     btw tbh ngl idk idc imo imho fyi thx tysm ty pls plz wknd wkend bday thurs tues weds brb ikr smh rip
     ya yall ye yeh yea bestie fam hun babe xx xxx xo""".split())
+
+# entity types a capitalised run that is no one's name may carry ("the Apuseni mountains" is NORP)
+NOT_PEOPLE = frozenset({"GPE", "ORG", "LOC", "DATE", "NORP"})

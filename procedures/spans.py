@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from planners.asked import ANIMALS, kind_of_noun
+from planners.asked import ANIMALS
 from tkg.words import is_common_word, is_name_place, is_place_name
 
 from .span_base import (
@@ -38,7 +38,9 @@ from .span_context import (
     dwelling_places,
     given_names,
     institutions,
+    name_fragment,
     named_in_context,
+    of_a_person,
     of_what,
     workplaces,
 )
@@ -51,6 +53,7 @@ from .span_words import (
     FAVOURITE,
     NAMING,
     NER_KINDS,
+    NOT_PEOPLE,
     PEOPLE,
     PET_WORDS,
     PREDICATING,
@@ -164,7 +167,7 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
         given = _given_names(sent, [])
         return [s for s in given if s.start > sent.start  # "her name is pip", "she named it pickle"
                 and (sent.doc[s.start - 1].lemma_ == "be" or sent.doc[s.start - 1].lower_ in _NAMED_PRONOUNS)
-                and not _of_a_person(sent.doc, s.start, heads)] + _name_fragment(sent, heads)
+                and not of_a_person(sent.doc, s.start, heads)] + name_fragment(sent, heads)
     names = entity_spans(sent, ("PERSON", "ORG", "GPE", "PRODUCT", "WORK_OF_ART", "NORP"), "name", 0.7)
     taken = {i for s in names for i in range(s.start, s.end)}
     for t in sent:  # "Biscuit (the old spaniel) is nine": the category in apposition names it, even first
@@ -179,52 +182,7 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
     return names + _given_names(sent, names)
 
 
-_SOMEONE = frozenset({"someone", "somebody", "date"})  # "i have a date sat. her name is joss"
-_PET_PEOPLE = frozenset({"vet", "owner", "trainer", "breeder", "groomer", "walker", "sitter"})  # a pet's own
-
-
-def _of_a_person(doc: Any, at: int, heads: frozenset[str] | set[str]) -> bool:
-    """The name given at ``at`` is a person's: the last one brought in before it in the turn is a
-    person ("met someone at the gym. his name is Theo"), not one of ``heads`` (a pet). With neither
-    ("her name is pip"), the pet was brought in by a turn before, and the name is its.
-
-    >>> from tkg.nlp import parse
-    >>> [_of_a_person(parse(t), 7, {"cat"}) for t in ("met someone at the gym. his name is Theo",
-    ...                                              "we got a kitten !! her name is miso")]
-    [True, False]
-    """
-    for t in reversed(doc[:at]):
-        low, lemma = t.lower_, t.lemma_.lower()
-        if low in heads or lemma in heads or low in PET_WORDS:
-            return False
-        person = t.pos_ == "NOUN" and kind_of_noun(lemma) == "person" and lemma not in _PET_PEOPLE
-        if person or low in _SOMEONE:
-            return True
-    return False
-
-
-def _name_fragment(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
-    """A name said alone right after the sentence that brings in one of ``heads``: "we got a dog
-    btw. *pepper*. some kind of lurcher", "We got a cat. *Miso*." (one noun, however tagged, and
-    nothing else but punctuation; the sentence before in the same turn says the head noun).
-
-    >>> from tkg.nlp import parse
-    >>> doc = parse("we got a dog btw. pepper. so tired")
-    >>> [[s.text for s in _name_fragment(x, {"dog"})] for x in doc.sents]
-    [[], ['pepper'], []]
-    """
-    words = [t for t in sent if not (t.is_punct or t.is_space)]
-    if len(words) != 1 or words[0].pos_ not in ("PROPN", "NOUN") or not words[0].is_alpha or sent.start == 0:
-        return []
-    before = sent.doc[sent.start - 1].sent
-    if not any(t.lower_ in heads or t.lemma_.lower() in heads for t in before):
-        return []
-    return [Span(words[0].text, "name", 0.7, words[0].i, words[0].i + 1)]
-
-
 _NAMED_PRONOUNS = frozenset({"her", "him", "it", "them", "em", "'em"})
-# entity types a capitalised run that is no one's name may carry ("the Apuseni mountains" is NORP)
-_NOT_PEOPLE = frozenset({"GPE", "ORG", "LOC", "DATE", "NORP"})
 _NAMED_BY = frozenset({"called", "named"})
 
 
@@ -416,7 +374,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         extra = [Span(s.text, "person", 0.5, s.start, s.end) for s in proper_runs(sent)
                  if not any(i in taken for i in range(s.start, s.end)) and len(s.text.split()) <= 2
                  and not all(is_common_word(w) for w in s.text.split())
-                 and not any(t.ent_type_ in _NOT_PEOPLE for t in sent.doc[s.start : s.end])]
+                 and not any(t.ent_type_ in NOT_PEOPLE for t in sent.doc[s.start : s.end])]
         taken |= {i for p in extra for i in range(p.start, p.end)}
         lower = [Span(t.text, "person", 0.45, t.i, t.i + 1) for t in sent
                  if t.i not in taken and t.is_lower and t.is_alpha and len(t.text) > 2 and not t.is_stop
