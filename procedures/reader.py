@@ -291,9 +291,15 @@ def candidates(
 
 
 def _headline(sent: Any, races: set[str]) -> bool:
-    """The sentence before names the race and no figure of its own, so the result told next is that
-    race's: "LAKESHORE DONE. Sunday, 4:21:37." (not "Did the Lakeshore in 4:30. Today 7k in 44 min")."""
-    return bool(races & content_terms(sent.text)) and not any(c.isdigit() for c in sent.text)
+    """The sentence before is a headline naming the race (a few words, no figure of its own), so the
+    result told next is that race's: "LAKESHORE DONE. Sunday, 4:21:37." (not "Did the Lakeshore in
+    4:30. Today 7k in 44 min", nor "Signed up for the Castle Hill Half in November. Did 14k in 78 min")."""
+    words = [t for t in sent if not t.is_punct]
+    return len(words) <= _HEADLINE_WORDS and bool(races & content_terms(sent.text)) \
+        and not any(c.isdigit() for c in sent.text)
+
+
+_HEADLINE_WORDS = 5
 
 
 def glued_cues(sent: Any, cues: set[str]) -> list[int]:

@@ -508,6 +508,20 @@ def test_adoption_by_another_open_leaves_an_ingest_in_flight_its_stamp(
     assert group_stamp(store, a) not in (None, before, adopted) and _anchored(store, a) == (1, 2, 4)
 
 
+def test_a_node_of_no_group_does_not_stop_an_open(store: GraphStore, new_group: Callable[[], str]) -> None:
+    """A node with no group_id is no tkg node (another application's, sharing the database): opening
+    the store leaves it unanchored instead of failing on a group of null (a CI run's open met one)."""
+    uid = stable_uuid("no-group", new_group())
+    store.run("CREATE (:Entity {uuid: $uuid, name: 'stray'})", {"uuid": uid})
+    try:
+        store.ensure_schema(DIM)
+        rows = store.run("MATCH (n:Entity {uuid: $uuid}) OPTIONAL MATCH (n)<-[r:HAS_ENTITY]-() "
+                         "RETURN count(r) AS r", {"uuid": uid})
+        assert rows == [{"r": 0}]
+    finally:
+        store.run("MATCH (n:Entity {uuid: $uuid}) DETACH DELETE n", {"uuid": uid})
+
+
 def _anchored(store: GraphStore, group: str) -> tuple[int, int, int]:
     """TkgGroup nodes, HAS_EPISODE and HAS_ENTITY edges of one group."""
     q = ("MATCH (g:TkgGroup {group_id: $group_id}) OPTIONAL MATCH (g)-[r:%s]->() RETURN count(DISTINCT g) AS "

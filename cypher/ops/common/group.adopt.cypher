@@ -4,31 +4,33 @@
 // lack their anchor, so running it again changes nothing. An adopting group that has a stamp gets a
 // new one ($stamp), so no process keeps a list read without the adopted nodes (tkg/group_cache.py);
 // it keeps one, because another process's ingest may be between its episodes' transaction and its
-// anchoring, and a group without a stamp is read past every cache until its next write.
+// anchoring, and a group without a stamp is read past every cache until its next write. A node with
+// no group_id is no tkg node (another application's, sharing the database): it is left alone, and
+// the open must not fail on it.
 MATCH (e:Episodic)
-WHERE NOT EXISTS { MATCH (e)<-[:HAS_EPISODE]-(:TkgGroup) }
+WHERE e.group_id IS NOT NULL AND NOT EXISTS { MATCH (e)<-[:HAS_EPISODE]-(:TkgGroup) }
 WITH DISTINCT e.group_id AS gid
 MATCH (m:TkgMeta {key: 'group:' + gid})
 SET m.value = $stamp;
 MATCH (n:Entity)
-WHERE NOT EXISTS { MATCH (n)<-[:HAS_ENTITY]-(:TkgGroup) }
+WHERE n.group_id IS NOT NULL AND NOT EXISTS { MATCH (n)<-[:HAS_ENTITY]-(:TkgGroup) }
 WITH DISTINCT n.group_id AS gid
 MATCH (m:TkgMeta {key: 'group:' + gid})
 SET m.value = $stamp;
 MATCH (e:Episodic)
-WHERE NOT EXISTS { MATCH (e)<-[:HAS_EPISODE]-(:TkgGroup) }
+WHERE e.group_id IS NOT NULL AND NOT EXISTS { MATCH (e)<-[:HAS_EPISODE]-(:TkgGroup) }
 WITH DISTINCT e.group_id AS gid
 MERGE (:TkgGroup {group_id: gid});
 MATCH (e:Episodic)
-WHERE NOT EXISTS { MATCH (e)<-[:HAS_EPISODE]-(:TkgGroup) }
+WHERE e.group_id IS NOT NULL AND NOT EXISTS { MATCH (e)<-[:HAS_EPISODE]-(:TkgGroup) }
 MATCH (g:TkgGroup {group_id: e.group_id})
 CREATE (g)-[:HAS_EPISODE]->(e);
 MATCH (n:Entity)
-WHERE NOT EXISTS { MATCH (n)<-[:HAS_ENTITY]-(:TkgGroup) }
+WHERE n.group_id IS NOT NULL AND NOT EXISTS { MATCH (n)<-[:HAS_ENTITY]-(:TkgGroup) }
 WITH DISTINCT n.group_id AS gid
 MERGE (:TkgGroup {group_id: gid});
 MATCH (n:Entity)
-WHERE NOT EXISTS { MATCH (n)<-[:HAS_ENTITY]-(:TkgGroup) }
+WHERE n.group_id IS NOT NULL AND NOT EXISTS { MATCH (n)<-[:HAS_ENTITY]-(:TkgGroup) }
 MATCH (g:TkgGroup {group_id: n.group_id})
 CREATE (g)-[:HAS_ENTITY]->(n)
 RETURN count(*) AS adopted
