@@ -35,6 +35,7 @@ from .group_turns import replies_to
 from .reader import FAR_FUTURE, Candidate, candidates, norm
 from .roles import named_for_role, role_bases
 from .slots import FAR_PAST, lexicon_for
+from .span_words import KIN_FORMS
 from .walker import walk
 
 if TYPE_CHECKING:
@@ -60,10 +61,6 @@ _LIGHT_VERBS = frozenset("be get go have make start become work move take do".sp
 _ROLE_OF = re.compile(r"\bthe\s+(?:(?P<mods>first|former|old|new|current)\s+)?(?P<rel>[a-z-]+)\s+"
                       r"(?:of|in|at)\s+(?P<name>[A-Z][\w-]*)['\u2019]s?\s+[a-z]+")
 _EARLIEST = frozenset({"first", "former", "old", "ex", "previous", "original"})
-# the forms one relative goes by: a turn says "Auntie Jean" of the question's "aunt"
-_KIN_FORMS = tuple(frozenset(g.split()) for g in (
-    "aunt auntie aunty", "grandmother grandma gran granny nan nana", "grandfather grandpa grandad granddad",
-    "mother mum mom mam mommy mummy", "father dad daddy papa", "fiance fiancé fiancee fiancée"))
 
 
 @dataclass(frozen=True)
@@ -249,7 +246,7 @@ def find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, 
 
 def _forms(word: str) -> set[str]:
     """A relation noun and the other forms of the same relative ("mom": mum, mother, …)."""
-    return {word, *(w for g in _KIN_FORMS if word in g for w in g)}
+    return {word, *(w for g in KIN_FORMS if word in g for w in g)}
 
 
 def _find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, turns: list[Evidence],

@@ -21,6 +21,7 @@ from .group_turns import turns_with_terms
 from .pets import group_pets
 from .reader import norm
 from .slots import lexicon_for
+from .span_words import KIN_FORMS
 
 if TYPE_CHECKING:
     from tkg.context import Context
@@ -46,10 +47,8 @@ def other_relatives(ctx: Context, group: str, name: str, predicate: str, inverse
 
 
 # the words people call a relative by, as if a name ("Mum is booking flights"): each answers only a
-# question asking for that relative
-_ADDRESSED_AS = tuple(frozenset(g.split()) for g in (
-    "mother mum mom mam mummy mommy", "father dad daddy papa", "grandmother gran granny grandma nan nana",
-    "grandfather grandad granddad grandpa", "aunt auntie aunty", "uncle"))
+# question asking for that relative (a fiancé is called by name)
+_ADDRESSED_AS = tuple(forms for forms in KIN_FORMS if "fiance" not in forms)
 
 
 # relatives by gender, each with the word for the other one: "Dana's sister" is not "my brother Marek"

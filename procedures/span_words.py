@@ -158,3 +158,9 @@ CHAT_WORDS = frozenset("""lol lols lmao lmfao rofl omg omfg haha hahaha hehe con
 
 # entity types a capitalised run that is no one's name may carry ("the Apuseni mountains" is NORP)
 NOT_PEOPLE = frozenset({"GPE", "ORG", "LOC", "DATE", "NORP"})
+
+# the forms one relative goes by: a turn says "Auntie Jean" of the question's "aunt", "Mum" of a mother
+KIN_FORMS = tuple(frozenset(g.split()) for g in (
+    "aunt auntie aunty", "uncle", "grandmother grandma gran granny nan nana",
+    "grandfather grandpa grandad granddad", "mother mum mom mam mommy mummy", "father dad daddy papa",
+    "fiance fiancé fiancee fiancée"))
