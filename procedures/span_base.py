@@ -83,6 +83,11 @@ def entity_spans(sent: Any, labels: tuple[str, ...], kind: str, sure: float) -> 
 _DRAWN_OUT = re.compile(r"([a-z])\1\1")  # "noooo", "yesss", "ughhh"
 
 
+def says(tokens: Any, words: frozenset[str] | set[str]) -> bool:
+    """Some token says one of the lower-case ``words``, by its lower case or its lemma ("dogs")."""
+    return any(t.lower_ in words or t.lemma_.lower() in words for t in tokens)
+
+
 def plausible(span: Span) -> bool:
     """Not a calendar word ("January", "Fridays") and not a shouted word ("INGRID!!!", "RIP")
     standing for a name; short acronyms of organisations ("MBA") stay."""

@@ -16,7 +16,7 @@ from typing import Any
 from planners.asked import kind_of_noun
 from tkg.words import is_common_word, is_place_name, only_a_noun
 
-from .span_base import Span, after_locative, chat_words, clean, plausible, proper_runs
+from .span_base import Span, after_locative, chat_words, clean, plausible, proper_runs, says
 from .span_words import NAMED_CONTEXT, PEOPLE, PET_WORDS
 
 _CHILDREN = frozenset("boy son daughter baby child kid".split())
@@ -325,11 +325,11 @@ def of_a_person(doc: Any, at: int, heads: frozenset[str] | set[str]) -> bool:
     [True, False]
     """
     for t in reversed(doc[:at]):
-        low, lemma = t.lower_, t.lemma_.lower()
-        if low in heads or lemma in heads or low in PET_WORDS:
+        if says((t,), heads) or t.lower_ in PET_WORDS:
             return False
+        lemma = t.lemma_.lower()
         person = t.pos_ == "NOUN" and kind_of_noun(lemma) == "person" and lemma not in _PET_PEOPLE
-        if person or low in _SOMEONE:
+        if person or t.lower_ in _SOMEONE:
             return True
     return False
 
@@ -348,6 +348,6 @@ def name_fragment(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
     if len(words) != 1 or words[0].pos_ not in ("PROPN", "NOUN") or not words[0].is_alpha or sent.start == 0:
         return []
     before = sent.doc[sent.start - 1].sent
-    if not any(t.lower_ in heads or t.lemma_.lower() in heads for t in before):
+    if not says(before, heads):
         return []
     return [Span(words[0].text, "name", 0.7, words[0].i, words[0].i + 1)]

@@ -32,6 +32,7 @@ from .span_base import (
     plausible,
     pronominal,
     proper_runs,
+    says,
 )
 from .span_context import (
     apposed_people,
@@ -163,7 +164,7 @@ def _not_a_status(t: Any) -> bool:
 def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
     """Names in a sentence that says one of ``heads``: "my dog Biscuit", "meet Churro, our kitten";
     without one, only a name given by "her name is …" or "named it …" (the thing was named before)."""
-    if not any(t.lower_ in heads or t.lemma_.lower() in heads for t in sent):
+    if not says(sent, heads):
         given = _given_names(sent, [])
         return [s for s in given if s.start > sent.start  # "her name is pip", "she named it pickle"
                 and (sent.doc[s.start - 1].lemma_ == "be" or sent.doc[s.start - 1].lower_ in _NAMED_PRONOUNS)
@@ -172,7 +173,7 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
     taken = {i for s in names for i in range(s.start, s.end)}
     for t in sent:  # "Biscuit (the old spaniel) is nine": the category in apposition names it, even first
         if t.i not in taken and t.text[:1].isupper() and t.is_alpha and any(
-                c.dep_ == "appos" and (c.lower_ in heads or c.lemma_.lower() in heads) for c in t.children):
+                c.dep_ == "appos" and says((c,), heads) for c in t.children):
             names.append(Span(t.text, "name", 0.8, t.i, t.i + 1))
             taken.add(t.i)
     for s in proper_runs(sent):
