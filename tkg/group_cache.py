@@ -1,15 +1,14 @@
 """Per-group reads kept across questions until the group is written again.
 
-Every question needs its group's entity list and speakers, two reads that cost several ms on a
-large Kuzu store and change only when an ingest adds turns or entities. Each anchoring
-transaction (``group.anchor``, after every ingest batch, in any process) stores a fresh random
-stamp for its group in ``TkgMeta``; a question reads that one key and reuses what this process read under the
-same stamp; adopting nodes left without an anchor (``group.adopt``, on every open) gives the group
-another one. A group without a stamp (deleted, written by an older tkg, never written) is always
-read fresh. The stamp changes in the same
-transaction that makes new nodes visible to anchored reads, so a cached list is never older than
-what those reads would see. An ingest with a cache (``Memory``'s) reads both lists inside its
-anchoring transaction and keeps them under the stamp it wrote, so the first question after an
+Every question needs its group's entity list and speakers, two reads that cost several ms on a large
+Kuzu store and change only when an ingest adds turns or entities. Each anchoring transaction
+(``group.anchor``, after every ingest batch, in any process) stores a fresh random stamp for its group
+in ``TkgMeta``; a question reads that one key and reuses what this process read under the same stamp;
+adopting nodes left without an anchor (``group.adopt``, on every open) gives the group another one. A
+group without a stamp (deleted, written by an older tkg, never written) is always read fresh. The stamp
+changes in the same transaction that makes new nodes visible to anchored reads, so a cached list is
+never older than what those reads would see. An ingest with a cache (``Memory``'s) reads both lists
+inside its anchoring transaction and keeps them under the stamp it wrote, so the first question after an
 ingest finds them too (write-through).
 
 Example::
