@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from tkg.nlp import parse
 from tkg.text import content_terms, stem
@@ -60,6 +61,8 @@ NOUN_RELATIVES: dict[str, str] = {
     "adoption": RELATIVES["adopt"],
     "move": RELATIVES["move"],
 }
+# a sentence asking when something is or was ("when's your test again?", "what day is the party?")
+ASKS_WHEN = re.compile(r"\b(?:when|what (?:date|day|time)|which day|the date)\b[^.!]*(?:\?|$)", re.I)
 # a denial with no clause break between it and what follows ("didn't get the job at …")
 _DENIAL = re.compile(r"\b(?:not|never|no longer|didn'?t|don'?t|doesn'?t|won'?t|isn'?t|wasn'?t|aren'?t|can'?t"
                      r"|couldn'?t|haven'?t|hasn'?t|fell through|called off|cancel+ed)\b[^,;:.!?()—–-]*$")
@@ -74,6 +77,9 @@ IRREGULAR = {w.split(":")[0]: w.split(":")[1] for w in """win:won ride:rode|ridd
     buy:bought sell:sold meet:met pay:paid lend:lent hear:heard keep:kept sleep:slept grow:grew|grown
     know:knew|known forget:forgot|forgotten choose:chose|chosen wake:woke|woken""".split()}
 _PARTICLES = frozenset({"up", "away", "on", "off", "out", "down", "back", "in"})
+# particles that make another verb of most verbs ("pass away", "give up", "pay off", "work out")
+_SENSE_PARTICLES = frozenset({"up", "away", "off", "out"})
+_MOTION = frozenset({"move", "go", "come", "walk", "fly", "drive", "travel", "head", "ride", "sail", "get"})
 # words of the question frame, never the event or its object
 _FRAME = frozenset(stem(w) for w in "when date day time year month exactly originally first initially "
                    "supposed planned scheduled happen happened place take".split())
@@ -88,6 +94,7 @@ class QuestionEvent:
     objects: frozenset[str]
     nominal: bool
     names: frozenset[str] = frozenset()  # the stems of the names among the objects
+    particles: frozenset[str] = frozenset()  # the particles of the question's own verbs ("break *up*")
 
     def tells(self, text: str) -> bool:
         """Whether ``text`` says the event (one of its patterns as words)."""
@@ -105,6 +112,24 @@ class QuestionEvent:
         ("we didn't break up"; "we're married, i've never felt so happy" denies nothing)."""
         at = self.told_at(text)
         return at >= 0 and denied_before(text.lower(), at)
+
+    def other_verb(self, sent: Any) -> bool:
+        """The sentence says the event's verb only as another phrasal verb, with a particle the
+        question's verb lacks that is not in the event's own pattern: "our cat *passed away*" tells
+        no "when did she pass her test", "I gave up piano" no "when did he give …"; a motion verb keeps
+        its sense with one ("moved out", "drove up to Leeds")."""
+        low = sent.text.lower()
+        for p in self.patterns:
+            m = p.search(low)
+            if m is None:
+                continue
+            token = next((t for t in sent if t.idx - sent.start_char == m.start()), None)
+            if token is None or token.lemma_.lower() in _MOTION:
+                return False
+            return any(c.dep_ in ("prt", "advmod") and c.lower_ in _SENSE_PARTICLES
+                       and c.lower_ not in self.particles
+                       and not m.start() <= c.idx - sent.start_char < m.end() for c in token.children)
+        return False
 
     def needles(self) -> list[str]:
         """Plain words a telling turn contains, for a substring search: the event's literal words
@@ -150,6 +175,7 @@ def question_event(question: str, names: frozenset[str]) -> QuestionEvent:
     doc = parse(question)
     patterns: list[str] = []
     event_stems: set[str] = set()
+    particles: set[str] = set()
     for t in doc:
         if t.pos_ != "VERB" or t.lemma_.lower() in _LIGHT:
             continue
@@ -157,6 +183,7 @@ def question_event(question: str, names: frozenset[str]) -> QuestionEvent:
         prt = next((c.lower_ for c in t.children
                     if c.dep_ == "prt" or c.dep_ == "advmod" and c.lower_ in _PARTICLES), "")
         key = f"{lemma} {prt}" if f"{lemma} {prt}" in RELATIVES else lemma
+        particles.add(prt)
         patterns.append(RELATIVES.get(key, verb_forms(lemma)))
         event_stems |= {stem(t.lower_), stem(lemma)}
     nominal = not patterns
@@ -166,7 +193,7 @@ def question_event(question: str, names: frozenset[str]) -> QuestionEvent:
                 # "D.C." is written "dc" too: an abbreviation's dots are optional
                 own = re.escape(stem(t.lower_)).replace(r"\.", r"\.?")
                 patterns.append(NOUN_RELATIVES.get(t.lemma_.lower(), own + r"\w*"))
-    terms = content_terms(question) - _FRAME - event_stems
+    terms = content_terms(question) - _FRAME - event_stems - {stem(p) for p in particles if p}  # not "away"
     objects = frozenset(terms | {stem(n) for n in names})
     return QuestionEvent(tuple(_word(p) for p in dict.fromkeys(patterns)), objects, nominal,
-                         frozenset(stem(n) for n in names))
+                         frozenset(stem(n) for n in names), frozenset(particles))

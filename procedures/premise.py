@@ -27,12 +27,13 @@ from tkg.models import Evidence
 from tkg.nlp import parse, parse_many
 from tkg.text import content_terms, stems_of
 from tkg.time_words import clause_tense
+from tkg.timeparse import find_times
 from tkg.words import is_common_word, is_place_name
 
 from .about import Subject, about, continued, word_pattern
 from .abstain import GENERIC, INFERENCE
 from .calloff import EVERYONES, OUTCOME, last_called_off
-from .event_words import QuestionEvent, denied_before, question_event
+from .event_words import ASKS_WHEN, QuestionEvent, denied_before, question_event
 from .slots import FAR_PAST
 from .spans import ANIMALS
 from .stated import RETRACTED as _RETRACTED_WORDS
@@ -247,6 +248,14 @@ def asked_about_theirs(sent: Any, nouns: list[str], speaker: str, subject: Subje
                                       or t.i > sent.start and t.doc[t.i - 1].lower_ in yours) for t in sent)
 
 
+def _answered_when(sentence: str, reply: str | None, turn: Evidence) -> bool:
+    """The sentence asks when the event is ("when's your driving test again?") and the other speaker's
+    reply gives a date ("the 9th"): the reply takes the event as real, as a statement of it would."""
+    return bool(reply) and turn.valid_at is not None and sentence.rstrip().endswith("?") \
+        and ASKS_WHEN.search(sentence) is not None \
+        and any(r.granularity != "range" for r in find_times(str(reply), turn.valid_at))
+
+
 def _third_owned(sent: Any, nouns: list[str]) -> bool:
     """The noun is owned by "his"/"her"/"their" in a turn about a third person ("Marek bought a flat.
     His wife Ola is pregnant"): the turn's person's own relative, as the turn names no one else first."""
@@ -318,7 +327,8 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
                     seen_any = seen_any or ev
             if need_event and (_stated(sent) and (words & need_event or need_event & GOING and any(
                     placed[n] and heading_to(text, n) for n in need_names))
-                    or told is not None and _told_done(told, sent)):
+                    or told is not None and _told_done(told, sent)
+                    or words & need_event and _answered_when(sent.text, (replies or {}).get(ev.episode), ev)):
                 need_event = set()
             # a whole word: "son" is not said by "son-in-law"
             said = [w for w in nouns if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text)]

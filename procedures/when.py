@@ -28,7 +28,7 @@ from tkg.timeparse import TimeRef, find_times
 
 from .about import Subject
 from .backfill import turn_evidence
-from .event_words import QuestionEvent, question_event
+from .event_words import ASKS_WHEN, QuestionEvent, question_event
 from .group_turns import turns_by_seq, turns_by_uuid, turns_with_terms
 from .slots import FAR_PAST
 from .stated import hypothetical, intended_tokens
@@ -50,7 +50,6 @@ _SET = re.compile(r"\b(?:set|fixed|locked|confirmed|booked|official|final)\b", r
 _ORIGINAL = re.compile(r"\b(?:originally|initially|at first|first planned|supposed to|meant to)\b", re.I)
 _BARE_ORDINAL = re.compile(r"(?<![\w£$€])([12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?"
                            + MONTH + r"\b)", re.I)
-_ASKS_WHEN = re.compile(r"\b(?:when|what (?:date|day|time)|which day|the date)\b[^.!]*(?:\?|$)", re.I)
 _MONTH_NAME = re.compile(r"\b" + MONTH + r"\b", re.I)
 # when something was said, not when the event is: "what I told you last month"
 _SAID_BEFORE = re.compile(r"\b(?:told|said|mentioned|wrote|texted|messaged)\b(?:\s+\w+){0,2}\s*$", re.I)
@@ -144,7 +143,8 @@ def _telling(ev: QuestionEvent, pool: list[Evidence], ranked: list[Evidence], na
     for e in said:
         for sent in parse(e.text).sents:
             text = sent.text
-            verb = ev.tells(text) and not ev.denied(text)  # "I've never run further than 8k" tells no run
+            # "I've never run further than 8k" tells no run; "our cat passed away" no passed test
+            verb = ev.tells(text) and not ev.denied(text) and not ev.other_verb(sent)
             if not (verb or naming(text)) or text.rstrip().endswith("?"):
                 continue
             hits = min(ev.object_hits(text), 3) + 0.5 * min(ev.object_hits(e.text), 3)
@@ -153,6 +153,28 @@ def _telling(ev: QuestionEvent, pool: list[Evidence], ranked: list[Evidence], na
             who = 0.5 if (e.speaker or "").lower() in names else 0.0
             bonus = 1.0 / (1 + rank[e.episode]) if e.episode in rank else 0.0
             out.append(((3.0 if verb else 2.0) + hits + who + bonus, e, text))
+    return out
+
+
+def _answered(ctx: Context, group: str, ev: QuestionEvent, pool: list[Evidence], names: frozenset[str]
+              ) -> list[tuple[float, Evidence, str]]:
+    """(score, reply, its dated sentence) for each turn of ``pool`` that asks when the event is ("when's
+    your birthday again?") and is answered by the other speaker's next turn with a date ("Is 14 of
+    April."): the reply tells it, though it need not repeat the event's words."""
+    out = []
+    for e in pool:
+        asks = [s for s in split_sentences(e.text) if s.rstrip().endswith("?") and ev.tells(s)
+                and ASKS_WHEN.search(s) and not ev.denied(s)]
+        if not asks or e.valid_at is None:
+            continue
+        for reply in _after(ctx, group, e, 1):
+            if reply.speaker == e.speaker or reply.valid_at is None:
+                continue
+            dated = next((s for s in split_sentences(reply.text)
+                          if not s.rstrip().endswith("?") and _refs(s, reply.valid_at)), None)
+            if dated is not None:
+                who = 0.5 if (reply.speaker or "").lower() in names else 0.0
+                out.append((4.0 + min(ev.object_hits(asks[0]), 3) + who, reply, dated))
     return out
 
 
@@ -231,7 +253,7 @@ def _date_of(ctx: Context, group: str, ev: QuestionEvent, e: Evidence, sentence:
     for t in _after(ctx, group, e, FOLLOW_TURNS):  # the teller's own next turns, or the answer to "when?"
         if t.speaker == e.speaker or asked:
             after.append((t, split_sentences(t.text)))
-        asked = _ASKS_WHEN.search(t.text) is not None
+        asked = ASKS_WHEN.search(t.text) is not None
     for turn, sents in [(e, rest), *after]:
         for s in sents:
             if s.rstrip().endswith("?") or len(s.split()) > SHORT:
@@ -303,7 +325,10 @@ def _corrected(ctx: Context, group: str, ev: QuestionEvent, first: Dated, pool: 
     # (turn, its sentences, whether a correction word anywhere in the turn cues its dates)
     rest = ([said[cue.start():]] if cue else []) + sents[idx:]
     stretch: list[tuple[Evidence, list[str], bool]] = [(e, rest, True)]
-    stretch += [(t, split_sentences(t.text), True) for t in _after(ctx, group, e, CORRECT_TURNS)]
+    for t in _after(ctx, group, e, CORRECT_TURNS):
+        if _dates_another(ev, t, first):  # "the show's saturday 13th" … "sorry, the 20th": the show's
+            break
+        stretch.append((t, split_sentences(t.text), True))
     things = ev.objects - ev.names  # a later turn naming only the people is not about the event
     later = sorted((t for t in pool if t.valid_at and e.valid_at and t.valid_at > e.valid_at
                     and (ev.tells(t.text) or bool(things)
@@ -328,6 +353,15 @@ def _corrected(ctx: Context, group: str, ev: QuestionEvent, first: Dated, pool: 
     return current
 
 
+def _dates_another(ev: QuestionEvent, turn: Evidence, dated: Dated) -> bool:
+    """The turn gives a date other than ``dated``'s without telling the event or correcting anything
+    ("Noted: 14 June" only says it back): the words after it that correct a date correct that one."""
+    return turn.valid_at is not None and not ev.tells(turn.text) and not _CORRECTS.search(turn.text) \
+        and not _MOVED.search(turn.text) \
+        and any(r.start.date() != dated.start.date() for s in split_sentences(turn.text)
+                if not s.rstrip().endswith("?") for r in _refs(s, turn.valid_at))
+
+
 def read_when(ctx: Context, q: Question, group: str, turns: list[Evidence], ranked: list[Evidence],
               names: frozenset[str], subject: Subject | None) -> WhenReading | None:
     """The date of the question's event (see the module doc), or None when no turn tells it."""
@@ -335,7 +369,7 @@ def read_when(ctx: Context, q: Question, group: str, turns: list[Evidence], rank
     needles = ev.needles()
     rows = turns_with_terms(ctx, group, needles, 400) if needles else []
     pool = dedupe(turns + [turn_evidence(r, 0.0, group) for r in rows])
-    tellings = _telling(ev, pool, ranked, names)
+    tellings = _telling(ev, pool, ranked, names) + _answered(ctx, group, ev, pool, names)
     trace: dict[str, Any] = {"event": ev.to_trace(), "tellings": len(tellings)}
     if not tellings:  # the verb said only in questions, wishes or denials ("any chance of rebooking?")
         asked_only = not ev.nominal and any(ev.tells(e.text) for e in pool)
