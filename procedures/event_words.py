@@ -189,7 +189,9 @@ def question_event(question: str, names: frozenset[str]) -> QuestionEvent:
     nominal = not patterns
     if nominal:  # "When is Hannah's wedding?": its nouns name the event
         for t in doc:
-            if t.pos_ in ("NOUN", "PROPN") and t.lower_ not in names and stem(t.lower_) not in _FRAME:
+            # not its owner: "mum" in "mum's 60th birthday" is whose it is, which much else is said of
+            if t.pos_ in ("NOUN", "PROPN") and t.lower_ not in names and stem(t.lower_) not in _FRAME \
+                    and t.dep_ != "poss":
                 # "D.C." is written "dc" too: an abbreviation's dots are optional
                 own = re.escape(stem(t.lower_)).replace(r"\.", r"\.?")
                 patterns.append(NOUN_RELATIVES.get(t.lemma_.lower(), own + r"\w*"))

@@ -54,6 +54,8 @@ _MONTH_NAME = re.compile(r"\b" + MONTH + r"\b", re.I)
 # when something was said, not when the event is: "what I told you last month"
 _SAID_BEFORE = re.compile(r"\b(?:told|said|mentioned|wrote|texted|messaged)\b(?:\s+\w+){0,2}\s*$", re.I)
 _DENIED_BEFORE = re.compile(r"(?:\bnot|n't|\bno)\s+(?:on\s+)?(?:the\s+)?$", re.I)
+_IT = re.compile(r"\b(?:it|that|this)\b", re.I)
+_OWN_DATE = "the turn's own date"  # how a date is had from the turn that tells the event as done
 FOLLOW_TURNS = 3  # turns after the telling one a short dated reply may date it from
 CORRECT_TURNS = 4  # turns after a dated mention a correction of it may come in
 LEAD_WITHIN = 3  # how high retrieval must rank the telling turn for it to lead the evidence
@@ -256,9 +258,12 @@ def _date_of(ctx: Context, group: str, ev: QuestionEvent, e: Evidence, sentence:
         asked = ASKS_WHEN.search(t.text) is not None
     for turn, sents in [(e, rest), *after]:
         for s in sents:
-            if s.rstrip().endswith("?") or len(s.split()) > SHORT:
+            # the next sentence of the turn that takes the event up again by "it" is about it, however
+            # long ("…wrote about my hip. They are going to do it at the Pembury on the 17th of April.")
+            back = turn is e and s is sents[0] and not (done and at_told > 0) and _IT.search(s) is not None
+            if s.rstrip().endswith("?") or len(s.split()) > SHORT and not back:
                 continue
-            got = _refs(s, turn.valid_at or at, lead=sentence)
+            got = _refs(s, turn.valid_at or at, lead="" if back else sentence)  # its own tense, if "it"
             if done:  # an event told as done is not dated by a day still ahead ("start date is 3rd april")
                 got = [r for r in got if r.start <= (turn.valid_at or at)]
             if got:
@@ -266,7 +271,7 @@ def _date_of(ctx: Context, group: str, ev: QuestionEvent, e: Evidence, sentence:
                              f"a short dated sentence after it ({turn.source_ref})", s)
     if clause_tense(sentence, 0) == "future" or _only_intended(ev, sentence):
         return None  # a plan or a wish said without a date has not happened on the day it is said
-    return Dated(at, format_day(at), e, False, "the turn's own date", sentence)
+    return Dated(at, format_day(at), e, False, _OWN_DATE, sentence)
 
 
 def _month_only(dated: Dated) -> bool:
@@ -282,7 +287,10 @@ def _correction(text: str, current: Dated, turn: Evidence, *, cued: bool, about:
     said = cued or bool(_CORRECTS.search(text) or _MOVED.search(text)) or about and bool(_SET.search(text))
     if not (said or about and _month_only(current)):
         return None
-    refs = _refs(text, turn.valid_at)
+    # the date it corrects said again ("I told you the 17th of April … It was the 27th") is not the new one
+    # (by day and month: "I told you it was on the 17th of April" may read as a year back)
+    refs = [r for r in _refs(text, turn.valid_at)
+            if (r.start.month, r.start.day) != (current.start.month, current.start.day)]
     # a later word on the event that names the day inside the month it was told in ("I'd start in
     # January" … "start date is January 8th") refines it
     month = (current.start.year, current.start.month)
@@ -334,7 +342,9 @@ def _corrected(ctx: Context, group: str, ev: QuestionEvent, first: Dated, pool: 
                     and (ev.tells(t.text) or bool(things)
                          and len(content_terms(t.text) & things) >= max(1, len(things) // 2))),
                    key=lambda t: t.valid_at or FAR_PAST)
-    told = {t.episode for t in later if ev.tells(t.text)}
+    denials = _denying(ctx, group, first)
+    later = sorted(dedupe(later + denials), key=lambda t: t.valid_at or FAR_PAST)
+    told = {t.episode for t in later if ev.tells(t.text) or t in denials}
     for t in later:  # the turns after a later one: a "sorry!" there may be about anything
         stretch += [(t, split_sentences(t.text), True)]
         stretch += [(x, split_sentences(x.text), False) for x in _after(ctx, group, t, 2)]
@@ -343,14 +353,32 @@ def _corrected(ctx: Context, group: str, ev: QuestionEvent, first: Dated, pool: 
         if turn.episode in seen and turn is not e:
             continue
         seen.add(turn.episode)
-        cued, about = loose and bool(_CORRECTS.search(turn.text)), turn.episode in told
+        cued = loose and (bool(_CORRECTS.search(turn.text)) or turn in denials)
+        about = turn.episode in told
         for s in texts:
+            if not loose and len(s.split()) > SHORT and not ev.tells(s) and not things & content_terms(s):
+                continue  # a long sentence after a later mention, of something else ("I told you the knee …")
             instead = bool(_INSTEAD.search(s)) and bool(things & content_terms(s))
             got = _correction(s, current, turn, cued=cued or instead, about=about)
             if got is not None and not (got.proposed and not current.proposed):
                 current = got
                 break
     return current
+
+
+def _denying(ctx: Context, group: str, first: Dated) -> list[Evidence]:
+    """The turns after the dating one that say its day was wrong ("mum's thing is the 14th not the
+    12th", "IELTS is 16 June not 18"): corrections of it, whether or not they name the event again."""
+    day = first.start.day
+    rows = turns_by_uuid(ctx, group, [first.evidence.episode])
+    if not rows or rows[0].get("seq") is None or first.how == _OWN_DATE:  # no day was said to deny
+        return []
+    seq = int(rows[0]["seq"])
+    wrong = re.compile(rf"\bnot\s+(?:on\s+)?(?:the\s+)?{day}(?:st|nd|rd|th)?\b(?![.:,]\d|\s*(?:am|pm|%|k\b))",
+                       re.I)  # not "not 12.5", "not 12 pm"
+    found = turns_with_terms(ctx, group, [f"not the {day}", f"not {day}", f"not on the {day}"], 50)
+    return [turn_evidence(r, 0.0, group) for r in found
+            if int(r.get("seq") or -1) > seq and wrong.search(r.get("text") or "")]
 
 
 def _dates_another(ev: QuestionEvent, turn: Evidence, dated: Dated) -> bool:

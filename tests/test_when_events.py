@@ -93,7 +93,11 @@ def nb(mem: Memory) -> tuple[Memory, str]:
     ("When was Noor's book launch originally planned?", "3 June 2024"),  # the first date asked for
     ("When did Pickle pass away?", "14 March 2024"),  # the "sorry it's the 20th" after it is the show's
     ("When is Noor's driving test?", "23 July 2024"),  # "when's your driving test again?" – "the 9th. no
-])  # wait, that's the theory one. practical is the 23rd"
+    # wait, that's the theory one. practical is the 23rd"
+    ("When is Bastian's knee operation?", "19 September 2024"),  # "…about my knee. They are going to operate
+    # on it … on the 12th of September", then "I told you the 12th of September … It is the 19th."
+    ("When is Lale's graduation?", "22 August 2024"),  # "lale's thing is the 22nd not the 20th", a week on
+])
 def test_when_questions_answer_the_events_date(nb: tuple[Memory, str], question: str, wanted: str) -> None:
     m, group = nb
     a = m.ask(question, group=group)
