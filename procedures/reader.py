@@ -28,7 +28,7 @@ from .about import FIRST, SECOND, Subject, about, clause_about
 from .members import Category, bare, widen
 from .residence import locates, named_home, place_scale, residence_scale, taken_back
 from .span_base import Span, nameless, pronominal, street_name
-from .span_context import asks_about_work, workplaces
+from .span_context import asks_about_work, degrees, workplaces
 from .span_words import (
     CALENDAR,
     CATEGORY_MEMBERS,
@@ -125,11 +125,18 @@ def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subje
     return terms
 
 
+_STUDIED = frozenset({"degree", "course", "major", "subject", "programme", "program"})  # what one studies
+_DEGREE_WORDS = frozenset({"bachelor", "master", "degree", "diploma", "bsc", "msc", "mba", "phd",
+                           "certificate"})
+
+
 def may_hold(asked: Asked, text: str, verb: str | None) -> bool:
     """Whether ``text`` may hold a span of the asked kind: a thing's needs one of a few words (its
     head, a member of its category, a naming word; or ``verb``, whose objects are read too), so a
     turn that says none of them is not parsed. Other kinds may be in any text."""
-    return asked.kind != "thing" or may_say(text, thing_words(asked.head) | ({verb} if verb else set()))
+    studied = _DEGREE_WORDS if verb == "study" or asked.head in _STUDIED else frozenset()
+    return asked.kind != "thing" or may_say(text, thing_words(asked.head) | ({verb} if verb else set())
+                                            | studied)
 
 
 # kinds whose spans are typed well enough that the answer to the turn before may be read without its words
@@ -214,6 +221,8 @@ def candidates(
                 spans += workplaces(sent, taken, asked_about_work=True)
             if verb and asked.kind == "thing":
                 spans += _objects_of(sent, verb)
+            if asked.kind == "thing" and (verb == "study" or asked.head in _STUDIED):
+                spans += degrees(sent)  # "got an offer for Bachelor of Nursing", "her midwifery degree"
             if members is not None:
                 # a person or a pet tied to the category is cued by the tie; a thing's span is typed by
                 # the category's own words already, so its cue words weigh as before

@@ -277,6 +277,8 @@ def past_state(token: Any) -> bool:
         t = t.head
     else:
         return False
-    if t.lemma_.lower() not in _STATIVE or t.tag_ != "VBD":
+    # a past progressive holds a while whatever its verb ("while I was doing my national service in Aden")
+    progressive = t.tag_ == "VBG" and any(c.dep_ == "aux" and c.lower_ in ("was", "were") for c in t.children)
+    if not progressive and (t.lemma_.lower() not in _STATIVE or t.tag_ != "VBD"):
         return False
     return not any(c.lower_ in ("still", "now") for c in t.children)

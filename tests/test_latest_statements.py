@@ -183,6 +183,8 @@ def test_a_past_state_held_before_the_turn() -> None:
     assert not at("I moved to Leeds.", "Leeds")  # a move's state goes on
     assert not at("I live in Leeds.", "Leeds")
     assert not at("I was still in Leeds then.", "Leeds")
+    assert at("We met while I was teaching English in Hanoi.", "Hanoi")  # a past progressive, any verb
+    assert not at("I am teaching English in Hanoi.", "Hanoi")
 
 
 def test_in_a_window_values_said_the_same_day_go_by_support() -> None:
