@@ -163,14 +163,17 @@ _count_words = _cue(
     r"|\ball (?:of )?(?:the|her|his|their|its|those|these|my)\b(?! time\b| way\b| same\b| while\b)"
     r"|\ball of \w+'s?\b|\bhousehold\b|\bfamily members\b"
     r"|^\s*who\s+(?:have|has)\s+(?:been\s+(?:the|\w+['\u2019]s)\s|\w+\s+\w+ed\b)"
-    r"|\bover (?:the|these|those) (?:past |last )?(?:few )?(?:months|years|weeks)\b",
+    r"|\bover (?:the|these|those) (?:past |last )?(?:few )?(?:months|years|weeks)\b"
+    r"|\bin (?:chronological |the right )?order\b|^\s*who\s+have\s+\w+ed\b"  # "who have managed it, in order"
+    r"|\b(?:over|during|across|throughout) (?:the course of )?(?:the|these|our) (?:conversations|chats)\b",
     "The words that ask for a count or a list.",
 )
 _WHICH_PLURAL = re.compile(
-    r"\b(?:which|what) (?:\w+ ){0,2}?(\w+)(?: or \w+)? "
+    r"\b(?:which|what) ((?:\w+ ){0,2}?\w+)(?: or \w+)? "
     r"(?:has|have|had|did|does|do|can|could|will|would|is|are|was|were)\b",
     re.IGNORECASE,
 )
+_AFTER_NOUN = frozenset("away abroad exactly specifically again together out overseas here there".split())
 _NOT_PLURAL = frozenset({"does", "is", "was", "has", "this", "us", "bus", "gas", "news", "yes", "ss"})
 
 
@@ -179,11 +182,12 @@ def count_cue(question: str) -> str | None:
     if m := _count_words(question):
         return m
     for w in _WHICH_PLURAL.finditer(question):
-        noun = w.group(1).lower()
-        plural = noun in {"people", "children", "kids"} or (
-            noun.endswith("s") and not noun.endswith(("ss", "us", "is")) and noun not in _NOT_PLURAL
-        )
-        if plural:
+        words = w.group(1).lower().split()
+        while len(words) > 1 and words[-1] in _AFTER_NOUN:  # "which trips away did she take": "trips"
+            words.pop()
+        noun = words[-1]  # the head, last: "what graphics card is it" asks for one card
+        if noun in {"people", "children", "kids"} or (
+                noun.endswith("s") and not noun.endswith(("ss", "us", "is")) and noun not in _NOT_PLURAL):
             return w.group(0)
     return None
 

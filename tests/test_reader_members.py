@@ -40,6 +40,18 @@ def test_lists_of_people_and_of_either_noun_route_as_lists() -> None:
     assert not count_cue("Who has replaced Ana as manager?") and not count_cue("Who is Ola dating now?")
 
 
+@pytest.mark.parametrize(("question", "listed"), [
+    ("Which trips away did Ola take?", True),  # the plural head before an adverb
+    ("Who have coached the team, in order?", True),
+    ("Where has Ola lived, in order?", True),
+    ("Which clubs did Ola join during these chats?", True),
+    ("What graphics card is in Ola's PC?", False),  # a plural modifier, one card
+    ("Which bus does Ola take?", False),
+])
+def test_a_list_is_asked_by_its_plural_head_or_its_order(question: str, listed: bool) -> None:
+    assert bool(count_cue(question)) is listed and asked_for(question).many is listed
+
+
 def test_names_other_turns_tie_to_the_category() -> None:
     cat = category("pet", ["we might look after his parrot, Mango, in June",
                            "the vet, Dr Ruiz, says hi", "my brother Sami is visiting"])
