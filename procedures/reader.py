@@ -28,7 +28,8 @@ from .about import FIRST, SECOND, Subject, about, clause_about
 from .members import Category, bare, widen
 from .residence import locates, named_home, place_scale, residence_scale, taken_back
 from .span_base import Span, nameless, pronominal, street_name
-from .span_context import asks_about_work, degrees, workplaces
+from .span_context import asks_about_work, workplaces
+from .span_patterns import ACQUIRING, degrees, sources
 from .span_words import (
     CALENDAR,
     CATEGORY_MEMBERS,
@@ -150,7 +151,7 @@ def candidates(
     speakers: tuple[str, ...], excluded: set[str], verb: str | None, *, attribute: bool = True,
     before: dict[str, tuple[str, ...]] | None = None, residence: bool = False,
     replies: dict[str, str] | None = None, members: Category | None = None,
-    employer: frozenset[str] = frozenset(),
+    employer: frozenset[str] = frozenset(), source: bool = False,
 ) -> list[Candidate]:
     """Every span of the asked kind in ``turns``, weighed (see the module doc). With ``attribute``
     the span's own clause must be about the subject (a slot of the subject's: where they live);
@@ -158,7 +159,8 @@ def candidates(
     ``residence`` (the slot is where someone lives) a place weighs by `residence_scale`; ``replies``,
     a question the other speaker said yes to (`confirmed`). With ``members`` (a list of a head noun's
     members, `procedures.members`) only spans tied to the category count, each as if cued. A role
-    asked of a named ``employer`` (its stemmed words) weighs less from a turn that names none of it."""
+    asked of a named ``employer`` (its stemmed words) weighs less from a turn that names none of it.
+    With ``source`` (where a thing was had from) the place a "from" after a getting verb names counts."""
     out: list[Candidate] = []
     # the race a race time is asked of by its name ("the Robin Hood Half"; the question's names but its
     # subject's): a time said in a sentence that names none of it is another run's ("did 7k in 44 minutes")
@@ -221,6 +223,9 @@ def candidates(
                 spans += workplaces(sent, taken, asked_about_work=True)
             if verb and asked.kind == "thing":
                 spans += _objects_of(sent, verb)
+            had = sources(sent) if source else []  # "got him from the rspca centre in leeds"
+            had_from = {sp.start for sp in had}
+            spans += had
             if asked.kind == "thing" and (verb == "study" or asked.head in _STUDIED):
                 spans += degrees(sent)  # "got an offer for Bachelor of Nursing", "her midwifery degree"
             if members is not None:
@@ -266,10 +271,14 @@ def candidates(
                 if sp.by_context and doc[sp.end - 1].dep_ == "nsubj" and doc[sp.end - 1].head.lemma_.lower() \
                         in NAMED_CONTEXT.get(asked.head, ()):  # "Atleti won": the team did, in a sentence
                     owner = max(owner, a * 0.6)  # about the subject, who tells it; not "Jordi took me"
+                if sp.start in had_from:  # "[photo] got him from the rspca centre": the getting is the
+                    owner = max(owner, a)  # sentence's, whose object the clause may name ("him")
                 if pets and doc[sp.start].dep_ == "nsubj" and any(  # "Biscuit (the old collie) is nine":
                         c.dep_ == "appos" and c.lower_ in PET_WORDS for c in doc[sp.start].children):
                     owner = max(owner, a * 0.8)  # a pet is its clause's subject, which says not whose it is
                 scale = place_scale(asked.head, sp.text) if asked.kind == "place" else 1.0
+                if source and not had_from and not any(t.lemma_.lower() in ACQUIRING for t in sent):
+                    scale *= 0.5  # "writing from the new flat in york" tells no getting
                 if residence and asked.kind == "place":
                     scale *= residence_scale(doc, sp.start, sp.end)
                 if asked.kind == "organisation" and sp.start > sent.start and locates(doc, sp.start) \

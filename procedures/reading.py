@@ -17,7 +17,7 @@ from planners.asked import Asked, kind_of_noun
 from planners.query_text import employer_named, names_in
 from planners.question import Question
 from tkg.models import Fact
-from tkg.nlp import parse, parse_many
+from tkg.nlp import parse_many
 from tkg.text import content_terms
 
 from .about import own_voice, subject_of
@@ -68,9 +68,10 @@ from .sentence_value import (
     title_answer,
 )
 from .slots import FAR_PAST, employer_at, group_time, lexicon_for
+from .span_patterns import asks_where_had
 from .span_words import CATEGORY_MEMBERS, NAMED_CONTEXT, SPAN_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
-from .verb_args import by_verb
+from .verb_args import by_verb, main_verb, present
 from .when import AGO_Q, ago, is_when, names_date, read_when
 
 if TYPE_CHECKING:
@@ -82,20 +83,6 @@ _RELATION_HEADS = frozenset("""manager boss supervisor sister brother mother fat
     partner girlfriend boyfriend fiance fiancee friend job title profession occupation role city town country
     relationship dog cat age baby child kid""".split())
 _SLOT_KINDS = frozenset({"place", "person", "role", "status", "pet_name", "organisation"})
-def present(question: str) -> bool:
-    """The question asks in the present tense ("What *is* her relationship status?"): a state that
-    changes (engaged, then married) is asked as it stands now."""
-    tags = {t.tag_ for t in parse(question)}
-    return bool(tags & {"VBZ", "VBP"}) and not tags & {"VBD", "VBN"}
-
-
-def main_verb(question: Any) -> str | None:
-    """The question's own verb ("play" in "What instrument does Aarav play now?"), not be/have/do:
-    from its parsed ``Doc`` (parsed with the turns, one batch) or its text."""
-    for t in parse(question) if isinstance(question, str) else question:
-        if t.pos_ == "VERB" and t.lemma_.lower() not in ("be", "have", "do", "get"):
-            return str(t.lemma_.lower())
-    return None
 
 
 def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | None,
@@ -111,6 +98,9 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     subject = subject_of(q, ctx.speakers(group))
     trace["subject"] = subject.name if subject else None
     cue_set = cue_terms(ctx, question, predicate, subject, asked)
+    had_from = asks_where_had(asked, question)
+    if had_from:  # "where did she adopt him from": the getting verb's "from" says it (reader.sources), not
+        cue_set -= {"from"}  # any "from" ("writing from the new flat in york")
     listing = asked.many and mode == "aggregation"  # a list reads all the subject's turns
     home = predicate == "lives_in" and not asked.many and lives_question(question)
     every = listing or home and subject is not None and subject.speaker  # so does where a speaker lives
@@ -259,7 +249,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         attribute="bridge" in trace or mode != "relation_chain", before=turns_before(ctx, group, turns, back),
         replies=replies_to(ctx, group, turns),
         residence=home, members=kinds,
-        employer=employer_named(question) if asked.kind == "role" else frozenset())
+        employer=employer_named(question) if asked.kind == "role" else frozenset(),
+        source=had_from)
     if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb
         turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event
     if verb and asked.kind in TYPED - {"number"}:  # "who looked after her hens": who *looks after* them

@@ -352,29 +352,3 @@ def name_fragment(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
         return []
     return [Span(words[0].text, "name", 0.7, words[0].i, words[0].i + 1)]
 
-
-# a degree said by its name: "Bachelor of Nursing", "a master's in data science", "BSc in Physics", "my
-# midwifery degree" (the field before "degree", one or two words)
-_DEGREE = re.compile(
-    r"(?P<named>\b(?:(?:bachelor|master|doctor)(?:['\u2019]?s)?(?:\s+degree)?\s+(?:of|in)(?:\s+(?:arts|science)\s+in)?"
-    r"|(?:bsc|ba|ma|msc|mba|phd|diploma|certificate|degree)\s+(?:of|in))\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
-    r"|\b[a-z][\w-]*(?:\s+[a-z][\w-]*)?(?=\s+degree\b)", re.I)
-_NOT_FIELDS = frozenset("a an the my his her their our your new first second whole online university uni "
-                        "college same other this that".split())
-
-
-def degrees(sent: Any) -> list[Span]:
-    """The degrees a sentence names, as what someone studies: "an offer for Bachelor of Nursing",
-    "started her midwifery degree"."""
-    out = []
-    for m in _DEGREE.finditer(sent.text):
-        words = [w for w in m.group(0).split() if w.lower() not in _NOT_FIELDS]
-        if not words or words[-1].lower() in ("of", "in"):
-            continue
-        start = sent.start_char + m.start() + m.group(0).index(words[0])
-        end = start + len(" ".join(words))
-        span = sent.doc.char_span(start, end, alignment_mode="expand")
-        if span is not None and span.end <= sent.end and (m.group("named") or all(
-                t.pos_ in ("NOUN", "PROPN", "ADJ") for t in span)):  # "her midwifery degree", not "have a"
-            out.append(Span(span.text, "thing", 0.8, span.start, span.end, cued=True))
-    return out

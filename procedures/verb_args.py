@@ -5,7 +5,8 @@ Astrid is looking after the goats"), even in a clause about someone other than t
 subject; "Which team does Oskar support?" by what he *supports* ("I've supported Lech since I
 was six"), not by a team named in another sentence. Which argument is asked comes from the
 question's parse: the wh-word as the verb's subject asks for the doer, else for what the verb takes
-(its object, or the object of a preposition on it: "which club does he play for").
+(its object, or the object of a preposition on it: "which club does he play for"). The question's
+verb (`main_verb`) and its tense (`present`) are read here too.
 """
 
 from __future__ import annotations
@@ -77,3 +78,19 @@ def by_verb(found: list[Candidate], verb: str, question: Any) -> list[Candidate]
         score = c.score * VERB_WEIGHT * (0.3 + owner) / (0.3 + c.owner)
         out.append(replace(c, score=score, owner=owner))
     return out
+
+
+def present(question: str) -> bool:
+    """The question asks in the present tense ("What *is* her relationship status?"): a state that
+    changes (engaged, then married) is asked as it stands now."""
+    tags = {t.tag_ for t in parse(question)}
+    return bool(tags & {"VBZ", "VBP"}) and not tags & {"VBD", "VBN"}
+
+
+def main_verb(question: Any) -> str | None:
+    """The question's own verb ("play" in "What instrument does Aarav play now?"), not be/have/do:
+    from its parsed ``Doc`` (parsed with the turns, one batch) or its text."""
+    for t in parse(question) if isinstance(question, str) else question:
+        if t.pos_ == "VERB" and t.lemma_.lower() not in ("be", "have", "do", "get"):
+            return str(t.lemma_.lower())
+    return None

@@ -15,9 +15,9 @@ from planners.asked import Asked
 from procedures.about import Subject
 from procedures.choice import choose
 from procedures.reader import KIND_CUES, Candidate
-from procedures.reading import present
 from procedures.roles import joint_role, named_for_role, role_bases
 from procedures.spans import spans_of
+from procedures.verb_args import present
 from tkg.memory import Memory
 from tkg.models import Evidence
 from tkg.nlp import parse

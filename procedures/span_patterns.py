@@ -1,0 +1,80 @@
+"""Spans a phrase pattern types, whatever the tagger makes of their words: the degree someone studies
+("Bachelor of Nursing", "her midwifery degree") and where a thing was had from ("got him from the rspca
+centre in leeds"). The reader (`procedures.reader`) adds them when the question asks for one.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from planners.asked import Asked, kind_of_noun
+
+from .span_base import Span
+from .span_words import PEOPLE
+
+# "where did she get her dog (from)", "where was the bike bought": where a thing was had, not a city
+_HAD_FROM = re.compile(r"^\s*where\b.*\b(?:get|got|adopt(?:ed)?|buy|bought|rescue[d]?|pick(?:ed)?\s+up)\b",
+                       re.I)
+
+
+# what is had from a person or a place without being handed over: "where did she get the idea"
+_NOT_HAD = re.compile(r"\b(?:ideas?|inspiration|inspired|name|news|information|info|advice|tips?)\b", re.I)
+
+
+def asks_where_had(asked: Asked, question: str) -> bool:
+    """The question asks where a thing was had from ("Where did Ana adopt Rex from?"), not an idea."""
+    return asked.kind == "place" and _HAD_FROM.search(question) is not None and not _NOT_HAD.search(question)
+
+
+# a degree said by its name: "Bachelor of Nursing", "a master's in data science", "BSc in Physics", "my
+# midwifery degree" (the field before "degree", one or two words)
+_DEGREE = re.compile(
+    r"(?P<named>\b(?:(?:bachelor|master|doctor)(?:['\u2019]?s)?(?:\s+degree)?\s+(?:of|in)(?:\s+(?:arts|science)\s+in)?"
+    r"|(?:bsc|ba|ma|msc|mba|phd|diploma|certificate|degree)\s+(?:of|in))\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+    r"|\b[a-z][\w-]*(?:\s+[a-z][\w-]*)?(?=\s+degree\b)", re.I)
+_NOT_FIELDS = frozenset("a an the my his her their our your new first second whole online university uni "
+                        "college same other this that".split())
+
+
+def degrees(sent: Any) -> list[Span]:
+    """The degrees a sentence names, as what someone studies: "an offer for Bachelor of Nursing",
+    "started her midwifery degree"."""
+    out = []
+    for m in _DEGREE.finditer(sent.text):
+        words = [w for w in m.group(0).split() if w.lower() not in _NOT_FIELDS]
+        if not words or words[-1].lower() in ("of", "in"):
+            continue
+        start = sent.start_char + m.start() + m.group(0).index(words[0])
+        end = start + len(" ".join(words))
+        span = sent.doc.char_span(start, end, alignment_mode="expand")
+        if span is not None and span.end <= sent.end and (m.group("named") or all(
+                t.pos_ in ("NOUN", "PROPN", "ADJ") for t in span)):  # "her midwifery degree", not "have a"
+            out.append(Span(span.text, "thing", 0.8, span.start, span.end, cued=True))
+    return out
+
+
+ACQUIRING = frozenset({"get", "adopt", "buy", "rescue", "take", "pick", "collect", "bring"})
+_DROPPED = frozenset({"det", "poss", "predet", "nummod", "punct", "case"})
+_NOT_SOURCES = frozenset({"home", "work", "there", "here"})
+
+
+def sources(sent: Any) -> list[Span]:
+    """Where something was had from, as the sentence says it ("got him from the rspca centre in leeds",
+    "from the greyhound trust in cheshire" after "since when do you have a greyhound??"): the noun the
+    "from" after a getting verb governs, with the words before it that name it, lower case or not."""
+    out = []
+    for t in sent:
+        if t.lower_ != "from" or t.dep_ not in ("prep", "ROOT"):  # ROOT: a fragment, "from the trust."
+            continue
+        verb = t.head
+        if t.dep_ == "prep" and (verb.pos_ not in ("VERB", "AUX") or verb.lemma_.lower() not in ACQUIRING):
+            continue  # "came from Leeds", "heard from Ana", "a guy from work": not where a thing was had
+        obj = next((c for c in t.children if c.dep_ == "pobj" and c.pos_ in ("NOUN", "PROPN")), None)
+        if obj is None or obj.ent_type_ in ("DATE", "TIME", "PERSON") or obj.lemma_.lower() in PEOPLE \
+                or kind_of_noun(obj.lemma_.lower()) == "person" or obj.lower_ in _NOT_SOURCES:
+            continue  # "from a guy on Gumtree" names who, not where
+        words = [x for x in obj.lefts if x.dep_ not in _DROPPED and x.i >= obj.left_edge.i] + [obj]
+        first = min(x.i for x in words)
+        out.append(Span(sent.doc[first: obj.i + 1].text, "place", 0.8, first, obj.i + 1, cued=True))
+    return out
