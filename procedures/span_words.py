@@ -81,6 +81,8 @@ DET = frozenset(
 )
 
 PEOPLE = frozenset("guy girl man woman lady person people mum mom dad mother father parent life".split())
+# the titles a name follows, said small in texting too ("mrs okafor", "dr khan")
+TITLES = frozenset("mr mrs ms miss dr prof".split())
 
 FAVOURITE = frozenset("favourite favorite fave fav fav' new old current latest usual main own".split())
 

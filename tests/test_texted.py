@@ -85,6 +85,7 @@ def test_a_title_before_the_subjects_name_is_not_presupposed() -> None:
     ("been listening to Marigold Static nonstop, they're my new favourite", "thing", "band",
      ["Marigold Static"]),  # what is done with a band, through "to"
     ("we went to Glastonbury in june", "thing", "band", []),
+    ("the cat went to live w mrs okafor next door", "person", "", ["mrs okafor"]),  # a title, small
 ])
 def test_names_texters_write(text: str, kind: str, head: str, wanted: list[str]) -> None:
     assert [s.text for sent in parse(text).sents for s in spans_of(sent, kind, head)] == wanted
