@@ -86,6 +86,7 @@ def test_a_title_before_the_subjects_name_is_not_presupposed() -> None:
      ["Marigold Static"]),  # what is done with a band, through "to"
     ("we went to Glastonbury in june", "thing", "band", []),
     ("the cat went to live w mrs okafor next door", "person", "", ["mrs okafor"]),  # a title, small
+    ("I help in my sister's boulangerie on weekends", "person", "", []),  # hers, not a name (for a bridge)
 ])
 def test_names_texters_write(text: str, kind: str, head: str, wanted: list[str]) -> None:
     assert [s.text for sent in parse(text).sents for s in spans_of(sent, kind, head)] == wanted
