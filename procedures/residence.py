@@ -92,6 +92,8 @@ def residence_scale(doc: Any, start: int, end: int) -> float:
         return 0.4
     if lemma == "be":
         return 1.0  # "she's in Bergen now"
+    if gov.dep_ == "pobj" and gov.head.head.lemma_.lower() in _HOME_VERBS - {"be"}:
+        return 1.0  # "I live with a homestay family in Box Hill": the tagger hangs the place on the family
     return 0.45 if gov.pos_ in ("NOUN", "PROPN") else 0.6  # "a job in Lyon"; "ate out in Rome"
 
 

@@ -33,6 +33,7 @@ def _scale(text: str, place: str) -> float:
     ("We moved to Aarhus right after the wedding.", "Aarhus"),  # a move beside an event is a move
     ("Love, welcome to Tenby!", "Tenby"),  # said to someone who has just moved there
     ("We got a little cottage in Rhayader with a view.", "Rhayader"),  # a home noun
+    ("now I live with a host family in Fulwood, they're lovely", "Fulwood"),  # hung on the family
 ])
 def test_a_clause_that_says_where_someone_lives_keeps_its_place(text: str, place: str) -> None:
     assert _scale(text, place) == 1.0
