@@ -11,7 +11,7 @@ from typing import Any
 
 from tkg.words import is_common_word
 
-from .span_words import CALENDAR, CHAT_WORDS, DET, LOCATIVE, STREET_WORDS
+from .span_words import CALENDAR, CHAT_WORDS, DET, LOCATIVE, STREET_WORDS, TITLES
 
 
 @dataclass(frozen=True)
@@ -159,3 +159,10 @@ def after_locative(sent: Any, start: int) -> bool:
     """A name right after "in"/"to"/"from"… ("moved to farah") reads as a place even when the
     tagger calls it a person; "my sister farah moved" keeps its person."""
     return start > sent.start and sent.doc[start - 1].lower_ in LOCATIVE
+
+
+def titled(sent: Any, t: Any) -> Span:
+    """A small-letter word as a person's name: surely one after a title ("w mrs okafor next door")."""
+    if t.i > sent.start and sent.doc[t.i - 1].lower_.rstrip(".") in TITLES:
+        return Span(sent.doc[t.i - 1 : t.i + 1].text, "person", 0.8, t.i - 1, t.i + 1)
+    return Span(t.text, "person", 0.45, t.i, t.i + 1)

@@ -33,6 +33,7 @@ from .span_base import (
     pronominal,
     proper_runs,
     says,
+    titled,
 )
 from .span_context import (
     apposed_people,
@@ -326,13 +327,6 @@ def _trimmed(sent: Any, span: Span) -> Span:
     return Span(sent.doc[start:end].text, span.kind, span.sure, start, end)
 
 
-def _titled(sent: Any, t: Any) -> Span:
-    """A small-letter word as a person's name: surely one after a title ("w mrs okafor next door")."""
-    if t.i > sent.start and sent.doc[t.i - 1].lower_.rstrip(".") in TITLES:
-        return Span(sent.doc[t.i - 1 : t.i + 1].text, "person", 0.8, t.i - 1, t.i + 1)
-    return Span(t.text, "person", 0.45, t.i, t.i + 1)
-
-
 def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     """Every span of ``kind`` (a `planners.asked` kind) in the parsed sentence ``sent``; a span of
     pronouns and question words only ("it", "you") names nothing, nor does a thing with no noun.
@@ -385,7 +379,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
                  and not all(is_common_word(w) for w in s.text.split())
                  and not any(t.ent_type_ in NOT_PEOPLE for t in sent.doc[s.start : s.end])]
         taken |= {i for p in extra for i in range(p.start, p.end)}
-        lower = [_titled(sent, t) for t in sent
+        lower = [titled(sent, t) for t in sent
                  if t.i not in taken and t.is_lower and t.is_alpha and len(t.text) > 2 and not t.is_stop
                  and t.pos_ in ("PROPN", "NOUN", "ADJ", "X") and not _ordinary(t) and t.lower_ not in TITLES
                  and not any(c.dep_ == "poss" for c in t.children)]  # "my sister's boulangerie": hers, no one

@@ -2,34 +2,34 @@
 
 The turn that tells the event is found by the event's own words and their common paraphrases
 (`procedures.event_words`: "passed away" for die, "got him from the shelter" for adopt) and by its
-object ("the bike", "Segfault"), the procedure's ranking breaking ties. Its date is the time its
-sentence says, resolved against when the turn was said ("yesterday", "on saturday", "on the 8th"),
-else a short dated reply after it ("lena and i broke up" … "like two hours ago"), else the turn's
-own date when it tells the event as done. Later words win: a correction ("sorry, it's the 27th",
-"Wednesday the 19th, not the 18th") or a move ("moved to aug 22") in the turns that follow, or in
-a later exchange about the event, replaces the date; a date only floated ("maybe the 14th?") does
-not replace one that was set. A question about the original date ("originally planned") keeps the
-first. No turn telling the event: None, and the caller abstains rather than quote a sentence.
+object ("the bike", "Segfault"), the procedure's ranking breaking ties; a date given in reply to
+"when's your X again?" tells X too. Its date is the time its sentence says, resolved against when the
+turn was said ("yesterday", "on saturday", "on the 8th"), else a short dated reply after it ("lena and
+i broke up" … "like two hours ago"), else the turn's own date when it tells the event as done. Later
+words win (`procedures.date_corrections`: corrections, moves, "not the 12th"); a question about the
+original date ("originally planned") keeps the first. No turn telling the event: None, and the caller
+abstains rather than quote a sentence.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from planners.question import Question
 from tkg.models import Evidence
 from tkg.nlp import parse, parse_many
 from tkg.text import content_terms, split_sentences
-from tkg.time_words import MONTH, clause_tense
-from tkg.timeparse import TimeRef, find_times
+from tkg.time_words import clause_tense
+from tkg.timeparse import TimeRef
 
 from .about import Subject
 from .backfill import turn_evidence
+from .date_corrections import MONTH_NAME, OWN_DATE, SHORT, Dated, corrected, said_dates, turns_after
 from .event_words import ASKS_WHEN, QuestionEvent, question_event
-from .group_turns import turns_by_seq, turns_by_uuid, turns_with_terms
+from .group_turns import turns_with_terms
 from .slots import FAR_PAST
 from .stated import hypothetical, intended_tokens
 from .synthesis import dedupe, format_day, format_ref
@@ -39,43 +39,10 @@ if TYPE_CHECKING:
 
 WHEN_Q = re.compile(r"^\s*(?:when\b|(?:on\s+)?what (?:date|day)\b|which (?:date|day)\b|how long ago\b)", re.I)
 AGO_Q = re.compile(r"^\s*how long ago\b", re.I)
-_CORRECTS = re.compile(
-    r"\b(?:sorry|actually|wait|correction|i mean|my mistake|my bad|oops|scratch that|forgive me|corrected"
-    r"|misread|wrong (?:line|date|day)|we went with|changed (?:it|the date)|not the \d)\b", re.I)
-# a new date said of the event's own thing ("the wedding is now on 15 June instead"), not of another
-_INSTEAD = re.compile(r"\b(?:instead|is now on|now on the)\b", re.I)
-_MOVED = re.compile(r"\b(?:moved|pushed(?:\s+back)?|postponed|rescheduled|changed|put\s+back"
-                    r"|brought\s+forward|bumped|delayed)\b(?:\s+\w+){0,3}?\s+(?:to|till|until|for)\b", re.I)
-_SET = re.compile(r"\b(?:set|fixed|locked|confirmed|booked|official|final)\b", re.I)
 _ORIGINAL = re.compile(r"\b(?:originally|initially|at first|first planned|supposed to|meant to)\b", re.I)
-_BARE_ORDINAL = re.compile(r"(?<![\w£$€])([12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?"
-                           + MONTH + r"\b)", re.I)
-_MONTH_NAME = re.compile(r"\b" + MONTH + r"\b", re.I)
-# when something was said, not when the event is: "what I told you last month"
-_SAID_BEFORE = re.compile(r"\b(?:told|said|mentioned|wrote|texted|messaged)\b(?:\s+\w+){0,2}\s*$", re.I)
-_DENIED_BEFORE = re.compile(r"(?:\bnot|n't|\bno)\s+(?:on\s+)?(?:the\s+)?$", re.I)
 _IT = re.compile(r"\b(?:it|that|this)\b", re.I)
-_OWN_DATE = "the turn's own date"  # how a date is had from the turn that tells the event as done
 FOLLOW_TURNS = 3  # turns after the telling one a short dated reply may date it from
-CORRECT_TURNS = 4  # turns after a dated mention a correction of it may come in
 LEAD_WITHIN = 3  # how high retrieval must rank the telling turn for it to lead the evidence
-SHORT = 12  # words of a sentence that dates the event told just before it
-
-
-@dataclass
-class Dated:
-    """A date the conversation gives the event, with the turn that gives it."""
-
-    start: datetime
-    text: str  # how it was written: the answer's words
-    evidence: Evidence
-    proposed: bool = False
-    how: str = ""
-    sentence: str = ""  # the sentence that gave it: corrections come after it
-    ref_end: int = 0  # where its date's words end in ``sentence`` (0: not in it)
-    monthless: bool = False  # its words name a day but no month ("on the 9th")
-
-
 @dataclass
 class WhenReading:
     answer: str
@@ -104,19 +71,7 @@ def is_when(q: Question) -> bool:
 
 def names_date(answer: str) -> bool:
     """The answer says a date (a year, or a month's name), not only a sentence about the event."""
-    return bool(re.search(r"\b(?:1[89]|20)\d\d\b", answer) or _MONTH_NAME.search(answer))
-
-
-def _refs(text: str, at: datetime, *, lead: str = "") -> list[TimeRef]:
-    """The dates ``text`` says, resolved against ``at``, none denied ("not the 18th"), a span
-    ("since May") or the time of a saying ("as I told you last week"); with ``lead`` (the telling
-    sentence) its tense reads a follow-up's date."""
-    joined = f"{lead.rstrip(' .!?')}, {text}" if lead else text
-    off = len(joined) - len(text)
-    return [TimeRef(r.text, r.start, r.end, r.granularity, (r.span[0] - off, r.span[1] - off))
-            for r in find_times(joined, at) if r.span[0] >= off and r.granularity != "range"
-            and not _DENIED_BEFORE.search(joined[max(0, r.span[0] - 8):r.span[0]])
-            and not _SAID_BEFORE.search(joined[max(0, r.span[0] - 30):r.span[0]])]
+    return bool(re.search(r"\b(?:1[89]|20)\d\d\b", answer) or MONTH_NAME.search(answer))
 
 
 def _answer_text(ref: TimeRef, said_at: datetime) -> str:
@@ -169,11 +124,11 @@ def _answered(ctx: Context, group: str, ev: QuestionEvent, pool: list[Evidence],
                 and ASKS_WHEN.search(s) and not ev.denied(s)]
         if not asks or e.valid_at is None:
             continue
-        for reply in _after(ctx, group, e, 1):
+        for reply in turns_after(ctx, group, e, 1):
             if reply.speaker == e.speaker or reply.valid_at is None:
                 continue
             dated = next((s for s in split_sentences(reply.text)
-                          if not s.rstrip().endswith("?") and _refs(s, reply.valid_at)), None)
+                          if not s.rstrip().endswith("?") and said_dates(s, reply.valid_at)), None)
             if dated is not None:
                 who = 0.5 if (reply.speaker or "").lower() in names else 0.0
                 out.append((4.0 + min(ev.object_hits(asks[0]), 3) + who, reply, dated))
@@ -218,21 +173,6 @@ def _denied_after(ev: QuestionEvent, pool: list[Evidence], told: Evidence) -> Ev
     return None
 
 
-def _after(ctx: Context, group: str, e: Evidence, n: int) -> list[Evidence]:
-    """The ``n`` turns said after ``e`` in the same sitting (within twelve hours of it)."""
-    row = turns_by_uuid(ctx, group, [e.episode])
-    if not row or row[0].get("seq") is None:
-        return []
-    seq = int(row[0]["seq"])
-    rows = sorted(turns_by_seq(ctx, group, list(range(seq + 1, seq + n + 1))), key=lambda r: r["seq"])
-    out = []
-    for r in rows:
-        if e.valid_at and r.get("valid_at") and abs(r["valid_at"] - e.valid_at) > timedelta(hours=12):
-            break
-        out.append(turn_evidence(r, 0.0, group))
-    return out
-
-
 def _date_of(ctx: Context, group: str, ev: QuestionEvent, e: Evidence, sentence: str) -> Dated | None:
     """The date the telling sentence gives, or a short dated sentence after it (`SHORT` words, in its
     turn, the teller's next turns or the answer to a "when?" among the `FOLLOW_TURNS` after), or the
@@ -241,10 +181,10 @@ def _date_of(ctx: Context, group: str, ev: QuestionEvent, e: Evidence, sentence:
     at = e.valid_at
     if at is None:
         return None
-    refs = _refs(sentence, at)
+    refs = said_dates(sentence, at)
     if refs:
         return Dated(refs[0].start, _answer_text(refs[0], at), e, hypothetical(parse(sentence)[:]),
-                     "its sentence", sentence, refs[0].span[1], not _MONTH_NAME.search(refs[0].text))
+                     "its sentence", sentence, refs[0].span[1], not MONTH_NAME.search(refs[0].text))
     later = split_sentences(e.text)
     at_told = next((i for i, s in enumerate(later) if sentence.strip() in s), len(later))
     rest = later[at_told + 1:]
@@ -252,7 +192,7 @@ def _date_of(ctx: Context, group: str, ev: QuestionEvent, e: Evidence, sentence:
     if done and at_told > 0:  # "brightwell rang yesterday. they offered me the job": the sentence before
         rest = [later[at_told - 1], *rest]
     after, asked = [], False
-    for t in _after(ctx, group, e, FOLLOW_TURNS):  # the teller's own next turns, or the answer to "when?"
+    for t in turns_after(ctx, group, e, FOLLOW_TURNS):  # the teller's next turns, or the answer to "when?"
         if t.speaker == e.speaker or asked:
             after.append((t, split_sentences(t.text)))
         asked = ASKS_WHEN.search(t.text) is not None
@@ -263,7 +203,7 @@ def _date_of(ctx: Context, group: str, ev: QuestionEvent, e: Evidence, sentence:
             back = turn is e and s is sents[0] and not (done and at_told > 0) and _IT.search(s) is not None
             if s.rstrip().endswith("?") or len(s.split()) > SHORT and not back:
                 continue
-            got = _refs(s, turn.valid_at or at, lead="" if back else sentence)  # its own tense, if "it"
+            got = said_dates(s, turn.valid_at or at, lead="" if back else sentence)  # its own tense, if "it"
             if done:  # an event told as done is not dated by a day still ahead ("start date is 3rd april")
                 got = [r for r in got if r.start <= (turn.valid_at or at)]
             if got:
@@ -271,123 +211,7 @@ def _date_of(ctx: Context, group: str, ev: QuestionEvent, e: Evidence, sentence:
                              f"a short dated sentence after it ({turn.source_ref})", s)
     if clause_tense(sentence, 0) == "future" or _only_intended(ev, sentence):
         return None  # a plan or a wish said without a date has not happened on the day it is said
-    return Dated(at, format_day(at), e, False, _OWN_DATE, sentence)
-
-
-def _month_only(dated: Dated) -> bool:
-    """The date was told to its month only ("January 2025 (…)"), not to a day."""
-    return dated.text.split(" (")[0] == f"{dated.start:%B %Y}"
-
-
-def _correction(text: str, current: Dated, turn: Evidence, *, cued: bool, about: bool) -> Dated | None:
-    """A new date for the event from a sentence that corrects or moves it (``cued``: its turn says
-    so), or, in a later turn ``about`` the event, one that says its date is set ("date locked: 9 august")."""
-    if text.rstrip().endswith("?") or turn.valid_at is None:
-        return None
-    said = cued or bool(_CORRECTS.search(text) or _MOVED.search(text)) or about and bool(_SET.search(text))
-    if not (said or about and _month_only(current)):
-        return None
-    # the date it corrects said again ("I told you the 17th of April … It was the 27th") is not the new one
-    # (by day and month: "I told you it was on the 17th of April" may read as a year back)
-    refs = [r for r in _refs(text, turn.valid_at)
-            if (r.start.month, r.start.day) != (current.start.month, current.start.day)]
-    # a later word on the event that names the day inside the month it was told in ("I'd start in
-    # January" … "start date is January 8th") refines it
-    month = (current.start.year, current.start.month)
-    same_month = bool(refs) and (refs[0].start.year, refs[0].start.month) == month
-    if not said and not (same_month and refs[0].granularity == "day"):
-        return None
-    bare = _BARE_ORDINAL.search(text)
-    monthless = not refs or not _MONTH_NAME.search(refs[0].text)  # "Wednesday the 19th": the month corrected
-    first = bare is not None and (not refs or bare.start() < refs[0].span[0]
-                                  or monthless and bare.start() < refs[0].span[1])
-    if bare and first and not _DENIED_BEFORE.search(text[max(0, bare.start() - 8):bare.start()]):
-        try:  # "wait no, 25th": the day in the month of the date it corrects
-            day = current.start.replace(day=int(bare.group(1)))
-        except ValueError:
-            return None
-        if current.monthless and current.ref_end:  # "on the 9th — sorry, the 16th": the 16th read as the
-            again = _refs(f"on the {bare.group(0)}", turn.valid_at,  # 9th was, by the words before it
-                          lead=current.sentence[:current.ref_end])
-            day = again[0].start if again else day
-        return Dated(day, format_day(day), turn, hypothetical(parse(text)[:]),
-                     f"corrected in {turn.source_ref}")
-    if not refs or refs[0].granularity not in ("day", "month", "weekend", "week"):
-        return None
-    ref = refs[0]
-    shown = format_day(ref.start) if ref.granularity == "day" else format_ref(ref)
-    return Dated(ref.start, shown, turn, hypothetical(parse(text)[:]), f"corrected in {turn.source_ref}")
-
-
-def _corrected(ctx: Context, group: str, ev: QuestionEvent, first: Dated, pool: list[Evidence]) -> Dated:
-    """The last word on the event's date (see the module doc): in the rest of the turn that dated it
-    and the `CORRECT_TURNS` after it, then in each later turn about the event and the two after it;
-    a turn's first correction counts."""
-    current = first
-    e = first.evidence
-    sents = split_sentences(e.text)
-    said = first.sentence.strip()
-    idx = next((i + 1 for i, s in enumerate(sents) if said and said in s), 0)
-    # a correction inside the telling sentence ("on the 18th — sorry, the 25th"): from its word on
-    cue = _CORRECTS.search(said, first.ref_end) if first.ref_end else None
-    # (turn, its sentences, whether a correction word anywhere in the turn cues its dates)
-    rest = ([said[cue.start():]] if cue else []) + sents[idx:]
-    stretch: list[tuple[Evidence, list[str], bool]] = [(e, rest, True)]
-    for t in _after(ctx, group, e, CORRECT_TURNS):
-        if _dates_another(ev, t, first):  # "the show's saturday 13th" … "sorry, the 20th": the show's
-            break
-        stretch.append((t, split_sentences(t.text), True))
-    things = ev.objects - ev.names  # a later turn naming only the people is not about the event
-    later = sorted((t for t in pool if t.valid_at and e.valid_at and t.valid_at > e.valid_at
-                    and (ev.tells(t.text) or bool(things)
-                         and len(content_terms(t.text) & things) >= max(1, len(things) // 2))),
-                   key=lambda t: t.valid_at or FAR_PAST)
-    denials = _denying(ctx, group, first)
-    later = sorted(dedupe(later + denials), key=lambda t: t.valid_at or FAR_PAST)
-    told = {t.episode for t in later if ev.tells(t.text) or t in denials}
-    for t in later:  # the turns after a later one: a "sorry!" there may be about anything
-        stretch += [(t, split_sentences(t.text), True)]
-        stretch += [(x, split_sentences(x.text), False) for x in _after(ctx, group, t, 2)]
-    seen = {e.episode}
-    for turn, texts, loose in stretch:
-        if turn.episode in seen and turn is not e:
-            continue
-        seen.add(turn.episode)
-        cued = loose and (bool(_CORRECTS.search(turn.text)) or turn in denials)
-        about = turn.episode in told
-        for s in texts:
-            if not loose and len(s.split()) > SHORT and not ev.tells(s) and not things & content_terms(s):
-                continue  # a long sentence after a later mention, of something else ("I told you the knee …")
-            instead = bool(_INSTEAD.search(s)) and bool(things & content_terms(s))
-            got = _correction(s, current, turn, cued=cued or instead, about=about)
-            if got is not None and not (got.proposed and not current.proposed):
-                current = got
-                break
-    return current
-
-
-def _denying(ctx: Context, group: str, first: Dated) -> list[Evidence]:
-    """The turns after the dating one that say its day was wrong ("mum's thing is the 14th not the
-    12th", "IELTS is 16 June not 18"): corrections of it, whether or not they name the event again."""
-    day = first.start.day
-    rows = turns_by_uuid(ctx, group, [first.evidence.episode])
-    if not rows or rows[0].get("seq") is None or first.how == _OWN_DATE:  # no day was said to deny
-        return []
-    seq = int(rows[0]["seq"])
-    wrong = re.compile(rf"\bnot\s+(?:on\s+)?(?:the\s+)?{day}(?:st|nd|rd|th)?\b(?![.:,]\d|\s*(?:am|pm|%|k\b))",
-                       re.I)  # not "not 12.5", "not 12 pm"
-    found = turns_with_terms(ctx, group, [f"not the {day}", f"not {day}", f"not on the {day}"], 50)
-    return [turn_evidence(r, 0.0, group) for r in found
-            if int(r.get("seq") or -1) > seq and wrong.search(r.get("text") or "")]
-
-
-def _dates_another(ev: QuestionEvent, turn: Evidence, dated: Dated) -> bool:
-    """The turn gives a date other than ``dated``'s without telling the event or correcting anything
-    ("Noted: 14 June" only says it back): the words after it that correct a date correct that one."""
-    return turn.valid_at is not None and not ev.tells(turn.text) and not _CORRECTS.search(turn.text) \
-        and not _MOVED.search(turn.text) \
-        and any(r.start.date() != dated.start.date() for s in split_sentences(turn.text)
-                if not s.rstrip().endswith("?") for r in _refs(s, turn.valid_at))
+    return Dated(at, format_day(at), e, False, OWN_DATE, sentence)
 
 
 def read_when(ctx: Context, q: Question, group: str, turns: list[Evidence], ranked: list[Evidence],
@@ -424,7 +248,7 @@ def read_when(ctx: Context, q: Question, group: str, turns: list[Evidence], rank
         return None
     trace["told_in"] = e.source_ref
     trace["dated_by"] = dated.how
-    final = dated if _ORIGINAL.search(q.text) else _corrected(ctx, group, ev, dated, pool)
+    final = dated if _ORIGINAL.search(q.text) else corrected(ctx, group, ev, dated, pool)
     if final is not dated:
         trace["corrected"] = final.how
     # the telling turns lead when retrieval ranks the telling one among its best few; else the

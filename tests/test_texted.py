@@ -15,10 +15,10 @@ from reliability.common import ingested
 
 from planners.question import parse as parse_question
 from procedures.about import Subject, clause_about
+from procedures.date_corrections import _CORRECTS
 from procedures.members import category
 from procedures.premise import check
 from procedures.spans import spans_of
-from procedures.when import _CORRECTS
 from tkg.memory import Memory
 from tkg.models import Evidence
 from tkg.nlp import parse

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from reliability.common import ingested
 
+from procedures.date_corrections import Dated, _correction
 from procedures.event_words import question_event
-from procedures.when import Dated, _correction
 from tkg.memory import Memory
 from tkg.models import NO_INFORMATION, Evidence
 from tkg.nlp import parse
