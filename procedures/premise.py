@@ -39,14 +39,16 @@ from .spans import ANIMALS
 from .stated import RETRACTED as _RETRACTED_WORDS
 from .stated import hypothetical, intended, negated, told_outcome
 
+# a couple's own words say a partner too: "me n hana split up", "maya's moving in w me next month"
+_COUPLE = ("split up", "broke up", "moving in with", "moved in with", "moving in w", "moved in w")
 # relatives and animals a question may presuppose, with the words that state one
 KIN: dict[str, frozenset[str]] = {
     "child": frozenset({"child", "children", "kid", "kids", "baby", "son", "daughter", "newborn", "toddler"}),
     "baby": frozenset({"baby", "newborn", "pregnant", "child", "son", "daughter"}),
     "son": frozenset({"son", "boy", "kid", "kids", "child", "children"}),
     "daughter": frozenset({"daughter", "girl", "kid", "kids", "child", "children"}),
-    "girlfriend": frozenset({"girlfriend", "gf", "dating", "seeing", "partner"}),
-    "boyfriend": frozenset({"boyfriend", "bf", "dating", "seeing", "partner"}),
+    "girlfriend": frozenset({"girlfriend", "gf", "dating", "seeing", "partner", *_COUPLE}),
+    "boyfriend": frozenset({"boyfriend", "bf", "dating", "seeing", "partner", *_COUPLE}),
     "wife": frozenset({"wife", "married", "wedding"}),
     "husband": frozenset({"husband", "married", "wedding"}),
     "dog": frozenset({"dog", "puppy", "pup"}),

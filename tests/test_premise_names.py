@@ -70,3 +70,15 @@ def test_an_event_named_by_a_noun_may_be_told_apart_from_its_place() -> None:
     moved = [_said_by("Ines", "We moved to Leeds in the spring."),
              _said_by("Ines", "I visited my aunt in Accra over Easter.")]
     assert not check(parse_question("When did Ines move to Accra?"), ines, moved, speakers).holds
+
+
+def test_a_couples_own_words_state_a_partner() -> None:
+    """"me n noa split up" and "she's moving in w me" say there was a girlfriend, as "my girlfriend" would;
+    a flat one is moving into says none."""
+    teo = Subject("Teo", frozenset({"teo"}), speaker=True)
+    q = parse_question("What does Teo's girlfriend do for work?")
+    speakers = ("Teo", "Ana")
+    for text in ("me n noa split up last week", "kit's moving in w me next month, big step"):
+        assert check(q, teo, [_said_by("Teo", text)], speakers).holds, text
+    flat = _said_by("Teo", "we're moving in on saturday, the flat is tiny")
+    assert not check(q, teo, [flat], speakers).holds
