@@ -98,9 +98,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     subject = subject_of(q, ctx.speakers(group))
     trace["subject"] = subject.name if subject else None
     cue_set = cue_terms(ctx, question, predicate, subject, asked)
-    had_from = asks_where_had(asked, question)
-    if had_from:  # "where did she adopt him from": the getting verb's "from" says it (reader.sources), not
-        cue_set -= {"from"}  # any "from" ("writing from the new flat in york")
+    had_from = asks_where_had(asked, question)  # "where did she adopt him from" (reader.sources)
     listing = asked.many and mode == "aggregation"  # a list reads all the subject's turns
     home = predicate == "lives_in" and not asked.many and lives_question(question)
     every = listing or home and subject is not None and subject.speaker  # so does where a speaker lives
