@@ -31,13 +31,17 @@ from .synthesis import dedupe, format_day, format_ref
 if TYPE_CHECKING:
     from tkg.context import Context
 
+# "actually" corrects at a clause's start or of "it" ("actually, the 20th", "it's actually the 27th"), not
+# as emphasis ("he was actually here for the fall")
 _CORRECTS = re.compile(
-    r"\b(?:sorry|actually|wait|correction|i mean|my mistake|my bad|oops|scratch that|forgive me|corrected"
+    r"\b(?:sorry|actually(?=,|\s+(?:it|its|it's|the|on|no)\b)|(?:it|that)(?:'s|\s+is|\s+was)\s+actually|wait"
+    r"|correction|i mean|my mistake|my bad|oops|scratch that|forgive me|corrected"
     r"|misread|wrong (?:line|date|day)|we went with|changed (?:it|the date)|not the \d)\b", re.I)
 # a new date said of the event's own thing ("the wedding is now on 15 June instead"), not of another
 _INSTEAD = re.compile(r"\b(?:instead|is now on|now on the)\b", re.I)
 _MOVED = re.compile(r"\b(?:moved|pushed(?:\s+back)?|postponed|rescheduled|changed|put\s+back"
                     r"|brought\s+forward|bumped|delayed)\b(?:\s+\w+){0,3}?\s+(?:to|till|until|for)\b", re.I)
+_MOVED_TO = 12  # characters between a move's "to" and the date it moves to ("moved to the 22nd")
 _SET = re.compile(r"\b(?:set|fixed|locked|confirmed|booked|official|final)\b", re.I)
 _BARE_ORDINAL = re.compile(r"(?<![\w£$€])([12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?"
                            + MONTH + r"\b)", re.I)
@@ -101,13 +105,17 @@ def _correction(text: str, current: Dated, turn: Evidence, *, cued: bool, about:
     so), or, in a later turn ``about`` the event, one that says its date is set ("date locked: 9 august")."""
     if text.rstrip().endswith("?") or turn.valid_at is None:
         return None
-    said = cued or bool(_CORRECTS.search(text) or _MOVED.search(text)) or about and bool(_SET.search(text))
+    moved = _MOVED.search(text)
+    told = cued or bool(_CORRECTS.search(text)) or about and bool(_SET.search(text))
+    said = told or moved is not None
     if not (said or about and _month_only(current)):
         return None
     # the date it corrects said again ("I told you the 17th of April … It was the 27th") is not the new one
     # (by day and month: "I told you it was on the 17th of April" may read as a year back)
     refs = [r for r in said_dates(text, turn.valid_at)
             if (r.start.month, r.start.day) != (current.start.month, current.start.day)]
+    if moved is not None and not told:  # a move names its new date: "pushed back to june 10", not "she
+        refs = [r for r in refs if 0 <= r.span[0] - moved.end() <= _MOVED_TO]  # moved to a job in December"
     # a later word on the event that names the day inside the month it was told in ("I'd start in
     # January" … "start date is January 8th") refines it
     month = (current.start.year, current.start.month)

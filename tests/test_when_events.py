@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from reliability.common import ingested
 
-from procedures.date_corrections import Dated, _correction
+from procedures.date_corrections import _CORRECTS, Dated, _correction
 from procedures.event_words import question_event
 from tkg.memory import Memory
 from tkg.models import NO_INFORMATION, Evidence
@@ -62,6 +62,21 @@ def test_a_correction_takes_a_bare_day_in_the_month_it_corrects_and_a_floated_da
     assert floated is not None and floated.proposed
     assert _correction("is it the 20th?", first, turn, cued=True, about=False) is None
     assert _correction("the 20th is my mum's birthday", first, turn, cued=False, about=False) is None
+
+
+def test_a_move_names_its_new_date_and_actually_as_emphasis_corrects_nothing() -> None:
+    """"pushed back to june 10" moves the date; "Lucy moved to a hospital job in December" does not, nor
+    does "he was actually here for the fall" make its sentence's dates corrections."""
+    said = datetime(2024, 1, 8, 10, 0, tzinfo=UTC)
+    told = _turn("mom fell on december 27th", said)
+    first = Dated(datetime(2023, 12, 27, tzinfo=UTC), "27 December 2023", told)
+    turn = _turn("x", said)
+    moved = _correction("the party got pushed back to jan 20", first, turn, cued=False, about=False)
+    assert moved is not None and moved.start == datetime(2024, 1, 20, tzinfo=UTC)
+    job = "Lucy moved to a hospital job in December"
+    assert _correction(job, first, turn, cued=False, about=False) is None
+    assert not _CORRECTS.search("he flew in on the 22nd, so he was actually here for the fall")
+    assert _CORRECTS.search("actually, it was the 28th") and _CORRECTS.search("it's actually the 28th")
 
 
 def test_a_later_day_inside_the_month_told_refines_it() -> None:
