@@ -76,8 +76,8 @@ ANIMALS = frozenset(
     collie beagle bulldog dachshund husky mutt whippet lurcher pug corgi shepherd tabby goldfish
     guinea""".split()
 )
-_FILLERS = frozenset("kind type sort name names of the a an his her their its my your current new "
-                     "latest favourite favorite first last old main exact full".split())
+_FILLERS = frozenset("kind type sort name names of the a an his her their its my your current new latest "
+                     "favourite favorite first last old main exact full most recent newest previous".split())
 _AUX = frozenset("is are was were does do did has have had can could will would should".split())
 _SUMMARY_START = re.compile(
     r"^\s*(?:summari[sz]e|describe|outline|tell me about|walk me through|give an overview)\b"
@@ -303,7 +303,8 @@ def _wh_head(q: str) -> tuple[str, str]:
     # not in a clause that only places or dates the question ("when he goes to Ann's flat"); the last
     # possessive of a chain names what is asked ("Ana's brother's *job*": a job, not a brother)
     found = list(re.finditer(
-        r"['\u2019]s?\s+((?:current|new|latest|favou?rite|old|first|main)\s+)?([\w-]+)(?:\s+([\w-]+))?",
+        r"['\u2019]s?\s+((?:most\s+)?(?:current|new|latest|recent|newest|previous|favou?rite|old|first|main)\s+)?"
+        r"([\w-]+)(?:\s+([\w-]+))?(?:\s+([\w-]+))?",
         _SUBORDINATE.split(_WH_IS.sub(r"\1 is", q), maxsplit=1)[0],
     ))
     who = q.lstrip().lower().startswith(("who ", "whom "))  # "who is Ana's brother's wife": a person noun
@@ -344,6 +345,10 @@ def _wh_head(q: str) -> tuple[str, str]:
             and poss.group(3) not in _PHRASE_END | _TIME_WORDS | STOPWORDS
         ):
             words.append(poss.group(3))
+            third = poss.group(4)  # "Minji's IELTS writing *score*": a third word of the compound
+            if third and third.islower() and third not in _PHRASE_END | _TIME_WORDS | STOPWORDS \
+                    and _singular(third) in _HEAD_KIND:
+                words.append(third)
         return _pick_head(words)
     return "", "thing"
 

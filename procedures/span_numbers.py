@@ -70,7 +70,16 @@ def numbers(sent: Any, head: str) -> list[Span]:
            if not (s.end - s.start == 1 and sent.doc[s.start].lower_ in NUMBER_WORDS
                    and sent.doc[s.start].pos_ != "NUM")]  # "the one you drove": a pronoun
     seen = {i for s in out for i in range(s.start, s.end)}
-    return out + [s for s in number_runs(sent) if s.start not in seen]
+    found = out + [s for s in number_runs(sent) if s.start not in seen]
+    if head in _MEASURES:  # a score or a price is no rank: "nursing 2nd year" says none
+        found = [s for s in found
+                 if sent.doc[s.start].ent_type_ != "ORDINAL" and not _ORDINAL.fullmatch(s.text)]
+    return found
+
+
+# heads a measured value answers, which an ordinal never does
+_MEASURES = frozenset("score price salary rent height weight distance grade mark result".split())
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)", re.I)
 
 
 # a duration in words: "47 minutes", "52 min 40", "1 hour 41", "3 hrs 52 mins", "52 minutes and 40 seconds"

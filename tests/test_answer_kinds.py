@@ -27,6 +27,8 @@ def _spans(text: str, kind: str, head: str) -> list[str]:
     ("What time does Odile's ferry leave?", "number", "time"),
     ("What time of year did Odile move?", "date", ""),
     ("Which destination did Odile pick for her honeymoon?", "place", "destination"),
+    ("What was Odile's most recent TOEFL reading score?", "number", "score"),  # past "most recent", 3 words
+    ("Who is Bruno's most recent partner?", "person", "partner"),
 ])
 def test_times_and_destinations_have_their_own_kind(question: str, kind: str, head: str) -> None:
     asked = asked_for(question)
@@ -51,6 +53,10 @@ def test_a_time_is_a_clock_or_race_time_not_any_number() -> None:
     assert _spans("My finishing time was 4:12:09, a personal best after two tries.", "number", "time") == [
         "4:12:09"]
     assert _spans("We left the harbour at 6:30 pm with three bags.", "number", "time") == ["6:30 pm"]
+
+
+def test_a_score_is_no_rank() -> None:
+    assert _spans("she is nursing 2nd year and got 7.5 in the test", "number", "score") == ["7.5"]
 
 
 def test_one_as_a_pronoun_is_no_number() -> None:
