@@ -29,7 +29,7 @@ from .members import Category, bare, widen
 from .residence import locates, named_home, place_scale, residence_scale, taken_back
 from .span_base import Span, nameless, pronominal, street_name
 from .span_context import asks_about_work, workplaces
-from .span_patterns import ACQUIRING, degrees, sources
+from .span_patterns import ACQUIRING, ROMANCE, degrees, introduced, sources
 from .span_words import (
     CALENDAR,
     CATEGORY_MEMBERS,
@@ -126,6 +126,7 @@ def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subje
     return terms
 
 
+_PARTNER_CUES = frozenset({"partner", "girlfriend", "boyfriend", "dating", "seeing"})
 _STUDIED = frozenset({"degree", "course", "major", "subject", "programme", "program"})  # what one studies
 _DEGREE_WORDS = frozenset({"bachelor", "master", "degree", "diploma", "bsc", "msc", "mba", "phd",
                            "certificate"})
@@ -171,6 +172,7 @@ def candidates(
     relation = frozenset({asked.head, *cues}) if asked.head else frozenset(cues)
     voices = {s.lower() for s in speakers}
     pets = asked.kind == "pet_name"  # an animal word (or 🐱) next to a name is the relation's own cue
+    partner = asked.kind == "person" and bool(cues & _PARTNER_CUES)
     orgs = asked.kind == "organisation" and asked.many  # "engineer at X", "my supervisor at X": a workplace
     # "me on bass": specific as a role; "£4,200": a sum of money is specific too
     floor_kind = "role" if asked.head in CATEGORY_MEMBERS else (
@@ -184,6 +186,8 @@ def candidates(
         previous, *earlier = (before or {}).get(ev.episode, ("",))
         answered = (replies or {}).get(ev.episode, "")  # the other speaker's reply
         elsewhere = bool(employer) and not employer & content_terms(ev.text)  # names no employer asked of
+        # a partner asked for: a name introduced ("her name is lena") in a turn or reply that says it is one
+        romance = partner and bool(ROMANCE.search(ev.text) or ROMANCE.search(answered))
         # the turn answers a question the one before asked in the question's own words (ellipsis)
         asked_first = asked.kind in _REPLY_KINDS and previous.rstrip().endswith("?") \
             and bool(content_terms(previous) & cues)
@@ -258,8 +262,8 @@ def candidates(
                         asked.kind == "thing" and not_a_thing(doc[sp.start : sp.end], asked.head,
                                                               listing=asked.many)):
                     continue
-                gap = 0 if sp.cued else min((max(sp.start - i, i - sp.end + 1, 0) for i in near_cues),
-                                            default=None)
+                gap = 0 if sp.cued or romance and introduced(doc, sp.start) else min(
+                    (max(sp.start - i, i - sp.end + 1, 0) for i in near_cues), default=None)
                 if asked.kind == "place" and (sp.start > sent.start and locates(doc, sp.start)
                                               or bool(homes) and named_home(doc, sp.end, homes)):
                     gap = min(gap if gap is not None else 9, 2)  # "she's in bergen now", "moved to porto"
@@ -271,8 +275,8 @@ def candidates(
                 if sp.by_context and doc[sp.end - 1].dep_ == "nsubj" and doc[sp.end - 1].head.lemma_.lower() \
                         in NAMED_CONTEXT.get(asked.head, ()):  # "Atleti won": the team did, in a sentence
                     owner = max(owner, a * 0.6)  # about the subject, who tells it; not "Jordi took me"
-                if sp.start in had_from:  # "[photo] got him from the rspca centre": the getting is the
-                    owner = max(owner, a)  # sentence's, whose object the clause may name ("him")
+                if sp.start in had_from or romance and introduced(doc, sp.start):  # "got him from the rspca
+                    owner = max(owner, a)  # centre", "her name is lena": whose it is, the sentence's
                 if pets and doc[sp.start].dep_ == "nsubj" and any(  # "Biscuit (the old collie) is nine":
                         c.dep_ == "appos" and c.lower_ in PET_WORDS for c in doc[sp.start].children):
                     owner = max(owner, a * 0.8)  # a pet is its clause's subject, which says not whose it is

@@ -78,3 +78,13 @@ def sources(sent: Any) -> list[Span]:
         first = min(x.i for x in words)
         out.append(Span(sent.doc[first: obj.i + 1].text, "place", 0.8, first, obj.i + 1, cued=True))
     return out
+
+
+# what says a person just introduced is a partner: "we met at parkrun", a reply's "PARKRUN ROMANCE"
+ROMANCE = re.compile(r"\b(?:romance|romantic|we met|first date|a date|dating|crush|kissed|seeing someone)\b",
+                     re.I)
+
+
+def introduced(doc: Any, start: int) -> bool:
+    """The name at ``start`` is introduced by "name is" / "name's" ("her name is lena", "her name's maya")."""
+    return start >= 2 and doc[start - 1].lower_ in ("is", "'s", "\u2019s") and doc[start - 2].lower_ == "name"

@@ -1,7 +1,8 @@
 """Spans typed by a phrase pattern: what someone studies is a degree they name ("Bachelor of Nursing",
 "her midwifery degree"), read from a turn that never says "study", the newest one now; where a thing was
 had from is what a "from" after a getting verb names ("got him from the rescue centre"), not any place
-said with "from". Our own sentences, and our own conversation end to end
+said with "from"; a partner may be a name introduced ("his name is tomas") in a turn or reply that says
+romance ("we met at the climbing wall"). Our own sentences, and our own conversation end to end
 (tests/data/reader/yara_ben.json) on each store."""
 
 from __future__ import annotations
@@ -58,3 +59,9 @@ def test_where_a_pet_was_adopted_from_is_the_getting_turns_source(yb: tuple[Memo
     m, group = yb
     a = m.ask("Where did Yara adopt Moss from?", group=group)  # not "from my aunt's place in Dunmore"
     assert "rescue centre" in a.answer and not a.abstained, (a.answer, a.trace.get("reading"))
+
+
+def test_a_partner_is_a_name_introduced_with_romance(yb: tuple[Memory, str]) -> None:
+    m, group = yb
+    a = m.ask("Who is Yara seeing now?", group=group)  # "his name is tomas. we met at the climbing wall"
+    assert a.answer.lower() == "tomas" and not a.abstained, (a.answer, a.trace.get("reading"))
