@@ -80,12 +80,17 @@ def said_dates(text: str, at: datetime, *, lead: str = "") -> list[TimeRef]:
             and not _SAID_BEFORE.search(joined[max(0, r.span[0] - 30):r.span[0]])]
 
 
+def _seq_of(ctx: Context, group: str, e: Evidence) -> int | None:
+    """Where ``e`` stands in its group's turns, or None when the store does not say."""
+    rows = turns_by_uuid(ctx, group, [e.episode])
+    return None if not rows or rows[0].get("seq") is None else int(rows[0]["seq"])
+
+
 def turns_after(ctx: Context, group: str, e: Evidence, n: int) -> list[Evidence]:
     """The ``n`` turns said after ``e`` in the same sitting (within twelve hours of it)."""
-    row = turns_by_uuid(ctx, group, [e.episode])
-    if not row or row[0].get("seq") is None:
+    seq = _seq_of(ctx, group, e)
+    if seq is None:
         return []
-    seq = int(row[0]["seq"])
     rows = sorted(turns_by_seq(ctx, group, list(range(seq + 1, seq + n + 1))), key=lambda r: r["seq"])
     out = []
     for r in rows:
@@ -133,7 +138,7 @@ def _correction(text: str, current: Dated, turn: Evidence, *, cued: bool, about:
             return None
         if current.monthless and current.ref_end:  # "on the 9th — sorry, the 16th": the 16th read as the
             again = said_dates(f"on the {bare.group(0)}", turn.valid_at,  # 9th was, by the words before it
-                          lead=current.sentence[:current.ref_end])
+                               lead=current.sentence[:current.ref_end])
             day = again[0].start if again else day
         return Dated(day, format_day(day), turn, hypothetical(parse(text)[:]),
                      f"corrected in {turn.source_ref}")
@@ -194,10 +199,9 @@ def _denying(ctx: Context, group: str, first: Dated) -> list[Evidence]:
     """The turns after the dating one that say its day was wrong ("mum's thing is the 14th not the
     12th", "IELTS is 16 June not 18"): corrections of it, whether or not they name the event again."""
     day = first.start.day
-    rows = turns_by_uuid(ctx, group, [first.evidence.episode])
-    if not rows or rows[0].get("seq") is None or first.how == OWN_DATE:  # no day was said to deny
+    seq = _seq_of(ctx, group, first.evidence)
+    if seq is None or first.how == OWN_DATE:  # no day was said to deny
         return []
-    seq = int(rows[0]["seq"])
     wrong = re.compile(rf"\bnot\s+(?:on\s+)?(?:the\s+)?{day}(?:st|nd|rd|th)?\b(?![.:,]\d|\s*(?:am|pm|%|k\b))",
                        re.I)  # not "not 12.5", "not 12 pm"
     found = turns_with_terms(ctx, group, [f"not the {day}", f"not {day}", f"not on the {day}"], 50)

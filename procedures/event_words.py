@@ -63,6 +63,12 @@ NOUN_RELATIVES: dict[str, str] = {
 }
 # a sentence asking when something is or was ("when's your test again?", "what day is the party?")
 ASKS_WHEN = re.compile(r"\b(?:when|what (?:date|day|time)|which day|the date)\b[^.!]*(?:\?|$)", re.I)
+
+
+def asks_when(sentence: str) -> bool:
+    """The sentence is a question asking when something is or was ("when's your test again?")."""
+    return sentence.rstrip().endswith("?") and ASKS_WHEN.search(sentence) is not None
+
 # a denial with no clause break between it and what follows ("didn't get the job at …")
 _DENIAL = re.compile(r"\b(?:not|never|no longer|didn'?t|don'?t|doesn'?t|won'?t|isn'?t|wasn'?t|aren'?t|can'?t"
                      r"|couldn'?t|haven'?t|hasn'?t|fell through|called off|cancel+ed)\b[^,;:.!?()—–-]*$")

@@ -33,7 +33,7 @@ from tkg.words import is_common_word, is_place_name
 from .about import Subject, about, continued, word_pattern
 from .abstain import GENERIC, INFERENCE
 from .calloff import EVERYONES, OUTCOME, last_called_off
-from .event_words import ASKS_WHEN, QuestionEvent, denied_before, question_event
+from .event_words import QuestionEvent, asks_when, denied_before, question_event
 from .slots import FAR_PAST
 from .spans import ANIMALS
 from .stated import RETRACTED as _RETRACTED_WORDS
@@ -253,8 +253,7 @@ def asked_about_theirs(sent: Any, nouns: list[str], speaker: str, subject: Subje
 def _answered_when(sentence: str, reply: str | None, turn: Evidence) -> bool:
     """The sentence asks when the event is ("when's your driving test again?") and the other speaker's
     reply gives a date ("the 9th"): the reply takes the event as real, as a statement of it would."""
-    return bool(reply) and turn.valid_at is not None and sentence.rstrip().endswith("?") \
-        and ASKS_WHEN.search(sentence) is not None \
+    return bool(reply) and turn.valid_at is not None and asks_when(sentence) \
         and any(r.granularity != "range" for r in find_times(str(reply), turn.valid_at))
 
 

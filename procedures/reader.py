@@ -29,7 +29,7 @@ from .members import Category, bare, widen
 from .residence import locates, named_home, place_scale, residence_scale, taken_back
 from .span_base import Span, nameless, pronominal, street_name
 from .span_context import asks_about_work, workplaces
-from .span_patterns import ACQUIRING, ROMANCE, degrees, introduced, sources
+from .span_patterns import ACQUIRING, DEGREE_WORDS, ROMANCE, asks_studied, degrees, introduced, sources
 from .span_words import (
     CALENDAR,
     CATEGORY_MEMBERS,
@@ -127,16 +127,13 @@ def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subje
 
 
 _PARTNER_CUES = frozenset({"partner", "girlfriend", "boyfriend", "dating", "seeing"})
-_STUDIED = frozenset({"degree", "course", "major", "subject", "programme", "program"})  # what one studies
-_DEGREE_WORDS = frozenset({"bachelor", "master", "degree", "diploma", "bsc", "msc", "mba", "phd",
-                           "certificate"})
 
 
 def may_hold(asked: Asked, text: str, verb: str | None) -> bool:
     """Whether ``text`` may hold a span of the asked kind: a thing's needs one of a few words (its
     head, a member of its category, a naming word; or ``verb``, whose objects are read too), so a
     turn that says none of them is not parsed. Other kinds may be in any text."""
-    studied = _DEGREE_WORDS if verb == "study" or asked.head in _STUDIED else frozenset()
+    studied = DEGREE_WORDS if asks_studied(asked, verb) else frozenset()
     return asked.kind != "thing" or may_say(text, thing_words(asked.head) | ({verb} if verb else set())
                                             | studied)
 
@@ -230,7 +227,7 @@ def candidates(
             had = sources(sent) if source else []  # "got him from the rspca centre in leeds"
             had_from = {sp.start for sp in had}
             spans += had
-            if asked.kind == "thing" and (verb == "study" or asked.head in _STUDIED):
+            if asks_studied(asked, verb):
                 spans += degrees(sent)  # "got an offer for Bachelor of Nursing", "her midwifery degree"
             if members is not None:
                 # a person or a pet tied to the category is cued by the tie; a thing's span is typed by
@@ -262,7 +259,8 @@ def candidates(
                         asked.kind == "thing" and not_a_thing(doc[sp.start : sp.end], asked.head,
                                                               listing=asked.many)):
                     continue
-                gap = 0 if sp.cued or romance and introduced(doc, sp.start) else min(
+                vouched = sp.start in had_from or romance and introduced(doc, sp.start)  # by the sentence
+                gap = 0 if sp.cued or vouched else min(
                     (max(sp.start - i, i - sp.end + 1, 0) for i in near_cues), default=None)
                 if asked.kind == "place" and (sp.start > sent.start and locates(doc, sp.start)
                                               or bool(homes) and named_home(doc, sp.end, homes)):
@@ -275,8 +273,8 @@ def candidates(
                 if sp.by_context and doc[sp.end - 1].dep_ == "nsubj" and doc[sp.end - 1].head.lemma_.lower() \
                         in NAMED_CONTEXT.get(asked.head, ()):  # "Atleti won": the team did, in a sentence
                     owner = max(owner, a * 0.6)  # about the subject, who tells it; not "Jordi took me"
-                if sp.start in had_from or romance and introduced(doc, sp.start):  # "got him from the rspca
-                    owner = max(owner, a)  # centre", "her name is lena": whose it is, the sentence's
+                if vouched:  # "got him from the rspca centre", "her name is lena": whose, the sentence's
+                    owner = max(owner, a)
                 if pets and doc[sp.start].dep_ == "nsubj" and any(  # "Biscuit (the old collie) is nine":
                         c.dep_ == "appos" and c.lower_ in PET_WORDS for c in doc[sp.start].children):
                     owner = max(owner, a * 0.8)  # a pet is its clause's subject, which says not whose it is

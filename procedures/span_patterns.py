@@ -37,6 +37,17 @@ _NOT_FIELDS = frozenset("a an the my his her their our your new first second who
                         "college same other this that".split())
 
 
+_STUDIED = frozenset({"degree", "course", "major", "subject", "programme", "program"})  # what one studies
+# words a turn naming a degree says, whatever else it says ("got an offer for Bachelor of Nursing")
+DEGREE_WORDS = frozenset({"bachelor", "master", "degree", "diploma", "bsc", "msc", "mba", "phd",
+                          "certificate"})
+
+
+def asks_studied(asked: Asked, verb: str | None) -> bool:
+    """The question asks for what someone studies ("what is Minji studying now", "which degree")."""
+    return asked.kind == "thing" and (verb == "study" or asked.head in _STUDIED)
+
+
 def degrees(sent: Any) -> list[Span]:
     """The degrees a sentence names, as what someone studies: "an offer for Bachelor of Nursing",
     "started her midwifery degree"."""

@@ -28,7 +28,7 @@ from tkg.timeparse import TimeRef
 from .about import Subject
 from .backfill import turn_evidence
 from .date_corrections import MONTH_NAME, OWN_DATE, SHORT, Dated, corrected, said_dates, turns_after
-from .event_words import ASKS_WHEN, QuestionEvent, question_event
+from .event_words import ASKS_WHEN, QuestionEvent, asks_when, question_event
 from .group_turns import turns_with_terms
 from .slots import FAR_PAST
 from .stated import hypothetical, intended_tokens
@@ -120,8 +120,7 @@ def _answered(ctx: Context, group: str, ev: QuestionEvent, pool: list[Evidence],
     April."): the reply tells it, though it need not repeat the event's words."""
     out = []
     for e in pool:
-        asks = [s for s in split_sentences(e.text) if s.rstrip().endswith("?") and ev.tells(s)
-                and ASKS_WHEN.search(s) and not ev.denied(s)]
+        asks = [s for s in split_sentences(e.text) if asks_when(s) and ev.tells(s) and not ev.denied(s)]
         if not asks or e.valid_at is None:
             continue
         for reply in turns_after(ctx, group, e, 1):
