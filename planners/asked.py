@@ -58,6 +58,7 @@ _HEADS: dict[str, tuple[str, ...]] = {
         "auntie", "stepson", "stepdaughter", "stepmother", "stepfather", "stepbrother", "stepsister",
         "godson", "goddaughter", "godmother", "godfather", "sister-in-law", "brother-in-law",
         "mother-in-law", "father-in-law", "son-in-law", "daughter-in-law", "sibling", "twin", "parent",
+        "mam", "mama", "papa", "granny", "grandad", "granddad",
     ),
     "role": ("job", "title", "profession", "occupation", "role", "position", "career", "work", "line"),
     "animal": ("animal", "breed", "species"),
@@ -234,7 +235,8 @@ def asked_for(question: str) -> Asked:
     m = _NAME_OF.search(q) or _CALLED.search(q)
     if m:
         noun = _singular(_named_noun(m.group(1)))
-        kind = "pet_name" if noun in ANIMALS else ("person" if _HEAD_KIND.get(noun) == "person" else "thing")
+        kind = "pet_name" if noun in ANIMALS else (
+            "person" if _HEAD_KIND.get(noun) == "person" else "thing")
         return Asked(kind, noun, many=many, recency=recency)
     head, kind = _wh_head(q)
     vehicle = _VEHICLE_Q.search(q) if not head else None
@@ -248,8 +250,8 @@ def asked_for(question: str) -> Asked:
         where_org = re.search(r"\b(?:work|works|working|worked|study|studies|studied|employed)\b", q, re.I)
         kind = "organisation" if first == "where" and where_org else ("place" if first == "where" else kind)
     elif first in ("who", "whom", "whose"):
-        # "who does she work for now?": an employer, not a person
-        kind = "organisation" if _EMPLOYER_Q.search(q) else "person"
+        # "who does she work for now?", "who is her current employer?": an employer, not a person
+        kind = "organisation" if _EMPLOYER_Q.search(q) or kind == "organisation" else "person"
     elif yesno and not head:
         kind = "thing"
     if head == "pet":
@@ -280,19 +282,24 @@ def _named_noun(phrase: str) -> str:
     ('facility', 'dog')
     >>> _named_noun("the physio who treated Jonas's shin splints"), _named_noun("the place her mum went to")
     ('physio', 'place')
+    >>> _named_noun("the pet belonging to Tom's partner"), _named_noun("the dog in the house where Ann lives")
+    ('pet', 'dog')
 
     """
     words = phrase.split()
     if len(words) > 2 and words[0].lower() in ("the", "a", "an"):  # "the rehab facility Dana's mom went to"
-        lead = list(itertools.takewhile(lambda w: w.islower() and w not in _CLAUSE_START
+        lead = list(itertools.takewhile(lambda w: w.islower() and w not in _CLAUSE_START | _PHRASE_END
                                         and not re.search(r"['\u2019]s?$", w), words[1:]))
+        if len(lead) > 1 and lead[-1].endswith("ing") and len(words) > len(lead) + 1 \
+                and words[len(lead) + 1] in _PHRASE_END:  # "the pet belonging to Tom's partner": the pet
+            lead = lead[:-1]
         if lead and len(lead) < len(words) - 1:  # a clause follows the noun: it ends there
             return lead[-1]
     last_poss = max((i for i, w in enumerate(words) if re.search(r"['\u2019]s?$", w)), default=-1)
     rest = [w for w in words[last_poss + 1:] if w.lower() not in ("the", "a", "an")]
     noun: list[str] = []
     for w in rest:
-        if w[:1].isupper() or w.lower() in _PHRASE_END:
+        if w[:1].isupper() or w.lower() in _PHRASE_END | _TIME_WORDS:  # "Owain's dog now": the dog
             break
         noun.append(w.lower())
     return noun[-1] if noun else (rest[-1].lower() if rest else "")

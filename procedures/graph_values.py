@@ -17,7 +17,7 @@ from tkg.words import is_place_name
 from .reader import NAMED_KINDS, Candidate, norm
 from .sentence_value import NAMED_HEADS
 from .slots import lexicon_for
-from .span_words import SPAN_MEMBERS
+from .span_words import OPEN_MEMBERS, SPAN_MEMBERS
 from .spans import ANIMALS, spans_of
 
 if TYPE_CHECKING:
@@ -68,6 +68,8 @@ def graph_candidates(
                 and not (asked.kind != "thing" and _personal(ctx, f))) or (
                 asked.kind in NAMED_KINDS | {"thing"} and not any(c.isalpha() for c in f.object)):
             continue  # an edge whose object is not of the asked kind ("has_pet Japan") answers nothing
+        if names_someone(ctx, asked, f):
+            continue
         if named is not None and not named.inverse and f.predicate != named.predicate:
             continue  # "who is her manager": a sibling_of edge names her sister, not her manager
         if asked.kind == "thing" and not of_category(f.object, asked.head):
@@ -94,6 +96,18 @@ def of_category(value: str, head: str) -> bool:
         return True
     words = norm(value).split()
     return any(w in members or w in (head, head + "s") for w in [*words, value, "-".join(words)])
+
+
+def names_someone(ctx: Context, asked: Asked, f: Fact) -> bool:
+    """The edge's object is one of the group's people or pets where a place, an organisation or a
+    thing of a category is asked, and the predicate does not type its object itself: "likes Halina"
+    names a friend, no hobby (a ``works_at`` edge's object is a workplace, whatever else it is called)."""
+    generic = f.predicate not in ctx.registry or ctx.registry.get(f.predicate).object_type in (
+        "entity", "literal", "thing")
+    # only a pastime is asked for so ("what hobby"): a game, a vehicle, a band may be a name the entity
+    # list took for a person's ("Chess", "Vespa")
+    return generic and (asked.kind in ("place", "organisation") or asked.kind == "thing"
+                        and asked.head in OPEN_MEMBERS) and _personal(ctx, f)
 
 
 def _personal(ctx: Context, f: Fact) -> bool:

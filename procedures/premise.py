@@ -53,6 +53,9 @@ KIN: dict[str, frozenset[str]] = {
     "husband": frozenset({"husband", "married", "wedding"}),
     "dog": frozenset({"dog", "puppy", "pup"}),
     "cat": frozenset({"cat", "kitten", "kitty"}),
+    # not everyone has one: "the name of Ingrid's sister" of someone who only ever names a brother
+    "sister": frozenset({"sister", "sisters", "sis", "siblings", "twin"}),
+    "brother": frozenset({"brother", "brothers", "bro", "siblings", "twin"}),
 }
 _GENERIC: frozenset[str] = GENERIC | {
     "mention", "mentione", "talk", "month", "year", "week", "date", "time", "day", "first", "last",
@@ -189,8 +192,10 @@ def _stated(sent: Any) -> bool:
 
 def _possessed(sent: Any, words: list[str]) -> bool:
     """The sentence speaks of the relative or pet as someone's ("how is your dog Mochi?", "is your
-    son still in Leeds?"): even a question takes it as given, unless it is a condition or denied."""
-    if negated(sent) or any(t.lower_ in ("if", "unless") for t in sent):
+    son still in Leeds?"): even a question takes it as given, unless it is a condition, or denied of a
+    pet ("I never had my own dog"); a relative denied something is still there ("I can't get married
+    without my sister there")."""
+    if any(t.lower_ in ("if", "unless") for t in sent) or negated(sent) and any(w in ANIMALS for w in words):
         return False
     return any(t.lower_ in words and any(c.dep_ == "poss" for x in (t, t.head) for c in x.children
                                          if x is t or t.dep_ in ("compound", "appos")) for t in sent)

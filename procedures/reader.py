@@ -35,6 +35,7 @@ from .span_words import (
     CATEGORY_MEMBERS,
     LOCATIVE,
     NAMED_CONTEXT,
+    OPEN_MEMBERS,
     PET_WORDS,
     ROLE_HEADS,
     thing_words,
@@ -172,7 +173,7 @@ def candidates(
     partner = asked.kind == "person" and bool(cues & _PARTNER_CUES)
     orgs = asked.kind == "organisation" and asked.many  # "engineer at X", "my supervisor at X": a workplace
     # "me on bass": specific as a role; "£4,200": a sum of money is specific too
-    floor_kind = "role" if asked.head in CATEGORY_MEMBERS else (
+    floor_kind = "role" if asked.head in CATEGORY_MEMBERS or asked.head in OPEN_MEMBERS else (
         asked.head if asked.head == "amount" else asked.kind)
     read = [members.may_hold(ev.text) if members is not None else may_hold(asked, ev.text, verb)
             for ev in turns]

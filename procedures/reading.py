@@ -38,7 +38,7 @@ from .calloff import OUTCOME, followed, question_nouns
 from .choice import choose
 from .event_turns import continuing_turns, event_window, read_event, subject_turns
 from .gather import same_value
-from .graph_values import graph_candidates, of_category, said_by_other_verb, slot_verbs
+from .graph_values import graph_candidates, names_someone, of_category, said_by_other_verb, slot_verbs
 from .group_turns import before_history, replies_to, turns_before
 from .held import count_reading, held_since, sale_reading, still_held
 from .lead import leading
@@ -69,7 +69,7 @@ from .sentence_value import (
 )
 from .slots import FAR_PAST, employer_at, group_time, lexicon_for
 from .span_patterns import asks_where_had
-from .span_words import CATEGORY_MEMBERS, NAMED_CONTEXT, SPAN_MEMBERS
+from .span_words import CATEGORY_MEMBERS, NAMED_CONTEXT, OPEN_MEMBERS, SPAN_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
 from .verb_args import by_verb, main_verb, present
 from .when import AGO_Q, ago, is_when, names_date, read_when
@@ -103,7 +103,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     home = predicate == "lives_in" and not asked.many and lives_question(question)
     every = listing or home and subject is not None and subject.speaker  # so does where a speaker lives
     # the turns naming a member of the category ("an electric scooter"), or what is done with one ("a gig")
-    members_of = (SPAN_MEMBERS.get(asked.head, frozenset()) if asked.kind == "thing" and not listing else
+    members_of = (SPAN_MEMBERS.get(asked.head) or OPEN_MEMBERS.get(asked.head, frozenset())
+                  if asked.kind == "thing" and not listing else
                   frozenset()) | NAMED_CONTEXT.get(asked.head, frozenset())
     turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set | content_terms(" ".join(
         members_of)), k=60 if every else 24, own=every))
@@ -303,6 +304,9 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             if asked.kind == "thing" and not of_category(result.answer, asked.head):
                 return no_information(f"the edge's value is no {asked.head}", result.evidence or turns[:5],
                                       trace)
+            if any(names_someone(ctx, asked, f) for f in facts if norm(f.object) == norm(result.answer)):
+                return no_information(f"{result.answer} is someone, no {asked.head or asked.kind}",
+                                      result.evidence or turns[:5], trace)
             if norm(result.answer) in excluded:  # the sibling edge is to a brother, and a sister was asked
                 return no_information(f"{result.answer} is not the {asked.head or asked.kind} asked for",
                                       result.evidence or turns[:5], trace)

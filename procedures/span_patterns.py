@@ -1,6 +1,7 @@
-"""Spans a phrase pattern types, whatever the tagger makes of their words: the degree someone studies
-("Bachelor of Nursing", "her midwifery degree") and where a thing was had from ("got him from the rspca
-centre in leeds"). The reader (`procedures.reader`) adds them when the question asks for one.
+"""Spans a phrase pattern or a word list types, whatever the tagger makes of their words: the degree
+someone studies ("Bachelor of Nursing", "her midwifery degree"), where a thing was had from ("got him
+from the rspca centre in leeds") and the members of a category said without it ("me on bass", "started
+weaving"). The reader (`procedures.reader`) and the span finder (`procedures.spans`) add them.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 from planners.asked import Asked, kind_of_noun
 
 from .span_base import Span
-from .span_words import PEOPLE
+from .span_words import FAVOURITE, OPEN_MEMBERS, PEOPLE, SPAN_MEMBERS
 
 # "where did she get her dog (from)", "where was the bike bought": where a thing was had, not a city
 _HAD_FROM = re.compile(r"^\s*where\b.*\b(?:get|got|adopt(?:ed)?|buy|bought|rescue[d]?|pick(?:ed)?\s+up)\b",
@@ -99,3 +100,27 @@ ROMANCE = re.compile(r"\b(?:romance|romantic|we met|first date|a date|dating|cru
 def introduced(doc: Any, start: int) -> bool:
     """The name at ``start`` is introduced by "name is" / "name's" ("her name is lena", "her name's maya")."""
     return start >= 2 and doc[start - 1].lower_ in ("is", "'s", "\u2019s") and doc[start - 2].lower_ == "name"
+
+
+def members_said(sent: Any, head: str) -> list[Span]:
+    """Words of the head's category said without it ("me on *bass*", "learning *piano* now"), with
+    the modifiers before them ("a *digital keyboard*") and a model after a make ("a *Honda Jazz*"); a
+    category of no known members gives none."""
+    members = SPAN_MEMBERS.get(head) or OPEN_MEMBERS.get(head, frozenset())
+    doing = head in OPEN_MEMBERS  # a pastime is said by its gerund too: "I've started weaving"
+    out = []
+    for t in sent:
+        if t.lower_ in members and (t.pos_ in ("NOUN", "PROPN") or doing and t.tag_ == "VBG" and t.dep_ in (
+                "xcomp", "dobj", "pobj", "conj")) and not (
+                t.head.lower_ in members and t.dep_ == "compound"):  # "bass guitar": one instrument
+            mods = [c for c in t.lefts if c.dep_ in ("compound", "amod") and c.i == t.i - 1
+                    and c.lower_ not in FAVOURITE]
+            start = mods[0].i if mods else t.i
+            if start >= 2 and sent.doc[start - 1].text == "-" and not sent.doc[start - 2].whitespace_ \
+                    and sent.doc[start - 2].is_alpha:  # "the e-bike", "a road-bike": one word
+                start -= 2
+            # a make names its model after it: "a Nissan Leaf", "the Honda Jazz"
+            end = t.head.i + 1 if t.dep_ == "compound" and t.head.i == t.i + 1 and t.head.pos_ == "PROPN" \
+                and t.head.text[:1].isupper() else t.i + 1
+            out.append(Span(sent.doc[start:end].text, "thing", 0.8, start, end))
+    return out

@@ -109,6 +109,16 @@ CATEGORY_MEMBERS: dict[str, frozenset[str]] = {
         science computing ict""".split()),
     "car": CAR_MAKES,  # a car is often named by its make alone ("sold the Volvo")
 }
+# a hobby is a craft or art, a pastime, or any sport or instrument ("started pottery", "took up the cello"):
+# spans of the head (`OPEN_MEMBERS`), though a hobby may be anything ("making sourdough"), so never a closed
+# category that types a list or an edge as `CATEGORY_MEMBERS` does
+CRAFTS = frozenset("""pottery ceramics painting watercolour watercolours watercolor watercolors oils drawing
+    sketching knitting crochet crocheting sewing quilting embroidery weaving woodworking woodwork carving
+    calligraphy photography gardening baking cooking birdwatching birding fishing hiking dancing salsa tango
+    ballet singing choir chess gaming reading writing poetry journaling origami scrapbooking astronomy
+    genealogy volunteering improv theatre theater""".split())
+HOBBIES = CRAFTS | CATEGORY_MEMBERS["sport"] | CATEGORY_MEMBERS["instrument"]
+OPEN_MEMBERS: dict[str, frozenset[str]] = {"hobby": HOBBIES, "pastime": HOBBIES}
 # what people get around on, named by its kind ("picked up the e-bike") or a car's make: members
 # of "vehicle" for spans only (members.py keeps "the bike" a bare category word in lists)
 VEHICLES = VEHICLE_NOUNS
@@ -136,7 +146,8 @@ def thing_words(head: str) -> frozenset[str]:
     """The words (a token's lower case or lemma) without one of which a sentence holds no span of
     a thing called ``head`` (spans.py's ``_things``): the head, a member of its category, a word of
     what is done with it (`NAMED_CONTEXT`), a naming word; none for no head."""
-    return frozenset({head, head + "s", *SPAN_MEMBERS.get(head, ()), *NAMED_CONTEXT.get(head, ()), *NAMING}) \
+    return frozenset({head, head + "s", *SPAN_MEMBERS.get(head, ()), *OPEN_MEMBERS.get(head, ()),
+                      *NAMED_CONTEXT.get(head, ()), *NAMING}) \
         if head else frozenset()
 
 
@@ -160,6 +171,9 @@ CHAT_WORDS = frozenset("""lol lols lmao lmfao rofl omg omfg haha hahaha hehe con
 
 # entity types a capitalised run that is no one's name may carry ("the Apuseni mountains" is NORP)
 NOT_PEOPLE = frozenset({"GPE", "ORG", "LOC", "DATE", "NORP"})
+# what a capitalised run the tagger labels so is not, as an organisation: a person, "a B2 German course",
+# "Pancake Day"
+NO_ORG = frozenset({"PERSON", "NORP", "LANGUAGE", "DATE", "TIME", "EVENT"})
 
 # the forms one relative goes by: a turn says "Auntie Jean" of the question's "aunt", "Mum" of a mother
 KIN_FORMS = tuple(frozenset(g.split()) for g in (

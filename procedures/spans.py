@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from planners.asked import ANIMALS
+from planners.asked import ANIMALS, kind_of_noun
 from tkg.words import is_common_word, is_name_place, is_place_name
 
 from .span_base import (
@@ -47,6 +47,7 @@ from .span_context import (
     workplaces,
 )
 from .span_numbers import numbers
+from .span_patterns import members_said
 from .span_places import on_street, places
 from .span_words import (
     AHEAD,
@@ -55,14 +56,15 @@ from .span_words import (
     FAVOURITE,
     NAMING,
     NER_KINDS,
+    NO_ORG,
     NOT_PEOPLE,
+    OPEN_MEMBERS,
     PEOPLE,
     PET_WORDS,
     PREDICATING,
     ROLE_HEADS,
     ROLE_SUFFIX,
     ROLE_VERBS,
-    SPAN_MEMBERS,
     STATUS_PHRASES,
     STATUS_WORDS,
     TITLES,
@@ -244,29 +246,7 @@ def _things(sent: Any, head: str) -> list[Span]:
         out += [Span(s.text, "thing", 0.7, s.start, s.end) for s in _named_near(sent, heads)]
         taken = {s.start for s in out}
         out += [s for s in named_in_context(sent, head, "thing") if s.start not in taken]
-    return out + _members(sent, head)
-
-
-def _members(sent: Any, head: str) -> list[Span]:
-    """Words of the head's category said without it ("me on *bass*", "learning *piano* now"), with
-    the modifiers before them ("a *digital keyboard*") and a model after a make ("a *Honda Jazz*"); a
-    category of no known members gives none."""
-    members = SPAN_MEMBERS.get(head, frozenset())
-    out = []
-    for t in sent:
-        if t.lower_ in members and t.pos_ in ("NOUN", "PROPN") and not (
-                t.head.lower_ in members and t.dep_ == "compound"):  # "bass guitar": one instrument
-            mods = [c for c in t.lefts if c.dep_ in ("compound", "amod") and c.i == t.i - 1
-                    and c.lower_ not in FAVOURITE]
-            start = mods[0].i if mods else t.i
-            if start >= 2 and sent.doc[start - 1].text == "-" and not sent.doc[start - 2].whitespace_ \
-                    and sent.doc[start - 2].is_alpha:  # "the e-bike", "a road-bike": one word
-                start -= 2
-            # a make names its model after it: "a Nissan Leaf", "the Honda Jazz"
-            end = t.head.i + 1 if t.dep_ == "compound" and t.head.i == t.i + 1 and t.head.pos_ == "PROPN" \
-                and t.head.text[:1].isupper() else t.i + 1
-            out.append(Span(sent.doc[start:end].text, "thing", 0.8, start, end))
-    return out
+    return out + members_said(sent, head)
 
 
 # "she's ex-salt & ember", "he is ex-Google": the prefix names where someone was before, in any case;
@@ -343,7 +323,9 @@ def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
             and not (kind in _NAME_KINDS and chat_words(sent.doc[s.start : s.end]))
             and not (kind in _NAME_KINDS | {"place"} and clausal(sent.doc[s.start : s.end])
                      and not (s.end - s.start == 1 and is_name_place(s.text)))  # "leeds" tagged a verb
-            and not (kind == "thing" and nameless(sent.doc[s.start : s.end]))
+            and not (kind in ("place", "organisation") and kind_of_noun(s.text) == "person")  # "Mam", "Dad"
+            and not (kind == "thing" and nameless(sent.doc[s.start : s.end])
+                     and s.text.lower() not in OPEN_MEMBERS.get(head, ()))  # "started weaving": a pastime
         )
         sent.doc.user_data[key] = kept
     return list(kept)
@@ -359,7 +341,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         placed = {s.start for s in places(sent)}
         extra = [Span(s.text, "organisation", 0.5, s.start, s.end) for s in proper_runs(sent)
                  if not any(i in taken for i in range(s.start, s.end)) and s.start not in placed
-                 and not any(t.ent_type_ == "PERSON" for t in sent.doc[s.start : s.end])]
+                 and not any(t.ent_type_ in NO_ORG for t in sent.doc[s.start : s.end])]
         taken |= {i for s in extra for i in range(s.start, s.end)}
         former = [s for s in _former(sent) if not taken & set(range(s.start, s.end))]
         taken |= {i for s in former for i in range(s.start, s.end)}

@@ -29,6 +29,10 @@ def _spans(text: str, kind: str, head: str) -> list[str]:
     ("Which destination did Odile pick for her honeymoon?", "place", "destination"),
     ("What was Odile's most recent TOEFL reading score?", "number", "score"),  # past "most recent", 3 words
     ("Who is Bruno's most recent partner?", "person", "partner"),
+    ("What is the name of Odile's dog now?", "pet_name", "dog"),  # "now" ends the named noun
+    ("Who is Bruno's current employer?", "organisation", "employer"),  # "who", and an employer
+    ("What is the name of the pet belonging to Odile's partner?", "thing", "pet"),  # not "to"
+    ("What is the name of the cat in the flat where Bruno lives now?", "pet_name", "cat"),  # not "flat"
 ])
 def test_times_and_destinations_have_their_own_kind(question: str, kind: str, head: str) -> None:
     asked = asked_for(question)
@@ -101,6 +105,8 @@ def test_a_whole_turn_is_not_a_value() -> None:
     ("we do padel on tuesdays now and tennis at the weekend", "sport", ["padel", "tennis"]),
     ("she teaches physics at the grammar school", "subject", ["physics"]),
     ("we painted the kitchen on sunday", "instrument", []),
+    ("Pottery continues, and I have started weaving on Wednesdays.", "hobby", ["Pottery", "weaving"]),
+    ("I'm weaving through traffic on the bike", "hobby", []),  # a gerund that is no pastime taken up
 ])
 def test_members_of_a_known_category_are_values_of_it(text: str, head: str, wanted: list[str]) -> None:
     assert [s for s in _spans(text, "thing", head) if s in wanted or s.split()[-1] in wanted] == wanted
@@ -127,3 +133,12 @@ def test_time_modifying_another_noun_is_not_the_head() -> None:
     asked = asked_for("Which revision technique does Odile use before exams?")
     assert asked.kind == "thing"
     assert asked_for("Which time tracking app does Odile use?").head != "time"
+
+
+@pytest.mark.parametrize(("text", "wanted"), [
+    ("Also I've started a B2 German evening course on Tuesdays.", []),  # a language, no organisation
+    ("Told Mam about it and Dad laughed.", []),  # a parent, however capitalised
+    ("I started at Nordlys Forsikring in August, in their claims team.", ["Nordlys Forsikring"]),
+])
+def test_a_language_or_a_parent_is_no_organisation(text: str, wanted: list[str]) -> None:
+    assert _spans(text, "organisation", "") == wanted

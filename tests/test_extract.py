@@ -161,12 +161,18 @@ def test_third_person_names_possessives_and_appositives(text: str, expected: tup
         ("I used to live in Paris.", fact("Priya", "lives_in", "Paris", "retract")),
         ("We cancelled the trip to Japan.", fact("Priya", "plans", "Japan", "retract")),
         ("Our cat Pepper passed away.", fact("Priya", "has_pet", "Pepper", "retract")),
+        ("Sad news: Pepper died on the 2nd of June.", fact("Priya", "has_pet", "Pepper", "retract")),
     ],
 )
 def test_negation_and_retraction(text: str, expected: tuple[str, ...]) -> None:
     got = facts(text)
     assert expected in got
     assert (*expected[:3], "assert", expected[4]) not in got
+
+
+@pytest.mark.parametrize("text", ["My grandad Joe died last year.", "Anna Berg died in 1990."])
+def test_a_person_who_died_is_no_pet_retracted(text: str) -> None:
+    assert not [f for f in facts(text) if f[1] == "has_pet"]
 
 
 def test_negated_like_becomes_dislike() -> None:

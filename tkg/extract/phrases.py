@@ -69,6 +69,15 @@ _PET_GONE = r"(?:\s*,?\s*(?P<name>" + NAME + r")\s*,?)?\s+(?:(?:sadly|just|recen
             r"(?:passed\s+away|died|passed|ran\s+away|was\s+put\s+down|got\s+put\s+down|is\s+gone|went\s+missing)"
 
 
+# "Fredek died on the 3rd of June": a name alone, which ends a pet of that name the speaker or the
+# listener has (a retraction closes only an open edge to that very name: "Grandpa Joe died" closes none)
+_NAMED_GONE = re.compile(r"(?<![\w'])(?P<name>" + NAME + r")\s+(?:(?:sadly|just|recently|finally|peacefully)"
+                         r"\s+)?(?:passed\s+away|died|was\s+put\s+down|got\s+put\s+down)\b")
+
+
+_LEAD_INS = frozenset("and but so when since after because that oh well sadly sorry".split())
+
+
 @lru_cache(maxsize=16)
 def _pet_gone_rx(pet_nouns: str) -> re.Pattern[str]:
     return re.compile(r"(?P<poss>\b[Mm]y|\b[Oo]ur|\b[Yy]our)\s+(?:(?:" + lx.REL_ADJ + r")\s+){0,2}(?P<noun>"
@@ -284,6 +293,14 @@ def pet_gone_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             out.append(
                 Hit(owner, "has_pet", obj, polarity="retract", confidence=CONF_LOOSE + 0.1, anchor=m.end())
             )
+    said = {h.object for h in out}
+    for m in _NAMED_GONE.finditer(sent.text):
+        name, before = clean_name(m.group("name")), sent.text[: m.start()].split()[-1:]
+        if name in said or not is_name(m.group("name")) or len(name.split()) > 1 or (
+                before and before[0][-1].isalpha() and before[0].lower() not in _LEAD_INS):
+            continue  # "my grandad Joe died", "Anna Berg died": someone's name, no pet's
+        out += [Hit(owner, "has_pet", name, polarity="retract", confidence=CONF_LOOSE + 0.1, anchor=m.end())
+                for owner in dict.fromkeys((sent.speaker, sent.listener)) if owner]
     return out
 
 

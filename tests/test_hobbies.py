@@ -1,0 +1,58 @@
+"""Current state where a conversation changes it in passing: a pet that died is no longer had, a
+pastime named by its craft or its gerund answers "what hobby", a friend someone likes is no hobby,
+and an employer asked with "who" is an organisation. Our own conversation
+(tests/data/reader/edda_piotr.json) on each store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from reliability.common import ingested
+
+from tkg.memory import Memory
+
+DATA = Path(__file__).parent / "data" / "reader" / "edda_piotr.json"
+
+
+@pytest.fixture(scope="module")
+def ep(mem: Memory) -> tuple[Memory, str]:
+    return mem, ingested(mem, "edda-piotr", DATA)
+
+
+def test_a_pet_that_died_is_no_longer_had(ep: tuple[Memory, str]) -> None:
+    m, group = ep
+    assert [f.object for f in m.state("Piotr", "has_pet", group=group)] == ["Mila"]
+    bruno = [f for f in m.history("Piotr", "has_pet", group=group) if f.object == "Bruno"]
+    assert bruno and bruno[0].invalid_at is not None and bruno[0].invalid_at.month == 9
+    a = m.ask("What dog does Piotr have now?", group=group)
+    assert a.answer == "Mila", (a.answer, a.trace.get("reading"))
+
+
+def test_a_pastime_is_read_from_its_craft_or_gerund(ep: tuple[Memory, str]) -> None:
+    m, group = ep
+    a = m.ask("What hobby is Edda pursuing now?", group=group)
+    assert a.answer == "weaving", (a.answer, a.trace.get("reading"))
+    assert "D3:2" in a.trace["reading"]["support"]
+
+
+def test_someone_liked_is_no_hobby(ep: tuple[Memory, str]) -> None:
+    m, group = ep
+    assert "Henrik" in [f.object for f in m.state("Edda", "likes", group=group)]  # the edge stays
+    a = m.ask("What hobby does Edda have now?", group=group)
+    assert "Henrik" not in a.answer, (a.answer, a.trace.get("reading"))
+
+
+def test_who_is_an_employer_asks_for_an_organisation(ep: tuple[Memory, str]) -> None:
+    m, group = ep
+    a = m.ask("Who is Edda's current employer?", group=group)
+    assert a.answer == "Nordlys Forsikring", (a.answer, a.trace.get("reading"))
+
+
+def test_a_sibling_never_mentioned_is_a_false_premise(ep: tuple[Memory, str]) -> None:
+    m, group = ep
+    a = m.ask("What is the name of Edda's sister?", group=group)
+    assert a.abstained, (a.answer, a.trace.get("reading"))
+    assert "sister" in a.trace["reading"]["reason"]
+    said = m.ask("What is the name of Piotr's sister?", group=group)  # said in a denied clause, still his
+    assert said.answer == "Ola", (said.answer, said.trace.get("reading"))
