@@ -166,7 +166,8 @@ def with_date_words(q: QueryText) -> QueryText:
     return replace(q, words=tuple(content), fts=" ".join(content), when=None, when_text="")
 
 
-_AT_NAME = re.compile(r"\b(?:at|for|with)\s+((?:[A-Z][\w&'’-]*\s?)+)")
+_AT_NAME = re.compile(r"\b(?:at|for|with)\s+(?:the\s+)?"
+                      r"((?:[A-Z][\w&'’-]*\s?(?:of\s+(?:the\s+)?(?=[A-Z]))?)+)")
 
 
 def employer_named(question: str) -> frozenset[str]:
@@ -178,5 +179,7 @@ def employer_named(question: str) -> frozenset[str]:
     ['brew', 'tallyho']
     >>> employer_named("What was Tobias's job title when he joined Fjordbyte?")
     frozenset()
+    >>> sorted(employer_named("What is her role with the Friends of the Bergen Museum?"))
+    ['bergen', 'friend', 'museum']
     """
     return frozenset(content_terms(" ".join(_AT_NAME.findall(question))))

@@ -242,13 +242,16 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     graph = graph_candidates(ctx, asked, facts, evidence, excluded,  # edges of the subject only
                              at=window[1] if window is not None and window[1] < FAR_FUTURE else None,
                              open_only=latest and window is None)
+    employer = employer_named(question) if asked.kind == "role" else frozenset()
+    if employer:  # "her role with the Friends of the Museum": an edge said of no Friends is another job
+        graph = [c for c in graph if employer & content_terms(c.evidence.text)]
     back = 1 if subject is None or subject.speaker else 2  # "she" of a third person: the exchange before
     turn_cands = candidates(
         ctx, asked, subject, turns, cue_set, speakers, excluded, verb,
         attribute="bridge" in trace or mode != "relation_chain", before=turns_before(ctx, group, turns, back),
         replies=replies_to(ctx, group, turns),
         residence=home, members=kinds,
-        employer=employer_named(question) if asked.kind == "role" else frozenset(),
+        employer=employer,
         source=had_from)
     if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb
         turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event

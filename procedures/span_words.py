@@ -37,8 +37,11 @@ ROLE_HEADS = frozenset(
     vet veterinarian waiter waitress writer crew attendant captain principal administrator strategist planner
     copywriter marketer recruiter mechanic janitor porter steward stewardess resident registrar aide carer
     caregiver
+    chair chairman chairwoman chairperson treasurer president trustee governor
     """.split()
 )
+# role heads that are furniture too: a role only where a clause says someone is one ("elected me chair")
+SEAT_ROLES = frozenset({"chair"})
 STATUS_WORDS: dict[str, str] = {
     "married": "married",
     "wedding": "married",
@@ -171,9 +174,9 @@ CHAT_WORDS = frozenset("""lol lols lmao lmfao rofl omg omfg haha hahaha hehe con
 
 # entity types a capitalised run that is no one's name may carry ("the Apuseni mountains" is NORP)
 NOT_PEOPLE = frozenset({"GPE", "ORG", "LOC", "DATE", "NORP"})
-# what a capitalised run the tagger labels so is not, as an organisation: a person, "a B2 German course",
-# "Pancake Day"
-NO_ORG = frozenset({"PERSON", "NORP", "LANGUAGE", "DATE", "TIME", "EVENT"})
+# what a capitalised word the tagger labels so is not, as an organisation: "a B2 German course", "in Welsh";
+# a run of words is a name whatever its label ("the Harbour Singers", tagged NORP)
+NO_ORG = frozenset({"NORP", "LANGUAGE", "DATE", "TIME", "EVENT"})
 
 # the forms one relative goes by: a turn says "Auntie Jean" of the question's "aunt", "Mum" of a mother
 KIN_FORMS = tuple(frozenset(g.split()) for g in (

@@ -65,6 +65,7 @@ from .span_words import (
     ROLE_HEADS,
     ROLE_SUFFIX,
     ROLE_VERBS,
+    SEAT_ROLES,
     STATUS_PHRASES,
     STATUS_WORDS,
     TITLES,
@@ -104,7 +105,8 @@ def _roles(sent: Any) -> list[Span]:
         root = chunk.root
         said = copular_s(root)  # "Tomasz's an electrician": the sentence's root, said of Tomasz
         copula = said[1] if said else None
-        if root.lower_ not in ROLE_HEADS and root.pos_ == "NOUN" and ROLE_SUFFIX.search(root.lower_) and (
+        if root.lower_ not in ROLE_HEADS and root.pos_ == "NOUN" and root.tag_ != "NNS" \
+                and ROLE_SUFFIX.search(root.lower_) and (
                 copula is not None or _predicated(chunk) and root.dep_ != "ROOT"):
             cleaned = clean([t for t in chunk if (copula or 0) <= t.i <= root.i])
             if cleaned:
@@ -116,6 +118,14 @@ def _roles(sent: Any) -> list[Span]:
             words = [x.text for x in obj.subtree if x.i <= obj.i and x.lower_ not in DET and x.tag_ != "PRP$"]
             if len(words) <= 3:
                 out.append(Span(" ".join([*words, t.lemma_.lower()]), "role", 0.9, t.i, obj.i + 1))
+    for t in sent:  # "I'll be team lead": a role head the tagger took for a verb, said of the subject
+        if t.pos_ == "VERB" and t.lower_ in ROLE_HEADS and t.dep_ in ("acomp", "attr") \
+                and t.head.lemma_ == "be":
+            start = t.i
+            while start > sent.start and sent.doc[start - 1].pos_ in ("NOUN", "ADJ") \
+                    and sent.doc[start - 1].head.i in (t.i, start):  # "team lead", "senior tech lead"
+                start -= 1
+            out.append(Span(sent.doc[start : t.i + 1].text, "role", 0.9, start, t.i + 1, True))
     for chunk, hit in _chunks_with(sent, ROLE_HEADS):
         if chunk.root.lemma_.lower() in ROLE_HEADS or chunk.root.lower_ in ROLE_HEADS:
             hit = chunk.root  # "assistant curator": the role its head noun names, modifiers and all
@@ -123,6 +133,11 @@ def _roles(sent: Any) -> list[Span]:
         copula = said[1] if said else None
         if copula is None and any(c.dep_ == "poss" for c in hit.children):
             continue  # "my manager", "her boss": someone's relation, not a role
+        if copula is None and hit.tag_ in ("NNS", "NNPS"):
+            continue  # "four designers reporting to me": others, no one's role
+        if hit.lower_ in SEAT_ROLES and not (copula is not None or _predicated(chunk) or hit.text[0].isupper()
+                                             or any(c.lower_ == "of" for c in hit.rights)):
+            continue  # "a gaming chair" is a seat; "Madam Chair", "chair of the board" a role
         toks = [t for t in chunk if (copula or 0) <= t.i <= hit.i and t.ent_type_ not in ("PERSON", "GPE")] \
             + of_what(hit)
         cleaned = clean(toks)
@@ -331,6 +346,9 @@ def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     return list(kept)
 
 
+_WHEN_LABELS = frozenset({"DATE", "TIME", "EVENT"})  # "Christmas Eve", "Pancake Day": a day, no organisation
+
+
 def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     if kind == "place":
         found = places(sent)
@@ -341,7 +359,9 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         placed = {s.start for s in places(sent)}
         extra = [Span(s.text, "organisation", 0.5, s.start, s.end) for s in proper_runs(sent)
                  if not any(i in taken for i in range(s.start, s.end)) and s.start not in placed
-                 and not any(t.ent_type_ in NO_ORG for t in sent.doc[s.start : s.end])]
+                 and not any(t.ent_type_ == "PERSON" for t in sent.doc[s.start : s.end])
+                 and not (s.end - s.start == 1 and sent.doc[s.start].ent_type_ in NO_ORG)
+                 and not all(t.ent_type_ in _WHEN_LABELS for t in sent.doc[s.start : s.end])]
         taken |= {i for s in extra for i in range(s.start, s.end)}
         former = [s for s in _former(sent) if not taken & set(range(s.start, s.end))]
         taken |= {i for s in former for i in range(s.start, s.end)}

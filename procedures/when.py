@@ -31,7 +31,7 @@ from .date_corrections import MONTH_NAME, OWN_DATE, SHORT, Dated, corrected, sai
 from .event_words import ASKS_WHEN, QuestionEvent, asks_when, question_event
 from .group_turns import turns_with_terms
 from .slots import FAR_PAST
-from .stated import hypothetical, intended_tokens
+from .stated import CALLED_OFF, hypothetical, intended_tokens, rescheduled
 from .synthesis import dedupe, format_day, format_ref
 
 if TYPE_CHECKING:
@@ -226,10 +226,14 @@ def read_when(ctx: Context, q: Question, group: str, turns: list[Evidence], rank
         asked_only = not ev.nominal and any(ev.tells(e.text) for e in pool)
         return WhenReading("", [], {**trace, "reason": "the event is only asked about, wished or denied"},
                            untold=True) if asked_only else None
+    # a telling that puts the event off ("the operation was postponed again") says it did not happen then;
+    # one that moves it to a day says that day, and `corrected` reads it
+    tellings = [t for t in tellings if not CALLED_OFF.search(t[2]) or rescheduled(t[2])] or tellings
     top = max(s for s, _, _ in tellings)
-    # the first that tells it best: later ones look back
+    # the first that tells it best: later ones look back; in one turn, a sentence that names a day first
     near = [t for t in tellings if t[0] >= top - 0.5]
-    best = sorted(near, key=lambda t: (t[1].valid_at or FAR_PAST, -t[0]))
+    best = sorted(near, key=lambda t: (t[1].valid_at or FAR_PAST, -t[0],
+                                       not said_dates(t[2], t[1].valid_at or FAR_PAST)))
     # when none of those can be dated (a wish, a plan said without a day), a close second that names
     # what the event is about (one of its objects) and can be
     second = [t for t in tellings if top - 1.0 <= t[0] < top - 0.5 and t[0] >= 4.0]

@@ -138,7 +138,20 @@ def test_time_modifying_another_noun_is_not_the_head() -> None:
 @pytest.mark.parametrize(("text", "wanted"), [
     ("Also I've started a B2 German evening course on Tuesdays.", []),  # a language, no organisation
     ("Told Mam about it and Dad laughed.", []),  # a parent, however capitalised
+    ("We are off to the Christmas Eve party.", []),  # a day
+    ("I joined the Harbour Singers choir.", ["Harbour Singers"]),  # a name, whatever the tagger's label
     ("I started at Nordlys Forsikring in August, in their claims team.", ["Nordlys Forsikring"]),
 ])
 def test_a_language_or_a_parent_is_no_organisation(text: str, wanted: list[str]) -> None:
     assert _spans(text, "organisation", "") == wanted
+
+
+@pytest.mark.parametrize(("text", "wanted"), [
+    ("From May I'll be team lead for the design team.", ["team lead"]),  # "lead" tagged a verb
+    ("Four designers report to me now.", []),  # others, no one's role
+    ("The Friends elected me treasurer in October.", ["treasurer"]),
+    ("She is the chair of the board now.", ["chair of the board"]),
+    ("I might get a gaming chair for the stream.", []),  # a seat
+])
+def test_roles_said_of_someone(text: str, wanted: list[str]) -> None:
+    assert _spans(text, "role", "role") == wanted

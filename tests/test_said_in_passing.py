@@ -1,7 +1,8 @@
-"""Current state where a conversation changes it in passing: a pet that died is no longer had, a
-pastime named by its craft or its gerund answers "what hobby", a friend someone likes is no hobby,
-and an employer asked with "who" is an organisation. Our own conversation
-(tests/data/reader/edda_piotr.json) on each store."""
+"""State a conversation changes in passing, read right: a pet that died is no longer had, a pastime
+named by its craft or its gerund answers "what hobby", a friend someone likes is no hobby, an employer
+asked with "who" is an organisation, a sibling never named is a false premise, a role asked with an
+organisation is the one said with it, and an event put off is dated by the turn that says it took
+place. Our own conversation (tests/data/reader/edda_piotr.json) on each store."""
 
 from __future__ import annotations
 
@@ -56,3 +57,18 @@ def test_a_sibling_never_mentioned_is_a_false_premise(ep: tuple[Memory, str]) ->
     assert "sister" in a.trace["reading"]["reason"]
     said = m.ask("What is the name of Piotr's sister?", group=group)  # said in a denied clause, still his
     assert said.answer == "Ola", (said.answer, said.trace.get("reading"))
+
+
+def test_a_role_asked_with_an_organisation_is_one_said_with_it(ep: tuple[Memory, str]) -> None:
+    m, group = ep
+    # the edge is said of the library, and the role asked for is said of the Friends
+    assert [f.object for f in m.state("Edda", "job_title", group=group)] == ["librarian"]
+    a = m.ask("What is Edda's role with the Friends of the Harbour Museum?", group=group)
+    assert a.answer == "treasurer", (a.answer, a.trace.get("reading"))
+
+
+def test_an_event_put_off_is_dated_by_the_turn_that_says_it_took_place(ep: tuple[Memory, str]) -> None:
+    m, group = ep
+    a = m.ask("When did Edda have her hip operation?", group=group)
+    assert a.answer.startswith("9 February 2023"), (a.answer, a.trace.get("reading"))
+    assert a.trace["reading"]["when"]["told_in"] == "D3:7"
