@@ -1,8 +1,9 @@
 """State a conversation changes in passing, read right: a pet that died is no longer had, a pastime
 named by its craft or its gerund answers "what hobby", a friend someone likes is no hobby, an employer
 asked with "who" is an organisation, a sibling never named is a false premise, a role asked with an
-organisation is the one said with it, and an event put off is dated by the turn that says it took
-place. Our own conversation (tests/data/reader/edda_piotr.json) on each store."""
+organisation is the one said with it, an event put off is dated by the turn that says it took
+place, and a name said alone after "seeing someone" names them. Our own conversation
+(tests/data/reader/edda_piotr.json) on each store."""
 
 from __future__ import annotations
 
@@ -72,3 +73,10 @@ def test_an_event_put_off_is_dated_by_the_turn_that_says_it_took_place(ep: tuple
     a = m.ask("When did Edda have her hip operation?", group=group)
     assert a.answer.startswith("9 February 2023"), (a.answer, a.trace.get("reading"))
     assert a.trace["reading"]["when"]["told_in"] == "D3:7"
+
+
+def test_a_name_said_alone_after_someone_names_them(ep: tuple[Memory, str]) -> None:
+    m, group = ep
+    a = m.ask("What does Piotr's girlfriend do for a living?", group=group)
+    assert a.answer == "pharmacist", (a.answer, a.trace.get("reading"))
+    assert a.trace["reading"]["bridge_from"]["turns"]["dated_by"] == ["D3:8"]
