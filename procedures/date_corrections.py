@@ -131,7 +131,9 @@ def _correction(text: str, current: Dated, turn: Evidence, *, cued: bool, about:
     monthless = not refs or not MONTH_NAME.search(refs[0].text)  # "Wednesday the 19th": the month corrected
     first = bare is not None and (not refs or bare.start() < refs[0].span[0]
                                   or monthless and bare.start() < refs[0].span[1])
-    if bare and first and not _DENIED_BEFORE.search(text[max(0, bare.start() - 8):bare.start()]):
+    # a date no one said (the telling turn's own) has no month to correct: the day is read where it is said
+    if bare and first and current.how != OWN_DATE \
+            and not _DENIED_BEFORE.search(text[max(0, bare.start() - 8):bare.start()]):
         try:  # "wait no, 25th": the day in the month of the date it corrects
             day = current.start.replace(day=int(bare.group(1)))
         except ValueError:

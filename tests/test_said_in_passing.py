@@ -2,17 +2,21 @@
 named by its craft or its gerund answers "what hobby", a friend someone likes is no hobby, an employer
 asked with "who" is an organisation, a sibling never named is a false premise, a role asked with an
 organisation is the one said with it, an event put off is dated by the turn that says it took
-place, and a name said alone after "seeing someone" names them. Our own conversation
+place (a bare day corrects only a date someone said), and a name said alone after "seeing someone"
+names them. Our own sentences, and our own conversation
 (tests/data/reader/edda_piotr.json) on each store."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from reliability.common import ingested
 
+from procedures.date_corrections import OWN_DATE, Dated, _correction
 from tkg.memory import Memory
+from tkg.models import Evidence
 
 DATA = Path(__file__).parent / "data" / "reader" / "edda_piotr.json"
 
@@ -80,3 +84,16 @@ def test_a_name_said_alone_after_someone_names_them(ep: tuple[Memory, str]) -> N
     a = m.ask("What does Piotr's girlfriend do for a living?", group=group)
     assert a.answer == "pharmacist", (a.answer, a.trace.get("reading"))
     assert a.trace["reading"]["bridge_from"]["turns"]["dated_by"] == ["D3:8"]
+
+
+@pytest.mark.parametrize(("how", "wanted"), [
+    (OWN_DATE, datetime(2023, 6, 12, tzinfo=UTC)),  # no date was said: "the 12th" where it is said
+    ("its sentence", datetime(2023, 3, 12, tzinfo=UTC)),  # "on the 9th … wait, the 12th": that month
+])
+def test_a_bare_day_corrects_a_said_date_only(how: str, wanted: datetime) -> None:
+    told_at = datetime(2023, 3, 19, 21, 12, tzinfo=UTC)
+    told = Evidence("D2:9", "D2:9", "i applied for the tester job", told_at, 1.0, "g", speaker="Linh")
+    current = Dated(datetime(2023, 3, 9, tzinfo=UTC), "9 March 2023", told, how=how)
+    later = Evidence("D3:2", "D3:2", "", datetime(2023, 6, 5, 1, 30, tzinfo=UTC), 1.0, "g", speaker="Linh")
+    got = _correction("wait, I start monday the 12th", current, later, cued=True, about=True)
+    assert got is not None and got.start.date() == wanted.date(), got
