@@ -141,10 +141,10 @@ def may_hold(asked: Asked, text: str, verb: str | None) -> bool:
 
 # kinds whose spans are typed well enough that the answer to the turn before may be read without its words
 _REPLY_KINDS = frozenset({"place", "organisation", "person", "role", "pet_name", "animal"})
-# the words a reply opens with, which a tagger may take for a name ("Yep, …"): never a value
 # a sentence that ends on someone not yet named: a name said alone after it names them
 _SOMEONE_END = re.compile(r"\b(?:someone|somebody|a\s+(?:guy|girl|woman|man|lady|bloke|fella|lad|lass))\W*$",
                           re.I)
+# the words a reply opens with, which a tagger may take for a name ("Yep, …"): never a value
 _REPLY_WORDS = frozenset("yep yes yeah yup yea ya nope nah no ok okay sure lol haha omg wow aww".split())
 
 

@@ -40,7 +40,8 @@ ROLE_HEADS = frozenset(
     chair chairman chairwoman chairperson treasurer president trustee governor
     """.split()
 )
-# role heads that are furniture too: a role only where a clause says someone is one ("elected me chair")
+# role heads that are furniture too: a role only where a clause says someone is one, where it is capitalised
+# ("Madam Chair") or says of what ("chair of the board"); never "a gaming chair"
 SEAT_ROLES = frozenset({"chair"})
 STATUS_WORDS: dict[str, str] = {
     "married": "married",

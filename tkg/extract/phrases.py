@@ -75,6 +75,8 @@ _NAMED_GONE = re.compile(r"(?<![\w'])(?P<name>" + NAME + r")\s+(?:(?:sadly|just|
                          r"\s+)?(?:passed\s+away|died|was\s+put\s+down|got\s+put\s+down)\b")
 
 
+# small words a pet's name may follow ("so sorry Biscuit passed away"); after any other ("my grandad Joe
+# died") the name is someone's relation's
 _LEAD_INS = frozenset("and but so when since after because that oh well sadly sorry".split())
 
 
@@ -281,7 +283,8 @@ def trip_hits(sent: Sentence) -> list[Hit]:
 
 
 def pet_gone_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
-    """"our dog Biscuit passed away" -> has_pet Biscuit retracted."""
+    """"our dog Biscuit passed away" -> has_pet Biscuit retracted; "Biscuit died on the 3rd" -> the
+    speaker's and the listener's has_pet Biscuit retracted (only an open edge to Biscuit closes)."""
     if "has_pet" not in sent.registry or not re.search(r"died|passed|away|put down|gone|missing", sent.text):
         return []
     out: list[Hit] = []
