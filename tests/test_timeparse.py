@@ -191,3 +191,18 @@ def test_hours_ago_just_after_midnight_is_the_day_before() -> None:
                                   "the sun came out", "I moved to Leeds", "chess club, Wednesday nights"])
 def test_ordinals_and_weekday_lookalikes_are_no_dates(text: str) -> None:
     assert find_times(text, MONDAY) == []
+
+
+@pytest.mark.parametrize(("text", "said", "day"), [
+    ("she was born on the fifteenth", "on the fifteenth", date(2023, 5, 15)),
+    ("it took place on Tuesday the twelfth of September", "on Tuesday the twelfth of September",
+     date(2023, 9, 12)),  # the year whose 12 September is a Tuesday, as for "Tuesday the 12th of September"
+    ("see you on the twenty third.", "on the twenty third", date(2023, 5, 23)),
+    ("the first of June it is", "the first of June", date(2023, 6, 1)),
+    ("this is the fifth in a row", None, None),  # no date: an ordinal of something else
+    ("I was the first in line", None, None),
+])
+def test_a_day_of_the_month_in_words(text: str, said: str | None, day: date | None) -> None:
+    got = find_times(text, datetime(2023, 5, 20, 12, 0, tzinfo=UTC))
+    assert [(t.text, t.start.date()) for t in got] == ([(said, day)] if said else [])
+    assert all(text[t.span[0]:t.span[1]] == t.text for t in got)  # the words as said, where said

@@ -46,6 +46,38 @@ BARE_WEEKDAY = r"(?:monday|tuesday|tues|wednesday|weds|thursday|thurs?|friday|fr
 # a day of the month said alone: "the 8th", "the 27th" (a month name after it makes it a full date)
 ORDINAL_DAY = r"(?P<day>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)"
 SEASON = "(?:" + "|".join(SEASONS) + ")"
+_UNITS = "first second third fourth fifth sixth seventh eighth ninth".split()
+_TEENS = ("tenth eleventh twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth "
+          "nineteenth").split()
+_DAY_WORDS = {w: i + 1 for i, w in enumerate(_UNITS)} | {w: i + 10 for i, w in enumerate(_TEENS)} | {
+    "twentieth": 20, "thirtieth": 30} | {f"twenty-{w}": 21 + i for i, w in enumerate(_UNITS)} | {
+    "thirty-first": 31}
+# a day of the month in words where a date goes: "on (the) fifteenth", "Tuesday the twelfth", "the first of
+# May" (not "the fifth in a row", "the first in line")
+_WORDS = "|".join(w.replace("-", "[-\\s]") for w in sorted(_DAY_WORDS, key=len, reverse=True))
+_WORD_DAY = re.compile(r"(?:(?<=\bon the )|(?<=\bon )|(?<=day the )|(?<=day ))(?:" + _WORDS + r")\b"
+                       r"|\b(?:" + _WORDS + r")(?=\s+of\s+" + MONTH + r"\b)", re.I)
+
+
+def digit_days(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """``text`` with the days of a month said in words written in digits, each padded with spaces to the
+    word's length so that every offset into ``text`` stays where it was, and where each such word is.
+
+    >>> digit_days("born on the fifteenth, the first of May")
+    ('born on the 15th     , the 1st   of May', [(12, 21), (27, 32)])
+    """
+    def digits(m: re.Match[str]) -> str:
+        day = _DAY_WORDS[re.sub(r"[-\s]+", "-", m.group(0).lower())]
+        suffix = "st" if day % 10 == 1 and day != 11 else "nd" if day % 10 == 2 and day != 12 else \
+            "rd" if day % 10 == 3 and day != 13 else "th"
+        return f"{day}{suffix}".ljust(len(m.group(0)))
+    return _WORD_DAY.sub(digits, text), [m.span() for m in _WORD_DAY.finditer(text)]
+
+
+def word_end(end: int, words: list[tuple[int, int]]) -> int:
+    """Where a match ending at ``end`` ends in the text `digit_days` read: past the rest of a word it
+    wrote in digits ("on the 15th" ends after "fifteenth")."""
+    return max([end] + [b for a, b in words if a < end <= b])
 # a count, in digits or words, vague ones too
 COUNT = (r"(?:\d{1,3}|a\s+few|a\s+couple(?:\s+of)?|couple\s+of|few|several|many|an?|one|two|three|four|five"
          r"|six"

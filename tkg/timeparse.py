@@ -63,7 +63,9 @@ from tkg.time_words import (
     UNIT,
     WEEKDAY,
     clause_tense,
+    digit_days,
     weekday_of,
+    word_end,
 )
 
 
@@ -332,6 +334,7 @@ def find_times(text: str, anchor: datetime) -> list[TimeRef]:
     ...  for t in find_times("I moved yesterday", datetime(2023, 5, 8, tzinfo=UTC))]
     ['2023-05-07']
     """
+    said, (text, words) = text, digit_days(text)  # "the fifteenth" read as "the 15th", at the same offsets
     rules = (_RULES if _TRIGGER.search(text) else []) + extra_rules(text)
     if not rules:
         return []
@@ -344,13 +347,13 @@ def find_times(text: str, anchor: datetime) -> list[TimeRef]:
             except (OverflowError, ValueError):
                 continue  # "next year" said on 31 December 9999: no date the calendar holds
             if res is not None:
-                found.append((m.start(), m.end(), *res))
+                found.append((m.start(), word_end(m.end(), words), *res))
     found.sort(key=lambda f: (f[0], -(f[1] - f[0])))
     out: list[TimeRef] = []
     last_end = -1
     for s, e, ts, te, gran in found:
         if s >= last_end:
-            out.append(TimeRef(text[s:e], ts, te, gran, (s, e)))
+            out.append(TimeRef(said[s:e], ts, te, gran, (s, e)))
             last_end = e
     return out
 
