@@ -38,6 +38,7 @@ from .span_words import (
     OPEN_MEMBERS,
     PET_WORDS,
     ROLE_HEADS,
+    SOMEONE_END,
     thing_words,
 )
 from .spans import spans_of
@@ -141,9 +142,6 @@ def may_hold(asked: Asked, text: str, verb: str | None) -> bool:
 
 # kinds whose spans are typed well enough that the answer to the turn before may be read without its words
 _REPLY_KINDS = frozenset({"place", "organisation", "person", "role", "pet_name", "animal"})
-# a sentence that ends on someone not yet named: a name said alone after it names them
-_SOMEONE_END = re.compile(r"\b(?:someone|somebody|a\s+(?:guy|girl|woman|man|lady|bloke|fella|lad|lass))\W*$",
-                          re.I)
 # the words a reply opens with, which a tagger may take for a name ("Yep, …"): never a value
 _REPLY_WORDS = frozenset("yep yes yeah yup yea ya nope nah no ok okay sure lol haha omg wow aww".split())
 
@@ -219,7 +217,7 @@ def candidates(
                 near_cues += [sent.start - 1, sent.end]  # if said at either end of the sentence
                 if subject is not None and subject.said_by(ev.speaker):
                     a = max(a, 0.8)  # "still at the vet place?" – "ya still at greenpaw vets": theirs
-            if k and cue_at[k - 1] and _SOMEONE_END.search(sents[k - 1].text) \
+            if k and cue_at[k - 1] and SOMEONE_END.search(sents[k - 1].text) \
                     and sum(t.is_alpha for t in sent) <= 3:  # "I've been seeing someone. Saoirse.": that one
                 near_cues += [sent.start - 1]
             last_cues = at or last_cues

@@ -87,6 +87,10 @@ DET = frozenset(
 PEOPLE = frozenset("guy girl man woman lady person people mum mom dad mother father parent life".split())
 # the titles a name follows, said small in texting too ("mrs okafor", "dr khan")
 TITLES = frozenset("mr mrs ms miss dr prof".split())
+# a sentence that ends on someone not yet named ("I've been seeing someone."): a name said alone after it
+# names them
+SOMEONE_END = re.compile(r"\b(?:someone|somebody|a\s+(?:guy|girl|woman|man|lady|bloke|fella|lad|lass))\W*$",
+                         re.I)
 
 FAVOURITE = frozenset("favourite favorite fave fav fav' new old current latest usual main own".split())
 

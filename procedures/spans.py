@@ -26,7 +26,6 @@ from .span_base import (
     chat_words,
     clausal,
     clean,
-    copular_s,
     entity_spans,
     nameless,
     plausible,
@@ -43,12 +42,12 @@ from .span_context import (
     name_fragment,
     named_in_context,
     of_a_person,
-    of_what,
     workplaces,
 )
 from .span_numbers import numbers
 from .span_patterns import members_said
 from .span_places import on_street, places
+from .span_roles import chunks_with, roles
 from .span_words import (
     AHEAD,
     AHEAD_OR_DONE,
@@ -61,99 +60,11 @@ from .span_words import (
     OPEN_MEMBERS,
     PEOPLE,
     PET_WORDS,
-    PREDICATING,
     ROLE_HEADS,
-    ROLE_SUFFIX,
-    ROLE_VERBS,
-    SEAT_ROLES,
     STATUS_PHRASES,
     STATUS_WORDS,
     TITLES,
 )
-
-
-def noun_chunks(sent: Any) -> tuple[Any, ...]:
-    """The sentence's noun chunks, kept with the parsed doc like the spans (spaCy re-walks the parse)."""
-    key = ("tkg.chunks", sent.start, sent.end)
-    if key not in sent.doc.user_data:
-        sent.doc.user_data[key] = tuple(sent.noun_chunks)
-    return sent.doc.user_data[key]
-
-
-def _chunks_with(sent: Any, heads: frozenset[str] | set[str]) -> list[tuple[Any, Any]]:
-    """Noun chunks of the sentence whose root (or any word) is one of ``heads``, with that word."""
-    out = []
-    for chunk in noun_chunks(sent):
-        hit = next((t for t in chunk if t.lemma_.lower() in heads or t.lower_ in heads), None)
-        if hit is not None:
-            out.append((chunk, hit))
-    return out
-
-
-def _predicated(chunk: Any) -> bool:
-    """The role is said *of* someone ("I'm a nurse", "promoted to team lead", "job as a tester",
-    "junior frontend dev 🤓"), not merely mentioned ("I have a new supervisor")."""
-    root = chunk.root
-    if root.dep_ in PREDICATING:
-        return True
-    return root.dep_ == "pobj" and root.head.lower_ in ("as", "to", "into")
-
-
-def _roles(sent: Any) -> list[Span]:
-    out = []
-    for chunk in noun_chunks(sent):  # "i'm senior cartographer now": a predicated agent noun is a role too
-        root = chunk.root
-        said = copular_s(root)  # "Tomasz's an electrician": the sentence's root, said of Tomasz
-        copula = said[1] if said else None
-        if root.lower_ not in ROLE_HEADS and root.pos_ == "NOUN" and root.tag_ != "NNS" \
-                and ROLE_SUFFIX.search(root.lower_) and (
-                copula is not None or _predicated(chunk) and root.dep_ != "ROOT"):
-            cleaned = clean([t for t in chunk if (copula or 0) <= t.i <= root.i])
-            if cleaned:
-                out.append(Span(cleaned[0], "role", 0.7, cleaned[1], cleaned[2],
-                                _said_of(root) or copula is not None))
-    for t in sent:  # "Ines is captaining the late ferry": a role head said of its subject, as sure as a noun
-        obj = next((c for c in t.children if c.dep_ == "dobj"), None)
-        if t.pos_ == "VERB" and t.lemma_.lower() in ROLE_VERBS and obj is not None and obj.pos_ != "PRON":
-            words = [x.text for x in obj.subtree if x.i <= obj.i and x.lower_ not in DET and x.tag_ != "PRP$"]
-            if len(words) <= 3:
-                out.append(Span(" ".join([*words, t.lemma_.lower()]), "role", 0.9, t.i, obj.i + 1))
-    for t in sent:  # "I'll be team lead": a role head the tagger took for a verb, said of the subject
-        if t.pos_ == "VERB" and t.lower_ in ROLE_HEADS and t.dep_ in ("acomp", "attr") \
-                and t.head.lemma_ == "be":
-            start = t.i
-            while start > sent.start and sent.doc[start - 1].pos_ in ("NOUN", "ADJ") \
-                    and sent.doc[start - 1].head.i in (t.i, start):  # "team lead", "senior tech lead"
-                start -= 1
-            out.append(Span(sent.doc[start : t.i + 1].text, "role", 0.9, start, t.i + 1, True))
-    for chunk, hit in _chunks_with(sent, ROLE_HEADS):
-        if chunk.root.lemma_.lower() in ROLE_HEADS or chunk.root.lower_ in ROLE_HEADS:
-            hit = chunk.root  # "assistant curator": the role its head noun names, modifiers and all
-        said = copular_s(hit)  # "my sister's a midwife": not her midwife
-        copula = said[1] if said else None
-        if copula is None and any(c.dep_ == "poss" for c in hit.children):
-            continue  # "my manager", "her boss": someone's relation, not a role
-        if copula is None and hit.tag_ in ("NNS", "NNPS"):
-            continue  # "four designers reporting to me": others, no one's role
-        if hit.lower_ in SEAT_ROLES and not (copula is not None or _predicated(chunk) or hit.text[0].isupper()
-                                             or any(c.lower_ == "of" for c in hit.rights)):
-            continue  # "a gaming chair" is a seat; "Madam Chair", "chair of the board" a role
-        toks = [t for t in chunk if (copula or 0) <= t.i <= hit.i and t.ent_type_ not in ("PERSON", "GPE")] \
-            + of_what(hit)
-        cleaned = clean(toks)
-        if cleaned:
-            sure = (0.9 if hit.i == chunk.root.i else 0.6) * (1.0 if _predicated(chunk) or copula is not None
-                                                              else 0.4)
-            out.append(Span(cleaned[0], "role", sure, cleaned[1], cleaned[2], hit.i == chunk.root.i
-                            and (_said_of(hit) or copula is not None)))
-    return out
-
-
-def _said_of(root: Any) -> bool:
-    """A role a copula says of its clause's subject ("she's a paediatrician", "I'm a paralegal"):
-    its own clause states that someone holds it, so it needs no cue word near it."""
-    return root.dep_ == "attr" and root.head.lemma_ == "be" and any(
-        c.dep_ == "nsubj" for c in root.head.children)
 
 
 def _statuses(sent: Any) -> list[Span]:
@@ -243,7 +154,7 @@ def _things(sent: Any, head: str) -> list[Span]:
     "my favourite *band*, Paper Lanterns"."""
     out = []
     heads = {head, head + "s"} if head else set()
-    for chunk, hit in _chunks_with(sent, heads):
+    for chunk, hit in chunks_with(sent, heads):
         other = _linked(chunk)
         if other is not None:  # the linked phrase, else its head and what precedes it ("ur mushroom bao")
             cleaned = clean(list(other.subtree))
@@ -393,7 +304,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         found = named + [p for p in extra + lower if not is_place_name(p.text)] + given
         return apposed_people(sent, found, head) if head else found
     if kind == "role":  # "a dog called pilot": a name, not a job
-        return [r for r in _roles(sent) if not (r.start > 0 and sent.doc[r.start - 1].lower_ in _NAMED_BY)]
+        return [r for r in roles(sent) if not (r.start > 0 and sent.doc[r.start - 1].lower_ in _NAMED_BY)]
     if kind == "number":
         return numbers(sent, head)
     if kind == "date":

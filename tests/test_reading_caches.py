@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from procedures.about import Subject, about, word_pattern
-from procedures.spans import noun_chunks, spans_of
+from procedures.span_roles import noun_chunks
+from procedures.spans import spans_of
 from tkg.nlp import parse, pipeline, token_stems
 from tkg.text import stem
 

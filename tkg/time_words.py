@@ -78,6 +78,8 @@ def word_end(end: int, words: list[tuple[int, int]]) -> int:
     """Where a match ending at ``end`` ends in the text `digit_days` read: past the rest of a word it
     wrote in digits ("on the 15th" ends after "fifteenth")."""
     return max([end] + [b for a, b in words if a < end <= b])
+
+
 # a count, in digits or words, vague ones too
 COUNT = (r"(?:\d{1,3}|a\s+few|a\s+couple(?:\s+of)?|couple\s+of|few|several|many|an?|one|two|three|four|five"
          r"|six"

@@ -1,28 +1,25 @@
 """Relative time resolved against when a turn was said, and session date strings.
 
-"Yesterday" in a turn recorded on 8 May 2023 is 7 May 2023, whatever today is:
-every function here takes the turn's time as `anchor` and never reads the clock.
-Plain regexes (no dateparser) keep `find_times` fast enough to run on every sentence at
-ingest; the less common forms (parts of a year, numeric dates, holidays) are in `time_forms.py`.
+"Yesterday" in a turn recorded on 8 May 2023 is 7 May 2023, whatever today is: every function here takes
+the turn's time as `anchor` and never reads the clock. Plain regexes (no dateparser) keep `find_times` fast
+enough to run on every sentence at ingest. This module holds the rules that find a time expression and
+resolve it; the less common forms (parts of a year, numeric dates, holidays) are in `time_forms.py`, the
+date words, the tense guess and days of a month said in words (read as digits) in `time_words.py`, and
+the calendar spans in `time_spans.py`.
 
 Conventions (chosen where English is ambiguous):
 - `TimeRef.end` is exclusive: "yesterday" on 8 May is [7 May 00:00, 8 May 00:00).
 - Weeks start on Monday; a weekend is Saturday 00:00 to Monday 00:00.
-- A bare month, weekday, season or day-month ("in July", "on Friday", "on 5 May")
-  is read by the tense of its clause (`clause_tense`): the one holding the anchor
-  if any (not for weekdays), else the most recent one before the anchor in a
-  past-tense clause ("I went there in July"), the next one after it in a future
-  clause ("will", "going to", "planning", "I'm flying ..."), and the nearer of
-  the two in a present-tense one ("my birthday is in July").
-- "last Friday" is the most recent Friday strictly before the anchor's day,
-  "next Tuesday" the first Tuesday strictly after it; "next weekend" is
-  "this weekend" plus seven days.
-- "N units ago" / "in N units" give the whole day/week/month/year containing
-  anchor ∓ N units; vague counts widen it ("a few weeks ago" = 2 to 4 weeks ago).
+- A bare month, weekday, season or day-month ("in July", "on Friday", "on 5 May") is read by the
+  tense of its clause (`clause_tense`): the one holding the anchor if any (not for weekdays), else the
+  most recent one before the anchor in a past-tense clause ("I went there in July"), the next one after
+  it in a future clause ("will", "going to", "planning", "I'm flying ..."), and the nearer of the two in
+  a present-tense one ("my birthday is in July").
+- "last Friday" is the most recent Friday strictly before the anchor's day, "next Tuesday" the first
+  Tuesday strictly after it; "next weekend" is "this weekend" plus seven days.
+- "N units ago" / "in N units" give the whole day/week/month/year containing anchor ∓ N units; vague
+  counts widen it ("a few weeks ago" = 2 to 4 weeks ago).
 - "since X" runs from the start of X to the anchor (granularity "range").
-
-The date words and the tense guess are in `time_words.py`, the calendar spans in `time_spans.py`;
-this module holds the rules that find a time expression and resolve it.
 """
 
 from __future__ import annotations
