@@ -179,9 +179,11 @@ CHAT_WORDS = frozenset("""lol lols lmao lmfao rofl omg omfg haha hahaha hehe con
 
 # entity types a capitalised run that is no one's name may carry ("the Apuseni mountains" is NORP)
 NOT_PEOPLE = frozenset({"GPE", "ORG", "LOC", "DATE", "NORP"})
+# a run of words the tagger labels only so is a day, no organisation ("Christmas Eve", "Pancake Day")
+WHEN_LABELS = frozenset({"DATE", "TIME", "EVENT"})
 # what a capitalised word the tagger labels so is not, as an organisation: "a B2 German course", "in Welsh";
 # a run of words is a name whatever its label ("the Harbour Singers", tagged NORP)
-NO_ORG = frozenset({"NORP", "LANGUAGE", "DATE", "TIME", "EVENT"})
+NO_ORG = frozenset({"NORP", "LANGUAGE"}) | WHEN_LABELS
 
 # the forms one relative goes by: a turn says "Auntie Jean" of the question's "aunt", "Mum" of a mother
 KIN_FORMS = tuple(frozenset(g.split()) for g in (

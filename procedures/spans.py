@@ -64,6 +64,7 @@ from .span_words import (
     STATUS_PHRASES,
     STATUS_WORDS,
     TITLES,
+    WHEN_LABELS,
 )
 
 
@@ -257,9 +258,6 @@ def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     return list(kept)
 
 
-_WHEN_LABELS = frozenset({"DATE", "TIME", "EVENT"})  # "Christmas Eve", "Pancake Day": a day, no organisation
-
-
 def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     if kind == "place":
         found = places(sent)
@@ -272,7 +270,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
                  if not any(i in taken for i in range(s.start, s.end)) and s.start not in placed
                  and not any(t.ent_type_ == "PERSON" for t in sent.doc[s.start : s.end])
                  and not (s.end - s.start == 1 and sent.doc[s.start].ent_type_ in NO_ORG)
-                 and not all(t.ent_type_ in _WHEN_LABELS for t in sent.doc[s.start : s.end])]
+                 and not all(t.ent_type_ in WHEN_LABELS for t in sent.doc[s.start : s.end])]
         taken |= {i for s in extra for i in range(s.start, s.end)}
         former = [s for s in _former(sent) if not taken & set(range(s.start, s.end))]
         taken |= {i for s in former for i in range(s.start, s.end)}

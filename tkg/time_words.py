@@ -66,12 +66,15 @@ def digit_days(text: str) -> tuple[str, list[tuple[int, int]]]:
     >>> digit_days("born on the fifteenth, the first of May")
     ('born on the 15th     , the 1st   of May', [(12, 21), (27, 32)])
     """
-    def digits(m: re.Match[str]) -> str:
+    words: list[tuple[int, int]] = []
+
+    def digits(m: re.Match[str]) -> str:  # one scan of the text: each word is noted as it is written
+        words.append(m.span())
         day = _DAY_WORDS[re.sub(r"[-\s]+", "-", m.group(0).lower())]
         suffix = "st" if day % 10 == 1 and day != 11 else "nd" if day % 10 == 2 and day != 12 else \
             "rd" if day % 10 == 3 and day != 13 else "th"
         return f"{day}{suffix}".ljust(len(m.group(0)))
-    return _WORD_DAY.sub(digits, text), [m.span() for m in _WORD_DAY.finditer(text)]
+    return _WORD_DAY.sub(digits, text), words
 
 
 def word_end(end: int, words: list[tuple[int, int]]) -> int:
