@@ -59,6 +59,9 @@ _HEADS: dict[str, tuple[str, ...]] = {
         "godson", "goddaughter", "godmother", "godfather", "sister-in-law", "brother-in-law",
         "mother-in-law", "father-in-law", "son-in-law", "daughter-in-law", "sibling", "twin", "parent",
         "mam", "mama", "papa", "granny", "grandad", "granddad",
+        # the family words English chats borrow ("tell Appa", "my lola", "Oma's garden")
+        "amma", "appa", "ammi", "abba", "nani", "dadi", "lola", "lolo", "tita", "tito", "oma", "opa",
+        "nonna", "nonno", "abuela", "abuelo", "babcia",
     ),
     "role": ("job", "title", "profession", "occupation", "role", "position", "career", "work", "line"),
     "animal": ("animal", "breed", "species"),

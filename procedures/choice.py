@@ -16,6 +16,8 @@ from .reader import FAR_FUTURE, NAMED_KINDS, SUPPORT, THING_SUPPORT, WINDOW_SUPP
 from .slots import FAR_PAST
 from .synthesis import format_day
 
+DENIAL_OWNER = 0.5  # a denial counts when its clause is about the subject at least this surely
+
 
 def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[datetime, datetime] | None,
            members: bool = False) -> tuple[list[Candidate], dict[str, Any]]:
@@ -87,6 +89,14 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
         return [top(k)], {**trace, "chosen_by": f"the latest said by {format_day(end)}",
                           "dated_by": dated(statements(k, end))}
     if latest:
+        # a value its subject denied ("no, I have not moved to Oslo") is not the current one unless
+        # it is said again on a later day
+        denied: dict[str, datetime] = {}
+        for k, cs in groups.items():
+            for c in cs:
+                if c.denied and c.when and c.owner >= DENIAL_OWNER:
+                    denied[k] = max(denied.get(k, c.when), c.when)
+        keep = [k for k in keep if k not in denied or last_said(k).date() > denied[k].date()] or keep
         k = max(keep, key=lambda k: (last_said(k), strong[k], k))
         return [top(k)], {**trace, "chosen_by": "the latest well-supported value",
                           "dated_by": dated(statements(k))}

@@ -70,6 +70,18 @@ def subject_turns(
     return [turn_evidence(r, float(s), group) for s, r in scored[:k]]
 
 
+def newest_own(ctx: Context, group: str, subject: Subject | None, read: list[Evidence], k: int = 40
+               ) -> list[Evidence]:
+    """A speaker's own newest ``k`` turns not in ``read``, newest first (none for a third person)."""
+    if subject is None or not subject.speaker:
+        return []
+    seen = {e.episode for e in read}
+    rows = [r for r in turns_with_terms(ctx, group, sorted(subject.aliases), 2000)
+            if (r["speaker"] or "").lower() in subject.aliases and r["uuid"] not in seen]
+    rows.sort(key=lambda r: (r["valid_at"] or FAR_PAST, str(r["uuid"])), reverse=True)
+    return [turn_evidence(r, 0.0, group) for r in rows[:k]]
+
+
 # a turn that opens on "she", "he" or "they", after a few words at most ("calm down 😂 she's a vet…")
 _OPENS_THIRD = re.compile(r"^\W*(?:\S+\s+){0,7}?(?:she|he|they)(?:['\u2019]\w+)?\b", re.I)
 

@@ -42,7 +42,7 @@ from .span_words import (
     thing_words,
 )
 from .spans import spans_of
-from .stated import confirmed, given_up, hypothetical, negated, past_state, said_time
+from .stated import confirmed, denies, given_up, hypothetical, negated, past_state, said_time
 
 if TYPE_CHECKING:
     from tkg.context import Context
@@ -79,6 +79,7 @@ class Candidate:
     evidence: Evidence
     source: str  # "graph" or "turn"
     owner: float = 0.0  # how surely the value's own clause is about the subject (`clause_about`)
+    denied: bool = False  # the clause says the state does not hold ("I have not moved to Oslo")
 
 
 @dataclass
@@ -107,7 +108,9 @@ KIND_CUES: dict[str, set[str]] = {kind: {stem(w) for w in words.split()} for kin
 }.items()}
 
 
-_EMPLOYERS = frozenset({"", "company", "employer", "firm", "agency", "studio", "startup", "organisation"})
+# the bodies one joins for a pastime, whose name ends in the word ("York City Rowing Club")
+_PASTIME_BODIES = frozenset("club choir league crew orchestra squad ensemble".split())
+EMPLOYERS = frozenset({"", "company", "employer", "firm", "agency", "studio", "startup", "organisation"})
 
 
 def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subject | None,
@@ -115,7 +118,7 @@ def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subje
     """Stemmed words a stating sentence is likely to share with the question: its content words
     and, for the relation it asks about, the predicate's verbs, nouns and phrases."""
     # a workplace's cues only for where someone works ("which football team" is no employer)
-    kind = asked.kind if asked and (asked.kind != "organisation" or asked.head in _EMPLOYERS) else ""
+    kind = asked.kind if asked and (asked.kind != "organisation" or asked.head in EMPLOYERS) else ""
     terms = content_terms(question, drop=sorted(subject.aliases) if subject else ())
     terms |= KIND_CUES.get(kind, set())
     terms |= {"ex"} if _FORMERLY.search(question) else set()  # "where did she work before": "ex-Google"
@@ -151,7 +154,7 @@ def candidates(
     speakers: tuple[str, ...], excluded: set[str], verb: str | None, *, attribute: bool = True,
     before: dict[str, tuple[str, ...]] | None = None, residence: bool = False,
     replies: dict[str, str] | None = None, members: Category | None = None,
-    employer: frozenset[str] = frozenset(), source: bool = False,
+    employer: frozenset[str] = frozenset(), source: bool = False, loose: set[str] | None = None,
 ) -> list[Candidate]:
     """Every span of the asked kind in ``turns``, weighed (see the module doc). With ``attribute``
     the span's own clause must be about the subject (a slot of the subject's: where they live);
@@ -160,7 +163,8 @@ def candidates(
     a question the other speaker said yes to (`confirmed`). With ``members`` (a list of a head noun's
     members, `procedures.members`) only spans tied to the category count, each as if cued. A role
     asked of a named ``employer`` (its stemmed words) weighs less from a turn that names none of it.
-    With ``source`` (where a thing was had from) the place a "from" after a getting verb names counts."""
+    With ``source`` (where a thing was had from) the place a "from" after a getting verb names counts.
+    A turn in ``loose`` (read for no cue word of its own) gives only spans whose words say the relation."""
     out: list[Candidate] = []
     # the race a race time is asked of by its name ("the Robin Hood Half"; the question's names but its
     # subject's): a time said in a sentence that names none of it is another run's ("did 7k in 44 minutes")
@@ -244,6 +248,8 @@ def candidates(
                          and (not bare(sp.text, members) or members.activity and sp.cued)]
                 # (a pet's name is typed by an animal word; "the bike" names no member, but "joined the
                 # choir" takes up an activity, which its kind word names)
+            if loose and ev.episode in loose:
+                spans = [sp for sp in spans if sp.cued]
             if not spans:
                 continue
             words = content_terms(sent.text)
@@ -291,8 +297,12 @@ def candidates(
                 if asked.kind == "organisation" and sp.start > sent.start and locates(doc, sp.start) \
                         and is_place_name(sp.text, locative=True):
                     scale *= 0.3  # "a postcard from Geiranger", "moved to Leeds": a place, not a club
+                if asked.kind == "organisation" and asked.head in EMPLOYERS \
+                        and sp.text.split()[-1].lower() in _PASTIME_BODIES:
+                    scale *= 0.3  # "joined York City Rowing Club": a pastime's club, not an employer
                 if asked.kind == "thing" and is_place_name(sp.text, locative=True):
                     scale *= 0.3  # a city is not a band or a food; it still backs "Rotterdam marathon"
+                denial = asked.kind in _STATE_KINDS and denies(sent, doc[sp.start])
                 if asked.kind in _STATE_KINDS and (negated(sent, doc[sp.start])
                                                    or given_up(sent, doc[sp.start])):
                     scale *= 0.35  # "didn't get the job", "I'm over The Marigold Engine"
@@ -306,7 +316,7 @@ def candidates(
                     scale *= 0.25  # asked, wished or planned, not stated
                 said.append((sp.start, len(out)))
                 score = sp.sure * (0.3 + owner) * weight * near * penalty * scale
-                out.append(Candidate(sp.text, score, when, ev, "turn", owner))
+                out.append(Candidate(sp.text, score, when, ev, "turn", owner, denial))
         if asked.kind in _STATE_KINDS:
             starts = [s for s, _ in said]
             for start, i in said:

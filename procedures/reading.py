@@ -36,7 +36,7 @@ from .bridge import (
 )
 from .calloff import OUTCOME, followed, question_nouns
 from .choice import choose
-from .event_turns import continuing_turns, event_window, read_event, subject_turns
+from .event_turns import continuing_turns, event_window, newest_own, read_event, subject_turns
 from .gather import same_value
 from .graph_values import graph_candidates, names_someone, of_category, said_by_other_verb, slot_verbs
 from .group_turns import before_history, replies_to, turns_before
@@ -46,6 +46,7 @@ from .members import category_of, kind_words, member_facts
 from .pets import group_pets, owned_pets, pet_reading
 from .premise import check, presupposed
 from .reader import (
+    EMPLOYERS,
     FAR_FUTURE,
     NEWER,
     Reading,
@@ -68,6 +69,7 @@ from .sentence_value import (
     title_answer,
 )
 from .slots import FAR_PAST, employer_at, group_time, lexicon_for
+from .span_context import AT_WORK
 from .span_patterns import asks_where_had
 from .span_words import CATEGORY_MEMBERS, NAMED_CONTEXT, OPEN_MEMBERS, SPAN_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
@@ -106,9 +108,16 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     members_of = (SPAN_MEMBERS.get(asked.head) or OPEN_MEMBERS.get(asked.head, frozenset())
                   if asked.kind == "thing" and not listing else
                   frozenset()) | NAMED_CONTEXT.get(asked.head, frozenset())
+    if asked.kind == "organisation" and asked.head in EMPLOYERS:  # "my team at Brenner won an award"
+        members_of |= AT_WORK
     turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set | content_terms(" ".join(
         members_of)), k=60 if every else 24, own=every))
     turns = dedupe(turns + continuing_turns(ctx, group, subject, turns))  # "she's a doctor" after her name
+    # a speaker's job or workplace "now": their newest turns that share no cue word are read too, for a
+    # value whose own words say the relation only ("now I'm Head of Design", "my team at Brenner")
+    loose = newest_own(ctx, group, subject, turns) if asked.kind in ("role", "organisation") and not \
+        asked.many and (asked.recency or mode == "latest_version") else []
+    turns = dedupe(turns + loose)
     kin = presupposed(q)  # the turns that would state a presupposed relative or pet ("my son", "our dog")
     stating = subject_turns(ctx, group, subject, content_terms(" ".join(kin))) if kin else []
     pool = dedupe(turns + stating)
@@ -252,7 +261,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         replies=replies_to(ctx, group, turns),
         residence=home, members=kinds,
         employer=employer,
-        source=had_from)
+        source=had_from, loose={e.episode for e in loose})
     if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb
         turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event
     if verb and asked.kind in TYPED - {"number"}:  # "who looked after her hens": who *looks after* them

@@ -84,6 +84,32 @@ def _unknown_name(x: Any, taken: set[int]) -> bool:
         and (after is None or not after.is_alpha or after.is_stop)
 
 
+# nouns and verbs whose "at" names a workplace ("my team at Brenner", "a job at Halden", "started at Arup")
+AT_WORK = _WORKING | frozenset("team colleague colleagues boss office desk coworker coworkers manager"
+                                .split())
+
+
+def named_workplaces(sent: Any, taken: set[int]) -> list[Span]:
+    """A capitalised name after "at" that hangs on a work word, however the tagger types it:
+    "my team at Brenner won an award" (tagged a person), "started at Halden on Monday".
+
+    >>> from tkg.nlp import parse
+    >>> [s.text for s in named_workplaces(parse("My team at Brenner won an award.")[:], set())]
+    ['Brenner']
+    """
+    out = []
+    for t in sent:
+        if t.lower_ != "at" or t.head.lower_ not in AT_WORK and t.head.lemma_.lower() not in AT_WORK:
+            continue
+        obj = next((c for c in t.children if c.dep_ == "pobj" and c.pos_ == "PROPN"), None)
+        if obj is None or obj.i in taken or obj.ent_type_ in ("GPE", "LOC", "DATE", "TIME"):
+            continue
+        cleaned = clean([x for x in sent.doc[t.i + 1: obj.i + 1] if x.text[:1].isupper() and x.is_alpha])
+        if cleaned and not is_place_name(cleaned[0], locative=True):
+            out.append(Span(cleaned[0], "organisation", 0.7, cleaned[1], cleaned[2], cued=True))
+    return out
+
+
 def asks_about_work(text: str) -> bool:
     """Whether ``text`` is a question that says a word of work ("how's work btw, still at the vet place?")."""
     return text.rstrip().endswith("?") and bool(set(re.findall(r"[a-z]+", text.lower())) & _WORKING)

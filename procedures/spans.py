@@ -41,6 +41,7 @@ from .span_context import (
     institutions,
     name_fragment,
     named_in_context,
+    named_workplaces,
     of_a_person,
     workplaces,
 )
@@ -280,6 +281,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         taken |= inside
         teams = named_in_context(sent, head, "organisation")  # "Atleti won": a team's name, however tagged
         known = {s.start for s in teams}
+        named += named_workplaces(sent, taken | inside)  # "my team at Brenner": tagged a person
         return teams + [s for s in orgs + kept + named if s.start not in known] + workplaces(sent, taken)
     if kind == "person":
         people = [q for p in entity_spans(sent, NER_KINDS["person"], "person", 0.9)

@@ -121,6 +121,29 @@ def negated(sent: Any, token: Any | None = None) -> bool:
     return False
 
 
+# the verbs whose denial says a state does not hold: "I have not moved to Oslo", "she isn't living in
+# Leeds", "didn't take the job at Arup", "we're not dating"
+_STATE_VERBS = frozenset("move relocate emigrate live stay reside base work join take accept start get "
+                         "buy adopt date marry see study play".split())
+
+
+def denies(sent: Any, token: Any) -> bool:
+    """The clause holding ``token`` denies that its state holds, not only that something was done to
+    it ("no, I have not moved to Oslo", "I no longer work at Arup", "the Bristol move fell through");
+    "I didn't like Paris" denies no home there. A denied value is no one's current one until it is
+    said again later (`procedures.choice`).
+
+    >>> from tkg.nlp import parse
+    >>> moved, liked = parse("No, I have not moved to Oslo."), parse("I didn't like Paris.")
+    >>> denies(moved[:], moved[7]), denies(liked[:], liked[4])
+    (True, False)
+    """
+    if RETRACTED.search(sent.text):
+        return True
+    verb = governing_verb(token, 3)
+    return verb is not None and verb.lemma_.lower() in _STATE_VERBS and negated(sent, token)
+
+
 # "I'm over The Marigold Engine", "we're done with Netflix", "so sick of Arsenal": a liking given up
 _GIVEN_UP = re.compile(r"\b(?:i'?m|i\s+am|we'?re|we\s+are|im)\s+"
                        r"(?:so\s+|totally\s+|completely\s+|officially\s+)?"

@@ -101,7 +101,7 @@ _FIRST_PERSON = re.compile(r"^(?:[A-Z][a-z]+,?\s+)?I\b")
 
 # "Siobhan's moved to Boston": a name's "'s" before a past participle is "has", not a possessive
 _NAME_HAS = re.compile(
-    r"\b([A-Z][a-z]+)['\u2019]s\s+(?=(?:(?:just|finally|also|now|recently)\s+)?(?:moved|started|got|quit|left|"
+    r"\b(?!(?:She|He|It|That|There|What|Who|Where|Here|Let)['\u2019])([A-Z][a-z]+)['\u2019]s\s+(?=(?:(?:just|finally|also|now|recently)\s+)?(?:moved|started|got|quit|left|"
     r"joined|bought|sold|adopted|split|broken|finished|taken|found|landed|gone|retired|resigned|switched|"
     r"married|relocated|signed)\b)"
 )

@@ -89,6 +89,19 @@ _THIRD_BEFORE = re.compile(
     r"|(?i:" + lx.BARE_KIN + r")|(?i:my|his|her|their|our)\s+[a-z]+)"
     r"(?:'s|\u2019s)?\s+(?:just\s+|finally\s+|also\s+)?$"
 )
+# the subject pronouns of a sentence: the last one before a verb says whose clause it is ("Mum's news:
+# she's left Whitby and moved into a flat in Scarborough" is hers; "she said so I moved into a flat" mine)
+_SUBJECTS = re.compile(r"\b(?:I|we|he|she|they)\b", re.I)
+
+
+def third_subject(before: str) -> bool:
+    """The last subject pronoun in ``before`` is a third person's.
+
+    >>> third_subject("Mum's big news: she's left the house in Whitby and "), third_subject("she said so I ")
+    (True, False)
+    """
+    found = [m.group(0).lower() for m in _SUBJECTS.finditer(before) if m.group(0) != "i"]
+    return bool(found) and found[-1] in ("he", "she", "they")
 # "still in Montreal", "I'm still in Ghent", "Still at Lumeway, still in Montreal": the speaker's home (or
 # workplace) goes on; a clause of its own, never "my sister is still in Leeds"
 _STILL = re.compile(
@@ -161,9 +174,9 @@ def home_and_work_hits(sent: Sentence) -> list[Hit]:
     low = sent.text.lower()
     if "lives_in" in reg and any(k in low for k in _HOME_WORDS):
         for m in _HOME_IN.finditer(sent.text):
-            if not (m.group("subj") or m.group("subj2") or m.group("subj3")) and _THIRD_BEFORE.search(
+            if not (m.group("subj") or m.group("subj2") or m.group("subj3")) and (_THIRD_BEFORE.search(
                 sent.text[: m.start()]
-            ):
+            ) or third_subject(sent.text[: m.start()])):
                 continue  # "Tom got a flat in Leeds" is Tom's
             for obj in take_objects(sent, m.end(), reg.get("lives_in")):
                 out.append(Hit(sent.speaker, "lives_in", obj, confidence=CONF_FIRST - 0.1, anchor=m.end(),
