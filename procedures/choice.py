@@ -16,6 +16,7 @@ from .reader import FAR_FUTURE, NAMED_KINDS, SUPPORT, THING_SUPPORT, WINDOW_SUPP
 from .slots import FAR_PAST
 from .synthesis import format_day
 
+REPEATS = 3  # the most further sayings that add to a value's support
 DENIAL_OWNER = 0.5  # a denial counts when its clause is about the subject at least this surely
 
 
@@ -30,7 +31,9 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     _merge_nested(groups)
     if asked.many:  # a list names each value once, however it was spelled
         merge_variants(groups)
-    support = {k: max(c.score for c in cs) + 0.15 * (len(cs) - 1) for k, cs in groups.items()}
+    # each further turn that says a value backs it a little, a few at most: a name said in every
+    # letter's greeting ("Alasdair,") is said often, not said to be the answer
+    support = {k: max(c.score for c in cs) + 0.15 * min(len(cs) - 1, REPEATS) for k, cs in groups.items()}
     need = THING_SUPPORT if asked.kind == "thing" and not asked.many else SUPPORT
     strong = {k: s for k, s in support.items() if s >= need}
     trace: dict[str, Any] = {"values": {groups[k][0].value: round(s, 3) for k, s in

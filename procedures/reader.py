@@ -63,6 +63,8 @@ _FORMERLY = re.compile(r"\b(?:previous(?:ly)?|former(?:ly)?|used to|before)\b", 
 _ORIGIN = re.compile(r"\bfrom\W*$", re.I)
 _VISIT = frozenset("visit visiting visited trip holiday holidays vacation weekend conference flight flying "
                    "travel travelling traveling tour stay staying".split())
+# a turn that says its speaker has just moved in: "first weekend in Penarth" there is no visit
+_MOVED_IN = re.compile(r"\b(?:moved\s+in|unpack\w*|got\s+the\s+keys|new\s+(?:flat|house|place|home))\b", re.I)
 # words of a question's race that name no particular race ("the Harbour Run", "her official chip time")
 _RACE_GENERIC = {stem(w) for w in "time finish finishing pb best personal record fast run ran race result "
                                   "official chip clock".split()}
@@ -200,6 +202,10 @@ def candidates(
         turn_about = max(per_sent, default=0.0)
         homes = [sp.start for x in sents for sp in spans_of(x, "place", asked.head)] \
             if residence and asked.kind == "place" else []
+        moved = _MOVED_IN.search(ev.text) if homes and subject is not None and subject.said_by(ev.speaker) \
+            else None
+        # "Moved in! First proper weekend in Penarth.": the first place named after the move is the home
+        arrived = next((h for h in sorted(homes) if moved and doc[h].idx >= moved.end()), None)
         last_cues: list[int] = []
         said: list[tuple[int, int]] = []  # (span start, its candidate's index in out) in this turn
         listener = subject is not None and subject.speaker and not subject.said_by(ev.speaker)
@@ -257,7 +263,7 @@ def candidates(
             weight = 1.15 if rank < 5 else 1.0
             asking = asked.kind in _STATE_KINDS and hypothetical(sent) and not confirmed(sent, answered)
             if asked.kind in _STATE_KINDS:
-                if asked.kind == "place" and words & _VISIT:
+                if asked.kind == "place" and words & _VISIT and not _MOVED_IN.search(ev.text):
                     weight *= 0.4
             for sp in spans:
                 if sp.start > sent.start and doc[sp.start - 1].lower_ in ("not", "never"):
@@ -292,8 +298,10 @@ def candidates(
                 scale = place_scale(asked.head, sp.text) if asked.kind == "place" else 1.0
                 if source and not had_from and not any(t.lemma_.lower() in ACQUIRING for t in sent):
                     scale *= 0.5  # "writing from the new flat in york" tells no getting
-                if residence and asked.kind == "place":
+                if residence and asked.kind == "place" and sp.start != arrived:
                     scale *= residence_scale(doc, sp.start, sp.end)
+                elif sp.start == arrived:
+                    owner = max(owner, a)
                 if asked.kind == "organisation" and sp.start > sent.start and locates(doc, sp.start) \
                         and is_place_name(sp.text, locative=True):
                     scale *= 0.3  # "a postcard from Geiranger", "moved to Leeds": a place, not a club

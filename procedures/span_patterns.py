@@ -102,16 +102,31 @@ def introduced(doc: Any, start: int) -> bool:
     return start >= 2 and doc[start - 1].lower_ in ("is", "'s", "\u2019s") and doc[start - 2].lower_ == "name"
 
 
+_SPORTS = frozenset({"sport", "sports", "exercise", "workout"})
+# a gerund before these does something else: "running late", "running out", "swimming in paperwork"
+_NOT_DOING = frozenset("late out low behind around away off short in".split())
+
+
+def _object(tok: Any) -> bool:
+    """A gerund's object that makes it do something else: "running *a café*", "climbing *the stairs*"
+    (not "bouldering three nights a week", which a tagger may read as an object too)."""
+    return tok.dep_ == "dobj" and (tok.pos_ in ("PRON", "PROPN") or any(c.dep_ in ("det", "poss")
+                                                                         for c in tok.children))
+
+
 def members_said(sent: Any, head: str) -> list[Span]:
     """Words of the head's category said without it ("me on *bass*", "learning *piano* now"), with
     the modifiers before them ("a *digital keyboard*") and a model after a make ("a *Honda Jazz*"); a
     category of no known members gives none."""
     members = SPAN_MEMBERS.get(head) or OPEN_MEMBERS.get(head, frozenset())
-    doing = head in OPEN_MEMBERS  # a pastime is said by its gerund too: "I've started weaving"
+    # a pastime or a sport is said by its gerund too: "I've started weaving", "bouldering three nights a
+    # week", "I'm climbing more than ever" (not "running a café": a gerund with an object does something else)
+    doing = head in OPEN_MEMBERS or head in _SPORTS
     out = []
     for t in sent:
-        if t.lower_ in members and (t.pos_ in ("NOUN", "PROPN") or doing and t.tag_ == "VBG" and t.dep_ in (
-                "xcomp", "dobj", "pobj", "conj")) and not (
+        if t.lower_ in members and (t.pos_ in ("NOUN", "PROPN") or doing and t.tag_ == "VBG" and (t.dep_ in (
+                "xcomp", "dobj", "pobj", "conj") or not any(_object(c) for c in t.children)
+                and t.i + 1 < len(t.doc) and t.doc[t.i + 1].lower_ not in _NOT_DOING)) and not (
                 t.head.lower_ in members and t.dep_ == "compound"):  # "bass guitar": one instrument
             mods = [c for c in t.lefts if c.dep_ in ("compound", "amod") and c.i == t.i - 1
                     and c.lower_ not in FAVOURITE]
@@ -122,5 +137,7 @@ def members_said(sent: Any, head: str) -> list[Span]:
             # a make names its model after it: "a Nissan Leaf", "the Honda Jazz"
             end = t.head.i + 1 if t.dep_ == "compound" and t.head.i == t.i + 1 and t.head.pos_ == "PROPN" \
                 and t.head.text[:1].isupper() else t.i + 1
-            out.append(Span(sent.doc[start:end].text, "thing", 0.8, start, end))
+            # a sport done as the clause's verb says the doing itself: "I'm climbing more than ever"
+            verb = doing and t.pos_ == "VERB"
+            out.append(Span(sent.doc[start:end].text, "thing", 0.8, start, end, cued=verb))
     return out

@@ -111,7 +111,10 @@ CATEGORY_MEMBERS: dict[str, frozenset[str]] = {
     "sport": frozenset("""football soccer rugby cricket tennis badminton squash golf basketball baseball
         hockey volleyball netball handball swimming running cycling rowing climbing bouldering skiing
         snowboarding surfing sailing boxing judo karate yoga pilates athletics triathlon marathon
-        padel""".split()),
+        padel pickleball ping-pong darts archery fencing kayaking canoeing paddleboarding lacrosse softball
+        wrestling weightlifting powerlifting crossfit jiu-jitsu taekwondo kickboxing skating skateboarding
+        curling bowling bowls hurling frisbee dodgeball orienteering gymnastics parkour diving
+        polo""".split()),
     "subject": frozenset("""maths math mathematics physics chemistry biology history geography english french
         spanish german italian latin music art drama economics philosophy psychology sociology literature
         science computing ict""".split()),

@@ -62,6 +62,7 @@ from .span_words import (
     PEOPLE,
     PET_WORDS,
     ROLE_HEADS,
+    SPAN_MEMBERS,
     STATUS_PHRASES,
     STATUS_WORDS,
     TITLES,
@@ -253,7 +254,7 @@ def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
                      and not (s.end - s.start == 1 and is_name_place(s.text)))  # "leeds" tagged a verb
             and not (kind in ("place", "organisation") and kind_of_noun(s.text) == "person")  # "Mam", "Dad"
             and not (kind == "thing" and nameless(sent.doc[s.start : s.end])
-                     and s.text.lower() not in OPEN_MEMBERS.get(head, ()))  # "started weaving": a pastime
+                     and s.text.lower() not in OPEN_MEMBERS.get(head, SPAN_MEMBERS.get(head, ())))  # weaving
         )
         sent.doc.user_data[key] = kept
     return list(kept)
