@@ -105,12 +105,19 @@ def _later(turns: list[Evidence], key: str, since: datetime | None) -> list[Evid
             and key in _fold(ev.text)]
 
 
+# a couple's idioms for parting, whose verb ends nothing by itself
+_PARTED = re.compile(r"\b(?:call(?:ed|ing)?\s+it\s+(?:a\s+day|quits)|part(?:ed|ing)\s+ways|"
+                     r"went\s+(?:our|their)\s+separate\s+ways|ended\s+things)\b", re.I)
+
+
 def ending(value: str, turns: list[Evidence], since: datetime | None) -> Evidence | None:
     """The turn, said from ``since`` on, whose clause ends ``value``: the value is the subject or the
     object of an ending verb ("Biscuit died", "sold the Volvo", "I left Kralingen Runners")."""
     key = _fold(value)
     for ev in _later(turns, key, since):
         for sent in parse(ev.text).sents:
+            if _PARTED.search(sent.text) and key in _fold(sent.text):
+                return ev  # "Ollie and I called it a day on New Year's Eve"
             for tok in sent:
                 if not _ends(tok):
                     continue

@@ -112,6 +112,7 @@ KIND_CUES: dict[str, set[str]] = {kind: {stem(w) for w in words.split()} for kin
 
 # the bodies one joins for a pastime, whose name ends in the word ("York City Rowing Club")
 _PASTIME_BODIES = frozenset("club choir league crew orchestra squad ensemble".split())
+_LIGHT = frozenset("go move start be get".split())
 EMPLOYERS = frozenset({"", "company", "employer", "firm", "agency", "studio", "startup", "organisation"})
 
 
@@ -127,7 +128,10 @@ def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subje
     terms |= {"from"} if _ORIGIN.search(question) else set()  # "which city is he from": "the guy from Braga"
     if predicate and predicate in ctx.registry:
         p = ctx.registry.get(predicate)
-        words = " ".join((*p.phrases, *(v.split(" ")[0] for v in p.verbs), *p.nouns,
+        # a light verb says nothing of a relation to a person ("go out with", "start seeing"); other words do
+        light = _LIGHT if p.object_type == "person" else frozenset()
+        words = " ".join((*p.phrases, *(v.split(" ")[0] for v in p.verbs if v.split(" ")[0] not in light),
+                          *p.nouns,
                           *(x.split(" ")[-2] for x in p.possessive if " " in x)))
         terms |= content_terms(words.replace("{name}", ""))
     return terms
@@ -285,6 +289,9 @@ def candidates(
                 near = _FLOOR.get(floor_kind, 0.3) + (0.9 / (1 + gap / 3) if gap is not None else 0.0) \
                     + 0.15 * min(overlap, 3)
                 penalty = 0.6 if asked.kind == "person" and sp.text.lower() in voices else 1.0
+                if asked.kind == "person" and doc[sp.start].ent_type_ != "PERSON" \
+                        and is_place_name(sp.text, locative=True):
+                    penalty *= 0.4  # "I've gone full Yorkshire": a place, not a partner
                 owner = clause_about(subject, doc[sp.start], speaker=ev.speaker, speakers=speakers,
                                      fallback=a, relation=relation) if subject and attribute else a
                 if sp.by_context and doc[sp.end - 1].dep_ == "nsubj" and doc[sp.end - 1].head.lemma_.lower() \

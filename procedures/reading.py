@@ -85,6 +85,8 @@ _RELATION_HEADS = frozenset("""manager boss supervisor sister brother mother fat
     partner girlfriend boyfriend fiance fiancee friend job title profession occupation role city town country
     relationship dog cat age baby child kid""".split())
 _SLOT_KINDS = frozenset({"place", "person", "role", "status", "pet_name", "organisation"})
+_PARTNERS = frozenset("partner boyfriend girlfriend husband wife fiance fiancé fiancee fiancée spouse"
+                      .split())
 
 
 def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | None,
@@ -194,7 +196,10 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     if why:
         trace["window"] = {"from": why, "start": window[0] if window else None,
                            "end": window[1] if window else None}
-    latest = asked.recency or mode == "latest_version" or (asked.kind == "status" and present(question))
+    # a state that changes, asked in the present tense, is asked as it stands now: "What is her status?",
+    # "Who is Nadia's partner?"
+    latest = asked.recency or mode == "latest_version" or present(question) and (
+        asked.kind == "status" or asked.kind == "person" and asked.head in _PARTNERS)
     verb = main_verb(asked_doc)
     if asked.kind == "person":
         excluded |= not_the_person_asked(ctx, group, q, subject, verb)
