@@ -7,9 +7,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from tkg.words import is_common_word
+from spacy.lang.de.stop_words import STOP_WORDS as _DE
+from spacy.lang.en.stop_words import STOP_WORDS as _ENGLISH_STOP
+from spacy.lang.es.stop_words import STOP_WORDS as _ES
+from spacy.lang.fr.stop_words import STOP_WORDS as _FR
+from spacy.lang.id.stop_words import STOP_WORDS as _ID
+from spacy.lang.it.stop_words import STOP_WORDS as _IT
+from spacy.lang.nl.stop_words import STOP_WORDS as _NL
+from spacy.lang.pt.stop_words import STOP_WORDS as _PT
+from spacy.lang.tl.stop_words import STOP_WORDS as _TL
+
+from tkg.words import is_common_word, is_place_name
 
 from .span_words import CALENDAR, CHAT_WORDS, DET, LOCATIVE, STREET_WORDS, TITLES
 
@@ -106,6 +117,28 @@ def chat_words(tokens: Any) -> bool:
     texting short forms ("wknd", "thurs") and "-in" for "-ing" ("lookin")."""
     return all(t.tag_ == "UH" or t.pos_ in ("INTJ", "PRON", "PUNCT") or t.lower_ in CHAT_WORDS
                or _DRAWN_OUT.search(t.lower_) or _dropped_g(t.text) for t in tokens)
+
+
+@lru_cache(maxsize=1)
+def _foreign_function_words() -> frozenset[str]:
+    """Function words of languages English chats switch into (spaCy's stop lists: Tagalog, Indonesian,
+    Spanish, Portuguese, Italian, French, German, Dutch) that English does not use as words."""
+    words = _TL | _ID | _ES | _PT | _IT | _FR | _DE | _NL
+    return frozenset(w for w in words if w.isalpha() and len(w) > 1 and not is_common_word(w)
+                     and w not in _ENGLISH_STOP)
+
+
+def foreign_words(tokens: Any) -> bool:
+    """Lower-case tokens holding a function word of another language: a code-switched phrase ("ako
+    dito", "ok lang ako", "nagluto siya"), never a name written without capitals.
+
+    >>> from tkg.nlp import parse
+    >>> foreign_words(parse("ok lang ako")[:]), foreign_words(parse("stoneybatter")[:])
+    (True, False)
+    """
+    return all(t.is_lower or not t.is_alpha for t in tokens) and any(
+        t.lower_ in _foreign_function_words() for t in tokens) \
+        and not is_place_name(tokens.text, locative=True)  # "hong kong"
 
 
 def _dropped_g(word: str) -> bool:

@@ -27,6 +27,7 @@ from .span_base import (
     clausal,
     clean,
     entity_spans,
+    foreign_words,
     nameless,
     plausible,
     pronominal,
@@ -205,6 +206,7 @@ def _ordinary(t: Any) -> bool:
 
 
 _NAME_KINDS = frozenset({"person", "pet_name", "organisation"})
+_WORD_KINDS = _NAME_KINDS | {"place", "thing", "role"}  # kinds whose spans are words, not numbers
 
 
 _SALUTES = frozenset("morning evening afternoon night hi hey hello dear thanks cheers congrats".split())
@@ -250,6 +252,7 @@ def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
             if plausible(s)
             and not pronominal(sent.doc[s.start : s.end])
             and not (kind in _NAME_KINDS and chat_words(sent.doc[s.start : s.end]))
+            and not (kind in _WORD_KINDS and foreign_words(sent.doc[s.start : s.end]))  # "ok lang ako"
             and not (kind in _NAME_KINDS | {"place"} and clausal(sent.doc[s.start : s.end])
                      and not (s.end - s.start == 1 and is_name_place(s.text)))  # "leeds" tagged a verb
             and not (kind in ("place", "organisation") and kind_of_noun(s.text) == "person")  # "Mam", "Dad"
