@@ -82,6 +82,26 @@ class Subject:
             low[m.end():]) for m in found)
 
 
+# a name said to someone: first in the turn or after a greeting, then a comma or a stop ("Ben,",
+# "hi Ben!", "thanks Ben."); not an apposition ("the new VP, ayesha.") nor a name introduced ("Someone
+# new: Inês.")
+_OPENS = re.compile(r"(?:^\s*|\b(?:hi+|hey+|hello|hiya|dear|thanks|thank you|congrats|congratulations|bye|"
+                    r"morning|evening|night|welcome)\s+)$")
+_OPENS_AFTER = re.compile(r"\s*(?:[!?,.]|$)")
+
+
+def addressed(text: str, start: int, end: int) -> bool:
+    """The name at ``text[start:end]`` is said to someone, not about them: a letter's "Ben," or
+    "thanks Ben!" (a vocative).
+
+    >>> addressed("Ben, happy new year!", 0, 3), addressed("I met Ben, finally.", 6, 9)
+    (True, False)
+    >>> addressed("Thanks Ben!", 7, 10), addressed("A girl, Iris, born in April.", 8, 12)
+    (True, False)
+    """
+    return bool(_OPENS.search(text[:start].lower()) and _OPENS_AFTER.match(text[end:]))
+
+
 _CONJOINED = re.compile(r"\b([A-Z][\w-]*)\s+(?:and|&)\s+$")
 
 

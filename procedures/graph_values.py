@@ -17,6 +17,7 @@ from tkg.words import is_place_name
 from .reader import NAMED_KINDS, Candidate, norm
 from .sentence_value import NAMED_HEADS
 from .slots import lexicon_for
+from .span_context import AT_WORK
 from .span_words import OPEN_MEMBERS, SPAN_MEMBERS
 from .spans import ANIMALS, spans_of
 
@@ -53,8 +54,8 @@ def graph_candidates(
     named = lexicon_for(ctx.registry).nouns.get(asked.head) if asked.kind == "person" and asked.head else None
     out = []
     for f in facts:
-        if open_only and f.invalid_at is not None:
-            continue
+        if open_only and f.invalid_at is not None or f.unnamed_object:
+            continue  # (a partner never named answers no "who")
         if at is not None and not (
             (f.valid_at is None or f.valid_at <= at) and (f.invalid_at is None or f.invalid_at > at)
         ):
@@ -152,6 +153,8 @@ def said_by_other_verb(value: str, text: str, lemmas: frozenset[str]) -> bool:
         up = t
         while up.head.i != up.i and up.pos_ not in ("VERB", "AUX"):
             up = up.head
+            if up.pos_ == "NOUN" and up.lower_ in AT_WORK:
+                return False  # "my team at Hollis is six people": said as a workplace
         if up.pos_ not in ("VERB", "AUX") or up.lemma_.lower() in lemmas:
             return False
     return found

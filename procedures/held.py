@@ -84,7 +84,9 @@ def held_since(ctx: Context, group: str, subject: Subject, asked: Asked, chosen:
     well-supported of the ``cands`` said since that turn, or none (no information), and how, naming
     the value that ended."""
     top = chosen[0]
-    ended = _ended(ctx, group, subject, top, turns, latest=True)
+    # a workplace or a role is taken back ("the offer got withdrawn"), not ended by any verb of ending
+    # ("night shifts at st brigid's are killing me"); a home is left ("I left Sevenoaks in May")
+    ended = _ended(ctx, group, subject, top, turns, latest=asked.kind in ("person", "thing", "place"))
     if ended is None:
         return chosen, how
     since = ended.valid_at or FAR_PAST

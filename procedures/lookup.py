@@ -86,9 +86,9 @@ def _slot_answer(
     slot = analyse(ctx, q, group)
     if slot.plan is None or len(slot.plan.hops) != 1 or slot.subject is None or not slot.predicate:
         return None
-    current = current_slot(ctx, group, slot, as_of)
+    current = [f for f in current_slot(ctx, group, slot, as_of) if not f.unnamed_object]
     if not current:
-        return None
+        return None  # (an edge to a partner never named says that there is one, not who)
     trace["answer_from"] = "graph"
     trace["from_graph"] = True  # the answer rests on an edge (the abstention gate reads this)
     trace["slot"] = {

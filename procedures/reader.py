@@ -24,7 +24,7 @@ from tkg.nlp import may_say, parse, parse_many, token_words
 from tkg.text import content_terms, stem
 from tkg.words import is_place_name
 
-from .about import FIRST, SECOND, Subject, about, clause_about
+from .about import FIRST, SECOND, Subject, about, addressed, clause_about
 from .members import Category, bare, widen
 from .residence import locates, named_home, place_scale, residence_scale, taken_back
 from .span_base import Span, nameless, pronominal, street_name
@@ -288,6 +288,9 @@ def candidates(
                     gap = min(gap if gap is not None else 9, 2)  # "she's in bergen now", "moved to porto"
                 near = _FLOOR.get(floor_kind, 0.3) + (0.9 / (1 + gap / 3) if gap is not None else 0.0) \
                     + 0.15 * min(overlap, 3)
+                if asked.kind == "person" and addressed(doc.text, doc[sp.start].idx, doc[sp.end - 1].idx
+                                                        + len(doc[sp.end - 1])):
+                    continue  # "Ben,\n\nHappy new year": the letter's reader, said to, not about
                 penalty = 0.6 if asked.kind == "person" and sp.text.lower() in voices else 1.0
                 if asked.kind == "person" and doc[sp.start].ent_type_ != "PERSON" \
                         and is_place_name(sp.text, locative=True):

@@ -69,7 +69,7 @@ from .sentence_value import (
     title_answer,
 )
 from .slots import FAR_PAST, employer_at, group_time, lexicon_for
-from .span_context import AT_WORK
+from .span_context import AT_WORK, said_workplace
 from .span_patterns import asks_where_had
 from .span_words import CATEGORY_MEMBERS, NAMED_CONTEXT, OPEN_MEMBERS, SPAN_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
@@ -85,6 +85,8 @@ _RELATION_HEADS = frozenset("""manager boss supervisor sister brother mother fat
     partner girlfriend boyfriend fiance fiancee friend job title profession occupation role city town country
     relationship dog cat age baby child kid""".split())
 _SLOT_KINDS = frozenset({"place", "person", "role", "status", "pet_name", "organisation"})
+# a value read from the turns for "now" that a later turn may end or take back ("the offer got withdrawn")
+_HELD = frozenset({"person", "organisation", "role", "place"})
 _PARTNERS = frozenset("partner boyfriend girlfriend husband wife fiance fiancé fiancee fiancée spouse"
                       .split())
 
@@ -300,7 +302,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         chosen = still_held(ctx, group, subject, chosen, turns, trace, latest=latest)
     # "now", and a later turn ends the value: a person's edge has closed it already, a thing's has not
     elif latest and window is None and subject is not None and chosen and (  # ("I sold my bass")
-            asked.kind == "person" and chosen[0].source != "graph"
+            asked.kind in _HELD and chosen[0].source != "graph"
             or asked.kind == "thing" and chosen[0].source == "graph"):
         chosen, how = held_since(ctx, group, subject, asked, chosen, graph + read_from_turns, turns, how)
         trace["choice"] = how
@@ -355,8 +357,11 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     answer = phrase(asked, chosen)
     if asked.kind == "role" and not asked.many and not asked.count and subject is not None and (
             latest or window is not None) and "bridge" not in trace:
+        # the workplace the role's own turn names ("now I'm Head of Research at Hollis"), else the graph's
         org = employer_at(ctx, group, subject.name, window[1] if window is not None and window[1] < FAR_FUTURE
                           else None)
+        said = said_workplace(chosen[0].evidence.text)
+        org = org if said is None or org and norm(said) in norm(org) else said  # "Brandt" of "Brandt & Oy…"
         if org and norm(org) not in norm(answer) and not re.search(r"\b(?:at|for|with)\b", answer):
             answer = f"{answer} at {org}"  # "senior writer at Quillfern"
     if asked.yesno:

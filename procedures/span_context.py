@@ -14,10 +14,11 @@ import re
 from typing import Any
 
 from planners.asked import kind_of_noun
+from tkg.nlp import parse
 from tkg.words import is_common_word, is_place_name, only_a_noun
 
 from .span_base import Span, after_locative, chat_words, clean, plausible, proper_runs, says
-from .span_words import NAMED_CONTEXT, PEOPLE, PET_WORDS
+from .span_words import NAMED_CONTEXT, PEOPLE, PET_WORDS, ROLE_HEADS
 
 _CHILDREN = frozenset("boy son daughter baby child kid".split())
 
@@ -89,9 +90,16 @@ AT_WORK = _WORKING | frozenset("team colleague colleagues boss office desk cowor
                                 .split())
 
 
+def _on_work(word: Any) -> bool:
+    """A work word or a role, or a copula whose complement is one ("I'm Head of Research at …")."""
+    if word.lemma_.lower() == "be":
+        return any(c.dep_ == "attr" and _on_work(c) for c in word.children)
+    return word.lower_ in AT_WORK or word.lemma_.lower() in AT_WORK or word.lemma_.lower() in ROLE_HEADS
+
+
 def named_workplaces(sent: Any, taken: set[int]) -> list[Span]:
-    """A capitalised name after "at" that hangs on a work word, however the tagger types it:
-    "my team at Brenner won an award" (tagged a person), "started at Halden on Monday".
+    """A capitalised name after "at" that hangs on a work word or a role, however the tagger types
+    it: "my team at Brenner won an award" (tagged a person), "Head of Research at Hollis".
 
     >>> from tkg.nlp import parse
     >>> [s.text for s in named_workplaces(parse("My team at Brenner won an award.")[:], set())]
@@ -99,15 +107,20 @@ def named_workplaces(sent: Any, taken: set[int]) -> list[Span]:
     """
     out = []
     for t in sent:
-        if t.lower_ != "at" or t.head.lower_ not in AT_WORK and t.head.lemma_.lower() not in AT_WORK:
-            continue
+        if t.lower_ != "at" or not _on_work(t.head):
+            continue  # "my team at Brenner", "Head of Research at Hollis"
         obj = next((c for c in t.children if c.dep_ == "pobj" and c.pos_ == "PROPN"), None)
         if obj is None or obj.i in taken or obj.ent_type_ in ("GPE", "LOC", "DATE", "TIME"):
             continue
         cleaned = clean([x for x in sent.doc[t.i + 1: obj.i + 1] if x.text[:1].isupper() and x.is_alpha])
-        if cleaned and not is_place_name(cleaned[0], locative=True):
+        if cleaned:  # (the tagger's place types are out already: "Hollis" is also a town in a gazetteer)
             out.append(Span(cleaned[0], "organisation", 0.7, cleaned[1], cleaned[2], cued=True))
     return out
+
+
+def said_workplace(text: str) -> str | None:
+    """The first workplace ``text`` names after "at" on a work word or a role (`named_workplaces`)."""
+    return next((sp.text for sent in parse(text).sents for sp in named_workplaces(sent, set())), None)
 
 
 def asks_about_work(text: str) -> bool:

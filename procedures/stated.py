@@ -26,7 +26,7 @@ _HYPOTHETICAL = any_of("if|would|might|maybe|perhaps|someday|one day|thinking (?
 _CLAUSE_BREAK = re.compile(r"[:;]|\s[-\u2013\u2014]\s")  # what parts one clause from the next
 _ANCHORING = frozenset("after before since until till than".split())
 RETRACTED = any_of("fell through|called off|cancel+ed|never happened|not happening|off the table|scrapped|"
-                    "no longer")
+                    "no longer|(?:got|was|been) (?:withdrawn|rescinded|pulled)|scrap what i said")
 
 
 # a plan or an outing called off or put back: "the offsite is postponed", "amsterdam is off for me"

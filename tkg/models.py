@@ -215,6 +215,13 @@ class Fact:
     def current(self) -> bool:
         return self.invalid_at is None and self.expired_at is None
 
+    @property
+    def unnamed_object(self) -> bool:
+        """The object is a relative never named, kept under its owner's name ("Marisol's partner"):
+        an edge that says someone is there, not who."""
+        return self.object.lower().startswith(f"{self.subject.lower()}'s ") and " " not in self.object[
+            len(self.subject) + 3:]
+
     @classmethod
     def from_row(cls, r: Mapping[str, Any], group: str) -> Fact:
         """A fact from a row of the `fact.*` / `walk.*` queries (the columns they all return)."""
