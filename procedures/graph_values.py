@@ -6,6 +6,7 @@ question about a pet's name); a role edge's value takes the modifiers its turn s
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -16,8 +17,8 @@ from tkg.words import is_place_name
 
 from .reader import NAMED_KINDS, Candidate, norm
 from .sentence_value import NAMED_HEADS
-from .slots import lexicon_for
-from .span_context import AT_WORK
+from .slots import employer_at, lexicon_for
+from .span_context import AT_WORK, said_workplace
 from .span_words import OPEN_MEMBERS, SPAN_MEMBERS
 from .spans import ANIMALS, spans_of
 
@@ -158,3 +159,15 @@ def said_by_other_verb(value: str, text: str, lemmas: frozenset[str]) -> bool:
         if up.pos_ not in ("VERB", "AUX") or up.lemma_.lower() in lemmas:
             return False
     return found
+
+
+def with_workplace(ctx: Context, group: str, name: str, role: str, said: str, at: datetime | None) -> str:
+    """A job title with its workplace, as people ask after a job ("senior writer at Quillfern"): the
+    one the role's own turn ``said`` names ("now I'm Head of Research at Hollis"), else the graph's
+    (`employer_at`), which also gives a name's whole form ("Brandt & Oyelaran" for the turn's "Brandt")."""
+    org = employer_at(ctx, group, name, at)
+    named = said_workplace(said)
+    org = org if named is None or org and norm(named) in norm(org) else named
+    if org and norm(org) not in norm(role) and not re.search(r"\b(?:at|for|with)\b", role):
+        return f"{role} at {org}"
+    return role

@@ -344,3 +344,13 @@ def category_of(ctx: Context, group: str, asked: Asked, mode: str, predicate: st
     words = kind_words(asked.head)
     rows = turns_with_terms(ctx, group, sorted(w for w in words if len(w) >= 2), 2000)
     return category(asked.head, [r["text"] or "" for r in rows])
+
+
+def headed_facts(ctx: Context, head: str, facts: list[Fact]) -> list[Fact]:
+    """The retrieved edges a list of ``head`` organisations may list: of the relation the head names
+    ("companies": works_at) or whose object or qualifier says the head ("Harbour Rowing Club");
+    "member_of evening pottery class" lists no companies, though its object is an organisation too."""
+    entry = lexicon_for(ctx.registry).nouns.get(head)
+    words = kind_words(head)
+    return [f for f in facts if (entry is not None and not entry.inverse and f.predicate == entry.predicate)
+            or words & set(f"{f.object} {f.qualifier}".lower().split())]

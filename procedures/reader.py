@@ -25,6 +25,7 @@ from tkg.text import content_terms, stem
 from tkg.words import is_place_name
 
 from .about import FIRST, SECOND, Subject, about, addressed, clause_about
+from .cue_words import EMPLOYERS
 from .members import Category, bare, widen
 from .residence import locates, named_home, place_scale, residence_scale, taken_back
 from .span_base import Span, nameless, pronominal, street_name
@@ -59,8 +60,6 @@ NEWER = 1.0  # the support a value said after the graph's newest edge needs to r
 # category: "me on bass", an amount of money: "£80") needs fewer cue words
 _FLOOR = {"role": 0.6, "status": 0.6, "pet_name": 0.45, "animal": 0.45, "amount": 0.5}
 FAR_FUTURE = datetime(2200, 1, 1, tzinfo=UTC)
-_FORMERLY = re.compile(r"\b(?:previous(?:ly)?|former(?:ly)?|used to|before)\b", re.I)
-_ORIGIN = re.compile(r"\bfrom\W*$", re.I)
 _VISIT = frozenset("visit visiting visited trip holiday holidays vacation weekend conference flight flying "
                    "travel travelling traveling tour stay staying".split())
 # a turn that says its speaker has just moved in: "first weekend in Penarth" there is no visit
@@ -100,43 +99,8 @@ def norm(value: str) -> str:
     return " ".join("".join(c if c.isalnum() else " " for c in plain.casefold()).split())
 
 
-# the words a sentence stating a value of the kind often says, as stems (what `content_terms` gives)
-KIND_CUES: dict[str, set[str]] = {kind: {stem(w) for w in words.split()} for kind, words in {
-    "number": "old age turn turned birthday year years",
-    "status": "married engaged wedding dating together proposed split single",
-    "role": "job work title promoted hired role position",
-    "place": "live living moved move moving unpacked settled",
-    "organisation": "job work working started hired joined shift",
-}.items()}
-
-
 # the bodies one joins for a pastime, whose name ends in the word ("York City Rowing Club")
 _PASTIME_BODIES = frozenset("club choir league crew orchestra squad ensemble".split())
-_LIGHT = frozenset("go move start be get".split())
-EMPLOYERS = frozenset({"", "company", "employer", "firm", "agency", "studio", "startup", "organisation"})
-
-
-def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subject | None,
-              asked: Asked | None = None) -> set[str]:
-    """Stemmed words a stating sentence is likely to share with the question: its content words
-    and, for the relation it asks about, the predicate's verbs, nouns and phrases."""
-    # a workplace's cues only for where someone works ("which football team" is no employer)
-    kind = asked.kind if asked and (asked.kind != "organisation" or asked.head in EMPLOYERS) else ""
-    terms = content_terms(question, drop=sorted(subject.aliases) if subject else ())
-    terms |= KIND_CUES.get(kind, set())
-    terms |= {"ex"} if _FORMERLY.search(question) else set()  # "where did she work before": "ex-Google"
-    terms |= {"from"} if _ORIGIN.search(question) else set()  # "which city is he from": "the guy from Braga"
-    if predicate and predicate in ctx.registry:
-        p = ctx.registry.get(predicate)
-        # a light verb says nothing of a relation to a person ("go out with", "start seeing"); other words do
-        light = _LIGHT if p.object_type == "person" else frozenset()
-        words = " ".join((*p.phrases, *(v.split(" ")[0] for v in p.verbs if v.split(" ")[0] not in light),
-                          *p.nouns,
-                          *(x.split(" ")[-2] for x in p.possessive if " " in x)))
-        terms |= content_terms(words.replace("{name}", ""))
-    return terms
-
-
 _PARTNER_CUES = frozenset({"partner", "girlfriend", "boyfriend", "dating", "seeing"})
 
 

@@ -13,10 +13,9 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from planners.asked import Asked, kind_of_noun
+from planners.asked import kind_of_noun
 from planners.query_text import employer_named, names_in
 from planners.question import Question
-from tkg.models import Fact
 from tkg.nlp import parse_many
 from tkg.text import content_terms
 
@@ -36,22 +35,28 @@ from .bridge import (
 )
 from .calloff import OUTCOME, followed, question_nouns
 from .choice import choose
+from .cue_words import EMPLOYERS, cue_terms
 from .event_turns import continuing_turns, event_window, newest_own, read_event, subject_turns
 from .gather import same_value
-from .graph_values import graph_candidates, names_someone, of_category, said_by_other_verb, slot_verbs
+from .graph_values import (
+    graph_candidates,
+    names_someone,
+    of_category,
+    said_by_other_verb,
+    slot_verbs,
+    with_workplace,
+)
 from .group_turns import before_history, replies_to, turns_before
 from .held import count_reading, held_since, sale_reading, still_held
 from .lead import leading
-from .members import category_of, kind_words, member_facts
+from .members import category_of, headed_facts, kind_words, member_facts
 from .pets import group_pets, owned_pets, pet_reading
 from .premise import check, presupposed
 from .reader import (
-    EMPLOYERS,
     FAR_FUTURE,
     NEWER,
     Reading,
     candidates,
-    cue_terms,
     may_hold,
     no_information,
     norm,
@@ -68,12 +73,12 @@ from .sentence_value import (
     sentence_for_value,
     title_answer,
 )
-from .slots import FAR_PAST, employer_at, group_time, lexicon_for
-from .span_context import AT_WORK, said_workplace
+from .slots import FAR_PAST, group_time
+from .span_context import AT_WORK
 from .span_patterns import asks_where_had
 from .span_words import CATEGORY_MEMBERS, NAMED_CONTEXT, OPEN_MEMBERS, SPAN_MEMBERS
 from .synthesis import dedupe, fact_evidence, format_day
-from .verb_args import by_verb, main_verb, present
+from .verb_args import by_verb, echoes, main_verb, present
 from .when import AGO_Q, ago, is_when, names_date, read_when
 
 if TYPE_CHECKING:
@@ -357,13 +362,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     answer = phrase(asked, chosen)
     if asked.kind == "role" and not asked.many and not asked.count and subject is not None and (
             latest or window is not None) and "bridge" not in trace:
-        # the workplace the role's own turn names ("now I'm Head of Research at Hollis"), else the graph's
-        org = employer_at(ctx, group, subject.name, window[1] if window is not None and window[1] < FAR_FUTURE
-                          else None)
-        said = said_workplace(chosen[0].evidence.text)
-        org = org if said is None or org and norm(said) in norm(org) else said  # "Brandt" of "Brandt & Oy…"
-        if org and norm(org) not in norm(answer) and not re.search(r"\b(?:at|for|with)\b", answer):
-            answer = f"{answer} at {org}"  # "senior writer at Quillfern"
+        answer = with_workplace(ctx, group, subject.name, answer, chosen[0].evidence.text,
+                                window[1] if window is not None and window[1] < FAR_FUTURE else None)
     if asked.yesno:
         answer = f"Yes, {answer}"
     trace["support"], trace["listed"] = [c.evidence.source_ref for c in chosen], [c.value for c in chosen]
@@ -379,18 +379,6 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     return Reading(answer, False, support, trace, typed=typed, own=voice)
 
 
-_ECHOED_KINDS = frozenset({"animal", "thing", "role", "pet_name"})
-
-
-def echoes(asked: Asked, doc: Any) -> set[str]:
-    """The question's own common nouns, which never answer it ("what breed is her *puppy*": not
-    "puppy"; "what does he do at *work*": not "work"), for the kinds a common noun may answer."""
-    if asked.kind not in _ECHOED_KINDS or asked.yesno:
-        return set()
-    nouns = {t for t in doc if t.pos_ == "NOUN" and t.lower_ != asked.head}
-    return {w for t in nouns for w in (t.lower_, t.lemma_.lower())}
-
-
 def count_of_list(ctx: Context, q: Question, group: str, *, as_of: datetime | None, result: ProcedureResult,
                   predicate: str | None) -> Reading | None:
     """A count of a head noun's things read as the list of them ("how many sports has Ilse taken up" is
@@ -403,13 +391,3 @@ def count_of_list(ctx: Context, q: Question, group: str, *, as_of: datetime | No
     values = listed.trace["listed"]
     return replace(listed, answer=f"{len(values)}: {listed.answer}",
                    trace={**listed.trace, "asked": q.asked.to_trace(), "counted": values})
-
-
-def headed_facts(ctx: Context, head: str, facts: list[Fact]) -> list[Fact]:
-    """The retrieved edges a list of ``head`` organisations may list: of the relation the head names
-    ("companies": works_at) or whose object or qualifier says the head ("Harbour Rowing Club");
-    "member_of evening pottery class" lists no companies, though its object is an organisation too."""
-    entry = lexicon_for(ctx.registry).nouns.get(head)
-    words = kind_words(head)
-    return [f for f in facts if (entry is not None and not entry.inverse and f.predicate == entry.predicate)
-            or words & set(f"{f.object} {f.qualifier}".lower().split())]

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from planners.asked import Asked
 from tkg.nlp import parse
 
 from .reader import Candidate
@@ -94,3 +95,15 @@ def main_verb(question: Any) -> str | None:
         if t.pos_ == "VERB" and t.lemma_.lower() not in ("be", "have", "do", "get"):
             return str(t.lemma_.lower())
     return None
+
+
+_ECHOED_KINDS = frozenset({"animal", "thing", "role", "pet_name"})
+
+
+def echoes(asked: Asked, doc: Any) -> set[str]:
+    """The question's own common nouns, which never answer it ("what breed is her *puppy*": not
+    "puppy"; "what does he do at *work*": not "work"), for the kinds a common noun may answer."""
+    if asked.kind not in _ECHOED_KINDS or asked.yesno:
+        return set()
+    nouns = {t for t in doc if t.pos_ == "NOUN" and t.lower_ != asked.head}
+    return {w for t in nouns for w in (t.lower_, t.lemma_.lower())}

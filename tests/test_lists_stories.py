@@ -15,9 +15,8 @@ from reliability.common import ingested
 from planners.asked import asked_for, requests_summary
 from planners.cues import without_span
 from planners.query_text import names_in
-from procedures.members import category, taken_up
+from procedures.members import category, headed_facts, taken_up
 from procedures.reader import not_a_thing
-from procedures.reading import headed_facts
 from procedures.story import MAX_BULLETS, Scored, spread
 from procedures.topic import VALUE_KINDS, relatives, topic_words, values_said
 from tkg.memory import Memory

@@ -14,7 +14,8 @@ from reliability.common import ingested
 
 from procedures.about import Subject, about, clause_about, continued, own_voice
 from procedures.bridge import said_with
-from procedures.reader import Candidate, cue_terms
+from procedures.cue_words import cue_terms
+from procedures.reader import Candidate
 from procedures.spans import spans_of
 from procedures.stated import confirmed, hypothetical, negated
 from tkg.memory import Memory

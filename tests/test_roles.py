@@ -14,7 +14,8 @@ from reliability.common import ingested
 from planners.asked import Asked
 from procedures.about import Subject
 from procedures.choice import choose
-from procedures.reader import KIND_CUES, Candidate
+from procedures.cue_words import KIND_CUES
+from procedures.reader import Candidate
 from procedures.roles import joint_role, named_for_role, role_bases
 from procedures.spans import spans_of
 from procedures.verb_args import present

@@ -1,0 +1,56 @@
+"""The words a sentence stating a value is likely to share with the question that asks for it: the
+question's own content words, the words a value of its kind is often said with ("moved", "hired"),
+and the asked predicate's verbs, nouns and phrases. The reader weighs a span by how near these are;
+the turns it reads are found by them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from planners.asked import Asked
+from tkg.text import content_terms, stem
+
+from .about import Subject
+
+if TYPE_CHECKING:
+    from tkg.context import Context
+
+_FORMERLY = re.compile(r"\b(?:previous(?:ly)?|former(?:ly)?|used to|before)\b", re.I)
+_ORIGIN = re.compile(r"\bfrom\W*$", re.I)
+
+
+# the words a sentence stating a value of the kind often says, as stems (what `content_terms` gives)
+KIND_CUES: dict[str, set[str]] = {kind: {stem(w) for w in words.split()} for kind, words in {
+    "number": "old age turn turned birthday year years",
+    "status": "married engaged wedding dating together proposed split single",
+    "role": "job work title promoted hired role position",
+    "place": "live living moved move moving unpacked settled",
+    "organisation": "job work working started hired joined shift",
+}.items()}
+
+
+_LIGHT = frozenset("go move start be get".split())
+EMPLOYERS = frozenset({"", "company", "employer", "firm", "agency", "studio", "startup", "organisation"})
+
+
+def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subject | None,
+              asked: Asked | None = None) -> set[str]:
+    """Stemmed words a stating sentence is likely to share with the question: its content words
+    and, for the relation it asks about, the predicate's verbs, nouns and phrases."""
+    # a workplace's cues only for where someone works ("which football team" is no employer)
+    kind = asked.kind if asked and (asked.kind != "organisation" or asked.head in EMPLOYERS) else ""
+    terms = content_terms(question, drop=sorted(subject.aliases) if subject else ())
+    terms |= KIND_CUES.get(kind, set())
+    terms |= {"ex"} if _FORMERLY.search(question) else set()  # "where did she work before": "ex-Google"
+    terms |= {"from"} if _ORIGIN.search(question) else set()  # "which city is he from": "the guy from Braga"
+    if predicate and predicate in ctx.registry:
+        p = ctx.registry.get(predicate)
+        # a light verb says nothing of a relation to a person ("go out with", "start seeing"); other words do
+        light = _LIGHT if p.object_type == "person" else frozenset()
+        words = " ".join((*p.phrases, *(v.split(" ")[0] for v in p.verbs if v.split(" ")[0] not in light),
+                          *p.nouns,
+                          *(x.split(" ")[-2] for x in p.possessive if " " in x)))
+        terms |= content_terms(words.replace("{name}", ""))
+    return terms
