@@ -42,7 +42,7 @@ _HEADS: dict[str, tuple[str, ...]] = {
         "company", "employer", "firm", "organisation", "organization", "hospital", "school", "university",
         "college", "club", "team", "choir", "orchestra", "agency", "studio", "startup", "shop", "restaurant",
         "bakery", "store", "bank", "gym", "church", "charity", "publisher", "magazine", "newspaper",
-        "practice", "clinic", "lab", "laboratory", "brand", "label",
+        "practice", "clinic", "lab", "laboratory", "brand", "label", "airline", "carrier", "consultancy",
     ),
     "person": (
         "person", "man", "woman", "friend", "partner", "boyfriend", "girlfriend", "husband", "wife",

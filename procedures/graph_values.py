@@ -112,6 +112,13 @@ def names_someone(ctx: Context, asked: Asked, f: Fact) -> bool:
                         and asked.head in OPEN_MEMBERS) and _personal(ctx, f)
 
 
+def ends_at_person(ctx: Context, facts: list[Fact], answer: str) -> bool:
+    """The procedure's answer is the object of an edge whose predicate relates people ("sibling_of
+    Kieran"): a person, whatever else the question asked of them."""
+    return any(norm(f.object) == norm(answer) and f.predicate in ctx.registry
+               and ctx.registry.get(f.predicate).object_type == "person" for f in facts)
+
+
 def _personal(ctx: Context, f: Fact) -> bool:
     """The edge's object is one of the group's people or pets ("Amara" the colleague, not the town)."""
     known = ctx.entities(f.group_id).get(f.object_uuid) if f.object_uuid else None

@@ -19,7 +19,7 @@ from planners.question import Question
 from tkg.nlp import parse_many
 from tkg.text import content_terms
 
-from .about import own_voice, subject_of
+from .about import Subject, own_voice, subject_of
 from .abstain import INFERENCE
 from .bridge import (
     bridge_facts,
@@ -39,6 +39,7 @@ from .cue_words import EMPLOYERS, cue_terms
 from .event_turns import continuing_turns, event_window, newest_own, read_event, subject_turns
 from .gather import same_value
 from .graph_values import (
+    ends_at_person,
     graph_candidates,
     names_someone,
     of_category,
@@ -90,6 +91,7 @@ _RELATION_HEADS = frozenset("""manager boss supervisor sister brother mother fat
     partner girlfriend boyfriend fiance fiancee friend job title profession occupation role city town country
     relationship dog cat age baby child kid""".split())
 _SLOT_KINDS = frozenset({"place", "person", "role", "status", "pet_name", "organisation"})
+_THROUGH = frozenset({"place", "organisation", "role", "thing", "pet_name"})
 # a value read from the turns for "now" that a later turn may end or take back ("the offer got withdrawn")
 _HELD = frozenset({"person", "organisation", "role", "place"})
 _PARTNERS = frozenset("partner boyfriend girlfriend husband wife fiance fiancé fiancee fiancée spouse"
@@ -213,7 +215,9 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     asserted = verb_relation(ctx, content_terms(question)) if asked.kind == "person" else None
     if predicate is None and asserted is not None:
         cue_set |= relation_cues(ctx, asserted)  # "who is she marrying": "Sam proposed" says it too
-    walked = bool(result.trace.get("from_graph"))  # a chain walked over edges needs no bridge
+    # a walked chain needs no bridge; one ending at a person asked for an airline stopped a hop short
+    walked = bool(result.trace.get("from_graph")) and not (
+        asked.kind in _THROUGH and ends_at_person(ctx, result.facts, result.answer))
     kinds = category_of(ctx, group, asked, mode, predicate, relatives=_RELATION_HEADS) \
         if by_category else None
     # "which aides have helped Dana's mother": the category names who is asked; whose, only which ones
@@ -238,7 +242,10 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             return no_information(f"no {relation.word} of {subject.name} is stated",
                                   result.evidence or turns[:5], trace)
         if found is not None:  # "Tobias's manager" is Olu: read Olu's city, not Tobias's
-            subject = found
+            owned = None if stand_in is not None or found.speaker else unnamed_relative(
+                relation, who, dedupe(result.evidence + subject_turns(ctx, group, who, rel_cues)))
+            # "my brother … he flies for Jet2 now": the subject's own word for Kieran names him too
+            subject = found if owned is None else Subject(found.name, found.aliases | owned[0].aliases, False)
             trace["bridge"] = subject.name
             if re.search(rf"\b(?:current|present|new|latest)\s+{re.escape(relation.word)}\b", question, re.I):
                 latest = False  # "her current manager's old city": "current" chose the manager, not the city

@@ -63,16 +63,19 @@ def copular_s(noun: Any) -> tuple[Any, int] | None:
     return None
 
 
+def _wordlike(tok: Any) -> bool:
+    """A word, a number, or letters with digits in a name ("Jet2", "B52s"); not punctuation or emoji."""
+    return bool(tok.is_alpha or tok.like_num or tok.text.isalnum() and any(c.isalpha() for c in tok.text))
+
+
 def clean(tokens: Any) -> tuple[str, int, int] | None:
     """A phrase without leading determiners, stop words, possessives, punctuation and emoji, as
     the sentence writes it ("sixty-seven", not "sixty - seven")."""
     toks = list(tokens)
-    while toks and (toks[0].lower_ in DET or toks[0].tag_ in ("PRP$", "POS", "DT") or not toks[0].is_alpha
-                    and not toks[0].like_num or (toks[0].is_stop and len(toks) > 1)):
+    while toks and (toks[0].lower_ in DET or toks[0].tag_ in ("PRP$", "POS", "DT") or not _wordlike(toks[0])
+                    or (toks[0].is_stop and len(toks) > 1)):
         toks = toks[1:]
-    while toks and (
-        toks[-1].is_punct or toks[-1].tag_ == "POS" or not (toks[-1].is_alpha or toks[-1].like_num)
-    ):
+    while toks and (toks[-1].is_punct or toks[-1].tag_ == "POS" or not _wordlike(toks[-1])):
         toks = toks[:-1]
     if not toks:
         return None
