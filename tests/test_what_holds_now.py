@@ -1,8 +1,8 @@
 """What holds now, read from turns that say it in passing or take it back: a move denied is no home,
 a workplace named by "my team at" or after a role, a role said without a job word, a sport done as
-the clause's verb, a partner after a parting, a place named after "Moved in!", and a letter's "Ben,"
-that is no partner. Our own letters (tests/data/reader/marisol_ben.json) on each store, and our own
-sentences for the rules below the reader.
+the clause's verb, a partner after a parting, a place named after "Moved in!", a letter's "Ben,"
+that is no partner, and a brother's airline read through him. Our own letters
+(tests/data/reader/marisol_ben.json) on each store, and our own sentences for the rules below.
 """
 
 from __future__ import annotations
@@ -66,6 +66,17 @@ def test_moved_in_names_the_new_home(mb: tuple[Memory, str]) -> None:
     assert _ask(m, group, "Where does Ben live now?") == "Whitstable"
     # "My sister's big news: she's left Bristol and moved into a flat in Cardiff" is the sister's move
     assert "Cardiff" not in [f.object for f in m.state("Ben", "lives_in", group=group)]
+
+
+def test_a_relative_s_workplace_read_through_him(mb: tuple[Memory, str]) -> None:
+    m, group = mb  # sibling_of Tom ends a hop short; "my brother … He flies for Loganair now"
+    assert [f.object for f in m.state("Ben", "sibling_of", group=group)] == ["Tom"]
+    assert _ask(m, group, "Which airline does Ben's brother fly for now?") == "Loganair"
+
+
+def test_a_name_with_digits_is_a_span() -> None:
+    doc = parse("He flies for Jet2 out of Leeds now.")
+    assert "Jet2" in [s.text for s in spans_of(doc[:], "organisation", "airline")]
 
 
 @pytest.mark.parametrize(("text", "speaker_home"), [
