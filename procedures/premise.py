@@ -201,6 +201,17 @@ def _possessed(sent: Any, words: list[str]) -> bool:
                                          if x is t or t.dep_ in ("compound", "appos")) for t in sent)
 
 
+# "my" as people say and type it ("ma sister", "me mam", "mah dog"), which no tagger reads as a possessive
+_SAID_MY = frozenset({"my", "ma", "mah", "me", "mi"})
+
+
+def _my(sent: Any, words: list[str]) -> bool:
+    """The sentence says "my" right before the relative or pet ("he's winching ma sister"): the
+    speaker's own, whoever the sentence is about."""
+    return not any(t.lower_ in ("if", "unless") for t in sent) and any(
+        t.lower_ in words and t.i > sent.start and t.doc[t.i - 1].lower_ in _SAID_MY for t in sent)
+
+
 def _names_any(low: str, names: dict[str, bool], nouns: set[str]) -> bool:
     """The lower-case turn says one of the question's names or presupposed nouns: `check` reads it."""
     return any(says_name(n, low) for n in names) or any(w in low for w in nouns)
@@ -340,7 +351,8 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
             said = [w for w in nouns if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text)]
             theirs = a >= 0.8 or a >= 0.6 and subject is not None and not subject.speaker \
                 and _third_owned(sent, said)
-            if said and (theirs and (_stated(sent) or _possessed(sent, said))
+            mine = subject is not None and subject.said_by(ev.speaker) and _my(sent, said)
+            if said and (theirs and (_stated(sent) or _possessed(sent, said)) or mine
                          or asked_about_theirs(sent, said, ev.speaker, subject)):
                 need_noun = True
                 seen_any = seen_any or ev

@@ -82,3 +82,14 @@ def test_a_couples_own_words_state_a_partner() -> None:
         assert check(q, teo, [_said_by("Teo", text)], speakers).holds, text
     flat = _said_by("Teo", "we're moving in on saturday, the flat is tiny")
     assert not check(q, teo, [flat], speakers).holds
+
+
+def test_a_relative_said_as_my_in_dialect_is_stated() -> None:
+    """"he's winching ma sister": Scots "ma" is "my", so the speaker's sister is stated, whoever the
+    sentence is about; a sister only imagined ("if ma sister…") is not."""
+    ewan = Subject("Ewan", frozenset({"ewan"}), speaker=True)
+    q = parse_question("What does Ewan's sister do for work now?")
+    speakers = ("Ewan", "Iona")
+    assert check(q, ewan, [_said_by("Ewan", "big Rab? he's winching ma sister. found out on Sunday")],
+                 speakers).holds
+    assert not check(q, ewan, [_said_by("Ewan", "if ma sister ever visits I'll hide")], speakers).holds
