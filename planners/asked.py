@@ -144,7 +144,7 @@ _LIST_HEAD = re.compile(r"^\s*(?:list|name)\s+(?:(?:all|every|each)\s+)?([^?,.]+
 _SUBORDINATE = re.compile(r"\b(?:when|while|whenever|until|if|because)\b", re.I)  # ("look after": no)
 _TIME_WORDS = frozenset("now currently then before after as when while during since until".split())
 _PHRASE_END = frozenset("is are was were does do did has have had can could will would should that who which "
-                        "to in at on for from with".split())
+                        "to in at on for from with like".split())  # "what is his diet like": a diet
 
 
 @dataclass(frozen=True)

@@ -252,8 +252,10 @@ def candidates(
                     gap = min(gap if gap is not None else 9, 2)  # "she's in bergen now", "moved to porto"
                 near = _FLOOR.get(floor_kind, 0.3) + (0.9 / (1 + gap / 3) if gap is not None else 0.0) \
                     + 0.15 * min(overlap, 3)
-                if asked.kind == "person" and addressed(doc.text, doc[sp.start].idx, doc[sp.end - 1].idx
-                                                        + len(doc[sp.end - 1])):
+                last = doc[sp.end - 1]
+                named = asked.kind == "person" or doc[sp.start].ent_type_ == "PERSON" \
+                    or sp.text.lower() in voices
+                if named and addressed(doc.text, doc[sp.start].idx, last.idx + len(last)):
                     continue  # "Ben,\n\nHappy new year": the letter's reader, said to, not about
                 penalty = 0.6 if asked.kind == "person" and sp.text.lower() in voices else 1.0
                 if asked.kind == "person" and doc[sp.start].ent_type_ != "PERSON" \

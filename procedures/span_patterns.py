@@ -103,6 +103,7 @@ def introduced(doc: Any, start: int) -> bool:
 
 
 _SPORTS = frozenset({"sport", "sports", "exercise", "workout"})
+_SAID_AS_ADJ = frozenset({"diet"})  # categories whose members are adjectives ("fully vegetarian")
 # a gerund before these does something else: "running late", "running out", "swimming in paperwork"
 _NOT_DOING = frozenset("late out low behind around away off short in".split())
 
@@ -124,7 +125,8 @@ def members_said(sent: Any, head: str) -> list[Span]:
     doing = head in OPEN_MEMBERS or head in _SPORTS
     out = []
     for t in sent:
-        if t.lower_ in members and (t.pos_ in ("NOUN", "PROPN") or doing and t.tag_ == "VBG" and (t.dep_ in (
+        if t.lower_ in members and (t.pos_ in ("NOUN", "PROPN") or t.pos_ == "ADJ" and head in _SAID_AS_ADJ
+                                    or doing and t.tag_ == "VBG" and (t.dep_ in (
                 "xcomp", "dobj", "pobj", "conj") or not any(_object(c) for c in t.children)
                 and t.i + 1 < len(t.doc) and t.doc[t.i + 1].lower_ not in _NOT_DOING)) and not (
                 t.head.lower_ in members and t.dep_ == "compound"):  # "bass guitar": one instrument

@@ -119,6 +119,9 @@ CATEGORY_MEMBERS: dict[str, frozenset[str]] = {
         spanish german italian latin music art drama economics philosophy psychology sociology literature
         science computing ict""".split()),
     "car": CAR_MAKES,  # a car is often named by its make alone ("sold the Volvo")
+    # a diet is said by its adjective ("fully vegetarian since Boxing Day")
+    "diet": frozenset("""vegetarian vegan pescatarian pescetarian keto ketogenic paleo flexitarian halal
+        kosher gluten-free dairy-free plant-based carnivore""".split()),
 }
 # a hobby is a craft or art, a pastime, or any sport or instrument ("started pottery", "took up the cello"):
 # spans of the head (`OPEN_MEMBERS`), though a hobby may be anything ("making sourdough"), so never a closed
