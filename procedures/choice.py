@@ -14,6 +14,7 @@ from planners.asked import Asked
 from .gather import merge_variants
 from .reader import FAR_FUTURE, NAMED_KINDS, SUPPORT, THING_SUPPORT, WINDOW_SUPPORT, Candidate, norm
 from .slots import FAR_PAST
+from .span_words import CATEGORY_MEMBERS
 from .synthesis import format_day
 
 REPEATS = 3  # the most further sayings that add to a value's support
@@ -34,7 +35,9 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     # each further turn that says a value backs it a little, a few at most: a name said in every
     # letter's greeting ("Alasdair,") is said often, not said to be the answer
     support = {k: max(c.score for c in cs) + 0.15 * min(len(cs) - 1, REPEATS) for k, cs in groups.items()}
-    need = THING_SUPPORT if asked.kind == "thing" and not asked.many else SUPPORT
+    # a thing needs more support than a name, unless its category's own members type it ("vegan", "cello")
+    need = THING_SUPPORT if asked.kind == "thing" and not asked.many and asked.head not in CATEGORY_MEMBERS \
+        else SUPPORT
     strong = {k: s for k, s in support.items() if s >= need}
     trace: dict[str, Any] = {"values": {groups[k][0].value: round(s, 3) for k, s in
                                         sorted(support.items(), key=lambda kv: -kv[1])[:8]}}

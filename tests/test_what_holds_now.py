@@ -68,6 +68,11 @@ def test_moved_in_names_the_new_home(mb: tuple[Memory, str]) -> None:
     assert "Cardiff" not in [f.object for f in m.state("Ben", "lives_in", group=group)]
 
 
+def test_a_diet_said_by_its_adjective(mb: tuple[Memory, str]) -> None:
+    m, group = mb  # "gone vegetarian for January", then "I'm fully vegan since March"
+    assert _ask(m, group, "What is Ben's diet like now?") == "vegan"
+
+
 def test_a_relative_s_workplace_read_through_him(mb: tuple[Memory, str]) -> None:
     m, group = mb  # sibling_of Tom ends a hop short; "my brother … He flies for Loganair now"
     assert [f.object for f in m.state("Ben", "sibling_of", group=group)] == ["Tom"]
