@@ -29,7 +29,7 @@ from .cue_words import EMPLOYERS
 from .members import Category, bare, widen
 from .residence import locates, named_home, place_scale, residence_scale, taken_back
 from .span_base import Span, nameless, pronominal, street_name
-from .span_context import asks_about_work, workplaces
+from .span_context import INSTITUTIONS, asks_about_work, workplaces
 from .span_patterns import ACQUIRING, DEGREE_WORDS, ROMANCE, asks_studied, degrees, introduced, sources
 from .span_words import (
     CALENDAR,
@@ -101,6 +101,8 @@ def norm(value: str) -> str:
 
 # the bodies one joins for a pastime, whose name ends in the word ("York City Rowing Club")
 _PASTIME_BODIES = frozenset("club choir league crew orchestra squad ensemble".split())
+# the words an institution's name ends in, which no person's or pet's does
+_BODIES = INSTITUTIONS | frozenset("trust rescue shelter sanctuary kennels society foundation".split())
 _PARTNER_CUES = frozenset({"partner", "girlfriend", "boyfriend", "dating", "seeing"})
 
 
@@ -284,6 +286,8 @@ def candidates(
                 if asked.kind == "organisation" and asked.head in EMPLOYERS \
                         and sp.text.split()[-1].lower() in _PASTIME_BODIES:
                     scale *= 0.3  # "joined York City Rowing Club": a pastime's club, not an employer
+                if asked.kind in ("pet_name", "person") and sp.text.split()[-1].lower() in _BODIES:
+                    scale *= 0.2  # "came home from the Retired Greyhound Trust with Pippa": where, not who
                 if asked.kind == "thing" and is_place_name(sp.text, locative=True):
                     scale *= 0.3  # a city is not a band or a food; it still backs "Rotterdam marathon"
                 denial = asked.kind in _STATE_KINDS and denies(sent, doc[sp.start])

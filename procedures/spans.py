@@ -226,11 +226,14 @@ def _without_opener(sent: Any, span: Span) -> Span | None:
 
 
 def _trimmed(sent: Any, span: Span) -> Span:
-    """A name the tagger ran a texted "and" ("joss n i got a place") or an introducing "meet" ("Meet
-    Banjo, my new dog!") into, without it."""
+    """A name the tagger ran a texted "and" ("joss n i got a place"), an introducing "meet" ("Meet
+    Banjo, my new dog!") or where someone came with them from into, without it."""
     start, end = span.start, span.end
     while end - start > 1 and sent.doc[end - 1].text in ("n", "&", "N"):
         end -= 1
+    joined = next((t.i for t in sent.doc[start + 1: end - 1] if t.lower_ == "with"), None)
+    if joined is not None and span.kind in _NAME_KINDS - {"organisation"}:
+        start = joined + 1  # "the Thanet Lurcher Rescue with Biscuit", tagged one name: the one with
     if end - start > 1 and sent.doc[start].lower_ == "meet":
         start += 1
     if (start, end) == (span.start, span.end):

@@ -73,6 +73,11 @@ def test_a_diet_said_by_its_adjective(mb: tuple[Memory, str]) -> None:
     assert _ask(m, group, "What is Ben's diet like now?") == "vegan"
 
 
+def test_a_dog_had_from_a_rescue(mb: tuple[Memory, str]) -> None:
+    m, group = mb  # "came home from the Thanet Lurcher Rescue with Biscuit": the tagger's one name
+    assert _ask(m, group, "What dog does Ben have now?") == "Biscuit"
+
+
 def test_a_relative_s_workplace_read_through_him(mb: tuple[Memory, str]) -> None:
     m, group = mb  # sibling_of Tom ends a hop short; "my brother … He flies for Loganair now"
     assert [f.object for f in m.state("Ben", "sibling_of", group=group)] == ["Tom"]
