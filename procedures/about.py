@@ -82,24 +82,22 @@ class Subject:
             low[m.end():]) for m in found)
 
 
-# a name said to someone: first in the turn or after a greeting, then a comma or a stop ("Ben,",
-# "hi Ben!", "thanks Ben."); not an apposition ("the new VP, ayesha.") nor a name introduced ("Someone
-# new: Inês.")
-_OPENS = re.compile(r"(?:^\s*|\b(?:hi+|hey+|hello|hiya|dear|thanks|thank you|congrats|congratulations|bye|"
-                    r"morning|evening|night|welcome)\s+)$")
-_OPENS_AFTER = re.compile(r"\s*(?:[!?,.]|$)")
+# a letter's salutation: the turn opens on a name (after "Dear", "Hi" at most) alone on its line ("Ben,\n");
+# a name said to someone in a chat ("thanks Joanna! I'd love to come") may still answer who did something
+_SALUTED = re.compile(r"^\s*(?:(?:dear|hi+|hey+|hello|hiya)\s+)?$", re.I)
+_SALUTED_AFTER = re.compile(r"[ \t]*[,!.]?[ \t]*(?:\n|$)")
 
 
 def addressed(text: str, start: int, end: int) -> bool:
-    """The name at ``text[start:end]`` is said to someone, not about them: a letter's "Ben," or
-    "thanks Ben!" (a vocative).
+    r"""The name at ``text[start:end]`` greets the turn's reader on a line of its own, as a letter
+    opens ("Ben,", "Dear Ben,"): said to them, not about them.
 
-    >>> addressed("Ben, happy new year!", 0, 3), addressed("I met Ben, finally.", 6, 9)
+    >>> addressed("Ben,\nHappy new year!", 0, 3), addressed("Ben, happy new year!", 0, 3)
     (True, False)
-    >>> addressed("Thanks Ben!", 7, 10), addressed("A girl, Iris, born in April.", 8, 12)
+    >>> addressed("Dear Ben,\nThanks.", 5, 8), addressed("I met Ben,\nfinally.", 6, 9)
     (True, False)
     """
-    return bool(_OPENS.search(text[:start].lower()) and _OPENS_AFTER.match(text[end:]))
+    return bool(_SALUTED.match(text[:start]) and _SALUTED_AFTER.match(text[end:]))
 
 
 _CONJOINED = re.compile(r"\b([A-Z][\w-]*)\s+(?:and|&)\s+$")
