@@ -105,6 +105,9 @@ _COUNT_Q = re.compile(r"\bhow (?:many|much)\b", re.I)
 _AMOUNT_Q = re.compile(r"\bhow much\b(?:\s+(?:money|cash))?\s+"
                        r"(?:is|was|are|were|does|did|do|has|have|had|will)\b"
                        r"(?!.*\b(?:weigh|weighs|weighed|sleep|slept|time|water)\b)", re.I)
+# how someone gets about: a means of transport ("how does Cerys get to work now", "how does he commute")
+_COMMUTE_Q = re.compile(r"^how (?:does|do|did|is|are|was)\b.*\b(?:get(?:s|ting)? (?:to work|to school|"
+                        r"to the office|around|about)|commut\w*|travel(?:s|ling)? to work)\b", re.I)
 _HOW_VALUE = re.compile(r"^how (?:many|much|old|long|far|often)\b", re.I)
 _AGE_Q = re.compile(r"\bhow old\b", re.I)
 # a race result: "her 10k PB", "his finishing time", "how fast did she run the half": a duration ("48:59")
@@ -229,7 +232,9 @@ def asked_for(question: str) -> Asked:
         return Asked("status", "relationship", recency=recency)
     if first == "why":  # a reason is said in a clause, not named by a span of the evidence
         return Asked("reason", recency=recency)
-    if first == "how" and not _HOW_VALUE.search(q):  # "how did she feel", "how does he get to work"
+    if _COMMUTE_Q.search(q):  # "how does she get to work now": by bike, by train
+        return Asked("thing", "transport", recency=recency)
+    if first == "how" and not _HOW_VALUE.search(q):  # "how did she feel", "how did the talk go"
         return Asked("manner", recency=recency)
     if _ROLE_Q.search(q):
         return Asked("role", "job", recency=recency)

@@ -14,7 +14,7 @@ from planners.asked import Asked
 from .gather import merge_variants
 from .reader import FAR_FUTURE, NAMED_KINDS, SUPPORT, THING_SUPPORT, WINDOW_SUPPORT, Candidate, norm
 from .slots import FAR_PAST
-from .span_words import CATEGORY_MEMBERS
+from .span_words import SPAN_MEMBERS
 from .synthesis import format_day
 
 REPEATS = 3  # the most further sayings that add to a value's support
@@ -36,7 +36,7 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     # letter's greeting ("Alasdair,") is said often, not said to be the answer
     support = {k: max(c.score for c in cs) + 0.15 * min(len(cs) - 1, REPEATS) for k, cs in groups.items()}
     # a thing needs more support than a name, unless its category's own members type it ("vegan", "cello")
-    need = THING_SUPPORT if asked.kind == "thing" and not asked.many and asked.head not in CATEGORY_MEMBERS \
+    need = THING_SUPPORT if asked.kind == "thing" and not asked.many and asked.head not in SPAN_MEMBERS \
         else SUPPORT
     strong = {k: s for k, s in support.items() if s >= need}
     trace: dict[str, Any] = {"values": {groups[k][0].value: round(s, 3) for k, s in

@@ -31,6 +31,8 @@ KIND_CUES: dict[str, set[str]] = {kind: {stem(w) for w in words.split()} for kin
 }.items()}
 
 
+# the words a sentence stating a value of a head noun's category often says ("twenty minutes on the e-bike")
+HEAD_CUES: dict[str, set[str]] = {"transport": {stem(w) for w in "commute ride cycle drive minutes".split()}}
 _LIGHT = frozenset("go move start be get".split())
 EMPLOYERS = frozenset({"", "company", "employer", "firm", "agency", "studio", "startup", "organisation"})
 
@@ -42,7 +44,7 @@ def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subje
     # a workplace's cues only for where someone works ("which football team" is no employer)
     kind = asked.kind if asked and (asked.kind != "organisation" or asked.head in EMPLOYERS) else ""
     terms = content_terms(question, drop=sorted(subject.aliases) if subject else ())
-    terms |= KIND_CUES.get(kind, set())
+    terms |= KIND_CUES.get(kind, set()) | HEAD_CUES.get(asked.head if asked else "", set())
     terms |= {"ex"} if _FORMERLY.search(question) else set()  # "where did she work before": "ex-Google"
     terms |= {"from"} if _ORIGIN.search(question) else set()  # "which city is he from": "the guy from Braga"
     if predicate and predicate in ctx.registry:

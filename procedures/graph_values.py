@@ -84,6 +84,9 @@ def graph_candidates(
     return out
 
 
+_CLOSED = frozenset({"transport", "diet"})
+
+
 def of_category(value: str, head: str) -> bool:
     """A thing's value is of the head's category when the category's members are known: a word of
     it is a member or the head itself, or a name the list may not know ("e-bike", "Toyota Yaris",
@@ -94,8 +97,8 @@ def of_category(value: str, head: str) -> bool:
     if head in NAMED_HEADS and last[0] != head and (kind_of_noun(last[0]) != "thing" or any(
             last[0] in m for m in SPAN_MEMBERS.values())):
         return False  # "Lakeshore Marathon" is a race and "Mercy Hospital" a hospital, not a band
-    if not members or any(w[:1].isupper() for w in value.split()):
-        return True
+    if not members or head not in _CLOSED and any(w[:1].isupper() for w in value.split()):
+        return True  # (a means of transport or a diet is one of its members, never a name)
     words = norm(value).split()
     return any(w in members or w in (head, head + "s") for w in [*words, value, "-".join(words)])
 

@@ -40,6 +40,7 @@ from .span_words import (
     PET_WORDS,
     ROLE_HEADS,
     SOMEONE_END,
+    SPAN_MEMBERS,
     thing_words,
 )
 from .spans import spans_of
@@ -207,8 +208,9 @@ def candidates(
             if asked.kind == "organisation" and sent.start == 0 and asks_about_work(previous):
                 taken = {i for sp in spans for i in range(sp.start, sp.end)}  # the reply to "still at the …?"
                 spans += workplaces(sent, taken, asked_about_work=True)
-            if verb and asked.kind == "thing":
-                spans += _objects_of(sent, verb)
+            if verb and asked.kind == "thing":  # a closed category's members only: "how does she get to
+                closed, objects = SPAN_MEMBERS.get(asked.head), _objects_of(sent, verb)  # work": no "bedroom"
+                spans += [o for o in objects if not closed or o.text.split()[-1].lower() in closed]
             had = sources(sent) if source else []  # "got him from the rspca centre in leeds"
             had_from = {sp.start for sp in had}
             spans += had

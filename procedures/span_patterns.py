@@ -98,8 +98,17 @@ ROMANCE = re.compile(r"\b(?:romance|romantic|we met|first date|a date|dating|cru
 
 
 def introduced(doc: Any, start: int) -> bool:
-    """The name at ``start`` is introduced by "name is" / "name's" ("her name is lena", "her name's maya")."""
-    return start >= 2 and doc[start - 1].lower_ in ("is", "'s", "\u2019s") and doc[start - 2].lower_ == "name"
+    """The name at ``start`` is introduced by "name is" / "name's" ("her name is lena", "her name's maya")
+    or as someone new ("Someone new: Inês.")."""
+    if start < 2:
+        return False
+    before, word = doc[start - 1].text, doc[start - 2].lower_
+    someone = word in _SOMEONE or word == "new" and start >= 3 and doc[start - 3].lower_ in _SOMEONE
+    return before.lower() in ("is", "'s", "\u2019s") and word == "name" or before in _DASHES and someone
+
+
+_SOMEONE = frozenset({"someone", "somebody"})
+_DASHES = frozenset({":", "-", "\u2013", "\u2014"})
 
 
 _SPORTS = frozenset({"sport", "sports", "exercise", "workout"})
@@ -132,6 +141,10 @@ def members_said(sent: Any, head: str) -> list[Span]:
                 t.head.lower_ in members and t.dep_ == "compound"):  # "bass guitar": one instrument
             mods = [c for c in t.lefts if c.dep_ in ("compound", "amod") and c.i == t.i - 1
                     and c.lower_ not in FAVOURITE]
+            before = sent.doc[t.i - 1] if t.i > sent.start else None
+            if not mods and before is not None and before.dep_ == "compound" and before.head.i == t.head.i \
+                    and before.pos_ == "NOUN" and t.dep_ == "compound":
+                mods = [before]  # "the cargo bike life": the tagger hangs both nouns on the last
             start = mods[0].i if mods else t.i
             if start >= 2 and sent.doc[start - 1].text == "-" and not sent.doc[start - 2].whitespace_ \
                     and sent.doc[start - 2].is_alpha:  # "the e-bike", "a road-bike": one word

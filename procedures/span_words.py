@@ -136,7 +136,11 @@ OPEN_MEMBERS: dict[str, frozenset[str]] = {"hobby": HOBBIES, "pastime": HOBBIES}
 # what people get around on, named by its kind ("picked up the e-bike") or a car's make: members
 # of "vehicle" for spans only (members.py keeps "the bike" a bare category word in lists)
 VEHICLES = VEHICLE_NOUNS
-SPAN_MEMBERS: dict[str, frozenset[str]] = {**CATEGORY_MEMBERS, "vehicle": VEHICLES | CATEGORY_MEMBERS["car"]}
+SPAN_MEMBERS: dict[str, frozenset[str]] = {
+    **CATEGORY_MEMBERS, "vehicle": VEHICLES | CATEGORY_MEMBERS["car"],
+    # how someone gets about ("how does she get to work now"): a vehicle or a line of public transport
+    "transport": VEHICLES | frozenset("bus train tram ferry tube metro subway".split()),
+}
 
 # what people do with a thing known by its name, by the category's head noun: a capitalised name in a
 # sentence (or the one beside it) that says one of these is a candidate member though the category is

@@ -1,7 +1,7 @@
 """What holds now, read from turns that say it in passing or take it back: a move denied is no home,
 a workplace named by "my team at" or after a role, a role said without a job word, a sport done as
 the clause's verb, a partner after a parting, a place named after "Moved in!", a letter's "Ben,"
-that is no partner, and a brother's airline read through him. Our own letters
+that is no partner, a brother's airline read through him, and how someone gets to work. Our own letters
 (tests/data/reader/marisol_ben.json) on each store, and our own sentences for the rules below.
 """
 
@@ -14,6 +14,7 @@ import pytest
 from reliability.common import ingested
 
 from planners.asked import Asked
+from planners.question import parse as parse_question
 from procedures.choice import choose
 from procedures.reader import Candidate
 from procedures.span_patterns import members_said
@@ -76,6 +77,20 @@ def test_a_diet_said_by_its_adjective(mb: tuple[Memory, str]) -> None:
 def test_a_dog_had_from_a_rescue(mb: tuple[Memory, str]) -> None:
     m, group = mb  # "came home from the Thanet Lurcher Rescue with Biscuit": the tagger's one name
     assert _ask(m, group, "What dog does Ben have now?") == "Biscuit"
+
+
+def test_how_someone_gets_to_work_is_a_means_of_transport(mb: tuple[Memory, str]) -> None:
+    m, group = mb  # the graph's works_at edge is not how she gets there; "the cargo bike life for me now"
+    question = "How does Marisol get to work now?"
+    assert parse_question(question).asked == Asked("thing", "transport", recency=True)
+    assert _ask(m, group, question) == "cargo bike"
+
+
+def test_a_partner_introduced_as_someone_new() -> None:
+    for text, name in (("Someone new: Inês. We met at the rowing club.", "Inês"),
+                       ("...maybe. her name's maya. she's a paramedic", "maya")):
+        doc = parse(text)
+        assert name in [s.text for sent in doc.sents for s in spans_of(sent, "person", "partner")]
 
 
 def test_a_relative_s_workplace_read_through_him(mb: tuple[Memory, str]) -> None:
