@@ -119,6 +119,9 @@ CATEGORY_MEMBERS: dict[str, frozenset[str]] = {
         spanish german italian latin music art drama economics philosophy psychology sociology literature
         science computing ict""".split()),
     "car": CAR_MAKES,  # a car is often named by its make alone ("sold the Volvo")
+    # a phone is named by its make ("bought a Samsung A54", "my old iPhone")
+    "phone": frozenset("""iphone samsung galaxy pixel nokia motorola moto xiaomi redmi oneplus huawei oppo
+        realme vivo sony xperia blackberry fairphone""".split()),
     # a diet is said by its adjective ("fully vegetarian since Boxing Day")
     "diet": frozenset("""vegetarian vegan pescatarian pescetarian keto ketogenic paleo flexitarian halal
         kosher gluten-free dairy-free plant-based carnivore""".split()),

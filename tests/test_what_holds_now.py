@@ -86,6 +86,11 @@ def test_how_someone_gets_to_work_is_a_means_of_transport(mb: tuple[Memory, str]
     assert _ask(m, group, question) == "cargo bike"
 
 
+def test_a_phone_named_by_its_make() -> None:
+    doc = parse("Mine got nicked on the bus, so I bought a Samsung A54 yesterday.")
+    assert "Samsung A54" in [s.text for sent in doc.sents for s in spans_of(sent, "thing", "phone")]
+
+
 def test_a_partner_introduced_as_someone_new() -> None:
     for text, name in (("Someone new: Inês. We met at the rowing club.", "Inês"),
                        ("...maybe. her name's maya. she's a paramedic", "maya")):
