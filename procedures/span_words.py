@@ -188,7 +188,10 @@ AGE_AFTER = frozenset("years year yrs yo today".split())
 # texting short forms and reactions that are never a name, though a tagger may call them one
 CHAT_WORDS = frozenset("""lol lols lmao lmfao rofl omg omfg haha hahaha hehe congrats congratulations grats
     btw tbh ngl idk idc imo imho fyi thx tysm ty pls plz wknd wkend bday thurs tues weds brb ikr smh rip
-    ya yall ye yeh yea bestie fam hun babe xx xxx xo""".split())
+    ya yall ye yeh yea bestie fam hun babe xx xxx xo""".split()) | frozenset(
+    # words of English as Scots, Irish and Northern speakers type it ("she's fat noo", "doesnae")
+    """aye naw noo mair aboot oot hame fae tae wi yer ma wee ken gonnae wantae dinnae doesnae cannae isnae
+    wasnae wouldnae couldnae shouldnae havnae hasnae didnae willnae greetin summat nowt owt reet""".split())
 
 # entity types a capitalised run that is no one's name may carry ("the Apuseni mountains" is NORP)
 NOT_PEOPLE = frozenset({"GPE", "ORG", "LOC", "DATE", "NORP"})

@@ -141,6 +141,8 @@ def test_a_workplace_the_tagger_took_for_a_person() -> None:
 def test_a_code_switched_phrase_names_no_one() -> None:
     doc = parse("ok lang ako, pagod lang")  # Tagalog's function words, written lower case
     assert [s.text for sent in doc.sents for s in spans_of(sent, "person", "")] == []
+    doc = parse("the flat doesnae allow pets. she's fat noo")  # Scots as typed
+    assert not {"doesnae", "noo"} & {s.text for sent in doc.sents for s in spans_of(sent, "person", "")}
 
 
 def test_a_denial_of_the_state_not_of_a_liking() -> None:
