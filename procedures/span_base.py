@@ -5,20 +5,15 @@ token shapes that are no span (chat words, pronouns, a clause, no noun).
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
-from spacy.lang.de.stop_words import STOP_WORDS as _DE
+import spacy
 from spacy.lang.en.stop_words import STOP_WORDS as _ENGLISH_STOP
-from spacy.lang.es.stop_words import STOP_WORDS as _ES
-from spacy.lang.fr.stop_words import STOP_WORDS as _FR
-from spacy.lang.id.stop_words import STOP_WORDS as _ID
-from spacy.lang.it.stop_words import STOP_WORDS as _IT
-from spacy.lang.nl.stop_words import STOP_WORDS as _NL
-from spacy.lang.pt.stop_words import STOP_WORDS as _PT
-from spacy.lang.tl.stop_words import STOP_WORDS as _TL
 
 from tkg.words import is_common_word, is_place_name
 
@@ -122,11 +117,25 @@ def chat_words(tokens: Any) -> bool:
                or _DRAWN_OUT.search(t.lower_) or _dropped_g(t.text) for t in tokens)
 
 
+_SWITCHED_INTO = ("tl", "id", "es", "pt", "it", "fr", "de", "nl")
+_SPACY_LANG = Path(spacy.__file__).parent / "lang"
+
+
 @lru_cache(maxsize=1)
 def _foreign_function_words() -> frozenset[str]:
     """Function words of languages English chats switch into (spaCy's stop lists: Tagalog, Indonesian,
-    Spanish, Portuguese, Italian, French, German, Dutch) that English does not use as words."""
-    words = _TL | _ID | _ES | _PT | _IT | _FR | _DE | _NL
+    Spanish, Portuguese, Italian, French, German, Dutch) that English does not use as words. Each list
+    is read from its own file: importing ``spacy.lang.fr`` would load its tokenizer exceptions too, some
+    seconds of a cold `tkg ask`."""
+    words: set[str] = set()
+    for lang in _SWITCHED_INTO:
+        path = _SPACY_LANG / lang / "stop_words.py"
+        spec = importlib.util.spec_from_file_location(f"tkg_stop_words_{lang}", path)
+        if spec is None or spec.loader is None:
+            raise ImportError(f"spaCy ships no stop words at {path}")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        words |= module.STOP_WORDS
     return frozenset(w for w in words if w.isalpha() and len(w) > 1 and not is_common_word(w)
                      and w not in _ENGLISH_STOP)
 
