@@ -173,8 +173,8 @@ def candidates(
         turn_about = max(per_sent, default=0.0)
         homes = [sp.start for x in sents for sp in spans_of(x, "place", asked.head)] \
             if residence and asked.kind == "place" else []
-        moved = _MOVED_IN.search(ev.text) if homes and subject is not None and subject.said_by(ev.speaker) \
-            else None
+        moved_in = _MOVED_IN.search(ev.text)  # (once a turn: the visit test below reads it per sentence)
+        moved = moved_in if homes and subject is not None and subject.said_by(ev.speaker) else None
         # "Moved in! First proper weekend in Penarth.": the first place named after the move is the home
         arrived = next((h for h in sorted(homes) if moved and doc[h].idx >= moved.end()), None)
         last_cues: list[int] = []
@@ -235,7 +235,7 @@ def candidates(
             weight = 1.15 if rank < 5 else 1.0
             asking = asked.kind in _STATE_KINDS and hypothetical(sent) and not confirmed(sent, answered)
             if asked.kind in _STATE_KINDS:
-                if asked.kind == "place" and words & _VISIT and not _MOVED_IN.search(ev.text):
+                if asked.kind == "place" and words & _VISIT and not moved_in:
                     weight *= 0.4
             for sp in spans:
                 if sp.start > sent.start and doc[sp.start - 1].lower_ in ("not", "never"):

@@ -226,26 +226,26 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     rel_cues: set[str] = set()
     if relation is not None and subject is not None:
         rel_cues = relation_cues(ctx, relation)
-        who = subject
-        found = find_bridge(ctx, group, relation, subject, subject_turns(ctx, group, subject, rel_cues),
-                            speakers, excluded, window, result.trace, rel_cues, trace,
+        who, rel_turns = subject, subject_turns(ctx, group, subject, rel_cues)
+        found = find_bridge(ctx, group, relation, subject, rel_turns, speakers, excluded, window,
+                            result.trace, rel_cues, trace,
                             fetch=lambda terms: subject_turns(ctx, group, who, terms, own=True),
                             terms=content_terms(question, drop=sorted(subject.aliases)))
         trace["relation"] = relation.to_trace()
         if found is not None and norm(found.name) == norm(f"{subject.name}'s {relation.word}"):
             found = None  # the ingest's name for a relative never named ("Tariq's sister"): read as unnamed
-        stand_in = unnamed_relative(relation, subject, dedupe(result.evidence + subject_turns(
-            ctx, group, subject, rel_cues))) if found is None else None
+        # "my brother" in the subject's turns: a stand-in for a relative never named, or a name for the found
+        owned = unnamed_relative(relation, subject, dedupe(result.evidence + rel_turns)) \
+            if found is None or not found.speaker else None
+        stand_in = owned if found is None else None
         if stand_in is not None:  # "my daughter … she settled in Bath": read the daughter's turns
             found, trace["bridge_from"] = stand_in[0], {"unnamed": [e.source_ref for e in stand_in[1]]}
         if found is None and asked.kind in TYPED:  # the subject's own value would answer another question
             return no_information(f"no {relation.word} of {subject.name} is stated",
                                   result.evidence or turns[:5], trace)
         if found is not None:  # "Tobias's manager" is Olu: read Olu's city, not Tobias's
-            owned = None if stand_in is not None or found.speaker else unnamed_relative(
-                relation, who, dedupe(result.evidence + subject_turns(ctx, group, who, rel_cues)))
-            # "my brother … he flies for Jet2 now": the subject's own word for Kieran names him too
-            subject = found if owned is None else Subject(found.name, found.aliases | owned[0].aliases, False)
+            subject = found if owned is None or stand_in is not None else Subject(  # "my brother … he flies
+                found.name, found.aliases | owned[0].aliases, False)  # for Jet2 now" names Kieran too
             trace["bridge"] = subject.name
             if re.search(rf"\b(?:current|present|new|latest)\s+{re.escape(relation.word)}\b", question, re.I):
                 latest = False  # "her current manager's old city": "current" chose the manager, not the city
