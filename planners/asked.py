@@ -75,10 +75,12 @@ RACE_TIME = "race time"  # the head of a question about a race result (`_RACE_TI
 _HEAD_KIND = {noun: kind for kind, nouns in _HEADS.items() for noun in nouns}
 # animal words: a pet's kind in a question, and what names a pet in a turn ("meet Biscuit, our puppy")
 ANIMALS = frozenset(
-    """dog cat puppy pup kitten kitty horse pony rabbit bunny hamster parrot budgie bird fish
-    tortoise turtle snake lizard gecko hen chicken ferret greyhound labrador retriever terrier spaniel poodle
+    """dog cat puppy pup kitten kitty horse pony rabbit bunny hamster parrot budgie bird fish tortoise
+    turtle snake lizard gecko hen chicken ferret greyhound labrador retriever terrier spaniel poodle
     collie beagle bulldog dachshund husky mutt whippet lurcher pug corgi shepherd tabby goldfish
-    guinea""".split()
+    guinea vizsla staffie staffy cockapoo cavapoo labradoodle goldendoodle rottweiler doberman
+    dalmatian westie bichon alsatian weimaraner samoyed akita malamute pomeranian yorkie frenchie
+    ragdoll sphynx moggy moggie""".split()
 )
 _FILLERS = frozenset("kind type sort name names of the a an his her their its my your current new latest "
                      "favourite favorite first last old main exact full most recent newest previous".split())
@@ -326,6 +328,9 @@ def _wh_head(q: str) -> tuple[str, str]:
     fits = [m for m in found if m.group(2).lower() not in _FILLERS
             and (not who or _HEAD_KIND.get(_singular(m.group(2).lower())) == "person")]
     poss = fits[-1] if fits else (found[0] if found else None)
+    if poss is not None and (poss.group(3) or "")[:1].isupper() and not who \
+            and _HEAD_KIND.get(_singular(poss.group(2).lower())) == "person":
+        poss = None  # "where does Tolu's cousin Bisi work": the relative names whose, not what
     for m in (*_LIST_HEAD.finditer(q), *_WHICH.finditer(q)):
         said = m.group(1).split()  # (a name ends the phrase: "list the pets Bo has had")
         cut = next((i for i, w in enumerate(said) if i and w[:1].isupper()), len(said))
@@ -342,7 +347,7 @@ def _wh_head(q: str) -> tuple[str, str]:
                 break
             if w not in _FILLERS:
                 phrase.append(w)
-        if len(phrase) == 2 and _verb_after_noun(phrase[1], end):
+        if len(phrase) == 2 and (_verb_after_noun(phrase[1], end) or _present_verb(phrase, end)):
             phrase = phrase[:1]  # "what injury kept Jonas out", "which band played at": the noun
         if phrase:
             return _pick_head(phrase)
@@ -387,6 +392,26 @@ def _verb_after_noun(word: str, end: str | None) -> bool:
     low = end.lower()
     return end[:1].isupper() or low in _OBJECTS or low in _DETERMINERS \
         or (low in _PREPOSITIONS and word.endswith("ed"))
+
+
+def _present_verb(phrase: list[str], end: str | None) -> bool:
+    """Whether a two-word wh-phrase is a known category noun and its verb in the present tense, told
+    by the preposition after it: "which cat *lives* with Ines", "which band *plays* at the Crown";
+    not "what running shoes in …", whose first word names no category.
+
+    >>> _present_verb(["cat", "lives"], "with"), _present_verb(["running", "shoes"], "in")
+    (True, False)
+    """
+    first, word = phrase
+    if end is None or end.lower() not in _PREPOSITIONS or not word.endswith("s") or word.endswith("ss"):
+        return False
+    known = first in _HEAD_KIND or first in ANIMALS
+    return word in _PRESENT_VERBS or known and _singular(word) not in _HEAD_KIND
+
+
+# verbs a "which <noun> <verb>s with/at/for …" question is asked with
+_PRESENT_VERBS = frozenset("""lives plays works runs sings stays sleeps belongs goes comes sits rides drives
+    looks helps trains teaches coaches performs meets""".split())
 
 
 def _pick_head(phrase: list[str]) -> tuple[str, str]:

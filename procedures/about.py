@@ -175,8 +175,10 @@ def clause_subject(token: Any) -> Any | None:
             return said[0]
         if t.pos_ in ("VERB", "AUX") or t.dep_ == "ROOT":
             subj = next((c for c in t.children if c.dep_ in _SUBJ_DEPS), None)
-            if subj is not None:
-                return subj
+            if subj is not None:  # "I don switch": a dialect's auxiliary the tagger took for the subject
+                return next((c for c in subj.children if c.dep_ == "nsubj" and c.pos_ == "PRON"), subj)
+            if fronted(t):
+                return None  # "Traded it in for a Leaf, so Hannah can charge it": not Hannah's trade
             if t.dep_ in ("conj", "xcomp", "advcl", "acomp", "ccomp", "relcl") and t.head is not t:
                 t = t.head
                 continue
@@ -285,6 +287,24 @@ def _modified(token: Any, *also: str) -> Any:
     return head
 
 
+_INVERTED = frozenset("so because cause cos and but".split())
+
+
+def fronted(verb: Any) -> bool:
+    """A subjectless clause that opens its sentence and that the tagger hung on the clause after it:
+    "Traded it in for a Leaf, so Hannah can charge it" is two clauses, and the first left out its "I".
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("Traded it in for a secondhand Nissan Leaf, so Hannah can charge it at the practice.")
+    >>> fronted(doc[0]), fronted(doc[12])
+    (True, False)
+    """
+    if verb.dep_ != "advcl" or verb.tag_ not in ("VBD", "VBN") or any(
+            t.pos_ not in ("ADV", "INTJ", "PUNCT") for t in verb.sent[: verb.i - verb.sent.start]):
+        return False
+    return any(c.lower_ in _INVERTED and verb.i < c.i < verb.head.i for c in verb.head.children)
+
+
 def _dropped_i(token: Any) -> bool:
     """The token's clause is a sentence's main verb told without a subject, done or going on
     ("Accepted an offer…", "moving to leeds"), or a sentence with no verb ("fully qualified
@@ -296,7 +316,7 @@ def _dropped_i(token: Any) -> bool:
     while verb.pos_ not in ("VERB", "AUX") and verb.head.i != verb.i:
         verb = verb.head
     # (a determiner makes the "-ing" a noun: "The playing an awesome pop song")
-    return verb.dep_ == "ROOT" and verb.tag_ in ("VBD", "VBN", "VBG") and not any(
+    return (verb.dep_ == "ROOT" and verb.tag_ in ("VBD", "VBN", "VBG") or fronted(verb)) and not any(
         c.dep_ in ("nsubj", "nsubjpass", "expl", "det") for c in verb.children)
 
 

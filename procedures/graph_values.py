@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING
 
 from planners.asked import Asked, kind_of_noun
 from tkg.models import Evidence, Fact
-from tkg.nlp import parse
+from tkg.nlp import may_say, parse
 from tkg.words import is_place_name
 
 from .reader import NAMED_KINDS, Candidate, norm
 from .sentence_value import NAMED_HEADS
 from .slots import employer_at, lexicon_for
 from .span_context import AT_WORK, said_workplace
-from .span_words import OPEN_MEMBERS, SPAN_MEMBERS
+from .span_words import OPEN_MEMBERS, SPAN_MEMBERS, thing_words
 from .spans import ANIMALS, spans_of
 
 if TYPE_CHECKING:
@@ -74,14 +74,31 @@ def graph_candidates(
             continue
         if named is not None and not named.inverse and f.predicate != named.predicate:
             continue  # "who is her manager": a sibling_of edge names her sister, not her manager
-        if asked.kind == "thing" and not of_category(f.object, asked.head):
-            continue  # "what does she ride": "owns bass" is no vehicle
         ev = by_fact.get(f.uuid) or next(
             (e for e in evidence if f.episodes and e.episode == f.episodes[0]), None
         )
+        if asked.kind == "thing" and not said_as(asked.head, f.object, ev.text if ev is not None else ""):
+            continue  # "what does she ride": "owns bass" is no vehicle, "owns cat flap" no bike
         if ev is not None:
             out.append(Candidate(widened(asked, f.object, ev.text), 2.5, f.valid_at, ev, "graph"))
     return out
+
+
+def said_as(head: str, value: str, text: str) -> bool:
+    """An edge's object answers "what <head>": it is of the head's category (`of_category`), and
+    where the category's members are not known, the value or its turn says the head ("the Brompton
+    arrived! … so, new bike"): "bought a cat flap" is no bike.
+
+    >>> said_as("bike", "cat flap", "I've bought a cat flap. Migas-ready.")
+    False
+    >>> said_as("bike", "Brompton", "the Brompton arrived! So, new bike"), said_as("car", "Polo", "a Polo")
+    (True, True)
+    """
+    if not of_category(value, head):
+        return False
+    if not head or head in SPAN_MEMBERS or head in OPEN_MEMBERS or head in NAMED_HEADS:
+        return True
+    return may_say(f"{value} {text}", thing_words(head))
 
 
 _CLOSED = frozenset({"transport", "diet"})

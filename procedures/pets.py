@@ -53,8 +53,10 @@ _REPLIES = frozenset("""yes yeah yep yup nope nah okay anyway anyways sure thank
     bye""".split())
 # the species a pet is named with ("a retired greyhound. Nimbus.", "a kitten called biscuit")
 _DOG_WORDS = frozenset("""dog puppy pup mutt beagle bulldog collie corgi dachshund greyhound husky labrador
-    lurcher poodle pug retriever shepherd spaniel terrier whippet""".split())
-_CAT_WORDS = frozenset("cat kitten kitty tabby".split())
+    lurcher poodle pug retriever shepherd spaniel terrier whippet vizsla staffie staffy cockapoo
+    cavapoo labradoodle goldendoodle rottweiler doberman dalmatian westie bichon alsatian weimaraner
+    samoyed akita malamute pomeranian yorkie frenchie""".split())
+_CAT_WORDS = frozenset("cat kitten kitty tabby ragdoll sphynx moggy moggie".split())
 # a name given in small letters ("we got a dog. rescue collie cross. called pilot"), or given alone
 # right after the sentence that got the pet ("dev got a cat. pickle.", "adopted a greyhound. Nimbus.")
 _CALLED = re.compile(r"\b(?:called|named)\s+([a-z]{3,})\b|[.!?]\s+([A-Za-z]{3,})\s*(?:[.!?]|$)")

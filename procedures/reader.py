@@ -28,13 +28,12 @@ from .about import FIRST, SECOND, Subject, about, addressed, clause_about
 from .cue_words import EMPLOYERS
 from .members import Category, bare, widen
 from .residence import locates, named_home, place_scale, residence_scale, taken_back
-from .span_base import Span, nameless, pronominal, street_name
 from .span_context import INSTITUTIONS, asks_about_work, workplaces
+from .span_objects import glued_cues, not_a_thing, objects_of, site_of_object
 from .span_patterns import ACQUIRING, DEGREE_WORDS, ROMANCE, asks_studied, degrees, introduced, sources
 from .span_words import (
     CALENDAR,
     CATEGORY_MEMBERS,
-    LOCATIVE,
     NAMED_CONTEXT,
     OPEN_MEMBERS,
     PET_WORDS,
@@ -44,7 +43,17 @@ from .span_words import (
     thing_words,
 )
 from .spans import spans_of
-from .stated import confirmed, denies, given_up, hypothetical, negated, past_state, said_time
+from .stated import (
+    confirmed,
+    denies,
+    given_up,
+    hypothetical,
+    negated,
+    past_state,
+    replaced,
+    replacing,
+    said_time,
+)
 
 if TYPE_CHECKING:
     from tkg.context import Context
@@ -128,6 +137,7 @@ def candidates(
     before: dict[str, tuple[str, ...]] | None = None, residence: bool = False,
     replies: dict[str, str] | None = None, members: Category | None = None,
     employer: frozenset[str] = frozenset(), source: bool = False, loose: set[str] | None = None,
+    now: bool = False,
 ) -> list[Candidate]:
     """Every span of the asked kind in ``turns``, weighed (see the module doc). With ``attribute``
     the span's own clause must be about the subject (a slot of the subject's: where they live);
@@ -137,7 +147,8 @@ def candidates(
     members, `procedures.members`) only spans tied to the category count, each as if cued. A role
     asked of a named ``employer`` (its stemmed words) weighs less from a turn that names none of it.
     With ``source`` (where a thing was had from) the place a "from" after a getting verb names counts.
-    A turn in ``loose`` (read for no cue word of its own) gives only spans whose words say the relation."""
+    A turn in ``loose`` (read for no cue word of its own) gives only spans whose words say the relation.
+    Asked ``now``, a value a change gave up ("switched from the trumpet to the trombone") weighs less."""
     out: list[Candidate] = []
     # the race a race time is asked of by its name ("the Robin Hood Half"; the question's names but its
     # subject's): a time said in a sentence that names none of it is another run's ("did 7k in 44 minutes")
@@ -209,7 +220,7 @@ def candidates(
                 taken = {i for sp in spans for i in range(sp.start, sp.end)}  # the reply to "still at the …?"
                 spans += workplaces(sent, taken, asked_about_work=True)
             if verb and asked.kind == "thing":  # a closed category's members only: "how does she get to
-                closed, objects = SPAN_MEMBERS.get(asked.head), _objects_of(sent, verb)  # work": no "bedroom"
+                closed, objects = SPAN_MEMBERS.get(asked.head), objects_of(sent, verb)  # work": no "bedroom"
                 spans += [o for o in objects if not closed or o.text.split()[-1].lower() in closed]
             had = sources(sent) if source else []  # "got him from the rspca centre in leeds"
             had_from = {sp.start for sp in had}
@@ -249,7 +260,8 @@ def candidates(
                                                               listing=asked.many)):
                     continue
                 vouched = sp.start in had_from or romance and introduced(doc, sp.start)  # by the sentence
-                gap = 0 if sp.cued or vouched else min(
+                swapped = asked.kind in _STATE_KINDS and replacing(doc[sp.end - 1])  # "…in for a Leaf"
+                gap = 0 if sp.cued or vouched or swapped else min(
                     (max(sp.start - i, i - sp.end + 1, 0) for i in near_cues), default=None)
                 if asked.kind == "place" and (sp.start > sent.start and locates(doc, sp.start)
                                               or bool(homes) and named_home(doc, sp.end, homes)):
@@ -285,6 +297,8 @@ def candidates(
                 if asked.kind == "organisation" and sp.start > sent.start and locates(doc, sp.start) \
                         and is_place_name(sp.text, locative=True):
                     scale *= 0.3  # "a postcard from Geiranger", "moved to Leeds": a place, not a club
+                if asked.kind == "organisation" and site_of_object(doc[sp.end - 1]):
+                    scale *= 0.4  # "joined Barclays at Canary Wharf": where the workplace is
                 if asked.kind == "organisation" and asked.head in EMPLOYERS \
                         and sp.text.split()[-1].lower() in _PASTIME_BODIES:
                     scale *= 0.3  # "joined York City Rowing Club": a pastime's club, not an employer
@@ -293,8 +307,8 @@ def candidates(
                 if asked.kind == "thing" and is_place_name(sp.text, locative=True):
                     scale *= 0.3  # a city is not a band or a food; it still backs "Rotterdam marathon"
                 denial = asked.kind in _STATE_KINDS and denies(sent, doc[sp.start])
-                if asked.kind in _STATE_KINDS and (negated(sent, doc[sp.start])
-                                                   or given_up(sent, doc[sp.start])):
+                if asked.kind in _STATE_KINDS and (negated(sent, doc[sp.start]) or given_up(
+                        sent, doc[sp.start]) or now and replaced(doc[sp.end - 1])):  # "from keyboard to bass"
                     scale *= 0.35  # "didn't get the job", "I'm over The Marigold Engine"
                 if races and not races & content_terms(told) and not (k and _headline(sents[k - 1], races)):
                     scale *= 0.3  # "did 7k on Sunday in 44 minutes" for "her time at the Robin Hood Half"
@@ -325,63 +339,6 @@ def _headline(sent: Any, races: set[str]) -> bool:
 
 
 _HEADLINE_WORDS = 5
-
-
-def glued_cues(sent: Any, cues: set[str]) -> list[int]:
-    """Where the sentence writes a cue the tokenizer split in two: "10K" (a race, "10" and "K"),
-    "5km", "4x4": a number and the letters glued to it."""
-    toks = list(sent)
-    return [a.i for a, b in zip(toks, toks[1:], strict=False)
-            if not a.whitespace_ and a.like_num and b.is_alpha and (a.lower_ + b.lower_) in cues]
-
-
-def not_a_thing(tokens: Any, head: str, *, listing: bool = True) -> bool:
-    """A span that answers no thing question: the head noun with only adjectives before it ("a
-    lovely old instrument" names none), or in a list of things a place ("Sibiu" for "which
-    instruments has he owned"; one "which marathon" may well be "Rotterdam"), or a date."""
-    start = tokens[0].i
-    after_locative = start > 0 and tokens.doc[start - 1].lower_ in LOCATIVE
-    if listing and (is_place_name(tokens.text, locative=after_locative)
-                    or all(t.ent_type_ in ("DATE", "TIME") for t in tokens)):  # nor is a date ("December")
-        return True
-    last = tokens[-1]
-    bare = last.lemma_.lower() == head or last.lower_ in (head, head + "s")
-    return bool(head) and bare and all(t.pos_ in ("ADJ", "DET", "ADV", "PRON") for t in tokens[:-1])
-
-
-_TIME_UNITS = frozenset("second minute hour day week month year decade age while".split())
-_AT = frozenset("in on at near around outside inside by off along".split())
-
-
-def _where_or_when(target: Any) -> bool:
-    """A preposition's object that says a time (tagged so, or a time unit: "in years") or, after "in",
-    "on", "at"…, a place (tagged so, or a street's name: "on Mill Lane", which the tagger may call a
-    person); "play *for* Kralingen Runners" keeps its team."""
-    toks = list(target.subtree)
-    if target.lemma_.lower() in _TIME_UNITS or any(x.ent_type_ in ("DATE", "TIME") for x in toks):
-        return True
-    return target.head.lower_ in _AT and (street_name(toks)
-                                          or any(x.ent_type_ in ("GPE", "LOC", "FAC") for x in toks))
-
-
-def _objects_of(sent: Any, verb: str) -> list[Any]:
-    """Direct objects of the question's verb in the sentence ("I play the *keyboard*")."""
-    out = []
-    for t in sent:
-        if t.lemma_.lower() == verb and t.pos_ == "VERB":
-            for child in t.children:
-                if child.dep_ in ("dobj", "attr", "pobj") or (child.dep_ == "prep" and list(child.children)):
-                    target = child if child.dep_ != "prep" else next(iter(child.children))
-                    if child.dep_ == "prep" and _where_or_when(target):
-                        continue  # "opened a bakery on Mill Lane", "seen in years": where or when, not what
-                    toks = [
-                        x for x in target.subtree if x.lower_ not in ("the", "a", "an", "my", "our", "your")
-                    ]
-                    if toks and len(toks) <= 5 and not pronominal(toks) and not nameless(toks):
-                        out.append(
-                            Span(" ".join(x.text for x in toks), "thing", 0.7, toks[0].i, toks[-1].i + 1)
-                        )
-    return out
 
 
 def phrase(asked: Asked, chosen: list[Candidate]) -> str:

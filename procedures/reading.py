@@ -42,7 +42,7 @@ from .graph_values import (
     ends_at_person,
     graph_candidates,
     names_someone,
-    of_category,
+    said_as,
     said_by_other_verb,
     slot_verbs,
     with_workplace,
@@ -280,7 +280,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         replies=replies_to(ctx, group, turns),
         residence=home, members=kinds,
         employer=employer,
-        source=had_from, loose={e.episode for e in loose})
+        source=had_from, loose={e.episode for e in loose}, now=latest and window is None)
     if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb
         turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event
     if verb and asked.kind in TYPED - {"number"}:  # "who looked after her hens": who *looks after* them
@@ -332,7 +332,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             return no_information(f"no {asked.head or asked.kind} of the kind asked is stated",
                                   result.evidence or turns[:5], trace)
         if result.trace.get("from_graph") and result.answer:
-            if asked.kind == "thing" and not of_category(result.answer, asked.head):
+            if asked.kind == "thing" and not said_as(asked.head, result.answer, " ".join(
+                    e.text for e in result.evidence[:1])):
                 return no_information(f"the edge's value is no {asked.head}", result.evidence or turns[:5],
                                       trace)
             if any(names_someone(ctx, asked, f) for f in facts if norm(f.object) == norm(result.answer)):
@@ -362,7 +363,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
                                   result.evidence or turns[:5], trace)
         if asked.kind not in TYPED or not slot or INFERENCE.search(question):
             # an untyped or open question is not read, nor one asking for a guess; a value is never a sentence
-            return sentence_for_value(q, result, trace, turns)
+            return sentence_for_value(q, result, trace, turns, state=latest or window is not None)
         return no_information(
             f"no {asked.kind} is supported by the evidence", result.evidence or turns[:5], trace
         )
@@ -395,6 +396,5 @@ def count_of_list(ctx: Context, q: Question, group: str, *, as_of: datetime | No
     listed = read(ctx, listing, group, mode="aggregation", as_of=as_of, result=result, predicate=predicate)
     if listed is None or listed.abstained or not listed.trace.get("listed"):
         return None
-    values = listed.trace["listed"]
-    return replace(listed, answer=f"{len(values)}: {listed.answer}",
-                   trace={**listed.trace, "asked": q.asked.to_trace(), "counted": values})
+    return replace(listed, answer=f"{len(listed.trace['listed'])}: {listed.answer}",
+                   trace={**listed.trace, "asked": q.asked.to_trace(), "counted": listed.trace["listed"]})

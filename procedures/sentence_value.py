@@ -29,23 +29,27 @@ def echoed(result: ProcedureResult) -> bool:
     """The procedure's answer is a whole sentence copied from a turn, not a value read out of one."""
     low = " ".join(result.answer.split()).lower()
     words = low.split()
+    last = result.answer.split()[-1:] or [""]
     sentence = len(words) >= 5 or (len(words) >= 3 and low[-1:] in ".!?") or (  # "also sad news."
-        len(words) == 2 and low[-1:] in ".!?" and bool({w.strip(".!?") for w in words} & _PRONOUNS)) or (
+        len(words) == 2 and low[-1:] in ".!?" and (bool({w.strip(".!?") for w in words} & _PRONOUNS)
+                                                   or last[0][:1].islower())) or (  # "Will do.", "Yes ma."
         len(words) == 1 and low[-1:] in ".!?" and any(  # "legend." opening a turn: the turn's first sentence
             " ".join(e.text.split()).lower().startswith(low) for e in result.evidence))
     return sentence and any(low in " ".join(e.text.split()).lower() for e in result.evidence)
 
 
 def sentence_for_value(q: Question, result: ProcedureResult, trace: dict[str, Any],
-                       turns: list[Evidence]) -> Reading | None:
+                       turns: list[Evidence], *, state: bool = False) -> Reading | None:
     """The procedure's answer stands (None), unless an amount was asked, or a thing of a category as it
-    is now, and the answer is a whole sentence copied from a turn that names none: a sentence that
-    scored well is no amount ("how much did she sell it for?" → "I sold it last week."), nor the
-    crumble someone prefers now ("No apology needed."), so the reader says it has none."""
+    is now or was then (``state``), and the answer is a whole sentence copied from a turn that names
+    none: a sentence that scored well is no amount ("how much did she sell it for?" → "I sold it last
+    week."), nor the crumble someone prefers now ("No apology needed."), nor the car she drove in 2022
+    ("Will do."), so the reader says it has none. For a state, saying the category is not naming one
+    ("did my first shift in charge of the unit")."""
     asked = q.asked
-    current = asked.kind == "thing" and bool(asked.head) and asked.recency and not asked.many
+    current = asked.kind == "thing" and bool(asked.head) and (asked.recency or state) and not asked.many
     if not (asked.head == "amount" or current) or asked.yesno or not echoed(result) \
-            or names_kind(result.answer, q):
+            or names_kind(result.answer, q, head_word=not current):
         return None
     return no_information(f"no {asked.head or asked.kind} is named in the evidence, only whole turns",
                           result.evidence or turns[:5], trace)
@@ -82,10 +86,11 @@ def asks_a_name(q: Question) -> bool:
     return asked.kind == "thing" and (asked.head in NAMED_HEADS or _NAME_ASKED.search(q.text) is not None)
 
 
-def names_kind(text: str, q: Question) -> bool:
+def names_kind(text: str, q: Question, *, head_word: bool = True) -> bool:
     """The text says a value of the asked kind, or the asked category ("the best *band* ever"): a
     turn that does may hold the answer in words the reader could not type, so it stands. When a
-    proper name is asked (`asks_a_name`), only a quoted title or a model number may be one.
+    proper name is asked (`asks_a_name`), only a quoted title or a model number may be one. Without
+    ``head_word``, the category said counts for nothing.
 
     >>> from planners.question import parse
     >>> names_kind("Honestly the best band I've seen in years.", parse("Which band did Bea see?"))
@@ -96,7 +101,7 @@ def names_kind(text: str, q: Question) -> bool:
     if asks_a_name(q):
         return _TITLED.search(text) is not None
     asked = q.asked
-    head = {asked.head, asked.head + "s"} - {"s"} if asked.kind == "thing" else set()
+    head = {asked.head, asked.head + "s"} - {"s"} if asked.kind == "thing" and head_word else set()
     return any(spans_of(sent, asked.kind, asked.head) or {t.lower_ for t in sent} & head
                for sent in parse(text).sents)
 

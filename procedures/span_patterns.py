@@ -124,6 +124,14 @@ def _object(tok: Any) -> bool:
                                                                          for c in tok.children))
 
 
+_MODEL_WORDS = frozenset("pro max plus mini ultra lite".split())
+
+
+def _model_part(t: Any) -> bool:
+    """A model's number or grade after its make ("13", "Pro"), not a count of what follows ("2 days")."""
+    return t.is_digit and t.head.i <= t.i or t.lower_ in _MODEL_WORDS
+
+
 def members_said(sent: Any, head: str) -> list[Span]:
     """Words of the head's category said without it ("me on *bass*", "learning *piano* now"), with
     the modifiers before them ("a *digital keyboard*") and a model after a make ("a *Honda Jazz*"); a
@@ -152,6 +160,8 @@ def members_said(sent: Any, head: str) -> list[Span]:
             # a make names its model after it: "a Nissan Leaf", "the Honda Jazz"
             end = t.head.i + 1 if t.dep_ == "compound" and t.head.i == t.i + 1 and t.head.pos_ == "PROPN" \
                 and t.head.text[:1].isupper() else t.i + 1
+            while end < sent.end and end - t.i <= 2 and _model_part(sent.doc[end]):
+                end += 1  # its model number: "her old iPhone 13", "a Peugeot 208" (not "the bike 2 days ago")
             # a sport done as the clause's verb says the doing itself: "I'm climbing more than ever"
             verb = doing and t.pos_ == "VERB"
             out.append(Span(sent.doc[start:end].text, "thing", 0.8, start, end, cued=verb))

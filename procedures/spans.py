@@ -102,7 +102,8 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
         given = _given_names(sent, [])
         return [s for s in given if s.start > sent.start  # "her name is pip", "she named it pickle"
                 and (sent.doc[s.start - 1].lemma_ == "be" or sent.doc[s.start - 1].lower_ in _NAMED_PRONOUNS)
-                and not of_a_person(sent.doc, s.start, heads)] + name_fragment(sent, heads)
+                and not of_a_person(sent.doc, s.start, heads) and not _of_a_pet(sent.doc, s.start, heads)] \
+            + name_fragment(sent, heads)
     names = entity_spans(sent, ("PERSON", "ORG", "GPE", "PRODUCT", "WORK_OF_ART", "NORP"), "name", 0.7)
     taken = {i for s in names for i in range(s.start, s.end)}
     for t in sent:  # "Biscuit (the old spaniel) is nine": the category in apposition names it, even first
@@ -115,6 +116,19 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
             names.append(Span(s.text, "name", 0.6, s.start, s.end))
     names = [s for s in names if not on_street(sent, s)]  # "a bakery on Mill Lane": where it is, not its name
     return names + _given_names(sent, names)
+
+
+def _of_a_pet(doc: Any, at: int, heads: frozenset[str] | set[str]) -> bool:
+    """The name given at ``at`` is a pet's, brought in before it in the turn, where another kind of
+    thing is asked: "found a stray pup and I called him Cawl" names no instrument."""
+    if heads & PET_WORDS:
+        return False
+    for t in reversed(doc[:at]):
+        if says((t,), heads):
+            return False
+        if t.lower_ in PET_WORDS:
+            return True
+    return False
 
 
 _NAMED_PRONOUNS = frozenset({"her", "him", "it", "them", "em", "'em"})

@@ -162,6 +162,8 @@ def given_up(sent: Any, token: Any) -> bool:
 
 
 _ASIDE = re.compile(r"\([^()]*\)")
+# a condition on the listener's wish offers, it does not suppose: "My bike is a Raleigh, if you want it"
+_POLITE_IF = re.compile(r"\bif\s+(?:you|u|ya)\s+(?:want|wanna|like|need|fancy|prefer)\b[^.;!?]*", re.I)
 
 
 def hypothetical(sent: Any, token: Any | None = None) -> bool:
@@ -174,9 +176,11 @@ def hypothetical(sent: Any, token: Any | None = None) -> bool:
     >>> doc = parse("My new obsession is Paper Lanterns — have you heard it?")
     >>> hypothetical(doc[:]), hypothetical(doc[:], doc[4]), hypothetical(doc[:], doc[9])
     (True, False, True)
+    >>> hypothetical(parse("My bike is a rusty Raleigh, if you want to borrow it.")[:])
+    False
     """
     text = sent.text
-    if bool(_HYPOTHETICAL.search(_ASIDE.sub(" ", text))):
+    if bool(_HYPOTHETICAL.search(_POLITE_IF.sub(" ", _ASIDE.sub(" ", text)))):
         return True
     if not text.rstrip().endswith("?"):
         return False
@@ -305,3 +309,65 @@ def past_state(token: Any) -> bool:
     if not progressive and (t.lemma_.lower() not in _STATIVE or t.tag_ != "VBD"):
         return False
     return not any(c.lower_ in ("still", "now") for c in t.children)
+
+
+# a change said as the old value and the new one: "switched from keyboard to bass", "moved from Leeds to
+# York"; "left Ryanair for Jet2", "traded the Corsa in for a Leaf", "swapped oat milk for cow's"
+_FROM_TO_VERBS = frozenset("switch change move transfer swap upgrade downgrade convert jump relocate go"
+                           .split())
+_FOR_VERBS = frozenset("trade swap exchange replace part-exchange".split())
+_LEFT_VERBS = frozenset("leave quit sell ditch dump exit".split())  # given up, for another or for none
+
+
+def _phrase_head(token: Any) -> Any:
+    """The noun a word is part of: "bass" in "bass guitar", "secondhand" in "a secondhand Leaf"."""
+    while token.dep_ in ("compound", "amod", "nmod", "nummod") and token.head is not token:
+        token = token.head
+    return token
+
+
+def _prep(verb: Any, words: tuple[str, ...], after: int) -> Any | None:
+    return next((c for c in verb.children if c.dep_ == "prep" and c.lower_ in words and c.i > after), None)
+
+
+def replaced(token: Any) -> bool:
+    """``token`` names the value a change gave up: what comes after "from" when the verb also says "to"
+    ("switched from keyboard to bass guitar"), the object given up for another ("traded the Corsa in
+    for a Leaf"), or one left ("left Ryanair for Jet2", "left Access Bank and joined Barclays").
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("I switched from keyboard to bass guitar.")
+    >>> replaced(doc[3]), replaced(doc[6])
+    (True, False)
+    >>> doc = parse("He left Ryanair for Jet2 in March.")
+    >>> replaced(doc[2]), replaced(doc[4])
+    (True, False)
+    """
+    head = _phrase_head(token)
+    gov = head.head
+    if head.dep_ in ("pobj", "pcomp") and gov.lower_ == "from" and gov.head.lemma_.lower() in _FROM_TO_VERBS:
+        return _prep(gov.head, ("to", "into"), head.i) is not None
+    if head.dep_ != "dobj":
+        return False
+    return gov.lemma_.lower() in _LEFT_VERBS or gov.lemma_.lower() in _FOR_VERBS and \
+        _prep(gov, ("for", "with"), head.i) is not None
+
+
+def replacing(token: Any) -> bool:
+    """``token`` names the value a change took up: the "to" of a "from … to" change, the "for" of an
+    object given up ("traded it in for a secondhand Nissan Leaf").
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("Traded it in for a secondhand Nissan Leaf.")
+    >>> replacing(doc[7]), replacing(doc[1])
+    (True, False)
+    """
+    head = _phrase_head(token)
+    gov = head.head
+    if head.dep_ not in ("pobj", "pcomp") or gov.dep_ != "prep":
+        return False
+    verb = gov.head
+    if gov.lower_ in ("to", "into") and verb.lemma_.lower() in _FROM_TO_VERBS:
+        return any(c.dep_ == "prep" and c.lower_ == "from" and c.i < gov.i for c in verb.children)
+    return gov.lower_ in ("for", "with") and verb.lemma_.lower() in _FOR_VERBS | _LEFT_VERBS and any(
+        c.dep_ == "dobj" and c.i < gov.i for c in verb.children)

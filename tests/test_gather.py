@@ -12,7 +12,8 @@ from reliability.common import ingested
 from planners.asked import asked_for
 from procedures.about import Subject, clause_about
 from procedures.gather import count_held, denied, ending, merge_variants, same_value
-from procedures.reader import Candidate, not_a_thing
+from procedures.reader import Candidate
+from procedures.span_objects import not_a_thing
 from procedures.spans import spans_of
 from tkg.memory import Memory
 from tkg.models import Evidence

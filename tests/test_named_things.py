@@ -15,9 +15,9 @@ from reliability.common import ingested
 
 from planners.asked import asked_for
 from planners.question import parse as parse_question
-from procedures.reader import _objects_of
 from procedures.result import ProcedureResult
 from procedures.sentence_value import sentence_for_value, title_answer
+from procedures.span_objects import objects_of
 from procedures.spans import spans_of
 from tkg.memory import Memory
 from tkg.models import Evidence
@@ -110,7 +110,7 @@ def test_a_street_after_a_preposition_is_a_place(text: str, kind: str, wanted: l
     ("I listen to Paper Lanterns all day.", "listen", ["Paper Lanterns"]),
 ])
 def test_a_verbs_object_is_not_its_time_or_place(text: str, verb: str, wanted: list[str]) -> None:
-    assert [s.text for s in _objects_of(next(parse(text).sents), verb)] == wanted
+    assert [s.text for s in objects_of(next(parse(text).sents), verb)] == wanted
 
 
 @pytest.mark.parametrize(("question", "sentence", "abstains"), [

@@ -14,7 +14,8 @@ import pytest
 
 from planners.asked import Asked
 from procedures.premise import GOING, _may_say_event, heading_to
-from procedures.reader import _objects_of, may_hold
+from procedures.reader import may_hold
+from procedures.span_objects import objects_of
 from procedures.span_words import NAMING, thing_words
 from procedures.spans import spans_of
 from tkg.nlp import _token_forms, lemma_forms, may_say, parse
@@ -58,7 +59,7 @@ def test_a_turn_turned_down_holds_no_thing(head: str, verb: str | None) -> None:
     asked = Asked(kind="thing", head=head)
     for text in TEXTS:
         found = [sp.text for sent in parse(text).sents for sp in spans_of(sent, "thing", head)]
-        found += [sp.text for sent in parse(text).sents for sp in (_objects_of(sent, verb) if verb else [])]
+        found += [sp.text for sent in parse(text).sents for sp in (objects_of(sent, verb) if verb else [])]
         if not may_hold(asked, text, verb):
             assert found == [], (head, verb, text, found)
 

@@ -16,7 +16,7 @@ from reliability.common import ingested
 
 from planners.question import parse as parse_question
 from procedures.about import Subject, clause_about, subject_of
-from procedures.reader import glued_cues
+from procedures.span_objects import glued_cues
 from procedures.spans import spans_of
 from procedures.transactions import party, sale_question, sales_in
 from tkg.memory import Memory

@@ -27,6 +27,18 @@ _KEYS = re.compile(
     r"(?:flat|place|house|apartment|home|condo|studio|room)\s+in\s+",
     re.I,
 )
+# "got the keys to the Bedminster flat", "first night in the new Leith place": the home named before its noun
+_KEYS_NAMED = re.compile(
+    r"\b(?:(?P<subj>I|[Ww]e)(?:'ve|\s+have|\s+just|\s+finally)*\s+)?(?:got|get|picked\s+up|collected|"
+    r"received)\s+(?:the|our|my)\s+keys\s+(?:to|for)\s+(?:the|our|my)\s+(?:new\s+)?(?=(?:[A-Z][\w\-]*\s+){1,3}"
+    r"(?:flat|place|house|apartment|home|condo|studio|bungalow|cottage)\b)",
+)
+# "first night in Meanwood!! boxes everywhere": a first night (or weekend) somewhere, in a turn about moving
+_FIRST_NIGHT = re.compile(
+    _LEAD + r"(?i:(?:my\s+|our\s+)?(?:very\s+)?first\s+(?:night|nights|weekend|morning|evening)\s+"
+    r"(?:alone\s+|properly\s+)?in\s+(?:the\s+new\s+(?:flat|place|house|home|apartment)\s+in\s+)?)(?=[A-Z])"
+)
+_MOVING = re.compile(r"\b(?:boxes|unpack\w*|moved|moving|keys|new\s+(?:flat|place|house|home))\b", re.I)
 # "since June", "since 2021", "since the move": long enough to be living there, unlike "since Tuesday"
 _LONG_AGO = (
     r"(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|"
@@ -114,10 +126,11 @@ _THIRD_PERSON = re.compile(r"\b(?:she|he|her|his|him|they|their|them)\b", re.I)
 _FIRST_AT = re.compile(
     _LEAD + r"(?i:(?:my\s+)?(?:very\s+)?first\s+(?:shift|day|week|month|rota)\s+(?:at|with))\s+"
 )
-# "her name is kopi", "his name's Bruno", "she's called Miso"
+# "her name is kopi", "his name's Bruno", "she's called Miso"; "I called him Migas" (who names it has it)
 _PRONOUN_NAME = re.compile(
-    r"\b(?:(?i:his|her|its|their)\s+names?(?:'s|\s+is|\s+was)|(?i:she|he|it)(?:'s|\s+is)\s+(?:called|named))"
-    r"\s+(?P<name>[A-Za-z][\w\-]*)\b"
+    r"\b(?:(?i:his|her|its|their)\s+names?(?:'s|\s+is|\s+was)|(?i:she|he|it)(?:'s|\s+is)\s+(?:called|named)"
+    r"|(?P<namer>\b(?:I|[Ww]e)(?:'ve)?\s+(?:called|named)\s+(?:him|her|it))"
+    r")\s+(?P<name>[A-Za-z][\w\-]*)\b"
 )
 # "I'm seeing someone. Her name is Clara": the name is the partner's
 _SEEING = re.compile(
@@ -148,8 +161,8 @@ _OWN_PET = re.compile(
 @lru_cache(maxsize=16)
 def _pet_rx(pet_nouns: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     noun = re.compile(r"\b(?:" + pet_nouns + r")(?![\w\-])", re.I)
-    appos = re.compile(r"(?P<name>" + NAME + r")\s*,\s*(?:a|an|my|our)\s+(?:[\w\-]+\s+){0,2}?(?:" + pet_nouns
-                       + r")(?![\w\-])")
+    appos = re.compile(r"(?P<name>" + NAME + r")\s*,\s*(?:a|an|my|our)\s+(?:[\w\-]+\s+){0,2}?(?i:" + pet_nouns
+                       + r")(?![\w\-])")  # "Kiwi, a Vizsla": a breed may be written with its capital
     # "She's a scruffy terrier called Pastel" (the pet was got earlier in the turn)
     # "our new puppy is a beagle called Dot": the pet noun says the kind, a breed word may stand for it
     pron = re.compile(r"\b(?:(?:[Ss]he|[Hh]e|[Ii]t)(?:'s|\s+is)\s+(?:a|an)\s+(?:[\w\-]+\s+){0,2}?(?:"
@@ -171,6 +184,18 @@ def home_and_work_hits(sent: Sentence) -> list[Hit]:
             for obj in take_objects(sent, m.end(), reg.get("lives_in")):
                 out.append(Hit(sent.speaker, "lives_in", obj, confidence=CONF_FIRST - 0.1, anchor=m.end(),
                                indirect=True))
+    for m in _KEYS_NAMED.finditer(sent.text) if "keys" in sent.text.lower() and "lives_in" in reg else ():
+        if m.group("subj") is None and m.start() > 0 and not re.match(_LEAD + r"$", sent.text[: m.start()]):
+            continue  # someone else's keys
+        name = _before_home(sent.text[m.end():])
+        if name and is_name(name):
+            out.append(Hit(sent.speaker, "lives_in", name, confidence=CONF_FIRST - 0.1, anchor=m.end(),
+                           indirect=True))
+    first_night = _FIRST_NIGHT.match(sent.text) if "first" in sent.text.lower() else None
+    if first_night and "lives_in" in reg and not sent.question and _MOVING.search(sent.turn or sent.text):
+        for obj in take_objects(sent, first_night.end(), reg.get("lives_in"), allow_list=False):
+            out.append(Hit(sent.speaker, "lives_in", obj, confidence=CONF_LOOSE, anchor=first_night.end(),
+                           indirect=True))
     low = sent.text.lower()
     if "lives_in" in reg and any(k in low for k in _HOME_WORDS):
         for m in _HOME_IN.finditer(sent.text):
@@ -219,6 +244,17 @@ def home_and_work_hits(sent: Sentence) -> list[Hit]:
     return out
 
 
+def _before_home(text: str) -> str:
+    """The capitalised words that open ``text`` up to its home noun ("Bedminster" of "Bedminster flat
+    on Saturday")."""
+    words = []
+    for w in text.split():
+        if not w[:1].isupper():
+            break
+        words.append(w)
+    return clean_name(" ".join(words))
+
+
 def pet_name_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
     """"adopted a cat!! her name is kopi" and "a new companion: Maisie, a rescue lurcher" -> has_pet;
     "I'm seeing someone. Her name is Nerys" -> partner_of.
@@ -244,7 +280,7 @@ def pet_name_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
         pets = list(noun_rx.finditer(before))
         if not pets or _PERSON_WORDS.search(before, pets[-1].end()):
             continue
-        if not _OWN_PET.search(before):
+        if not _OWN_PET.search(before) and not m.groupdict().get("namer"):
             continue  # "My niece got a hamster and her name is Pip": not the speaker's pet
         name = clean_name(m.group("name"))
         low = name.lower()
@@ -258,7 +294,8 @@ def pet_name_hits(sent: Sentence, comp: Compiled) -> list[Hit]:
             continue
         out.append(Hit(sent.speaker, "has_pet", name[0].upper() + name[1:], confidence=CONF_FIRST - 0.1,
                        anchor=m.end()))
-    if _FIRST_PERSON.search(sent.text) and _GOT_CUE.search(sent.text):
+    # "we have a kitten now. Pesto, a Ragdoll, …": the pet was got in the sentence before
+    if _FIRST_PERSON.search(sent.text) and _GOT_CUE.search(sent.text) or _OWN_PET.search(sent.before):
         for m in appos_rx.finditer(sent.text):
             name = clean_name(m.group("name"))
             if is_name(name):

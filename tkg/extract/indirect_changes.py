@@ -31,11 +31,13 @@ _JOB_AS = re.compile(
     r"joined|hired)\b[^.;:!?]{0,60}?\b(?:job|position|role|post|offer|on|me)?\b[^.;:!?]{0,60}?,?\s+"
     r"as\s+(?:a|an)\s+(?P<title>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})"
 )
-# "I traded in my Civic for a used Honda Odyssey", "swapped the old van for an e-bike": the new one is theirs
+# "I traded in my Civic for a used Honda Odyssey", "swapped the old van for an e-bike": the new one is theirs;
+# texting leaves the "I" out at a sentence's start ("Traded it in for a secondhand Nissan Leaf")
 _TRADED = re.compile(
-    r"\b(?P<poss0>I|we)(?:'ve|\s+have|\s+just|\s+finally)*\s+(?:traded|swapped|exchanged|part-exchanged)\s+"
-    r"(?:in\s+)?(?:my|our|the)\s+[^.;:!?]{1,40}?\s+for\s+(?:a|an|the|my)\s+(?:(?:used|new|second-hand|secondhand|"
-    r"brand\s+new|old)\s+)?(?=\S)"
+    r"(?:\b(?P<poss0>I|we)(?:'ve|\s+have|\s+just|\s+finally)*\s+|^\s*(?:(?i:so|then|and|finally)\s+)?)"
+    r"(?i:traded|swapped|exchanged|part-exchanged)\s+"
+    r"(?:in\s+)?(?:(?:my|our|the)\s+[^.;:!?]{1,40}?|it|her|him)\s+(?:in\s+)?for\s+(?:a|an|the|my)\s+(?:(?:used|new|second-hand|secondhand|"
+    r"brand\s+new|old|little|tiny|shiny)\s+)?(?=\S)"
 )
 _MODALISH = re.compile(r"\b(?:would|could|might|if|want|hope|wish|maybe)\b", re.I)
 # "congrats on the promotion to sous chef", "my promotion to head nurse came through"
