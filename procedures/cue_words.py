@@ -25,7 +25,7 @@ _ORIGIN = re.compile(r"\bfrom\W*$", re.I)
 KIND_CUES: dict[str, set[str]] = {kind: {stem(w) for w in words.split()} for kind, words in {
     "number": "old age turn turned birthday year years",
     "status": "married engaged wedding dating together proposed split single",
-    "role": "job work title promoted promotion hired role position congrats congratulations",
+    "role": "job work title promoted promotion hired role position",
     "place": "live living moved move moving unpacked settled",
     "organisation": "job work working started hired joined shift",
 }.items()}
