@@ -77,17 +77,19 @@ def graph_candidates(
         ev = by_fact.get(f.uuid) or next(
             (e for e in evidence if f.episodes and e.episode == f.episodes[0]), None
         )
-        if asked.kind == "thing" and not said_as(asked.head, f.object, ev.text if ev is not None else ""):
-            continue  # "what does she ride": "owns bass" is no vehicle, "owns cat flap" no bike
+        if asked.kind == "thing" and not said_as(asked.head, f.object, ev.text if ev is not None else "",
+                                                 now=open_only and not asked.many):
+            continue  # "what does she ride": "owns bass" is no vehicle; "what bike now": "owns cat flap" none
         if ev is not None:
             out.append(Candidate(widened(asked, f.object, ev.text), 2.5, f.valid_at, ev, "graph"))
     return out
 
 
-def said_as(head: str, value: str, text: str) -> bool:
-    """An edge's object answers "what <head>": it is of the head's category (`of_category`), and
-    where the category's members are not known, the value or its turn says the head ("the Brompton
-    arrived! … so, new bike"): "bought a cat flap" is no bike.
+def said_as(head: str, value: str, text: str, *, now: bool = True) -> bool:
+    """An edge's object answers "what <head>": it is of the head's category (`of_category`), and,
+    asked ``now``, where the category's members are not known, the value or its turn says the head
+    ("the Brompton arrived! … so, new bike"): "bought a cat flap" is no bike. (A past or a single
+    fact keeps an edge of any thing: "what recognition did she get" may be answered by what she got.)
 
     >>> said_as("bike", "cat flap", "I've bought a cat flap. Migas-ready.")
     False
@@ -96,6 +98,8 @@ def said_as(head: str, value: str, text: str) -> bool:
     """
     if not of_category(value, head):
         return False
+    if not now:
+        return True
     if not head or head in SPAN_MEMBERS or head in OPEN_MEMBERS or head in NAMED_HEADS:
         return True
     return may_say(f"{value} {text}", thing_words(head))

@@ -333,7 +333,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
                                   result.evidence or turns[:5], trace)
         if result.trace.get("from_graph") and result.answer:
             if asked.kind == "thing" and not said_as(asked.head, result.answer, " ".join(
-                    e.text for e in result.evidence[:1])):
+                    e.text for e in result.evidence[:1]), now=latest and window is None):
                 return no_information(f"the edge's value is no {asked.head}", result.evidence or turns[:5],
                                       trace)
             if any(names_someone(ctx, asked, f) for f in facts if norm(f.object) == norm(result.answer)):
@@ -363,7 +363,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
                                   result.evidence or turns[:5], trace)
         if asked.kind not in TYPED or not slot or INFERENCE.search(question):
             # an untyped or open question is not read, nor one asking for a guess; a value is never a sentence
-            return sentence_for_value(q, result, trace, turns, state=latest or window is not None)
+            return sentence_for_value(q, result, trace, turns, state=latest and window is None)
         return no_information(
             f"no {asked.kind} is supported by the evidence", result.evidence or turns[:5], trace
         )

@@ -41,11 +41,11 @@ def echoed(result: ProcedureResult) -> bool:
 def sentence_for_value(q: Question, result: ProcedureResult, trace: dict[str, Any],
                        turns: list[Evidence], *, state: bool = False) -> Reading | None:
     """The procedure's answer stands (None), unless an amount was asked, or a thing of a category as it
-    is now or was then (``state``), and the answer is a whole sentence copied from a turn that names
-    none: a sentence that scored well is no amount ("how much did she sell it for?" → "I sold it last
-    week."), nor the crumble someone prefers now ("No apology needed."), nor the car she drove in 2022
-    ("Will do."), so the reader says it has none. For a state, saying the category is not naming one
-    ("did my first shift in charge of the unit")."""
+    is now (asked "now", or ``state``: a current value asked without the word), and the answer is a
+    whole sentence copied from a turn that names none: a sentence that scored well is no amount ("how
+    much did she sell it for?" → "I sold it last week."), nor the crumble someone prefers now ("No
+    apology needed."), nor the car she drives ("Will do."), so the reader says it has none. Asked now,
+    saying the category is not naming one ("did my first shift in charge of the unit")."""
     asked = q.asked
     current = asked.kind == "thing" and bool(asked.head) and (asked.recency or state) and not asked.many
     if not (asked.head == "amount" or current) or asked.yesno or not echoed(result) \
