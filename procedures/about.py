@@ -174,7 +174,9 @@ def clause_subject(token: Any) -> Any | None:
         if said is not None:
             return said[0]
         if t.pos_ in ("VERB", "AUX") or t.dep_ == "ROOT":
-            subj = next((c for c in t.children if c.dep_ in _SUBJ_DEPS), None)
+            # of several, a name or a pronoun: "Liam's home loads now bc *he* left Ryanair" hangs both
+            subj = max((c for c in t.children if c.dep_ in _SUBJ_DEPS),
+                       key=lambda c: (c.pos_ in ("PRON", "PROPN"), -c.i), default=None)
             if subj is not None:  # "I don switch": a dialect's auxiliary the tagger took for the subject
                 return next((c for c in subj.children if c.dep_ == "nsubj" and c.pos_ == "PRON"), subj)
             if fronted(t):

@@ -116,6 +116,13 @@ _BODIES = INSTITUTIONS | frozenset("trust rescue shelter sanctuary kennels socie
 _PARTNER_CUES = frozenset({"partner", "girlfriend", "boyfriend", "dating", "seeing"})
 
 
+def _tag(rest: list[Any]) -> bool:
+    """The next sentence is a verbless tag that says whose someone is: "my baby bro!!", "our Nan x"."""
+    words = [t for t in rest[0] if t.is_alpha] if rest else []
+    return 0 < len(words) <= 4 and words[0].lower_ in ("my", "our") and not any(
+        t.pos_ in ("VERB", "AUX") for t in rest[0])
+
+
 def may_hold(asked: Asked, text: str, verb: str | None) -> bool:
     """Whether ``text`` may hold a span of the asked kind: a thing's needs one of a few words (its
     head, a member of its category, a naming word; or ``verb``, whose objects are read too), so a
@@ -204,6 +211,8 @@ def candidates(
             told_after = cue_at[k + 1][:1] if any(t.like_num or ":" in t.text for t in sent) and not any(
                 t.pos_ in ("VERB", "AUX") for t in sent) else []
             near_cues = at + [i - 4 for i in last_cues[-1:]] + [i + 4 for i in told_after]
+            # "Liam did his first flight yday. my baby bro!!": the tag after says who its subject is
+            tagged = asked.kind == "person" and bool(cue_at[k + 1]) and _tag(sents[k + 1 :])
             told = f"{sent.text} {sents[k + 1].text}" if told_after else sent.text  # what says the value
             if sent.start == 0 and asked_first:  # the answer to the turn before: its cue words count, as
                 near_cues += [sent.start - 1, sent.end]  # if said at either end of the sentence
@@ -259,7 +268,8 @@ def candidates(
                         asked.kind == "thing" and not_a_thing(doc[sp.start : sp.end], asked.head,
                                                               listing=asked.many)):
                     continue
-                vouched = sp.start in had_from or romance and introduced(doc, sp.start)  # by the sentence
+                vouched = sp.start in had_from or romance and introduced(doc, sp.start) or (  # the sentence
+                    tagged and doc[sp.end - 1].dep_ in ("nsubj", "nsubjpass"))
                 swapped = asked.kind in _STATE_KINDS and replacing(doc[sp.end - 1])  # "…in for a Leaf"
                 gap = 0 if sp.cued or vouched or swapped else min(
                     (max(sp.start - i, i - sp.end + 1, 0) for i in near_cues), default=None)

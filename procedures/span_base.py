@@ -182,13 +182,23 @@ def street_name(tokens: Any) -> bool:
     return len(toks) > 1 and toks[-1].lower_ in STREET_WORDS
 
 
+def _wordish(text: str) -> bool:
+    """A word, or a brand's name with a number after its letters ("Jet2", "O2"), not a model ("A54").
+
+    >>> [_wordish(w) for w in ("Leeds", "Jet2", "A54", "4x4")]
+    [True, True, False, False]
+    """
+    return text.isalpha() or text.isalnum() and len(text) >= 2 and text[:2].isalpha() or text[:1].isalpha() \
+        and text[1:].isdigit() and len(text) == 2
+
+
 def proper_runs(sent: Any) -> list[Span]:
     """Runs of capitalised words that are not sentence-initial function words (names of things)."""
     out, run = [], []
     for t in list(sent) + [None]:
         shouting = t is not None and t.is_upper and len(t.text) > 1 and not t.ent_type_
         initial = t is not None and t.i == sent.start and (t.is_stop or is_common_word(t.text))
-        if t is not None and t.text[:1].isupper() and t.is_alpha and not initial and not shouting \
+        if t is not None and t.text[:1].isupper() and _wordish(t.text) and not initial and not shouting \
                 and t.lower_ not in ("i", "im", "i'm") and t.pos_ in ("PROPN", "NOUN", "ADJ"):
             run.append(t)
             continue

@@ -14,9 +14,10 @@ from reliability.common import ingested
 
 from planners.asked import asked_for
 from planners.question import parse as parse_question
-from procedures.about import Subject, clause_about
+from procedures.about import Subject, clause_about, clause_subject
 from procedures.result import ProcedureResult
 from procedures.sentence_value import echoed, names_kind, sentence_for_value
+from procedures.span_base import proper_runs
 from procedures.span_objects import site_of_object
 from procedures.spans import spans_of
 from procedures.stated import hypothetical, replaced, replacing
@@ -53,6 +54,11 @@ def test_a_trade_in_a_home_by_its_keys_and_a_pet_named_by_its_breed(rt: tuple[Me
     assert m.ask("What car does Rhian drive now?", group=group).answer == "Fiat Panda"
     assert m.ask("Where does Rhian live now?", group=group).answer == "Roath"
     assert m.ask("Which dog lives with Rhian now?", group=group).answer == "Cawl"
+
+
+def test_a_tag_after_a_sentence_says_whose_its_subject_is(rt: tuple[Memory, str]) -> None:
+    m, group = rt  # "Gethin did his first shift as a paramedic yday. my little bro!!"
+    assert m.ask("What is the name of Rhian's brother?", group=group).answer == "Gethin"
 
 
 def test_a_thing_owned_answers_no_question_of_another_kind(rt: tuple[Memory, str]) -> None:
@@ -170,3 +176,16 @@ def test_a_workplace_left_and_one_joined_at_a_site() -> None:
 def test_a_relative_named_in_the_question_is_whose_not_what() -> None:
     named = asked_for("Where does Ana's cousin Bisi work now?")
     assert (named.kind, named.head) == ("organisation", "")  # an employer's cue words, not a cousin's
+
+
+def test_the_nearest_of_two_subjects_the_tagger_gave_a_verb() -> None:
+    doc = parse("he met Dai last wk too, Dai's home loads now bc he left Monzo for Starling, he's in Leeds")
+    starling = next(t for t in doc if t.text == "Starling")
+    assert clause_subject(starling).lower_ == "he"
+
+
+def test_a_brand_with_a_number_is_a_name_and_a_tag_says_whose() -> None:
+    sent = parse("He left Jetstar for Jet2 in March.")[:]
+    assert "Jet2" in [sp.text for sp in proper_runs(sent)]
+    assert not [sp for sp in proper_runs(parse("I got the A54 in March.")[:]) if sp.text == "A54"]
+    assert ("Ana", "sibling_of", "Dai") in [f[:3] for f in _facts("Dai is my bro, he flies for Jet2")]

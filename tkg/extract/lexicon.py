@@ -218,6 +218,7 @@ CANONICAL_KIN = {
     "kids": "children",
     "kid": "child",
     "sis": "sister",
+    "bro": "brother",
     "hubby": "husband",
     "wifey": "wife",
     "bf": "boyfriend",
