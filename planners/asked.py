@@ -58,7 +58,7 @@ _HEADS: dict[str, tuple[str, ...]] = {
         "auntie", "stepson", "stepdaughter", "stepmother", "stepfather", "stepbrother", "stepsister",
         "godson", "goddaughter", "godmother", "godfather", "sister-in-law", "brother-in-law",
         "mother-in-law", "father-in-law", "son-in-law", "daughter-in-law", "sibling", "twin", "parent",
-        "mam", "mama", "papa", "granny", "grandad", "granddad",
+        "mam", "mama", "papa", "granny", "grandad", "granddad", "bro", "sis",
         # the family words English chats borrow ("tell Appa", "my lola", "Oma's garden")
         "amma", "appa", "ammi", "abba", "nani", "dadi", "lola", "lolo", "tita", "tito", "oma", "opa",
         "nonna", "nonno", "abuela", "abuelo", "babcia",

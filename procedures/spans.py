@@ -316,6 +316,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         lower = [titled(sent, t) for t in sent
                  if t.i not in taken and t.is_lower and t.is_alpha and len(t.text) > 2 and not t.is_stop
                  and t.pos_ in ("PROPN", "NOUN", "ADJ", "X") and not _ordinary(t) and t.lower_ not in TITLES
+                 and kind_of_noun(t.lower_) != "person"  # "tell ur bro congrats": a kin word, no name
                  and not any(c.dep_ == "poss" for c in t.children)]  # "my sister's boulangerie": hers, no one
         named = [p for p in people if not (is_place_name(p.text) and after_locative(sent, p.start))
                  and not on_street(sent, p)]

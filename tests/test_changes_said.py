@@ -189,3 +189,8 @@ def test_a_brand_with_a_number_is_a_name_and_a_tag_says_whose() -> None:
     assert "Jet2" in [sp.text for sp in proper_runs(sent)]
     assert not [sp for sp in proper_runs(parse("I got the A54 in March.")[:]) if sp.text == "A54"]
     assert ("Ana", "sibling_of", "Dai") in [f[:3] for f in _facts("Dai is my bro, he flies for Jet2")]
+
+
+def test_a_kin_word_is_no_name() -> None:
+    assert not spans_of(parse("no way, tell ur bro congrats.")[:], "person", "sister")
+    assert asked_for("Who is Ana's bro?").kind == "person"
