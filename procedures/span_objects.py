@@ -1,6 +1,7 @@
 """Spans read off a sentence's structure rather than typed by `procedures.spans`: the objects of the
-question's verb ("I play the *keyboard*"), cue words the tokenizer split ("10K"), and the test for a
-span that names no thing ("a lovely old instrument"). Used by `procedures.reader`.
+question's verb ("I play the *keyboard*"), cue words the tokenizer split ("10K"), the test for a span
+that names no thing ("a lovely old instrument", "the keys to the flat"), and the place a workplace is
+named at ("joined Barclays at *Canary Wharf*"). Used by `procedures.reader`.
 """
 
 from __future__ import annotations
