@@ -73,14 +73,16 @@ _HEADS: dict[str, tuple[str, ...]] = {
 _MONEY_HEADS = frozenset({"salary", "price", "rent"})  # number heads answered by a sum of money
 RACE_TIME = "race time"  # the head of a question about a race result (`_RACE_TIME_Q`)
 _HEAD_KIND = {noun: kind for kind, nouns in _HEADS.items() for noun in nouns}
+# the species a pet is named with ("a retired greyhound. Nimbus.", "a kitten called biscuit")
+DOG_WORDS = frozenset("""dog puppy pup mutt beagle bulldog collie corgi dachshund greyhound husky labrador
+    lurcher poodle pug retriever shepherd spaniel terrier whippet vizsla staffie staffy cockapoo
+    cavapoo labradoodle goldendoodle rottweiler doberman dalmatian westie bichon alsatian weimaraner
+    samoyed akita malamute pomeranian yorkie frenchie""".split())
+CAT_WORDS = frozenset("cat kitten kitty tabby ragdoll sphynx moggy moggie".split())
 # animal words: a pet's kind in a question, and what names a pet in a turn ("meet Biscuit, our puppy")
-ANIMALS = frozenset(
-    """dog cat puppy pup kitten kitty horse pony rabbit bunny hamster parrot budgie bird fish tortoise
-    turtle snake lizard gecko hen chicken ferret greyhound labrador retriever terrier spaniel poodle
-    collie beagle bulldog dachshund husky mutt whippet lurcher pug corgi shepherd tabby goldfish
-    guinea vizsla staffie staffy cockapoo cavapoo labradoodle goldendoodle rottweiler doberman
-    dalmatian westie bichon alsatian weimaraner samoyed akita malamute pomeranian yorkie frenchie
-    ragdoll sphynx moggy moggie""".split()
+ANIMALS = DOG_WORDS | CAT_WORDS | frozenset(
+    """horse pony rabbit bunny hamster parrot budgie bird fish tortoise turtle snake lizard gecko hen
+    chicken ferret goldfish guinea""".split()
 )
 _FILLERS = frozenset("kind type sort name names of the a an his her their its my your current new latest "
                      "favourite favorite first last old main exact full most recent newest previous".split())

@@ -24,7 +24,7 @@ from planners.question import Question
 from tkg.text import stem
 from tkg.words import is_place_name
 
-from .span_base import copular_s
+from .span_base import copular_s, modified
 
 FIRST = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b", re.I)
 SECOND = re.compile(r"\b(?:you|you're|youre|you've|your|yours|yourself|u|ur)\b", re.I)
@@ -281,14 +281,6 @@ def _done_to(s: Subject, token: Any, relation: frozenset[str], *, said_by: bool,
 _SELF_NOUNS = frozenset("life obsession favourite favorite fave fav addiction passion weakness jam".split())
 
 
-def _modified(token: Any, *also: str) -> Any:
-    """The word a modifier (adjective, compound, number, and the ``also`` relations) is part of."""
-    head = token
-    while (head.dep_ in ("amod", "compound", "nummod") or head.dep_ in also) and head.head.i != head.i:
-        head = head.head
-    return head
-
-
 _INVERTED = frozenset("so because cause cos and but".split())
 
 
@@ -311,7 +303,7 @@ def _dropped_i(token: Any) -> bool:
     """The token's clause is a sentence's main verb told without a subject, done or going on
     ("Accepted an offer…", "moving to leeds"), or a sentence with no verb ("fully qualified
     electrician since october"): in a turn, the speaker's own."""
-    head = _modified(token, "advmod")  # "fully" in "fully qualified electrician": the noun it is part of
+    head = modified(token, "advmod")  # "fully" in "fully qualified electrician": the noun it is part of
     if head.dep_ == "ROOT" and head.pos_ in ("NOUN", "PROPN"):  # no verb: "electrician since october"
         return not any(t.pos_ in ("VERB", "AUX", "INTJ") for t in head.sent)  # nor a greeting: "Hey Nate!"
     verb = token
@@ -347,7 +339,7 @@ def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, .
         return 0.9
     if done == "pronoun":  # "Sam proposed to her" right after the subject was named
         return fallback
-    head = _modified(token)  # "electric" in "an electric scooter": the noun it modifies
+    head = modified(token)  # "electric" in "an electric scooter": the noun it modifies
     given = next((c for c in head.head.children if c.dep_ == "dative"), None) if head.dep_ == "dobj" else None
     if given is not None and _refers_to(s, given, said_by=said_by, listener_ok=listener_ok):
         return 0.9  # "my dad got me an electric scooter": the one given it has it

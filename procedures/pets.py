@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from planners.asked import ANIMALS
+from planners.asked import ANIMALS, CAT_WORDS, DOG_WORDS
 from tkg.models import Evidence
 from tkg.words import is_place_name
 
@@ -51,12 +51,6 @@ _NAME = re.compile(r"\b[A-Z][a-z]{2,}\b")
 _REPLIES = frozenset("""yes yeah yep yup nope nah okay anyway anyways sure thanks cheers wow right well
     fine true exactly honestly seriously definitely absolutely totally agreed welcome sorry hello hey
     bye""".split())
-# the species a pet is named with ("a retired greyhound. Nimbus.", "a kitten called biscuit")
-_DOG_WORDS = frozenset("""dog puppy pup mutt beagle bulldog collie corgi dachshund greyhound husky labrador
-    lurcher poodle pug retriever shepherd spaniel terrier whippet vizsla staffie staffy cockapoo
-    cavapoo labradoodle goldendoodle rottweiler doberman dalmatian westie bichon alsatian weimaraner
-    samoyed akita malamute pomeranian yorkie frenchie""".split())
-_CAT_WORDS = frozenset("cat kitten kitty tabby ragdoll sphynx moggy moggie".split())
 # a name given in small letters ("we got a dog. rescue collie cross. called pilot"), or given alone
 # right after the sentence that got the pet ("dev got a cat. pickle.", "adopted a greyhound. Nimbus.")
 _CALLED = re.compile(r"\b(?:called|named)\s+([a-z]{3,})\b|[.!?]\s+([A-Za-z]{3,})\s*(?:[.!?]|$)")
@@ -134,8 +128,8 @@ def infer_pets(turns: Sequence[tuple[str, str]], speakers: Sequence[str]) -> lis
                 small_by.setdefault(given, Counter())[speaker] += 3  # who names it has it
                 told_words = set(_SMALL.findall(window.lower()))
                 small_kinds.setdefault(given, Counter()).update(
-                    {"cat": len(_CAT.findall(window)) + 2 * bool(told_words & _CAT_WORDS),
-                     "dog": len(_DOG.findall(window)) + 2 * bool(told_words & _DOG_WORDS)})
+                    {"cat": len(_CAT.findall(window)) + 2 * bool(told_words & CAT_WORDS),
+                     "dog": len(_DOG.findall(window)) + 2 * bool(told_words & DOG_WORDS)})
         for m in _NAME.finditer(text):
             name = m.group(0)
             if name.lower() in said or name.lower() in ANIMALS or _PET.fullmatch(name):

@@ -58,6 +58,15 @@ def copular_s(noun: Any) -> tuple[Any, int] | None:
     return None
 
 
+def modified(token: Any, *also: str) -> Any:
+    """The word a modifier (adjective, compound, number, and the ``also`` relations) is part of:
+    "bass" in "bass guitar", "secondhand" in "a secondhand Leaf"."""
+    head = token
+    while (head.dep_ in ("amod", "compound", "nummod") or head.dep_ in also) and head.head.i != head.i:
+        head = head.head
+    return head
+
+
 def _wordlike(tok: Any) -> bool:
     """A word, a number, or letters with digits in a name ("Jet2", "B52s"); not punctuation or emoji."""
     return bool(tok.is_alpha or tok.like_num or tok.text.isalnum() and any(c.isalpha() for c in tok.text))
@@ -188,8 +197,12 @@ def _wordish(text: str) -> bool:
     >>> [_wordish(w) for w in ("Leeds", "Jet2", "A54", "4x4")]
     [True, True, False, False]
     """
-    return text.isalpha() or text.isalnum() and len(text) >= 2 and text[:2].isalpha() or text[:1].isalpha() \
-        and text[1:].isdigit() and len(text) == 2
+    if text.isalpha():
+        return True
+    if not text.isalnum() or len(text) < 2:
+        return False
+    # letters, then digits: two letters at least ("Jet2"), or one and one digit ("O2")
+    return text[:2].isalpha() or len(text) == 2 and text[0].isalpha() and text[1].isdigit()
 
 
 def proper_runs(sent: Any) -> list[Span]:

@@ -15,6 +15,8 @@ from tkg.models import Evidence
 from tkg.text import any_of, split_sentences
 from tkg.timeparse import find_times
 
+from .span_base import modified
+
 _NEGATION = any_of("not|never|no longer|didn'?t|don'?t|doesn'?t|won'?t|isn'?t|wasn'?t|aren'?t|can'?t|"
                    "couldn'?t|haven'?t|hasn'?t|nope|fell through|called off|cancel+ed")
 _HYPOTHETICAL = any_of("if|would|might|maybe|perhaps|someday|one day|thinking (?:of|about)|considering|"
@@ -319,13 +321,6 @@ _FOR_VERBS = frozenset("trade swap exchange replace part-exchange".split())
 _LEFT_VERBS = frozenset("leave quit sell ditch dump exit".split())  # given up, for another or for none
 
 
-def _phrase_head(token: Any) -> Any:
-    """The noun a word is part of: "bass" in "bass guitar", "secondhand" in "a secondhand Leaf"."""
-    while token.dep_ in ("compound", "amod", "nmod", "nummod") and token.head is not token:
-        token = token.head
-    return token
-
-
 def _prep(verb: Any, words: tuple[str, ...], after: int) -> Any | None:
     return next((c for c in verb.children if c.dep_ == "prep" and c.lower_ in words and c.i > after), None)
 
@@ -343,7 +338,7 @@ def replaced(token: Any) -> bool:
     >>> replaced(doc[2]), replaced(doc[4])
     (True, False)
     """
-    head = _phrase_head(token)
+    head = modified(token, "nmod")
     gov = head.head
     if head.dep_ in ("pobj", "pcomp") and gov.lower_ == "from" and gov.head.lemma_.lower() in _FROM_TO_VERBS:
         return _prep(gov.head, ("to", "into"), head.i) is not None
@@ -362,7 +357,7 @@ def replacing(token: Any) -> bool:
     >>> replacing(doc[7]), replacing(doc[1])
     (True, False)
     """
-    head = _phrase_head(token)
+    head = modified(token, "nmod")
     gov = head.head
     if head.dep_ not in ("pobj", "pcomp") or gov.dep_ != "prep":
         return False
