@@ -15,13 +15,19 @@ import os
 import signal
 import subprocess
 import sys
+import threading
+import uuid
 from pathlib import Path
 
 import pytest
 from reliability.common import memory, shared_embedder, store_url
 from reliability.threads import TURNS, WRITERS, run_and_check, same_turns_twice
+from store_builders import add_entity, create_entity
 
+from tkg.cypher import load_query, split_statements
 from tkg.memory import Memory
+from tkg.models import stable_uuid
+from tkg.stores import GraphStore
 
 ROOT = Path(__file__).resolve().parent.parent
 ROUNDS = 2  # the Kuzu scenario twice in one child: a race that shows one run in two is then seldom missed
@@ -62,3 +68,28 @@ def test_the_same_turns_ingested_twice_at_once_are_stored_once(tmp_path: Path) -
     url = store_url("neo4j", tmp_path)
     with memory("neo4j", tmp_path) as main, Memory.open(url, embedder=shared_embedder()) as other:
         assert same_turns_twice(main, other) == TURNS
+
+
+@pytest.mark.neo4j
+def test_an_open_adopting_a_node_an_ingest_is_anchoring_links_it_once(neo4j_store: GraphStore) -> None:
+    """Every open adopts nodes left without an anchor (``group.adopt``); another process's ingest may
+    be anchoring the same node at that moment. Each links it under the lock its write takes, after
+    looking again: the node is listed once, not once per anchor edge."""
+    group = f"test-{uuid.uuid4().hex[:12]}"
+    add_entity(neo4j_store, group, "Megan")  # the group has its anchor already
+    uid = stable_uuid("entity", group, "Biscuit")
+    create_entity(neo4j_store, group, uid, "Biscuit", "biscuit")  # committed, not yet anchored
+    link = split_statements(load_query("group.anchor", "neo4j"))[-1]
+    adopt = split_statements(load_query("group.adopt", "neo4j"))[-1]
+    try:
+        with neo4j_store.transaction() as tx:
+            tx.run(link, {"group_id": group, "uuids": [uid]})  # the ingest's link, not yet committed
+            opening = threading.Thread(target=neo4j_store.run, args=(adopt,))
+            opening.start()  # sees no committed link, and waits for the ingest's lock on the node
+            opening.join(1.0)
+        opening.join(30.0)
+        assert not opening.is_alive()
+        listed = neo4j_store.named("entity.list", {"group_id": group})
+        assert [r["name"] for r in listed] == ["Biscuit", "Megan"]
+    finally:
+        neo4j_store.named("group.delete", {"group_id": group})

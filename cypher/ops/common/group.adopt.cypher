@@ -6,7 +6,8 @@
 // it keeps one, because another process's ingest may be between its episodes' transaction and its
 // anchoring, and a group without a stamp is read past every cache until its next write. A node with
 // no group_id is no tkg node (another application's, sharing the database): it is left alone, and
-// the open must not fail on it.
+// the open must not fail on it. Links are MERGEd, as in group.anchor, which may be linking the
+// same node at that moment.
 MATCH (e:Episodic)
 WHERE e.group_id IS NOT NULL AND NOT EXISTS { MATCH (e)<-[:HAS_EPISODE]-(:TkgGroup) }
 WITH DISTINCT e.group_id AS gid
@@ -24,7 +25,7 @@ MERGE (:TkgGroup {group_id: gid});
 MATCH (e:Episodic)
 WHERE e.group_id IS NOT NULL AND NOT EXISTS { MATCH (e)<-[:HAS_EPISODE]-(:TkgGroup) }
 MATCH (g:TkgGroup {group_id: e.group_id})
-CREATE (g)-[:HAS_EPISODE]->(e);
+MERGE (g)-[:HAS_EPISODE]->(e);
 MATCH (n:Entity)
 WHERE n.group_id IS NOT NULL AND NOT EXISTS { MATCH (n)<-[:HAS_ENTITY]-(:TkgGroup) }
 WITH DISTINCT n.group_id AS gid
@@ -32,5 +33,5 @@ MERGE (:TkgGroup {group_id: gid});
 MATCH (n:Entity)
 WHERE n.group_id IS NOT NULL AND NOT EXISTS { MATCH (n)<-[:HAS_ENTITY]-(:TkgGroup) }
 MATCH (g:TkgGroup {group_id: n.group_id})
-CREATE (g)-[:HAS_ENTITY]->(n)
+MERGE (g)-[:HAS_ENTITY]->(n)
 RETURN count(*) AS adopted
