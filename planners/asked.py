@@ -27,63 +27,10 @@ from dataclasses import dataclass
 from tkg.text import STOPWORDS, tokenize
 
 from .cues import count_cue, outcome_cue, recency_cue, summary_cue
+from .head_words import ANIMALS, HEAD_KIND, singular
 
-KINDS = ("place", "organisation", "person", "role", "date", "number", "status", "pet_name", "animal",
-         "event", "summary", "reason", "manner", "thing")
-
-# head nouns → kind; a noun not listed asks for a thing of that name ("which bike", "what food")
-_HEADS: dict[str, tuple[str, ...]] = {
-    "place": (
-        "city", "town", "country", "place", "suburb", "neighbourhood", "neighborhood", "area", "district",
-        "village", "state", "region", "office", "location", "address", "island", "county", "province",
-        "destination", "hometown",
-    ),
-    "organisation": (
-        "company", "employer", "firm", "organisation", "organization", "hospital", "school", "university",
-        "college", "club", "team", "choir", "orchestra", "agency", "studio", "startup", "shop", "restaurant",
-        "bakery", "store", "bank", "gym", "church", "charity", "publisher", "magazine", "newspaper",
-        "practice", "clinic", "lab", "laboratory", "brand", "label", "airline", "carrier", "consultancy",
-    ),
-    "person": (
-        "person", "man", "woman", "friend", "partner", "boyfriend", "girlfriend", "husband", "wife",
-        "manager", "boss", "supervisor", "sister", "brother", "mother", "father", "mom", "mum", "dad", "son",
-        "daughter", "colleague", "roommate", "flatmate", "neighbour", "neighbor", "cousin", "fiance",
-        "fiancé", "fiancee", "fiancée", "child", "kid", "baby", "aunt", "uncle", "grandmother", "grandfather",
-        "mentor", "coach", "teacher", "doctor", "landlord", "founder", "co-founder", "cofounder", "employee",
-        "owner", "drummer", "singer", "guitarist", "student", "tenant", "photographer", "aide", "carer",
-        "caregiver", "nurse", "therapist", "tutor", "trainer", "vet", "dentist", "surgeon", "lawyer", "nanny",
-        "babysitter", "cleaner", "builder", "plumber", "contractor", "planner", "cto", "ceo",
-        # the rest of English kinship: "the name of Teodor's niece" asks for a person
-        "niece", "nephew", "grandson", "granddaughter", "grandchild", "grandma", "grandpa", "gran", "nan",
-        "auntie", "stepson", "stepdaughter", "stepmother", "stepfather", "stepbrother", "stepsister",
-        "godson", "goddaughter", "godmother", "godfather", "sister-in-law", "brother-in-law",
-        "mother-in-law", "father-in-law", "son-in-law", "daughter-in-law", "sibling", "twin", "parent",
-        "mam", "mama", "papa", "granny", "grandad", "granddad", "bro", "sis",
-        # the family words English chats borrow ("tell Appa", "my lola", "Oma's garden")
-        "amma", "appa", "ammi", "abba", "nani", "dadi", "lola", "lolo", "tita", "tito", "oma", "opa",
-        "nonna", "nonno", "abuela", "abuelo", "babcia",
-    ),
-    "role": ("job", "title", "profession", "occupation", "role", "position", "career", "work", "line"),
-    "animal": ("animal", "breed", "species"),
-    "date": ("date", "day", "year", "month", "week", "season"),
-    "number": ("age", "number", "score", "price", "amount", "distance", "salary", "rent", "height", "weight",
-               "time", "pace"),
-    "status": ("status", "relationship"),
-}
 _MONEY_HEADS = frozenset({"salary", "price", "rent"})  # number heads answered by a sum of money
 RACE_TIME = "race time"  # the head of a question about a race result (`_RACE_TIME_Q`)
-_HEAD_KIND = {noun: kind for kind, nouns in _HEADS.items() for noun in nouns}
-# the species a pet is named with ("a retired greyhound. Nimbus.", "a kitten called biscuit")
-DOG_WORDS = frozenset("""dog puppy pup mutt beagle bulldog collie corgi dachshund greyhound husky labrador
-    lurcher poodle pug retriever shepherd spaniel terrier whippet vizsla staffie staffy cockapoo
-    cavapoo labradoodle goldendoodle rottweiler doberman dalmatian westie bichon alsatian weimaraner
-    samoyed akita malamute pomeranian yorkie frenchie""".split())
-CAT_WORDS = frozenset("cat kitten kitty tabby ragdoll sphynx moggy moggie".split())
-# animal words: a pet's kind in a question, and what names a pet in a turn ("meet Biscuit, our puppy")
-ANIMALS = DOG_WORDS | CAT_WORDS | frozenset(
-    """horse pony rabbit bunny hamster parrot budgie bird fish tortoise turtle snake lizard gecko hen
-    chicken ferret goldfish guinea""".split()
-)
 _FILLERS = frozenset("kind type sort name names of the a an his her their its my your current new latest "
                      "favourite favorite first last old main exact full most recent newest previous".split())
 _AUX = frozenset("is are was were does do did has have had can could will would should".split())
@@ -154,11 +101,16 @@ _PHRASE_END = frozenset("is are was were does do did has have had can could will
                         "to in at on for from with like".split())  # "what is his diet like": a diet
 
 
+# what `Asked.kind` may be
+KINDS = ("place", "organisation", "person", "role", "date", "number", "status", "pet_name", "animal",
+         "event", "summary", "reason", "manner", "thing")
+
+
 @dataclass(frozen=True)
 class Asked:
     """The kind of value asked for and how: one, many, a count, a yes/no."""
 
-    kind: str
+    kind: str  # one of KINDS
     head: str = ""  # the category noun the value must be an instance of ("city", "band")
     many: bool = False  # a list: "which cities has she lived in"
     count: bool = False  # "how many"
@@ -168,31 +120,6 @@ class Asked:
     def to_trace(self) -> dict[str, object]:
         return {"kind": self.kind, "head": self.head, "many": self.many, "count": self.count,
                 "yesno": self.yesno, "recency": self.recency}
-
-
-# nouns whose singular ends in "-ie": their plural drops only the "s"
-_IE_NOUNS = frozenset("""movie cookie calorie smoothie selfie rookie zombie brownie hoodie genie goalie auntie
-    bookie techie foodie newbie veggie prairie budgie beanie freebie yorkie birdie pixie hippie""".split())
-
-
-# plurals no suffix rule undoes: "the names of their children" asks for people ("how many people"
-# stays a count of a number said: "six people report to me")
-_IRREGULAR = {"children": "child", "men": "man", "women": "woman", "wives": "wife",
-              "grandchildren": "grandchild", "stepchildren": "stepchild"}
-
-
-def _singular(word: str) -> str:
-    if word in _IRREGULAR:
-        return _IRREGULAR[word]
-    if word in _HEAD_KIND or len(word) < 4:
-        return word
-    for suffix, repl in (("ies", "y"), ("ches", "ch"), ("shes", "sh"), ("sses", "ss"), ("s", "")):
-        if word.endswith(suffix) and word[: -len(suffix)] + repl in _HEAD_KIND:
-            return word[: -len(suffix)] + repl
-    if word.endswith("ies") and len(word) > 5 and word[:-1] not in _IE_NOUNS \
-            and word not in ("series", "species"):  # "hobbies", not "movies"
-        return word[:-3] + "y"
-    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
 def _head_after(words: list[str]) -> str:
@@ -223,7 +150,7 @@ def asked_for(question: str) -> Asked:
         return Asked("number", "amount", recency=recency)
     if _COUNT_Q.search(q):
         noun = _head_after(words[words.index("many") + 1:] if "many" in words else [])
-        return Asked("number", _singular(noun), many=False, count=True, recency=recency)
+        return Asked("number", singular(noun), many=False, count=True, recency=recency)
     if _AGE_Q.search(q):
         return Asked("number", "age", recency=recency)
     if _RACE_TIME_Q.search(q):
@@ -246,9 +173,9 @@ def asked_for(question: str) -> Asked:
         return Asked("role", "job", recency=recency)
     m = _NAME_OF.search(q) or _CALLED.search(q)
     if m:
-        noun = _singular(_named_noun(m.group(1)))
+        noun = singular(_named_noun(m.group(1)))
         kind = "pet_name" if noun in ANIMALS else (
-            "person" if _HEAD_KIND.get(noun) == "person" else "thing")
+            "person" if HEAD_KIND.get(noun) == "person" else "thing")
         return Asked(kind, noun, many=many, recency=recency)
     head, kind = _wh_head(q)
     vehicle = _VEHICLE_Q.search(q) if not head else None
@@ -256,8 +183,8 @@ def asked_for(question: str) -> Asked:
         head, kind = ("car" if vehicle.group("drive") else "vehicle"), "thing"
     if head == "one":  # "is she in a choir, and if so which one?": the noun the yes/no part names
         found = re.search(r"\b(?:a|an|the)\s+([\w-]+)", q, re.I)
-        head = _singular(found.group(1).lower()) if found else ""
-        kind = _HEAD_KIND.get(head, "thing")
+        head = singular(found.group(1).lower()) if found else ""
+        kind = HEAD_KIND.get(head, "thing")
     if first == "where":
         where_org = re.search(r"\b(?:work|works|working|worked|study|studies|studied|employed)\b", q, re.I)
         kind = "organisation" if first == "where" and where_org else ("place" if first == "where" else kind)
@@ -328,10 +255,10 @@ def _wh_head(q: str) -> tuple[str, str]:
     ))
     who = q.lstrip().lower().startswith(("who ", "whom "))  # "who is Ana's brother's wife": a person noun
     fits = [m for m in found if m.group(2).lower() not in _FILLERS
-            and (not who or _HEAD_KIND.get(_singular(m.group(2).lower())) == "person")]
+            and (not who or HEAD_KIND.get(singular(m.group(2).lower())) == "person")]
     poss = fits[-1] if fits else (found[0] if found else None)
     if poss is not None and (poss.group(3) or "")[:1].isupper() and not who \
-            and _HEAD_KIND.get(_singular(poss.group(2).lower())) == "person":
+            and HEAD_KIND.get(singular(poss.group(2).lower())) == "person":
         poss = None  # "where does Tolu's cousin Bisi work": the relative names whose, not what
     for m in (*_LIST_HEAD.finditer(q), *_WHICH.finditer(q)):
         said = m.group(1).split()  # (a name ends the phrase: "list the pets Bo has had")
@@ -369,7 +296,7 @@ def _wh_head(q: str) -> tuple[str, str]:
             words.append(poss.group(3))
             third = poss.group(4)  # "Minji's IELTS writing *score*": a third word of the compound
             if third and third.islower() and third not in _PHRASE_END | _TIME_WORDS | STOPWORDS \
-                    and _singular(third) in _HEAD_KIND:
+                    and singular(third) in HEAD_KIND:
                 words.append(third)
         return _pick_head(words)
     return "", "thing"
@@ -389,7 +316,7 @@ def _verb_after_noun(word: str, end: str | None) -> bool:
     >>> _verb_after_noun("kept", "Jonas"), _verb_after_noun("played", "at"), _verb_after_noun("card", "in")
     (True, True, False)
     """
-    if end is None or _singular(word) in _HEAD_KIND:
+    if end is None or singular(word) in HEAD_KIND:
         return False
     low = end.lower()
     return end[:1].isupper() or low in _OBJECTS or low in _DETERMINERS \
@@ -407,8 +334,8 @@ def _present_verb(phrase: list[str], end: str | None) -> bool:
     first, word = phrase
     if end is None or end.lower() not in _PREPOSITIONS or not word.endswith("s") or word.endswith("ss"):
         return False
-    known = first in _HEAD_KIND or first in ANIMALS
-    return word in _PRESENT_VERBS or known and _singular(word) not in _HEAD_KIND
+    known = first in HEAD_KIND or first in ANIMALS
+    return word in _PRESENT_VERBS or known and singular(word) not in HEAD_KIND
 
 
 # verbs a "which <noun> <verb>s with/at/for …" question is asked with
@@ -419,16 +346,11 @@ _PRESENT_VERBS = frozenset("""lives plays works runs sings stays sleeps belongs 
 def _pick_head(phrase: list[str]) -> tuple[str, str]:
     """The head of a short noun phrase: a known category noun among its first words ("football
     *team*", "*company* bought"), else its second word ("finishing *time*")."""
-    known = [_singular(w) for i, w in enumerate(phrase[:3]) if _singular(w) in _HEAD_KIND
+    known = [singular(w) for i, w in enumerate(phrase[:3]) if singular(w) in HEAD_KIND
              and not (w == "time" and i + 1 < len(phrase))]  # "time management technique": no time
     plural = [w for w in phrase[:3] if w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3]
     # a plural names the head of a list ("home health *aides*"), else the second word ("finishing *time*")
-    noun = known[-1] if known else _singular(plural[0] if plural else phrase[:2][-1])
+    noun = known[-1] if known else singular(plural[0] if plural else phrase[:2][-1])
     if noun == "time" and phrase[-1] != "time":  # "time management technique": the last noun heads it
-        noun = _singular(phrase[-1])
-    return noun, _HEAD_KIND.get(noun, "thing")
-
-
-def kind_of_noun(noun: str) -> str:
-    """The kind of value a category noun names ("drummer" → person, "city" → place), else "thing"."""
-    return _HEAD_KIND.get(_singular(noun.lower()), "thing")
+        noun = singular(phrase[-1])
+    return noun, HEAD_KIND.get(noun, "thing")

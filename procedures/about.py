@@ -82,24 +82,6 @@ class Subject:
             low[m.end():]) for m in found)
 
 
-# a letter's salutation: the turn opens on a name (after "Dear", "Hi" at most) alone on its line ("Ben,\n");
-# a name said to someone in a chat ("thanks Joanna! I'd love to come") may still answer who did something
-_SALUTED = re.compile(r"^\s*(?:(?:dear|hi+|hey+|hello|hiya)\s+)?$", re.I)
-_SALUTED_AFTER = re.compile(r"[ \t]*[,!.]?[ \t]*(?:\n|$)")
-
-
-def addressed(text: str, start: int, end: int) -> bool:
-    r"""The name at ``text[start:end]`` greets the turn's reader on a line of its own, as a letter
-    opens ("Ben,", "Dear Ben,"): said to them, not about them.
-
-    >>> addressed("Ben,\nHappy new year!", 0, 3), addressed("Ben, happy new year!", 0, 3)
-    (True, False)
-    >>> addressed("Dear Ben,\nThanks.", 5, 8), addressed("I met Ben,\nfinally.", 6, 9)
-    (True, False)
-    """
-    return bool(_SALUTED.match(text[:start]) and _SALUTED_AFTER.match(text[end:]))
-
-
 _CONJOINED = re.compile(r"\b([A-Z][\w-]*)\s+(?:and|&)\s+$")
 
 

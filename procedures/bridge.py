@@ -21,7 +21,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from planners.asked import Asked, kind_of_noun
+from planners.asked import Asked
+from planners.head_words import kind_of_noun
 from planners.hop_planner import Hop, HopPlan
 from planners.question import Question
 from tkg.models import Evidence, Fact

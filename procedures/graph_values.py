@@ -10,7 +10,8 @@ import re
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from planners.asked import Asked, kind_of_noun
+from planners.asked import Asked
+from planners.head_words import kind_of_noun
 from tkg.models import Evidence, Fact
 from tkg.nlp import may_say, parse
 from tkg.words import is_place_name

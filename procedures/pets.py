@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from planners.asked import ANIMALS, CAT_WORDS, DOG_WORDS
+from planners.head_words import ANIMALS, CAT_WORDS, DOG_WORDS
 from tkg.models import Evidence
 from tkg.words import is_place_name
 

@@ -24,10 +24,11 @@ from tkg.nlp import may_say, parse, parse_many, token_words
 from tkg.text import content_terms, stem
 from tkg.words import is_place_name
 
-from .about import FIRST, SECOND, Subject, about, addressed, clause_about
+from .about import FIRST, SECOND, Subject, about, clause_about
 from .cue_words import EMPLOYERS
 from .members import Category, bare, widen
 from .residence import locates, named_home, place_scale, residence_scale, taken_back
+from .span_base import addressed
 from .span_context import INSTITUTIONS, asks_about_work, workplaces
 from .span_objects import glued_cues, not_a_thing, objects_of, site_of_object
 from .span_patterns import ACQUIRING, DEGREE_WORDS, ROMANCE, asks_studied, degrees, introduced, sources

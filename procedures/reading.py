@@ -13,7 +13,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from planners.asked import kind_of_noun
+from planners.head_words import kind_of_noun
 from planners.query_text import employer_named, names_in
 from planners.question import Question
 from tkg.nlp import parse_many
@@ -52,7 +52,8 @@ from .held import count_reading, held_since, sale_reading, still_held
 from .lead import leading
 from .members import category_of, headed_facts, kind_words, member_facts
 from .pets import group_pets, owned_pets, pet_reading
-from .premise import check, presupposed
+from .premise import check
+from .presupposed import presupposed
 from .reader import (
     FAR_FUTURE,
     NEWER,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from planners.asked import kind_of_noun
+from planners.head_words import kind_of_noun
 from planners.question import Question
 
 from .about import Subject

@@ -234,3 +234,21 @@ def titled(sent: Any, t: Any) -> Span:
     if t.i > sent.start and sent.doc[t.i - 1].lower_.rstrip(".") in TITLES:
         return Span(sent.doc[t.i - 1 : t.i + 1].text, "person", 0.8, t.i - 1, t.i + 1)
     return Span(t.text, "person", 0.45, t.i, t.i + 1)
+
+
+# a letter's salutation: the turn opens on a name (after "Dear", "Hi" at most) alone on its line ("Ben,\n");
+# a name said to someone in a chat ("thanks Joanna! I'd love to come") may still answer who did something
+_SALUTED = re.compile(r"^\s*(?:(?:dear|hi+|hey+|hello|hiya)\s+)?$", re.I)
+_SALUTED_AFTER = re.compile(r"[ \t]*[,!.]?[ \t]*(?:\n|$)")
+
+
+def addressed(text: str, start: int, end: int) -> bool:
+    r"""The name at ``text[start:end]`` greets the turn's reader on a line of its own, as a letter
+    opens ("Ben,", "Dear Ben,"): said to them, not about them.
+
+    >>> addressed("Ben,\nHappy new year!", 0, 3), addressed("Ben, happy new year!", 0, 3)
+    (True, False)
+    >>> addressed("Dear Ben,\nThanks.", 5, 8), addressed("I met Ben,\nfinally.", 6, 9)
+    (True, False)
+    """
+    return bool(_SALUTED.match(text[:start]) and _SALUTED_AFTER.match(text[end:]))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from planners.asked import kind_of_noun
+from planners.head_words import kind_of_noun
 from tkg.nlp import parse
 from tkg.words import is_common_word, is_place_name, only_a_noun
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from planners.asked import Asked, kind_of_noun
+from planners.asked import Asked
+from planners.head_words import kind_of_noun
 
 from .span_base import Span
 from .span_words import FAVOURITE, OPEN_MEMBERS, PEOPLE, SPAN_MEMBERS

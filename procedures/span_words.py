@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from planners.asked import ANIMALS
+from planners.head_words import ANIMALS
 from tkg.vehicle_words import CAR_MAKES, VEHICLE_NOUNS
 
 LOCATIVE = frozenset("in to from at near around outside into via".split())

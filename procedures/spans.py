@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from planners.asked import ANIMALS, kind_of_noun
+from planners.head_words import ANIMALS, kind_of_noun
 from tkg.words import is_common_word, is_name_place, is_place_name
 
 from .span_base import (

@@ -17,7 +17,8 @@ from planners.payloads import default_payloads
 from planners.question import parse as parse_question
 from procedures.about import Subject
 from procedures.abstain import INFERENCE, ground
-from procedures.premise import check, heading_to
+from procedures.premise import check
+from procedures.presupposed import heading_to
 from procedures.slots import question_in
 from tkg.memory import Memory
 from tkg.models import NO_INFORMATION, Evidence

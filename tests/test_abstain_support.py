@@ -16,7 +16,8 @@ from reliability.common import ingested
 
 from planners.question import parse as parse_question
 from procedures.about import Subject
-from procedures.premise import check, presupposed
+from procedures.premise import check
+from procedures.presupposed import presupposed
 from procedures.stated import intended, intended_tokens
 from procedures.support import only_intended
 from tkg.memory import Memory

@@ -13,7 +13,8 @@ from __future__ import annotations
 import pytest
 
 from planners.asked import Asked
-from procedures.premise import GOING, _may_say_event, heading_to
+from procedures.premise import _may_say_event
+from procedures.presupposed import GOING, heading_to
 from procedures.reader import may_hold
 from procedures.span_objects import objects_of
 from procedures.span_words import NAMING, thing_words

@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 
 from planners.question import parse as parse_question
 from procedures.about import Subject
-from procedures.premise import check, says_name
+from procedures.premise import check
+from procedures.presupposed import says_name
 from tkg.models import Evidence
 
 

@@ -11,7 +11,8 @@ from planners.asked import asked_for
 from planners.question import parse as parse_question
 from procedures.about import Subject
 from procedures.abstain import about_speaker
-from procedures.premise import check, presupposed
+from procedures.premise import check
+from procedures.presupposed import presupposed
 from procedures.span_numbers import amounts
 from tkg.models import Evidence
 from tkg.nlp import parse

@@ -17,7 +17,8 @@ from planners.asked import Asked, asked_for
 from planners.question import parse as parse_question
 from procedures.about import Subject, about, clause_about
 from procedures.graph_values import graph_candidates
-from procedures.premise import check, presupposed
+from procedures.premise import check
+from procedures.presupposed import presupposed
 from procedures.spans import spans_of
 from procedures.stated import hypothetical, negated
 from tkg.memory import Memory

@@ -1,0 +1,153 @@
+"""What a question takes as given: the names it mentions besides its subject, the relative or pet
+it asks about or gives someone ("the name of Tobias's *dog*", "when did Jess name *her cat*"), and
+how a turn says one of them (a name misspelt, a going somewhere). `procedures.premise` checks them
+against the turns.
+
+Example::
+
+    >>> sorted(presupposed_nouns("What is the name of Tobias's dog?", "dog"))
+    ['dog', 'pup', 'puppy']
+    >>> heading_to("off to ireland on friday", "ireland")
+    True
+"""
+
+from __future__ import annotations
+
+import re
+
+from rapidfuzz import fuzz
+
+from planners.question import Question
+from tkg.text import stems_of
+from tkg.words import is_common_word, is_place_name
+
+from .about import Subject, word_pattern
+from .spans import ANIMALS
+
+# a couple's own words say a partner too: "me n hana split up", "maya's moving in w me next month"
+_COUPLE = ("split up", "broke up", "moving in with", "moved in with", "moving in w", "moved in w")
+# relatives and animals a question may presuppose, with the words that state one
+KIN: dict[str, frozenset[str]] = {
+    "child": frozenset({"child", "children", "kid", "kids", "baby", "son", "daughter", "newborn", "toddler"}),
+    "baby": frozenset({"baby", "newborn", "pregnant", "child", "son", "daughter"}),
+    "son": frozenset({"son", "boy", "kid", "kids", "child", "children"}),
+    "daughter": frozenset({"daughter", "girl", "kid", "kids", "child", "children"}),
+    "girlfriend": frozenset({"girlfriend", "gf", "dating", "seeing", "partner", *_COUPLE}),
+    "boyfriend": frozenset({"boyfriend", "bf", "dating", "seeing", "partner", *_COUPLE}),
+    "wife": frozenset({"wife", "married", "wedding"}),
+    "husband": frozenset({"husband", "married", "wedding"}),
+    "dog": frozenset({"dog", "puppy", "pup"}),
+    "cat": frozenset({"cat", "kitten", "kitty"}),
+    # not everyone has one: "the name of Ingrid's sister" of someone who only ever names a brother
+    "sister": frozenset({"sister", "sisters", "sis", "siblings", "twin"}),
+    "brother": frozenset({"brother", "brothers", "bro", "siblings", "twin"}),
+}
+
+_CALENDAR = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun".split())
+MISSPELT = 90  # rapidfuzz ratio at which a long name is the same name misspelt ("Xenoblade", "Xeonoblade")
+MISSPELT_MIN = 7  # names shorter than this are matched exactly ("Ireland" is not "Iceland")
+_PRESUPPOSING = frozenset({"pet_name", "animal", "person"})
+_DOG_WORDS = ANIMALS - {
+    "cat", "kitten", "kitty", "tabby", "horse", "pony", "rabbit", "bunny", "hamster", "parrot", "budgie",
+    "bird", "fish", "tortoise", "turtle", "snake", "lizard", "gecko", "hen", "chicken", "ferret", "goldfish",
+    "guinea",
+}
+
+
+_RELATIVE_BEFORE = re.compile(r"[A-Za-z]['\u2019]s\s+(?:\w+\s+)??([a-z]+)\b")  # "Imogen's (older) sister"
+_OWNED = re.compile(  # "her cat", "Jess's new puppy": a relative or pet the question gives someone
+    rf"\b(?:his|her|their|[A-Z][\w-]*['\u2019]s)\s+(?:new\s+|late\s+|old\s+)?({'|'.join(KIN)})\b")
+
+
+def names_a_thing(word: str, question: str) -> bool:
+    """A capitalised word of the question that names something ("Lisbon", "Fagiolo"), not a word
+    capitalised by position or habit ("According", "TV", "Aug", "European")."""
+    if word.isupper() and len(word) <= 4:
+        return False
+    if question.lstrip().startswith(word):
+        return False
+    return word.lower() not in _CALENDAR and not (is_common_word(word) and not is_place_name(word))
+
+
+def same_word(a: str, b: str) -> bool:
+    """Two stems of one word: the same stem, or one the stemmer split differently ("propose" from the
+    question, "propos" from "proposed"): one begins the other and they share five letters or more.
+
+    >>> same_word("move", "move"), same_word("propose", "propos"), same_word("move", "mov")
+    (True, True, False)
+    """
+    if a == b:
+        return True
+    short, long = sorted((a, b), key=len)
+    return len(short) >= 5 and long.startswith(short) and len(long) - len(short) <= 2
+
+
+def presupposed_nouns(question: str, head: str) -> set[str]:
+    """The words that would state the relative or animal ``head`` that the question takes as given."""
+    if head == "dog":
+        return set(KIN["dog"])
+    if head in KIN:
+        return set(KIN[head])
+    return {head, head + "s"} if head else set()
+
+
+def presupposed(q: Question) -> set[str]:
+    """The words that would state the relative or pet a question takes as given, whatever it asks
+    ("where does Lena's *son* live", "the name of Tobias's *dog*"); empty when it presupposes none."""
+    asked = q.asked
+    owned = _OWNED.search(q.text)  # "what did Jess name *her cat*": whatever is asked, the cat is given
+    if owned is not None and not (asked.head in KIN or asked.head in ANIMALS):
+        other = _RELATIVE_BEFORE.search(q.text, 0, owned.start())
+        if other is not None and owned.group(0).split()[0].lower() in ("his", "her", "their"):
+            # "when did Imogen's sister have *her* baby": the sister's baby; the sister is given
+            whose = other.group(1).lower()
+            return presupposed_nouns(q.text, whose) if whose in KIN else set()
+        return presupposed_nouns(q.text, owned.group(1).lower())
+    if not (asked.head in KIN or (asked.kind in _PRESUPPOSING and asked.head in ANIMALS)):
+        return set()
+    chain = re.search(rf"['\u2019]s\s+([a-z-]+)['\u2019]s\s+(?:[a-z-]+\s+){{0,2}}{re.escape(asked.head)}\b",
+                      q.text, re.I)
+    if chain is not None:  # "Hannah's sister's baby": the baby is the sister's; Hannah's sister is given
+        return presupposed_nouns(q.text, chain.group(1).lower()) if chain.group(1).lower() in KIN else set()
+    nouns = presupposed_nouns(q.text, asked.head)
+    return nouns | _DOG_WORDS if asked.head == "dog" else nouns
+
+
+def titles(name: str, subject: Subject | None, question: str) -> bool:
+    """``name`` is a word said just before the subject's name, part of how they are called ("Nana
+    Rosa", "Uncle Tomás"), not a thing the question takes as given."""
+    return subject is not None and any(
+        re.search(rf"\b{re.escape(name)}\s+{re.escape(a)}\b", question, re.I) for a in subject.aliases)
+
+
+def says_name(name: str, text: str) -> bool:
+    """Whether lower-case ``text`` says the lower-case ``name``: as a whole word, or for a long
+    one-word name also misspelt (either side may be: people type fast).
+
+    >>> says_name("xenoblade", "i'm playing xeonoblade chronicles")
+    True
+    """
+    if word_pattern(name).search(text):
+        return True
+    if len(name) < MISSPELT_MIN or " " in name:
+        return False
+    words = (w for w in re.findall(r"[^\W_]+", text) if abs(len(w) - len(name)) <= 2)
+    return any(fuzz.ratio(name, w) >= MISSPELT for w in words)
+
+
+_ANCHOR = r"(?:after|before|since|while|during|until)"
+# going somewhere is said many ways ("leave for Oslo", "I'm off to Oslo", "flying to Oslo")
+GOING = stems_of(["leave", "leaving", "go", "going", "travel", "travelling", "fly", "flying", "head",
+                  "heading", "trip", "visit", "visiting"])
+
+
+def heading_to(text: str, name: str) -> bool:
+    """Whether lower-case ``text`` says someone goes to the lower-case place ``name`` ("off to
+    ireland", "a trip to the alps", "leaving for rome")."""
+    return re.search(rf"\b(?:to|for)\s+(?:the\s+)?{re.escape(name)}\b", text) is not None
+
+
+def anchoring(question: str, name: str) -> bool:
+    """Whether ``name`` sits in a clause that only dates the asked event ("when did she call her
+    sister *after getting back from Oslo*"): that place is presupposed alone, not with the event."""
+    return re.search(rf"\b{_ANCHOR}\b[^,;?]*?\b{re.escape(name)}\b", question, re.I) is not None
