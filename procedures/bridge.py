@@ -222,11 +222,26 @@ def _near_relation(ev: Evidence, value: str, cues: set[str], subject: Subject) -
     for i, sent in enumerate(sents):
         if low not in sent.text.lower():
             continue
-        near = [t for x in sents[max(0, i - 1): i + 2] for t in x if stems_of([t.text]) & cues]
+        near = [t for x in _neighbours(sents, i) for t in x if stems_of([t.text]) & cues]
         owners = [kin_owner(t, ev.speaker, subject) for t in near]
         if near and (True in owners or None in owners):
             return True
     return False
+
+
+def _neighbours(sents: list[Any], i: int) -> list[Any]:
+    """Sentence ``i`` and the one before and after it, a verbless fragment of three words or fewer not
+    counted between ("i went on a date. w a guy. his name is lincoln": the date is next to the name)."""
+    lo, hi = i - 1, i + 1
+    while lo > 0 and _fragment(sents[lo]):
+        lo -= 1
+    while hi < len(sents) - 1 and _fragment(sents[hi]):
+        hi += 1
+    return sents[max(0, lo): hi + 1]
+
+
+def _fragment(sent: Any) -> bool:
+    return sum(t.is_alpha for t in sent) <= 3 and not any(t.pos_ in ("VERB", "AUX") for t in sent)
 
 
 def find_bridge(ctx: Context, group: str, relation: Relation, subject: Subject, turns: list[Evidence],

@@ -25,7 +25,8 @@ from .about import Subject, word_pattern
 from .spans import ANIMALS
 
 # a couple's own words say a partner too: "me n hana split up", "maya's moving in w me next month"
-_COUPLE = ("split up", "broke up", "moving in with", "moved in with", "moving in w", "moved in w")
+_COUPLE = ("split up", "broke up", "moving in with", "moved in with", "moving in w", "moved in w",
+           "on a date", "first date", "second date")
 # relatives and animals a question may presuppose, with the words that state one
 KIN: dict[str, frozenset[str]] = {
     "child": frozenset({"child", "children", "kid", "kids", "baby", "son", "daughter", "newborn", "toddler"}),

@@ -285,8 +285,8 @@ def candidates(
                 if a_name and addressed(doc.text, doc[sp.start].idx, last.idx + len(last)):
                     continue  # "Ben,\n\nHappy new year": the letter's reader, said to, not about
                 penalty = 0.6 if asked.kind == "person" and sp.text.lower() in voices else 1.0
-                if asked.kind == "person" and doc[sp.start].ent_type_ != "PERSON" \
-                        and is_place_name(sp.text, locative=True):
+                if asked.kind == "person" and doc[sp.start].ent_type_ != "PERSON" and not vouched \
+                        and is_place_name(sp.text, locative=True):  # ("his name is marco": a name)
                     penalty *= 0.4  # "I've gone full Yorkshire": a place, not a partner
                 owner = clause_about(subject, doc[sp.start], speaker=ev.speaker, speakers=speakers,
                                      fallback=a, relation=relation) if subject and attribute else a

@@ -255,6 +255,18 @@ def _trimmed(sent: Any, span: Span) -> Span:
     return Span(sent.doc[start:end].text, span.kind, span.sure, start, end)
 
 
+def _kin_before(t: Any) -> bool:
+    """A kin or other person word right before the small-letter word, compounded with it: "my sister
+    funmi", "our neighbour dave": the word is that person's name.
+
+    >>> from tkg.nlp import parse
+    >>> _kin_before(parse("my sister funmi just landed in london")[2])
+    True
+    """
+    return any(c.dep_ == "compound" and c.i == t.i - 1 and kind_of_noun(c.lower_) == "person"
+               for c in t.children)
+
+
 def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     """Every span of ``kind`` (a `planners.asked` kind) in the parsed sentence ``sent``; a span of
     pronouns and question words only ("it", "you") names nothing, nor does a thing with no noun.
@@ -317,7 +329,8 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
                  if t.i not in taken and t.is_lower and t.is_alpha and len(t.text) > 2 and not t.is_stop
                  and t.pos_ in ("PROPN", "NOUN", "ADJ", "X") and not _ordinary(t) and t.lower_ not in TITLES
                  and kind_of_noun(t.lower_) != "person"  # "tell ur bro congrats": a kin word, no name
-                 and not any(c.dep_ == "poss" for c in t.children)]  # "my sister's boulangerie": hers, no one
+                 # "my sister's boulangerie": hers, no one; "my sister funmi" names her
+                 and not (any(c.dep_ == "poss" for c in t.children) and not _kin_before(t))]
         named = [p for p in people if not (is_place_name(p.text) and after_locative(sent, p.start))
                  and not on_street(sent, p)]
         given = given_names(sent, {i for p in named + extra for i in range(p.start, p.end)})

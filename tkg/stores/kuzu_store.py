@@ -214,10 +214,10 @@ class KuzuStore(NamedMixin):
         no vector index (with one, the block changes nothing but the locking).
         The write lock is held throughout, so statements on other threads wait rather than search
         without indexes; a crash inside leaves the full-text index missing until the next
-        ``ensure_schema`` (every ``Memory.open``) builds it. Kuzu checkpoints whenever its write-ahead log passes 16 MiB, and a checkpoint costs more
-        the larger the store, so a long load's commits would slow as it grew. Inside the block the
-        threshold is ``BULK_CHECKPOINT_BYTES``, so the load checkpoints about once (when the
-        indexes are built) and its log may grow to that size.
+        ``ensure_schema`` (every ``Memory.open``) builds it. Kuzu checkpoints whenever its write-ahead log
+        passes 16 MiB, and a checkpoint costs more the larger the store, so a long load's commits would
+        slow as it grew. Inside the block the threshold is ``BULK_CHECKPOINT_BYTES``, so the load
+        checkpoints about once (when the indexes are built) and its log may grow to that size.
         """
         with self._write_lock:
             if self._in_bulk:
