@@ -64,6 +64,7 @@ from .owner_votes import (
     swapped_owner,
 )
 from .retrieval import retrieve
+from .span_words import SPAN_MEMBERS
 
 if TYPE_CHECKING:
     from planners.payloads import Payload
@@ -286,10 +287,12 @@ def _vocabulary(registry: PredicateRegistry) -> dict[str, frozenset[str]]:
     return {w: frozenset(ws) for w, ws in out.items()}
 
 
-def _synonym_said(ctx: Context, group: str, terms: list[str], info: dict[str, Any]) -> bool:
-    """Whether some turn says a word of the same predicate as one of the question's unsaid ``terms``."""
+def _synonym_said(ctx: Context, group: str, terms: list[str], info: dict[str, Any], head: str = "") -> bool:
+    """Whether some turn says a word of the same predicate as one of the question's unsaid ``terms``,
+    or a member of the category the question asks for by its ``head`` ("Yaris" for "what car")."""
     vocabulary = _vocabulary(ctx.registry)
-    near = sorted({w for t in terms for w in vocabulary.get(t, ()) if len(w) >= 3} - set(terms) - GENERIC)
+    said_as = {w for t in terms for w in vocabulary.get(t, ()) if len(w) >= 3} | SPAN_MEMBERS.get(head, set())
+    near = sorted(said_as - set(terms) - GENERIC)
     said = sorted(w for w, rows in _turns_saying(ctx, group, near).items() if rows) if near else []
     if said:
         info["synonyms_said"] = said
@@ -315,7 +318,8 @@ def _attribute_said(
     df = {t: len({r["uuid"] for r in found.get(t, [])}) for t in terms}
     info["df"] = df
     unsaid = not any(df.values()) and not valued
-    if len(terms) >= ATTRIBUTE_MIN_TERMS and unsaid and not _synonym_said(ctx, group, terms, info):
+    if len(terms) >= ATTRIBUTE_MIN_TERMS and unsaid \
+            and not _synonym_said(ctx, group, terms, info, q.asked.head):
         result.grounded, result.reason = False, f"no turn says any of {', '.join(terms)}"
         info["verdict"] = "attribute unsupported"
         return None

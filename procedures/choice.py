@@ -50,8 +50,9 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     keep = sorted(strong) if (latest or window is not None) and not asked.many else sorted(
         k for k, s in strong.items() if s >= 0.5 * best)
 
-    def top(k: str) -> Candidate:
-        return max(groups[k], key=lambda c: c.score)
+    def top(k: str, until: datetime | None = None) -> Candidate:  # its statement by then, if one is dated
+        said = [c for c in groups[k] if until is None or c.when is None or c.when <= until]
+        return max(said or groups[k], key=lambda c: c.score)
 
     def statements(k: str, until: datetime | None = None) -> list[Candidate]:  # well supported, newest first
         return sorted((c for c in groups[k] if c.when and c.score >= SUPPORT * 0.8
@@ -89,10 +90,10 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
                     and any(c.when and c.when <= end and c.score >= WINDOW_SUPPORT for c in groups[k])]
             trace["chosen_by"] = f"the best fairly supported value said by {format_day(end)}" if fair else \
                 f"nothing well supported was said by {format_day(end)}"
-            return ([top(max(fair, key=lambda k: (support[k], k)))] if fair else []), trace
+            return ([top(max(fair, key=lambda k: (support[k], k)), end)] if fair else []), trace
         # values said the same day (one conversation) are said together: the better supported answers
         k = max(before, key=lambda k: (last_said(k, end).date(), strong[k], k))
-        return [top(k)], {**trace, "chosen_by": f"the latest said by {format_day(end)}",
+        return [top(k, end)], {**trace, "chosen_by": f"the latest said by {format_day(end)}",
                           "dated_by": dated(statements(k, end))}
     if latest:
         # a value its subject denied ("no, I have not moved to Oslo") is not the current one unless

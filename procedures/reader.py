@@ -231,7 +231,8 @@ def candidates(
                 spans += workplaces(sent, taken, asked_about_work=True)
             if verb and asked.kind == "thing":  # a closed category's members only: "how does she get to
                 closed, objects = SPAN_MEMBERS.get(asked.head), objects_of(sent, verb)  # work": no "bedroom"
-                spans += [o for o in objects if not closed or o.text.split()[-1].lower() in closed]
+                spans += [o for o in objects if not closed or o.text.split()[-1].lower() in closed  # one, not
+                          and not {"and", "or", "&"} & set(o.text.lower().split())]  # "Bath and the Corsa"
             had = sources(sent) if source else []  # "got him from the rspca centre in leeds"
             had_from = {sp.start for sp in had}
             spans += had

@@ -54,16 +54,7 @@ from .members import category_of, headed_facts, kind_words, member_facts
 from .pets import group_pets, owned_pets, pet_reading
 from .premise import check
 from .presupposed import presupposed
-from .reader import (
-    FAR_FUTURE,
-    NEWER,
-    Reading,
-    candidates,
-    may_hold,
-    no_information,
-    norm,
-    phrase,
-)
+from .reader import FAR_FUTURE, NEWER, Reading, candidates, may_hold, no_information, norm, phrase
 from .relatives import not_the_person_asked
 from .residence import lives_question
 from .result import ProcedureResult
@@ -378,7 +369,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     trace["support"], trace["listed"] = [c.evidence.source_ref for c in chosen], [c.value for c in chosen]
     values = content_terms(" ".join(c.value for c in chosen))  # the turns that may name it again (lead.py)
     pool = dedupe(turns + subject_turns(ctx, group, subject, values)) if subject and "dated_by" in how else []
-    named = asked.kind in TYPED or asked.head in NAMED_CONTEXT  # a band or a team is a typed value too
+    named = asked.kind in TYPED or asked.head in NAMED_CONTEXT or asked.head in SPAN_MEMBERS  # a band, a car
     lead = leading(asked.kind if named and not asked.many else None, how, graph + turn_cands,
                    chosen, pool, subject, window, trace, ranked=result.evidence)
     support = dedupe(lead + result.evidence + [c.evidence for c in chosen])

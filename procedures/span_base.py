@@ -210,7 +210,8 @@ def proper_runs(sent: Any) -> list[Span]:
     out, run = [], []
     for t in list(sent) + [None]:
         shouting = t is not None and t.is_upper and len(t.text) > 1 and not t.ent_type_
-        initial = t is not None and t.i == sent.start and (t.is_stop or is_common_word(t.text))
+        initial = t is not None and t.i == sent.start and (  # ("Je commence lundi": French, no name)
+            t.is_stop or is_common_word(t.text) or t.lower_ in _foreign_function_words())
         if t is not None and t.text[:1].isupper() and _wordish(t.text) and not initial and not shouting \
                 and t.lower_ not in ("i", "im", "i'm") and t.pos_ in ("PROPN", "NOUN", "ADJ"):
             run.append(t)

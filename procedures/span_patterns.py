@@ -13,7 +13,7 @@ from planners.asked import Asked
 from planners.head_words import kind_of_noun
 
 from .span_base import Span
-from .span_words import FAVOURITE, OPEN_MEMBERS, PEOPLE, SPAN_MEMBERS
+from .span_words import FAVOURITE, NAMED_MEMBERS, OPEN_MEMBERS, PEOPLE, SPAN_MEMBERS
 
 # "where did she get her dog (from)", "where was the bike bought": where a thing was had, not a city
 _HAD_FROM = re.compile(r"^\s*where\b.*\b(?:get|got|adopt(?:ed)?|buy|bought|rescue[d]?|pick(?:ed)?\s+up)\b",
@@ -138,12 +138,14 @@ def members_said(sent: Any, head: str) -> list[Span]:
     the modifiers before them ("a *digital keyboard*") and a model after a make ("a *Honda Jazz*"); a
     category of no known members gives none."""
     members = SPAN_MEMBERS.get(head) or OPEN_MEMBERS.get(head, frozenset())
+    named = NAMED_MEMBERS.get(head, frozenset())
     # a pastime or a sport is said by its gerund too: "I've started weaving", "bouldering three nights a
     # week", "I'm climbing more than ever" (not "running a café": a gerund with an object does something else)
     doing = head in OPEN_MEMBERS or head in _SPORTS
     out = []
     for t in sent:
-        if t.lower_ in members and (t.pos_ in ("NOUN", "PROPN") or t.pos_ == "ADJ" and head in _SAID_AS_ADJ
+        member = t.lower_ in members or t.lower_ in named and t.text[:1].isupper() and t.i > sent.start
+        if member and (t.pos_ in ("NOUN", "PROPN") or t.pos_ == "ADJ" and head in _SAID_AS_ADJ
                                     or doing and t.tag_ == "VBG" and (t.dep_ in (
                 "xcomp", "dobj", "pobj", "conj") or not any(_object(c) for c in t.children)
                 and t.i + 1 < len(t.doc) and t.doc[t.i + 1].lower_ not in _NOT_DOING)) and not (

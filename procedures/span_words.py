@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from planners.head_words import ANIMALS
-from tkg.vehicle_words import CAR_MAKES, VEHICLE_NOUNS
+from tkg.vehicle_words import CAR_MAKES, CAR_MODEL_WORDS, CAR_MODELS, VEHICLE_NOUNS
 
 LOCATIVE = frozenset("in to from at near around outside into via".split())
 # the last word of a street's name ("on Mill Lane", "off Hope Road"): after a preposition of place, a
@@ -118,7 +118,7 @@ CATEGORY_MEMBERS: dict[str, frozenset[str]] = {
     "subject": frozenset("""maths math mathematics physics chemistry biology history geography english french
         spanish german italian latin music art drama economics philosophy psychology sociology literature
         science computing ict""".split()),
-    "car": CAR_MAKES,  # a car is often named by its make alone ("sold the Volvo")
+    "car": CAR_MAKES | CAR_MODELS,  # a car is often named by its make or model alone ("sold the Volvo")
     # a phone is named by its make ("bought a Samsung A54", "my old iPhone")
     "phone": frozenset("""iphone samsung galaxy pixel nokia motorola moto xiaomi redmi oneplus huawei oppo
         realme vivo sony xperia blackberry fairphone""".split()),
@@ -139,6 +139,8 @@ OPEN_MEMBERS: dict[str, frozenset[str]] = {"hobby": HOBBIES, "pastime": HOBBIES}
 # what people get around on, named by its kind ("picked up the e-bike") or a car's make: members
 # of "vehicle" for spans only (members.py keeps "the bike" a bare category word in lists)
 VEHICLES = VEHICLE_NOUNS
+# members named by an English word, a member only when written with a capital ("the Fiesta failed its MOT")
+NAMED_MEMBERS: dict[str, frozenset[str]] = {"car": CAR_MODEL_WORDS, "vehicle": CAR_MODEL_WORDS}
 SPAN_MEMBERS: dict[str, frozenset[str]] = {
     **CATEGORY_MEMBERS, "vehicle": VEHICLES | CATEGORY_MEMBERS["car"],
     # how someone gets about ("how does she get to work now"): a vehicle or a line of public transport

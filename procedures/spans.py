@@ -198,6 +198,20 @@ def _things(sent: Any, head: str) -> list[Span]:
 _FORMER = re.compile(r"\bex-([^\W\d_]+(?:\s?&\s?[^\W\d_]+|-[^\W\d_]+)*)", re.I)
 
 
+# what a workplace is said after: "now at Telstra", "works for Atlassian", "je commence chez Ubisoft"
+_AT_WORK = frozenset({"at", "for", "chez", "au", "joined", "join", "joining"})
+
+
+def _misread_workplace(sent: Any, run: Span) -> bool:
+    """A name after a workplace's preposition that the tagger took for a place or a nationality
+    ("now at Telstra", tagged NORP; "chez Ubisoft", tagged GPE) and that no gazetteer or dictionary
+    has: an organisation's name, however tagged. Not a person's ("for Dave")."""
+    doc = sent.doc
+    return run.start > sent.start and doc[run.start - 1].lower_ in _AT_WORK \
+        and not is_place_name(run.text) and not is_common_word(run.text) \
+        and not any(t.ent_type_ in ("PERSON", *WHEN_LABELS) for t in doc[run.start : run.end])
+
+
 def _former(sent: Any) -> list[Span]:
     """Organisations named by "ex-" ("she's ex-salt & ember too"), not a former someone ("ex-wife")."""
     out = []
@@ -305,6 +319,9 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
                  and not any(t.ent_type_ == "PERSON" for t in sent.doc[s.start : s.end])
                  and not (s.end - s.start == 1 and sent.doc[s.start].ent_type_ in NO_ORG)
                  and not all(t.ent_type_ in WHEN_LABELS for t in sent.doc[s.start : s.end])]
+        taken |= {i for s in extra for i in range(s.start, s.end)}
+        extra += [Span(s.text, "organisation", 0.5, s.start, s.end) for s in proper_runs(sent)
+                  if not taken & set(range(s.start, s.end)) and _misread_workplace(sent, s)]
         taken |= {i for s in extra for i in range(s.start, s.end)}
         former = [s for s in _former(sent) if not taken & set(range(s.start, s.end))]
         taken |= {i for s in former for i in range(s.start, s.end)}

@@ -1,0 +1,70 @@
+"""Names the tagger misreads, and things named by their model: a workplace tagged a place or a
+nationality ("now at Telstra"), a French sentence's first word ("Je commence lundi chez Ubisoft"), a car
+by its model alone ("the Corsa", "picked up a little Yaris"; a model that is also an English word only
+with its capital), the answer's evidence said by the date asked, and a question whose category noun
+("car") no turn says while its members ("Yaris") are said. Our own messages
+(tests/data/reader/wren_ollie.json) on each store, and our own sentences for the rules.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from reliability.common import ingested
+
+from procedures.spans import spans_of
+from tkg.extract.engine import extract
+from tkg.memory import Memory
+from tkg.nlp import parse
+from tkg.predicates import PredicateRegistry
+from tkg.vehicle_words import names_vehicle
+
+DATA = Path(__file__).parent / "data" / "reader" / "wren_ollie.json"
+
+
+@pytest.fixture(scope="module")
+def wo(mem: Memory) -> tuple[Memory, str]:
+    return mem, ingested(mem, "wren-ollie", DATA)
+
+
+def _spans(text: str, kind: str, head: str) -> list[str]:
+    return [s.text for x in parse(text).sents for s in spans_of(x, kind, head)]
+
+
+def test_a_workplace_tagged_a_place_or_a_nationality_is_an_organisation() -> None:
+    assert _spans("Left the council, now at Telstra doing network stuff", "organisation", "company") \
+        == ["Telstra"]
+    assert _spans("Je commence lundi chez Ubisoft, finally!", "organisation", "company") == ["Ubisoft"]
+    assert "Dave" not in _spans("I work for Dave now, at his garage.", "organisation", "company")
+    assert _spans("flying home to Perth for Christmas", "organisation", "company") == []
+
+
+def test_a_car_by_its_model_and_a_model_word_only_with_its_capital() -> None:
+    assert _spans("Honestly the Corsa and I have lived on the M4 this week.", "thing", "car") == ["Corsa"]
+    assert _spans("the Fiesta failed its MOT on fri", "thing", "car") == ["Fiesta"]
+    assert _spans("we played golf then drove home", "thing", "car") == []
+    assert names_vehicle("a little Yaris") and names_vehicle("the Fiesta") and not names_vehicle("in focus")
+
+
+def test_a_model_picked_up_is_owned_and_one_sold_is_not() -> None:
+    text = "Sold the Corsa at last. Picked up a little Yaris, hybrid."
+    got = extract(text, speaker="Ollie", listeners=["Wren"], when=datetime(2024, 9, 2, tzinfo=UTC),
+                  registry=PredicateRegistry.load())
+    assert {(g.predicate, g.object, g.polarity) for g in got} == {("owns", "Corsa", "retract"),
+                                                                  ("owns", "Yaris", "assert")}
+
+
+def test_the_car_then_and_now_with_the_turns_that_say_them_first(wo: tuple[Memory, str]) -> None:
+    m, group = wo
+    then = m.ask("What car was Ollie driving in March 2024?", group=group)
+    assert then.answer == "Corsa"
+    assert then.evidence[0].source_ref == "D1:2"  # said by then, not "sold the Corsa" (D2:1)
+    now = m.ask("What car does Ollie drive now?", group=group)  # no turn says "car" or "drive"
+    assert now.answer == "Yaris" and now.evidence[0].source_ref == "D2:1"
+
+
+def test_a_workplace_the_tagger_took_for_a_place_answers_where_they_work(wo: tuple[Memory, str]) -> None:
+    m, group = wo
+    assert m.ask("Where does Wren work now?", group=group).answer == "Telstra"
