@@ -58,6 +58,11 @@ DOG_WORDS = frozenset("""dog puppy pup mutt beagle bulldog collie corgi dachshun
     cavapoo labradoodle goldendoodle rottweiler doberman dalmatian westie bichon alsatian weimaraner
     samoyed akita malamute pomeranian yorkie frenchie""".split())
 CAT_WORDS = frozenset("cat kitten kitty tabby ragdoll sphynx moggy moggie".split())
+# the pet words of languages English chats switch into ("nuestro perro se llama Chispa"), for reading
+# turns (a question's animal stays an English word); not French "chat", an English word too
+FOREIGN_DOGS = frozenset("""chien chienne chiot perro perra perrito perrita cachorro cachorrita hund hündin
+    cane cão cadela""".split())
+FOREIGN_CATS = frozenset("chaton minou gato gata gatito gatita katze kater gatto gattino gatinho".split())
 # animal words: a pet's kind in a question, and what names a pet in a turn ("meet Biscuit, our puppy")
 ANIMALS = DOG_WORDS | CAT_WORDS | frozenset(
     """horse pony rabbit bunny hamster parrot budgie bird fish tortoise turtle snake lizard gecko hen

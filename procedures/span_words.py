@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from planners.head_words import ANIMALS
+from planners.head_words import ANIMALS, FOREIGN_CATS, FOREIGN_DOGS
 from tkg.vehicle_words import CAR_MAKES, CAR_MODEL_WORDS, CAR_MODELS, VEHICLE_NOUNS
 
 LOCATIVE = frozenset("in to from at near around outside into via".split())
@@ -100,7 +100,8 @@ CALENDAR = frozenset("""january february march april may june july august septem
 
 # animals as texters write them: "meet pixel 🐱" names a pet as surely as "meet pixel, our cat"
 # (no fish or fowl: 🐟 and 🐔 are as often dinner)
-PET_WORDS = ANIMALS | frozenset("🐶 🐕 🐩 🦮 🐱 🐈 🐰 🐇 🐹 🐭 🐦 🐤 🦜 🐢 🐍 🦎 🐴 🐎 🐐".split())
+PET_WORDS = ANIMALS | FOREIGN_DOGS | FOREIGN_CATS | frozenset(
+    "🐶 🐕 🐩 🦮 🐱 🐈 🐰 🐇 🐹 🐭 🐦 🐤 🦜 🐢 🐍 🦎 🐴 🐎 🐐".split())
 
 # members of a category a question may ask for by its head noun ("what instrument", "which sport"):
 # a word of the list is a value of that category even where the sentence never says the category

@@ -255,7 +255,7 @@ def _without_opener(sent: Any, span: Span) -> Span | None:
 
 def _trimmed(sent: Any, span: Span) -> Span:
     """A name the tagger ran a texted "and" ("joss n i got a place"), an introducing "meet" ("Meet
-    Banjo, my new dog!") or where someone came with them from into, without it."""
+    Banjo, my new dog!"), where someone came with them from, or a firm's town into, without it."""
     start, end = span.start, span.end
     while end - start > 1 and sent.doc[end - 1].text in ("n", "&", "N"):
         end -= 1
@@ -264,6 +264,12 @@ def _trimmed(sent: Any, span: Span) -> Span:
         start = joined + 1  # "the Thanet Lurcher Rescue with Biscuit", tagged one name: the one with
     if end - start > 1 and sent.doc[start].lower_ == "meet":
         start += 1
+    while end - start > 1 and span.kind in _NAME_KINDS and sent.doc[start].is_lower \
+            and sent.doc[end - 1].text[:1].isupper():
+        start += 1  # "il s'appelle Poutine": a name's words have its capital, the words before it do not
+    at = next((t.i for t in sent.doc[start + 1: end - 1] if t.lower_ == "in"), None)
+    if at is not None and span.kind == "organisation" and is_place_name(sent.doc[at + 1: end].text):
+        end = at  # "started at Dell in Round Rock", tagged one name: the firm, without where it is
     if (start, end) == (span.start, span.end):
         return span
     return Span(sent.doc[start:end].text, span.kind, span.sure, start, end)
@@ -295,6 +301,7 @@ def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
             if plausible(s)
             and not pronominal(sent.doc[s.start : s.end])
             and not (kind in _NAME_KINDS and chat_words(sent.doc[s.start : s.end]))
+            and not (kind in _NAME_KINDS and s.text.islower() and len(s.text) <= 2)  # "un chien": no name
             and not (kind in _WORD_KINDS and foreign_words(sent.doc[s.start : s.end]))  # "ok lang ako"
             and not (kind in _NAME_KINDS | {"place"} and clausal(sent.doc[s.start : s.end])
                      and not (s.end - s.start == 1 and is_name_place(s.text)))  # "leeds" tagged a verb

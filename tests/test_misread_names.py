@@ -2,7 +2,8 @@
 nationality ("now at Telstra"), a French sentence's first word ("Je commence lundi chez Ubisoft"), a car
 by its model alone ("the Corsa", "picked up a little Yaris"; a model that is also an English word only
 with its capital), the answer's evidence said by the date asked, and a question whose category noun
-("car") no turn says while its members ("Yaris") are said. Our own messages
+("car") no turn says while its members ("Yaris") are said; a pet named in Spanish or French ("nuestro
+perro se llama Chispa"), and a firm tagged with its town ("Dell in Round Rock"). Our own messages
 (tests/data/reader/wren_ollie.json) on each store, and our own sentences for the rules.
 """
 
@@ -68,3 +69,13 @@ def test_the_car_then_and_now_with_the_turns_that_say_them_first(wo: tuple[Memor
 def test_a_workplace_the_tagger_took_for_a_place_answers_where_they_work(wo: tuple[Memory, str]) -> None:
     m, group = wo
     assert m.ask("Where does Wren work now?", group=group).answer == "Telstra"
+
+
+def test_a_pet_named_in_the_language_a_chat_switches_into() -> None:
+    assert _spans("Nuestro perro se llama Chispa.", "pet_name", "dog") == ["Chispa"]
+    assert _spans("On a adopté un chien, il s'appelle Poutine.", "pet_name", "dog") == ["Poutine"]
+    assert _spans("I had a chat with Maria about work.", "pet_name", "dog") == []  # "chat": English too
+
+
+def test_a_firm_tagged_with_its_town_is_the_firm() -> None:
+    assert _spans("started at Dell in Round Rock, bien contento", "organisation", "company") == ["Dell"]
