@@ -88,6 +88,10 @@ _NAMES_OF = re.compile(r"\bnames\s+of\b", re.I)  # "the names of her kids": all 
 # "what was Jess's zine called", "what's her dog called": the name of the thing before "called"
 _CALLED = re.compile(r"^\s*what(?:['\u2019]s| is| was| are| were)\s+([^?,.]+?)\s+(?:called|named)\s*\??\s*$",
                      re.I)
+# "what did Jess name her cat?", "what did they call the baby?": the name given to the noun's one
+_NAME_VERB = re.compile(
+    r"^\s*what\s+(?:did|do|does|will|would|have|has|had)\s+[^?]+?\s+(?:name|call|nickname)\s+"
+    r"((?:his|her|their|the|its|my|your|our|[A-Z][\w-]*['\u2019]s)\s+[^?,.]+?)\s*\??\s*$", re.I)
 _OF_ROLE = re.compile(r"\b(?:profession|job|occupation|line of work) of\b", re.I)
 _THE_N_OF = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an)\s+([\w-]+)\s+(?:of|for)\b", re.I)
 _VERB_END = re.compile(r"\s*(?:(?:now|these days|nowadays|at the moment|currently|at|in|for)\b.*)?\??\s*$",
@@ -171,7 +175,7 @@ def asked_for(question: str) -> Asked:
         return Asked("role", "job", recency=recency)
     if _OF_ROLE.search(q):
         return Asked("role", "job", recency=recency)
-    m = _NAME_OF.search(q) or _CALLED.search(q)
+    m = _NAME_OF.search(q) or _CALLED.search(q) or _NAME_VERB.search(q)
     if m:
         noun = singular(_named_noun(m.group(1)))
         kind = "pet_name" if noun in ANIMALS else (

@@ -151,6 +151,18 @@ def _answered_when(sentence: str, reply: str | None, turn: Evidence) -> bool:
         and any(r.granularity != "range" for r in find_times(str(reply), turn.valid_at))
 
 
+# what someone does with an animal of their own ("we adopted a kitten", "walked the dog")
+_KEEPING = frozenset("have get adopt rescue buy own bring foster name call walk feed take".split())
+
+
+def _kept(sent: Any, words: list[str]) -> bool:
+    """A relative is there once said; an animal another speaker tells of is someone's only with a verb
+    of keeping one ("you got a kitten", "walked the dog"): "she once put the cat in the freezer" gives
+    no one a cat."""
+    return not any(w in ANIMALS for w in words) or any(
+        t.lemma_.lower() in _KEEPING and t.dep_ not in ("aux", "auxpass") for t in sent)
+
+
 def _third_owned(sent: Any, nouns: list[str]) -> bool:
     """The noun is owned by "his"/"her"/"their" in a turn about a third person ("Marek bought a flat.
     His wife Ola is pregnant"): the turn's person's own relative, as the turn names no one else first."""
@@ -230,7 +242,9 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
             theirs = a >= 0.8 or a >= 0.6 and subject is not None and not subject.speaker \
                 and _third_owned(sent, said)
             mine = subject is not None and subject.said_by(ev.speaker) and _my(sent, said)
-            if said and (theirs and (_stated(sent) or _possessed(sent, said)) or mine
+            own = subject is not None and subject.said_by(ev.speaker)  # their own word on an animal
+            kept = _stated(sent) and (own or _kept(sent, said))
+            if said and (theirs and (kept or _possessed(sent, said)) or mine
                          or asked_about_theirs(sent, said, ev.speaker, subject)):
                 need_noun = True
                 seen_any = seen_any or ev

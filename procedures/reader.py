@@ -41,6 +41,7 @@ from .span_words import (
     ROLE_HEADS,
     SOMEONE_END,
     SPAN_MEMBERS,
+    pet_words,
     thing_words,
 )
 from .spans import spans_of
@@ -167,6 +168,7 @@ def candidates(
     relation = frozenset({asked.head, *cues}) if asked.head else frozenset(cues)
     voices = {s.lower() for s in speakers}
     pets = asked.kind == "pet_name"  # an animal word (or 🐱) next to a name is the relation's own cue
+    species = pet_words(asked.head)  # a cat's words for a cat
     partner = asked.kind == "person" and bool(cues & _PARTNER_CUES)
     orgs = asked.kind == "organisation" and asked.many  # "engineer at X", "my supervisor at X": a workplace
     # "me on bass": specific as a role; "£4,200": a sum of money is specific too
@@ -183,6 +185,7 @@ def candidates(
         elsewhere = bool(employer) and not employer & content_terms(ev.text)  # names no employer asked of
         # a partner asked for: a name introduced ("her name is lena") in a turn or reply that says it is one
         romance = partner and bool(ROMANCE.search(ev.text) or ROMANCE.search(answered))
+        own = subject is not None and subject.said_by(ev.speaker)  # "Her name is Luna": the speaker's pet
         # the turn answers a question the one before asked in the question's own words (ellipsis)
         asked_first = asked.kind in _REPLY_KINDS and previous.rstrip().endswith("?") \
             and bool(content_terms(previous) & cues)
@@ -200,7 +203,7 @@ def candidates(
         said: list[tuple[int, int]] = []  # (span start, its candidate's index in out) in this turn
         listener = subject is not None and subject.speaker and not subject.said_by(ev.speaker)
         cue_at = [[i for i, st, low, lemma in token_words(x)  # "got" says the question's "get"
-                   if st in cues or lemma in cues or (pets and low in PET_WORDS)
+                   if st in cues or lemma in cues or (pets and low in species)
                    or (orgs and lemma in ROLE_HEADS)] + glued_cues(x, cues) for x in sents] + [[]]
         for k, (sent, a) in enumerate(zip(sents, per_sent, strict=True)):
             if not (listener and FIRST.search(sent.text) and not SECOND.search(sent.text)):
@@ -270,8 +273,8 @@ def candidates(
                         asked.kind == "thing" and not_a_thing(doc[sp.start : sp.end], asked.head,
                                                               listing=asked.many)):
                     continue
-                vouched = sp.start in had_from or romance and introduced(doc, sp.start) or (  # the sentence
-                    tagged and doc[sp.end - 1].dep_ in ("nsubj", "nsubjpass"))
+                vouched = sp.start in had_from or (romance or pets and own) and introduced(doc, sp.start) \
+                    or tagged and doc[sp.end - 1].dep_ in ("nsubj", "nsubjpass")  # the sentence says whose
                 swapped = asked.kind in _STATE_KINDS and replacing(doc[sp.end - 1])  # "…in for a Leaf"
                 gap = 0 if sp.cued or vouched or swapped else min(
                     (max(sp.start - i, i - sp.end + 1, 0) for i in near_cues), default=None)

@@ -142,9 +142,11 @@ def members_said(sent: Any, head: str) -> list[Span]:
     # a pastime or a sport is said by its gerund too: "I've started weaving", "bouldering three nights a
     # week", "I'm climbing more than ever" (not "running a café": a gerund with an object does something else)
     doing = head in OPEN_MEMBERS or head in _SPORTS
-    out = []
+    out: list[Span] = []
     for t in sent:
         member = t.lower_ in members or t.lower_ in named and t.text[:1].isupper() and t.i > sent.start
+        if out and t.i < out[-1].end:  # "a Honda Jazz": the model is the make's span already
+            continue
         if member and (t.pos_ in ("NOUN", "PROPN") or t.pos_ == "ADJ" and head in _SAID_AS_ADJ
                                     or doing and t.tag_ == "VBG" and (t.dep_ in (
                 "xcomp", "dobj", "pobj", "conj") or not any(_object(c) for c in t.children)

@@ -48,6 +48,9 @@ def places(sent: Any) -> list[Span]:
                     n == 1 and prev in LOCATIVE and not is_verb_word(window[0].text)) and not bare:
                 continue  # "moving to perth" tagged as a verb is still a place; "to split" is not
             text = " ".join(t.text for t in window)
+            if any(t.ent_type_ == "PERSON" for t in window) and prev not in LOCATIVE \
+                    and window[-1].i + 1 < len(sent.doc) and sent.doc[window[-1].i + 1].tag_ == "POS":
+                continue  # "hisses at Rafa's guitar": a person's, though a town has the name
             initial = window[0].i == sent.start and is_common_word(text) and not bare
             back = is_place_name(text, locative=True) and named_home(sent.doc, window[-1].i + 1, [])
             # (back: "X news: here")

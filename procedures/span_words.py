@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from planners.head_words import ANIMALS, FOREIGN_CATS, FOREIGN_DOGS
+from planners.head_words import ANIMALS, CAT_WORDS, DOG_WORDS, FOREIGN_CATS, FOREIGN_DOGS
 from tkg.vehicle_words import CAR_MAKES, CAR_MODEL_WORDS, CAR_MODELS, VEHICLE_NOUNS
 
 LOCATIVE = frozenset("in to from at near around outside into via".split())
@@ -102,6 +102,18 @@ CALENDAR = frozenset("""january february march april may june july august septem
 # (no fish or fowl: 🐟 and 🐔 are as often dinner)
 PET_WORDS = ANIMALS | FOREIGN_DOGS | FOREIGN_CATS | frozenset(
     "🐶 🐕 🐩 🦮 🐱 🐈 🐰 🐇 🐹 🐭 🐦 🐤 🦜 🐢 🐍 🦎 🐴 🐎 🐐".split())
+_CAT_SIGNS = CAT_WORDS | FOREIGN_CATS | {"🐱", "🐈"}
+_DOG_SIGNS = DOG_WORDS | FOREIGN_DOGS | {"🐶", "🐕", "🐩", "🦮"}
+
+
+def pet_words(head: str) -> frozenset[str]:
+    """The words that name a pet of the asked kind in a turn: a cat's for a cat ("kitten", "gato", 🐱),
+    a dog's for a dog ("one old man and a dog" names no cat); any animal's for a pet.
+
+    >>> "puppy" in pet_words("dog"), "puppy" in pet_words("cat"), "puppy" in pet_words("pet")
+    (True, False, True)
+    """
+    return _CAT_SIGNS if head in CAT_WORDS else _DOG_SIGNS if head in DOG_WORDS else PET_WORDS
 
 # members of a category a question may ask for by its head noun ("what instrument", "which sport"):
 # a word of the list is a value of that category even where the sentence never says the category

@@ -68,6 +68,7 @@ from .span_words import (
     STATUS_WORDS,
     TITLES,
     WHEN_LABELS,
+    pet_words,
 )
 
 
@@ -371,7 +372,8 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     if kind == "status":
         return _statuses(sent)
     if kind == "pet_name":
-        return [Span(s.text, "pet_name", s.sure, s.start, s.end) for s in _named_near(sent, PET_WORDS|{head})
+        return [Span(s.text, "pet_name", s.sure, s.start, s.end)
+                for s in _named_near(sent, pet_words(head) | {head})
                 if s.text.lower() not in ANIMALS and not is_place_name(s.text)]
     if kind == "animal":
         return [Span(t.text.lower(), "animal", 0.9, t.i, t.i + 1) for t in sent if t.lower_ in ANIMALS]

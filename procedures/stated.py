@@ -21,7 +21,7 @@ _NEGATION = any_of("not|never|no longer|didn'?t|don'?t|doesn'?t|won'?t|isn'?t|wa
                    "couldn'?t|haven'?t|hasn'?t|nope|fell through|called off|cancel+ed")
 _HYPOTHETICAL = any_of("if|would|might|maybe|perhaps|someday|one day|thinking (?:of|about)|considering|"
                        "dream(?:ing)? of|wish|hope to|hoping to|planning to|plan to|want to|wanna|"
-                       "might|could|should i|whether|"
+                       "might|could|should i|whether|should (?:really )?(?:get|buy|adopt|rescue|have|take)|"
                        # someone else's wish for them: "Lumeway wanted me to relocate to Toronto"
                        "(?:wanted|wants|asked|asking|urged|urging|pushing|begging|offered|offering) "
                        "(?:me|us|him|her|them) to")
