@@ -162,6 +162,20 @@ def foreign_words(tokens: Any) -> bool:
         and not is_place_name(tokens.text, locative=True)  # "hong kong"
 
 
+def foreign_sentence(sent: Any) -> bool:
+    """A sentence in another language, or mostly (two of its words are that language's function words):
+    the tagger, trained on English, calls its words places and people at random ("no está mi 'amá aquí").
+
+    >>> from tkg.nlp import parse
+    >>> foreign_sentence(parse("Ya no voy a Zumba, no está mi amá aquí")[:])
+    True
+    >>> foreign_sentence(parse("I moved to Leeds in May, gracias")[:])
+    False
+    """
+    words = _foreign_function_words()  # or a sentence of a turn in it: "Como 12 docenas."
+    return sum(t.lower_ in words for t in sent) >= 2 or sum(t.lower_ in words for t in sent.doc) >= 4
+
+
 def _dropped_g(word: str) -> bool:
     """A verb's "-ing" typed without its "g" ("lookin", "gettin", "nothin'"), never a name."""
     low = word.rstrip("'’")

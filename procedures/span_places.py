@@ -16,7 +16,7 @@ from typing import Any
 from tkg.words import is_common_word, is_name_place, is_place_name, is_verb_word
 
 from .residence import HOME_NOUNS, named_home
-from .span_base import Span, entity_spans, street_name
+from .span_base import Span, entity_spans, foreign_sentence, street_name
 from .span_words import ALONG, DET, LOCATIVE, NER_KINDS
 
 
@@ -27,11 +27,17 @@ def on_street(sent: Any, span: Span) -> bool:
         and span.start > sent.start and sent.doc[span.start - 1].lower_ in ALONG
 
 
+# the prepositions a place follows, in English and in the languages chats switch into ("en Austin")
+_PLACED = LOCATIVE | frozenset("en a à au aux desde para hacia sa".split())
+
+
 def places(sent: Any) -> list[Span]:
     """The places a sentence names: tagged ones, streets after a preposition of place, and gazetteer
     names (lower-case ones after a locative, or English has them only as names: `_bare_place`)."""
+    foreign = foreign_sentence(sent)  # there a tagged place needs the gazetteer and a preposition before it
     out = [s for s in entity_spans(sent, NER_KINDS["place"], "place", 0.9)
-           if is_place_name(s.text) or s.text[:1].isupper()]
+           if (is_place_name(s.text) or s.text[:1].isupper()) and not (foreign and not (
+               is_place_name(s.text) and s.start > sent.start and sent.doc[s.start - 1].lower_ in _PLACED))]
     taken = {i for s in out for i in range(s.start, s.end)}
     # "on Mill Lane", tagged a person
     out += [Span(s.text, "place", 0.8, s.start, s.end) for s in entity_spans(sent, ("PERSON",), "place", 0.8)
@@ -54,6 +60,8 @@ def places(sent: Any) -> list[Span]:
             initial = window[0].i == sent.start and is_common_word(text) and not bare
             back = is_place_name(text, locative=True) and named_home(sent.doc, window[-1].i + 1, [])
             # (back: "X news: here")
+            if foreign and prev not in _PLACED:
+                continue  # "como", "una", "esquina": Spanish words some town is named
             if (not initial and is_place_name(text, locative=prev in LOCATIVE or bare)) or back:
                 out.append(Span(text, "place", 0.8, window[0].i, window[-1].i + 1))
                 taken.update(t.i for t in window)

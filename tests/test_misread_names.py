@@ -79,3 +79,10 @@ def test_a_pet_named_in_the_language_a_chat_switches_into() -> None:
 
 def test_a_firm_tagged_with_its_town_is_the_firm() -> None:
     assert _spans("started at Dell in Round Rock, bien contento", "organisation", "company") == ["Dell"]
+
+
+def test_in_a_spanish_turn_a_place_needs_the_gazetteer_and_a_preposition() -> None:
+    turn = "Ya no voy a Zumba, no está mi amá aquí. Hay un chavo, Adrián, que me ayudó con los wraps."
+    assert _spans(turn, "place", "") == []  # a friend's name the tagger called a place
+    assert _spans("Como 12 docenas, ya sabes como es. Se comió como 9, otro nivel.", "place", "") == []
+    assert _spans("Ya me mudé a Austin en marzo, está bien bonito.", "place", "") == ["Austin"]
