@@ -284,10 +284,8 @@ def candidates(
                 near = _FLOOR.get(floor_kind, 0.3) + (0.9 / (1 + gap / 3) if gap is not None else 0.0) \
                     + 0.15 * min(overlap, 3)
                 last = doc[sp.end - 1]
-                a_name = asked.kind == "person" or doc[sp.start].ent_type_ == "PERSON" \
-                    or sp.text.lower() in voices
-                if a_name and addressed(doc.text, doc[sp.start].idx, last.idx + len(last)):
-                    continue  # "Ben,\n\nHappy new year": the letter's reader, said to, not about
+                if addressed(doc.text, doc[sp.start].idx, last.idx + len(last)):
+                    continue  # "Ben,\n\nHappy new year", "Dear Doug,": the letter's reader, not a value
                 penalty = 0.6 if asked.kind == "person" and sp.text.lower() in voices else 1.0
                 if asked.kind == "person" and doc[sp.start].ent_type_ != "PERSON" and not vouched \
                         and is_place_name(sp.text, locative=True):  # ("his name is marco": a name)

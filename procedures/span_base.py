@@ -265,5 +265,7 @@ def addressed(text: str, start: int, end: int) -> bool:
     (True, False)
     >>> addressed("Dear Ben,\nThanks.", 5, 8), addressed("I met Ben,\nfinally.", 6, 9)
     (True, False)
+    >>> addressed("Dear Ben,\nThanks.", 0, 8)  # "Dear Ben" read as one name: the greeting still
+    True
     """
     return bool(_SALUTED.match(text[:start]) and _SALUTED_AFTER.match(text[end:]))
