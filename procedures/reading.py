@@ -373,8 +373,9 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     lead = leading(asked.kind if named and not asked.many else None, how, graph + turn_cands,
                    chosen, pool, subject, window, trace, ranked=result.evidence)
     support = dedupe(lead + result.evidence + [c.evidence for c in chosen])
-    members = CATEGORY_MEMBERS.get(asked.head, frozenset())  # "violin" is typed; "different cultures" is not
-    typed = asked.kind in TYPED or all(norm(c.value).split()[-1] in members for c in chosen)
+    # "violin" is typed, and "Suzuki Jimny" by its make; "different cultures" is not
+    members = CATEGORY_MEMBERS.get(asked.head) or SPAN_MEMBERS.get(asked.head, frozenset())
+    typed = asked.kind in TYPED or all(set(norm(c.value).split()) & members for c in chosen)
     voice = own_voice(subject, [(c.evidence.speaker, c.owner) for c in chosen]) if typed else None
     return Reading(answer, False, support, trace, typed=typed, own=voice)
 
