@@ -241,6 +241,7 @@ def _neighbours(sents: list[Any], i: int) -> list[Any]:
 
 
 def _fragment(sent: Any) -> bool:
+    """A texted fragment: three words or fewer and no verb ("w a guy.")."""
     return sum(t.is_alpha for t in sent) <= 3 and not any(t.pos_ in ("VERB", "AUX") for t in sent)
 
 

@@ -204,7 +204,7 @@ _AT_WORK = frozenset({"at", "for", "chez", "au", "joined", "join", "joining"})
 
 
 def _misread_workplace(sent: Any, run: Span) -> bool:
-    """A name after a workplace's preposition that the tagger took for a place or a nationality
+    """A name after a workplace's preposition (or "joined") that the tagger took for a place or a nationality
     ("now at Telstra", tagged NORP; "chez Ubisoft", tagged GPE) and that no gazetteer or dictionary
     has: an organisation's name, however tagged. Not a person's ("for Dave")."""
     doc = sent.doc
