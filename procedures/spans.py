@@ -101,8 +101,11 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
     without one, only a name given by "her name is …" or "named it …" (the thing was named before)."""
     if not says(sent, heads):
         given = _given_names(sent, [])
+        # "…a litter of heading dogs. He's called Skip": named right after a sentence that says one
+        before = sent.start > 0 and says(sent.doc[sent.start - 1].sent, heads)
         return [s for s in given if s.start > sent.start  # "her name is pip", "she named it pickle"
-                and (sent.doc[s.start - 1].lemma_ == "be" or sent.doc[s.start - 1].lower_ in _NAMED_PRONOUNS)
+                and (sent.doc[s.start - 1].lemma_ == "be" or sent.doc[s.start - 1].lower_ in _NAMED_PRONOUNS
+                     or before and sent.doc[s.start - 1].lower_ in _NAMED_BY)
                 and not of_a_person(sent.doc, s.start, heads) and not _of_a_pet(sent.doc, s.start, heads)] \
             + name_fragment(sent, heads)
     names = entity_spans(sent, ("PERSON", "ORG", "GPE", "PRODUCT", "WORK_OF_ART", "NORP"), "name", 0.7)

@@ -60,3 +60,10 @@ def test_the_speakers_own_pet_named_and_no_cat_from_advice(ni: tuple[Memory, str
     cat = m.ask("What did Ivo name his cat?", group=group)
     assert cat.abstained and "cat" in cat.trace["reading"]["reason"]
     assert m.ask("Where does Ivo live now?", group=group).answer == "Totterdown"
+
+
+def test_a_pet_named_in_the_sentence_after_the_one_that_says_it() -> None:
+    doc = parse("The Macraes had a litter of heading dogs and one runt nobody wanted. He's called Skip.")
+    assert [s.text for x in doc.sents for s in spans_of(x, "pet_name", "dog")][-1:] == ["Skip"]
+    doc = parse("I met a new guy at work. He's called Skip.")
+    assert [s.text for x in doc.sents for s in spans_of(x, "pet_name", "dog")] == []
