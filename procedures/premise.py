@@ -159,7 +159,7 @@ def _kept(sent: Any, words: list[str]) -> bool:
     """A relative is there once said; an animal another speaker tells of is someone's only with a verb
     of keeping one ("you got a kitten", "walked the dog"): "she once put the cat in the freezer" gives
     no one a cat."""
-    return not any(w in ANIMALS for w in words) or any(
+    return not any(w in ANIMALS or w in ("pet", "pets") for w in words) or any(
         t.lemma_.lower() in _KEEPING and t.dep_ not in ("aux", "auxpass") for t in sent)
 
 

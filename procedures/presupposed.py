@@ -38,8 +38,9 @@ KIN: dict[str, frozenset[str]] = {
     "boyfriend": frozenset({"boyfriend", "bf", "dating", "seeing", "partner", *_COUPLE}),
     "wife": frozenset({"wife", "married", "wedding"}),
     "husband": frozenset({"husband", "married", "wedding"}),
-    "dog": frozenset({"dog", "puppy", "pup"}) | FOREIGN_DOGS,
-    "cat": frozenset({"cat", "kitten", "kitty"}) | FOREIGN_CATS,
+    # (an animal is a "pet" in its owner's own words too: "Pets are the best. I still miss Max")
+    "dog": frozenset({"dog", "puppy", "pup", "pet", "pets"}) | FOREIGN_DOGS,
+    "cat": frozenset({"cat", "kitten", "kitty", "pet", "pets"}) | FOREIGN_CATS,
     # not everyone has one: "the name of Ingrid's sister" of someone who only ever names a brother
     "sister": frozenset({"sister", "sisters", "sis", "siblings", "twin"}),
     "brother": frozenset({"brother", "brothers", "bro", "siblings", "twin"}),

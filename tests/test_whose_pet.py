@@ -7,17 +7,22 @@ cat") gives no one a cat; a person's possessive is no town ("Rafa's guitar"). Ou
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from reliability.common import ingested
 
 from planners.asked import asked_for
+from planners.question import parse as parse_question
+from procedures.about import Subject
+from procedures.premise import check
 from procedures.span_places import places
 from procedures.span_words import pet_words
 from procedures.spans import spans_of
 from procedures.stated import hypothetical
 from tkg.memory import Memory
+from tkg.models import Evidence
 from tkg.nlp import parse
 
 DATA = Path(__file__).parent / "data" / "reader" / "noor_ivo.json"
@@ -67,3 +72,19 @@ def test_a_pet_named_in_the_sentence_after_the_one_that_says_it() -> None:
     assert [s.text for x in doc.sents for s in spans_of(x, "pet_name", "dog")][-1:] == ["Skip"]
     doc = parse("I met a new guy at work. He's called Skip.")
     assert [s.text for x in doc.sents for s in spans_of(x, "pet_name", "dog")] == []
+
+
+def _said_by(speaker: str, text: str, ref: str = "T1:1") -> Evidence:
+    return Evidence(ref, ref, text, datetime(2024, 3, 1, tzinfo=UTC), 1.0, "g", speaker=speaker)
+
+
+def test_an_animal_is_the_subjects_by_their_own_words_or_a_verb_of_keeping() -> None:
+    ivo, speakers = Subject("Ivo", frozenset({"ivo"}), speaker=True), ("Ivo", "Noor")
+    q = parse_question("What did Ivo name his cat?")
+    told = _said_by("Noor", "Karen will tell you when she's ready; she once put the cat in the freezer.")
+    assert not check(q, ivo, [told], speakers).holds  # the other speaker, no verb of keeping
+    kept = _said_by("Noor", "And you adopted a cat last week, I hear!")
+    assert check(q, ivo, [kept], speakers).holds
+    max_ = parse_question("What colour is Ivo's dog Max?")  # "a pet" in his own words will do
+    own = _said_by("Ivo", "Pets are the best for lifting our spirits. I'm always still thinking about Max.")
+    assert check(max_, ivo, [own], speakers).holds
