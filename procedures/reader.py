@@ -116,6 +116,7 @@ _PASTIME_BODIES = frozenset("club choir league crew orchestra squad ensemble".sp
 # the words an institution's name ends in, which no person's or pet's does
 _BODIES = INSTITUTIONS | frozenset("trust rescue shelter sanctuary kennels society foundation".split())
 _PARTNER_CUES = frozenset({"partner", "girlfriend", "boyfriend", "dating", "seeing"})
+_GREETINGS = frozenset({"dear", "hi", "hey", "hello", "hiya"})  # a letter's opening, whatever it is read as
 
 
 def _tag(rest: list[Any]) -> bool:
@@ -284,7 +285,9 @@ def candidates(
                 near = _FLOOR.get(floor_kind, 0.3) + (0.9 / (1 + gap / 3) if gap is not None else 0.0) \
                     + 0.15 * min(overlap, 3)
                 last = doc[sp.end - 1]
-                if addressed(doc.text, doc[sp.start].idx, last.idx + len(last)):
+                a_name = asked.kind == "person" or doc[sp.start].ent_type_ == "PERSON" \
+                    or sp.text.lower() in voices or sp.text.split()[0].lower() in _GREETINGS  # ("Dear Doug")
+                if a_name and addressed(doc.text, doc[sp.start].idx, last.idx + len(last)):
                     continue  # "Ben,\n\nHappy new year", "Dear Doug,": the letter's reader, not a value
                 penalty = 0.6 if asked.kind == "person" and sp.text.lower() in voices else 1.0
                 if asked.kind == "person" and doc[sp.start].ent_type_ != "PERSON" and not vouched \
