@@ -17,13 +17,12 @@ import re
 
 from rapidfuzz import fuzz
 
-from planners.head_words import FOREIGN_CATS, FOREIGN_DOGS
+from planners.head_words import ANIMALS, DOG_WORDS, FOREIGN_CATS, FOREIGN_DOGS
 from planners.question import Question
 from tkg.text import stems_of
 from tkg.words import is_common_word, is_place_name
 
 from .about import Subject, word_pattern
-from .spans import ANIMALS
 
 # a couple's own words say a partner too: "me n hana split up", "maya's moving in w me next month"
 _COUPLE = ("split up", "broke up", "moving in with", "moved in with", "moving in w", "moved in w",
@@ -50,11 +49,6 @@ _CALENDAR = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec mon tue 
 MISSPELT = 90  # rapidfuzz ratio at which a long name is the same name misspelt ("Xenoblade", "Xeonoblade")
 MISSPELT_MIN = 7  # names shorter than this are matched exactly ("Ireland" is not "Iceland")
 _PRESUPPOSING = frozenset({"pet_name", "animal", "person"})
-_DOG_WORDS = ANIMALS - {
-    "cat", "kitten", "kitty", "tabby", "horse", "pony", "rabbit", "bunny", "hamster", "parrot", "budgie",
-    "bird", "fish", "tortoise", "turtle", "snake", "lizard", "gecko", "hen", "chicken", "ferret", "goldfish",
-    "guinea",
-}
 
 
 _RELATIVE_BEFORE = re.compile(r"[A-Za-z]['\u2019]s\s+(?:\w+\s+)??([a-z]+)\b")  # "Imogen's (older) sister"
@@ -87,8 +81,6 @@ def same_word(a: str, b: str) -> bool:
 
 def presupposed_nouns(question: str, head: str) -> set[str]:
     """The words that would state the relative or animal ``head`` that the question takes as given."""
-    if head == "dog":
-        return set(KIN["dog"])
     if head in KIN:
         return set(KIN[head])
     return {head, head + "s"} if head else set()
@@ -113,7 +105,7 @@ def presupposed(q: Question) -> set[str]:
     if chain is not None:  # "Hannah's sister's baby": the baby is the sister's; Hannah's sister is given
         return presupposed_nouns(q.text, chain.group(1).lower()) if chain.group(1).lower() in KIN else set()
     nouns = presupposed_nouns(q.text, asked.head)
-    return nouns | _DOG_WORDS if asked.head == "dog" else nouns
+    return nouns | DOG_WORDS if asked.head == "dog" else nouns
 
 
 def titles(name: str, subject: Subject | None, question: str) -> bool:

@@ -28,7 +28,7 @@ from .about import FIRST, SECOND, Subject, about, clause_about
 from .cue_words import EMPLOYERS
 from .members import Category, bare, widen
 from .residence import locates, named_home, place_scale, residence_scale, taken_back
-from .span_base import addressed
+from .span_base import addressed, greets
 from .span_context import INSTITUTIONS, asks_about_work, workplaces
 from .span_objects import glued_cues, not_a_thing, objects_of, site_of_object
 from .span_patterns import ACQUIRING, DEGREE_WORDS, ROMANCE, asks_studied, degrees, introduced, sources
@@ -116,7 +116,6 @@ _PASTIME_BODIES = frozenset("club choir league crew orchestra squad ensemble".sp
 # the words an institution's name ends in, which no person's or pet's does
 _BODIES = INSTITUTIONS | frozenset("trust rescue shelter sanctuary kennels society foundation".split())
 _PARTNER_CUES = frozenset({"partner", "girlfriend", "boyfriend", "dating", "seeing"})
-_GREETINGS = frozenset({"dear", "hi", "hey", "hello", "hiya"})  # a letter's opening, whatever it is read as
 
 
 def _tag(rest: list[Any]) -> bool:
@@ -286,7 +285,7 @@ def candidates(
                     + 0.15 * min(overlap, 3)
                 last = doc[sp.end - 1]
                 a_name = asked.kind == "person" or doc[sp.start].ent_type_ == "PERSON" \
-                    or sp.text.lower() in voices or sp.text.split()[0].lower() in _GREETINGS  # ("Dear Doug")
+                    or sp.text.lower() in voices or greets(sp.text)  # ("Dear Doug")
                 if a_name and addressed(doc.text, doc[sp.start].idx, last.idx + len(last)):
                     continue  # "Ben,\n\nHappy new year", "Dear Doug,": the letter's reader, not a value
                 penalty = 0.6 if asked.kind == "person" and sp.text.lower() in voices else 1.0

@@ -172,8 +172,13 @@ def foreign_sentence(sent: Any) -> bool:
     >>> foreign_sentence(parse("I moved to Leeds in May, gracias")[:])
     False
     """
-    words = _foreign_function_words()  # or a sentence of a turn in it: "Como 12 docenas."
-    return sum(t.lower_ in words for t in sent) >= 2 or sum(t.lower_ in words for t in sent.doc) >= 4
+    words = _foreign_function_words()
+    if sum(t.lower_ in words for t in sent) >= 2:
+        return True
+    in_turn = sent.doc.user_data.get("tkg.foreign_words")  # counted once a turn, for each of its sentences
+    if in_turn is None:
+        in_turn = sent.doc.user_data["tkg.foreign_words"] = sum(t.lower_ in words for t in sent.doc)
+    return bool(in_turn >= 4)  # a sentence of a turn in it: "Como 12 docenas."
 
 
 def _dropped_g(word: str) -> bool:
@@ -253,7 +258,9 @@ def titled(sent: Any, t: Any) -> Span:
 
 # a letter's salutation: the turn opens on a name (after "Dear", "Hi" at most) alone on its line ("Ben,\n");
 # a name said to someone in a chat ("thanks Joanna! I'd love to come") may still answer who did something
-_SALUTED = re.compile(r"^\s*(?:(?:dear|hi+|hey+|hello|hiya)\s+)?$", re.I)
+_GREETING = r"(?:dear|hi+|hey+|hello|hiya)"
+_SALUTED = re.compile(rf"^\s*(?:{_GREETING}\s+)?$", re.I)
+_GREETS = re.compile(rf"{_GREETING}\b", re.I)
 _SALUTED_AFTER = re.compile(r"[ \t]*[,!.]?[ \t]*(?:\n|$)")
 
 
@@ -269,3 +276,12 @@ def addressed(text: str, start: int, end: int) -> bool:
     True
     """
     return bool(_SALUTED.match(text[:start]) and _SALUTED_AFTER.match(text[end:]))
+
+
+def greets(text: str) -> bool:
+    """The text opens with a greeting word ("Dear Doug", "hiya Sam"), as a letter's first line does.
+
+    >>> greets("Dear Doug"), greets("Deardon Road")
+    (True, False)
+    """
+    return _GREETS.match(text) is not None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from planners.head_words import ANIMALS, CAT_WORDS, DOG_WORDS, FOREIGN_CATS, FOREIGN_DOGS
-from tkg.vehicle_words import CAR_MAKES, CAR_MODEL_WORDS, CAR_MODELS, VEHICLE_NOUNS
+from tkg.vehicle_words import CAR_MODEL_WORDS, CAR_NAMES, VEHICLE_NOUNS
 
 LOCATIVE = frozenset("in to from at near around outside into via".split())
 # the last word of a street's name ("on Mill Lane", "off Hope Road"): after a preposition of place, a
@@ -131,7 +131,7 @@ CATEGORY_MEMBERS: dict[str, frozenset[str]] = {
     "subject": frozenset("""maths math mathematics physics chemistry biology history geography english french
         spanish german italian latin music art drama economics philosophy psychology sociology literature
         science computing ict""".split()),
-    "car": CAR_MAKES | CAR_MODELS,  # a car is often named by its make or model alone ("sold the Volvo")
+    "car": CAR_NAMES,  # a car is often named by its make or model alone ("sold the Volvo")
     # a phone is named by its make ("bought a Samsung A54", "my old iPhone")
     "phone": frozenset("""iphone samsung galaxy pixel nokia motorola moto xiaomi redmi oneplus huawei oppo
         realme vivo sony xperia blackberry fairphone""".split()),

@@ -325,13 +325,14 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         orgs = entity_spans(sent, NER_KINDS["organisation"], "organisation", 0.9)
         taken = {i for s in orgs for i in range(s.start, s.end)}
         placed = {s.start for s in places(sent)}
-        extra = [Span(s.text, "organisation", 0.5, s.start, s.end) for s in proper_runs(sent)
+        runs = proper_runs(sent)
+        extra = [Span(s.text, "organisation", 0.5, s.start, s.end) for s in runs
                  if not any(i in taken for i in range(s.start, s.end)) and s.start not in placed
                  and not any(t.ent_type_ == "PERSON" for t in sent.doc[s.start : s.end])
                  and not (s.end - s.start == 1 and sent.doc[s.start].ent_type_ in NO_ORG)
                  and not all(t.ent_type_ in WHEN_LABELS for t in sent.doc[s.start : s.end])]
         taken |= {i for s in extra for i in range(s.start, s.end)}
-        extra += [Span(s.text, "organisation", 0.5, s.start, s.end) for s in proper_runs(sent)
+        extra += [Span(s.text, "organisation", 0.5, s.start, s.end) for s in runs
                   if not taken & set(range(s.start, s.end)) and _misread_workplace(sent, s)]
         taken |= {i for s in extra for i in range(s.start, s.end)}
         former = [s for s in _former(sent) if not taken & set(range(s.start, s.end))]

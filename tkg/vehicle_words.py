@@ -16,6 +16,8 @@ CAR_MODELS = frozenset("""corsa astra yaris camry prius qashqai micra octavia fa
     mondeo zafira navara pajero impreza ioniq kona niro picanto megane captur kadjar sandero aygo auris
     avensis tiguan passat touran jetta arona ateca berlingo punto kodiaq karoq kamiq tipo mokka crossland
     grandland cr-v hr-v rav4 cx-5 mx-5 camaro f-150 silverado altima sentra elantra""".split())
+# what a car is called by alone: its make or its model ("sold the Volvo", "the Corsa")
+CAR_NAMES = CAR_MAKES | CAR_MODELS
 # models named by an English word: a car's only when written with a capital ("the Fiesta failed its MOT")
 CAR_MODEL_WORDS = frozenset("""corolla clio fiesta focus golf polo jazz leaf swift civic accord panda juke
     insignia odyssey beetle mustang corvette wrangler highlander pathfinder rogue bronco equinox outlander
@@ -32,5 +34,5 @@ def names_vehicle(obj: str) -> bool:
     low = obj.lower()
     words = set(low.replace("-", " ").split()) | set(low.split())  # "e-bike" as said and split
     capitalised = {w.lower() for w in obj.split() if w[:1].isupper()}  # "a little Fiesta", not "in focus"
-    return bool(words & (VEHICLE_NOUNS | CAR_MAKES | CAR_MODELS) or capitalised & CAR_MODEL_WORDS) \
+    return bool(words & (VEHICLE_NOUNS | CAR_NAMES) or capitalised & CAR_MODEL_WORDS) \
         or obj[:1].isupper()

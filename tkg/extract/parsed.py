@@ -20,7 +20,7 @@ from tkg.extract.compiled import Compiled
 from tkg.extract.gazetteer import is_place
 from tkg.extract.indirect_changes import _title
 from tkg.nlp import parse, pipeline
-from tkg.vehicle_words import CAR_MAKES, CAR_MODELS, VEHICLE_NOUNS
+from tkg.vehicle_words import CAR_MAKES, CAR_MODELS, CAR_NAMES, VEHICLE_NOUNS
 from tkg.words import is_common_word
 
 _JOB_CUE = re.compile(r"\b(?:offer(?:ed|s)?|hired|probation|(?:job|position|role)\s+(?:at|with))\b", re.I)
@@ -40,7 +40,7 @@ _BUY_VERBS = frozenset({"buy", "pick", "collect", "get"})
 # heads of a title the vocabulary lists no word of ("head of science", "deputy head", "team lead")
 _TITLE_HEADS = frozenset({"head", "lead", "chief", "deputy", "principal"})
 _NOT_MODS = frozenset("new used old second-hand secondhand little big".split())
-_VEHICLE_WORDS = VEHICLE_NOUNS | CAR_MAKES | CAR_MODELS | {"bike"}
+_VEHICLE_WORDS = VEHICLE_NOUNS | CAR_NAMES | {"bike"}
 _CHAT = frozenset("lol lmao lmfao haha omg tbh ngl xx".split())
 _FIRST = frozenset({"i", "we", "me", "us"})
 _THEY = frozenset({"they", "them"})
