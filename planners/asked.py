@@ -227,6 +227,8 @@ def _named_noun(phrase: str) -> str:
     ('physio', 'place')
     >>> _named_noun("the pet belonging to Tom's partner"), _named_noun("the dog in the house where Ann lives")
     ('pet', 'dog')
+    >>> _named_noun("the cat owned by Maya's sister")
+    'cat'
 
     """
     words = phrase.split()
@@ -236,6 +238,8 @@ def _named_noun(phrase: str) -> str:
         if len(lead) > 1 and lead[-1].endswith("ing") and len(words) > len(lead) + 1 \
                 and words[len(lead) + 1] in _PHRASE_END:  # "the pet belonging to Tom's partner": the pet
             lead = lead[:-1]
+        if "by" in lead[2:] and lead[lead.index("by") - 1].endswith(("ed", "en")):  # "the cat owned by…"
+            lead = lead[: lead.index("by") - 1]
         if lead and len(lead) < len(words) - 1:  # a clause follows the noun: it ends there
             return lead[-1]
     last_poss = max((i for i, w in enumerate(words) if re.search(r"['\u2019]s?$", w)), default=-1)

@@ -26,7 +26,10 @@ from tkg.words import is_place_name
 
 from .span_base import copular_s, modified
 
-FIRST = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b", re.I)
+# (and in the languages chats switch into, `span_base.foreign_sentence`: "nag-resign na ako", "mi amá")
+FIRST = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us"
+                   r"|ako|akin|kami|namin|tayo|natin|mi|mis|nosotros|eu|meu|minha|aku|je|moi|ich|mein|meine"
+                   r"|ik|mijn)\b", re.I)
 SECOND = re.compile(r"\b(?:you|you're|youre|you've|your|yours|yourself|u|ur)\b", re.I)
 THIRD = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
 # a name called out: at the start, after a greeting or a comma, and followed by a pause
@@ -288,9 +291,12 @@ def _dropped_i(token: Any) -> bool:
     head = modified(token, "advmod")  # "fully" in "fully qualified electrician": the noun it is part of
     if head.dep_ == "ROOT" and head.pos_ in ("NOUN", "PROPN"):  # no verb: "electrician since october"
         return not any(t.pos_ in ("VERB", "AUX", "INTJ") for t in head.sent)  # nor a greeting: "Hey Nate!"
-    verb = token
+    verb, placed = token, False
     while verb.pos_ not in ("VERB", "AUX") and verb.head.i != verb.i:
+        placed = placed or verb.dep_ == "prep"
         verb = verb.head
+    if placed and verb.dep_ == "ROOT" and verb.pos_ in ("NOUN", "PROPN"):  # "first night in the kovan flat"
+        return not any(t.pos_ in ("VERB", "AUX", "INTJ") for t in verb.sent)
     # (a determiner makes the "-ing" a noun: "The playing an awesome pop song")
     return (verb.dep_ == "ROOT" and verb.tag_ in ("VBD", "VBN", "VBG") or fronted(verb)) and not any(
         c.dep_ in ("nsubj", "nsubjpass", "expl", "det") for c in verb.children)

@@ -13,6 +13,7 @@ from planners.asked import Asked
 from tkg.text import content_terms, stem
 
 from .about import Subject
+from .span_workplaces import EMPLOYERS
 
 if TYPE_CHECKING:
     from tkg.context import Context
@@ -34,7 +35,6 @@ KIND_CUES: dict[str, set[str]] = {kind: {stem(w) for w in words.split()} for kin
 # the words a sentence stating a value of a head noun's category often says ("twenty minutes on the e-bike")
 HEAD_CUES: dict[str, set[str]] = {"transport": {stem(w) for w in "commute ride cycle drive minutes".split()}}
 _LIGHT = frozenset("go move start be get".split())
-EMPLOYERS = frozenset({"", "company", "employer", "firm", "agency", "studio", "startup", "organisation"})
 
 
 def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subject | None,

@@ -19,8 +19,8 @@ from tkg.words import is_place_name
 from .reader import NAMED_KINDS, Candidate, norm
 from .sentence_value import NAMED_HEADS
 from .slots import employer_at, lexicon_for
-from .span_context import AT_WORK, said_workplace
 from .span_words import OPEN_MEMBERS, SPAN_MEMBERS, thing_words
+from .span_workplaces import AT_WORK, said_workplace
 from .spans import ANIMALS, spans_of
 
 if TYPE_CHECKING:

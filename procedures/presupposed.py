@@ -53,7 +53,11 @@ _PRESUPPOSING = frozenset({"pet_name", "animal", "person"})
 
 _RELATIVE_BEFORE = re.compile(r"[A-Za-z]['\u2019]s\s+(?:\w+\s+)??([a-z]+)\b")  # "Imogen's (older) sister"
 _OWNED = re.compile(  # "her cat", "Jess's new puppy": a relative or pet the question gives someone
-    rf"\b(?:his|her|their|[A-Z][\w-]*['\u2019]s)\s+(?:new\s+|late\s+|old\s+)?({'|'.join(KIN)})\b")
+    rf"\b(?:his|her|their|[A-Z][\w-]*['\u2019]s)\s+(?:new\s+|late\s+|old\s+)?({'|'.join(KIN)})(?![\w-])")
+# "the dog that belongs to Jamie's (former) flatmate", "…to Euan's sister's fiancé": the subject's
+# relative the owner is, or is reached through
+_BELONGING = re.compile(r"\b(?:belong(?:s|ing|ed)?\s+to|owned\s+by)\s+[\w-]+['\u2019]s\s+(?:[a-z]+\s+)??"
+                        r"([a-z\u00c0-\u024f-]+)", re.I)
 
 
 def names_a_thing(word: str, question: str) -> bool:
@@ -100,6 +104,10 @@ def presupposed(q: Question) -> set[str]:
         return presupposed_nouns(q.text, owned.group(1).lower())
     if not (asked.head in KIN or (asked.kind in _PRESUPPOSING and asked.head in ANIMALS)):
         return set()
+    owner = _BELONGING.search(q.text)
+    if owner is not None:  # the pet is not the subject's; the relative it is had through is
+        whose = owner.group(1).lower()
+        return presupposed_nouns(q.text, whose) if whose in KIN else set()
     chain = re.search(rf"['\u2019]s\s+([a-z-]+)['\u2019]s\s+(?:[a-z-]+\s+){{0,2}}{re.escape(asked.head)}\b",
                       q.text, re.I)
     if chain is not None:  # "Hannah's sister's baby": the baby is the sister's; Hannah's sister is given

@@ -25,11 +25,9 @@ from tkg.text import content_terms, stem
 from tkg.words import is_place_name
 
 from .about import FIRST, SECOND, Subject, about, clause_about
-from .cue_words import EMPLOYERS
 from .members import Category, bare, widen
 from .residence import locates, named_home, place_scale, residence_scale, taken_back
-from .span_base import addressed, greets
-from .span_context import INSTITUTIONS, asks_about_work, workplaces
+from .span_base import addressed, foreign_sentence, greets
 from .span_objects import glued_cues, not_a_thing, objects_of, site_of_object
 from .span_patterns import ACQUIRING, DEGREE_WORDS, ROMANCE, asks_studied, degrees, introduced, sources
 from .span_words import (
@@ -44,6 +42,7 @@ from .span_words import (
     pet_words,
     thing_words,
 )
+from .span_workplaces import EMPLOYERS, INSTITUTIONS, asks_about_work, workplaces
 from .spans import spans_of
 from .stated import (
     confirmed,
@@ -229,6 +228,7 @@ def candidates(
             if a <= 0.0:
                 continue
             spans = spans_of(sent, asked.kind, asked.head)
+            abroad = foreign_sentence(sent)  # its English parse says nothing of whose a clause is
             if asked.kind == "organisation" and sent.start == 0 and asks_about_work(previous):
                 taken = {i for sp in spans for i in range(sp.start, sp.end)}  # the reply to "still at the …?"
                 spans += workplaces(sent, taken, asked_about_work=True)
@@ -292,8 +292,9 @@ def candidates(
                 if asked.kind == "person" and doc[sp.start].ent_type_ != "PERSON" and not vouched \
                         and is_place_name(sp.text, locative=True):  # ("his name is marco": a name)
                     penalty *= 0.4  # "I've gone full Yorkshire": a place, not a partner
-                owner = clause_about(subject, doc[sp.start], speaker=ev.speaker, speakers=speakers,
-                                     fallback=a, relation=relation) if subject and attribute else a
+                owner = a if not (subject and attribute) or abroad else clause_about(
+                    subject, doc[sp.start], speaker=ev.speaker, speakers=speakers, fallback=a,
+                    relation=relation)
                 if sp.by_context and doc[sp.end - 1].dep_ == "nsubj" and doc[sp.end - 1].head.lemma_.lower() \
                         in NAMED_CONTEXT.get(asked.head, ()):  # "Atleti won": the team did, in a sentence
                     owner = max(owner, a * 0.6)  # about the subject, who tells it; not "Jordi took me"

@@ -35,7 +35,7 @@ from .bridge import (
 )
 from .calloff import OUTCOME, followed, question_nouns
 from .choice import choose
-from .cue_words import EMPLOYERS, cue_terms
+from .cue_words import cue_terms
 from .event_turns import continuing_turns, event_window, newest_own, read_event, subject_turns
 from .gather import same_value
 from .graph_values import (
@@ -67,9 +67,9 @@ from .sentence_value import (
     title_answer,
 )
 from .slots import FAR_PAST, group_time
-from .span_context import AT_WORK
 from .span_patterns import asks_where_had
 from .span_words import CATEGORY_MEMBERS, NAMED_CONTEXT, OPEN_MEMBERS, SPAN_MEMBERS
+from .span_workplaces import AT_WORK, EMPLOYERS
 from .synthesis import dedupe, fact_evidence, format_day
 from .verb_args import by_verb, echoes, main_verb, present
 from .when import AGO_Q, ago, is_when, names_date, read_when

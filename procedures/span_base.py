@@ -131,10 +131,10 @@ _SPACY_LANG = Path(spacy.__file__).parent / "lang"
 
 
 @lru_cache(maxsize=1)
-def _foreign_function_words() -> frozenset[str]:
+def _stop_words_abroad() -> frozenset[str]:
     """Function words of languages English chats switch into (spaCy's stop lists: Tagalog, Indonesian,
-    Spanish, Portuguese, Italian, French, German, Dutch) that English does not use as words. Each list
-    is read from its own file: importing ``spacy.lang.fr`` would load its tokenizer exceptions too, some
+    Spanish, Portuguese, Italian, French, German, Dutch) that are not English ones. Each list is read
+    from its own file: importing ``spacy.lang.fr`` would load its tokenizer exceptions too, some
     seconds of a cold `tkg ask`."""
     words: set[str] = set()
     for lang in _SWITCHED_INTO:
@@ -145,20 +145,36 @@ def _foreign_function_words() -> frozenset[str]:
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         words |= module.STOP_WORDS
-    return frozenset(w for w in words if w.isalpha() and len(w) > 1 and not is_common_word(w)
-                     and w not in _ENGLISH_STOP)
+    return frozenset(w for w in words if w.isalpha() and len(w) > 1 and w not in _ENGLISH_STOP)
 
 
-def foreign_words(tokens: Any) -> bool:
+@lru_cache(maxsize=1)
+def _foreign_function_words() -> frozenset[str]:
+    """The function words abroad that English does not use as words: one of them marks a phrase."""
+    return frozenset(w for w in _stop_words_abroad() if not is_common_word(w))
+
+
+@lru_cache(maxsize=1)
+def _short_words_abroad() -> frozenset[str]:
+    """The short function words abroad that WordNet lists as English only by a sense no chat uses
+    ("na", "sa", "ng", "ang": sodium, nanogram), or uses itself ("son", "car"): alone they mark
+    nothing, beside a function word English lacks they count (`foreign_sentence`)."""
+    return frozenset(w for w in _stop_words_abroad() if len(w) <= 3 and w not in CHAT_WORDS)
+
+
+def foreign_words(tokens: Any, *, abroad: bool = False) -> bool:
     """Lower-case tokens holding a function word of another language: a code-switched phrase ("ako
-    dito", "ok lang ako", "nagluto siya"), never a name written without capitals.
+    dito", "ok lang ako", "nagluto siya"), never a name written without capitals. In a sentence
+    ``abroad`` (`foreign_sentence`) a short one counts too: "el salón de la iglesia".
 
     >>> from tkg.nlp import parse
     >>> foreign_words(parse("ok lang ako")[:]), foreign_words(parse("stoneybatter")[:])
     (True, False)
+    >>> foreign_words(parse("el salón")[:]), foreign_words(parse("el salón")[:], abroad=True)
+    (False, True)
     """
-    return all(t.is_lower or not t.is_alpha for t in tokens) and any(
-        t.lower_ in _foreign_function_words() for t in tokens) \
+    words = _foreign_function_words() | _short_words_abroad() if abroad else _foreign_function_words()
+    return all(t.is_lower or not t.is_alpha for t in tokens) and any(t.lower_ in words for t in tokens) \
         and not is_place_name(tokens.text, locative=True)  # "hong kong"
 
 
@@ -172,13 +188,21 @@ def foreign_sentence(sent: Any) -> bool:
     >>> foreign_sentence(parse("I moved to Leeds in May, gracias")[:])
     False
     """
-    words = _foreign_function_words()
-    if sum(t.lower_ in words for t in sent) >= 2:
+    strict, short = _foreign_function_words(), _short_words_abroad()
+
+    def marks(tokens: Any) -> tuple[int, int]:  # (not "met" or "ya": English, inflected or chatted)
+        own = sum(t.lower_ in strict and t.lower_ not in CHAT_WORDS and not is_common_word(t.lemma_.lower())
+                  for t in tokens)
+        return own, own + sum(t.is_lower and t.lower_ in short for t in tokens)
+
+    own, every = marks(sent)
+    if own >= 2 or own and every >= 3:
         return True
     in_turn = sent.doc.user_data.get("tkg.foreign_words")  # counted once a turn, for each of its sentences
     if in_turn is None:
-        in_turn = sent.doc.user_data["tkg.foreign_words"] = sum(t.lower_ in words for t in sent.doc)
-    return bool(in_turn >= 4)  # a sentence of a turn in it: "Como 12 docenas."
+        in_turn = sent.doc.user_data["tkg.foreign_words"] = marks(sent.doc)
+    # a sentence of a turn in it: "Como 12 docenas."
+    return bool(in_turn[0] >= 4 or in_turn[0] >= 2 and in_turn[1] >= 6)
 
 
 def _dropped_g(word: str) -> bool:

@@ -1,6 +1,5 @@
 """Spans typed by the words around them when neither the tagger nor the gazetteer knows the name:
-a place a dwelling sentence puts someone in ("we're finally unpacked in Little Bramford"), a
-workplace said by a common noun after a job word ("got a job at the main library"), and a name
+a place a dwelling sentence puts someone in ("we're finally unpacked in Little Bramford"), and a name
 given by "called" or "named" ("matched with someone called rafi"); a name in apposition to a person
 noun ("a girl, Iris"); what a head of something heads ("head of platform"); and a band or a team
 named beside what is done with one ("The Marigold Engine on repeat", "Atleti won"); a pet's name said
@@ -10,15 +9,13 @@ adds these to the kind's own spans, less sure than a tagged name.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from planners.head_words import kind_of_noun
-from tkg.nlp import parse
 from tkg.words import is_common_word, is_place_name, only_a_noun
 
 from .span_base import Span, after_locative, chat_words, clean, plausible, proper_runs, says
-from .span_words import NAMED_CONTEXT, PEOPLE, PET_WORDS, ROLE_HEADS
+from .span_words import NAMED_CONTEXT, PEOPLE, PET_WORDS
 
 _CHILDREN = frozenset("boy son daughter baby child kid".split())
 
@@ -26,10 +23,6 @@ _CHILDREN = frozenset("boy son daughter baby child kid".split())
 _DWELLING = frozenset("""move moved moving movers live lives living lived unpack unpacked unpacking settle
     settled house flat cottage apartment bungalow home bought buy rent rented renting""".split())
 _LODGING = _DWELLING | {"place", "keys"}  # "found a place in X, keys on june 1st"
-# words that say where someone works
-_WORKING = frozenset("""job work works working worked shift shifts hired started start starting employed
-    intern internship position role""".split())
-_NOT_PLACES = frozenset("home moment time least first last end weekend night day most".split())  # "at home"
 _NAMING = frozenset({"called", "named", "name's", "names"})
 _HEADS_OF = frozenset("head director vp chief president dean professor chair editor".split())
 
@@ -50,11 +43,13 @@ def of_what(hit: Any) -> list[Any]:
 
 def dwelling_places(sent: Any, taken: set[int]) -> list[Span]:
     """Capitalised names right after "in" or "to" in a sentence that says where someone lives,
-    whatever the tagger calls them ("bought a cottage in Church Fenby", "moving to Kelso Vale")."""
+    whatever the tagger calls them ("bought a cottage in Church Fenby", "moving to Kelso Vale"), and
+    a word English lacks before a dwelling noun ("first night in the leith flat", `home_names`)."""
     words = {t.lower_ for t in sent}
     if not words & _LODGING:
         return []
-    out = []
+    out = home_names(sent, taken)
+    taken = taken | {i for s in out for i in range(s.start, s.end)}
     for t in sent:
         if t.lower_ not in ("in", "to") or t.i + 1 >= sent.end:
             continue
@@ -85,92 +80,32 @@ def _unknown_name(x: Any, taken: set[int]) -> bool:
         and (after is None or not after.is_alpha or after.is_stop)
 
 
-# nouns and verbs whose "at" names a workplace ("my team at Brenner", "a job at Halden", "started at Arup")
-AT_WORK = _WORKING | frozenset("team colleague colleagues boss office desk coworker coworkers manager"
-                                .split())
+_HOMES = frozenset("flat house apartment cottage bungalow houseshare studio".split())
+_HOME_DETERMINERS = frozenset("the my our his her their".split())
 
 
-def _on_work(word: Any) -> bool:
-    """A work word or a role, or a copula whose complement is one ("I'm Head of Research at …")."""
-    if word.lemma_.lower() == "be":
-        return any(c.dep_ == "attr" and _on_work(c) for c in word.children)
-    return word.lower_ in AT_WORK or word.lemma_.lower() in AT_WORK or word.lemma_.lower() in ROLE_HEADS
-
-
-def named_workplaces(sent: Any, taken: set[int]) -> list[Span]:
-    """A capitalised name after "at" that hangs on a work word or a role, however the tagger types
-    it: "my team at Brenner won an award" (tagged a person), "Head of Research at Hollis".
+def home_names(sent: Any, taken: set[int]) -> list[Span]:
+    """A word English does not have, between a determiner and a dwelling noun: where the home is,
+    whatever its case ("first night in the leith flat", "our Pontcanna house"); never a person's.
 
     >>> from tkg.nlp import parse
-    >>> [s.text for s in named_workplaces(parse("My team at Brenner won an award.")[:], set())]
-    ['Brenner']
+    >>> [s.text for s in home_names(parse("first night in the leith flat, boxes everywhere")[:], set())]
+    ['leith']
+    >>> home_names(parse("the new flat and my mum's house")[:], set())
+    []
     """
     out = []
     for t in sent:
-        if t.lower_ != "at" or not _on_work(t.head):
-            continue  # "my team at Brenner", "Head of Research at Hollis"
-        obj = next((c for c in t.children if c.dep_ == "pobj" and c.pos_ == "PROPN"), None)
-        if obj is None or obj.i in taken or obj.ent_type_ in ("GPE", "LOC", "DATE", "TIME"):
+        if t.lemma_.lower() not in _HOMES or t.i == sent.start:
             continue
-        cleaned = clean([x for x in sent.doc[t.i + 1: obj.i + 1] if x.text[:1].isupper() and x.is_alpha])
-        if cleaned:  # (the tagger's place types are out already: "Hollis" is also a town in a gazetteer)
-            out.append(Span(cleaned[0], "organisation", 0.7, cleaned[1], cleaned[2], cued=True))
-    return out
-
-
-def said_workplace(text: str) -> str | None:
-    """The first workplace ``text`` names after "at" on a work word or a role (`named_workplaces`)."""
-    return next((sp.text for sent in parse(text).sents for sp in named_workplaces(sent, set())), None)
-
-
-def asks_about_work(text: str) -> bool:
-    """Whether ``text`` is a question that says a word of work ("how's work btw, still at the vet place?")."""
-    return text.rstrip().endswith("?") and bool(set(re.findall(r"[a-z]+", text.lower())) & _WORKING)
-
-
-def workplaces(sent: Any, taken: set[int], *, asked_about_work: bool = False) -> list[Span]:
-    """A common-noun workplace after "at" in a sentence about work ("a job at the main library",
-    "my shifts at the bakery"), or in a reply to a question about work (``asked_about_work``: "how's
-    work, still at the vet place?" – "ya still at greenpaw vets"): the noun phrase the preposition governs."""
-    if not asked_about_work and not {t.lower_ for t in sent} & _WORKING:
-        return []
-    out = []
-    for t in sent:
-        if t.lower_ != "at":
+        name = t.doc[t.i - 1]
+        # (with its determiner: not "go dey studio flat")
+        det = name.i > sent.start and t.doc[name.i - 1].lower_ in _HOME_DETERMINERS
+        if name.i in taken or name.dep_ not in ("compound", "amod", "nmod") or not name.is_alpha \
+                or len(name.text) < 3 or name.is_stop or is_common_word(name.text) or not det \
+                or name.ent_type_ in ("PERSON", "DATE", "TIME", "ORG"):
             continue
-        obj = next((c for c in t.children if c.dep_ == "pobj" and c.pos_ == "NOUN"), None)
-        if obj is None or obj.i in taken or obj.lower_ in _WORKING | _NOT_PLACES:
-            continue
-        cleaned = clean([x for x in obj.subtree if x.i <= obj.i + 2 and x.dep_ not in ("prep", "relcl")])
-        if cleaned and len(cleaned[0].split()) <= 4:  # "a job at …" says it more surely than "at … on shift"
-            said = any(x.lower_ in _WORKING for x in sent.doc[max(sent.start, t.i - 3): t.i])
-            sure = 0.75 if said or asked_about_work else 0.55
-            out.append(Span(cleaned[0], "organisation", sure, cleaned[1], cleaned[2]))
-    return out
-
-
-# common nouns that head an institution's name ("the Mater hospital", "Ridgeway school")
-INSTITUTIONS = frozenset("""hospital clinic school college university academy museum gallery library bank
-    restaurant cafe café bakery hotel pub theatre theater studio agency firm company charity surgery practice
-    shop store garage factory lab laboratory institute centre center council trust brewery nursery
-    hospice gym""".split())
-
-
-def institutions(sent: Any, taken: set[int]) -> list[Span]:
-    """An institution named by a capitalised word before its common noun ("a nurse in the Mater
-    hospital", "teaches at Ridgeway school"), whatever the tagger calls the name: the name and the noun."""
-    out = []
-    for t in sent:
-        if t.lemma_.lower() not in INSTITUTIONS or t.pos_ != "NOUN" or t.i in taken:
-            continue
-        names = [c for c in t.children if c.dep_ in ("compound", "poss", "amod") and c.i < t.i
-                 and c.text[:1].isupper() and c.is_alpha and c.pos_ == "PROPN"]
-        if not names or any(c.ent_type_ == "DATE" or c.ent_type_ == "GPE" and is_place_name(c.text)
-                            for c in names):
-            continue  # "a Dublin hospital" says where, not which
-        cleaned = clean([x for x in sent.doc[min(c.left_edge.i for c in names): t.i + 1]])
-        if cleaned:
-            out.append(Span(cleaned[0], "organisation", 0.8, cleaned[1], cleaned[2]))
+        out.append(Span(name.text, "place", 0.6, name.i, name.i + 1, cued=True))  # the home's own name
     return out
 
 
@@ -350,7 +285,7 @@ def _apposed_other(tokens: Any, head: str) -> bool:
                for t in tokens for c in t.children)
 
 
-_SOMEONE = frozenset({"someone", "somebody", "date"})  # "i have a date sat. her name is joss"
+_UNNAMED_ONE = frozenset({"someone", "somebody", "date"})  # "i have a date sat. her name is joss"
 _PET_PEOPLE = frozenset({"vet", "owner", "trainer", "breeder", "groomer", "walker", "sitter"})  # a pet's own
 
 
@@ -369,7 +304,7 @@ def of_a_person(doc: Any, at: int, heads: frozenset[str] | set[str]) -> bool:
             return False
         lemma = t.lemma_.lower()
         person = t.pos_ == "NOUN" and kind_of_noun(lemma) == "person" and lemma not in _PET_PEOPLE
-        if person or t.lower_ in _SOMEONE:
+        if person or t.lower_ in _UNNAMED_ONE:
             return True
     return False
 

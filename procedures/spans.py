@@ -27,6 +27,7 @@ from .span_base import (
     clausal,
     clean,
     entity_spans,
+    foreign_sentence,
     foreign_words,
     nameless,
     plausible,
@@ -39,12 +40,9 @@ from .span_context import (
     apposed_people,
     dwelling_places,
     given_names,
-    institutions,
     name_fragment,
     named_in_context,
-    named_workplaces,
     of_a_person,
-    workplaces,
 )
 from .span_numbers import numbers
 from .span_patterns import members_said
@@ -70,6 +68,7 @@ from .span_words import (
     WHEN_LABELS,
     pet_words,
 )
+from .span_workplaces import institutions, named_workplaces, work_names, workplaces
 
 
 def _statuses(sent: Any) -> list[Span]:
@@ -306,7 +305,8 @@ def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
             and not pronominal(sent.doc[s.start : s.end])
             and not (kind in _NAME_KINDS and chat_words(sent.doc[s.start : s.end]))
             and not (kind in _NAME_KINDS and s.text.islower() and len(s.text) <= 2)  # "un chien": no name
-            and not (kind in _WORD_KINDS and foreign_words(sent.doc[s.start : s.end]))  # "ok lang ako"
+            and not (kind in _WORD_KINDS and foreign_words(sent.doc[s.start : s.end],
+                                                           abroad=foreign_sentence(sent)))  # "ok lang ako"
             and not (kind in _NAME_KINDS | {"place"} and clausal(sent.doc[s.start : s.end])
                      and not (s.end - s.start == 1 and is_name_place(s.text)))  # "leeds" tagged a verb
             and not (kind in ("place", "organisation") and kind_of_noun(s.text) == "person")  # "Mam", "Dad"
@@ -344,6 +344,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         teams = named_in_context(sent, head, "organisation")  # "Atleti won": a team's name, however tagged
         known = {s.start for s in teams}
         named += named_workplaces(sent, taken | inside)  # "my team at Brenner": tagged a person
+        named += work_names(sent, taken | inside | {i for s in named for i in range(s.start, s.end)}, head)
         return teams + [s for s in orgs + kept + named if s.start not in known] + workplaces(sent, taken)
     if kind == "person":
         people = [q for p in entity_spans(sent, NER_KINDS["person"], "person", 0.9)

@@ -149,18 +149,28 @@ def denies(sent: Any, token: Any) -> bool:
 # "I'm over The Marigold Engine", "we're done with Netflix", "so sick of Arsenal": a liking given up
 _GIVEN_UP = re.compile(r"\b(?:i'?m|i\s+am|we'?re|we\s+are|im)\s+"
                        r"(?:so\s+|totally\s+|completely\s+|officially\s+)?"
-                       r"(?:over|done\s+with|sick\s+of|tired\s+of|bored\s+of|off)\s+(?:the\s+)?$", re.I)
+                       r"(?:over|done\s+with|sick\s+of|tired\s+of|bored\s+of|off)\s+(?:the\s+)?$"
+                       r"|\bexcept\s+(?:for\s+)?(?:the\s+|my\s+)?$", re.I)  # (a recap corrected)
+# what follows a value that is over: "the vegan era is over", "the Corsa is history"
+_OVER_AFTER = re.compile(r"^[\w-]*\s*(?:era|phase|days|chapter|thing)?\s*(?:is|are|'s|’s)\s+"
+                         r"(?:so\s+|officially\s+)?(?:over|done|finished|history)\b", re.I)
 
 
 def given_up(sent: Any, token: Any) -> bool:
-    """The words right before ``token`` say the speaker has given up what it names.
+    """The words right before ``token`` say the speaker has given up what it names, or the words after it
+    say it is over.
 
     >>> from tkg.nlp import parse
     >>> doc = parse("Full confession: I'm over The Marigold Engine.")
     >>> given_up(doc[:], doc[6]), given_up(doc[:], doc[0])
     (True, False)
+    >>> doc = parse("confession: the vegan era is over. All right except the vegan bit")
+    >>> given_up(doc[:], doc[3]), given_up(doc[:], doc[-2])
+    (True, True)
     """
-    return bool(_GIVEN_UP.search(sent.doc.text[sent.start_char : token.idx]))
+    text = sent.doc.text
+    return bool(_GIVEN_UP.search(text[sent.start_char : token.idx])
+                or _OVER_AFTER.search(text[token.idx + len(token.text) : sent.end_char]))
 
 
 _ASIDE = re.compile(r"\([^()]*\)")
@@ -319,6 +329,7 @@ _FROM_TO_VERBS = frozenset("switch change move transfer swap upgrade downgrade c
                            .split())
 _FOR_VERBS = frozenset("trade swap exchange replace part-exchange".split())
 _LEFT_VERBS = frozenset("leave quit sell ditch dump exit".split())  # given up, for another or for none
+_GIVEN_BACK = frozenset("hand give turn".split())  # "handed my greggs apron back", "turned in my badge"
 
 
 def _prep(verb: Any, words: tuple[str, ...], after: int) -> Any | None:
@@ -328,7 +339,8 @@ def _prep(verb: Any, words: tuple[str, ...], after: int) -> Any | None:
 def replaced(token: Any) -> bool:
     """``token`` names the value a change gave up: what comes after "from" when the verb also says "to"
     ("switched from keyboard to bass guitar"), the object given up for another ("traded the Corsa in
-    for a Leaf"), or one left ("left Ryanair for Jet2", "left Access Bank and joined Barclays").
+    for a Leaf"), one left ("left Ryanair for Jet2", "left Access Bank and joined Barclays") or handed
+    back ("handed my greggs apron back").
 
     >>> from tkg.nlp import parse
     >>> doc = parse("I switched from keyboard to bass guitar.")
@@ -337,6 +349,9 @@ def replaced(token: Any) -> bool:
     >>> doc = parse("He left Ryanair for Jet2 in March.")
     >>> replaced(doc[2]), replaced(doc[4])
     (True, False)
+    >>> doc = parse("handed my greggs apron back last week, i'm odeon staff now")
+    >>> replaced(doc[2]), replaced(doc[10])
+    (True, False)
     """
     head = modified(token, "nmod")
     gov = head.head
@@ -344,6 +359,9 @@ def replaced(token: Any) -> bool:
         return _prep(gov.head, ("to", "into"), head.i) is not None
     if head.dep_ != "dobj":
         return False
+    if gov.lemma_.lower() in _GIVEN_BACK and any(c.dep_ in ("prt", "advmod") and c.lower_ in ("back", "in")
+                                                   for c in gov.children):
+        return True
     return gov.lemma_.lower() in _LEFT_VERBS or gov.lemma_.lower() in _FOR_VERBS and \
         _prep(gov, ("for", "with"), head.i) is not None
 

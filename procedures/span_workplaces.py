@@ -1,0 +1,145 @@
+"""Workplaces read from the words around them when the tagger misses the name: after "at" on a work
+word ("my team at Brenner", "a job at the main library"), a common noun an institution's name heads
+("the Mater hospital"), and a name written as the modifier of a work noun ("i'm odeon staff now",
+"got the greggs job"). `procedures/spans.py` adds these to an organisation's spans.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tkg.nlp import parse
+from tkg.words import is_common_word, is_place_name
+
+from .span_base import Span, clean
+from .span_words import ROLE_HEADS
+
+# words that say where someone works
+_WORKING = frozenset("""job work works working worked shift shifts hired started start starting employed
+    intern internship position role""".split())
+_NOT_PLACES = frozenset("home moment time least first last end weekend night day most".split())  # "at home"
+
+# nouns and verbs whose "at" names a workplace ("my team at Brenner", "a job at Halden", "started at Arup")
+AT_WORK = _WORKING | frozenset("team colleague colleagues boss office desk coworker coworkers manager"
+                                .split())
+
+
+def _on_work(word: Any) -> bool:
+    """A work word or a role, or a copula whose complement is one ("I'm Head of Research at …")."""
+    if word.lemma_.lower() == "be":
+        return any(c.dep_ == "attr" and _on_work(c) for c in word.children)
+    return word.lower_ in AT_WORK or word.lemma_.lower() in AT_WORK or word.lemma_.lower() in ROLE_HEADS
+
+
+def named_workplaces(sent: Any, taken: set[int]) -> list[Span]:
+    """A capitalised name after "at" that hangs on a work word or a role, however the tagger types
+    it: "my team at Brenner won an award" (tagged a person), "Head of Research at Hollis".
+
+    >>> from tkg.nlp import parse
+    >>> [s.text for s in named_workplaces(parse("My team at Brenner won an award.")[:], set())]
+    ['Brenner']
+    """
+    out = []
+    for t in sent:
+        if t.lower_ != "at" or not _on_work(t.head):
+            continue  # "my team at Brenner", "Head of Research at Hollis"
+        obj = next((c for c in t.children if c.dep_ == "pobj" and c.pos_ == "PROPN"), None)
+        if obj is None or obj.i in taken or obj.ent_type_ in ("GPE", "LOC", "DATE", "TIME"):
+            continue
+        cleaned = clean([x for x in sent.doc[t.i + 1: obj.i + 1] if x.text[:1].isupper() and x.is_alpha])
+        if cleaned:  # (the tagger's place types are out already: "Hollis" is also a town in a gazetteer)
+            out.append(Span(cleaned[0], "organisation", 0.7, cleaned[1], cleaned[2], cued=True))
+    return out
+
+
+def said_workplace(text: str) -> str | None:
+    """The first workplace ``text`` names after "at" on a work word or a role (`named_workplaces`)."""
+    return next((sp.text for sent in parse(text).sents for sp in named_workplaces(sent, set())), None)
+
+
+def asks_about_work(text: str) -> bool:
+    """Whether ``text`` is a question that says a word of work ("how's work btw, still at the vet place?")."""
+    return text.rstrip().endswith("?") and bool(set(re.findall(r"[a-z]+", text.lower())) & _WORKING)
+
+
+def workplaces(sent: Any, taken: set[int], *, asked_about_work: bool = False) -> list[Span]:
+    """A common-noun workplace after "at" in a sentence about work ("a job at the main library",
+    "my shifts at the bakery"), or in a reply to a question about work (``asked_about_work``: "how's
+    work, still at the vet place?" – "ya still at greenpaw vets"): the noun phrase the preposition governs."""
+    if not asked_about_work and not {t.lower_ for t in sent} & _WORKING:
+        return []
+    out = []
+    for t in sent:
+        if t.lower_ != "at":
+            continue
+        obj = next((c for c in t.children if c.dep_ == "pobj" and c.pos_ == "NOUN"), None)
+        if obj is None or obj.i in taken or obj.lower_ in _WORKING | _NOT_PLACES:
+            continue
+        cleaned = clean([x for x in obj.subtree if x.i <= obj.i + 2 and x.dep_ not in ("prep", "relcl")])
+        if cleaned and len(cleaned[0].split()) <= 4:  # "a job at …" says it more surely than "at … on shift"
+            said = any(x.lower_ in _WORKING for x in sent.doc[max(sent.start, t.i - 3): t.i])
+            sure = 0.75 if said or asked_about_work else 0.55
+            out.append(Span(cleaned[0], "organisation", sure, cleaned[1], cleaned[2]))
+    return out
+
+
+# common nouns that head an institution's name ("the Mater hospital", "Ridgeway school")
+INSTITUTIONS = frozenset("""hospital clinic school college university academy museum gallery library bank
+    restaurant cafe café bakery hotel pub theatre theater studio agency firm company charity surgery practice
+    shop store garage factory lab laboratory institute centre center council trust brewery nursery
+    hospice gym""".split())
+
+
+def institutions(sent: Any, taken: set[int]) -> list[Span]:
+    """An institution named by a capitalised word before its common noun ("a nurse in the Mater
+    hospital", "teaches at Ridgeway school"), whatever the tagger calls the name: the name and the noun."""
+    out = []
+    for t in sent:
+        if t.lemma_.lower() not in INSTITUTIONS or t.pos_ != "NOUN" or t.i in taken:
+            continue
+        names = [c for c in t.children if c.dep_ in ("compound", "poss", "amod") and c.i < t.i
+                 and c.text[:1].isupper() and c.is_alpha and c.pos_ == "PROPN"]
+        if not names or any(c.ent_type_ == "DATE" or c.ent_type_ == "GPE" and is_place_name(c.text)
+                            for c in names):
+            continue  # "a Dublin hospital" says where, not which
+        cleaned = clean([x for x in sent.doc[min(c.left_edge.i for c in names): t.i + 1]])
+        if cleaned:
+            out.append(Span(cleaned[0], "organisation", 0.8, cleaned[1], cleaned[2]))
+    return out
+
+
+# the head nouns a question asks an employer by ("which company", "where does she work": none)
+EMPLOYERS = frozenset({"", "company", "employer", "firm", "agency", "studio", "startup", "organisation"})
+
+# nouns a workplace's name modifies when it is written as a word of its own ("odeon staff", "the
+# greggs job", "my tesco shift"), lower case as often as not
+_WORK_NOUNS = frozenset("""job jobs shift shifts staff uniform apron badge rota manager boss colleagues
+    coworkers interview contract payslip""".split())
+
+
+def work_names(sent: Any, taken: set[int], head: str) -> list[Span]:
+    """A word English does not have, modifying a work noun: a workplace's name, whatever its case ("i'm
+    odeon staff now", "handed my greggs apron back"); never a place's ("the leeds job") or a person's.
+    Only for an employer or an institution asked (``head``): a team or a band is no workplace.
+
+    >>> from tkg.nlp import parse
+    >>> [s.text for s in work_names(parse("handed my greggs apron back, i'm odeon staff now")[:], set(), "")]
+    ['greggs', 'odeon']
+    >>> work_names(parse("the leeds job and my night shift")[:], set(), "")
+    []
+    """
+    if head not in EMPLOYERS and head not in INSTITUTIONS:
+        return []
+    out = []
+    for t in sent:
+        if t.lower_ not in _WORK_NOUNS and t.lemma_.lower() not in _WORK_NOUNS:
+            continue
+        name = t.doc[t.i - 1] if t.i > sent.start else None
+        if name is None or name.i in taken or name.dep_ not in ("compound", "amod", "nmod", "poss") \
+                or not name.is_alpha or len(name.text) < 3 or name.is_stop or is_common_word(name.text) \
+                or name.ent_type_ in ("PERSON", "DATE", "TIME", "GPE") \
+                or is_place_name(name.text, locative=True):
+            continue
+        out.append(Span(name.text, "organisation", 0.6, name.i, name.i + 1, cued=True))
+    return out
