@@ -11,6 +11,11 @@ from .span_base import Span, clean, copular_s
 from .span_context import of_what
 from .span_words import DET, PREDICATING, ROLE_HEADS, ROLE_SUFFIX, ROLE_VERBS, SEAT_ROLES
 
+# a role named before the noun for a job ("the design lead role", "the charge nurse post"), and the
+# verbs that give or take one ("they gave me the design lead role", "I took the senior nurse job")
+_JOB_NOUNS = frozenset("role job position post".split())
+_TAKING = frozenset("give offer get land take accept start begin win".split())
+
 
 def noun_chunks(sent: Any) -> tuple[Any, ...]:
     """The sentence's noun chunks, kept with the parsed doc like the spans (spaCy re-walks the parse)."""
@@ -81,9 +86,11 @@ def roles(sent: Any) -> list[Span]:
         toks = [t for t in chunk if (copula or 0) <= t.i <= hit.i and t.ent_type_ not in ("PERSON", "GPE")] \
             + of_what(hit)
         cleaned = clean(toks)
+        job = chunk.root.lemma_.lower() in _JOB_NOUNS and hit.i < chunk.root.i  # "the design lead role"
+        taken = job and chunk.root.dep_ == "dobj" and chunk.root.head.lemma_.lower() in _TAKING
         if cleaned:
-            sure = (0.9 if hit.i == chunk.root.i else 0.6) * (1.0 if _predicated(chunk) or copula is not None
-                                                              else 0.4)
+            sure = (0.9 if hit.i == chunk.root.i or job else 0.6) * (
+                1.0 if _predicated(chunk) or copula is not None or taken else 0.4)
             out.append(Span(cleaned[0], "role", sure, cleaned[1], cleaned[2], hit.i == chunk.root.i
                             and (_said_of(hit) or copula is not None)))
     return out

@@ -330,6 +330,7 @@ _FROM_TO_VERBS = frozenset("switch change move transfer swap upgrade downgrade c
 _FOR_VERBS = frozenset("trade swap exchange replace part-exchange".split())
 _LEFT_VERBS = frozenset("leave quit sell ditch dump exit".split())  # given up, for another or for none
 _GIVEN_BACK = frozenset("hand give turn".split())  # "handed my greggs apron back", "turned in my badge"
+_LOST = frozenset("steal lose crash total scrap wreck nick".split())  # gone: "someone stole my Samsung"
 
 
 def _prep(verb: Any, words: tuple[str, ...], after: int) -> Any | None:
@@ -339,8 +340,8 @@ def _prep(verb: Any, words: tuple[str, ...], after: int) -> Any | None:
 def replaced(token: Any) -> bool:
     """``token`` names the value a change gave up: what comes after "from" when the verb also says "to"
     ("switched from keyboard to bass guitar"), the object given up for another ("traded the Corsa in
-    for a Leaf"), one left ("left Ryanair for Jet2", "left Access Bank and joined Barclays") or handed
-    back ("handed my greggs apron back").
+    for a Leaf"), one left ("left Ryanair for Jet2", "left Access Bank and joined Barclays"), handed
+    back ("handed my greggs apron back"), or lost ("someone stole my Samsung", "my bike got nicked").
 
     >>> from tkg.nlp import parse
     >>> doc = parse("I switched from keyboard to bass guitar.")
@@ -348,6 +349,9 @@ def replaced(token: Any) -> bool:
     (True, False)
     >>> doc = parse("He left Ryanair for Jet2 in March.")
     >>> replaced(doc[2]), replaced(doc[4])
+    (True, False)
+    >>> doc = parse("Someone stole my Samsung at Carnival, so I'm on Bisi's old iPhone 13.")
+    >>> replaced(doc[3]), replaced(doc[-3])
     (True, False)
     >>> doc = parse("handed my greggs apron back last week, i'm odeon staff now")
     >>> replaced(doc[2]), replaced(doc[10])
@@ -357,6 +361,8 @@ def replaced(token: Any) -> bool:
     gov = head.head
     if head.dep_ in ("pobj", "pcomp") and gov.lower_ == "from" and gov.head.lemma_.lower() in _FROM_TO_VERBS:
         return _prep(gov.head, ("to", "into"), head.i) is not None
+    if head.dep_ in ("dobj", "nsubjpass") and gov.lemma_.lower() in _LOST:
+        return True
     if head.dep_ != "dobj":
         return False
     if gov.lemma_.lower() in _GIVEN_BACK and any(c.dep_ in ("prt", "advmod") and c.lower_ in ("back", "in")

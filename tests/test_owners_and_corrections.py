@@ -1,7 +1,8 @@
 """Whose a presupposed pet or relative is, and a value a correction takes back. "The dog that
 belongs to Jamie's flatmate" presupposes no dog of Jamie's (it is the flatmate's; "…to Euan's
 sister's fiancé" presupposes Euan's sister), nor does "Geoffrey's son-in-law" a son; "except the
-pescatarian bit" and "that era is over" give up the value they name. Our own messages
+pescatarian bit" and "that era is over" give up the value they name, as "someone stole my Samsung"
+does; "they gave me the design lead role" names a role as surely as "I'm design lead". Our own messages
 (tests/data/reader/ines_tove.json) on each store, and our own sentences for the rules.
 """
 
@@ -14,7 +15,8 @@ from reliability.common import ingested
 
 from planners.question import parse as parse_question
 from procedures.presupposed import presupposed
-from procedures.stated import given_up
+from procedures.span_roles import roles
+from procedures.stated import given_up, replaced
 from tkg.memory import Memory
 from tkg.nlp import parse
 
@@ -59,3 +61,18 @@ def test_the_pet_of_the_subjects_flatmate(it: tuple[Memory, str]) -> None:
     got = m.ask("What is the name of the dog that belongs to Ines's flatmate?", group=group)
     assert got.answer == "Sprout" and got.trace["reading"]["support"] == ["D1:1"]
     assert "D1:1" in [e.source_ref for e in got.evidence[:3]]
+
+
+def test_a_thing_stolen_or_lost_is_no_longer_had() -> None:
+    doc = parse("Someone stole my Samsung at Carnival, so I'm on Bisi's old iPhone 13.")
+    assert replaced(doc[3]) and not replaced(doc[-3])
+    doc = parse("My Fiesta got nicked last night.")
+    assert replaced(doc[1])
+
+
+def test_a_role_named_before_the_noun_for_a_job() -> None:
+    def sure(text: str) -> dict[str, float]:
+        return {s.text: s.sure for x in parse(text).sents for s in roles(x)}
+    assert sure("They gave me the design lead role at Lumen.") == {"design lead": 0.9}
+    assert sure("I took the charge nurse job in May.") == {"charge nurse": 0.9}
+    assert sure("The charge nurse role was advertised.")["charge nurse"] < 0.9  # no one took it
