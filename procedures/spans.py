@@ -215,6 +215,21 @@ def _misread_workplace(sent: Any, run: Span) -> bool:
         and not any(t.ent_type_ in ("PERSON", *WHEN_LABELS) for t in doc[run.start : run.end])
 
 
+def _town_named(run: Span) -> bool:
+    """A town's name and a common noun: an organisation named after its town, however tagged ("a job wi
+    Edinburgh Trams", tagged a person), not someone ("Tom Hardy": no town).
+
+    >>> _town_named(Span("Edinburgh Trams", "organisation", 0.5, 0, 2))
+    True
+    >>> _town_named(Span("Tom Hardy", "person", 0.5, 0, 2)), _town_named(Span("Leeds", "place", 0.5, 0, 1))
+    (False, False)
+    """
+    words = run.text.split()
+    last = words[-1].lower()
+    return len(words) >= 2 and is_place_name(words[0]) and (is_common_word(last) or last.endswith("s")
+                                                             and is_common_word(last[:-1]))
+
+
 def _former(sent: Any) -> list[Span]:
     """Organisations named by "ex-" ("she's ex-salt & ember too"), not a former someone ("ex-wife")."""
     out = []
@@ -326,9 +341,10 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         taken = {i for s in orgs for i in range(s.start, s.end)}
         placed = {s.start for s in places(sent)}
         runs = proper_runs(sent)
-        extra = [Span(s.text, "organisation", 0.5, s.start, s.end) for s in runs
-                 if not any(i in taken for i in range(s.start, s.end)) and s.start not in placed
-                 and not any(t.ent_type_ == "PERSON" for t in sent.doc[s.start : s.end])
+        extra = [Span(s.text, "organisation", 0.7 if _town_named(s) else 0.5, s.start, s.end) for s in runs
+                 if not any(i in taken for i in range(s.start, s.end)) and (_town_named(s) or (
+                     s.start not in placed
+                     and not any(t.ent_type_ == "PERSON" for t in sent.doc[s.start : s.end])))
                  and not (s.end - s.start == 1 and sent.doc[s.start].ent_type_ in NO_ORG)
                  and not all(t.ent_type_ in WHEN_LABELS for t in sent.doc[s.start : s.end])]
         taken |= {i for s in extra for i in range(s.start, s.end)}

@@ -88,3 +88,9 @@ def test_in_a_spanish_turn_a_place_needs_the_gazetteer_and_a_preposition() -> No
     assert _spans(turn, "place", "") == []  # a friend's name the tagger called a place
     assert _spans("Como 12 docenas, ya sabes como es. Se comió como 9, otro nivel.", "place", "") == []
     assert _spans("Ya me mudé a Austin en marzo, está bien bonito.", "place", "") == ["Austin"]
+
+
+def test_a_firm_named_after_its_town_is_a_firm_however_tagged() -> None:
+    assert _spans("got a job as an electrician wi Edinburgh Trams.", "organisation", "company") \
+        == ["Edinburgh Trams"]  # (tagged a person)
+    assert _spans("I met Tom Hardy and Sarah Jones at the gym.", "organisation", "company") == []
