@@ -54,8 +54,10 @@ RELATIONAL = re.compile(
     r"drummer|singer|guitarist|bassist|pianist)\b",
     re.I,
 )
-# a spouse was a fiancé(e) first: turns that name a husband often say "proposed" or "engaged"
-_EARLIER_FORM = {"married_to": "engaged_to"}
+# a couple's other forms: a spouse was a fiancé(e) and a girlfriend first ("Hannah, my girlfriend",
+# "proposed"), and a partner may be any of them ("my wife Hannah")
+_COUPLE_FORMS = {"married_to": ("engaged_to", "partner_of"), "engaged_to": ("partner_of",),
+                 "partner_of": ("engaged_to", "married_to")}
 # verbs too general to say a relation on their own ("work under", "go out with", "get married to")
 _LIGHT_VERBS = frozenset("be get go have make start become work move take do".split())
 # "the drummer of Callum's band": a person noun of a group the subject belongs to
@@ -125,7 +127,7 @@ def relation_cues(ctx: Context, relation: Relation) -> set[str]:
     predicate's one-word nouns and phrases, and the head of its verbs with their inflections
     ("propose", "proposed"; not the light verb of "get married to")."""
     words = _forms(relation.word)
-    for name in (relation.predicate, _EARLIER_FORM.get(relation.predicate or "")):
+    for name in (relation.predicate, *_COUPLE_FORMS.get(relation.predicate or "", ())):
         if name and name in ctx.registry:
             p = ctx.registry.get(name)
             words |= {w for w in (*p.nouns, *p.phrases) if " " not in w}

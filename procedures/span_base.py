@@ -188,19 +188,29 @@ def foreign_sentence(sent: Any) -> bool:
     >>> foreign_sentence(parse("I moved to Leeds in May, gracias")[:])
     False
     """
+    key = ("tkg.foreign", sent.start, sent.end)  # asked for each span of each kind: read once a sentence
+    kept = sent.doc.user_data.get(key)
+    if kept is None:
+        kept = sent.doc.user_data[key] = _abroad(sent)
+    return bool(kept)
+
+
+def _marks(tokens: Any) -> tuple[int, int]:
+    """The tokens' function words abroad (not "met" or "ya": English, inflected or chatted), and those
+    with the short ones."""
     strict, short = _foreign_function_words(), _short_words_abroad()
+    own = sum(t.lower_ in strict and t.lower_ not in CHAT_WORDS and not is_common_word(t.lemma_.lower())
+              for t in tokens)
+    return own, own + sum(t.is_lower and t.lower_ in short for t in tokens)
 
-    def marks(tokens: Any) -> tuple[int, int]:  # (not "met" or "ya": English, inflected or chatted)
-        own = sum(t.lower_ in strict and t.lower_ not in CHAT_WORDS and not is_common_word(t.lemma_.lower())
-                  for t in tokens)
-        return own, own + sum(t.is_lower and t.lower_ in short for t in tokens)
 
-    own, every = marks(sent)
+def _abroad(sent: Any) -> bool:
+    own, every = _marks(sent)
     if own >= 2 or own and every >= 3:
         return True
     in_turn = sent.doc.user_data.get("tkg.foreign_words")  # counted once a turn, for each of its sentences
     if in_turn is None:
-        in_turn = sent.doc.user_data["tkg.foreign_words"] = marks(sent.doc)
+        in_turn = sent.doc.user_data["tkg.foreign_words"] = _marks(sent.doc)
     # a sentence of a turn in it: "Como 12 docenas."
     return bool(in_turn[0] >= 4 or in_turn[0] >= 2 and in_turn[1] >= 6)
 

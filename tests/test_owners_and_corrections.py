@@ -2,7 +2,8 @@
 belongs to Jamie's flatmate" presupposes no dog of Jamie's (it is the flatmate's; "…to Euan's
 sister's fiancé" presupposes Euan's sister), nor does "Geoffrey's son-in-law" a son; "except the
 pescatarian bit" and "that era is over" give up the value they name, as "someone stole my Samsung"
-does; "they gave me the design lead role" names a role as surely as "I'm design lead". Our own messages
+does; "they gave me the design lead role" names a role as surely as "I'm design lead"; a wife is found
+by the words of a girlfriend or a fiancée, and a partner by a wife's. Our own messages
 (tests/data/reader/ines_tove.json) on each store, and our own sentences for the rules.
 """
 
@@ -14,11 +15,13 @@ import pytest
 from reliability.common import ingested
 
 from planners.question import parse as parse_question
+from procedures.bridge import Relation, relation_cues
 from procedures.presupposed import presupposed
 from procedures.span_roles import roles
 from procedures.stated import given_up, replaced
 from tkg.memory import Memory
 from tkg.nlp import parse
+from tkg.text import content_terms
 
 DATA = Path(__file__).parent / "data" / "reader" / "ines_tove.json"
 
@@ -76,3 +79,11 @@ def test_a_role_named_before_the_noun_for_a_job() -> None:
     assert sure("They gave me the design lead role at Lumen.") == {"design lead": 0.9}
     assert sure("I took the charge nurse job in May.") == {"charge nurse": 0.9}
     assert sure("The charge nurse role was advertised.")["charge nurse"] < 0.9  # no one took it
+
+
+def test_a_spouse_is_found_by_a_couples_other_words(it: tuple[Memory, str]) -> None:
+    m, group = it
+    assert content_terms("girlfriend engaged") <= relation_cues(m.ctx, Relation("wife", "married_to"))
+    assert content_terms("wife husband") <= relation_cues(m.ctx, Relation("partner", "partner_of"))
+    got = m.ask("What does Ines's wife do for a living?", group=group)  # "Saga, my girlfriend" married her
+    assert got.answer == "paramedic" and got.trace["reading"]["support"] == ["D1:4"]
