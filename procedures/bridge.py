@@ -124,8 +124,9 @@ def relation_of(ctx: Context, q: Question, subject: Subject) -> Relation | None:
 
 def relation_cues(ctx: Context, relation: Relation) -> set[str]:
     """The words a turn naming the bridge person says near them: the relation noun, the
-    predicate's one-word nouns and phrases, and the head of its verbs with their inflections
-    ("propose", "proposed"; not the light verb of "get married to")."""
+    predicate's one-word nouns and phrases, the head of its verbs with their inflections
+    ("propose", "proposed"; not the light verb of "get married to"), and the word after the light
+    verb of what a couple says of itself ("be official", "get engaged")."""
     words = _forms(relation.word)
     for name in (relation.predicate, *_COUPLE_FORMS.get(relation.predicate or "", ())):
         if name and name in ctx.registry:
@@ -133,6 +134,8 @@ def relation_cues(ctx: Context, relation: Relation) -> set[str]:
             words |= {w for w in (*p.nouns, *p.phrases) if " " not in w}
             words |= {f for v in p.verbs if "{" not in v and v.split()[0] not in _LIGHT_VERBS
                       for f in _inflections(v.split()[0])}
+            # what a couple says of itself, past its light verb: "me and priya are official"
+            words |= {v.split()[-1] for v in p.together_verbs if v.split()[0] in _LIGHT_VERBS}
     return content_terms(" ".join(sorted(words))) | {relation.word}
 
 

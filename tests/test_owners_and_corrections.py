@@ -85,5 +85,6 @@ def test_a_spouse_is_found_by_a_couples_other_words(it: tuple[Memory, str]) -> N
     m, group = it
     assert content_terms("girlfriend engaged") <= relation_cues(m.ctx, Relation("wife", "married_to"))
     assert content_terms("wife husband") <= relation_cues(m.ctx, Relation("partner", "partner_of"))
+    assert "official" in relation_cues(m.ctx, Relation("girlfriend", "partner_of"))  # "we're official"
     got = m.ask("What does Ines's wife do for a living?", group=group)  # "Saga, my girlfriend" married her
     assert got.answer == "paramedic" and got.trace["reading"]["support"] == ["D1:4"]
