@@ -1,7 +1,8 @@
 """People named in small letters, as texting names them: "my cousin bisola just moved to glasgow" (a
-kin word before the name), "his name is lincoln" (a name that is also a town's, introduced as a name),
-and a date two fragments before the name ("i went on a date. w a guy. his name is lincoln"). Our own
-messages (tests/data/reader/kemi_sol.json) on each store, and our own sentences for the rules.
+kin word before the name), "seeing a guy. ravi." (a name alone after someone brought in), "his name is
+lincoln" (a name that is also a town's, introduced as a name), and a date two fragments before the name
+("i went on a date. w a guy. his name is lincoln"). Our own messages (tests/data/reader/kemi_sol.json) on
+each store, and our own sentences for the rules.
 """
 
 from __future__ import annotations
@@ -49,3 +50,10 @@ def test_verbless_fragments_do_not_count_between_a_name_and_the_sentence_before(
     assert [s.text for s in _neighbours(sents, 2)] == [s.text for s in sents]
     sents = list(parse("i went to the shop. then i saw a guy. his name is lincoln.").sents)
     assert [s.text for s in _neighbours(sents, 2)] == [s.text for s in sents[1:]]
+
+
+def test_a_name_alone_after_a_guy_or_a_girl_brought_in_unnamed() -> None:
+    def people(text: str) -> list[str]:
+        return [s.text for x in parse(text).sents for s in spans_of(x, "person", "")]
+    assert people("been seeing a guy. ravi. he is a nurse") == ["ravi"]
+    assert people("matched w a girl. noor.") == ["noor"]
