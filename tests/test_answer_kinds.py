@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from reliability.common import span_texts as _spans
 
 from planners.asked import Asked, asked_for
 from planners.question import parse as parse_question
@@ -16,10 +17,6 @@ from procedures.result import ProcedureResult
 from procedures.spans import spans_of
 from tkg.models import Evidence
 from tkg.nlp import parse
-
-
-def _spans(text: str, kind: str, head: str) -> list[str]:
-    return [s.text for sent in parse(text).sents for s in spans_of(sent, kind, head)]
 
 
 @pytest.mark.parametrize(("question", "kind", "head"), [

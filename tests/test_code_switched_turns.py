@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 from reliability.common import ingested
+from reliability.common import span_texts as _spans
 
 from procedures.about import FIRST
 from procedures.span_base import foreign_sentence
-from procedures.spans import spans_of
 from procedures.stated import replaced
 from tkg.memory import Memory
 from tkg.nlp import parse
@@ -27,9 +27,6 @@ DATA = Path(__file__).parent / "data" / "reader" / "lani_rosa.json"
 def lr(mem: Memory) -> tuple[Memory, str]:
     return mem, ingested(mem, "lani-rosa", DATA)
 
-
-def _spans(text: str, kind: str, head: str) -> list[str]:
-    return [s.text for x in parse(text).sents for s in spans_of(x, kind, head)]
 
 
 def test_a_sentence_of_short_function_words_abroad_is_foreign_and_an_english_one_is_not() -> None:

@@ -14,11 +14,10 @@ from pathlib import Path
 
 import pytest
 from reliability.common import ingested
+from reliability.common import span_texts as _spans
 
-from procedures.spans import spans_of
 from tkg.extract.engine import extract
 from tkg.memory import Memory
-from tkg.nlp import parse
 from tkg.predicates import PredicateRegistry
 from tkg.vehicle_words import names_vehicle
 
@@ -29,9 +28,6 @@ DATA = Path(__file__).parent / "data" / "reader" / "wren_ollie.json"
 def wo(mem: Memory) -> tuple[Memory, str]:
     return mem, ingested(mem, "wren-ollie", DATA)
 
-
-def _spans(text: str, kind: str, head: str) -> list[str]:
-    return [s.text for x in parse(text).sents for s in spans_of(x, kind, head)]
 
 
 def test_a_workplace_tagged_a_place_or_a_nationality_is_an_organisation() -> None:

@@ -21,8 +21,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 
+from procedures.spans import spans_of
 from tkg.embed import Embedder, get_embedder
 from tkg.memory import Memory
+from tkg.nlp import parse
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
@@ -108,6 +110,11 @@ def ingested(mem: Memory, prefix: str, path: Path) -> str:
     track(mem, group)
     mem.ingest(path, group=group)
     return group
+
+
+def span_texts(text: str, kind: str, head: str) -> list[str]:
+    """The texts of the spans of ``kind`` (for a question's ``head`` noun) in each sentence of ``text``."""
+    return [s.text for sent in parse(text).sents for s in spans_of(sent, kind, head)]
 
 
 def forget_tracked(mem: Memory) -> None:
