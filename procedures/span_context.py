@@ -73,11 +73,12 @@ def dwelling_places(sent: Any, taken: set[int]) -> list[Span]:
 
 def _unknown_name(x: Any, taken: set[int]) -> bool:
     """A lower-case word English does not use, alone after its preposition: a name written without
-    capitals ("in stoneybatter"; not "in together", "to brunch")."""
+    capitals ("in stoneybatter"; not "in together", "to brunch", nor a person's: "in tunde's room")."""
     after = x.doc[x.i + 1] if x.i + 1 < len(x.doc) else None
     return x.is_alpha and x.is_lower and len(x.text) > 3 and not x.is_stop and x.i not in taken \
         and x.ent_type_ not in ("PERSON", "DATE", "TIME") and not is_common_word(x.text) \
-        and (after is None or not after.is_alpha or after.is_stop)
+        and (after is None or not after.is_alpha or after.is_stop) \
+        and not (after is not None and after.tag_ == "POS")  # "in tunde's living room": someone's
 
 
 _HOMES = frozenset("flat house apartment cottage bungalow houseshare studio".split())

@@ -157,8 +157,8 @@ _OVER_AFTER = re.compile(r"^[\w-]*\s*(?:era|phase|days|chapter|thing)?\s*(?:is|a
 
 
 def given_up(sent: Any, token: Any) -> bool:
-    """The words right before ``token`` say the speaker has given up what it names, or the words after it
-    say it is over.
+    """The words right before ``token`` say the speaker has given up what it names, the words after it
+    say it is over, or the speaker misses it.
 
     >>> from tkg.nlp import parse
     >>> doc = parse("Full confession: I'm over The Marigold Engine.")
@@ -167,10 +167,16 @@ def given_up(sent: Any, token: Any) -> bool:
     >>> doc = parse("confession: the vegan era is over. All right except the vegan bit")
     >>> given_up(doc[:], doc[3]), given_up(doc[:], doc[-2])
     (True, True)
+    >>> doc = parse("I miss the garden at the Ripon bungalow.")
+    >>> given_up(doc[:], doc[6])
+    True
     """
     text = sent.doc.text
     return bool(_GIVEN_UP.search(text[sent.start_char : token.idx])
-                or _OVER_AFTER.search(text[token.idx + len(token.text) : sent.end_char]))
+                or _OVER_AFTER.search(text[token.idx + len(token.text) : sent.end_char])
+                or any(a.lemma_.lower() == "miss" and a.tag_ in ("VBP", "VB") and any(  # "I miss the Ripon
+                    c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in a.children)  # bungalow": had once
+                       for a in token.ancestors))
 
 
 _ASIDE = re.compile(r"\([^()]*\)")

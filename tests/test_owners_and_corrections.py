@@ -51,6 +51,10 @@ def test_a_value_taken_back_by_a_correction_or_said_to_be_over() -> None:
     assert given_up(doc[:], doc[1]) and not given_up(doc[:], doc[-1])
     doc = parse("the vegan food was great")
     assert not given_up(doc[:], doc[1])
+    doc = parse("I miss the garden at the Ripon bungalow.")  # a home once had
+    assert given_up(doc[:], doc[6])
+    doc = parse("I missed the bus in Ripon.")  # no longing
+    assert not given_up(doc[:], doc[5])
 
 
 def test_the_diet_now_is_the_corrected_one(it: tuple[Memory, str]) -> None:

@@ -57,3 +57,10 @@ def test_a_name_alone_after_a_guy_or_a_girl_brought_in_unnamed() -> None:
         return [s.text for x in parse(text).sents for s in spans_of(x, "person", "")]
     assert people("been seeing a guy. ravi. he is a nurse") == ["ravi"]
     assert people("matched w a girl. noor.") == ["noor"]
+
+
+def test_a_small_letter_word_before_a_possessive_is_someone_not_a_place() -> None:
+    def places(text: str) -> list[str]:
+        return [s.text for x in parse(text).sents for s in spans_of(x, "place", "")]
+    assert places("built the new pc in tunde's living room at 2am") == []
+    assert places("found a flat in stoneybatter, moving in june") == ["stoneybatter"]
