@@ -155,6 +155,12 @@ def _foreign_function_words() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
+def _any_words_abroad() -> frozenset[str]:
+    """The function words abroad, short ones too: in a sentence abroad any of them marks a phrase."""
+    return _foreign_function_words() | _short_words_abroad()
+
+
+@lru_cache(maxsize=1)
 def _short_words_abroad() -> frozenset[str]:
     """The short function words abroad that WordNet lists as English only by a sense no chat uses
     ("na", "sa", "ng", "ang": sodium, nanogram), or uses itself ("son", "car"): alone they mark
@@ -173,7 +179,7 @@ def foreign_words(tokens: Any, *, abroad: bool = False) -> bool:
     >>> foreign_words(parse("el salón")[:]), foreign_words(parse("el salón")[:], abroad=True)
     (False, True)
     """
-    words = _foreign_function_words() | _short_words_abroad() if abroad else _foreign_function_words()
+    words = _any_words_abroad() if abroad else _foreign_function_words()
     return all(t.is_lower or not t.is_alpha for t in tokens) and any(t.lower_ in words for t in tokens) \
         and not is_place_name(tokens.text, locative=True)  # "hong kong"
 
@@ -213,6 +219,26 @@ def _abroad(sent: Any) -> bool:
         in_turn = sent.doc.user_data["tkg.foreign_words"] = _marks(sent.doc)
     # a sentence of a turn in it: "Como 12 docenas."
     return bool(in_turn[0] >= 4 or in_turn[0] >= 2 and in_turn[1] >= 6)
+
+
+def unknown_word_before(noun: Any, taken: set[int]) -> Any | None:
+    """The token right before ``noun`` in its sentence when it is a word English does not have (nor a
+    person's name, a date or a time), not yet ``taken``: a name written as a word of its own, whatever
+    its case ("odeon" in "odeon staff", "leith" in "the leith flat"). Its relation to the noun is the
+    caller's to check.
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("i'm odeon staff now, my night shift")
+    >>> unknown_word_before(doc[3], set()).text, unknown_word_before(doc[8], set())
+    ('odeon', None)
+    """
+    if noun.i == noun.sent.start:
+        return None
+    name = noun.doc[noun.i - 1]
+    if name.i in taken or not name.is_alpha or len(name.text) < 3 or name.is_stop \
+            or is_common_word(name.text) or name.ent_type_ in ("PERSON", "DATE", "TIME"):
+        return None
+    return name
 
 
 def _dropped_g(word: str) -> bool:

@@ -14,7 +14,16 @@ from typing import Any
 from planners.head_words import kind_of_noun
 from tkg.words import is_common_word, is_place_name, only_a_noun
 
-from .span_base import Span, after_locative, chat_words, clean, plausible, proper_runs, says
+from .span_base import (
+    Span,
+    after_locative,
+    chat_words,
+    clean,
+    plausible,
+    proper_runs,
+    says,
+    unknown_word_before,
+)
 from .span_words import NAMED_CONTEXT, PEOPLE, PET_WORDS
 
 _CHILDREN = frozenset("boy son daughter baby child kid".split())
@@ -97,14 +106,10 @@ def home_names(sent: Any, taken: set[int]) -> list[Span]:
     """
     out = []
     for t in sent:
-        if t.lemma_.lower() not in _HOMES or t.i == sent.start:
-            continue
-        name = t.doc[t.i - 1]
+        name = unknown_word_before(t, taken) if t.lemma_.lower() in _HOMES else None
         # (with its determiner: not "go dey studio flat")
-        det = name.i > sent.start and t.doc[name.i - 1].lower_ in _HOME_DETERMINERS
-        if name.i in taken or name.dep_ not in ("compound", "amod", "nmod") or not name.is_alpha \
-                or len(name.text) < 3 or name.is_stop or is_common_word(name.text) or not det \
-                or name.ent_type_ in ("PERSON", "DATE", "TIME", "ORG"):
+        if name is None or name.dep_ not in ("compound", "amod", "nmod") or name.ent_type_ == "ORG" \
+                or not (name.i > sent.start and t.doc[name.i - 1].lower_ in _HOME_DETERMINERS):
             continue
         out.append(Span(name.text, "place", 0.6, name.i, name.i + 1, cued=True))  # the home's own name
     return out

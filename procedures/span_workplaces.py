@@ -10,9 +10,9 @@ import re
 from typing import Any
 
 from tkg.nlp import parse
-from tkg.words import is_common_word, is_place_name
+from tkg.words import is_place_name
 
-from .span_base import Span, clean
+from .span_base import Span, clean, unknown_word_before
 from .span_words import ROLE_HEADS
 
 # words that say where someone works
@@ -135,10 +135,8 @@ def work_names(sent: Any, taken: set[int], head: str) -> list[Span]:
     for t in sent:
         if t.lower_ not in _WORK_NOUNS and t.lemma_.lower() not in _WORK_NOUNS:
             continue
-        name = t.doc[t.i - 1] if t.i > sent.start else None
-        if name is None or name.i in taken or name.dep_ not in ("compound", "amod", "nmod", "poss") \
-                or not name.is_alpha or len(name.text) < 3 or name.is_stop or is_common_word(name.text) \
-                or name.ent_type_ in ("PERSON", "DATE", "TIME", "GPE") \
+        name = unknown_word_before(t, taken)
+        if name is None or name.dep_ not in ("compound", "amod", "nmod", "poss") or name.ent_type_ == "GPE" \
                 or is_place_name(name.text, locative=True):
             continue
         out.append(Span(name.text, "organisation", 0.6, name.i, name.i + 1, cued=True))

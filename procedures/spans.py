@@ -341,8 +341,9 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         taken = {i for s in orgs for i in range(s.start, s.end)}
         placed = {s.start for s in places(sent)}
         runs = proper_runs(sent)
-        extra = [Span(s.text, "organisation", 0.7 if _town_named(s) else 0.5, s.start, s.end) for s in runs
-                 if not any(i in taken for i in range(s.start, s.end)) and (_town_named(s) or (
+        extra = [Span(s.text, "organisation", 0.7 if town else 0.5, s.start, s.end)
+                 for s in runs for town in [_town_named(s)]
+                 if not any(i in taken for i in range(s.start, s.end)) and (town or (
                      s.start not in placed
                      and not any(t.ent_type_ == "PERSON" for t in sent.doc[s.start : s.end])))
                  and not (s.end - s.start == 1 and sent.doc[s.start].ent_type_ in NO_ORG)
