@@ -16,9 +16,10 @@ import re
 from typing import Any
 
 from planners.question import Question
+from tkg.extract.gazetteer import is_place
 from tkg.models import Evidence
 from tkg.nlp import parse, parse_many, token_stems
-from tkg.text import split_sentences, stem, stems_of
+from tkg.text import any_of, split_sentences, stem, stems_of
 from tkg.time_words import MONTHS, WEEKDAYS
 
 from .about import Subject
@@ -37,18 +38,25 @@ REPLY_SENTENCES = 2  # the reply's first sentences that may call off what the qu
 _ARRANGE = frozenset("book plan schedule arrange organise organize reserve register enter sign set pencil"
                      .split())
 _LINK_DEPS = frozenset({"pobj", "prep", "compound", "amod", "nmod"})
+# "how was the trip", "how did it go": a question however it ends
+_HOW_WAS = re.compile(r"(?:^|[.!?]\s+)(?:(?:so|and|but|ok|oh|also),? )?how (?:was|were|did)\b", re.I)
+# a reply saying the thing asked after never took place; "it didn't go well" tells how it went
+_NOT_HELD = any_of("(?:didn'?t|did not|never) (?:go|went|happen|make it)",
+                   after=r"\b(?! (?:well|as|so|too|great|smoothly|badly|according|to plan|down))")
 
 
 def question_nouns(q: Question, subject: Subject | None) -> set[str]:
     """The stems of the question's nouns that may name a plan or an outing: not its first word, not a
     person's name, not the kind of thing asked ("what *present* did he bring"), no calendar word, no
-    common noun that only sorts another ("home *health* aides")."""
+    common noun that only sorts another ("home *health* aides"). A town the tagger took for a person
+    is kept where it sorts a noun ("her *Glasgow* internship")."""
     drop = stems_of([*(subject.aliases if subject and subject.speaker else ())])  # people are not called off
     head = stem(q.asked.head) if q.asked.head else ""
     if q.asked.kind == "date":  # "when is his birthday": a party called off leaves the date
         drop = drop | EVERYONES
     return {stem(t.lower_) for t in parse(q.text) if t.i > 0 and t.pos_ in ("NOUN", "PROPN")
-            and t.ent_type_ != "PERSON" and t.is_alpha and len(t.text) >= 3
+            and (t.ent_type_ != "PERSON" or t.dep_ == "compound" and is_place(t.text))
+            and t.is_alpha and len(t.text) >= 3
             and not (t.pos_ == "NOUN" and t.dep_ == "compound")} \
         - GENERIC - drop - _TIME_NOUNS - {head}
 
@@ -74,8 +82,8 @@ def _named(sent: Any, nouns: set[str]) -> list[Any]:
     key = ("tkg.calloff.words", sent.start, sent.end)
     words = sent.doc.user_data.get(key)
     if words is None:
-        words = tuple((stem(t.lower_), t.i) for t in sent
-                      if t.is_alpha and t.ent_type_ != "PERSON" and t.dep_ != "poss")
+        words = tuple((stem(t.lower_), t.i) for t in sent  # a town tagged a person is still a town
+                      if t.is_alpha and (t.ent_type_ != "PERSON" or is_place(t.text)) and t.dep_ != "poss")
         sent.doc.user_data[key] = words
     return [sent.doc[i] for w, i in words if w in nouns]
 
@@ -96,6 +104,12 @@ def followed(q: Question, subject: Subject | None, turns: list[Evidence]) -> set
     return out
 
 
+def _talked_about(t: Any) -> bool:
+    """The noun is what is talked about, not what is done ("sorry *about* Rarotonga", "any news
+    *about* the move"): such a mention restores nothing called off."""
+    return t.dep_ == "pobj" and t.head.lower_ == "about"
+
+
 def _told_done(t: Any) -> bool:
     """The verb the noun hangs on tells it as done ("I *won* my first tournament", "we've *seen* the
     fjords"), not as arranged ("we've *booked* a cruise") nor denied."""
@@ -107,14 +121,20 @@ def _told_done(t: Any) -> bool:
 
 
 def asks(text: str) -> bool:
-    """The turn ends on a question: the next turn by the other speaker answers it."""
-    return text.rstrip().endswith("?")
+    """The turn ends on a question, or asks how something went however it is punctuated ("so how
+    was evo!!! i waited for the vod"): the next turn by the other speaker answers it."""
+    return text.rstrip().endswith("?") or bool(_HOW_WAS.search(text))
 
 
 def _reply_calls_off(reply: str) -> bool:
     """The reply's first sentences call something off ("Ah... is cancelled.", "It didn't. They
-    cancelled the whole meetup.")."""
-    return any(CALLED_OFF.search(s) and not rescheduled(s) for s in split_sentences(reply)[:REPLY_SENTENCES])
+    cancelled the whole meetup."), or say it never took place ("how was Oslo?" → "we didn't go").
+
+    >>> _reply_calls_off("didnt go 😭 the visa never came"), _reply_calls_off("It didn't go well, sadly.")
+    (True, False)
+    """
+    return any((CALLED_OFF.search(s) or _NOT_HELD.search(s)) and not rescheduled(s)
+               for s in split_sentences(reply)[:REPLY_SENTENCES])
 
 
 def last_called_off(q: Question, subject: Subject | None, turns: list[Evidence],
@@ -136,11 +156,13 @@ def last_called_off(q: Question, subject: Subject | None, turns: list[Evidence],
             named = _named(sent, nouns)
             if not named:
                 continue  # nothing followed is named: nothing to call off, restore or ask after
-            if hypothetical(sent):  # a question or a plan neither calls off nor restores
+            if hypothetical(sent) or _HOW_WAS.search(sent.text):  # a question or a plan neither calls
+                # off nor restores
                 asked |= {stem(t.lower_) for t in named} if asks(sent.text) else set()
                 continue
             for t in named:
-                key, common = stem(t.lower_), not t.text[:1].isupper()
+                # a name is one of a kind however it is written ("glasgow fell through")
+                key, common = stem(t.lower_), not (t.text[:1].isupper() or t.pos_ == "PROPN" or t.ent_type_)
                 if common and t.dep_ == "compound":
                     continue  # "my game tournament got pushed back" calls off a tournament, not games
                 off = called_off(sent, t) and not (common and key in done)  # the next one, not the one asked
@@ -148,7 +170,8 @@ def last_called_off(q: Question, subject: Subject | None, turns: list[Evidence],
                     done.add(key)
                 # a denial restores nothing ("it never did reschedule"), nor another thing's name
                 # ("the cruise company offered a credit")
-                if off or not (negated(sent) or t.dep_ == "compound"):
+                # nor does sympathy ("I'm sorry about Rarotonga") or talk about it
+                if off or not (negated(sent) or t.dep_ == "compound" or _talked_about(t)):
                     last[key] = (off, ev)
         reply = (replies or {}).get(ev.episode) if asks(ev.text) else None
         if asked and reply and _reply_calls_off(reply):

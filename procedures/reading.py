@@ -33,7 +33,7 @@ from .bridge import (
     value_predicate,
     verb_relation,
 )
-from .calloff import OUTCOME, followed, question_nouns
+from .calloff import OUTCOME, asks, followed, question_nouns
 from .choice import choose
 from .cue_words import cue_terms
 from .event_turns import continuing_turns, event_window, newest_own, read_event, subject_turns
@@ -127,7 +127,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     follow = followed(q, subject, pool) - question_nouns(q, subject)  # "the cruise" the fjords were in
     pool = dedupe(pool + subject_turns(ctx, group, subject, follow)) if follow else pool
     # a question's reply may call off what it asks about (calloff.py), or tell how it went (stated.py)
-    premise = check(q, subject, pool, speakers, replies_to(ctx, group, [e for e in pool if "?" in e.text]))
+    asking = [e for e in pool if "?" in e.text or asks(e.text)]
+    premise = check(q, subject, pool, speakers, replies_to(ctx, group, asking))
     trace["premise"] = premise.reason
     pets = owned_pets(ctx, group, subject, asked.head) \
         if asked.kind == "pet_name" and asked.head and subject is not None and subject.speaker else []

@@ -31,8 +31,10 @@ RETRACTED = any_of("fell through|called off|cancel+ed|never happened|not happeni
                     "no longer|(?:got|was|been) (?:withdrawn|rescinded|pulled)|scrap what i said")
 
 
-# a plan or an outing called off or put back: "the offsite is postponed", "amsterdam is off for me"
-CALLED_OFF = any_of("fell through|called off|cancel+ed|postponed|put off|pushed back|scrapped|"
+# a plan or an outing called off or put back: "the offsite is postponed", "amsterdam is off for me";
+# the Spanish and Portuguese forms of "cancel" a code-switched turn uses ("Cancún se cancela")
+CALLED_OFF = any_of("fell through|called off|cancel+ed|cancel(?:a|ó|ou|ad[oa]s?|aron|amos)|postponed|"
+                    "put off|pushed back|scrapped|"
                     "(?:is|'s|are|was|were) (?:now |officially |all )?off\\b(?! to)|not happening|"
                     "decided against|off the table|never happened|(?:have|had|'ll|will) to cancel|"
                     "(?:can'?t|cannot|couldn'?t|won'?t) make it")

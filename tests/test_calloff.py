@@ -113,3 +113,38 @@ def test_a_thing_told_as_done_before_is_one_of_many_and_the_call_off_is_the_next
     assert last_word_calls_off(parse_question("What chess openings does Oksana use?"), OKSANA, turns) is None
     booked = [_turn("We've booked a tour of the glaciers!", 1), _turn("The tour is off, sadly.", 8)]
     assert last_word_calls_off(parse_question("What did Oksana see on the tour?"), OKSANA, booked) is not None
+
+
+def test_a_reply_that_says_it_never_took_place_calls_it_off() -> None:
+    """"how was Tromsø!!" (no question mark) → "we didn't go": no trip to ask about; "it didn't go well"
+    tells how it went."""
+    booked = _turn("Lev and I are off to Tromso in January to see the lights!", 1)
+    asked = _turn("so how was tromso!!! send pics", 20, speaker="Bram")
+    q = parse_question("What did Oksana and Lev see in Tromso?")
+    never = {"e20": "we didn't go :( Lev's passport expired and the airline wouldn't budge."}
+    assert last_word_calls_off(q, OKSANA, [booked, asked], never) is not None
+    badly = {"e20": "It didn't go well, the clouds never lifted."}
+    assert last_word_calls_off(q, OKSANA, [booked, asked], badly) is None
+
+
+def test_sympathy_about_a_call_off_restores_nothing() -> None:
+    """"I'm sorry about Tromso" after "Tromso is off" talks about the call-off; it takes nothing back."""
+    turns = [_turn("We booked a week in Tromso for March!", 1),
+             _turn("Tromso is off, Lev broke his wrist.", 6),
+             _turn("I'm so sorry about Tromso, give Lev my love.", 7, speaker="Bram")]
+    q = parse_question("What did Oksana enjoy most in Tromso?")
+    assert last_word_calls_off(q, OKSANA, turns) is not None
+    back = _turn("Tromso was magical in the end, we went in April.", 9)
+    assert last_word_calls_off(q, OKSANA, [*turns, back]) is None
+
+
+def test_a_town_written_small_or_tagged_a_person_is_still_called_off() -> None:
+    """"bad news, tallinn fell through" calls off Tallinn however it is written, though an earlier turn
+    told of the placement there as done; "Porto se cancela" in a code-switched turn calls off Porto."""
+    turns = [_turn("i got the summer placement at nordlab in tallinn!!", 1),
+             _turn("bad news tho, tallinn fell through. nordlab lost its grant", 9)]
+    q = parse_question("What did Oksana do during her Tallinn placement at Nordlab?")
+    assert last_word_calls_off(q, OKSANA, turns) is not None
+    spanish = [_turn("Porto en agosto, ya compramos los boletos", 1),
+               _turn("Malas noticias. Porto se cancela", 4)]
+    assert last_word_calls_off(parse_question("How was Oksana's Porto trip?"), OKSANA, spanish) is not None
