@@ -178,8 +178,10 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
     if INFERENCE.search(question):
         return Premise(True, "an inference question presupposes nothing")
     focus = [n for n in q.named if subject is None or n.lower() not in subject.aliases]
+    # a speaker is there, by any part of their name ("Meera" for the speaker "Meera Raghavan")
+    voices = {s.lower() for s in speakers} | {w for s in speakers for w in s.lower().split()}
     focus = [
-        n for n in focus if n.lower() not in {s.lower() for s in speakers} and names_a_thing(n, question)
+        n for n in focus if n.lower() not in voices and names_a_thing(n, question)
         and not titles(n, subject, question)
     ]
     nouns = presupposed(q)

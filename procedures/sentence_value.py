@@ -45,8 +45,12 @@ def sentence_for_value(q: Question, result: ProcedureResult, trace: dict[str, An
     whole sentence copied from a turn that names none: a sentence that scored well is no amount ("how
     much did she sell it for?" → "I sold it last week."), nor the crumble someone prefers now ("No
     apology needed."), nor the car she drives ("Will do."), so the reader says it has none. Asked now,
-    saying the category is not naming one ("did my first shift in charge of the unit")."""
+    saying the category is not naming one ("did my first shift in charge of the unit"). A question
+    copied from a turn answers nothing."""
     asked = q.asked
+    if echoed(result) and result.answer.rstrip().endswith("?"):  # "How are the trip plans going?"
+        return no_information("the evidence's sentence asks a question; it states no value",
+                              result.evidence or turns[:5], trace)
     current = asked.kind == "thing" and bool(asked.head) and (asked.recency or state) and not asked.many
     if not (asked.head == "amount" or current) or asked.yesno or not echoed(result) \
             or names_kind(result.answer, q, head_word=not current):
@@ -57,8 +61,8 @@ def sentence_for_value(q: Question, result: ProcedureResult, trace: dict[str, An
 
 # things known by a proper name ("which band", "what business"): a sentence that only says the
 # category ("the best band I've seen") names none of them
-NAMED_HEADS = frozenset("""band album song book novel film movie show series podcast app game brand shop
-    store restaurant cafe café bar pub hotel church venue facility studio label magazine zine newspaper
+NAMED_HEADS = frozenset("""nickname band album song book novel film movie show series podcast app game brand
+    shop store restaurant cafe café bar pub hotel church venue facility studio label magazine zine newspaper
     blog channel website business bakery startup charity gallery museum""".split())
 # the named things whose names people quote ("read 'Becoming Nicole'"): works with a title
 TITLED_WORKS = frozenset("album song book novel film movie show series podcast game magazine zine poem play"

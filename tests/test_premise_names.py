@@ -94,3 +94,15 @@ def test_a_relative_said_as_my_in_dialect_is_stated() -> None:
     assert check(q, ewan, [_said_by("Ewan", "big Rab? he's winching ma sister. found out on Sunday")],
                  speakers).holds
     assert not check(q, ewan, [_said_by("Ewan", "if ma sister ever visits I'll hide")], speakers).holds
+
+
+def test_a_speaker_named_by_part_of_their_name_is_no_name_to_find() -> None:
+    """The speaker "Meera Raghavan" is "Meera" in a question: she is there, as a speaker, whether or
+    not a turn says her name; an unknown name still needs stating."""
+    lakshmi = Subject("Lakshmi Raghavan", frozenset({"lakshmi", "lakshmi raghavan"}), speaker=True)
+    speakers = ("Lakshmi Raghavan", "Meera Raghavan")
+    said = _said_by("Lakshmi Raghavan", "I packed three bottles of mango pickle for the trip!")
+    q = parse_question("What food did Lakshmi bring Meera on the trip?")
+    assert check(q, lakshmi, [said], speakers).holds
+    other = parse_question("What food did Lakshmi bring Priyanka on the trip?")
+    assert not check(other, lakshmi, [said], speakers).holds
