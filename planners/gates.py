@@ -26,6 +26,8 @@ _WEAK_NOUNS = frozenset({"place", "home", "work", "title", "plan", "plans", "cit
 _WEAK_VERBS = frozenset(
     {"from", "into", "on", "seeing", "based", "located", "stay", "stays", "plan", "plans"}
 )
+# the words a question may end on after its relation: "who is he seeing *these days*", "at the moment"
+_TRAILING_TIME = frozenset({*_TIME_WORDS, "these", "days", "lately", "moment", "at", "the", "right"})
 
 
 @dataclass(frozen=True)
@@ -42,9 +44,16 @@ def relation_markers(words: list[str], lexicon: Lexicon) -> list[tuple[int, str,
     Verbs count anywhere; nouns only where they hang off something — after a possessive
     ("Priya's sister") or before "of" ("the home town of") — so "when she was a kid" or
     "how many pets" add nothing. Weak words ("from", "home", "work") count only after a
-    possessive or at the end of the question ("where is Priya's wife from").
+    possessive or at the end of the question ("where is Priya's wife from", "who is he seeing these
+    days").
+
+    >>> [p for _, _, p in relation_markers("who is kofi seeing these days".split(), DEFAULT_LEXICON)]
+    ['seeing']
     """
     found: list[tuple[int, str, str]] = []
+    end = len(words)  # the question's last word before a time said after the relation
+    while end > 1 and words[end - 1] in _TRAILING_TIME:
+        end -= 1
     # "how many pets does X have": the head noun is the relation the possession verb asks about
     possessed_head = -1
     if words and words[-1] in _POSSESSION_VERBS:
@@ -68,7 +77,7 @@ def relation_markers(words: list[str], lexicon: Lexicon) -> list[tuple[int, str,
         phrase = " ".join(words[i : i + n])
         anchored = after_possessive or (i + n < len(words) and words[i + n] == "of") or possessed_head == i
         weak = phrase in (_WEAK_NOUNS if kind == "noun" else _WEAK_VERBS)
-        if (kind == "verb" or anchored) and (not weak or anchored or i + n == len(words)):
+        if (kind == "verb" or anchored) and (not weak or anchored or i + n >= end):
             found.append((i, kind, phrase))
         i += n
     if len(words) > 2 and words[0] == "what" and words[-1] == "do":  # "what does X's wife do" asks a job

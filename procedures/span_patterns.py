@@ -94,18 +94,29 @@ def sources(sent: Any) -> list[Span]:
 
 
 # what says a person just introduced is a partner: "we met at parkrun", a reply's "PARKRUN ROMANCE"
-ROMANCE = re.compile(r"\b(?:romance|romantic|we met|first date|a date|dating|crush|kissed|seeing someone)\b",
-                     re.I)
+# (a match on an app, chatting someone up, being asked out, a date said in Spanish or Tagalog)
+ROMANCE = re.compile(r"\b(?:romance|romantic|we met|first date|a date|dating|crush|kissed|seeing someone|"
+                     r"matched|got chatting|asked me out|conoc[ií] a alguien|(?:may |nag-?)dinate)\b", re.I)
 
 
 def introduced(doc: Any, start: int) -> bool:
-    """The name at ``start`` is introduced by "name is" / "name's" ("her name is lena", "her name's maya")
-    or as someone new ("Someone new: Inês.")."""
+    """The name at ``start`` is introduced by "name is" / "name's" ("her name is lena", "her name's maya"),
+    as someone new ("Someone new: Inês."), by a noun "called" or "named" it ("someone called rafi",
+    "this physio called Tom"; not "I called Tom") or, in a Spanish turn, by "se llama".
+
+    >>> from tkg.nlp import parse
+    >>> introduced(parse("matched w someone called rafi"), 4), introduced(parse("I called Tom"), 2)
+    (True, False)
+    """
     if start < 2:
         return False
     before, word = doc[start - 1].text, doc[start - 2].lower_
     someone = word in _SOMEONE or word == "new" and start >= 3 and doc[start - 3].lower_ in _SOMEONE
-    return before.lower() in ("is", "'s", "\u2019s") and word == "name" or before in _DASHES and someone
+    naming = doc[start - 1]
+    called = naming.lower_ in ("called", "named") and naming.dep_ == "acl" and naming.head.i < naming.i \
+        and naming.head.pos_ in ("NOUN", "PRON")
+    return before.lower() in ("is", "'s", "\u2019s") and word == "name" or before in _DASHES and someone \
+        or called or (word, before.lower()) == ("se", "llama")
 
 
 _SOMEONE = frozenset({"someone", "somebody"})

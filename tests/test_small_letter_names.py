@@ -13,6 +13,7 @@ import pytest
 from reliability.common import ingested
 
 from procedures.bridge import _neighbours
+from procedures.span_patterns import introduced
 from procedures.spans import spans_of
 from tkg.memory import Memory
 from tkg.nlp import parse
@@ -64,3 +65,25 @@ def test_a_small_letter_word_before_a_possessive_is_someone_not_a_place() -> Non
         return [s.text for x in parse(text).sents for s in spans_of(x, "place", "")]
     assert places("built the new pc in tunde's living room at 2am") == []
     assert places("found a flat in stoneybatter, moving in june") == ["stoneybatter"]
+
+
+def test_a_name_a_noun_calls_someone_is_introduced_and_a_name_called_on_the_phone_is_not() -> None:
+    assert introduced(parse("I got chatting to this physio called Joel"), 7)
+    assert not introduced(parse("also I called Tom about the boiler"), 3)
+    assert introduced(parse("Conocí a alguien. Se llama Valeria."), 6)
+
+
+@pytest.fixture(scope="module")
+def wren(mem: Memory) -> tuple[Memory, str]:
+    return mem, ingested(mem, "wren-ada", DATA.parent / "wren_ada.json")
+
+
+@pytest.mark.parametrize("question", ["Who is Wren's partner now?", "Who is Wren seeing these days?"])
+def test_someone_chatted_up_and_called_by_name_is_the_partner(wren: tuple[Memory, str],
+                                                              question: str) -> None:
+    """"I got chatting to this physiotherapist called Joel" brings in a partner; the Tom she rang about
+    the boiler is no one's partner."""
+    m, group = wren
+    got = m.ask(question, group=group)
+    assert got.answer == "Joel", (got.answer, got.trace.get("reading"))
+    assert got.evidence[0].source_ref in ("D1:1", "D2:1")
