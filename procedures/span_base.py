@@ -155,7 +155,7 @@ def _foreign_function_words() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
-def _any_words_abroad() -> frozenset[str]:
+def any_words_abroad() -> frozenset[str]:
     """The function words abroad, short ones too: in a sentence abroad any of them marks a phrase."""
     return _foreign_function_words() | _short_words_abroad()
 
@@ -179,7 +179,7 @@ def foreign_words(tokens: Any, *, abroad: bool = False) -> bool:
     >>> foreign_words(parse("el salón")[:]), foreign_words(parse("el salón")[:], abroad=True)
     (False, True)
     """
-    words = _any_words_abroad() if abroad else _foreign_function_words()
+    words = any_words_abroad() if abroad else _foreign_function_words()
     return all(t.is_lower or not t.is_alpha for t in tokens) and any(t.lower_ in words for t in tokens) \
         and not is_place_name(tokens.text, locative=True)  # "hong kong"
 

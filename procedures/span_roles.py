@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .span_base import Span, clean, copular_s
+from tkg.words import is_common_word
+
+from .span_base import Span, any_words_abroad, clean, copular_s, foreign_sentence
 from .span_context import of_what
 from .span_words import DET, PREDICATING, ROLE_HEADS, ROLE_SUFFIX, ROLE_VERBS, SEAT_ROLES
 
@@ -15,6 +17,37 @@ from .span_words import DET, PREDICATING, ROLE_HEADS, ROLE_SUFFIX, ROLE_VERBS, S
 # verbs that give or take one ("they gave me the design lead role", "I took the senior nurse job")
 _JOB_NOUNS = frozenset("role job position post".split())
 _TAKING = frozenset("give offer get land take accept start begin win".split())
+
+
+# "to be" in the languages a code-switched turn mixes with English ("voy a ser lineman apprentice",
+# "es dental hygienist"); not Tagalog's "yung" ("si Omar, yung respiratory therapist"), which says
+# whose a role is no more than an apposition does
+_BE_ABROAD = frozenset("es soy eres ser sera será fue era somos son sou é è sono est suis ist bin".split())
+
+
+def _roles_abroad(sent: Any) -> list[Span]:
+    """English role words right after another language's "to be" in a code-switched sentence,
+    whose own parse says nothing: the run of English words there, when one of them names a role.
+
+    >>> from tkg.nlp import parse
+    >>> [s.text for s in _roles_abroad(next(parse("Me aceptaron, voy a ser lineman apprentice.").sents))]
+    ['lineman apprentice']
+    """
+    out = []
+    for t in sent:
+        if t.lower_ not in _BE_ABROAD or t.i + 1 >= sent.end:
+            continue
+        run = []
+        for x in sent.doc[t.i + 1 : min(t.i + 4, sent.end)]:
+            if not (x.is_alpha and x.is_lower or x.lower_ in ROLE_HEADS) or not is_common_word(x.lower_) \
+                    or x.lower_ in _BE_ABROAD or x.lower_ in any_words_abroad():
+                break
+            run.append(x)
+        while run and not (run[-1].lower_ in ROLE_HEADS or ROLE_SUFFIX.search(run[-1].lower_)):
+            run.pop()  # "es dental hygienist": the run ends on its role word
+        if run:
+            out.append(Span(" ".join(x.text for x in run), "role", 0.9, run[0].i, run[-1].i + 1, True))
+    return out
 
 
 def noun_chunks(sent: Any) -> tuple[Any, ...]:
@@ -45,7 +78,7 @@ def _predicated(chunk: Any) -> bool:
 
 
 def roles(sent: Any) -> list[Span]:
-    out = []
+    out = _roles_abroad(sent) if foreign_sentence(sent) else []
     for chunk in noun_chunks(sent):  # "i'm senior cartographer now": a predicated agent noun is a role too
         root = chunk.root
         said = copular_s(root)  # "Tomasz's an electrician": the sentence's root, said of Tomasz

@@ -48,6 +48,15 @@ def test_a_workplace_written_as_a_word_before_a_work_noun() -> None:
     assert _spans("i'm muji staff now", "organisation", "team") == []  # a team is no workplace
 
 
+def test_an_english_role_after_another_languages_to_be() -> None:
+    """"ya firmé, voy a ser welder apprentice" names a role, the run of English words ending on its
+    role word; "es muy bonita" names none."""
+    assert _spans("Ya firmé con el taller. Voy a ser welder apprentice en enero.", "role", "job") \
+        == ["welder apprentice"]
+    assert _spans("Sí, es physiotherapist en el hospital de la costa.", "role", "job") == ["physiotherapist"]
+    assert _spans("Mi hermana es muy bonita y es la mejor.", "role", "job") == []
+
+
 def test_what_is_handed_back_is_given_up() -> None:
     doc = parse("handed my uniqlo apron back last week, i'm muji staff now")
     assert replaced(doc[2]) and not replaced(doc[10])
