@@ -92,9 +92,8 @@ def subject_of(q: Question, speakers: dict[str, int]) -> Subject | None:
     """The question's subject: a name right after a relation noun ("her sister Lena"), else the
     first possessor ("Tobias's manager"), else the first name; matched to a speaker when it is one."""
     question, names = q.text, q.named
-    people = [
-        n for n in names if any(s.lower() == n.lower() or s.lower().split()[0] == n.lower() for s in speakers)
-    ]
+    people = [n for n in names
+              if any(s.lower() == n.lower() or n.lower() in s.lower().split() for s in speakers)]
     names = tuple(people + [n for n in names if n not in people and not is_place_name(n)]) or names
     if not names:
         return None
@@ -116,6 +115,9 @@ def subject_of(q: Question, speakers: dict[str, int]) -> Subject | None:
     match = next((s for s in speakers if s.lower() == low or s.lower().split()[0] == low), None)
     short = [s for s in speakers if len(low) >= 3 and s.lower().split()[0].startswith(low)]
     match = match or (short[0] if len(short) == 1 else None)  # "Mel" is the speaker Melanie
+    # "Funmi" is the speaker "Aunty Funmi" (a later word of one speaker's name, not a shared surname)
+    later = [s for s in speakers if low in s.lower().split()[1:]]
+    match = match or (later[0] if len(later) == 1 else None)
     name = match or chosen
     aliases = {name.lower(), name.lower().split()[0], low}
     return Subject(name, frozenset(a for a in aliases if len(a) > 1), match is not None)

@@ -38,6 +38,15 @@ def test_a_pair_owns_what_the_speaker_of_them_tells(question: str, speakers: tup
     assert got is not None and got.name == subject
 
 
+def test_a_speaker_named_by_a_later_word_of_their_name_unless_two_share_it() -> None:
+    """"Funmi" is the speaker "Aunty Funmi"; "Raghavan", which both speakers share, is neither."""
+    got = subject_of(parse_question("What is Funmi's job now?"), dict.fromkeys(("Tolu", "Aunty Funmi"), 1))
+    assert got is not None and got.name == "Aunty Funmi" and got.speaker
+    both = dict.fromkeys(("Lakshmi Raghavan", "Meera Raghavan"), 1)
+    shared = subject_of(parse_question("Where does Dr Raghavan work?"), both)
+    assert shared is not None and not shared.speaker
+
+
 @pytest.mark.parametrize(("text", "names"), [
     ("we finally got a puppy!! biscuit. already ate a shoe", ["biscuit"]),
     ("We got a cat on Friday. Miso. She bites.", ["Miso"]),
