@@ -338,7 +338,9 @@ _FROM_TO_VERBS = frozenset("switch change move transfer swap upgrade downgrade c
 _FOR_VERBS = frozenset("trade swap exchange replace part-exchange".split())
 _LEFT_VERBS = frozenset("leave quit sell ditch dump exit".split())  # given up, for another or for none
 _GIVEN_BACK = frozenset("hand give turn".split())  # "handed my greggs apron back", "turned in my badge"
-_LOST = frozenset("steal lose crash total scrap wreck nick".split())  # gone: "someone stole my Samsung"
+# gone: "someone stole my Samsung", "my phone got swiped", "they robbed my bike"; and the noun for it
+_LOST = frozenset("steal lose crash total scrap wreck nick swipe pinch snatch rob pickpocket".split())
+_LOSS = frozenset("loss theft".split())  # "the loss of the Samsung"
 
 
 def _prep(verb: Any, words: tuple[str, ...], after: int) -> Any | None:
@@ -349,7 +351,8 @@ def replaced(token: Any) -> bool:
     """``token`` names the value a change gave up: what comes after "from" when the verb also says "to"
     ("switched from keyboard to bass guitar"), the object given up for another ("traded the Corsa in
     for a Leaf"), one left ("left Ryanair for Jet2", "left Access Bank and joined Barclays"), handed
-    back ("handed my greggs apron back"), or lost ("someone stole my Samsung", "my bike got nicked").
+    back ("handed my greggs apron back"), or lost ("someone stole my Samsung", "my bike got nicked",
+    "the loss of the Samsung").
 
     >>> from tkg.nlp import parse
     >>> doc = parse("I switched from keyboard to bass guitar.")
@@ -361,6 +364,9 @@ def replaced(token: Any) -> bool:
     >>> doc = parse("Someone stole my Samsung at Carnival, so I'm on Bisi's old iPhone 13.")
     >>> replaced(doc[3]), replaced(doc[-3])
     (True, False)
+    >>> doc = parse("I shall overlook the loss of the Samsung; my phone got swiped on the tube.")
+    >>> replaced(doc[7]), replaced(doc[10])
+    (True, True)
     >>> doc = parse("handed my greggs apron back last week, i'm odeon staff now")
     >>> replaced(doc[2]), replaced(doc[10])
     (True, False)
@@ -370,6 +376,8 @@ def replaced(token: Any) -> bool:
     if head.dep_ in ("pobj", "pcomp") and gov.lower_ == "from" and gov.head.lemma_.lower() in _FROM_TO_VERBS:
         return _prep(gov.head, ("to", "into"), head.i) is not None
     if head.dep_ in ("dobj", "nsubjpass") and gov.lemma_.lower() in _LOST:
+        return True
+    if head.dep_ == "pobj" and gov.lower_ == "of" and gov.head.lemma_.lower() in _LOSS:
         return True
     if head.dep_ != "dobj":
         return False
