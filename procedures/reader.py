@@ -336,7 +336,8 @@ def candidates(
                     scale *= 0.25  # asked, wished or planned, not stated
                 said.append((sp.start, len(out)))
                 score = sp.sure * (0.3 + owner) * weight * near * penalty * scale
-                out.append(Candidate(sp.text, score, when, ev, "turn", owner, denial))
+                # (a Spanish opening mark the tokenizer glued to the value is no part of it: "¡Tesla")
+                out.append(Candidate(sp.text.lstrip("¡¿") or sp.text, score, when, ev, "turn", owner, denial))
         if asked.kind in _STATE_KINDS:
             starts = [s for s, _ in said]
             for start, i in said:

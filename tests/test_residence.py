@@ -162,3 +162,14 @@ def test_the_reader_reads_a_home_said_as_here() -> None:
     plain = candidates(cast(Any, None), asked, subject, turns, cues, voices, set(), None)
     score = {c.value: c.score for c in plain}
     assert max(c.score for c in got if c.value == "Tallinn") > score["Tallinn"]
+
+
+def test_a_spanish_opening_mark_is_no_part_of_a_value() -> None:
+    """"¡Tesla no, jaja!": the tokenizer glues the mark to the word; the value is "Tesla"."""
+    when = datetime(2023, 3, 1, tzinfo=UTC)
+    turns = [_ev("D1:1", "Ya vendí la troca. ¡Tesla no, jaja! I drive a Tacoma now.", when)]
+    asked = asked_for("What car does Maeve drive now?")
+    subject = Subject("Maeve", frozenset({"maeve"}), True)
+    got = candidates(cast(Any, None), asked, subject, turns, {"drive", "car"}, ("Maeve", "Ciara"), set(),
+                     None)
+    assert got and not any(c.value.startswith(("¡", "¿")) for c in got), [c.value for c in got]
