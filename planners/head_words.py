@@ -12,6 +12,8 @@ Example::
 
 from __future__ import annotations
 
+import re
+
 # head nouns → kind; a noun not listed asks for a thing of that name ("which bike", "what food")
 _HEADS: dict[str, tuple[str, ...]] = {
     "place": (
@@ -68,6 +70,29 @@ ANIMALS = DOG_WORDS | CAT_WORDS | frozenset(
     """horse pony rabbit bunny hamster parrot budgie bird fish tortoise turtle snake lizard gecko hen
     chicken ferret goldfish guinea""".split()
 )
+
+# the words that name a kind of animal, not a breed of it ("a dog", "the kitten")
+_SPECIES = frozenset("dog puppy pup mutt cat kitten kitty moggy moggie".split()) \
+    | (ANIMALS - DOG_WORDS - CAT_WORDS)
+
+
+def a_breed(word: str, question: str) -> bool:
+    """Whether ``word`` may answer "what breed of …": a breed, of the animal the question names if
+    it names one; an animal's kind is none ("cat" for "what breed of dog").
+
+    >>> a_breed("greyhound", "What breed of dog did they adopt?"), a_breed("cat", "What breed is her dog?")
+    (True, False)
+    """
+    low = word.lower()
+    if low in _SPECIES:
+        return False
+    words = set(re.findall(r"[a-z]+", question.lower()))
+    if words & DOG_WORDS:
+        return low in DOG_WORDS
+    if words & CAT_WORDS:
+        return low in CAT_WORDS
+    return True
+
 
 # nouns whose singular ends in "-ie": their plural drops only the "s"
 _IE_NOUNS = frozenset("""movie cookie calorie smoothie selfie rookie zombie brownie hoodie genie goalie auntie

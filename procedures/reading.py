@@ -13,7 +13,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from planners.head_words import kind_of_noun
+from planners.head_words import a_breed, kind_of_noun
 from planners.query_text import employer_named, names_in
 from planners.question import Question
 from tkg.nlp import parse_many
@@ -300,6 +300,9 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     if not asked.yesno:  # a value that only says back the question's words answers nothing
         graph = [c for c in graph if not repeats_question(c.value, q)]
         turn_cands = [c for c in turn_cands if not repeats_question(c.value, q)]
+    if asked.head == "breed":  # "what breed of dog": a breed of it; "cat" is none
+        graph = [c for c in graph if a_breed(c.value, question)]
+        turn_cands = [c for c in turn_cands if a_breed(c.value, question)]
     chosen, how = choose(asked, graph + turn_cands, latest=latest, window=window,
                          members=kinds is not None and asked.kind != "thing")
     trace["choice"] = how
@@ -319,6 +322,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         return again
     if not chosen and pets:
         return pet_reading(pets, result.evidence, trace)
+    if not chosen and asked.head == "breed":  # "we adopted a cat" names no breed of dog, whole or not
+        return no_information("no breed of the animal asked is stated", result.evidence or turns[:5], trace)
     if not chosen:
         slot = asked.head in _RELATION_HEADS or ((latest or window is not None) and asked.kind in _SLOT_KINDS)
         if asked.many and mode == "aggregation" and not result.trace.get("from_graph"):

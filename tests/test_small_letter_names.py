@@ -87,3 +87,12 @@ def test_someone_chatted_up_and_called_by_name_is_the_partner(wren: tuple[Memory
     got = m.ask(question, group=group)
     assert got.answer == "Joel", (got.answer, got.trace.get("reading"))
     assert got.evidence[0].source_ref in ("D1:1", "D2:1")
+
+
+def test_a_breed_of_the_animal_asked_or_no_information(wren: tuple[Memory, str]) -> None:
+    """"What breed of dog" after a cat was adopted: an animal's kind is no breed of a dog."""
+    m, group = wren
+    dog = m.ask("What breed of dog did Wren adopt?", group=group)
+    assert dog.abstained, (dog.answer, dog.trace.get("reading"))
+    cat = m.ask("What breed of cat did Wren adopt?", group=group)
+    assert cat.answer == "ragdoll", (cat.answer, cat.trace.get("reading"))
