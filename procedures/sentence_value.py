@@ -10,16 +10,22 @@ sentences, and an abstention there counts as a false one).
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from planners.question import Question
 from tkg.models import Evidence
 from tkg.nlp import parse
-from tkg.text import content_terms
+from tkg.text import content_terms, split_sentences
 
+from .about import Subject
+from .backfill import turn_evidence
+from .group_turns import reply_rows
 from .reader import Reading, no_information
 from .result import ProcedureResult
 from .spans import spans_of
+
+if TYPE_CHECKING:
+    from tkg.context import Context
 
 # a two-word sentence that says one of these is a turn's, not a value: "keep him.", "still there."
 _PRONOUNS = frozenset("him her it them me us you there here".split())
@@ -45,18 +51,42 @@ def sentence_for_value(q: Question, result: ProcedureResult, trace: dict[str, An
     whole sentence copied from a turn that names none: a sentence that scored well is no amount ("how
     much did she sell it for?" → "I sold it last week."), nor the crumble someone prefers now ("No
     apology needed."), nor the car she drives ("Will do."), so the reader says it has none. Asked now,
-    saying the category is not naming one ("did my first shift in charge of the unit"). A question
-    copied from a turn answers nothing."""
+    saying the category is not naming one ("did my first shift in charge of the unit")."""
     asked = q.asked
-    if echoed(result) and result.answer.rstrip().endswith("?"):  # "How are the trip plans going?"
-        return no_information("the evidence's sentence asks a question; it states no value",
-                              result.evidence or turns[:5], trace)
     current = asked.kind == "thing" and bool(asked.head) and (asked.recency or state) and not asked.many
     if not (asked.head == "amount" or current) or asked.yesno or not echoed(result) \
             or names_kind(result.answer, q, head_word=not current):
         return None
     return no_information(f"no {asked.head or asked.kind} is named in the evidence, only whole turns",
                           result.evidence or turns[:5], trace)
+
+
+def asked_back(ctx: Context, q: Question, group: str, subject: Subject | None, result: ProcedureResult,
+               trace: dict[str, Any], turns: list[Evidence]) -> Reading | None:
+    """When the procedure's answer is a question copied from a turn, and it asks what the question
+    does (two content words in common besides names: "How long have you been playing the piano?"
+    for "How long has Tim been playing the piano?"), the other speaker's reply answers it: its first
+    statement of three words or more, with the reply as evidence before the question's turn. Another
+    question ("Would that be weird?"), or one with no reply, states nothing; so does a reply by a
+    speaker other than the one asked about ("how long has John played?" answered by Tim). None when
+    the answer is no copied question."""
+    if not (echoed(result) and result.answer.rstrip().endswith("?")):
+        return None
+    low = " ".join(result.answer.split()).lower()
+    asking = next((e for e in result.evidence if low in " ".join(e.text.split()).lower()), None)
+    names = {n.lower() for n in q.named}
+    same = len((content_terms(result.answer) & content_terms(q.text)) - content_terms(" ".join(names))) >= 2
+    row = reply_rows(ctx, group, [asking]).get(asking.episode) if asking is not None and same else None
+    said = [x for x in split_sentences(str(row.get("text") or ""))  # a statement, not "Sure!" or "Hmm."
+            if not x.rstrip().endswith("?") and sum(w.isalpha() for w in x.split()) >= 3] if row else []
+    theirs = subject is None or not subject.speaker or row is not None and subject.said_by(
+        str(row.get("speaker")))
+    if asking is None or row is None or not said or not theirs:
+        return no_information("the evidence's sentence asks a question, and no reply answers it",
+                              result.evidence or turns[:5], trace)
+    reply = turn_evidence(row, asking.score, group)
+    return Reading(said[0], False, [reply, *(e for e in result.evidence if e.episode != reply.episode)],
+                   {**trace, "answered_by": f"the reply ({reply.source_ref}) to the question its turn asks"})
 
 
 # things known by a proper name ("which band", "what business"): a sentence that only says the

@@ -14,9 +14,9 @@ from planners.question import parse as parse_question
 from procedures.graph_values import widened
 from procedures.reading import echoed, names_kind
 from procedures.result import ProcedureResult
-from procedures.sentence_value import asks_a_name, sentence_for_value
+from procedures.sentence_value import asks_a_name
 from procedures.spans import spans_of
-from tkg.models import NO_INFORMATION, Evidence
+from tkg.models import Evidence
 from tkg.nlp import parse
 
 
@@ -153,19 +153,6 @@ def test_a_language_or_a_parent_is_no_organisation(text: str, wanted: list[str])
 ])
 def test_roles_said_of_someone(text: str, wanted: list[str]) -> None:
     assert _spans(text, "role", "role") == wanted
-
-
-def test_a_question_copied_from_a_turn_is_no_answer() -> None:
-    """A procedure's sentence that asks ("How are the trip plans going?") states no value: the
-    reader abstains, keeping the turn as related evidence; a sentence that states one stands."""
-    ev = Evidence("S2:4", "e2", "How are the trip plans going? Did you book Prague?",
-                  datetime(2024, 5, 1, tzinfo=UTC), 1.0, "g", speaker="Odile")
-    q = parse_question("What food did Odile bring on the trip?")
-    got = sentence_for_value(q, ProcedureResult("How are the trip plans going?", [ev]), {}, [ev])
-    assert got is not None and got.abstained and got.answer == NO_INFORMATION and got.support == [ev]
-    told = Evidence("S2:5", "e3", "I brought two jars of plum jam on the trip.", None, 1.0, "g")
-    assert sentence_for_value(q, ProcedureResult("I brought two jars of plum jam on the trip.", [told]),
-                              {}, [told]) is None
 
 
 def test_a_nickname_is_a_name_a_sentence_without_one_does_not_give() -> None:

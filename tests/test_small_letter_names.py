@@ -72,27 +72,3 @@ def test_a_name_a_noun_calls_someone_is_introduced_and_a_name_called_on_the_phon
     assert not introduced(parse("also I called Tom about the boiler"), 3)
     assert introduced(parse("Conocí a alguien. Se llama Valeria."), 6)
 
-
-@pytest.fixture(scope="module")
-def wren(mem: Memory) -> tuple[Memory, str]:
-    return mem, ingested(mem, "wren-ada", DATA.parent / "wren_ada.json")
-
-
-@pytest.mark.parametrize("question", ["Who is Wren's partner now?", "Who is Wren seeing these days?"])
-def test_someone_chatted_up_and_called_by_name_is_the_partner(wren: tuple[Memory, str],
-                                                              question: str) -> None:
-    """"I got chatting to this physiotherapist called Joel" brings in a partner; the Tom she rang about
-    the boiler is no one's partner."""
-    m, group = wren
-    got = m.ask(question, group=group)
-    assert got.answer == "Joel", (got.answer, got.trace.get("reading"))
-    assert got.evidence[0].source_ref in ("D1:1", "D2:1")
-
-
-def test_a_breed_of_the_animal_asked_or_no_information(wren: tuple[Memory, str]) -> None:
-    """"What breed of dog" after a cat was adopted: an animal's kind is no breed of a dog."""
-    m, group = wren
-    dog = m.ask("What breed of dog did Wren adopt?", group=group)
-    assert dog.abstained, (dog.answer, dog.trace.get("reading"))
-    cat = m.ask("What breed of cat did Wren adopt?", group=group)
-    assert cat.answer == "ragdoll", (cat.answer, cat.trace.get("reading"))
