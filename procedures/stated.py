@@ -183,7 +183,10 @@ def given_up(sent: Any, token: Any) -> bool:
 
 _ASIDE = re.compile(r"\([^()]*\)")
 # a condition on the listener's wish offers, it does not suppose: "My bike is a Raleigh, if you want it"
-_POLITE_IF = re.compile(r"\bif\s+(?:you|u|ya)\s+(?:want|wanna|like|need|fancy|prefer)\b[^.;!?]*", re.I)
+# an "if" that sets no condition: an offer ("if you want to borrow it") or a hedge on what is said
+# ("if I am honest", "if you ask me", "if I'm being honest")
+_POLITE_IF = re.compile(r"\bif\s+(?:(?:you|u|ya)\s+(?:want|wanna|like|need|fancy|prefer)\b[^.;!?]*|"
+                        r"(?:i\s+am|i'?m|im)\s+(?:being\s+)?honest\b|(?:you|u)\s+ask\s+me\b)", re.I)
 
 
 def hypothetical(sent: Any, token: Any | None = None) -> bool:
@@ -197,6 +200,8 @@ def hypothetical(sent: Any, token: Any | None = None) -> bool:
     >>> hypothetical(doc[:]), hypothetical(doc[:], doc[4]), hypothetical(doc[:], doc[9])
     (True, False, True)
     >>> hypothetical(parse("My bike is a rusty Raleigh, if you want to borrow it.")[:])
+    False
+    >>> hypothetical(parse("The plan fell through, and I was relieved, if I am honest.")[:])
     False
     """
     text = sent.text

@@ -106,3 +106,15 @@ def test_a_speaker_named_by_part_of_their_name_is_no_name_to_find() -> None:
     assert check(q, lakshmi, [said], speakers).holds
     other = parse_question("What food did Lakshmi bring Priyanka on the trip?")
     assert not check(other, lakshmi, [said], speakers).holds
+
+
+def test_a_hedge_is_no_condition_on_a_call_off() -> None:
+    """"The Oslo plan fell through, and I was relieved, if I am honest" calls the move off: "if I am
+    honest" hedges what is said and sets no condition."""
+    ines = Subject("Ines", frozenset({"ines"}), speaker=True)
+    speakers = ("Ines", "Tomas")
+    looked = _said_by("Ines", "I looked at two flats in Oslo last week, one right by the harbour.")
+    q = parse_question("When did Ines move into her flat in Oslo?")
+    assert check(q, ines, [looked], speakers).holds
+    off = _said_by("Ines", "The Oslo plan fell through entirely, and I was relieved, if I am honest.")
+    assert not check(q, ines, [looked, off], speakers).holds
