@@ -16,11 +16,11 @@ import re
 from typing import Any
 
 from planners.question import Question
-from tkg.extract.gazetteer import is_place
 from tkg.models import Evidence
 from tkg.nlp import parse, parse_many, token_stems
 from tkg.text import any_of, split_sentences, stem, stems_of
 from tkg.time_words import MONTHS, WEEKDAYS
+from tkg.words import is_place_name
 
 from .about import Subject
 from .abstain import GENERIC
@@ -55,7 +55,7 @@ def question_nouns(q: Question, subject: Subject | None) -> set[str]:
     if q.asked.kind == "date":  # "when is his birthday": a party called off leaves the date
         drop = drop | EVERYONES
     return {stem(t.lower_) for t in parse(q.text) if t.i > 0 and t.pos_ in ("NOUN", "PROPN")
-            and (t.ent_type_ != "PERSON" or t.dep_ == "compound" and is_place(t.text))
+            and (t.ent_type_ != "PERSON" or t.dep_ == "compound" and is_place_name(t.text))
             and t.is_alpha and len(t.text) >= 3
             and not (t.pos_ == "NOUN" and t.dep_ == "compound")} \
         - GENERIC - drop - _TIME_NOUNS - {head}
@@ -83,7 +83,8 @@ def _named(sent: Any, nouns: set[str]) -> list[Any]:
     words = sent.doc.user_data.get(key)
     if words is None:
         words = tuple((stem(t.lower_), t.i) for t in sent  # a town tagged a person is still a town
-                      if t.is_alpha and (t.ent_type_ != "PERSON" or is_place(t.text)) and t.dep_ != "poss")
+                      if t.is_alpha and (t.ent_type_ != "PERSON" or is_place_name(t.text))
+                      and t.dep_ != "poss")
         sent.doc.user_data[key] = words
     return [sent.doc[i] for w, i in words if w in nouns]
 

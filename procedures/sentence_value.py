@@ -4,7 +4,8 @@ by a proper name (`asks_a_name`: a band, a bakery, "the name of …"), is never 
 sentence copied from a turn that names none: the reader says it has no value instead; a work known by
 its title (a book, a song) is answered by the one title that sentence or its turn quotes. Other open
 kinds keep the procedure's sentence when the reader finds no value (LoCoMo's answers are often whole
-sentences, and an abstention there counts as a false one).
+sentences, and an abstention there counts as a false one). A copied sentence that is itself a question
+is answered by its reply, when it asks what the question asks (`asked_back`), and by nothing otherwise.
 """
 
 from __future__ import annotations
