@@ -37,7 +37,7 @@ CALLED_OFF = any_of("fell through|called off|cancel+ed|cancel(?:a|ó|ou|ad[oa]s?
                     "put off|pushed back|scrapped|"
                     "(?:is|'s|are|was|were) (?:now |officially |all )?off\\b(?! to)|not happening|"
                     "decided against|off the table|never happened|(?:have|had|'ll|will) to cancel|"
-                    "(?:can'?t|cannot|couldn'?t|won'?t) make it")
+                    "(?:can'?t|cannot|couldn'?t|won'?t) make it|(?:didn'?t|did not|won'?t|will not) happen")
 
 
 _MOVED_TO = re.compile(r"\b(?:pushed back|put off|postponed|delayed|moved|rescheduled|bumped)\s+"
@@ -65,7 +65,7 @@ def rescheduled(text: str) -> bool:
     return to is not None and bool(find_times(to.group(1), datetime(2000, 1, 1, tzinfo=UTC)))
 
 
-_OFF_VERBS = frozenset("cancel postpone scrap axe shelve".split())
+_OFF_VERBS = frozenset("cancel postpone scrap axe shelve bin".split())
 
 
 def governing_verb(token: Any, steps: int) -> Any | None:

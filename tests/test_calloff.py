@@ -148,3 +148,10 @@ def test_a_town_written_small_or_tagged_a_person_is_still_called_off() -> None:
     spanish = [_turn("Porto en agosto, ya compramos los boletos", 1),
                _turn("Malas noticias. Porto se cancela", 4)]
     assert last_word_calls_off(parse_question("How was Oksana's Porto trip?"), OKSANA, spanish) is not None
+
+
+@pytest.mark.parametrize("off", ["The Bergen trip didn't happen in the end, Lev had to work.",
+                                 "Bergen got binned, Lev's back is bad again."])
+def test_a_plan_that_did_not_happen_or_was_binned_is_called_off(off: str) -> None:
+    turns = [_turn("We're planning a long weekend in Bergen in May!", 1), _turn(off, 6)]
+    assert last_word_calls_off(parse_question("What did Oksana see in Bergen?"), OKSANA, turns) is not None
