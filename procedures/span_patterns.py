@@ -94,9 +94,9 @@ def sources(sent: Any) -> list[Span]:
 
 
 # what says a person just introduced is a partner: "we met at parkrun", a reply's "PARKRUN ROMANCE"
-# (a match on an app, chatting someone up, being asked out, a date said in Spanish or Tagalog)
+# (a match on an app, chatting someone up, being asked out, "I met someone" said in Spanish)
 ROMANCE = re.compile(r"\b(?:romance|romantic|we met|first date|a date|dating|crush|kissed|seeing someone|"
-                     r"matched|got chatting|asked me out|conoc[ií] a alguien|(?:may |nag-?)dinate)\b", re.I)
+                     r"matched|got chatting|asked me out|conoc[ií] a alguien)\b", re.I)
 
 
 def introduced(doc: Any, start: int) -> bool:
