@@ -59,7 +59,7 @@ from .relatives import not_the_person_asked
 from .residence import lives_question
 from .result import ProcedureResult
 from .sentence_value import (
-    asked_back,
+    answered_by_reply,
     asks_a_name,
     echoed,
     names_kind,
@@ -173,7 +173,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         if counted is not None:  # "how many sports has she taken up": the sports a list names
             return counted
     if asked.kind == "date" or asked.count:  # dates and counts are the procedures' (temporal, aggregation)
-        return asked_back(ctx, q, group, subject, result, trace, turns) or sentence_for_value(
+        return answered_by_reply(ctx, q, group, subject, result, trace, turns) or sentence_for_value(
             q, result, trace, turns)
     if asked.kind == "event" or (asked.yesno and asked.kind == "thing" and not asked.head):
         got = read_event(asked, question, subject, turns)
@@ -363,7 +363,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
                                   result.evidence or turns[:5], trace)
         if asked.kind not in TYPED or not slot or INFERENCE.search(question):
             # an untyped or open question is not read, nor one asking for a guess; a value is never a sentence
-            return asked_back(ctx, q, group, subject, result, trace, turns) or sentence_for_value(
+            return answered_by_reply(ctx, q, group, subject, result, trace, turns) or sentence_for_value(
                 q, result, trace, turns, state=latest and window is None)
         return no_information(
             f"no {asked.kind} is supported by the evidence", result.evidence or turns[:5], trace

@@ -5,7 +5,7 @@ sentence copied from a turn that names none: the reader says it has no value ins
 its title (a book, a song) is answered by the one title that sentence or its turn quotes. Other open
 kinds keep the procedure's sentence when the reader finds no value (LoCoMo's answers are often whole
 sentences, and an abstention there counts as a false one). A copied sentence that is itself a question
-is answered by its reply, when it asks what the question asks (`asked_back`), and by nothing otherwise.
+is answered by its reply, when it asks what the question asks (`answered_by_reply`), and by nothing otherwise.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def sentence_for_value(q: Question, result: ProcedureResult, trace: dict[str, An
                           result.evidence or turns[:5], trace)
 
 
-def asked_back(ctx: Context, q: Question, group: str, subject: Subject | None, result: ProcedureResult,
+def answered_by_reply(ctx: Context, q: Question, group: str, subject: Subject | None, result: ProcedureResult,
                trace: dict[str, Any], turns: list[Evidence]) -> Reading | None:
     """When the procedure's answer is a question copied from a turn, and it asks what the question
     does (two content words in common besides names: "How long have you been playing the piano?"

@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 from reliability.common import ingested
 
+from planners.question import Question
 from planners.question import parse as parse_question
 from procedures.about import Subject
+from procedures.reader import Reading
 from procedures.result import ProcedureResult
-from procedures.sentence_value import asked_back
+from procedures.sentence_value import answered_by_reply
 from tkg.memory import Memory
 from tkg.models import Evidence
 
@@ -51,23 +53,24 @@ def test_a_question_copied_from_a_turn_is_answered_by_its_reply(wren: tuple[Memo
     and leads the evidence; a question with no reply after it answers nothing."""
     m, group = wren
     q = parse_question("How long has Wren been rowing?")
-    asking = next(e for e in m.search("how long have you been rowing now?", group=group, k=20)
-                  if e.source_ref == "D2:3")
-    got = asked_back(m.ctx, q, group, WREN, ProcedureResult("how long have you been rowing now?", [asking]),
-                     {}, [])
+    rowing = "how long have you been rowing now?"
+    asking = next(e for e in m.search(rowing, group=group, k=20) if e.source_ref == "D2:3")
+
+    def read(question: Question, answer: str, evidence: list[Evidence], who: Subject = WREN
+             ) -> Reading | None:
+        return answered_by_reply(m.ctx, question, group, who, ProcedureResult(answer, evidence), {}, [])
+
+    got = read(q, rowing, [asking])
     assert got is not None and not got.abstained
     assert got.answer == "About four months, since the new year." and got.support[0].source_ref == "D2:4"
-    again = asked_back(m.ctx, q, group, WREN, ProcedureResult("how long have you been rowing now?",
-                                                              [asking, got.support[0]]), {}, [])
+    again = read(q, rowing, [asking, got.support[0]])
     assert again is not None and [e.source_ref for e in again.support] == ["D2:4", "D2:3"]  # once each
     alone = Evidence("D9:9", "no-such-turn", "any news?", asking.valid_at, 1.0, group, speaker="Ada")
-    unanswered = asked_back(m.ctx, q, group, WREN, ProcedureResult("any news?", [alone]), {}, [])
+    unanswered = read(q, "any news?", [alone])
     assert unanswered is not None and unanswered.abstained
-    assert asked_back(m.ctx, q, group, WREN, ProcedureResult("About four months.", [asking]), {}, []) is None
-    other = asked_back(m.ctx, parse_question("What boat does Wren row?"), group, WREN,
-                       ProcedureResult("how long have you been rowing now?", [asking]), {}, [])
+    assert read(q, "About four months.", [asking]) is None
+    other = read(parse_question("What boat does Wren row?"), rowing, [asking])
     assert other is not None and other.abstained  # it asks something else: its reply answers nothing asked
     ada = Subject("Ada", frozenset({"ada"}), speaker=True)  # Wren replied: nothing of Ada's is stated
-    not_hers = asked_back(m.ctx, parse_question("How long has Ada been rowing?"), group, ada,
-                          ProcedureResult("how long have you been rowing now?", [asking]), {}, [])
+    not_hers = read(parse_question("How long has Ada been rowing?"), rowing, [asking], ada)
     assert not_hers is not None and not_hers.abstained
