@@ -47,14 +47,12 @@ from .spans import spans_of
 from .stated import (
     confirmed,
     denies,
-    given_up,
     hypothetical,
     negated,
     past_state,
-    replaced,
-    replacing,
     said_time,
 )
+from .swaps import given_up, replaced, replacing
 
 if TYPE_CHECKING:
     from tkg.context import Context

@@ -15,8 +15,6 @@ from tkg.models import Evidence
 from tkg.text import any_of, split_sentences
 from tkg.timeparse import find_times
 
-from .span_base import modified
-
 _NEGATION = any_of("not|never|no longer|didn'?t|don'?t|doesn'?t|won'?t|isn'?t|wasn'?t|aren'?t|can'?t|"
                    "couldn'?t|haven'?t|hasn'?t|nope|fell through|called off|cancel+ed")
 _HYPOTHETICAL = any_of("if|would|might|maybe|perhaps|someday|one day|thinking (?:of|about)|considering|"
@@ -148,41 +146,7 @@ def denies(sent: Any, token: Any) -> bool:
     return verb is not None and verb.lemma_.lower() in _STATE_VERBS and negated(sent, token)
 
 
-# "I'm over The Marigold Engine", "we're done with Netflix", "so sick of Arsenal": a liking given up
-_GIVEN_UP = re.compile(r"\b(?:i'?m|i\s+am|we'?re|we\s+are|im)\s+"
-                       r"(?:so\s+|totally\s+|completely\s+|officially\s+)?"
-                       r"(?:over|done\s+with|sick\s+of|tired\s+of|bored\s+of|off)\s+(?:the\s+)?$"
-                       r"|\bexcept\s+(?:for\s+)?(?:the\s+|my\s+)?$", re.I)  # (a recap corrected)
-# what follows a value that is over: "the vegan era is over", "the Corsa is history"
-_OVER_AFTER = re.compile(r"^[\w-]*\s*(?:era|phase|days|chapter|thing)?\s*(?:is|are|'s|’s)\s+"
-                         r"(?:so\s+|officially\s+)?(?:over|done|finished|history)\b", re.I)
-
-
-def given_up(sent: Any, token: Any) -> bool:
-    """The words right before ``token`` say the speaker has given up what it names, the words after it
-    say it is over, or the speaker misses it.
-
-    >>> from tkg.nlp import parse
-    >>> doc = parse("Full confession: I'm over The Marigold Engine.")
-    >>> given_up(doc[:], doc[6]), given_up(doc[:], doc[0])
-    (True, False)
-    >>> doc = parse("confession: the vegan era is over. All right except the vegan bit")
-    >>> given_up(doc[:], doc[3]), given_up(doc[:], doc[-2])
-    (True, True)
-    >>> doc = parse("I miss the garden at the Ripon bungalow.")
-    >>> given_up(doc[:], doc[6])
-    True
-    """
-    text = sent.doc.text
-    return bool(_GIVEN_UP.search(text[sent.start_char : token.idx])
-                or _OVER_AFTER.search(text[token.idx + len(token.text) : sent.end_char])
-                or any(a.lemma_.lower() == "miss" and a.tag_ in ("VBP", "VB") and any(  # "I miss the Ripon
-                    c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in a.children)  # bungalow": had once
-                       for a in token.ancestors))
-
-
 _ASIDE = re.compile(r"\([^()]*\)")
-# a condition on the listener's wish offers, it does not suppose: "My bike is a Raleigh, if you want it"
 # an "if" that sets no condition: an offer ("if you want to borrow it") or a hedge on what is said
 # ("if I am honest", "if you ask me", "if I'm being honest")
 _POLITE_IF = re.compile(r"\bif\s+(?:(?:you|u|ya)\s+(?:want|wanna|like|need|fancy|prefer)\b[^.;!?]*|"
@@ -334,80 +298,3 @@ def past_state(token: Any) -> bool:
     if not progressive and (t.lemma_.lower() not in _STATIVE or t.tag_ != "VBD"):
         return False
     return not any(c.lower_ in ("still", "now") for c in t.children)
-
-
-# a change said as the old value and the new one: "switched from keyboard to bass", "moved from Leeds to
-# York"; "left Ryanair for Jet2", "traded the Corsa in for a Leaf", "swapped oat milk for cow's"
-_FROM_TO_VERBS = frozenset("switch change move transfer swap upgrade downgrade convert jump relocate go"
-                           .split())
-_FOR_VERBS = frozenset("trade swap exchange replace part-exchange".split())
-_LEFT_VERBS = frozenset("leave quit sell ditch dump exit".split())  # given up, for another or for none
-_GIVEN_BACK = frozenset("hand give turn".split())  # "handed my greggs apron back", "turned in my badge"
-# gone: "someone stole my Samsung", "my phone got swiped", "they robbed my bike"; and the noun for it
-_LOST = frozenset("steal lose crash total scrap wreck nick swipe pinch snatch rob pickpocket".split())
-_LOSS = frozenset("loss theft".split())  # "the loss of the Samsung"
-
-
-def _prep(verb: Any, words: tuple[str, ...], after: int) -> Any | None:
-    return next((c for c in verb.children if c.dep_ == "prep" and c.lower_ in words and c.i > after), None)
-
-
-def replaced(token: Any) -> bool:
-    """``token`` names the value a change gave up: what comes after "from" when the verb also says "to"
-    ("switched from keyboard to bass guitar"), the object given up for another ("traded the Corsa in
-    for a Leaf"), one left ("left Ryanair for Jet2", "left Access Bank and joined Barclays"), handed
-    back ("handed my greggs apron back"), or lost ("someone stole my Samsung", "my bike got nicked",
-    "the loss of the Samsung").
-
-    >>> from tkg.nlp import parse
-    >>> doc = parse("I switched from keyboard to bass guitar.")
-    >>> replaced(doc[3]), replaced(doc[6])
-    (True, False)
-    >>> doc = parse("He left Ryanair for Jet2 in March.")
-    >>> replaced(doc[2]), replaced(doc[4])
-    (True, False)
-    >>> doc = parse("Someone stole my Samsung at Carnival, so I'm on Bisi's old iPhone 13.")
-    >>> replaced(doc[3]), replaced(doc[-3])
-    (True, False)
-    >>> doc = parse("I shall overlook the loss of the Samsung; my phone got swiped on the tube.")
-    >>> replaced(doc[7]), replaced(doc[10])
-    (True, True)
-    >>> doc = parse("handed my greggs apron back last week, i'm odeon staff now")
-    >>> replaced(doc[2]), replaced(doc[10])
-    (True, False)
-    """
-    head = modified(token, "nmod")
-    gov = head.head
-    if head.dep_ in ("pobj", "pcomp") and gov.lower_ == "from" and gov.head.lemma_.lower() in _FROM_TO_VERBS:
-        return _prep(gov.head, ("to", "into"), head.i) is not None
-    if head.dep_ in ("dobj", "nsubjpass") and gov.lemma_.lower() in _LOST:
-        return True
-    if head.dep_ == "pobj" and gov.lower_ == "of" and gov.head.lemma_.lower() in _LOSS:
-        return True
-    if head.dep_ != "dobj":
-        return False
-    if gov.lemma_.lower() in _GIVEN_BACK and any(c.dep_ in ("prt", "advmod") and c.lower_ in ("back", "in")
-                                                   for c in gov.children):
-        return True
-    return gov.lemma_.lower() in _LEFT_VERBS or gov.lemma_.lower() in _FOR_VERBS and \
-        _prep(gov, ("for", "with"), head.i) is not None
-
-
-def replacing(token: Any) -> bool:
-    """``token`` names the value a change took up: the "to" of a "from … to" change, the "for" of an
-    object given up ("traded it in for a secondhand Nissan Leaf").
-
-    >>> from tkg.nlp import parse
-    >>> doc = parse("Traded it in for a secondhand Nissan Leaf.")
-    >>> replacing(doc[7]), replacing(doc[1])
-    (True, False)
-    """
-    head = modified(token, "nmod")
-    gov = head.head
-    if head.dep_ not in ("pobj", "pcomp") or gov.dep_ != "prep":
-        return False
-    verb = gov.head
-    if gov.lower_ in ("to", "into") and verb.lemma_.lower() in _FROM_TO_VERBS:
-        return any(c.dep_ == "prep" and c.lower_ == "from" and c.i < gov.i for c in verb.children)
-    return gov.lower_ in ("for", "with") and verb.lemma_.lower() in _FOR_VERBS | _LEFT_VERBS and any(
-        c.dep_ == "dobj" and c.i < gov.i for c in verb.children)

@@ -20,7 +20,8 @@ from procedures.sentence_value import echoed, names_kind, sentence_for_value
 from procedures.span_base import proper_runs
 from procedures.span_objects import site_of_object
 from procedures.spans import spans_of
-from procedures.stated import hypothetical, replaced, replacing
+from procedures.stated import hypothetical
+from procedures.swaps import replaced, replacing
 from tkg.extract.engine import extract
 from tkg.memory import Memory
 from tkg.models import Evidence

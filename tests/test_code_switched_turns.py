@@ -16,7 +16,7 @@ from reliability.common import span_texts as _spans
 
 from procedures.about import FIRST
 from procedures.span_base import foreign_sentence
-from procedures.stated import replaced
+from procedures.swaps import replaced
 from tkg.memory import Memory
 from tkg.nlp import parse
 

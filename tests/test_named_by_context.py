@@ -15,7 +15,8 @@ import pytest
 from reliability.common import ingested
 
 from procedures.span_context import named_in_context
-from procedures.stated import given_up, hypothetical
+from procedures.stated import hypothetical
+from procedures.swaps import given_up
 from tkg.memory import Memory
 from tkg.nlp import parse
 

@@ -18,7 +18,7 @@ from planners.question import parse as parse_question
 from procedures.bridge import Relation, relation_cues
 from procedures.presupposed import presupposed
 from procedures.span_roles import roles
-from procedures.stated import given_up, replaced
+from procedures.swaps import given_up, replaced
 from tkg.memory import Memory
 from tkg.nlp import parse
 from tkg.text import content_terms
