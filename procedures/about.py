@@ -24,7 +24,8 @@ from planners.question import Question
 from tkg.text import stem
 from tkg.words import is_place_name
 
-from .span_base import copular_s, modified
+from .clauses import clause_subject, dropped_i
+from .span_base import modified
 
 # (and in the languages chats switch into, `span_base.foreign_sentence`: "nag-resign na ako", "mi amá")
 FIRST = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us"
@@ -133,7 +134,6 @@ def continued(sents: list[Any]) -> list[str]:
     return out
 
 
-_SUBJ_DEPS = ("nsubj", "nsubjpass", "csubj", "expl")
 OWN_CLAUSE = 0.7  # a clause this surely about a speaker, in their own turn, is their own word on themselves
 _SHORT_LEAD = 3  # words before a sentence that still opens its turn: a fragment ("yes!", "a collie.")
 
@@ -147,35 +147,6 @@ def own_voice(s: Subject | None, said: list[tuple[str | None, float]]) -> str | 
     first = s.name.lower().split()[:1]
     mine = all(owner >= OWN_CLAUSE and (who or "").lower().split()[:1] == first for who, owner in said)
     return s.name if mine else None
-
-
-def clause_subject(token: Any) -> Any | None:
-    """The grammatical subject of the clause a token sits in ("*my sister* moved to Oslo"), climbing
-    through shared subjects ("I quit and moved to Porto"); None when the clause has none. A noun
-    said of someone by a "'s" the tagger took for a possessive ("Tomasz's an electrician", "Tomasz's
-    the new foreman at *Arup*") has that someone for its subject."""
-    t, seen = token, 0
-    while seen < 12:
-        seen += 1
-        said = copular_s(t) if t.pos_ in ("NOUN", "PROPN") else None
-        if said is not None:
-            return said[0]
-        if t.pos_ in ("VERB", "AUX") or t.dep_ == "ROOT":
-            # of several, a name or a pronoun: "Liam's home loads now bc *he* left Ryanair" hangs both
-            subj = max((c for c in t.children if c.dep_ in _SUBJ_DEPS),
-                       key=lambda c: (c.pos_ in ("PRON", "PROPN"), -c.i), default=None)
-            if subj is not None:  # "I don switch": a dialect's auxiliary the tagger took for the subject
-                return next((c for c in subj.children if c.dep_ == "nsubj" and c.pos_ == "PRON"), subj)
-            if fronted(t):
-                return None  # "Traded it in for a Leaf, so Hannah can charge it": not Hannah's trade
-            if t.dep_ in ("conj", "xcomp", "advcl", "acomp", "ccomp", "relcl") and t.head is not t:
-                t = t.head
-                continue
-            return None
-        if t.head is t:
-            return None
-        t = t.head
-    return None
 
 
 def _refers_to(s: Subject, word: Any, *, said_by: bool, listener_ok: bool) -> bool | None:
@@ -268,42 +239,6 @@ def _done_to(s: Subject, token: Any, relation: frozenset[str], *, said_by: bool,
 _SELF_NOUNS = frozenset("life obsession favourite favorite fave fav addiction passion weakness jam".split())
 
 
-_INVERTED = frozenset("so because cause cos and but".split())
-
-
-def fronted(verb: Any) -> bool:
-    """A subjectless clause that opens its sentence and that the tagger hung on the clause after it:
-    "Traded it in for a Leaf, so Hannah can charge it" is two clauses, and the first left out its "I".
-
-    >>> from tkg.nlp import parse
-    >>> doc = parse("Traded it in for a secondhand Nissan Leaf, so Hannah can charge it at the practice.")
-    >>> fronted(doc[0]), fronted(doc[12])
-    (True, False)
-    """
-    if verb.dep_ != "advcl" or verb.tag_ not in ("VBD", "VBN") or any(
-            t.pos_ not in ("ADV", "INTJ", "PUNCT") for t in verb.sent[: verb.i - verb.sent.start]):
-        return False
-    return any(c.lower_ in _INVERTED and verb.i < c.i < verb.head.i for c in verb.head.children)
-
-
-def _dropped_i(token: Any) -> bool:
-    """The token's clause is a sentence's main verb told without a subject, done or going on
-    ("Accepted an offer…", "moving to leeds"), or a sentence with no verb ("fully qualified
-    electrician since october"): in a turn, the speaker's own."""
-    head = modified(token, "advmod")  # "fully" in "fully qualified electrician": the noun it is part of
-    if head.dep_ == "ROOT" and head.pos_ in ("NOUN", "PROPN"):  # no verb: "electrician since october"
-        return not any(t.pos_ in ("VERB", "AUX", "INTJ") for t in head.sent)  # nor a greeting: "Hey Nate!"
-    verb, placed = token, False
-    while verb.pos_ not in ("VERB", "AUX") and verb.head.i != verb.i:
-        placed = placed or verb.dep_ == "prep"
-        verb = verb.head
-    if placed and verb.dep_ == "ROOT" and verb.pos_ in ("NOUN", "PROPN"):  # "first night in the kovan flat"
-        return not any(t.pos_ in ("VERB", "AUX", "INTJ") for t in verb.sent)
-    # (a determiner makes the "-ing" a noun: "The playing an awesome pop song")
-    return (verb.dep_ == "ROOT" and verb.tag_ in ("VBD", "VBN", "VBG") or fronted(verb)) and not any(
-        c.dep_ in ("nsubj", "nsubjpass", "expl", "det") for c in verb.children)
-
-
 def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, ...], fallback: float,
                  relation: frozenset[str] = frozenset()) -> float:
     """How surely the clause holding ``token`` is about the subject, from its grammatical subject:
@@ -336,7 +271,7 @@ def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, .
     subj = clause_subject(token)
     if subj is None:
         # "Accepted an offer at Lumen Health", "moving to leeds in june": the speaker's "I" left out
-        return 0.9 if said_by and _dropped_i(token) else fallback * 0.8
+        return 0.9 if said_by and dropped_i(token) else fallback * 0.8
     words = " ".join(t.lower_ for t in subj.subtree)
     if s.named_in(words) and not any(c.dep_ == "poss" for c in subj.children):
         return 1.0

@@ -35,6 +35,10 @@ KIND_CUES: dict[str, set[str]] = {kind: {stem(w) for w in words.split()} for kin
 # the words a sentence stating a value of a head noun's category often says ("twenty minutes on the e-bike")
 HEAD_CUES: dict[str, set[str]] = {"transport": {stem(w) for w in "commute ride cycle drive minutes".split()}}
 _LIGHT = frozenset("go move start be get".split())
+# a partner asked for ("who is he seeing"): the words a turn that tells of a new romance says without
+# naming the relation ("matched w someone called rafi", "we kissed!!")
+_PARTNER = content_terms("partner girlfriend boyfriend dating seeing date")
+_COURTING = content_terms("matched crush kissed romance romantic")
 
 
 def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subject | None,
@@ -55,4 +59,6 @@ def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subje
                           *p.nouns,
                           *(x.split(" ")[-2] for x in p.possessive if " " in x)))
         terms |= content_terms(words.replace("{name}", ""))
+    if asked is not None and asked.kind == "person" and terms & _PARTNER:
+        terms |= _COURTING
     return terms

@@ -95,8 +95,9 @@ def sources(sent: Any) -> list[Span]:
 
 # what says a person just introduced is a partner: "we met at parkrun", a reply's "PARKRUN ROMANCE"
 # (a match on an app, chatting someone up, being asked out, "I met someone" said in Spanish)
-ROMANCE = re.compile(r"\b(?:romance|romantic|we met|first date|a date|dating|crush|kissed|seeing someone|"
-                     r"matched|got chatting|asked me out|conoc[ií] a alguien)\b", re.I)
+ROMANCE = re.compile(r"\b(?:romance|romantic|we met|first date|a date|dating|crush|kissed|"
+                     r"seeing (?:someone|each other)|matched|got chatting|asked me out|"
+                     r"conoc[ií] a alguien)\b", re.I)
 
 
 def introduced(doc: Any, start: int) -> bool:
@@ -116,7 +117,23 @@ def introduced(doc: Any, start: int) -> bool:
     called = naming.lower_ in ("called", "named") and naming.dep_ == "acl" and naming.head.i < naming.i \
         and naming.head.pos_ in ("NOUN", "PRON")
     return before.lower() in ("is", "'s", "\u2019s") and word == "name" or before in _DASHES and someone \
-        or called or (word, before.lower()) == ("se", "llama")
+        or called or (word, before.lower()) == ("se", "llama") or _after_someone(doc[start])
+
+
+def _after_someone(name: Any) -> bool:
+    """A name told as a sentence of its own right after a short one about "someone" ("Someone from
+    rowing. Hannah.", "I met someone. Ana!"): the name of that someone.
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("So. Someone from rowing. Hannah. She sits at stroke.")
+    >>> _after_someone(doc[6]), _after_someone(doc[8])
+    (True, False)
+    """
+    sent = name.sent
+    if name.i != sent.start or sum(t.is_alpha for t in sent) > 3 or sent.start == 0:
+        return False
+    before = name.doc[sent.start - 1].sent
+    return sum(t.is_alpha for t in before) <= 6 and any(t.lower_ in _SOMEONE for t in before)
 
 
 _SOMEONE = frozenset({"someone", "somebody"})

@@ -17,6 +17,16 @@ from .span_words import DET, PREDICATING, ROLE_HEADS, ROLE_SUFFIX, ROLE_VERBS, S
 # verbs that give or take one ("they gave me the design lead role", "I took the senior nurse job")
 _JOB_NOUNS = frozenset("role job position post".split())
 _TAKING = frozenset("give offer get land take accept start begin win".split())
+# work named by what it is, not by a role noun: a post taken ("the greggs job", "an internship at Vos &
+# Kamper"; a bare "job" or "summer job" names none), a staff one is on ("i'm odeon staff now"), a way of
+# working ("he's gone freelance"), a business of one's own ("starting a small consultancy, Keller Data")
+_POSTS = frozenset("job gig".split())
+_OWN_POSTS = frozenset("internship apprenticeship traineeship placement".split())
+_NOT_WHOSE = frozenset("summer winter weekend day night holiday side dream first new old current part full "
+                       "time shift retail office".split())
+_BUSINESSES = frozenset("business company consultancy firm agency practice studio shop bakery boulangerie "
+                        "cafe café restaurant salon startup".split())
+_FOUNDING = frozenset("start open launch found run own".split())
 
 
 # "to be" in the languages a code-switched turn mixes with English ("voy a ser lineman apprentice",
@@ -50,6 +60,61 @@ def _roles_abroad(sent: Any) -> list[Span]:
     return out
 
 
+def _run_after(at: Any) -> list[Any]:
+    """The name "at" a post is with ("at Vos & Kamper"): the capitalised run after the word."""
+    run: list[Any] = []
+    for x in at.doc[at.i + 1 : min(at.i + 6, at.sent.end)]:
+        if not (x.pos_ == "PROPN" or x.text == "&" or run and x.lower_ == "and"):
+            break
+        run.append(x)
+    while run and not run[-1].pos_ == "PROPN":
+        run.pop()
+    return [at, *run] if run else []
+
+
+def _work_named(sent: Any) -> list[Span]:
+    """Work told by what it is rather than by a role noun (`_POSTS`, `_BUSINESSES` above): the post,
+    staff or business as the sentence names it, said of the clause's subject.
+
+    >>> from tkg.nlp import parse
+    >>> [s.text for s in _work_named(next(parse("I start an internship at Vos & Kamper in June.").sents))]
+    ['internship at Vos & Kamper']
+    >>> [s.text for s in _work_named(next(parse("I'm starting a small consultancy, Keller Data.").sents))]
+    ['small consultancy, Keller Data']
+    >>> _work_named(next(parse("I got a summer job").sents)), _work_named(next(parse("she's staff").sents))
+    ([], [])
+    """
+    out = []
+    for t in sent:
+        verb, low = t.head, t.lemma_.lower()
+        if low == "freelance" and verb.lemma_ in ("go", "be", "become", "turn") and t.dep_ in (
+                "npadvmod", "dobj", "acomp", "attr", "oprd"):
+            out.append(Span(t.text, "role", 0.9, t.i, t.i + 1, True))  # "he's gone freelance"
+            continue
+        if t.pos_ != "NOUN" or t.tag_ == "NNS":
+            continue
+        named = [c for c in t.children if c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN")
+                 and c.lower_ not in _NOT_WHOSE and c.lower_ not in ROLE_HEADS]
+        taken = t.dep_ == "dobj" and verb.lemma_.lower() in _TAKING or (
+            t.dep_ == "attr" and verb.lemma_ == "be")
+        at = next((c for c in t.children if c.dep_ == "prep" and c.lower_ == "at"), None)
+        where = _run_after(at) if at is not None else []
+        if taken and (low in _OWN_POSTS or low in _POSTS and (named or where)):
+            words = [*(named[:1] and sent.doc[named[0].i : t.i]), t, *where]
+            out.append(Span(" ".join(x.text for x in words), "role", 0.9, words[0].i, words[-1].i + 1, True))
+        elif low == "staff" and named and t.dep_ == "attr" and verb.lemma_ == "be":
+            out.append(Span(f"{named[0].text} staff", "role", 0.9, named[0].i, t.i + 1, True))
+        elif low in _BUSINESSES and t.dep_ == "dobj" and (verb.lemma_.lower() in _FOUNDING or (
+                verb.lemma_ == "set" and any(c.lower_ == "up" for c in verb.children))) and any(
+                c.dep_ == "nsubj" for c in verb.children):  # whose, its clause says: not "left to start one"
+            appos = next((c for c in t.children if c.dep_ == "appos" and c.pos_ == "PROPN"), None)
+            last = appos.i if appos is not None else t.i
+            cleaned = clean([x for x in t.subtree if x.i <= last and x.lower_ != "own"])
+            if cleaned:
+                out.append(Span(cleaned[0], "role", 0.8, cleaned[1], cleaned[2], True))
+    return out
+
+
 def noun_chunks(sent: Any) -> tuple[Any, ...]:
     """The sentence's noun chunks, kept with the parsed doc like the spans (spaCy re-walks the parse)."""
     key = ("tkg.chunks", sent.start, sent.end)
@@ -78,7 +143,7 @@ def _predicated(chunk: Any) -> bool:
 
 
 def roles(sent: Any) -> list[Span]:
-    out = _roles_abroad(sent) if foreign_sentence(sent) else []
+    out = (_roles_abroad(sent) if foreign_sentence(sent) else []) + _work_named(sent)
     for chunk in noun_chunks(sent):  # "i'm senior cartographer now": a predicated agent noun is a role too
         root = chunk.root
         said = copular_s(root)  # "Tomasz's an electrician": the sentence's root, said of Tomasz
@@ -120,13 +185,28 @@ def roles(sent: Any) -> list[Span]:
             + of_what(hit)
         cleaned = clean(toks)
         job = chunk.root.lemma_.lower() in _JOB_NOUNS and hit.i < chunk.root.i  # "the design lead role"
-        taken = job and chunk.root.dep_ == "dobj" and chunk.root.head.lemma_.lower() in _TAKING
+        # "they gave me the design lead role", "asked me to take design lead" (not "got a new manager")
+        taken = chunk.root.dep_ == "dobj" and chunk.root.head.lemma_.lower() in _TAKING and (job or (
+            hit.i == chunk.root.i and not any(c.dep_ in ("det", "poss") for c in hit.children)))
         if cleaned:
             sure = (0.9 if hit.i == chunk.root.i or job else 0.6) * (
                 1.0 if _predicated(chunk) or copula is not None or taken else 0.4)
             out.append(Span(cleaned[0], "role", sure, cleaned[1], cleaned[2], hit.i == chunk.root.i
-                            and (_said_of(hit) or copula is not None)))
+                            and (_said_of(hit) or copula is not None or taken or _raised_to(chunk))))
     return out
+
+
+_RAISING = frozenset("promote step move bump appoint elevate hire take".split())
+
+
+def _raised_to(chunk: Any) -> bool:
+    """A role someone is given by a verb of rising or hiring ("step up to VP of Data", "promoted to
+    team lead", "hired as a tester"): its clause says who holds it, as a copula does."""
+    root = chunk.root
+    verb = root.head.head
+    if verb.dep_ == "prt":  # "step *up* to VP"
+        verb = verb.head
+    return root.dep_ == "pobj" and root.head.lower_ in ("to", "as") and verb.lemma_.lower() in _RAISING
 
 
 def _said_of(root: Any) -> bool:

@@ -36,7 +36,7 @@ ROLE_HEADS = frozenset(
     singer specialist student supervisor surgeon tailor teacher technician tester therapist translator tutor
     vet veterinarian waiter waitress writer crew attendant captain principal administrator strategist planner
     copywriter marketer recruiter mechanic janitor porter steward stewardess resident registrar aide carer
-    caregiver apprentice trainee
+    caregiver apprentice trainee vp ceo cto cfo coo
     chair chairman chairwoman chairperson treasurer president trustee governor
     """.split()
 )

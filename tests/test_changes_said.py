@@ -14,7 +14,8 @@ from reliability.common import ingested
 
 from planners.asked import asked_for
 from planners.question import parse as parse_question
-from procedures.about import Subject, clause_about, clause_subject
+from procedures.about import Subject, clause_about
+from procedures.clauses import clause_subject
 from procedures.result import ProcedureResult
 from procedures.sentence_value import echoed, names_kind, sentence_for_value
 from procedures.span_base import proper_runs

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from reliability.common import ingested
 
-from procedures.about import clause_subject
+from procedures.clauses import clause_subject
 from procedures.span_words import ROLE_SUFFIX
 from procedures.spans import spans_of
 from tkg.memory import Memory
