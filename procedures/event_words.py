@@ -40,7 +40,7 @@ RELATIVES: dict[str, str] = {
     "marry": r"married|marry|marri\w+|wedding|tied the knot|got hitched",
     "wed": r"married|marry|wedding|tied the knot|got hitched",
     "bear": r"born|gave birth|had (?:the|a|her|his|their) baby|arrived",
-    "move": r"mov(?:e|ed|es|ing)|relocat\w*",
+    "move": r"mov(?:e|ed|es|ing)|relocat\w*|shift(?:ed|ing)",  # (Indian English: "since we shifted")
     "quit": r"quit|resign\w*|handed in (?:my|his|her|their) notice",
     "buy": r"bought|buy\w*|purchas\w*",
     "sell": r"sold|sell\w*",

@@ -217,6 +217,8 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
         # Oslo was freezing"): the event's words count from any plain statement of it
         in_turn = {e for e in event if any(same_word(e, w) for s in sents if _stated(s)
                                            for w in content_terms(s.text))}
+        # or in words of its own ("greetings from Leipzig! we shifted here finally")
+        told_in_turn = told is not None and any(_stated(s) and _told_done(told, s) for s in sents)
         for sent, whole in zip(sents, continued(sents), strict=True):
             text = sent.text.lower()
             a = about(subject, speaker=ev.speaker, sentence=whole, turn=ev.text, others=speakers) \
@@ -230,7 +232,7 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
                     retracted[n] = _denies(sent, n) and not hypothetical(sent)
                 went = bool(event & GOING) and placed[n] and heading_to(text, n)
                 if _stated(sent) and (not event or not placed[n] or words & event or in_turn or went
-                                      or nouns_said) \
+                                      or nouns_said or told_in_turn) \
                         or not event and told_outcome(sent, (replies or {}).get(ev.episode)):
                     need_names[n] = True
                     seen_any = seen_any or ev

@@ -21,7 +21,7 @@ _HYPOTHETICAL = any_of("if|would|might|maybe|perhaps|someday|one day|thinking (?
                        "dream(?:ing)? of|wish|hope to|hoping to|planning to|plan to|want to|wanna|"
                        "might|could|should i|whether|should (?:really )?(?:get|buy|adopt|rescue|have|take)|"
                        # someone else's wish for them: "Lumeway wanted me to relocate to Toronto"
-                       "(?:wanted|wants|asked|asking|urged|urging|pushing|begging|offered|offering) "
+                       "(?:want|wanted|wants|asked|asking|urged|urging|pushing|begging|offered|offering) "
                        "(?:me|us|him|her|them) to")
 _CLAUSE_BREAK = re.compile(r"[:;]|\s[-\u2013\u2014]\s")  # what parts one clause from the next
 _ANCHORING = frozenset("after before since until till than".split())

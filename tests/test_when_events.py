@@ -32,6 +32,7 @@ TOLD = {
     "When did Noor start working at the bakery?": ("first shift at the bakery is thurs", "the bakery shut"),
     "When was the scooter stolen?": ("my scooter got swiped", "my scooter got washed"),
     "When is the wedding?": ("the wedding's fixed for the 3rd", "wed 3rd is bin day"),
+    "When did Ravi move to Pune?": ("we shifted to pune in may", "we stayed in pune in may"),
 }
 
 
@@ -112,6 +113,8 @@ def nb(mem: Memory) -> tuple[Memory, str]:
     ("When is Bastian's knee operation?", "19 September 2024"),  # "…about my knee. They are going to operate
     # on it … on the 12th of September", then "I told you the 12th of September … It is the 19th."
     ("When is Lale's graduation?", "22 August 2024"),  # "lale's thing is the 22nd not the 20th", a week on
+    ("When did Bastian move to Leipzig?", "2 September 2024"),  # "greetings from Leipzig! we shifted here
+    # finally, the van came on the 2nd": the town and the move in sentences of their own
 ])
 def test_when_questions_answer_the_events_date(nb: tuple[Memory, str], question: str, wanted: str) -> None:
     m, group = nb
@@ -122,6 +125,7 @@ def test_when_questions_answer_the_events_date(nb: tuple[Memory, str], question:
 @pytest.mark.parametrize("question", [
     "When did Noor sell her piano?",  # only thought about selling it
     "When did Noor pass her exam?",  # "Pickle passed away" passed no exam
+    "When did Noor move to London?",  # "They want me to relocate there": someone else's wish
 ])
 def test_no_turn_dating_the_event_is_no_information(nb: tuple[Memory, str], question: str) -> None:
     m, group = nb
