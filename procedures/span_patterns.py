@@ -197,5 +197,7 @@ def members_said(sent: Any, head: str) -> list[Span]:
                 end += 1  # its model number: "her old iPhone 13", "a Peugeot 208" (not "the bike 2 days ago")
             # a sport done as the clause's verb says the doing itself: "I'm climbing more than ever"
             verb = doing and t.pos_ == "VERB"
-            out.append(Span(sent.doc[start:end].text, "thing", 0.8, start, end, cued=verb))
+            # a model's own name says the category ("the Fiesta failed its MOT": a car, no "car" said)
+            out.append(Span(sent.doc[start:end].text, "thing", 0.8, start, end,
+                            cued=verb or t.lower_ in named))
     return out

@@ -183,7 +183,7 @@ def thing_words(head: str) -> frozenset[str]:
     a thing called ``head`` (spans.py's ``_things``): the head, a member of its category, a word of
     what is done with it (`NAMED_CONTEXT`), a naming word; none for no head."""
     return frozenset({head, head + "s", *SPAN_MEMBERS.get(head, ()), *OPEN_MEMBERS.get(head, ()),
-                      *NAMED_CONTEXT.get(head, ()), *NAMING}) \
+                      *NAMED_MEMBERS.get(head, ()), *NAMED_CONTEXT.get(head, ()), *NAMING}) \
         if head else frozenset()
 
 

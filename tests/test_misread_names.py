@@ -16,8 +16,12 @@ import pytest
 from reliability.common import ingested
 from reliability.common import span_texts as _spans
 
+from planners.asked import Asked
+from procedures.reader import may_hold
+from procedures.span_patterns import members_said
 from tkg.extract.engine import extract
 from tkg.memory import Memory
+from tkg.nlp import parse
 from tkg.predicates import PredicateRegistry
 from tkg.vehicle_words import names_vehicle
 
@@ -43,6 +47,10 @@ def test_a_car_by_its_model_and_a_model_word_only_with_its_capital() -> None:
     assert _spans("the Fiesta failed its MOT on fri", "thing", "car") == ["Fiesta"]
     assert _spans("we played golf then drove home", "thing", "car") == []
     assert names_vehicle("a little Yaris") and names_vehicle("the Fiesta") and not names_vehicle("in focus")
+    # a turn that names only the model is read for a car at all, and the model's name says the category
+    car = Asked("thing", "car")
+    assert may_hold(car, "the Fiesta failed its MOT on fri", None)
+    assert all(s.cued for s in members_said(next(parse("the Fiesta failed its MOT").sents), "car"))
 
 
 def test_a_model_picked_up_is_owned_and_one_sold_is_not() -> None:
