@@ -86,6 +86,17 @@ class Subject:
             low[m.end():]) for m in found)
 
 
+def called_out(text: str, start: int, end: int) -> bool:
+    """The name at ``text[start:end]`` is called out, said to its bearer ("Sofia, quick heads-up",
+    "thanks Sofia!"), not said of anyone or anything.
+
+    >>> called_out("Sofia, quick heads-up: I'm off", 0, 5), called_out("I flew to Sofia, then home", 10, 15)
+    (True, False)
+    """
+    low = text.lower()
+    return bool(_VOCATIVE_BEFORE.search(low[:start]) and _VOCATIVE_AFTER.match(low[end:]))
+
+
 _CONJOINED = re.compile(r"\b([A-Z][\w-]*)\s+(?:and|&)\s+$")
 
 

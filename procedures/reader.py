@@ -24,10 +24,10 @@ from tkg.nlp import may_say, parse, parse_many, token_words
 from tkg.text import content_terms, stem
 from tkg.words import is_place_name
 
-from .about import FIRST, SECOND, Subject, about, clause_about
+from .about import FIRST, SECOND, Subject, about, called_out, clause_about
 from .members import Category, bare, widen
 from .residence import locates, named_home, place_scale, residence_scale, taken_back
-from .span_base import addressed, foreign_sentence, greets
+from .span_base import Span, addressed, foreign_sentence, greets, proper_runs
 from .span_objects import glued_cues, not_a_thing, objects_of, site_of_object
 from .span_patterns import ACQUIRING, DEGREE_WORDS, ROMANCE, asks_studied, degrees, introduced, sources
 from .span_words import (
@@ -134,7 +134,20 @@ def may_hold(asked: Asked, text: str, verb: str | None) -> bool:
 # kinds whose spans are typed well enough that the answer to the turn before may be read without its words
 _REPLY_KINDS = frozenset({"place", "organisation", "person", "role", "pet_name", "animal"})
 # the words a reply opens with, which a tagger may take for a name ("Yep, …"): never a value
+# a question asking where, ending its turn (the next turn's first sentence answers it)
+_ASKS_WHERE = re.compile(r"\bwhere\b[^.!?]*\?\W*$", re.I)
 _REPLY_WORDS = frozenset("yep yes yeah yup yea ya nope nah no ok okay sure lol haha omg wow aww".split())
+
+
+def _opening_name(sent: Any) -> list[Span]:
+    """The capitalised name a sentence opens with ("Madeira.", "Lisbon, for a week"), which `proper_runs`
+    leaves out as an opening word may be any capitalised word."""
+    run = []
+    for t in sent:
+        if t.pos_ != "PROPN" or not t.text[:1].isupper():
+            break
+        run.append(t)
+    return [Span(" ".join(t.text for t in run), "place", 0.7, run[0].i, run[-1].i + 1)] if run else []
 
 
 def candidates(
@@ -230,6 +243,11 @@ def candidates(
             if asked.kind == "organisation" and sent.start == 0 and asks_about_work(previous):
                 taken = {i for sp in spans for i in range(sp.start, sp.end)}  # the reply to "still at the …?"
                 spans += workplaces(sent, taken, asked_about_work=True)
+            if asked.kind == "place" and sent.start == 0 and _ASKS_WHERE.search(previous):
+                taken = {i for sp in spans for i in range(sp.start, sp.end)}  # "Where are you going for the
+                spans += [r for r in _opening_name(sent) + proper_runs(sent)  # honeymoon?" – "Madeira.":
+                          if not taken & set(range(r.start, r.end))  # the name it answers with
+                          and doc[r.start].ent_type_ not in ("PERSON", "ORG")]
             if verb and asked.kind == "thing":  # a closed category's members only: "how does she get to
                 closed, objects = SPAN_MEMBERS.get(asked.head), objects_of(sent, verb)  # work": no "bedroom"
                 spans += [o for o in objects if not closed or o.text.split()[-1].lower() in closed  # one, not
@@ -286,6 +304,10 @@ def candidates(
                     or sp.text.lower() in voices or greets(sp.text)  # ("Dear Doug")
                 if a_name and addressed(doc.text, doc[sp.start].idx, last.idx + len(last)):
                     continue  # "Ben,\n\nHappy new year", "Dear Doug,": the letter's reader, not a value
+                if asked.kind != "person" and sp.text.lower() in voices and called_out(
+                        doc.text, doc[sp.start].idx, last.idx + len(last)):
+                    continue  # "Sofia, quick heads-up": a speaker called by name, not the city
+                    # (a person asked may be the one called: "thanks Maria, yoga was fun")
                 penalty = 0.6 if asked.kind == "person" and sp.text.lower() in voices else 1.0
                 if asked.kind == "person" and doc[sp.start].ent_type_ != "PERSON" and not vouched \
                         and is_place_name(sp.text, locative=True):  # ("his name is marco": a name)
