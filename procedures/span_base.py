@@ -345,3 +345,20 @@ def greets(text: str) -> bool:
     (True, False)
     """
     return _GREETS.match(text) is not None
+
+
+_DEMONYM = re.compile(r"^[A-Z][a-z]+(?:sh|ch|ese|an|ic|i|ek|ss)$")  # Welsh, Dutch, Thai, Greek, Swiss
+
+
+def nationality_word(span: Span, doc: Any) -> bool:
+    """A one-word span that is a nationality said of a noun after it ("Welsh cakes", "Italian deli"),
+    which a tagger may call an organisation: an adjective, not a name.
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("I'll take my winnings in Welsh cakes.")
+    >>> nationality_word(Span("Welsh", "organisation", 0.9, 6, 7), doc)
+    True
+    """
+    t = doc[span.start]
+    return span.end - span.start == 1 and bool(_DEMONYM.match(t.text)) and is_common_word(t.text) \
+        and t.dep_ in ("compound", "amod") and t.head.i > t.i and t.head.text.islower()

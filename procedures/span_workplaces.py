@@ -1,7 +1,9 @@
 """Workplaces read from the words around them when the tagger misses the name: after "at" on a work
 word ("my team at Brenner", "a job at the main library"), a common noun an institution's name heads
 ("the Mater hospital"), and a name written as the modifier of a work noun ("i'm odeon staff now",
-"got the greggs job"). `procedures/spans.py` adds these to an organisation's spans.
+"got the greggs job"); a name the tagger took for a place after a workplace's preposition ("now at
+Telstra"), one that joins a town to a common noun ("Edinburgh Trams"), and one said after "ex-"
+("ex-salt & ember"). `procedures/spans.py` adds these to an organisation's spans.
 """
 
 from __future__ import annotations
@@ -10,10 +12,10 @@ import re
 from typing import Any
 
 from tkg.nlp import parse
-from tkg.words import is_place_name
+from tkg.words import is_common_word, is_place_name
 
 from .span_base import Span, clean, unknown_word_before
-from .span_words import ROLE_HEADS
+from .span_words import PEOPLE, ROLE_HEADS, WHEN_LABELS
 
 # words that say where someone works
 _WORKING = frozenset("""job work works working worked shift shifts hired started start starting employed
@@ -141,3 +143,52 @@ def work_names(sent: Any, taken: set[int], head: str) -> list[Span]:
             continue
         out.append(Span(name.text, "organisation", 0.6, name.i, name.i + 1, cued=True))
     return out
+
+
+# "she's ex-salt & ember", "he is ex-Google": the prefix names where someone was before, in any case;
+# one word, or words joined by "&" or hyphens ("ex-big-tech")
+_FORMER = re.compile(r"\bex-([^\W\d_]+(?:\s?&\s?[^\W\d_]+|-[^\W\d_]+)*)", re.I)
+
+
+# what a workplace is said after: "now at Telstra", "works for Atlassian", "je commence chez Ubisoft"
+_AT_WORK = frozenset({"at", "for", "chez", "au", "joined", "join", "joining"})
+
+
+def misread_workplace(sent: Any, run: Span) -> bool:
+    """A name after a workplace's preposition (or "joined") that the tagger took for a place or a nationality
+    ("now at Telstra", tagged NORP; "chez Ubisoft", tagged GPE) and that no gazetteer or dictionary
+    has: an organisation's name, however tagged. Not a person's ("for Dave")."""
+    doc = sent.doc
+    return run.start > sent.start and doc[run.start - 1].lower_ in _AT_WORK \
+        and not is_place_name(run.text) and not is_common_word(run.text) \
+        and not any(t.ent_type_ in ("PERSON", *WHEN_LABELS) for t in doc[run.start : run.end])
+
+
+def town_named(run: Span) -> bool:
+    """A town's name and a common noun: an organisation named after its town, however tagged ("a job wi
+    Edinburgh Trams", tagged a person), not someone ("Tom Hardy": no town).
+
+    >>> town_named(Span("Edinburgh Trams", "organisation", 0.5, 0, 2))
+    True
+    >>> town_named(Span("Tom Hardy", "person", 0.5, 0, 2)), town_named(Span("Leeds", "place", 0.5, 0, 1))
+    (False, False)
+    """
+    words = run.text.split()
+    last = words[-1].lower()
+    return len(words) >= 2 and is_place_name(words[0]) and (is_common_word(last) or last.endswith("s")
+                                                             and is_common_word(last[:-1]))
+
+
+def former_workplaces(sent: Any) -> list[Span]:
+    """Organisations named by "ex-" ("she's ex-salt & ember too"), not a former someone ("ex-wife")."""
+    out = []
+    for m in _FORMER.finditer(sent.text):
+        at = sent.doc.char_span(sent.start_char + m.start(1), sent.start_char + m.end(1),
+                                alignment_mode="expand")
+        last = m.group(1).split("-")[-1].lower()
+        if at is not None and last not in PEOPLE and last not in ROLE_HEADS and last not in _KIN:
+            out.append(Span(m.group(1), "organisation", 0.7, at.start, at.end))
+    return out
+
+
+_KIN = frozenset("wife husband boyfriend girlfriend partner fiance fiancee colleague friend boss".split())

@@ -14,7 +14,6 @@ Example::
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from planners.head_words import ANIMALS, kind_of_noun
@@ -30,6 +29,7 @@ from .span_base import (
     foreign_sentence,
     foreign_words,
     nameless,
+    nationality_word,
     plausible,
     pronominal,
     proper_runs,
@@ -60,7 +60,6 @@ from .span_words import (
     OPEN_MEMBERS,
     PEOPLE,
     PET_WORDS,
-    ROLE_HEADS,
     SPAN_MEMBERS,
     STATUS_PHRASES,
     STATUS_WORDS,
@@ -68,7 +67,15 @@ from .span_words import (
     WHEN_LABELS,
     pet_words,
 )
-from .span_workplaces import institutions, named_workplaces, work_names, workplaces
+from .span_workplaces import (
+    former_workplaces,
+    institutions,
+    misread_workplace,
+    named_workplaces,
+    town_named,
+    work_names,
+    workplaces,
+)
 
 
 def _statuses(sent: Any) -> list[Span]:
@@ -196,55 +203,6 @@ def _things(sent: Any, head: str) -> list[Span]:
     return out + members_said(sent, head)
 
 
-# "she's ex-salt & ember", "he is ex-Google": the prefix names where someone was before, in any case;
-# one word, or words joined by "&" or hyphens ("ex-big-tech")
-_FORMER = re.compile(r"\bex-([^\W\d_]+(?:\s?&\s?[^\W\d_]+|-[^\W\d_]+)*)", re.I)
-
-
-# what a workplace is said after: "now at Telstra", "works for Atlassian", "je commence chez Ubisoft"
-_AT_WORK = frozenset({"at", "for", "chez", "au", "joined", "join", "joining"})
-
-
-def _misread_workplace(sent: Any, run: Span) -> bool:
-    """A name after a workplace's preposition (or "joined") that the tagger took for a place or a nationality
-    ("now at Telstra", tagged NORP; "chez Ubisoft", tagged GPE) and that no gazetteer or dictionary
-    has: an organisation's name, however tagged. Not a person's ("for Dave")."""
-    doc = sent.doc
-    return run.start > sent.start and doc[run.start - 1].lower_ in _AT_WORK \
-        and not is_place_name(run.text) and not is_common_word(run.text) \
-        and not any(t.ent_type_ in ("PERSON", *WHEN_LABELS) for t in doc[run.start : run.end])
-
-
-def _town_named(run: Span) -> bool:
-    """A town's name and a common noun: an organisation named after its town, however tagged ("a job wi
-    Edinburgh Trams", tagged a person), not someone ("Tom Hardy": no town).
-
-    >>> _town_named(Span("Edinburgh Trams", "organisation", 0.5, 0, 2))
-    True
-    >>> _town_named(Span("Tom Hardy", "person", 0.5, 0, 2)), _town_named(Span("Leeds", "place", 0.5, 0, 1))
-    (False, False)
-    """
-    words = run.text.split()
-    last = words[-1].lower()
-    return len(words) >= 2 and is_place_name(words[0]) and (is_common_word(last) or last.endswith("s")
-                                                             and is_common_word(last[:-1]))
-
-
-def _former(sent: Any) -> list[Span]:
-    """Organisations named by "ex-" ("she's ex-salt & ember too"), not a former someone ("ex-wife")."""
-    out = []
-    for m in _FORMER.finditer(sent.text):
-        at = sent.doc.char_span(sent.start_char + m.start(1), sent.start_char + m.end(1),
-                                alignment_mode="expand")
-        last = m.group(1).split("-")[-1].lower()
-        if at is not None and last not in PEOPLE and last not in ROLE_HEADS and last not in _KIN:
-            out.append(Span(m.group(1), "organisation", 0.7, at.start, at.end))
-    return out
-
-
-_KIN = frozenset("wife husband boyfriend girlfriend partner fiance fiancee colleague friend boss".split())
-
-
 def _ordinary(t: Any) -> bool:
     """An ordinary English word in any of its forms: "books" and "kids" are plurals of words English
     has (WordNet lists base forms only), so a lower-case one is no one's name."""
@@ -337,12 +295,13 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         found = places(sent)
         return found + dwelling_places(sent, {i for p in found for i in range(p.start, p.end)})
     if kind == "organisation":
-        orgs = entity_spans(sent, NER_KINDS["organisation"], "organisation", 0.9)
+        orgs = [s for s in entity_spans(sent, NER_KINDS["organisation"], "organisation", 0.9)
+                if not nationality_word(s, sent.doc)]  # "Welsh cakes"
         taken = {i for s in orgs for i in range(s.start, s.end)}
         placed = {s.start for s in places(sent)}
         runs = proper_runs(sent)
         extra = [Span(s.text, "organisation", 0.7 if town else 0.5, s.start, s.end)
-                 for s in runs for town in [_town_named(s)]
+                 for s in runs for town in [town_named(s)]
                  if not any(i in taken for i in range(s.start, s.end)) and (town or (
                      s.start not in placed
                      and not any(t.ent_type_ == "PERSON" for t in sent.doc[s.start : s.end])))
@@ -350,9 +309,9 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
                  and not all(t.ent_type_ in WHEN_LABELS for t in sent.doc[s.start : s.end])]
         taken |= {i for s in extra for i in range(s.start, s.end)}
         extra += [Span(s.text, "organisation", 0.5, s.start, s.end) for s in runs
-                  if not taken & set(range(s.start, s.end)) and _misread_workplace(sent, s)]
+                  if not taken & set(range(s.start, s.end)) and misread_workplace(sent, s)]
         taken |= {i for s in extra for i in range(s.start, s.end)}
-        former = [s for s in _former(sent) if not taken & set(range(s.start, s.end))]
+        former = [s for s in former_workplaces(sent) if not taken & set(range(s.start, s.end))]
         taken |= {i for s in former for i in range(s.start, s.end)}
         named = institutions(sent, taken)  # "the Mater hospital": over a shorter guess inside it
         inside = {i for s in named for i in range(s.start, s.end)}
