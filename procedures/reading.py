@@ -13,7 +13,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from planners.head_words import a_breed, kind_of_noun
+from planners.head_words import kind_of_noun
 from planners.query_text import employer_named, names_in
 from planners.question import Question
 from tkg.nlp import parse_many
@@ -60,10 +60,10 @@ from .residence import lives_question
 from .result import ProcedureResult
 from .sentence_value import (
     answered_by_reply,
+    answering,
     asks_a_name,
     echoed,
     names_kind,
-    repeats_question,
     sentence_for_value,
     title_answer,
 )
@@ -299,12 +299,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     if latest and window is None and turn_cands:  # "now" is the newest turn: a value dated after it is
         now = group_time(ctx, group)  # a plan still to come ("I'm moving to Ghent in January")
         turn_cands = [c for c in turn_cands if c.when is None or c.when <= now]
-    if not asked.yesno:  # a value that only says back the question's words answers nothing
-        graph = [c for c in graph if not repeats_question(c.value, q)]
-        turn_cands = [c for c in turn_cands if not repeats_question(c.value, q)]
-    if asked.head == "breed":  # "what breed of dog": a breed of it; "cat" is none
-        graph = [c for c in graph if a_breed(c.value, question)]
-        turn_cands = [c for c in turn_cands if a_breed(c.value, question)]
+    graph, turn_cands = answering(graph, q), answering(turn_cands, q)  # not the question's own words
     chosen, how = choose(asked, graph + turn_cands, latest=latest, window=window,
                          members=kinds is not None and asked.kind != "thing")
     trace["choice"] = how

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from planners.head_words import a_breed
 from planners.question import Question
 from tkg.models import Evidence
 from tkg.nlp import parse
@@ -21,7 +22,7 @@ from tkg.text import content_terms, split_sentences
 from .about import Subject
 from .backfill import turn_evidence
 from .group_turns import reply_rows
-from .reader import Reading, no_information
+from .reader import Candidate, Reading, no_information
 from .result import ProcedureResult
 from .spans import spans_of
 
@@ -184,3 +185,11 @@ def repeats_question(value: str, q: Question) -> bool:
     """
     said = content_terms(value)
     return bool(said) and " or " not in q.text.lower() and said <= q.terms
+
+
+def answering(cands: list[Candidate], q: Question) -> list[Candidate]:
+    """The candidates that can answer ``q``: none that only says back its words (`repeats_question`,
+    a yes/no question's words may be its answer), and for "what breed of dog" only a breed of one."""
+    if not q.asked.yesno:
+        cands = [c for c in cands if not repeats_question(c.value, q)]
+    return [c for c in cands if a_breed(c.value, q.text)] if q.asked.head == "breed" else cands
