@@ -76,6 +76,7 @@ from .span_workplaces import (
     work_names,
     workplaces,
 )
+from .swaps import given_up, replaced
 
 
 def _statuses(sent: Any) -> list[Span]:
@@ -177,6 +178,27 @@ def _linked(chunk: Any) -> Any | None:
     return next((c for c in verb.children if c.dep_ == want and c is not root), None)
 
 
+def _named_after(sent: Any, heads: set[str], kind: str = "thing") -> list[Span]:
+    """A name said as a sentence of its own right after one that says the category ("I've joined a
+    band! Mild Peril."): that member's name, as sure as one the category's own phrase gives; not one
+    the sentence before gives up.
+
+    >>> from tkg.nlp import parse
+    >>> told = list(parse("I've joined a band! Mild Peril. Punk-ish.").sents)
+    >>> [s.text for s in _named_after(told[1], {"band"})], _named_after(told[1], {"choir"})
+    (['Mild Peril'], [])
+    """
+    words = [t for t in sent if not t.is_punct]
+    if sent.start == 0 or not 1 <= len(words) <= 4 or any(t.pos_ in ("VERB", "AUX") for t in words) \
+            or not all(t.text[:1].isupper() and t.is_alpha for t in words):
+        return []
+    before = sent.doc[sent.start - 1].sent
+    said = next((t for t in before if t.lower_ in heads), None)
+    if said is None or given_up(before, said) or replaced(said):  # "somebody nicked my bike. The Raleigh."
+        return []
+    return [Span(" ".join(t.text for t in words), kind, 0.8, words[0].i, words[-1].i + 1, cued=True)]
+
+
 def _things(sent: Any, head: str) -> list[Span]:
     """Values of a category noun: "a green cannondale gravel *bike*",
     "my favourite *band*, Paper Lanterns"."""
@@ -198,6 +220,7 @@ def _things(sent: Any, head: str) -> list[Span]:
                 out.append(Span(cleaned[0], "thing", 0.6, cleaned[1], cleaned[2]))
     if heads:
         out += [Span(s.text, "thing", 0.7, s.start, s.end) for s in _named_near(sent, heads)]
+        out += _named_after(sent, heads)
         taken = {s.start for s in out}
         out += [s for s in named_in_context(sent, head, "thing") if s.start not in taken]
     return out + members_said(sent, head)
@@ -314,6 +337,8 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         former = [s for s in former_workplaces(sent) if not taken & set(range(s.start, s.end))]
         taken |= {i for s in former for i in range(s.start, s.end)}
         named = institutions(sent, taken)  # "the Mater hospital": over a shorter guess inside it
+        # "I joined a choir! Loud Harmony.": the name after its category
+        named += _named_after(sent, {head, head + "s"}, "organisation") if head else []
         inside = {i for s in named for i in range(s.start, s.end)}
         kept = [s for s in extra + former if not inside >= set(range(s.start, s.end))]
         taken |= inside

@@ -1,6 +1,8 @@
-"""A place told as the reply to a "where" question ("Where are you going for the honeymoon?" –
-"Lanzarote."), and a speaker called by name ("Florence, quick heads-up") who is no place though a
-city has her name. Our own messages (tests/data/reader/kwasi_florence.json) on each store.
+"""Values told by a sentence of their own: a place as the reply to a "where" question ("Where are you
+going for the honeymoon?" – "Lanzarote."), a name right after its category ("I've joined a choir!
+Loud Harmony."; not a bike the sentence before says was stolen); and a speaker called by name
+("Florence, quick heads-up") who is no place though a city has her name. Our own messages
+(tests/data/reader/kwasi_florence.json) on each store.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from reliability.common import ingested
 
 from procedures.about import called_out
 from tkg.memory import Memory
+from tkg.models import NO_INFORMATION
 
 DATA = Path(__file__).parent / "data" / "reader" / "kwasi_florence.json"
 
@@ -36,3 +39,14 @@ def test_a_place_named_in_reply_to_where(kf: tuple[Memory, str]) -> None:
 def test_a_name_called_out(text: str, name: str, said_to: bool) -> None:
     at = text.index(name)
     assert called_out(text, at, at + len(name)) is said_to
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("Which choir has Kwasi joined?", "Loud Harmony"),
+    ("What is the name of Kwasi's choir?", "Loud Harmony"),
+    ("What bike does Kwasi ride now?", NO_INFORMATION),  # "somebody nicked my bike. The Pashley."
+])
+def test_a_name_said_after_its_category(kf: tuple[Memory, str], question: str, answer: str) -> None:
+    m, group = kf
+    got = m.ask(question, group=group)
+    assert got.answer == answer, (got.answer, got.trace.get("reading"))
