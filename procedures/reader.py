@@ -133,15 +133,15 @@ def may_hold(asked: Asked, text: str, verb: str | None) -> bool:
 
 # kinds whose spans are typed well enough that the answer to the turn before may be read without its words
 _REPLY_KINDS = frozenset({"place", "organisation", "person", "role", "pet_name", "animal"})
-# the words a reply opens with, which a tagger may take for a name ("Yep, …"): never a value
 # a question asking where, ending its turn (the next turn's first sentence answers it)
 _ASKS_WHERE = re.compile(r"\bwhere\b[^.!?]*\?\W*$", re.I)
+# the words a reply opens with, which a tagger may take for a name ("Yep, …"): never a value
 _REPLY_WORDS = frozenset("yep yes yeah yup yea ya nope nah no ok okay sure lol haha omg wow aww".split())
 
 
 def _opening_name(sent: Any) -> list[Span]:
     """The capitalised name a sentence opens with ("Madeira.", "Lisbon, for a week"), which `proper_runs`
-    leaves out as an opening word may be any capitalised word."""
+    leaves out: any opening word is capitalised."""
     run = []
     for t in sent:
         if t.pos_ != "PROPN" or not t.text[:1].isupper():
