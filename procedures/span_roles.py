@@ -72,6 +72,23 @@ def _run_after(at: Any) -> list[Any]:
     return [at, *run] if run else []
 
 
+def _name_next(sent: Any) -> str:
+    """The capitalised name the next sentence opens with, when it says nothing else ("… the studio. Kil
+    Atölye — 'clay workshop'.", a sentence with no verb): up to four words, else ""."""
+    doc = sent.doc
+    if sent.end >= len(doc) or any(t.pos_ in ("VERB", "AUX") for t in doc[sent.end].sent):
+        return ""
+    run: list[str] = []
+    after = None
+    for t in doc[sent.end : min(sent.end + 5, len(doc))]:
+        if not (t.is_alpha and t.text[:1].isupper()) or len(run) == 4:
+            after = t
+            break
+        run.append(t.text)
+    # the name is all there is up to a stop or a dash ("Little Heron.", not "Crazy week.")
+    return " ".join(run) if after is None or after.is_punct else ""
+
+
 def _work_named(sent: Any) -> list[Span]:
     """Work told by what it is rather than by a role noun (`_POSTS`, `_BUSINESSES` above): the post,
     staff or business as the sentence names it, said of the clause's subject.
@@ -110,8 +127,10 @@ def _work_named(sent: Any) -> list[Span]:
             appos = next((c for c in t.children if c.dep_ == "appos" and c.pos_ == "PROPN"), None)
             last = appos.i if appos is not None else t.i
             cleaned = clean([x for x in t.subtree if x.i <= last and x.lower_ != "own"])
-            if cleaned:
-                out.append(Span(cleaned[0], "role", 0.8, cleaned[1], cleaned[2], True))
+            named_next = _name_next(sent) if appos is None and last + 2 >= sent.end else ""
+            if cleaned:  # "I'm opening the studio. Kil Atölye.": the name told right after it
+                out.append(Span(f"{cleaned[0]}, {named_next}" if named_next else cleaned[0], "role", 0.8,
+                                cleaned[1], cleaned[2], True))
     return out
 
 

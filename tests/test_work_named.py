@@ -27,6 +27,8 @@ DATA = Path(__file__).parent / "data" / "reader" / "ivo_bea.json"
     ("We're opening a little bakery, Crumb Theory, in the spring.", "little bakery, Crumb Theory"),
     ("They asked me to step up to VP of Sales in May.", "VP of Sales"),
     ("my boss asked me to take shift lead", "shift lead"),
+    ("Big news: I'm opening the café. Little Heron. Two tables and a view.", "café, Little Heron"),
+    ("We opened a cafe. Sam and I are exhausted.", "cafe"),  # a sentence that says more names no café
 ])
 def test_work_named_by_what_it_is(text: str, role: str) -> None:
     assert role in span_texts(text, "role", "job")
