@@ -49,8 +49,11 @@ _DATE_Q = re.compile(
     re.I,
 )
 # a span of time the question gathers over: "over the course of", "so far", "over the year"
-_OVER_TIME = re.compile(r"\b(?:over the course|during the conversations|over the conversations|ever had"
-                        r"|so far|over the year)\b", re.I)
+_OVER_TIME = re.compile(r"\b(?:over the course|ever had|so far|over the year"
+                        # the whole record, however it is kept: "during the journal", "in these chats"
+                        r"|(?:over|during|throughout|across|in) (?:the|these|this|those) "
+                        r"(?:conversations?|chats?|journal|diary|correspondence|emails|letters|messages"
+                        r"|entries|voice notes))\b", re.I)
 _COUNT_Q = re.compile(r"\bhow (?:many|much)\b", re.I)
 # "how much did she sell it for", "how much does it cost": a price or a sum of money, not a count
 _AMOUNT_Q = re.compile(r"\bhow much\b(?:\s+(?:money|cash))?\s+"

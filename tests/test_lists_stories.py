@@ -44,6 +44,16 @@ def test_the_head_of_a_list_is_its_plural_or_the_imperatives_object() -> None:
     assert asked_for("What finishing time did Ilse get?").head == "race time"  # no plural: one race result
 
 
+@pytest.mark.parametrize("question", [
+    "Where has Ilse been on holiday during the diary?",  # the whole record, however it is kept
+    "Which part-time job has Corbin had over the conversation?",
+    "Where has Ilse stayed in these emails?",
+])
+def test_a_question_over_the_whole_record_asks_for_a_list(question: str) -> None:
+    assert asked_for(question).many
+    assert not asked_for("Where did Ilse go on holiday in June?").many
+
+
 def test_a_storys_topic_leaves_out_the_span_it_is_told_over() -> None:
     assert topic_words("Can you summarise how Ilse's career developed over the apprenticeship?",
                        {"ilse"}) == ("career",)
