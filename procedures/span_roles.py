@@ -23,7 +23,7 @@ _TAKING = frozenset("give offer get land take accept start begin win".split())
 _POSTS = frozenset("job gig".split())
 _OWN_POSTS = frozenset("internship apprenticeship traineeship placement".split())
 _NOT_WHOSE = frozenset("summer winter weekend day night holiday side dream first new old current part full "
-                       "time shift retail office".split())
+                       "time shift retail office temp temporary seasonal casual evening morning".split())
 _BUSINESSES = frozenset("business company consultancy firm agency practice studio shop bakery boulangerie "
                         "cafe café restaurant salon startup".split())
 _FOUNDING = frozenset("start open launch found run own".split())

@@ -193,7 +193,9 @@ def _named_after(sent: Any, heads: set[str], kind: str = "thing") -> list[Span]:
             or not all(t.text[:1].isupper() and t.is_alpha for t in words):
         return []
     before = sent.doc[sent.start - 1].sent
-    said = next((t for t in before if t.lower_ in heads), None)
+    if chat_words(words) or len(words) == 1 and is_common_word(words[0].text):
+        return []  # "Congrats!", "Bye.": a word, not a name
+    said = next((t for t in before if t.lower_ in heads and t.pos_ == "NOUN"), None)  # the category noun
     if said is None or given_up(before, said) or replaced(said):  # "somebody nicked my bike. The Raleigh."
         return []
     return [Span(" ".join(t.text for t in words), kind, 0.8, words[0].i, words[-1].i + 1, cued=True)]
