@@ -82,8 +82,7 @@ class Subject:
         …"): the text speaks *to* them, and says nothing about them unless it says "you"."""
         low = text.lower()
         found = [m for a in self.aliases for m in word_pattern(a).finditer(low)]
-        return bool(found) and all(_VOCATIVE_BEFORE.search(low[: m.start()]) and _VOCATIVE_AFTER.match(
-            low[m.end():]) for m in found)
+        return bool(found) and all(called_out(low, m.start(), m.end()) for m in found)
 
 
 def called_out(text: str, start: int, end: int) -> bool:

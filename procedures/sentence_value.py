@@ -64,7 +64,7 @@ def sentence_for_value(q: Question, result: ProcedureResult, trace: dict[str, An
 
 
 def answered_by_reply(ctx: Context, q: Question, group: str, subject: Subject | None, result: ProcedureResult,
-               trace: dict[str, Any], turns: list[Evidence]) -> Reading | None:
+                      trace: dict[str, Any], turns: list[Evidence]) -> Reading | None:
     """When the procedure's answer is a question copied from a turn, and it asks what the question
     does (two content words in common besides names: "How long have you been playing the piano?"
     for "How long has Tim been playing the piano?"), the other speaker's reply answers it: its first

@@ -148,6 +148,8 @@ def work_names(sent: Any, taken: set[int], head: str) -> list[Span]:
 # "she's ex-salt & ember", "he is ex-Google": the prefix names where someone was before, in any case;
 # one word, or words joined by "&" or hyphens ("ex-big-tech")
 _FORMER = re.compile(r"\bex-([^\W\d_]+(?:\s?&\s?[^\W\d_]+|-[^\W\d_]+)*)", re.I)
+# "ex-wife", "ex-boss": a former someone, not a former workplace
+_KIN = frozenset("wife husband boyfriend girlfriend partner fiance fiancee colleague friend boss".split())
 
 
 # what a workplace is said after: "now at Telstra", "works for Atlassian", "je commence chez Ubisoft"
@@ -190,5 +192,3 @@ def former_workplaces(sent: Any) -> list[Span]:
             out.append(Span(m.group(1), "organisation", 0.7, at.start, at.end))
     return out
 
-
-_KIN = frozenset("wife husband boyfriend girlfriend partner fiance fiancee colleague friend boss".split())

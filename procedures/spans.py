@@ -192,9 +192,9 @@ def _named_after(sent: Any, heads: set[str], kind: str = "thing") -> list[Span]:
     if sent.start == 0 or not 1 <= len(words) <= 4 or any(t.pos_ in ("VERB", "AUX") for t in words) \
             or not all(t.text[:1].isupper() and t.is_alpha for t in words):
         return []
-    before = sent.doc[sent.start - 1].sent
     if chat_words(words) or len(words) == 1 and is_common_word(words[0].text):
         return []  # "Congrats!", "Bye.": a word, not a name
+    before = sent.doc[sent.start - 1].sent
     said = next((t for t in before if t.lower_ in heads and t.pos_ == "NOUN"), None)  # the category noun
     if said is None or given_up(before, said) or replaced(said):  # "somebody nicked my bike. The Raleigh."
         return []
