@@ -96,7 +96,8 @@ _NAME_VERB = re.compile(
     r"^\s*what\s+(?:did|do|does|will|would|have|has|had)\s+[^?]+?\s+(?:name|call|nickname)\s+"
     r"((?:his|her|their|the|its|my|your|our|[A-Z][\w-]*['\u2019]s)\s+[^?,.]+?)\s*\??\s*$", re.I)
 _OF_ROLE = re.compile(r"\b(?:profession|job|occupation|line of work) of\b", re.I)
-_THE_N_OF = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an)\s+([\w-]+)\s+(?:of|for)\b", re.I)
+_THE_N_OF = re.compile(
+    r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an)\s+((?:[a-z-]+\s+)?[a-z-]+)\s+(?:of|for|at|in)\b", re.I)
 _VERB_END = re.compile(r"\s*(?:(?:now|these days|nowadays|at the moment|currently|at|in|for)\b.*)?\??\s*$",
                        re.I)
 _WHICH = re.compile(r"\b(?:which|what)\s+([^?,.]+)", re.I)
@@ -292,8 +293,8 @@ def _wh_head(q: str) -> tuple[str, str]:
         if phrase:
             return _pick_head(phrase)
     of = _THE_N_OF.search(q)
-    if of and of.group(1).lower() not in _FILLERS:  # "who is the coach of Ana's son": a coach
-        return _pick_head([of.group(1).lower()])
+    if of and of.group(1).lower() not in _FILLERS:  # "who is the coach of Ana's son", "the head baker at X"
+        return _pick_head(of.group(1).lower().split())
     if poss is not None and (poss.group(3) or "").lower().endswith("ing") \
             and q.lstrip().lower().startswith("what") and _VERB_END.match(q[poss.end(3):]):
         return "", "thing"  # "what is Ana's sister studying (now)": what she studies, not the sister

@@ -38,7 +38,7 @@ _HEADS: dict[str, tuple[str, ...]] = {
         "babysitter", "cleaner", "builder", "plumber", "contractor", "planner", "cto", "ceo",
         # the rest of English kinship: "the name of Teodor's niece" asks for a person
         "niece", "nephew", "grandson", "granddaughter", "grandchild", "grandma", "grandpa", "gran", "nan",
-        "auntie", "stepson", "stepdaughter", "stepmother", "stepfather", "stepbrother", "stepsister",
+        "nana", "auntie", "stepson", "stepdaughter", "stepmother", "stepfather", "stepbrother", "stepsister",
         "godson", "goddaughter", "godmother", "godfather", "sister-in-law", "brother-in-law",
         "mother-in-law", "father-in-law", "son-in-law", "daughter-in-law", "sibling", "twin", "parent",
         "mam", "mama", "papa", "granny", "grandad", "granddad", "bro", "sis",

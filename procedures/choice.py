@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from planners.asked import Asked
+from tkg.words import town_size
 
 from .gather import merge_variants
 from .reader import FAR_FUTURE, NAMED_KINDS, SUPPORT, THING_SUPPORT, WINDOW_SUPPORT, Candidate, norm
@@ -17,6 +18,7 @@ from .slots import FAR_PAST
 from .span_words import SPAN_MEMBERS
 from .synthesis import format_day
 
+TOWN = 100_000  # the people a town has at least, said with a home to say where that is
 REPEATS = 3  # the most further sayings that add to a value's support
 DENIAL_OWNER = 0.5  # a denial counts when its clause is about the subject at least this surely
 
@@ -124,3 +126,16 @@ def _merge_nested(groups: dict[str, list[Candidate]]) -> None:
                     c.evidence.episode for c in groups[long]}:
                 groups[long].extend(groups.pop(short))
                 break
+
+
+def with_town(home: Candidate, cands: list[Candidate]) -> str:
+    """A home in no gazetteer town ("a place in St Thomas"), said in the same turn as a large town
+    that another turn gives as their home ("Exeter is wet and lovely"; "I start in Exeter"): the home
+    and the town, as an address gives them ("St Thomas, Exeter"); any other home as it is."""
+    if town_size(home.value):
+        return home.value
+    said = {norm(c.value) for c in cands if c.evidence.source_ref == home.evidence.source_ref}
+    # a town said as a home of theirs somewhere, not only in passing ("my sister's up from London")
+    towns = [c for c in cands if norm(c.value) in said and c.score >= SUPPORT and town_size(c.value) >= TOWN]
+    town = max(towns, key=lambda c: (c.score, c.value), default=None)
+    return f"{home.value}, {town.value}" if town is not None else home.value

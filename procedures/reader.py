@@ -150,6 +150,10 @@ def _opening_name(sent: Any) -> list[Span]:
     return [Span(" ".join(t.text for t in run), "place", 0.7, run[0].i, run[-1].i + 1)] if run else []
 
 
+# the kinds a speaker's own name never answers, wherever it is said
+_NOT_NAMED = frozenset({"place", "organisation"})
+
+
 def candidates(
     ctx: Context, asked: Asked, subject: Subject | None, turns: list[Evidence], cues: set[str],
     speakers: tuple[str, ...], excluded: set[str], verb: str | None, *, attribute: bool = True,
@@ -176,7 +180,7 @@ def candidates(
         if asked.head == RACE_TIME else set()
     excluded = excluded | _REPLY_WORDS
     relation = frozenset({asked.head, *cues}) if asked.head else frozenset(cues)
-    voices = {s.lower() for s in speakers}
+    voices = {s.lower() for s in speakers} | {s.lower().split()[0] for s in speakers if s.strip()}
     pets = asked.kind == "pet_name"  # an animal word (or 🐱) next to a name is the relation's own cue
     species = pet_words(asked.head)  # a cat's words for a cat
     partner = asked.kind == "person" and bool(cues & _PARTNER_CUES)
@@ -304,10 +308,11 @@ def candidates(
                     or sp.text.lower() in voices or greets(sp.text)  # ("Dear Doug")
                 if a_name and addressed(doc.text, doc[sp.start].idx, last.idx + len(last)):
                     continue  # "Ben,\n\nHappy new year", "Dear Doug,": the letter's reader, not a value
-                if asked.kind != "person" and sp.text.lower() in voices and called_out(
-                        doc.text, doc[sp.start].idx, last.idx + len(last)):
-                    continue  # "Sofia, quick heads-up": a speaker called by name, not the city
-                    # (a person asked may be the one called: "thanks Maria, yoga was fun")
+                if asked.kind != "person" and sp.text.lower() in voices and (called_out(
+                        doc.text, doc[sp.start].idx, last.idx + len(last)) or asked.kind in _NOT_NAMED):
+                    continue  # "Sofia, quick heads-up": a speaker called by name, not the city; "it's
+                    # Shona from Proper Crumb": the speaker (a person asked may be the one called: "thanks
+                    # Maria, yoga was fun")
                 penalty = 0.6 if asked.kind == "person" and sp.text.lower() in voices else 1.0
                 if asked.kind == "person" and doc[sp.start].ent_type_ != "PERSON" and not vouched \
                         and is_place_name(sp.text, locative=True):  # ("his name is marco": a name)
@@ -323,6 +328,9 @@ def candidates(
                 if pets and doc[sp.start].dep_ == "nsubj" and any(  # "Biscuit (the old collie) is nine":
                         c.dep_ == "appos" and c.lower_ in PET_WORDS for c in doc[sp.start].children):
                     owner = max(owner, a * 0.8)  # a pet is its clause's subject, which says not whose it is
+                if asked.kind == "thing" and own and sp.cued and doc[sp.end - 1].dep_ == "nsubj" \
+                        and doc[sp.end - 1].head.lemma_ != "be":  # (not "the Hilux was too much truck")
+                    owner = max(owner, a * 0.6)  # "the Picanto did its first big shop": the teller's
                 scale = place_scale(asked.head, sp.text) if asked.kind == "place" else 1.0
                 if source and not had_from and not any(t.lemma_.lower() in ACQUIRING for t in sent):
                     scale *= 0.5  # "writing from the new flat in york" tells no getting

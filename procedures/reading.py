@@ -34,7 +34,7 @@ from .bridge import (
     verb_relation,
 )
 from .calloff import OUTCOME, asks, followed, question_nouns
-from .choice import choose
+from .choice import choose, with_town
 from .cue_words import cue_terms
 from .event_turns import continuing_turns, event_window, newest_own, read_event, subject_turns
 from .gather import same_value
@@ -363,7 +363,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         return no_information(
             f"no {asked.kind} is supported by the evidence", result.evidence or turns[:5], trace
         )
-    answer = phrase(asked, chosen)
+    answer = with_town(chosen[0], read_from_turns) if home and len(chosen) == 1 else phrase(asked, chosen)
     if asked.kind == "role" and not asked.many and not asked.count and subject is not None and (
             latest or window is not None) and "bridge" not in trace:
         answer = with_workplace(ctx, group, subject.name, answer, chosen[0].evidence.text,

@@ -12,8 +12,8 @@ from typing import Any
 from planners.asked import Asked
 from planners.head_words import kind_of_noun
 
-from .span_base import Span
-from .span_words import FAVOURITE, NAMED_MEMBERS, OPEN_MEMBERS, PEOPLE, SPAN_MEMBERS
+from .span_base import Span, chat_words
+from .span_words import FAVOURITE, NAMED_MEMBERS, OPEN_MEMBERS, PEOPLE, SELF_TYPED, SPAN_MEMBERS
 
 # "where did she get her dog (from)", "where was the bike bought": where a thing was had, not a city
 _HAD_FROM = re.compile(r"^\s*where\b.*\b(?:get|got|adopt(?:ed)?|buy|bought|rescue[d]?|pick(?:ed)?\s+up)\b",
@@ -181,7 +181,7 @@ def members_said(sent: Any, head: str) -> list[Span]:
                 and t.i + 1 < len(t.doc) and t.doc[t.i + 1].lower_ not in _NOT_DOING)) and not (
                 t.head.lower_ in members and t.dep_ == "compound"):  # "bass guitar": one instrument
             mods = [c for c in t.lefts if c.dep_ in ("compound", "amod") and c.i == t.i - 1
-                    and c.lower_ not in FAVOURITE]
+                    and c.lower_ not in FAVOURITE and not chat_words((c,))]  # not "Haha Hilux"
             before = sent.doc[t.i - 1] if t.i > sent.start else None
             if not mods and before is not None and before.dep_ == "compound" and before.head.i == t.head.i \
                     and before.pos_ == "NOUN" and t.dep_ == "compound":
@@ -199,5 +199,5 @@ def members_said(sent: Any, head: str) -> list[Span]:
             verb = doing and t.pos_ == "VERB"
             # a model's own name says the category ("the Fiesta failed its MOT": a car, no "car" said)
             out.append(Span(sent.doc[start:end].text, "thing", 0.8, start, end,
-                            cued=verb or t.lower_ in named))
+                            cued=verb or t.lower_ in named or t.lower_ in SELF_TYPED.get(head, ())))
     return out

@@ -156,9 +156,15 @@ def _predicated(chunk: Any) -> bool:
     """The role is said *of* someone ("I'm a nurse", "promoted to team lead", "job as a tester",
     "junior frontend dev 🤓"), not merely mentioned ("I have a new supervisor")."""
     root = chunk.root
+    if root.dep_ == "ROOT" and any(c.dep_ == "det" and c.lower_ in _SOMEONE_DET for c in root.children):
+        return False  # "Tesco rang. Some recruiter": the one who did, no role of the teller's
     if root.dep_ in PREDICATING:
         return True
     return root.dep_ == "pobj" and root.head.lower_ in ("as", "to", "into")
+
+
+# a determiner that points at one person without saying who holds the role ("some recruiter")
+_SOMEONE_DET = frozenset("some this that another any".split())
 
 
 def roles(sent: Any) -> list[Span]:

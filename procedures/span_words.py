@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from planners.head_words import ANIMALS, CAT_WORDS, DOG_WORDS, FOREIGN_CATS, FOREIGN_DOGS
-from tkg.vehicle_words import CAR_MODEL_WORDS, CAR_NAMES, VEHICLE_NOUNS
+from tkg.vehicle_words import CAR_MODEL_WORDS, CAR_MODELS, CAR_NAMES, VEHICLE_NOUNS
 
 LOCATIVE = frozenset("in to from at near around outside into via".split())
 # the last word of a street's name ("on Mill Lane", "off Hope Road"): after a preposition of place, a
@@ -154,6 +154,9 @@ OPEN_MEMBERS: dict[str, frozenset[str]] = {"hobby": HOBBIES, "pastime": HOBBIES}
 VEHICLES = VEHICLE_NOUNS
 # members named by an English word, a member only when written with a capital ("the Fiesta failed its MOT")
 NAMED_MEMBERS: dict[str, frozenset[str]] = {"car": CAR_MODEL_WORDS, "vehicle": CAR_MODEL_WORDS}
+# members whose own name says their category, however written ("the Picanto did its first big shop"): a
+# car's model (a make may be the company: "she works at Volvo")
+SELF_TYPED: dict[str, frozenset[str]] = {"car": CAR_MODELS, "vehicle": CAR_MODELS}
 SPAN_MEMBERS: dict[str, frozenset[str]] = {
     **CATEGORY_MEMBERS, "vehicle": VEHICLES | CATEGORY_MEMBERS["car"],
     # how someone gets about ("how does she get to work now"): a vehicle or a line of public transport

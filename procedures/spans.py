@@ -207,6 +207,8 @@ def _things(sent: Any, head: str) -> list[Span]:
     out = []
     heads = {head, head + "s"} if head else set()
     for chunk, hit in chunks_with(sent, heads):
+        if hit.dep_ == "compound" and hit.head.i > hit.i and hit.head.pos_ == "NOUN":
+            continue  # "the surgery car park", "the bike shop": another noun's modifier names no car
         other = _linked(chunk)
         if other is not None:  # the linked phrase, else its head and what precedes it ("ur mushroom bao")
             cleaned = clean(list(other.subtree))
@@ -308,6 +310,7 @@ def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
             and not (kind in _NAME_KINDS | {"place"} and clausal(sent.doc[s.start : s.end])
                      and not (s.end - s.start == 1 and is_name_place(s.text)))  # "leeds" tagged a verb
             and not (kind in ("place", "organisation") and kind_of_noun(s.text) == "person")  # "Mam", "Dad"
+            and not (kind == "person" and on_street(sent, s))  # "on Harrogate Road": a street, no one
             and not (kind == "thing" and nameless(sent.doc[s.start : s.end])
                      and s.text.lower() not in OPEN_MEMBERS.get(head, SPAN_MEMBERS.get(head, ())))  # weaving
         )

@@ -160,3 +160,27 @@ def is_place_name(text: str, *, locative: bool = False) -> bool:
     if locative or text[:1].isupper() or not low.isascii():
         return True
     return " " not in low and low not in _english_words()  # "urla", not "old town" or "best"
+
+
+def town_size(text: str) -> int:
+    """The most people any GeoNames city of that name has (0 for none): which of two places said
+    together is the town the other is part of ("a place in St Thomas … Exeter is wet").
+
+    >>> town_size("Exeter") > town_size("St. Thomas") > 0, town_size("Fallowfield")
+    (True, 0)
+    """
+    return _town_sizes().get(" ".join(text.split()).lower(), 0)
+
+
+@lru_cache(maxsize=1)
+def _town_sizes() -> dict[str, int]:
+    lines = kept_words(f"town-sizes-{_geonames_version()}", _read_town_sizes)
+    return {name: int(size) for name, _, size in (line.rpartition("\t") for line in lines) if name}
+
+
+def _read_town_sizes() -> frozenset[str]:
+    sizes: dict[str, int] = {}
+    for city in _geonames().get_cities().values():
+        name = city["name"].lower()
+        sizes[name] = max(sizes.get(name, 0), int(city["population"]))
+    return frozenset(f"{name}\t{size}" for name, size in sizes.items())

@@ -1,0 +1,85 @@
+"""Values of the kind asked, from our own messages (tests/data/reader/georgia_orla.json): a street is no
+person and a speaker's own name no place; a home in a neighbourhood is given with the town the same
+turn names ("Heaton, Newcastle"); a car model that is its clause's subject in the teller's own turn
+("the Yaris did its first school run") is theirs, a write-off's car is not the latest; "some recruiter"
+is someone who rang, no role of the teller's; "the car park" names no car. On each store.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from reliability.common import ingested, span_texts
+
+from planners.asked import asked_for
+from procedures.spans import spans_of
+from tkg.memory import Memory
+from tkg.nlp import parse
+from tkg.words import town_size
+
+DATA = Path(__file__).parent / "data" / "reader" / "georgia_orla.json"
+
+
+@pytest.fixture(scope="module")
+def wo(mem: Memory) -> tuple[Memory, str]:
+    return mem, ingested(mem, "georgia-orla", DATA)
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("Where does Georgia live now?", "Heaton, Newcastle"),  # the flat's area, and the town it is in
+    ("Which city does Georgia live in?", "Newcastle"),
+    ("What car does Georgia drive now?", "Yaris"),  # the Fiesta was written off before it
+    ("What car did Georgia drive in March 2024?", "Fiesta"),
+    ("Where is Hob & Crust?", "Mill Lane"),  # not "Georgia", the speaker who named it
+])
+def test_a_value_of_the_kind_asked(wo: tuple[Memory, str], question: str, answer: str) -> None:
+    m, group = wo
+    got = m.ask(question, group=group)
+    assert got.answer == answer, (got.answer, got.trace.get("reading"))
+
+
+def test_a_speaker_is_no_place(wo: tuple[Memory, str]) -> None:
+    m, group = wo
+    got = m.ask("Where is Hob & Crust?", group=group)
+    values = got.trace["reading"]["choice"]["values"]
+    assert "Georgia" not in values and "Orla" not in values, values
+
+
+def test_someone_who_rang_holds_no_role(wo: tuple[Memory, str]) -> None:
+    m, group = wo
+    got = m.ask("What is Georgia's job title?", group=group)
+    assert "recruiter" not in got.answer.lower(), got.trace.get("reading")
+
+
+@pytest.mark.parametrize(("text", "kind", "head", "wanted", "not_wanted"), [
+    ("Hi Orla, it's Georgia from Hob and Crust on Kirkgate Road.", "person", "", {"Orla"}, "Kirkgate"),
+    ("A van reversed into the Fiesta in the school car park.", "thing", "car", {"Fiesta"}, "school car"),
+    ("Haha Yaris. It's tiny.", "thing", "car", {"Yaris"}, "Haha Yaris"),  # a laugh is no part of a name
+])
+def test_spans_of_the_kind(text: str, kind: str, head: str, wanted: set[str], not_wanted: str) -> None:
+    got = span_texts(text, kind, head)
+    assert set(got) == wanted and not any(not_wanted in g for g in got), got
+
+
+@pytest.mark.parametrize(("text", "said_of_someone"), [
+    ("The bakery rang. Some recruiter.", False),  # the one who rang
+    ("Big news. A recruiter now!", True),  # the teller's new role
+])
+def test_a_role_said_of_someone(text: str, said_of_someone: bool) -> None:
+    sure = [s.sure for sent in parse(text).sents for s in spans_of(sent, "role", "job")]
+    assert len(sure) == 1 and (sure[0] >= 0.9) is said_of_someone, sure
+
+
+@pytest.mark.parametrize(("question", "head"), [
+    ("Who is the head baker at Hob & Crust now?", "baker"),  # "the N at X": an N
+    ("Who is the parish priest in Kilmeena?", "priest"),
+    ("Who is the coach of Ana's son?", "coach"),
+])
+def test_who_holds_a_post(question: str, head: str) -> None:
+    asked = asked_for(question)
+    assert (asked.kind, asked.head) == ("person", head)
+
+
+def test_town_sizes() -> None:
+    assert town_size("Newcastle") > 100_000 > town_size("Heaton")
