@@ -112,7 +112,7 @@ def norm(value: str) -> str:
 _PASTIME_BODIES = frozenset("club choir league crew orchestra squad ensemble".split())
 # the words an institution's name ends in, which no person's or pet's does
 _BODIES = INSTITUTIONS | frozenset("trust rescue shelter sanctuary kennels society foundation".split())
-_PARTNER_CUES = frozenset({"partner", "girlfriend", "boyfriend", "dating", "seeing"})
+_PARTNER_CUES = content_terms("partner girlfriend boyfriend dating seeing engaged fiance fiancé husband wife")
 
 
 def _tag(rest: list[Any]) -> bool:

@@ -96,7 +96,7 @@ def sources(sent: Any) -> list[Span]:
 # what says a person just introduced is a partner: "we met at parkrun", a reply's "PARKRUN ROMANCE"
 # (a match on an app, chatting someone up, being asked out, "I met someone" said in Spanish)
 ROMANCE = re.compile(r"\b(?:romance|romantic|we met|first date|a date|dating|crush|kissed|"
-                     r"seeing (?:someone|each other)|matched|got chatting|asked me out|"
+                     r"seeing (?:someone|each other)|matched|got chatting|asked me out|engagement|"
                      r"conoc[ií] a alguien)\b", re.I)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from planners.head_words import ANIMALS, kind_of_noun
+from tkg.vehicle_words import CAR_NAMES
 from tkg.words import is_common_word, is_name_place, is_place_name
 
 from .span_base import (
@@ -311,11 +312,21 @@ def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
                      and not (s.end - s.start == 1 and is_name_place(s.text)))  # "leeds" tagged a verb
             and not (kind in ("place", "organisation") and kind_of_noun(s.text) == "person")  # "Mam", "Dad"
             and not (kind == "person" and on_street(sent, s))  # "on Harrogate Road": a street, no one
+            and not (kind == "organisation" and _a_car(sent.doc[s.start : s.end]))  # "got the volvo"
             and not (kind == "thing" and nameless(sent.doc[s.start : s.end])
                      and s.text.lower() not in OPEN_MEMBERS.get(head, SPAN_MEMBERS.get(head, ())))  # weaving
         )
         sent.doc.user_data[key] = kept
     return list(kept)
+
+
+def _a_car(tokens: Any) -> bool:
+    """A car's make or model said as a thing one has ("ive got the volvo", "my old Ford"), not the
+    company ("works at Volvo", "the Volvo plant")."""
+    toks = list(tokens)
+    if len(toks) != 1 or toks[0].lower_ not in CAR_NAMES or toks[0].dep_ == "compound":
+        return False
+    return any(c.dep_ in ("det", "poss", "amod") for c in toks[0].children)
 
 
 def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:

@@ -1,8 +1,9 @@
 """Values of the kind asked, from our own messages (tests/data/reader/georgia_orla.json): a street is no
 person and a speaker's own name no place; a home in a neighbourhood is given with the town the same
 turn names ("Heaton, Newcastle"); a car model that is its clause's subject in the teller's own turn
-("the Yaris did its first school run") is theirs, a write-off's car is not the latest; "some recruiter"
-is someone who rang, no role of the teller's; "the car park" names no car. On each store.
+("the Yaris did its first school run") is theirs, a write-off's car is not the latest, and "got the
+volvo" names no firm; "some recruiter" is someone who rang, no role of the teller's; "the car park"
+names no car; a name introduced in a turn that tells of an engagement is the fiancé. On each store.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ def wo(mem: Memory) -> tuple[Memory, str]:
     ("What car does Georgia drive now?", "Yaris"),  # the Fiesta was written off before it
     ("What car did Georgia drive in March 2024?", "Fiesta"),
     ("Where is Hob & Crust?", "Mill Lane"),  # not "Georgia", the speaker who named it
+    ("Who is Orla engaged to?", "Dev"),  # "my engagement is fixed. His name is Dev Mistry"
 ])
 def test_a_value_of_the_kind_asked(wo: tuple[Memory, str], question: str, answer: str) -> None:
     m, group = wo
@@ -56,6 +58,8 @@ def test_someone_who_rang_holds_no_role(wo: tuple[Memory, str]) -> None:
     ("Hi Orla, it's Georgia from Hob and Crust on Kirkgate Road.", "person", "", {"Orla"}, "Kirkgate"),
     ("A van reversed into the Fiesta in the school car park.", "thing", "car", {"Fiesta"}, "school car"),
     ("Haha Yaris. It's tiny.", "thing", "car", {"Yaris"}, "Haha Yaris"),  # a laugh is no part of a name
+    ("ive got the volvo, back fri", "organisation", "firm", set(), "volvo"),  # a car one has, no firm
+    ("She works at Volvo now.", "organisation", "firm", {"Volvo"}, "works"),
 ])
 def test_spans_of_the_kind(text: str, kind: str, head: str, wanted: set[str], not_wanted: str) -> None:
     got = span_texts(text, kind, head)
