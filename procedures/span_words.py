@@ -9,7 +9,15 @@ from __future__ import annotations
 import re
 
 from planners.head_words import ANIMALS, CAT_WORDS, DOG_WORDS, FOREIGN_CATS, FOREIGN_DOGS
-from tkg.vehicle_words import CAR_MODEL_WORDS, CAR_MODELS, CAR_NAMES, VEHICLE_NOUNS
+from tkg.vehicle_words import (
+    CAR_MODEL_WORDS,
+    CAR_MODELS,
+    CAR_NAMES,
+    VAN_MODEL_WORDS,
+    VAN_MODELS,
+    VAN_NAMES,
+    VEHICLE_NOUNS,
+)
 
 LOCATIVE = frozenset("in to from at near around outside into via".split())
 # the last word of a street's name ("on Mill Lane", "off Hope Road"): after a preposition of place, a
@@ -153,12 +161,17 @@ OPEN_MEMBERS: dict[str, frozenset[str]] = {"hobby": HOBBIES, "pastime": HOBBIES}
 # of "vehicle" for spans only (members.py keeps "the bike" a bare category word in lists)
 VEHICLES = VEHICLE_NOUNS
 # members named by an English word, a member only when written with a capital ("the Fiesta failed its MOT")
-NAMED_MEMBERS: dict[str, frozenset[str]] = {"car": CAR_MODEL_WORDS, "vehicle": CAR_MODEL_WORDS}
+# the heads a van or a lorry is asked by: named by make and model as a car is, or called a vehicle
+_VANS = ("van", "lorry", "truck")
+NAMED_MEMBERS: dict[str, frozenset[str]] = {"car": CAR_MODEL_WORDS, **dict.fromkeys(
+    ("vehicle", *_VANS), CAR_MODEL_WORDS | VAN_MODEL_WORDS)}
 # members whose own name says their category, however written ("the Picanto did its first big shop"): a
 # car's model (a make may be the company: "she works at Volvo")
-SELF_TYPED: dict[str, frozenset[str]] = {"car": CAR_MODELS, "vehicle": CAR_MODELS}
+SELF_TYPED: dict[str, frozenset[str]] = {"car": CAR_MODELS, **dict.fromkeys(("vehicle", *_VANS),
+                                                                           CAR_MODELS | VAN_MODELS)}
 SPAN_MEMBERS: dict[str, frozenset[str]] = {
-    **CATEGORY_MEMBERS, "vehicle": VEHICLES | CATEGORY_MEMBERS["car"],
+    **CATEGORY_MEMBERS, "vehicle": VEHICLES | CATEGORY_MEMBERS["car"] | VAN_NAMES,
+    **dict.fromkeys(_VANS, CATEGORY_MEMBERS["car"] | VAN_NAMES),
     # how someone gets about ("how does she get to work now"): a vehicle or a line of public transport
     "transport": VEHICLES | frozenset("bus train tram ferry tube metro subway".split()),
 }

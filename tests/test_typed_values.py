@@ -34,6 +34,7 @@ def wo(mem: Memory) -> tuple[Memory, str]:
     ("What car did Georgia drive in March 2024?", "Fiesta"),
     ("Where is Hob & Crust?", "Mill Lane"),  # not "Georgia", the speaker who named it
     ("Who is Orla engaged to?", "Dev"),  # "my engagement is fixed. His name is Dev Mistry"
+    ("What van does Georgia use for deliveries now?", "Vivaro"),  # a van is named by make and model too
 ])
 def test_a_value_of_the_kind_asked(wo: tuple[Memory, str], question: str, answer: str) -> None:
     m, group = wo

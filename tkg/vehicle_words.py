@@ -18,13 +18,18 @@ CAR_MODELS = frozenset("""corsa astra yaris camry prius qashqai micra octavia fa
     grandland cr-v hr-v rav4 cx-5 mx-5 camaro f-150 silverado altima sentra elantra""".split())
 # what a car is called by alone: its make or its model ("sold the Volvo", "the Corsa")
 CAR_NAMES = CAR_MAKES | CAR_MODELS
+# vans and lorries are named the same way ("we've got a Vivaro now", "the scania's going back")
+VAN_MAKES = frozenset("daf scania iveco".split())
+VAN_MODELS = frozenset("vivaro vivaro-e trafic movano ducato kangoo".split())
+VAN_NAMES = VAN_MAKES | VAN_MODELS
 # models named by an English word: a car's only when written with a capital ("the Fiesta failed its MOT")
 CAR_MODEL_WORDS = frozenset("""corolla clio fiesta focus golf polo jazz leaf swift civic accord panda juke
     insignia odyssey beetle mustang corvette wrangler highlander pathfinder rogue bronco equinox outlander
     ranger""".split())
+VAN_MODEL_WORDS = frozenset("transit sprinter crafter".split())
 # what a vehicle is called when no make names it ("picked up the e-bike")
 VEHICLE_NOUNS = frozenset(
-    "car bike bicycle ebike e-bike scooter motorbike motorcycle moped van truck campervan".split()
+    "car bike bicycle ebike e-bike scooter motorbike motorcycle moped van truck lorry campervan".split()
 )
 
 
@@ -34,5 +39,5 @@ def names_vehicle(obj: str) -> bool:
     low = obj.lower()
     words = set(low.replace("-", " ").split()) | set(low.split())  # "e-bike" as said and split
     capitalised = {w.lower() for w in obj.split() if w[:1].isupper()}  # "a little Fiesta", not "in focus"
-    return bool(words & (VEHICLE_NOUNS | CAR_NAMES) or capitalised & CAR_MODEL_WORDS) \
-        or obj[:1].isupper()
+    return bool(words & (VEHICLE_NOUNS | CAR_NAMES | VAN_NAMES)
+                or capitalised & (CAR_MODEL_WORDS | VAN_MODEL_WORDS)) or obj[:1].isupper()
