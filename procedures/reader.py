@@ -26,7 +26,7 @@ from tkg.words import is_place_name
 
 from .about import FIRST, SECOND, Subject, about, called_out, clause_about
 from .members import Category, bare, widen
-from .residence import locates, named_home, place_scale, residence_scale, taken_back
+from .residence import home_named, locates, named_home, place_scale, residence_scale, taken_back
 from .span_base import Span, addressed, foreign_sentence, greets, proper_runs
 from .span_objects import glued_cues, not_a_thing, objects_of, site_of_object
 from .span_patterns import ACQUIRING, DEGREE_WORDS, ROMANCE, asks_studied, degrees, introduced, sources
@@ -299,7 +299,8 @@ def candidates(
                 gap = 0 if sp.cued or vouched or swapped else min(
                     (max(sp.start - i, i - sp.end + 1, 0) for i in near_cues), default=None)
                 if asked.kind == "place" and (sp.start > sent.start and locates(doc, sp.start)
-                                              or bool(homes) and named_home(doc, sp.end, homes)):
+                                              or bool(homes) and named_home(doc, sp.end, homes)
+                                              or residence and home_named(doc, sp.start, sp.end)):
                     gap = min(gap if gap is not None else 9, 2)  # "she's in bergen now", "moved to porto"
                 near = _FLOOR.get(floor_kind, 0.3) + (0.9 / (1 + gap / 3) if gap is not None else 0.0) \
                     + 0.15 * min(overlap, 3)

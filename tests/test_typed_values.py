@@ -1,5 +1,6 @@
 """Values of the kind asked, from our own messages (tests/data/reader/georgia_orla.json): a street is no
-person and a speaker's own name no place; a home in a neighbourhood is given with the town the same
+person and a speaker's own name no place; a place naming their home ("our Salford kitchen") is
+where they live; a home in a neighbourhood is given with the town the same
 turn names ("Heaton, Newcastle"); a car model that is its clause's subject in the teller's own turn
 ("the Yaris did its first school run") is theirs, a write-off's car is not the latest, and "got the
 volvo" names no firm; "some recruiter" is someone who rang, no role of the teller's; "the car park"
@@ -30,6 +31,7 @@ def wo(mem: Memory) -> tuple[Memory, str]:
 @pytest.mark.parametrize(("question", "answer"), [
     ("Where does Georgia live now?", "Heaton, Newcastle"),  # the flat's area, and the town it is in
     ("Which city does Georgia live in?", "Newcastle"),
+    ("Where did Georgia live in March 2024?", "Salford"),  # "typing this in our Salford kitchen"
     ("What car does Georgia drive now?", "Yaris"),  # the Fiesta was written off before it
     ("What car did Georgia drive in March 2024?", "Fiesta"),
     ("Where is Hob & Crust?", "Mill Lane"),  # not "Georgia", the speaker who named it
