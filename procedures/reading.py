@@ -276,7 +276,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         residence=home, members=kinds,
         employer=employer,
         source=had_from, loose={e.episode for e in loose}, now=latest and window is None)
-    if "bridge" in trace and verb and not says_relation(verb, rel_cues):  # not the relation's own verb
+    if "bridge" in trace and verb and not lives_question(question) and not says_relation(verb, rel_cues):
         turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event
     if verb and asked.kind in TYPED - {"number"}:  # "who looked after her hens": who *looks after* them
         turn_cands = by_verb(turn_cands, verb, asked_doc)

@@ -1,10 +1,11 @@
 """Values of the kind asked, from our own messages (tests/data/reader/georgia_orla.json): a street is no
-person and a speaker's own name no place; a place naming their home ("our Salford kitchen") is
-where they live; a home in a neighbourhood is given with the town the same
-turn names ("Heaton, Newcastle"); a car model that is its clause's subject in the teller's own turn
-("the Yaris did its first school run") is theirs, a write-off's car is not the latest, and "got the
-volvo" names no firm; "some recruiter" is someone who rang, no role of the teller's; "the car park"
-names no car; a name introduced in a turn that tells of an engagement is the fiancé. On each store.
+person and a speaker's own name no place; a place naming their home ("our Salford kitchen") is where
+they live, and so is one a relative is said to be at ("at a hospital in Calgary now"); a home in a
+neighbourhood is given with the town the same turn names ("Heaton, Newcastle"); a car model that is its
+clause's subject in the teller's own turn ("the Yaris did its first school run") is theirs, a
+write-off's car is not the latest, and "got the volvo" names no firm; "some recruiter" is someone who
+rang, no role of the teller's; "the car park" names no car; a name introduced in a turn that tells of
+an engagement is the fiancé. On each store.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ def wo(mem: Memory) -> tuple[Memory, str]:
 @pytest.mark.parametrize(("question", "answer"), [
     ("Where does Georgia live now?", "Heaton, Newcastle"),  # the flat's area, and the town it is in
     ("Which city does Georgia live in?", "Newcastle"),
+    ("Which city does Orla's brother live in now?", "Calgary"),  # "he's at a hospital in Calgary now"
     ("Where did Georgia live in March 2024?", "Salford"),  # "typing this in our Salford kitchen"
     ("What car does Georgia drive now?", "Yaris"),  # the Fiesta was written off before it
     ("What car did Georgia drive in March 2024?", "Fiesta"),
