@@ -187,7 +187,7 @@ def test_negated_like_becomes_dislike() -> None:
         "I wish I lived in Barcelona.", "I'd love to visit Iceland.", "Maybe I'll buy a car.",
         "Have you been to Rome?", "I want to move to Canada.", "I'm going to check it out tomorrow.",
         "Thanks, Marco! See you soon.", "I love that!", "What's your favorite band?", "I'm 5 minutes away.",
-        "She moved to Leeds.",
+        "She moved to Leeds.", "Glad you're settling in Nana", "Glad you're all settling in Mum!",
     ],
 )
 def test_questions_hypotheticals_and_chatter_state_nothing(text: str) -> None:

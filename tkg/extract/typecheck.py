@@ -17,6 +17,8 @@ from dataclasses import replace
 
 from tkg.extract.candidate import Hit
 from tkg.extract.gazetteer import is_big_place, is_region
+from tkg.extract.lexicon import BARE_KIN
+from tkg.extract.objects import PERSON_NOUNS
 from tkg.predicates import PredicateRegistry
 from tkg.time_words import MONTHS, SEASONS, WEEKDAYS
 
@@ -111,6 +113,11 @@ _SOMEONE = frozenset("""guy lad girl boy man woman bloke fella fellow chap lady 
     dude gal""".split())
 
 
+# what a speaker calls the one they write to, never a place: kin and endearments ("thanks Nana")
+_CALLED = PERSON_NOUNS | frozenset(BARE_KIN.split("|")) | frozenset(
+    "nana nanna mammy mummy mommy daddy papa mama love babe hun darling pet".split())
+
+
 def _object_ok(hit: Hit, object_type: str) -> bool:
     obj = hit.object.strip()
     low = obj.lower()
@@ -123,6 +130,8 @@ def _object_ok(hit: Hit, object_type: str) -> bool:
         )  # not "the Rotterdam marathon"
     if hit.predicate in _HOMES and obj.split()[-1][:1].islower():
         return False  # "our Singapore office", "Leeds clinic": a building, not where one lives
+    if object_type == "place" and low in _CALLED:
+        return False  # "glad you're settling in Nana": the one spoken to, no place
     if object_type == "person" and low in _SOMEONE:
         return False  # "engaged to a lad from Galway": someone, not anyone the graph can name
     return not (object_type == "thing" and low in _NOT_THINGS)
