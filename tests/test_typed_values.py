@@ -5,7 +5,8 @@ neighbourhood is given with the town the same turn names ("Heaton, Newcastle"); 
 clause's subject in the teller's own turn ("the Yaris did its first school run") is theirs, a
 write-off's car is not the latest, and "got the volvo" names no firm; "some recruiter" is someone who
 rang, no role of the teller's; "the car park" names no car; a name introduced in a turn that tells of
-an engagement is the fiancé. On each store.
+an engagement is the fiancé, and one said to do a thing with the teller ("X and I") is the one
+they are with. On each store.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ def wo(mem: Memory) -> tuple[Memory, str]:
     ("What car did Georgia drive in March 2024?", "Fiesta"),
     ("Where is Hob & Crust?", "Mill Lane"),  # not "Georgia", the speaker who named it
     ("Who is Orla engaged to?", "Dev"),  # "my engagement is fixed. His name is Dev Mistry"
+    ("Who is Georgia's partner now?", "Tomas"),  # "Tomas and I have been seeing each other"
     ("What van does Georgia use for deliveries now?", "Vivaro"),  # a van is named by make and model too
 ])
 def test_a_value_of_the_kind_asked(wo: tuple[Memory, str], question: str, answer: str) -> None:
