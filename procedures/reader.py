@@ -200,6 +200,8 @@ def candidates(
         # a partner asked for: a name introduced ("her name is lena") in a turn or reply that says it is one
         romance = partner and bool(ROMANCE.search(ev.text) or ROMANCE.search(answered))
         own = subject is not None and subject.said_by(ev.speaker)  # "Her name is Luna": the speaker's pet
+        # (in a turn that tells of an animal: "my engagement is fixed. His name is Dev" names no pet)
+        animal = pets and any(t.lower_ in species or t.lower_ in PET_WORDS for t in doc)
         # the turn answers a question the one before asked in the question's own words (ellipsis)
         asked_first = asked.kind in _REPLY_KINDS and previous.rstrip().endswith("?") \
             and bool(content_terms(previous) & cues)
@@ -293,7 +295,7 @@ def candidates(
                         asked.kind == "thing" and not_a_thing(doc[sp.start : sp.end], asked.head,
                                                               listing=asked.many)):
                     continue
-                vouched = sp.start in had_from or (romance or pets and own) and introduced(doc, sp.start) \
+                vouched = sp.start in had_from or (romance or animal and own) and introduced(doc, sp.start) \
                     or tagged and doc[sp.end - 1].dep_ in ("nsubj", "nsubjpass")  # the sentence says whose
                 swapped = asked.kind in _STATE_KINDS and replacing(doc[sp.end - 1])  # "…in for a Leaf"
                 gap = 0 if sp.cued or vouched or swapped else min(

@@ -291,7 +291,8 @@ def _apposed_other(tokens: Any, head: str) -> bool:
                for t in tokens for c in t.children)
 
 
-_UNNAMED_ONE = frozenset({"someone", "somebody", "date"})  # "i have a date sat. her name is joss"
+# "i have a date sat. her name is joss", "my engagement is fixed. His name is Dev"
+_UNNAMED_ONE = frozenset({"someone", "somebody", "date", "engagement", "engaged"})
 _PET_PEOPLE = frozenset({"vet", "owner", "trainer", "breeder", "groomer", "walker", "sitter"})  # a pet's own
 
 
@@ -326,8 +327,9 @@ def name_fragment(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
     [[], ['pepper'], []]
     """
     words = [t for t in sent if not (t.is_punct or t.is_space)]
-    if len(words) != 1 or words[0].pos_ not in ("PROPN", "NOUN") or not words[0].is_alpha or sent.start == 0:
-        return []
+    if len(words) != 1 or not words[0].is_alpha or sent.start == 0 or words[0].pos_ not in ("PROPN", "NOUN") \
+            and not (words[0].pos_ == "ADJ" and words[0].text[:1].isupper() and only_a_noun(words[0].text)):
+        return []  # (a capitalised noun the tagger took for an adjective: "greyhound! Bramble.")
     before = sent.doc[sent.start - 1].sent
     if not says(before, heads):
         return []

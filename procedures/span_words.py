@@ -145,7 +145,7 @@ CATEGORY_MEMBERS: dict[str, frozenset[str]] = {
         realme vivo sony xperia blackberry fairphone""".split()),
     # a diet is said by its adjective ("fully vegetarian since Boxing Day")
     "diet": frozenset("""vegetarian vegan pescatarian pescetarian keto ketogenic paleo flexitarian halal
-        kosher gluten-free dairy-free plant-based carnivore""".split()),
+        kosher gluten-free dairy-free plant-based carnivore veggie""".split()),
 }
 # a hobby is a craft or art, a pastime, or any sport or instrument ("started pottery", "took up the cello"):
 # spans of the head (`OPEN_MEMBERS`), though a hobby may be anything ("making sourdough"), so never a closed

@@ -41,6 +41,8 @@ def wo(mem: Memory) -> tuple[Memory, str]:
     ("Who is Orla engaged to?", "Dev"),  # "my engagement is fixed. His name is Dev Mistry"
     ("Who is Georgia's partner now?", "Tomas"),  # "Tomas and I have been seeing each other"
     ("What van does Georgia use for deliveries now?", "Vivaro"),  # a van is named by make and model too
+    ("What is the name of Orla's dog?", "Heather"),  # "a rescue whippet! Heather." (tagged an adjective)
+    ("What is Georgia's diet now?", "veggie"),
 ])
 def test_a_value_of_the_kind_asked(wo: tuple[Memory, str], question: str, answer: str) -> None:
     m, group = wo
