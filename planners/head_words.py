@@ -109,13 +109,12 @@ def singular(word: str) -> str:
     """The singular of a plural head noun ("hobbies" → "hobby", "children" → "child")."""
     if word in _IRREGULAR:
         return _IRREGULAR[word]
-    if word in HEAD_KIND or len(word) < 4:
+    if word in HEAD_KIND or len(word) < 4 or word in ("series", "species"):  # one of each, many of each
         return word
     for suffix, repl in (("ies", "y"), ("ches", "ch"), ("shes", "sh"), ("sses", "ss"), ("s", "")):
         if word.endswith(suffix) and word[: -len(suffix)] + repl in HEAD_KIND:
             return word[: -len(suffix)] + repl
-    if word.endswith("ies") and len(word) > 5 and word[:-1] not in _IE_NOUNS \
-            and word not in ("series", "species"):  # "hobbies", not "movies"
+    if word.endswith("ies") and len(word) > 5 and word[:-1] not in _IE_NOUNS:  # "hobbies", not "movies"
         return word[:-3] + "y"
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 

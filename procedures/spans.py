@@ -208,8 +208,6 @@ def _things(sent: Any, head: str) -> list[Span]:
     out = []
     heads = {head, head + "s"} if head else set()
     for chunk, hit in chunks_with(sent, heads):
-        if hit.dep_ == "compound" and hit.head.i > hit.i and hit.head.pos_ == "NOUN":
-            continue  # "the surgery car park", "the bike shop": another noun's modifier names no car
         other = _linked(chunk)
         if other is not None:  # the linked phrase, else its head and what precedes it ("ur mushroom bao")
             cleaned = clean(list(other.subtree))
