@@ -33,10 +33,13 @@ if TYPE_CHECKING:
 
 # "actually" corrects at a clause's start or of "it" ("actually, the 20th", "it's actually the 27th"), not
 # as emphasis ("he was actually here for the fall")
+# (not sympathy: "I'm so sorry, that's rotten luck"; and "12th JUNE, not July!" corrects a month)
 _CORRECTS = re.compile(
-    r"\b(?:sorry|actually(?=,|\s+(?:it|its|it's|the|on|no)\b)|(?:it|that)(?:'s|\s+is|\s+was)\s+actually|wait"
+    r"\b(?:(?<!so )(?<!'m )(?<!am )(?<!really )sorry(?!\s+(?:to|about|for)\b)"
+    r"|actually(?=,|\s+(?:it|its|it's|the|on|no)\b)|(?:it|that)(?:'s|\s+is|\s+was)\s+actually|wait"
     r"|correction|i mean|my mistake|my bad|oops|scratch that|forgive me|corrected"
-    r"|misread|wrong (?:line|date|day)|we went with|changed (?:it|the date)|not the \d)\b", re.I)
+    r"|misread|wrong (?:line|date|day)|we went with|changed (?:it|the date)|not the \d|not " + MONTH + r")\b",
+    re.I)
 # a new date said of the event's own thing ("the wedding is now on 15 June instead"), not of another
 _INSTEAD = re.compile(r"\b(?:instead|is now on|now on the)\b", re.I)
 _MOVED = re.compile(r"\b(?:moved|pushed(?:\s+back)?|postponed|rescheduled|changed|put\s+back"
@@ -118,7 +121,9 @@ def _correction(text: str, current: Dated, turn: Evidence, *, cued: bool, about:
     # the date it corrects said again ("I told you the 17th of April … It was the 27th") is not the new one
     # (by day and month: "I told you it was on the 17th of April" may read as a year back)
     refs = [r for r in said_dates(text, turn.valid_at)
-            if (r.start.month, r.start.day) != (current.start.month, current.start.day)]
+            if (r.start.month, r.start.day) != (current.start.month, current.start.day)
+            and not (r.granularity == "month" and (r.start.year, r.start.month) == (
+                current.start.year, current.start.month))]  # "June, sorry": the day's own month again
     if moved is not None and not told:  # a move names its new date: "pushed back to june 10", not "she
         refs = [r for r in refs if 0 <= r.span[0] - moved.end() <= _MOVED_TO]  # moved to a job in December"
     # a later word on the event that names the day inside the month it was told in ("I'd start in
@@ -184,9 +189,12 @@ def corrected(ctx: Context, group: str, ev: QuestionEvent, first: Dated, pool: l
         if turn.episode in seen and turn is not e:
             continue
         seen.add(turn.episode)
-        cued = loose and (bool(_CORRECTS.search(turn.text)) or turn in denials)
         about = turn.episode in told
-        for s in texts:
+        for k, s in enumerate(texts):
+            # a correction word cues its own sentence and the next ("Sorry! I meant the 4th"), not the
+            # rest of the turn ("June, sorry. … my own interview on Friday")
+            near = texts[max(0, k - 1) : k + 1]
+            cued = loose and (turn in denials or any(_CORRECTS.search(x) for x in near))
             if not loose and len(s.split()) > SHORT and not ev.tells(s) and not things & content_terms(s):
                 continue  # a long sentence after a later mention, of something else ("I told you the knee …")
             instead = bool(_INSTEAD.search(s)) and bool(things & content_terms(s))

@@ -80,6 +80,20 @@ def test_a_move_names_its_new_date_and_actually_as_emphasis_corrects_nothing() -
     assert _CORRECTS.search("actually, it was the 28th") and _CORRECTS.search("it's actually the 28th")
 
 
+def test_sympathy_corrects_nothing_and_not_a_month_does() -> None:
+    """"I'm so sorry, that's rotten luck. 14th November then" is no correction (its date is a mishearing);
+    "14th OCTOBER, not November!" is one; "October, sorry" says the day's own month again."""
+    said = datetime(2024, 10, 1, 21, 0, tzinfo=UTC)
+    first = Dated(datetime(2024, 10, 14, tzinfo=UTC), "14 October 2024", _turn("my viva's the 14th", said))
+    assert not _CORRECTS.search("Oh no. I'm so sorry, that's rotten luck. 14th November then")
+    assert not _CORRECTS.search("sorry to hear about the flat")
+    assert _CORRECTS.search("14th OCTOBER, not November!") and _CORRECTS.search("sorry, the 20th")
+    misheard = Dated(datetime(2024, 11, 14, tzinfo=UTC), "14 November 2024", _turn("14th November", said))
+    fixed = _correction("14th OCTOBER, not November!", misheard, _turn("x", said), cued=True, about=False)
+    assert fixed is not None and fixed.start == datetime(2024, 10, 14, tzinfo=UTC)
+    assert _correction("October, sorry, long day.", first, _turn("x", said), cued=True, about=False) is None
+
+
 def test_a_later_day_inside_the_month_told_refines_it() -> None:
     """"I'd start in March" then, in a later turn about it, "start date is March 3rd": the day."""
     told = datetime(2024, 9, 2, 18, 0, tzinfo=UTC)
