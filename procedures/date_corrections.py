@@ -32,8 +32,8 @@ if TYPE_CHECKING:
     from tkg.context import Context
 
 # "actually" corrects at a clause's start or of "it" ("actually, the 20th", "it's actually the 27th"), not
-# as emphasis ("he was actually here for the fall")
-# (not sympathy: "I'm so sorry, that's rotten luck"; and "12th JUNE, not July!" corrects a month)
+# as emphasis ("he was actually here for the fall"); "sorry" not as sympathy ("I'm so sorry, that's rotten
+# luck"); "12th JUNE, not July!" corrects a month
 _CORRECTS = re.compile(
     r"\b(?:(?<!so )(?<!'m )(?<!am )(?<!really )sorry(?!\s+(?:to|about|for)\b)"
     r"|actually(?=,|\s+(?:it|its|it's|the|on|no)\b)|(?:it|that)(?:'s|\s+is|\s+was)\s+actually|wait"

@@ -66,7 +66,7 @@ def graph_candidates(
         kinds = OBJECT_KINDS.get(reg.get(f.predicate).object_type, ()) if f.predicate in reg else ()
         value = norm(f.object)
         if asked.kind not in kinds or value in excluded or value in (asked.head, asked.head + "s") or (
-                asked.kind == "pet_name" and value.split()[-1:] and value.split()[-1] in ANIMALS) or (
+                asked.kind == "pet_name" and value.rpartition(" ")[2] in ANIMALS) or (
                 asked.kind in ("pet_name", "person", "thing") and is_place_name(f.object, locative=True)
                 and not (asked.kind != "thing" and _personal(ctx, f))) or (
                 asked.kind in NAMED_KINDS | {"thing"} and not any(c.isalpha() for c in f.object)):

@@ -27,7 +27,7 @@ from tkg.words import is_place_name
 from .about import FIRST, SECOND, Subject, about, called_out, clause_about
 from .members import Category, bare, widen
 from .residence import home_named, locates, named_home, place_scale, residence_scale, taken_back
-from .span_base import Span, addressed, foreign_sentence, greets, proper_runs
+from .span_base import addressed, foreign_sentence, greets, opening_name, proper_runs
 from .span_objects import glued_cues, not_a_thing, objects_of, site_of_object
 from .span_patterns import ACQUIRING, DEGREE_WORDS, ROMANCE, asks_studied, degrees, introduced, sources
 from .span_words import (
@@ -139,17 +139,6 @@ _ASKS_WHERE = re.compile(r"\bwhere\b[^.!?]*\?\W*$", re.I)
 _REPLY_WORDS = frozenset("yep yes yeah yup yea ya nope nah no ok okay sure lol haha omg wow aww".split())
 
 
-def _opening_name(sent: Any) -> list[Span]:
-    """The capitalised name a sentence opens with ("Madeira.", "Lisbon, for a week"), which `proper_runs`
-    leaves out: any opening word is capitalised."""
-    run = []
-    for t in sent:
-        if t.pos_ != "PROPN" or not t.text[:1].isupper():
-            break
-        run.append(t)
-    return [Span(" ".join(t.text for t in run), "place", 0.7, run[0].i, run[-1].i + 1)] if run else []
-
-
 # the kinds a speaker's own name never answers, wherever it is said
 _NOT_NAMED = frozenset({"place", "organisation"})
 
@@ -251,7 +240,7 @@ def candidates(
                 spans += workplaces(sent, taken, asked_about_work=True)
             if asked.kind == "place" and sent.start == 0 and _ASKS_WHERE.search(previous):
                 taken = {i for sp in spans for i in range(sp.start, sp.end)}  # "Where are you going for the
-                spans += [r for r in _opening_name(sent) + proper_runs(sent)  # honeymoon?" – "Madeira.":
+                spans += [r for r in opening_name(sent) + proper_runs(sent)  # honeymoon?" – "Madeira.":
                           if not taken & set(range(r.start, r.end))  # the name it answers with
                           and doc[r.start].ent_type_ not in ("PERSON", "ORG")]
             if verb and asked.kind == "thing":  # a closed category's members only: "how does she get to
@@ -302,7 +291,7 @@ def candidates(
                     (max(sp.start - i, i - sp.end + 1, 0) for i in near_cues), default=None)
                 if asked.kind == "place" and (sp.start > sent.start and locates(doc, sp.start)
                                               or bool(homes) and named_home(doc, sp.end, homes)
-                                              or residence and home_named(doc, sp.start, sp.end)):
+                                              or residence and home_named(doc, sp.end)):
                     gap = min(gap if gap is not None else 9, 2)  # "she's in bergen now", "moved to porto"
                 near = _FLOOR.get(floor_kind, 0.3) + (0.9 / (1 + gap / 3) if gap is not None else 0.0) \
                     + 0.15 * min(overlap, 3)

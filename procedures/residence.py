@@ -74,7 +74,7 @@ def residence_scale(doc: Any, start: int, end: int) -> float:
     if _LEAVING.search(doc[start].sent.text) or any(
             t.lemma_.lower() == "leave" and t.pos_ == "VERB" for t in doc[end - 1].ancestors):
         return 0.3  # "leaving Kendal", "left Leeds for good"
-    if home_named(doc, start, end):
+    if home_named(doc, end):
         return 1.0  # "our Fallowfield kitchen"
     got = _governor(doc[end - 1])
     event = any(t.lemma_.lower() in EVENTS or t.lower_ in EVENTS for t in doc[start].sent)
@@ -115,9 +115,9 @@ def taken_back(doc: Any, start: int, later_starts: list[int]) -> bool:
 _ROOMS = frozenset("kitchen garden balcony lounge sofa sitting living".split())
 
 
-def home_named(doc: Any, start: int, end: int) -> bool:
-    """The place names someone's home by modifying it: "sat in our Fallowfield kitchen", "my Leith
-    flat" (not "the Leeds office", nor "a Glasgow kitchen" of no one's)."""
+def home_named(doc: Any, end: int) -> bool:
+    """The place ending at ``doc[end - 1]`` names someone's home by modifying it: "sat in our Fallowfield
+    kitchen", "my Leith flat" (not "the Leeds office", nor "a Glasgow kitchen" of no one's)."""
     head = doc[end - 1].head
     return doc[end - 1].dep_ == "compound" and head.i >= end and (
         head.lemma_.lower() in HOME_NOUNS | _ROOMS) and any(

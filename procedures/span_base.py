@@ -362,3 +362,14 @@ def nationality_word(span: Span, doc: Any) -> bool:
     t = doc[span.start]
     return span.end - span.start == 1 and bool(_DEMONYM.match(t.text)) and is_common_word(t.text) \
         and t.dep_ in ("compound", "amod") and t.head.i > t.i and t.head.text.islower()
+
+
+def opening_name(sent: Any) -> list[Span]:
+    """The capitalised name a sentence opens with ("Madeira.", "Lisbon, for a week"), which `proper_runs`
+    leaves out: any opening word is capitalised."""
+    run = []
+    for t in sent:
+        if t.pos_ != "PROPN" or not t.text[:1].isupper():
+            break
+        run.append(t)
+    return [Span(" ".join(t.text for t in run), "place", 0.7, run[0].i, run[-1].i + 1)] if run else []
