@@ -285,8 +285,8 @@ def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, .
     words = " ".join(t.lower_ for t in subj.subtree)
     if s.named_in(words) and not any(c.dep_ == "poss" for c in subj.children):
         return 1.0
-    if subj.i == token.i and any(_refers_to(s, c, said_by=said_by, listener_ok=listener_ok)
-                                 for c in subj.conjuncts):
+    if subj.i == token.i and token.ent_type_ == "PERSON" and any(
+            _refers_to(s, c, said_by=said_by, listener_ok=listener_ok) for c in subj.conjuncts):
         return 0.9  # "Siobhan and I have been seeing each other": the subject does it with them
     if any(s.named_in(a.text) for a in _appositions(subj)):  # "my sister Ewa bought a house": Ewa did
         return 1.0
