@@ -160,9 +160,9 @@ OPEN_MEMBERS: dict[str, frozenset[str]] = {"hobby": HOBBIES, "pastime": HOBBIES}
 # what people get around on, named by its kind ("picked up the e-bike") or a car's make: members
 # of "vehicle" for spans only (members.py keeps "the bike" a bare category word in lists)
 VEHICLES = VEHICLE_NOUNS
-# members named by an English word, a member only when written with a capital ("the Fiesta failed its MOT")
 # the heads a van or a lorry is asked by: named by make and model as a car is, or called a vehicle
 _VANS = ("van", "lorry", "truck")
+# members named by an English word, a member only when written with a capital ("the Fiesta failed its MOT")
 NAMED_MEMBERS: dict[str, frozenset[str]] = {"car": CAR_MODEL_WORDS, **dict.fromkeys(
     ("vehicle", *_VANS), CAR_MODEL_WORDS | VAN_MODEL_WORDS)}
 # members whose own name says their category, however written ("the Picanto did its first big shop"): a
