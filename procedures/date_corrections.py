@@ -190,11 +190,11 @@ def corrected(ctx: Context, group: str, ev: QuestionEvent, first: Dated, pool: l
             continue
         seen.add(turn.episode)
         about = turn.episode in told
+        # a correction word cues its own sentence and the next ("Sorry! I meant the 4th"), not the rest of
+        # the turn ("June, sorry. … my own interview on Friday")
+        says = [bool(_CORRECTS.search(x)) for x in texts]
         for k, s in enumerate(texts):
-            # a correction word cues its own sentence and the next ("Sorry! I meant the 4th"), not the
-            # rest of the turn ("June, sorry. … my own interview on Friday")
-            near = texts[max(0, k - 1) : k + 1]
-            cued = loose and (turn in denials or any(_CORRECTS.search(x) for x in near))
+            cued = loose and (turn in denials or any(says[max(0, k - 1) : k + 1]))
             if not loose and len(s.split()) > SHORT and not ev.tells(s) and not things & content_terms(s):
                 continue  # a long sentence after a later mention, of something else ("I told you the knee …")
             instead = bool(_INSTEAD.search(s)) and bool(things & content_terms(s))

@@ -106,7 +106,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     cue_set = cue_terms(ctx, question, predicate, subject, asked)
     had_from = asks_where_had(asked, question)  # "where did she adopt him from" (reader.sources)
     listing = asked.many and mode == "aggregation"  # a list reads all the subject's turns
-    home = predicate == "lives_in" and not asked.many and lives_question(question)
+    asks_home = lives_question(question)  # "where does she live": her home, whatever the relation asked
+    home = predicate == "lives_in" and not asked.many and asks_home
     every = listing or home and subject is not None and subject.speaker  # so does where a speaker lives
     # the turns naming a member of the category ("an electric scooter"), or what is done with one ("a gig")
     members_of = (SPAN_MEMBERS.get(asked.head) or OPEN_MEMBERS.get(asked.head, frozenset())
@@ -276,7 +277,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         residence=home, members=kinds,
         employer=employer,
         source=had_from, loose={e.episode for e in loose}, now=latest and window is None)
-    if "bridge" in trace and verb and not lives_question(question) and not says_relation(verb, rel_cues):
+    if "bridge" in trace and verb and not asks_home and not says_relation(verb, rel_cues):
         turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event
     if verb and asked.kind in TYPED - {"number"}:  # "who looked after her hens": who *looks after* them
         turn_cands = by_verb(turn_cands, verb, asked_doc)

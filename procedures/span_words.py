@@ -13,9 +13,9 @@ from tkg.vehicle_words import (
     CAR_MODEL_WORDS,
     CAR_MODELS,
     CAR_NAMES,
+    MOTOR_NAMES,
     VAN_MODEL_WORDS,
     VAN_MODELS,
-    VAN_NAMES,
     VEHICLE_NOUNS,
 )
 
@@ -170,8 +170,7 @@ NAMED_MEMBERS: dict[str, frozenset[str]] = {"car": CAR_MODEL_WORDS, **dict.fromk
 SELF_TYPED: dict[str, frozenset[str]] = {"car": CAR_MODELS, **dict.fromkeys(("vehicle", *_VANS),
                                                                            CAR_MODELS | VAN_MODELS)}
 SPAN_MEMBERS: dict[str, frozenset[str]] = {
-    **CATEGORY_MEMBERS, "vehicle": VEHICLES | CATEGORY_MEMBERS["car"] | VAN_NAMES,
-    **dict.fromkeys(_VANS, CATEGORY_MEMBERS["car"] | VAN_NAMES),
+    **CATEGORY_MEMBERS, "vehicle": VEHICLES | MOTOR_NAMES, **dict.fromkeys(_VANS, MOTOR_NAMES),
     # how someone gets about ("how does she get to work now"): a vehicle or a line of public transport
     "transport": VEHICLES | frozenset("bus train tram ferry tube metro subway".split()),
 }

@@ -191,4 +191,3 @@ def former_workplaces(sent: Any) -> list[Span]:
         if at is not None and last not in PEOPLE and last not in ROLE_HEADS and last not in _KIN:
             out.append(Span(m.group(1), "organisation", 0.7, at.start, at.end))
     return out
-

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from planners.head_words import ANIMALS, kind_of_noun
-from tkg.vehicle_words import CAR_NAMES, VAN_NAMES
+from tkg.vehicle_words import MOTOR_NAMES
 from tkg.words import is_common_word, is_name_place, is_place_name
 
 from .span_base import (
@@ -322,7 +322,7 @@ def _a_car(tokens: Any) -> bool:
     """A car's make or model said as a thing one has ("ive got the volvo", "my old Ford"), not the
     company ("works at Volvo", "the Volvo plant")."""
     toks = list(tokens)
-    if len(toks) != 1 or toks[0].lower_ not in CAR_NAMES | VAN_NAMES or toks[0].dep_ == "compound":
+    if len(toks) != 1 or toks[0].lower_ not in MOTOR_NAMES or toks[0].dep_ == "compound":
         return False
     return any(c.dep_ in ("det", "poss", "amod") for c in toks[0].children)
 

@@ -22,6 +22,8 @@ CAR_NAMES = CAR_MAKES | CAR_MODELS
 VAN_MAKES = frozenset("daf scania iveco".split())
 VAN_MODELS = frozenset("vivaro vivaro-e trafic movano ducato kangoo".split())
 VAN_NAMES = VAN_MAKES | VAN_MODELS
+# what any motor vehicle is called by alone ("the volvo", "the scania", "a Vivaro")
+MOTOR_NAMES = CAR_NAMES | VAN_NAMES
 # models named by an English word: a car's only when written with a capital ("the Fiesta failed its MOT")
 CAR_MODEL_WORDS = frozenset("""corolla clio fiesta focus golf polo jazz leaf swift civic accord panda juke
     insignia odyssey beetle mustang corvette wrangler highlander pathfinder rogue bronco equinox outlander
@@ -39,5 +41,5 @@ def names_vehicle(obj: str) -> bool:
     low = obj.lower()
     words = set(low.replace("-", " ").split()) | set(low.split())  # "e-bike" as said and split
     capitalised = {w.lower() for w in obj.split() if w[:1].isupper()}  # "a little Fiesta", not "in focus"
-    return bool(words & (VEHICLE_NOUNS | CAR_NAMES | VAN_NAMES)
+    return bool(words & (VEHICLE_NOUNS | MOTOR_NAMES)
                 or capitalised & (CAR_MODEL_WORDS | VAN_MODEL_WORDS)) or obj[:1].isupper()
