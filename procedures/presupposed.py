@@ -85,8 +85,8 @@ def same_word(a: str, b: str) -> bool:
 
 def presupposed_nouns(question: str, head: str) -> set[str]:
     """The words that would state the relative or animal ``head`` that the question takes as given."""
-    if head in KIN:
-        return set(KIN[head])
+    if head in KIN:  # and their plurals: "I'm fostering cats now" says a cat
+        return set(KIN[head]) | {w + "s" for w in KIN[head] if not w.endswith("s")}
     return {head, head + "s"} if head else set()
 
 

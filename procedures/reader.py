@@ -45,6 +45,7 @@ from .span_words import (
 from .span_workplaces import EMPLOYERS, INSTITUTIONS, asks_about_work, workplaces
 from .spans import spans_of
 from .stated import (
+    called_off,
     confirmed,
     denies,
     hypothetical,
@@ -344,7 +345,8 @@ def candidates(
                     scale *= 0.3  # a city is not a band or a food; it still backs "Rotterdam marathon"
                 denial = asked.kind in _STATE_KINDS and denies(sent, doc[sp.start])
                 if asked.kind in _STATE_KINDS and (negated(sent, doc[sp.start]) or given_up(
-                        sent, doc[sp.start]) or now and replaced(doc[sp.end - 1])):  # "from keyboard to bass"
+                        sent, doc[sp.start]) or now and replaced(doc[sp.end - 1])  # "from keyboard to bass"
+                        or called_off(sent, doc[sp.start])):  # "the Thornby cottage is off"
                     scale *= 0.35  # "didn't get the job", "I'm over The Marigold Engine"
                 if races and not races & content_terms(told) and not (k and _headline(sents[k - 1], races)):
                     scale *= 0.3  # "did 7k on Sunday in 44 minutes" for "her time at the Robin Hood Half"

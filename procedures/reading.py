@@ -107,7 +107,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     had_from = asks_where_had(asked, question)  # "where did she adopt him from" (reader.sources)
     listing = asked.many and mode == "aggregation"  # a list reads all the subject's turns
     asks_home = lives_question(question)  # "where does she live": her home, whatever the relation asked
-    home = predicate == "lives_in" and not asked.many and asks_home
+    home = predicate == "lives_in" and asks_home  # a list of homes too: "which cities has she lived in"
     every = listing or home and subject is not None and subject.speaker  # so does where a speaker lives
     # the turns naming a member of the category ("an electric scooter"), or what is done with one ("a gig")
     members_of = (SPAN_MEMBERS.get(asked.head) or OPEN_MEMBERS.get(asked.head, frozenset())
@@ -288,8 +288,11 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         newest = max((c.when for c in graph if c.when), default=None)
         edge_turns = {c.evidence.episode for c in graph}  # a turn that stated an edge says nothing newer
         lemmas = slot_verbs(ctx, predicate, verb)  # a newer turn's value must be said by the slot's verbs
+        # "which cities has she lived in": every value named over time, which the edges may not all hold
+        history = asked.many and not latest and asked.kind in _SLOT_KINDS
         turn_cands = [] if window is not None else [
-            c for c in turn_cands if c.score >= NEWER and (newest is None or (c.when and c.when > newest))
+            c for c in turn_cands
+            if (history or c.score >= NEWER and (newest is None or (c.when and c.when > newest)))
             and c.evidence.episode not in edge_turns
             and not said_by_other_verb(c.value, c.evidence.text, lemmas)]
         trace["graph_values"] = [c.value for c in graph]

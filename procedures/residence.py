@@ -39,7 +39,8 @@ EVENTS = frozenset(
 )
 # "…in Oslo. wait no, she's in Bergen": the value before the marker is taken back
 _CORRECTION = re.compile(
-    r"\b(?:wait,?\s+no|no,?\s+wait|sorry,?\s+no|i\s+mean|i\s+meant|scratch\s+that|correction|actually,?\s+no)\b",
+    r"\b(?:wait,?\s+no|no,?\s+wait|sorry,?\s+no|i\s+mean|i\s+meant|scratch\s+that|correction|actually,?\s+no"
+    r"|but,?\s+no(?=,))\b",
     re.I,
 )
 _CLIMB = ("compound", "flat", "amod", "appos", "nmod")
@@ -68,6 +69,24 @@ def _governor(tok: Any) -> tuple[str, Any] | None:
     return prep.lower_, gov
 
 
+_FOR_GOOD = frozenset({"good", "now", "ever", "life", "keeps"})
+
+
+def _passing(be: Any) -> bool:
+    """Being somewhere said as a stay to come or for a purpose ("I'll be in Cork", "I'm in Leeds for
+    the wedding"), not "for good" or "for now".
+
+    >>> from tkg.nlp import parse
+    >>> [_passing(next(parse(t).sents).root) for t in ("I'll be in Cork", "I'm in Leeds for a wedding",
+    ...                                                 "I'm in Leeds for good", "she is in Bergen")]
+    [True, True, False, False]
+    """
+    if any(c.dep_ == "aux" and c.lower_ in ("'ll", "will", "wil", "ll") for c in be.children):
+        return True
+    return any(c.dep_ == "prep" and c.lower_ == "for" and not any(o.lower_ in _FOR_GOOD for o in c.children)
+               for c in be.children)
+
+
 def residence_scale(doc: Any, start: int, end: int) -> float:
     """How surely the place at ``doc[start:end]`` is where the clause's subject lives (1.0: the
     clause says so or its structure is unknown; less: see the module doc)."""
@@ -81,6 +100,10 @@ def residence_scale(doc: Any, start: int, end: int) -> float:
     if got is None:
         return 0.4 if event else 1.0
     prep, gov = got
+    if gov.dep_ == "ROOT" and gov.pos_ == "ADP" and gov.sent.start > 0:  # "we bought a house! In Oak Park."
+        before = doc[gov.sent.start - 1].sent  # the fragment places what the sentence before said
+        if any(t.lemma_.lower() in HOME_NOUNS or t.lemma_.lower() in _MOVE_VERBS for t in before):
+            return 1.0
     lemma = gov.lemma_.lower()
     if prep == "to" and gov.lower_ in _ARRIVAL:
         return 1.0
@@ -92,8 +115,8 @@ def residence_scale(doc: Any, start: int, end: int) -> float:
         return 1.0  # "moved to Leeds after the wedding" is still a move
     if event:
         return 0.4
-    if lemma == "be":
-        return 1.0  # "she's in Bergen now"
+    if lemma == "be":  # "she's in Bergen now"; "i'll be down in swansea for nan's 80th": a visit to come
+        return 0.4 if _passing(gov) else 1.0
     if gov.dep_ == "pobj" and gov.head.head.lemma_.lower() in _HOME_VERBS - {"be"}:
         return 1.0  # "I live with a homestay family in Box Hill": the tagger hangs the place on the family
     return 0.45 if gov.pos_ in ("NOUN", "PROPN") else 0.6  # "a job in Lyon"; "ate out in Rome"

@@ -107,11 +107,13 @@ def says(tokens: Any, words: frozenset[str] | set[str]) -> bool:
 
 
 def plausible(span: Span) -> bool:
-    """Not a calendar word ("January", "Fridays") and not a shouted word ("INGRID!!!", "RIP")
+    """Not a calendar word ("January", "Fridays") or a day's name, and not a shouted word ("INGRID!!!", "RIP")
     standing for a name; short acronyms of organisations ("MBA") stay."""
     words = span.text.split()
     if all(w.lower() in CALENDAR for w in words):
         return False
+    if len(words) > 1 and words[-1] in ("Day", "Eve") and span.kind != "person":
+        return False  # "Boxing Day", "New Year's Eve": a day's name
     if len(span.text.strip(" .")) < 2 and span.kind in ("person", "pet_name", "organisation", "place"):
         return False  # "K": an initial, no name
     shouted = len(words) == 1 and span.text.isupper() and len(span.text) > 2
@@ -350,17 +352,21 @@ def greets(text: str) -> bool:
 _DEMONYM = re.compile(r"^[A-Z][a-z]+(?:sh|ch|ese|an|ic|i|ek|ss)$")  # Welsh, Dutch, Thai, Greek, Swiss
 
 
-def nationality_word(span: Span, doc: Any) -> bool:
-    """A one-word span that is a nationality said of a noun after it ("Welsh cakes", "Italian deli"),
-    which a tagger may call an organisation: an adjective, not a name.
+def describing_word(span: Span, doc: Any) -> bool:
+    """A one-word span said of a small-letter noun after it, which a tagger may call an
+    organisation: a nationality ("Welsh cakes", "Italian deli") or an ordinary word in small letters
+    ("the navy tunic"): an adjective, not a name.
 
     >>> from tkg.nlp import parse
     >>> doc = parse("I'll take my winnings in Welsh cakes.")
-    >>> nationality_word(Span("Welsh", "organisation", 0.9, 6, 7), doc)
+    >>> describing_word(Span("Welsh", "organisation", 0.9, 6, 7), doc)
+    True
+    >>> describing_word(Span("navy", "organisation", 0.9, 3, 4), parse("I got the navy tunic on Friday"))
     True
     """
     t = doc[span.start]
-    return span.end - span.start == 1 and bool(_DEMONYM.match(t.text)) and is_common_word(t.text) \
+    described = bool(_DEMONYM.match(t.text)) or t.is_lower
+    return span.end - span.start == 1 and described and is_common_word(t.text) \
         and t.dep_ in ("compound", "amod") and t.head.i > t.i and t.head.text.islower()
 
 

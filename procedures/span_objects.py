@@ -10,7 +10,7 @@ from typing import Any
 
 from tkg.words import is_place_name
 
-from .span_base import Span, nameless, pronominal, street_name
+from .span_base import Span, nameless, plausible, pronominal, street_name
 from .span_words import LOCATIVE
 
 
@@ -74,10 +74,11 @@ def objects_of(sent: Any, verb: str) -> list[Any]:
                     toks = [
                         x for x in target.subtree if x.lower_ not in ("the", "a", "an", "my", "our", "your")
                     ]
-                    if toks and len(toks) <= 5 and not pronominal(toks) and not nameless(toks):
-                        out.append(
-                            Span(" ".join(x.text for x in toks), "thing", 0.7, toks[0].i, toks[-1].i + 1)
-                        )
+                    if not toks or len(toks) > 5 or pronominal(toks) or nameless(toks):
+                        continue
+                    said = Span(" ".join(x.text for x in toks), "thing", 0.7, toks[0].i, toks[-1].i + 1)
+                    if plausible(said):  # ("worked Boxing Day": when, not what)
+                        out.append(said)
     return out
 
 

@@ -65,6 +65,31 @@ def places(sent: Any) -> list[Span]:
             if (not initial and is_place_name(text, locative=prev in LOCATIVE or bare)) or back:
                 out.append(Span(text, "place", 0.8, window[0].i, window[-1].i + 1))
                 taken.update(t.i for t in window)
+    return out + _named_dwellings(sent, taken)
+
+
+# a home or a care home known by its own name, whatever the tagger calls it: "Rowan Cottage"
+_NAMED_DWELLING = frozenset("cottage house farm farmhouse hall lodge court manor villa mansions barn grange"
+                            .split())
+
+
+def _named_dwellings(sent: Any, taken: set[int]) -> list[Span]:
+    """Capitalised names that end in a dwelling word ("Rowan Cottage", "Brunswick Court").
+
+    >>> from tkg.nlp import parse
+    >>> [s.text for s in places(parse("Writing this from the kitchen floor at Rowan Cottage.")[:])]
+    ['Rowan Cottage']
+    """
+    out = []
+    for t in sent:
+        if t.lower_ not in _NAMED_DWELLING or not t.text[:1].isupper() or t.i in taken:
+            continue
+        j = t.i
+        while j > sent.start and sent.doc[j - 1].text[:1].isupper() and sent.doc[j - 1].is_alpha \
+                and not sent.doc[j - 1].is_stop and j - 1 not in taken:
+            j -= 1
+        if j < t.i:
+            out.append(Span(sent.doc[j : t.i + 1].text, "place", 0.8, j, t.i + 1))
     return out
 
 

@@ -26,11 +26,11 @@ from .span_base import (
     chat_words,
     clausal,
     clean,
+    describing_word,
     entity_spans,
     foreign_sentence,
     foreign_words,
     nameless,
-    nationality_word,
     plausible,
     pronominal,
     proper_runs,
@@ -333,7 +333,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         return found + dwelling_places(sent, {i for p in found for i in range(p.start, p.end)})
     if kind == "organisation":
         orgs = [s for s in entity_spans(sent, NER_KINDS["organisation"], "organisation", 0.9)
-                if not nationality_word(s, sent.doc)]  # "Welsh cakes"
+                if not describing_word(s, sent.doc)]  # "Welsh cakes"
         taken = {i for s in orgs for i in range(s.start, s.end)}
         placed = {s.start for s in places(sent)}
         runs = proper_runs(sent)
