@@ -61,6 +61,9 @@ class Premise:
     unstated: str | None = None  # the relative or pet no sentence states, when only that fails
 
 
+_PRESENTS = re.compile(r"(?:^|[.!?]\s+)meet\s+[a-z]", re.I)  # "Meet Biscuit!": showing one's own new pet
+
+
 def _stated(sent: Any) -> bool:
     """The sentence states what it says: no question, wish, plan or denial anywhere in it, nor a
     main clause that only intends its event (a presupposition needs a plain statement; "no dog yet,
@@ -245,8 +248,10 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
             said = [w for w in nouns if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text)]
             theirs = a >= 0.8 or a >= 0.6 and subject is not None and not subject.speaker \
                 and _third_owned(sent, said)
-            mine = subject is not None and subject.said_by(ev.speaker) and _my(sent, said)
             own = subject is not None and subject.said_by(ev.speaker)  # their own word on an animal
+            # "my dog", or an animal in a turn where they present it: "meet mabel. lurcher, 3 years old"
+            mine = own and (_my(sent, said) or bool(_PRESENTS.search(low))
+                            and any(w in ANIMALS for w in said))
             kept = _stated(sent) and (own or _kept(sent, said))
             if said and (theirs and (kept or _possessed(sent, said)) or mine
                          or asked_about_theirs(sent, said, ev.speaker, subject)):

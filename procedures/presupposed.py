@@ -17,7 +17,7 @@ import re
 
 from rapidfuzz import fuzz
 
-from planners.head_words import ANIMALS, DOG_WORDS, FOREIGN_CATS, FOREIGN_DOGS
+from planners.head_words import ANIMALS, CAT_WORDS, DOG_WORDS, FOREIGN_CATS, FOREIGN_DOGS
 from planners.question import Question
 from tkg.text import stems_of
 from tkg.words import is_common_word, is_place_name
@@ -27,19 +27,22 @@ from .about import Subject, word_pattern
 # a couple's own words say a partner too: "me n hana split up", "maya's moving in w me next month"
 _COUPLE = ("split up", "broke up", "moving in with", "moved in with", "moving in w", "moved in w",
            "on a date", "first date", "second date")
+# the partner words of languages English chats switch into ("she is officially mi novia now"); not
+# German "Freundin", a friend too
+_FOREIGN_COUPLE = ("novia", "novio", "namorada", "namorado", "fidanzata", "fidanzato", "copine", "copain")
 # relatives and animals a question may presuppose, with the words that state one
 KIN: dict[str, frozenset[str]] = {
     "child": frozenset({"child", "children", "kid", "kids", "baby", "son", "daughter", "newborn", "toddler"}),
     "baby": frozenset({"baby", "newborn", "pregnant", "child", "son", "daughter"}),
     "son": frozenset({"son", "boy", "kid", "kids", "child", "children"}),
     "daughter": frozenset({"daughter", "girl", "kid", "kids", "child", "children"}),
-    "girlfriend": frozenset({"girlfriend", "gf", "dating", "seeing", "partner", *_COUPLE}),
-    "boyfriend": frozenset({"boyfriend", "bf", "dating", "seeing", "partner", *_COUPLE}),
+    "girlfriend": frozenset({"girlfriend", "gf", "dating", "seeing", "partner", *_COUPLE, *_FOREIGN_COUPLE}),
+    "boyfriend": frozenset({"boyfriend", "bf", "dating", "seeing", "partner", *_COUPLE, *_FOREIGN_COUPLE}),
     "wife": frozenset({"wife", "married", "wedding"}),
     "husband": frozenset({"husband", "married", "wedding"}),
     # (an animal is a "pet" in its owner's own words too: "Pets are the best. I still miss Max")
-    "dog": frozenset({"dog", "puppy", "pup", "pet", "pets"}) | FOREIGN_DOGS,
-    "cat": frozenset({"cat", "kitten", "kitty", "pet", "pets"}) | FOREIGN_CATS,
+    "dog": frozenset({"pet", "pets"}) | DOG_WORDS | FOREIGN_DOGS,  # a breed too: "meet mabel. lurcher"
+    "cat": frozenset({"pet", "pets"}) | CAT_WORDS | FOREIGN_CATS,
     # not everyone has one: "the name of Ingrid's sister" of someone who only ever names a brother
     "sister": frozenset({"sister", "sisters", "sis", "siblings", "twin"}),
     "brother": frozenset({"brother", "brothers", "bro", "siblings", "twin"}),
@@ -54,6 +57,7 @@ _PRESUPPOSING = frozenset({"pet_name", "animal", "person"})
 _RELATIVE_BEFORE = re.compile(r"[A-Za-z]['\u2019]s\s+(?:\w+\s+)??([a-z]+)\b")  # "Imogen's (older) sister"
 _OWNED = re.compile(  # "her cat", "Jess's new puppy": a relative or pet the question gives someone
     rf"\b(?:his|her|their|[A-Z][\w-]*['\u2019]s)\s+(?:new\s+|late\s+|old\s+)?({'|'.join(KIN)})(?![\w-])")
+_NAMED_AFTER = re.compile(r"\s+[A-Z][a-z]+\b(?!['\u2019])")
 # "the dog that belongs to Jamie's (former) flatmate", "…to Euan's sister's fiancé": the subject's
 # relative the owner is, or is reached through
 _BELONGING = re.compile(r"\b(?:belong(?:s|ing|ed)?\s+to|owned\s+by)\s+[\w-]+['\u2019]s\s+(?:[a-z]+\s+)??"
@@ -85,8 +89,8 @@ def same_word(a: str, b: str) -> bool:
 
 def presupposed_nouns(question: str, head: str) -> set[str]:
     """The words that would state the relative or animal ``head`` that the question takes as given."""
-    if head in KIN:  # and their plurals: "I'm fostering cats now" says a cat
-        return set(KIN[head]) | {w + "s" for w in KIN[head] if not w.endswith("s")}
+    if head in KIN:
+        return set(KIN[head])
     return {head, head + "s"} if head else set()
 
 
@@ -95,6 +99,8 @@ def presupposed(q: Question) -> set[str]:
     ("where does Lena's *son* live", "the name of Tobias's *dog*"); empty when it presupposes none."""
     asked = q.asked
     owned = _OWNED.search(q.text)  # "what did Jess name *her cat*": whatever is asked, the cat is given
+    if owned is not None and _NAMED_AFTER.match(q.text, owned.end()):
+        return set()  # "when did Becca's son Ollie start school": Ollie, named, is the son
     if owned is not None and not (asked.head in KIN or asked.head in ANIMALS):
         other = _RELATIVE_BEFORE.search(q.text, 0, owned.start())
         if other is not None and owned.group(0).split()[0].lower() in ("his", "her", "their"):
@@ -112,8 +118,7 @@ def presupposed(q: Question) -> set[str]:
                       q.text, re.I)
     if chain is not None:  # "Hannah's sister's baby": the baby is the sister's; Hannah's sister is given
         return presupposed_nouns(q.text, chain.group(1).lower()) if chain.group(1).lower() in KIN else set()
-    nouns = presupposed_nouns(q.text, asked.head)
-    return nouns | DOG_WORDS if asked.head == "dog" else nouns
+    return presupposed_nouns(q.text, asked.head)
 
 
 def titles(name: str, subject: Subject | None, question: str) -> bool:

@@ -331,15 +331,17 @@ def name_fragment(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
     [[], ['Mabel'], []]
     """
     words = [t for t in sent if not (t.is_punct or t.is_space)]
+    if len(words) == 2 and words[0].lower_ == "meet":  # "meet mabel.": the name presented
+        words = words[1:]
     if len(words) != 1 or not words[0].is_alpha or sent.start == 0 or words[0].pos_ not in ("PROPN", "NOUN") \
             and not (words[0].pos_ == "ADJ" and words[0].text[:1].isupper() and only_a_noun(words[0].text)):
         return []  # (a capitalised noun the tagger took for an adjective: "greyhound! Bramble.")
     before = sent.doc[sent.start - 1].sent
     after = sent.doc[sent.end].sent if sent.end < len(sent.doc) else None
-    # or said right before a sentence that says what it is: "Mabel. She's a tabby"
-    said_after = after is not None and any(t.dep_ == "attr" and t.head.lemma_ == "be" and says((t,), heads)
-                                           and t.head.i > after.start and after[0].lower_ in _IT_IS
-                                           for t in after)
+    # or said right before a sentence that says what it is: "Mabel. She's a tabby", "meet mabel. lurcher, 3"
+    said_after = after is not None and (says(after[:1], heads) or any(
+        t.dep_ == "attr" and t.head.lemma_ == "be" and says((t,), heads) and t.head.i > after.start
+        and after[0].lower_ in _IT_IS for t in after))
     if not (says(before, heads) or said_after):
         return []
     return [Span(words[0].text, "name", 0.7, words[0].i, words[0].i + 1)]

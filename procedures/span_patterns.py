@@ -103,7 +103,8 @@ ROMANCE = re.compile(r"\b(?:romance|romantic|we met|first date|a date|dating|cru
 def introduced(doc: Any, start: int) -> bool:
     """The name at ``start`` is introduced by "name is" / "name's" ("her name is lena", "her name's maya"),
     as someone new ("Someone new: Inês."), by a noun "called" or "named" it ("someone called rafi",
-    "this physio called Tom"; not "I called Tom") or, in a Spanish turn, by "se llama".
+    "this physio called Tom"; not "I called Tom"), presented ("Meet Biscuit!") or, in a Spanish turn, by
+    "se llama".
 
     >>> from tkg.nlp import parse
     >>> introduced(parse("matched w someone called rafi"), 4), introduced(parse("I called Tom"), 2)
@@ -116,8 +117,9 @@ def introduced(doc: Any, start: int) -> bool:
     naming = doc[start - 1]
     called = naming.lower_ in ("called", "named") and naming.dep_ == "acl" and naming.head.i < naming.i \
         and naming.head.pos_ in ("NOUN", "PRON")
+    presented = before.lower() == "meet" and doc[start - 1].is_sent_start  # "meet mabel."
     return before.lower() in ("is", "'s", "\u2019s") and word == "name" or before in _DASHES and someone \
-        or called or (word, before.lower()) == ("se", "llama") or _after_someone(doc[start])
+        or called or presented or (word, before.lower()) == ("se", "llama") or _after_someone(doc[start])
 
 
 def _after_someone(name: Any) -> bool:

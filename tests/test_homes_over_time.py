@@ -3,8 +3,11 @@ maren_tobias.json): a list of homes names the old ones too, not only the graph's
 come ("I'll be in Madrid for my cousin's wedding") and a purchase called off ("the Sintra cottage is off")
 are no homes; a home may be known by its name ("Rowan Cottage") or placed by a fragment after the
 sentence that tells of it ("we bought a house! In Oak Park."). Words that are not values of the kind:
-a day's name ("Boxing Day") is no sport or department, a colour ("the navy scrubs") no employer; a pet
-named alone before the sentence that says what it is ("Pudding. She's a tabby") is named. On each store.
+a day's name ("Boxing Day") is no sport or department, a colour ("the navy scrubs") no employer. Pets
+and partners as people present them: a name alone before the sentence that says what it is ("Pudding.
+She's a tabby", "Meet Pepper. Whippet, four years old") is the pet's, a breed says there is one, and a
+partner may be "mi novio". A relative named right after the relation word ("Becca's son Ollie") is the
+person asked about, no second one to presuppose. On each store.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from pathlib import Path
 import pytest
 from reliability.common import ingested, span_texts
 
+from planners.question import parse as parse_question
+from procedures.presupposed import presupposed
 from procedures.residence import residence_scale
 from tkg.memory import Memory
 from tkg.nlp import parse
@@ -36,12 +41,28 @@ def test_a_list_of_homes_names_the_old_ones(mt: tuple[Memory, str]) -> None:
 
 @pytest.mark.parametrize(("question", "answer"), [
     ("Where does Maren live now?", "Lisbon"),
-    ("What is the name of Maren's cat?", "Pudding"),  # "I'm fostering cats now!" says she has one
+    ("What is the name of Maren's cat?", "Pudding"),  # "She's a tabby" says she has one
+    ("What is the name of Tobias's dog?", "Pepper"),  # "Meet Pepper. Whippet, four years old"
 ])
 def test_a_value_of_the_kind_asked(mt: tuple[Memory, str], question: str, answer: str) -> None:
     m, group = mt
     got = m.ask(question, group=group)
     assert got.answer == answer, (got.answer, got.trace.get("reading"))
+
+
+def test_a_partner_in_another_language(mt: tuple[Memory, str]) -> None:
+    m, group = mt
+    got = m.ask("Who is Tobias's boyfriend now?", group=group)
+    assert "false premise" not in got.trace["reading"].get("reason", ""), got.trace["reading"]
+
+
+@pytest.mark.parametrize(("question", "given"), [
+    ("When did Becca's son Ollie start school?", set()),  # Ollie is the son
+    ("Who is Doug's daughter Karen's partner now?", {"daughter"}),  # Karen's, a possessive: not this rule
+])
+def test_what_a_question_presupposes(question: str, given: set[str]) -> None:
+    nouns = presupposed(parse_question(question))
+    assert given <= nouns and (nouns or not given), nouns
 
 
 @pytest.mark.parametrize("question", [
@@ -62,6 +83,7 @@ def test_a_day_is_no_value(mt: tuple[Memory, str], question: str) -> None:
     ("Dad moved into Larch Court last week.", "place", "home", ["Larch Court"]),
     ("A new one already. Pudding. She's a tabby.", "pet_name", "cat", ["Pudding"]),
     ("A new one already. Pudding. She's my sister.", "pet_name", "cat", []),
+    ("ok so. meet pepper. whippet, four years old.", "pet_name", "dog", ["pepper"]),
 ])
 def test_spans_of_the_kind(text: str, kind: str, head: str, wanted: list[str]) -> None:
     assert span_texts(text, kind, head) == wanted
