@@ -36,6 +36,7 @@ _HEADS: dict[str, tuple[str, ...]] = {
         "owner", "drummer", "singer", "guitarist", "student", "tenant", "photographer", "aide", "carer",
         "caregiver", "nurse", "therapist", "tutor", "trainer", "vet", "dentist", "surgeon", "lawyer", "nanny",
         "babysitter", "cleaner", "builder", "plumber", "contractor", "planner", "cto", "ceo",
+        "chef", "cook", "baker", "waiter", "waitress", "barista",
         "novia", "novio", "namorada", "namorado",  # a partner in a language chats switch into: "mi novia"
         # the rest of English kinship: "the name of Teodor's niece" asks for a person
         "niece", "nephew", "grandson", "granddaughter", "grandchild", "grandma", "grandpa", "gran", "nan",

@@ -106,6 +106,9 @@ def says(tokens: Any, words: frozenset[str] | set[str]) -> bool:
     return any(t.lower_ in words or t.lemma_.lower() in words for t in tokens)
 
 
+_LANGUAGE_LEVEL = re.compile(r"[ABC][12]")  # the Common European Framework's levels
+
+
 def plausible(span: Span) -> bool:
     """Not a calendar word ("January", "Fridays") or a day's name, and not a shouted word ("INGRID!!!", "RIP")
     standing for a name; short acronyms of organisations ("MBA") stay."""
@@ -114,6 +117,8 @@ def plausible(span: Span) -> bool:
         return False
     if len(words) > 1 and words[-1] in ("Day", "Eve") and span.kind != "person":
         return False  # "Boxing Day", "New Year's Eve": a day's name
+    if _LANGUAGE_LEVEL.fullmatch(span.text) and span.kind != "thing":
+        return False  # "my German is still A2", "now I started C1": a language level, no one's name
     if len(span.text.strip(" .")) < 2 and span.kind in ("person", "pet_name", "organisation", "place"):
         return False  # "K": an initial, no name
     shouted = len(words) == 1 and span.text.isupper() and len(span.text) > 2

@@ -119,8 +119,16 @@ def negated(sent: Any, token: Any | None = None) -> bool:
             break
         if t.dep_ == "pobj" and t.head.lower_ in _ANCHORING:
             break  # "I wasn't going to get a dog after Rex": a time the denial is measured from
+        if _line_between(t, t.head):
+            break  # "Subject: you'll never guess\n\nAna's leaving": a line of its own, no clause of it
         t, hops = t.head, hops + 1
     return False
+
+
+def _line_between(a: Any, b: Any) -> bool:
+    """A line break stands between the two tokens, which the parser joined across it."""
+    lo, hi = sorted((a.i, b.i))
+    return any(x.is_space and "\n" in x.text for x in a.doc[lo + 1 : hi])
 
 
 # the verbs whose denial says a state does not hold: "I have not moved to Oslo", "she isn't living in

@@ -7,7 +7,9 @@ a day's name ("Boxing Day") is no sport or department, a colour ("the navy scrub
 and partners as people present them: a name alone before the sentence that says what it is ("Pudding.
 She's a tabby", "Meet Pepper. Whippet, four years old") is the pet's, a breed says there is one, and a
 partner may be "mi novio". A relative named right after the relation word ("Becca's son Ollie") is the
-person asked about, no second one to presuppose. On each store.
+person asked about, no second one to presuppose. A line break ends a clause ("Subject: you'll never
+guess" denies nothing on the next line), a language level ("my German is still A2") is no one's name,
+and a chef is a person. On each store.
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ from pathlib import Path
 import pytest
 from reliability.common import ingested, span_texts
 
+from planners.head_words import kind_of_noun
 from planners.question import parse as parse_question
 from procedures.presupposed import presupposed
 from procedures.residence import residence_scale
+from procedures.stated import negated
 from tkg.memory import Memory
 from tkg.nlp import parse
 
@@ -84,6 +88,7 @@ def test_a_day_is_no_value(mt: tuple[Memory, str], question: str) -> None:
     ("A new one already. Pudding. She's a tabby.", "pet_name", "cat", ["Pudding"]),
     ("A new one already. Pudding. She's my sister.", "pet_name", "cat", []),
     ("ok so. meet pepper. whippet, four years old.", "pet_name", "dog", ["pepper"]),
+    ("My German is still A2, so I work at Kiosk Nord for now.", "organisation", "company", ["Kiosk Nord"]),
 ])
 def test_spans_of_the_kind(text: str, kind: str, head: str, wanted: list[str]) -> None:
     assert span_texts(text, kind, head) == wanted
@@ -102,3 +107,17 @@ def test_where_someone_is_said_to_be(text: str, place: str, home: bool) -> None:
     at = next(t.i for t in doc if t.text == place)
     start = at - 1 if place == "Park" else at
     assert (residence_scale(doc, start, at + 1) >= 0.9) is home
+
+
+@pytest.mark.parametrize(("text", "value", "denied"), [
+    ("Subject: you'll never guess\n\nAna's leaving.", "Ana", False),
+    ("I never met Ana at the party.", "Ana", True),
+])
+def test_a_line_break_ends_a_denial(text: str, value: str, denied: bool) -> None:
+    doc = parse(text)
+    token = next(t for t in doc if t.text == value)
+    assert negated(token.sent, token) is denied
+
+
+def test_a_chef_is_a_person() -> None:
+    assert kind_of_noun("chefs") == kind_of_noun("baker") == "person"
