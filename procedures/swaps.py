@@ -84,6 +84,8 @@ def replaced(token: Any) -> bool:
     >>> doc = parse("handed my greggs apron back last week, i'm odeon staff now")
     >>> replaced(doc[2]), replaced(doc[10])
     (True, False)
+    >>> replaced(parse("Handed my fleece back at Hillside last week.")[5])
+    True
     """
     head = modified(token, "nmod")
     gov = head.head
@@ -93,13 +95,20 @@ def replaced(token: Any) -> bool:
         return True
     if head.dep_ == "pobj" and gov.lower_ == "of" and gov.head.lemma_.lower() in _LOSS:
         return True
+    verb = gov.head.head if gov.head.lower_ in ("back", "in") else gov.head  # ("back at Hillside")
+    if head.dep_ == "pobj" and gov.lower_ == "at" and _given_back(verb):
+        return True  # "handed my fleece back at Hillside": the place whose things went back
     if head.dep_ != "dobj":
         return False
-    if gov.lemma_.lower() in _GIVEN_BACK and any(c.dep_ in ("prt", "advmod") and c.lower_ in ("back", "in")
-                                                   for c in gov.children):
+    if _given_back(gov):
         return True
     return gov.lemma_.lower() in _LEFT_VERBS or gov.lemma_.lower() in _FOR_VERBS and \
         _prep(gov, ("for", "with"), head.i) is not None
+
+
+def _given_back(verb: Any) -> bool:
+    return verb.lemma_.lower() in _GIVEN_BACK and any(
+        c.dep_ in ("prt", "advmod") and c.lower_ in ("back", "in") for c in verb.children)
 
 
 def replacing(token: Any) -> bool:
