@@ -135,7 +135,7 @@ CATEGORY_MEMBERS: dict[str, frozenset[str]] = {
         padel pickleball ping-pong darts archery fencing kayaking canoeing paddleboarding lacrosse softball
         wrestling weightlifting powerlifting crossfit jiu-jitsu taekwondo kickboxing skating skateboarding
         curling bowling bowls hurling frisbee dodgeball orienteering gymnastics parkour diving
-        polo""".split()),
+        polo derby camogie futsal trampolining aikido zumba capoeira""".split()),
     "subject": frozenset("""maths math mathematics physics chemistry biology history geography english french
         spanish german italian latin music art drama economics philosophy psychology sociology literature
         science computing ict""".split()),
