@@ -42,6 +42,8 @@ def places(sent: Any) -> list[Span]:
     # "on Mill Lane", tagged a person
     out += [Span(s.text, "place", 0.8, s.start, s.end) for s in entity_spans(sent, ("PERSON",), "place", 0.8)
             if on_street(sent, s) and not taken & set(range(s.start, s.end))]
+    # a named home before a town's name inside it: "Brunswick Court", not "Brunswick"
+    out += _named_dwellings(sent, {i for s in out for i in range(s.start, s.end)})
     taken = {i for s in out for i in range(s.start, s.end)}
     toks = list(sent)
     for n in (3, 2, 1):  # gazetteer names, longest first: "hong kong", "porto"
@@ -65,7 +67,7 @@ def places(sent: Any) -> list[Span]:
             if (not initial and is_place_name(text, locative=prev in LOCATIVE or bare)) or back:
                 out.append(Span(text, "place", 0.8, window[0].i, window[-1].i + 1))
                 taken.update(t.i for t in window)
-    return out + _named_dwellings(sent, taken)
+    return out
 
 
 # a home or a care home known by its own name, whatever the tagger calls it: "Rowan Cottage"
@@ -79,6 +81,8 @@ def _named_dwellings(sent: Any, taken: set[int]) -> list[Span]:
     >>> from tkg.nlp import parse
     >>> [s.text for s in places(parse("Writing this from the kitchen floor at Rowan Cottage.")[:])]
     ['Rowan Cottage']
+    >>> [s.text for s in places(parse("Dad moved into Brunswick Court.")[:])]  # not the town Brunswick
+    ['Brunswick Court']
     """
     out = []
     for t in sent:
