@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tkg.words import is_common_word
+from tkg.words import is_common_word, is_place_name
 
 from .span_base import Span, any_words_abroad, clean, copular_s, foreign_sentence
 from .span_context import of_what
@@ -100,6 +100,8 @@ def _work_named(sent: Any) -> list[Span]:
     ['small consultancy, Keller Data']
     >>> _work_named(next(parse("I got a summer job").sents)), _work_named(next(parse("she's staff").sents))
     ([], [])
+    >>> _work_named(next(parse("They offered me the Leeds job.").sents))
+    []
     """
     out = []
     for t in sent:
@@ -111,7 +113,8 @@ def _work_named(sent: Any) -> list[Span]:
         if t.pos_ != "NOUN" or t.tag_ == "NNS":
             continue
         named = [c for c in t.children if c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN")
-                 and c.lower_ not in _NOT_WHOSE and c.lower_ not in ROLE_HEADS]
+                 and c.lower_ not in _NOT_WHOSE and c.lower_ not in ROLE_HEADS
+                 and not is_place_name(c.text)]  # "the Leeds job": where it is, not what
         taken = t.dep_ == "dobj" and verb.lemma_.lower() in _TAKING or (
             t.dep_ == "attr" and verb.lemma_ == "be")
         at = next((c for c in t.children if c.dep_ == "prep" and c.lower_ == "at"), None)
@@ -167,6 +170,12 @@ def _predicated(chunk: Any) -> bool:
 _SOMEONE_DET = frozenset("some this that another any".split())
 
 
+def _said_of_a_thing(noun: Any) -> bool:
+    """The noun is said of a thing ("a speech which is a disaster", "it's a starter"), no one's role."""
+    return any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in ("which", "that", "it", "this", "what")
+               for c in noun.head.children)
+
+
 def roles(sent: Any) -> list[Span]:
     out = (_roles_abroad(sent) if foreign_sentence(sent) else []) + _work_named(sent)
     for chunk in noun_chunks(sent):  # "i'm senior cartographer now": a predicated agent noun is a role too
@@ -174,7 +183,7 @@ def roles(sent: Any) -> list[Span]:
         said = copular_s(root)  # "Tomasz's an electrician": the sentence's root, said of Tomasz
         copula = said[1] if said else None
         if root.lower_ not in ROLE_HEADS and root.pos_ == "NOUN" and root.tag_ != "NNS" \
-                and ROLE_SUFFIX.search(root.lower_) and (
+                and ROLE_SUFFIX.search(root.lower_) and not _said_of_a_thing(root) and (
                 copula is not None or _predicated(chunk) and root.dep_ != "ROOT"):
             cleaned = clean([t for t in chunk if (copula or 0) <= t.i <= root.i])
             if cleaned:

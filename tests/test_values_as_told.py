@@ -9,7 +9,8 @@ She's a tabby", "Meet Pepper. Whippet, four years old") is the pet's, a breed sa
 partner may be "mi novio". A relative named right after the relation word ("Becca's son Ollie") is the
 person asked about, no second one to presuppose. A line break ends a clause ("Subject: you'll never
 guess" denies nothing on the next line), a language level ("my German is still A2") is no one's name,
-and a chef is a person. On each store.
+a chef is a person, and neither "the Leeds job" nor "a speech which is a disaster" names a role. On
+each store.
 """
 
 from __future__ import annotations
@@ -89,6 +90,9 @@ def test_a_day_is_no_value(mt: tuple[Memory, str], question: str) -> None:
     ("A new one already. Pudding. She's my sister.", "pet_name", "cat", []),
     ("ok so. meet pepper. whippet, four years old.", "pet_name", "dog", ["pepper"]),
     ("My German is still A2, so I work at Kiosk Nord for now.", "organisation", "company", ["Kiosk Nord"]),
+    ("They offered me the Leeds job.", "role", "job", []),  # where the job is, not what
+    ("He's giving a speech which is a disaster.", "role", "job", []),  # said of a thing, no one's role
+    ("She's a locksmith now.", "role", "job", ["locksmith"]),
 ])
 def test_spans_of_the_kind(text: str, kind: str, head: str, wanted: list[str]) -> None:
     assert span_texts(text, kind, head) == wanted
