@@ -20,6 +20,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from neo4j.exceptions import Neo4jError
 from reliability.common import memory, shared_embedder, store_url
 from reliability.threads import TURNS, WRITERS, run_and_check, same_turns_twice
 from store_builders import add_entity, create_entity
@@ -28,6 +29,7 @@ from tkg.cypher import load_query, split_statements
 from tkg.memory import Memory
 from tkg.models import stable_uuid
 from tkg.stores import GraphStore
+from tkg.stores.neo4j_store import Neo4jStore
 
 ROOT = Path(__file__).resolve().parent.parent
 ROUNDS = 2  # the Kuzu scenario twice in one child: a race that shows one run in two is then seldom missed
@@ -93,3 +95,21 @@ def test_an_open_adopting_a_node_an_ingest_is_anchoring_links_it_once(neo4j_stor
         assert [r["name"] for r in listed] == ["Biscuit", "Megan"]
     finally:
         neo4j_store.named("group.delete", {"group_id": group})
+
+
+@pytest.mark.neo4j
+def test_a_query_that_met_a_node_deleted_meanwhile_is_run_again(neo4j_store: GraphStore) -> None:
+    """A node another transaction deleted while a query read it ("Unable to load NODE": a group deleted
+    while another process opens the store and adopts loose nodes, as the test above may meet) fails that
+    query only: it is run again, as for a server that went away, and its rows come back."""
+    assert isinstance(neo4j_store, Neo4jStore)
+    tries: list[int] = []
+
+    def work() -> list[dict[str, object]]:
+        tries.append(1)
+        if len(tries) == 1:
+            raise Neo4jError._hydrate_neo4j(code="Neo.ClientError.Statement.EntityNotFound",
+                                            message="Unable to load NODE 4:test:241.")
+        return neo4j_store.run("RETURN 1 AS x")
+
+    assert neo4j_store._with_retry(work) == [{"x": 1}] and len(tries) == 2

@@ -27,6 +27,11 @@ from .warmup import sample, warm_up
 T = TypeVar("T")
 
 _RETRYABLE = (nx.ServiceUnavailable, nx.SessionExpired, nx.TransientError, OSError)
+
+
+class _Vanished(StoreError):
+    """A node the query reached was deleted by another transaction meanwhile ("Unable to load NODE"):
+    a group deleted while a store opens and adopts loose nodes. A query run alone is run again."""
 # the name of a schema statement that creates an index (names are \w+ only)
 _SCHEMA_INDEX = re.compile(r"CREATE\s+(?:FULLTEXT\s+|VECTOR\s+|RANGE\s+|TEXT\s+)?INDEX\s+(\w+)", re.I)
 
@@ -110,6 +115,8 @@ class Neo4jStore(NamedMixin):
             raise StoreUnavailable(f"cannot reach Neo4j at {self.uri}: {_reason(exc)}") from exc
         except nx.ClientError as exc:
             code = exc.code or ""
+            if "EntityNotFound" in code:  # a node another transaction deleted while this one read it
+                raise _Vanished(f"Neo4j: {exc.message or exc}") from exc
             if "AccessMode" in code or "ForbiddenOnReadOnly" in code:
                 raise ReadOnlyViolation(
                     "this query writes; run it with --write (or write=True) if you mean to change the graph"
@@ -126,7 +133,7 @@ class Neo4jStore(NamedMixin):
             try:
                 with self._errors():
                     return fn()
-            except StoreUnavailable:
+            except (StoreUnavailable, _Vanished):  # a query alone is run again; the deletion has settled
                 if attempt == self.retries:
                     raise
                 time.sleep(delay)
