@@ -391,10 +391,10 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         return entity_spans(sent, NER_KINDS["date"], "date", 0.9)
     if kind == "status":
         return _statuses(sent)
-    if kind == "pet_name":
-        return [Span(s.text, "pet_name", s.sure, s.start, s.end)
-                for s in _named_near(sent, pet_words(head) | {head})
-                if s.text.lower() not in ANIMALS and not is_place_name(s.text)]
+    if kind == "pet_name":  # no animal word, town, car ("his Volvo smells of cat") or kin ("warn nan's cat")
+        names = (s for s in _named_near(sent, pet_words(head) | {head}) if kind_of_noun(s.text) != "person")
+        return [Span(s.text, "pet_name", s.sure, s.start, s.end) for s in names
+                if s.text.lower() not in ANIMALS | MOTOR_NAMES and not is_place_name(s.text)]
     if kind == "animal":
         return [Span(t.text.lower(), "animal", 0.9, t.i, t.i + 1) for t in sent if t.lower_ in ANIMALS]
     return _things(sent, head)

@@ -9,8 +9,8 @@ She's a tabby", "Meet Pepper. Whippet, four years old") is the pet's, a breed sa
 partner may be "mi novio". A relative named right after the relation word ("Becca's son Ollie") is the
 person asked about, no second one to presuppose. A line break ends a clause ("Subject: you'll never
 guess" denies nothing on the next line), a language level ("my German is still A2") is no one's name,
-a chef is a person, and neither "the Leeds job" nor "a speech which is a disaster" names a role. On
-each store.
+a chef is a person, and neither "the Leeds job" nor "a speech which is a disaster" names a role; a
+kin word ("warn nan's cat") or a car ("his Volvo") is no pet's name. On each store.
 """
 
 from __future__ import annotations
@@ -93,6 +93,8 @@ def test_a_day_is_no_value(mt: tuple[Memory, str], question: str) -> None:
     ("They offered me the Leeds job.", "role", "job", []),  # where the job is, not what
     ("He's giving a speech which is a disaster.", "role", "job", []),  # said of a thing, no one's role
     ("She's a locksmith now.", "role", "job", ["locksmith"]),
+    ("bringing mabel, warn nan's cat.", "pet_name", "cat", ["mabel"]),  # "nan" is someone
+    ("Gerald's lending me his Volvo, which smells of cat.", "pet_name", "cat", ["Gerald"]),  # a car, no cat
 ])
 def test_spans_of_the_kind(text: str, kind: str, head: str, wanted: list[str]) -> None:
     assert span_texts(text, kind, head) == wanted
