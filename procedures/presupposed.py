@@ -57,7 +57,7 @@ _PRESUPPOSING = frozenset({"pet_name", "animal", "person"})
 _RELATIVE_BEFORE = re.compile(r"[A-Za-z]['\u2019]s\s+(?:\w+\s+)??([a-z]+)\b")  # "Imogen's (older) sister"
 _OWNED = re.compile(  # "her cat", "Jess's new puppy": a relative or pet the question gives someone
     rf"\b(?:his|her|their|[A-Z][\w-]*['\u2019]s)\s+(?:new\s+|late\s+|old\s+)?({'|'.join(KIN)})(?![\w-])")
-_NAMED_AFTER = re.compile(r"\s+[A-Z][a-z]+\b(?!['\u2019])")
+_NAMED_AFTER = re.compile(r"\s+[A-Z][a-z]+\b(?!['\u2019])")  # a name right after, not a possessive
 # "the dog that belongs to Jamie's (former) flatmate", "…to Euan's sister's fiancé": the subject's
 # relative the owner is, or is reached through
 _BELONGING = re.compile(r"\b(?:belong(?:s|ing|ed)?\s+to|owned\s+by)\s+[\w-]+['\u2019]s\s+(?:[a-z]+\s+)??"

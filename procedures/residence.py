@@ -2,10 +2,12 @@
 
 A place answers "where does X live" when the clause holding it says so: the object of a living or
 moving verb ("moved to Leeds", "she's in Bergen now"), a home noun ("a flat in Clapham") or a
-greeting ("hi from Ghent"). A place hung on another noun ("a job in Lyon", "the best band in
+greeting ("hi from Ghent"), or a fragment after a sentence that tells of a home ("we bought a house!
+In Oak Park."). A place hung on another noun ("a job in Lyon", "the best band in
 Chile", "a hospital in Kochi"), the place a move started from ("moved there from York"), a place
-named with an event ("the wedding is in Porto"), a place being left ("for the last time") and a
-value taken back in the same turn ("she's in Oslo. wait no, she's in Bergen") weigh less.
+named with an event ("the wedding is in Porto"), a stay to come or for a purpose ("I'll be in Cork
+for the wedding"), a place being left ("for the last time") and a value taken back in the same turn
+("she's in Oslo. wait no, she's in Bergen") weigh less.
 `procedures.reader` multiplies a place candidate's support by `residence_scale` when the question's
 slot is `lives_in`.
 """

@@ -1,6 +1,7 @@
 """Place spans of one parsed sentence, for `procedures/spans.py`: what the tagger calls a place, a
 street after a preposition of place ("on Mill Lane", which the tagger may call a person), and the
-gazetteer's names, in capitals or texted small ("moved to porto", "leeds parking is a joke").
+gazetteer's names, in capitals or texted small ("moved to porto", "leeds parking is a joke"), and a
+home known by its own name ("Rowan Cottage", "Brunswick Court").
 
 Example::
 
