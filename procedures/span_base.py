@@ -368,9 +368,14 @@ def describing_word(span: Span, doc: Any) -> bool:
     True
     >>> describing_word(Span("navy", "organisation", 0.9, 3, 4), parse("I got the navy tunic on Friday"))
     True
+    >>> describing_word(Span("maxwell", "organisation", 0.9, 2, 3), parse("start at maxwell freight monday"))
+    False
     """
     t = doc[span.start]
-    described = bool(_DEMONYM.match(t.text)) or t.is_lower
+    # small letters tell only in a text written with capitals ("I", a sentence's first word): texted
+    # all small, "start at maxwell freight" is a name however English also uses the word
+    cased = any(x.text == "I" or x.is_sent_start and x.text[:1].isupper() for x in doc)
+    described = bool(_DEMONYM.match(t.text)) or t.is_lower and cased
     return span.end - span.start == 1 and described and is_common_word(t.text) \
         and t.dep_ in ("compound", "amod") and t.head.i > t.i and t.head.text.islower()
 
