@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import re
 
+# a partner in the languages English chats switch into ("she is officially mi novia now"); not German
+# "Freundin", a friend too
+FOREIGN_PARTNERS = ("novia", "novio", "namorada", "namorado", "fidanzata", "fidanzato", "copine", "copain")
 # head nouns → kind; a noun not listed asks for a thing of that name ("which bike", "what food")
 _HEADS: dict[str, tuple[str, ...]] = {
     "place": (
@@ -37,7 +40,7 @@ _HEADS: dict[str, tuple[str, ...]] = {
         "caregiver", "nurse", "therapist", "tutor", "trainer", "vet", "dentist", "surgeon", "lawyer", "nanny",
         "babysitter", "cleaner", "builder", "plumber", "contractor", "planner", "cto", "ceo",
         "chef", "cook", "baker", "waiter", "waitress", "barista",
-        "novia", "novio", "namorada", "namorado",  # a partner in a language chats switch into: "mi novia"
+        *FOREIGN_PARTNERS,
         # the rest of English kinship: "the name of Teodor's niece" asks for a person
         "niece", "nephew", "grandson", "granddaughter", "grandchild", "grandma", "grandpa", "gran", "nan",
         "nana", "auntie", "stepson", "stepdaughter", "stepmother", "stepfather", "stepbrother", "stepsister",

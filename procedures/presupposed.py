@@ -17,7 +17,7 @@ import re
 
 from rapidfuzz import fuzz
 
-from planners.head_words import ANIMALS, CAT_WORDS, DOG_WORDS, FOREIGN_CATS, FOREIGN_DOGS
+from planners.head_words import ANIMALS, CAT_WORDS, DOG_WORDS, FOREIGN_CATS, FOREIGN_DOGS, FOREIGN_PARTNERS
 from planners.question import Question
 from tkg.text import stems_of
 from tkg.words import is_common_word, is_place_name
@@ -27,17 +27,14 @@ from .about import Subject, word_pattern
 # a couple's own words say a partner too: "me n hana split up", "maya's moving in w me next month"
 _COUPLE = ("split up", "broke up", "moving in with", "moved in with", "moving in w", "moved in w",
            "on a date", "first date", "second date")
-# the partner words of languages English chats switch into ("she is officially mi novia now"); not
-# German "Freundin", a friend too
-_FOREIGN_COUPLE = ("novia", "novio", "namorada", "namorado", "fidanzata", "fidanzato", "copine", "copain")
 # relatives and animals a question may presuppose, with the words that state one
 KIN: dict[str, frozenset[str]] = {
     "child": frozenset({"child", "children", "kid", "kids", "baby", "son", "daughter", "newborn", "toddler"}),
     "baby": frozenset({"baby", "newborn", "pregnant", "child", "son", "daughter"}),
     "son": frozenset({"son", "boy", "kid", "kids", "child", "children"}),
     "daughter": frozenset({"daughter", "girl", "kid", "kids", "child", "children"}),
-    "girlfriend": frozenset({"girlfriend", "gf", "dating", "seeing", "partner", *_COUPLE, *_FOREIGN_COUPLE}),
-    "boyfriend": frozenset({"boyfriend", "bf", "dating", "seeing", "partner", *_COUPLE, *_FOREIGN_COUPLE}),
+    "girlfriend": frozenset({"girlfriend", "gf", "dating", "seeing", "partner", *_COUPLE, *FOREIGN_PARTNERS}),
+    "boyfriend": frozenset({"boyfriend", "bf", "dating", "seeing", "partner", *_COUPLE, *FOREIGN_PARTNERS}),
     "wife": frozenset({"wife", "married", "wedding"}),
     "husband": frozenset({"husband", "married", "wedding"}),
     # (an animal is a "pet" in its owner's own words too: "Pets are the best. I still miss Max")
