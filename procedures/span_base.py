@@ -372,12 +372,14 @@ def describing_word(span: Span, doc: Any) -> bool:
     False
     """
     t = doc[span.start]
+    if span.end - span.start != 1 or not is_common_word(t.text) or t.dep_ not in ("compound", "amod") \
+            or t.head.i <= t.i or not t.head.text.islower():
+        return False
     # small letters tell only in a text written with capitals ("I", a sentence's first word): texted
-    # all small, "start at maxwell freight" is a name however English also uses the word
-    cased = any(x.text == "I" or x.is_sent_start and x.text[:1].isupper() for x in doc)
-    described = bool(_DEMONYM.match(t.text)) or t.is_lower and cased
-    return span.end - span.start == 1 and described and is_common_word(t.text) \
-        and t.dep_ in ("compound", "amod") and t.head.i > t.i and t.head.text.islower()
+    # all small, "start at maxwell freight" is a name however English also uses the word (the whole
+    # text is looked at only for a small-letter word, after the cheaper tests)
+    return bool(_DEMONYM.match(t.text)) or t.is_lower and any(
+        x.text == "I" or x.is_sent_start and x.text[:1].isupper() for x in doc)
 
 
 def opening_name(sent: Any) -> list[Span]:

@@ -32,6 +32,8 @@ _RETRYABLE = (nx.ServiceUnavailable, nx.SessionExpired, nx.TransientError, OSErr
 class _Vanished(StoreError):
     """A node the query reached was deleted by another transaction meanwhile ("Unable to load NODE"):
     a group deleted while a store opens and adopts loose nodes. A query run alone is run again."""
+
+
 # the name of a schema statement that creates an index (names are \w+ only)
 _SCHEMA_INDEX = re.compile(r"CREATE\s+(?:FULLTEXT\s+|VECTOR\s+|RANGE\s+|TEXT\s+)?INDEX\s+(\w+)", re.I)
 
