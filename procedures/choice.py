@@ -64,6 +64,9 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     def last_said(k: str, until: datetime | None = None) -> datetime:
         return next((c.when for c in statements(k, until) if c.when), FAR_PAST)
 
+    def said_then(k: str) -> float:  # how well its latest saying says it
+        return max((c.score for c in statements(k) if c.when == last_said(k)), default=0.0)
+
     def dated(said: list[Candidate]) -> list[str]:  # the turns that date a choice by time, for the evidence
         return list(dict.fromkeys(c.evidence.source_ref for c in said if c.evidence.source_ref))
 
@@ -106,7 +109,9 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
                 if c.denied and c.when and c.owner >= DENIAL_OWNER:
                     denied[k] = max(denied.get(k, c.when), c.when)
         keep = [k for k in keep if k not in denied or last_said(k).date() > denied[k].date()] or keep
-        k = max(keep, key=lambda k: (last_said(k), strong[k], k))
+        # two values last said in the same turn: the one that turn says better ("the Hilux was too much
+        # truck, so I traded it in for a Jimny"), not the one said more often before it
+        k = max(keep, key=lambda k: (last_said(k), said_then(k), strong[k], k))
         return [top(k)], {**trace, "chosen_by": "the latest well-supported value",
                           "dated_by": dated(statements(k))}
     k = max(keep, key=lambda k: (strong[k], last_said(k), k))

@@ -37,7 +37,7 @@ HEAD_CUES: dict[str, set[str]] = {"transport": {stem(w) for w in "commute ride c
 _LIGHT = frozenset("go move start be get".split())
 # a partner asked for ("who is he seeing"): the words a turn that tells of a new romance says without
 # naming the relation ("matched w someone called rafi", "we kissed!!")
-_PARTNER = content_terms("partner girlfriend boyfriend dating seeing date")
+_PARTNER = content_terms("partner girlfriend boyfriend bf gf dating seeing date")
 _COURTING = content_terms("matched crush kissed romance romantic")
 
 

@@ -44,15 +44,7 @@ from .span_words import (
 )
 from .span_workplaces import EMPLOYERS, INSTITUTIONS, asks_about_work, workplaces
 from .spans import spans_of
-from .stated import (
-    called_off,
-    confirmed,
-    denies,
-    hypothetical,
-    negated,
-    past_state,
-    said_time,
-)
+from .stated import called_off, confirmed, denies, hypothetical, negated, past_state, said_time
 from .swaps import given_up, replaced, replacing
 
 if TYPE_CHECKING:
@@ -113,14 +105,18 @@ def norm(value: str) -> str:
 _PASTIME_BODIES = frozenset("club choir league crew orchestra squad ensemble".split())
 # the words an institution's name ends in, which no person's or pet's does
 _BODIES = INSTITUTIONS | frozenset("trust rescue shelter sanctuary kennels society foundation".split())
-_PARTNER_CUES = content_terms("partner girlfriend boyfriend dating seeing engaged fiance fiancé husband wife")
+_PARTNER_CUES = content_terms("partner girlfriend boyfriend bf gf dating seeing engaged fiance fiancé "
+                              "husband wife")
 
 
-def _tag(rest: list[Any]) -> bool:
-    """The next sentence is a verbless tag that says whose someone is: "my baby bro!!", "our Nan x"."""
-    words = [t for t in rest[0] if t.is_alpha] if rest else []
-    return 0 < len(words) <= 4 and words[0].lower_ in ("my", "our") and not any(
-        t.pos_ in ("VERB", "AUX") for t in rest[0])
+def _tag(rest: list[Any]) -> str:
+    """Whose the next sentence says someone is: a tag ("my baby bro!!", "our Nan x"), or the last one
+    named's, by "he"/"she" ("Thanks to Tomasz. He is my boyfriend now"); "" if neither."""
+    words = [t for t in rest[0] if not t.is_punct] if rest else []
+    if 0 < len(words) <= 4 and words[0].lower_ in ("my", "our"):
+        return "" if any(t.pos_ in ("VERB", "AUX") for t in words) else "tag"
+    pronoun = len(words) >= 4 and words[0].lower_ in ("he", "she") and words[1].lemma_ == "be"
+    return "pronoun" if pronoun and words[2].lower_ in ("my", "our") else ""
 
 
 def may_hold(asked: Asked, text: str, verb: str | None) -> bool:
@@ -222,7 +218,7 @@ def candidates(
                 t.pos_ in ("VERB", "AUX") for t in sent) else []
             near_cues = at + [i - 4 for i in last_cues[-1:]] + [i + 4 for i in told_after]
             # "Liam did his first flight yday. my baby bro!!": the tag after says who its subject is
-            tagged = asked.kind == "person" and bool(cue_at[k + 1]) and _tag(sents[k + 1 :])
+            tagged = _tag(sents[k + 1 :]) if asked.kind == "person" and cue_at[k + 1] else ""
             told = f"{sent.text} {sents[k + 1].text}" if told_after else sent.text  # what says the value
             if sent.start == 0 and asked_first:  # the answer to the turn before: its cue words count, as
                 near_cues += [sent.start - 1, sent.end]  # if said at either end of the sentence
@@ -286,7 +282,8 @@ def candidates(
                                                               listing=asked.many)):
                     continue
                 vouched = sp.start in had_from or (romance or animal and own) and introduced(doc, sp.start) \
-                    or tagged and doc[sp.end - 1].dep_ in ("nsubj", "nsubjpass")  # the sentence says whose
+                    or tagged == "tag" and doc[sp.end - 1].dep_ in ("nsubj", "nsubjpass") \
+                    or tagged == "pronoun" and sp.start == spans[-1].start  # the sentence after says whose
                 swapped = asked.kind in _STATE_KINDS and replacing(doc[sp.end - 1])  # "…in for a Leaf"
                 gap = 0 if sp.cued or vouched or swapped else min(
                     (max(sp.start - i, i - sp.end + 1, 0) for i in near_cues), default=None)

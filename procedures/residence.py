@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tkg.words import is_place_name
+from tkg.words import is_country, is_place_name
 
 from .span_words import GREETING
 
@@ -181,13 +181,14 @@ def named_home(doc: Any, end: int, place_starts: list[int]) -> bool:
 
 _TOWN_HEADS = frozenset({"city", "town", "country", "village", "state"})
 _AREA_HEADS = frozenset({"neighbourhood", "neighborhood", "suburb", "area", "district"})
+_CITY_HEADS = frozenset({"city", "town", "village"})
 
 
 def place_scale(head: str, value: str) -> float:
     """"Which city": a gazetteer city over a neighbourhood; "which suburb": the other way round."""
     town = is_place_name(value, locative=True)
     if head in _TOWN_HEADS:
-        return 1.0 if town else 0.6
+        return 1.0 if town and not (head in _CITY_HEADS and is_country(value)) else 0.6  # "Ireland": no city
     if head in _AREA_HEADS:
         return 0.6 if town else 1.0
     return 1.0

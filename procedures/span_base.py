@@ -378,8 +378,19 @@ def describing_word(span: Span, doc: Any) -> bool:
     # small letters tell only in a text written with capitals ("I", a sentence's first word): texted
     # all small, "start at maxwell freight" is a name however English also uses the word (the whole
     # text is looked at only for a small-letter word, after the cheaper tests)
-    return bool(_DEMONYM.match(t.text)) or t.is_lower and any(
-        x.text == "I" or x.is_sent_start and x.text[:1].isupper() for x in doc)
+    return bool(_DEMONYM.match(t.text)) or small_word(t)
+
+
+def small_word(t: Any) -> bool:
+    """An English word in small letters in a text written with capitals ("a kitten, grey, very small"):
+    a word, not a name (texted all small, "maxwell" may be one).
+
+    >>> from tkg.nlp import parse
+    >>> small_word(parse("I got a kitten, grey, very small")[5]), small_word(parse("got a kitten, grey")[4])
+    (True, False)
+    """
+    return t.is_lower and is_common_word(t.text) and any(
+        x.text == "I" or x.is_sent_start and x.text[:1].isupper() for x in t.doc)
 
 
 def opening_name(sent: Any) -> list[Span]:

@@ -2,16 +2,16 @@
 a place a dwelling sentence puts someone in ("we're finally unpacked in Little Bramford"), and a name
 given by "called" or "named" ("matched with someone called rafi"); a name in apposition to a person
 noun ("a girl, Iris"); what a head of something heads ("head of platform"); and a band or a team
-named beside what is done with one ("The Marigold Engine on repeat", "Atleti won"); a pet's name said
-alone after the pet ("we got a dog. pepper."), and whether a name given is a person's. `procedures/spans.py`
-adds these to the kind's own spans, less sure than a tagged name.
+named beside what is done with one ("The Marigold Engine on repeat", "Atleti won"); a title said of
+its category noun ("the module Language and Migration"). `procedures/spans.py` adds these to the kind's
+own spans, less sure than a tagged name (pets' names: `procedures/span_pets.py`).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from planners.head_words import kind_of_noun
 from tkg.words import is_common_word, is_place_name, only_a_noun
 
 from .span_base import (
@@ -21,10 +21,9 @@ from .span_base import (
     clean,
     plausible,
     proper_runs,
-    says,
     unknown_word_before,
 )
-from .span_words import NAMED_CONTEXT, PEOPLE, PET_WORDS
+from .span_words import NAMED_CONTEXT, PEOPLE
 
 _CHILDREN = frozenset("boy son daughter baby child kid".split())
 
@@ -292,57 +291,27 @@ def _apposed_other(tokens: Any, head: str) -> bool:
 
 
 # "i have a date sat. her name is joss", "my engagement is fixed. His name is Dev"
-_UNNAMED_ONE = frozenset({"someone", "somebody", "date", "engagement", "engaged"})
-_IT_IS = frozenset({"she", "he", "it", "shes", "hes", "its"})  # "Mabel. She's a tabby": what she is
-_PET_PEOPLE = frozenset({"vet", "owner", "trainer", "breeder", "groomer", "walker", "sitter"})  # a pet's own
+def unknown_town(span: Span, t: Any) -> bool:
+    """A one-word name the tagger took for a town no gazetteer knows ("Thanks to Tomasz"): a person may
+    be meant, but not by a maker's name ("a Tunnock's teacake")."""
+    return span.end - span.start == 1 and t.ent_type_ == "GPE" and t.dep_ != "poss" \
+        and not is_place_name(t.text)
 
 
-def of_a_person(doc: Any, at: int, heads: frozenset[str] | set[str]) -> bool:
-    """The name given at ``at`` is a person's: the last one brought in before it in the turn is a
-    person ("met someone at the gym. his name is Theo"), not one of ``heads`` (a pet). With neither
-    ("her name is pip"), the pet was brought in by a turn before, and the name is its.
-
-    >>> from tkg.nlp import parse
-    >>> [of_a_person(parse(t), 7, {"cat"}) for t in ("met someone at the gym. his name is Theo",
-    ...                                             "we got a kitten !! her name is miso")]
-    [True, False]
-    """
-    for t in reversed(doc[:at]):
-        if says((t,), heads) or t.lower_ in PET_WORDS:
-            return False
-        lemma = t.lemma_.lower()
-        person = t.pos_ == "NOUN" and kind_of_noun(lemma) == "person" and lemma not in _PET_PEOPLE
-        if person or t.lower_ in _UNNAMED_ONE:
-            return True
-    return False
-
-
-def name_fragment(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
-    """A name said alone right after the sentence that brings in one of ``heads``: "we got a dog
-    btw. *pepper*. some kind of lurcher", "We got a cat. *Miso*." (one noun, however tagged, and
-    nothing else but punctuation; the sentence before in the same turn says the head noun).
+def joined_names(sent: Any, names: list[Span], head: str) -> list[Span]:
+    """Two names joined by "and" right after their category noun, said of one, are one ("the module
+    *Language and Migration*"), as a title is; "my dogs Rex and Bella" are two.
 
     >>> from tkg.nlp import parse
-    >>> doc = parse("we got a dog btw. pepper. so tired")
-    >>> [[s.text for s in name_fragment(x, {"dog"})] for x in doc.sents]
-    [[], ['pepper'], []]
-    >>> doc = parse("A new one. Mabel. She's a tabby.")
-    >>> [[s.text for s in name_fragment(x, {"tabby"})] for x in doc.sents]
-    [[], ['Mabel'], []]
+    >>> doc = parse("I convene the module Language and Migration now.")
+    >>> names = [Span(w, "name", 0.7, i, i + 1) for w, i in (("Language", 4), ("Migration", 6))]
+    >>> [s.text for s in joined_names(doc[:], names, "module")]
+    ['Language and Migration']
     """
-    words = [t for t in sent if not (t.is_punct or t.is_space)]
-    if len(words) == 2 and words[0].lower_ == "meet":  # "meet mabel.": the name presented
-        words = words[1:]
-    if len(words) != 1 or not words[0].is_alpha or sent.start == 0 or words[0].pos_ not in ("PROPN", "NOUN") \
-            and not (words[0].pos_ == "ADJ" and words[0].text[:1].isupper() and only_a_noun(words[0].text)):
-        return []  # (a capitalised noun the tagger took for an adjective: "greyhound! Bramble.")
-    before = sent.doc[sent.start - 1].sent
-    after = sent.doc[sent.end].sent if sent.end < len(sent.doc) else None
-    # or said right before a sentence that says what it is: "Mabel. She's a tabby", "meet mabel. lurcher, 3"
-    said_after = after is not None and (says(after[:1], heads) or any(
-        t.dep_ == "attr" and t.head.lemma_ == "be" and says((t,), heads) and t.head.i > after.start
-        and after[0].lower_ in _IT_IS for t in after))
-    if not (says(before, heads) or said_after):
-        return []
-    return [Span(words[0].text, "name", 0.7, words[0].i, words[0].i + 1)]
-
+    doc, out = sent.doc, list(names)
+    for a, b in zip(names, names[1:], strict=False):
+        if a.start > sent.start and doc[a.start - 1].lower_ == head and b.start == a.end + 1 \
+                and doc[a.end].lower_ in ("and", "&") and a in out and b in out:
+            out[out.index(a)] = replace(a, text=doc[a.start : b.end].text, end=b.end)
+            out.remove(b)
+    return out

@@ -163,6 +163,12 @@ def _model_part(t: Any) -> bool:
     return t.is_digit and t.head.i <= t.i or t.lower_ in _MODEL_WORDS
 
 
+def _participle(t: Any) -> bool:
+    """A gerund after the common noun it describes does nothing of the speaker's: "nine pumps running",
+    "left the tap running" (not "fell running", a sport a name starts)."""
+    return t.dep_ == "acl" and t.head.i < t.i and t.head.pos_ == "NOUN"
+
+
 def members_said(sent: Any, head: str) -> list[Span]:
     """Words of the head's category said without it ("me on *bass*", "learning *piano* now"), with
     the modifiers before them ("a *digital keyboard*") and a model after a make ("a *Honda Jazz*"); a
@@ -177,13 +183,16 @@ def members_said(sent: Any, head: str) -> list[Span]:
         member = t.lower_ in members or t.lower_ in named and t.text[:1].isupper() and t.i > sent.start
         if out and t.i < out[-1].end:  # "a Honda Jazz": the model is the make's span already
             continue
-        if member and (t.pos_ in ("NOUN", "PROPN") or t.pos_ == "ADJ" and head in _SAID_AS_ADJ
+        if member and (t.pos_ in ("NOUN", "PROPN") or t.pos_ == "ADJ" and (
+                head in _SAID_AS_ADJ or t.lower_ in SELF_TYPED.get(head, ()))  # "a 2017 octavia estate"
                                     or doing and t.tag_ == "VBG" and (t.dep_ in (
                 "xcomp", "dobj", "pobj", "conj") or not any(_object(c) for c in t.children)
-                and t.i + 1 < len(t.doc) and t.doc[t.i + 1].lower_ not in _NOT_DOING)) and not (
+                and t.i + 1 < len(t.doc) and t.doc[t.i + 1].lower_ not in _NOT_DOING
+                and not _participle(t))) and not (
                 t.head.lower_ in members and t.dep_ == "compound"):  # "bass guitar": one instrument
             mods = [c for c in t.lefts if c.dep_ in ("compound", "amod") and c.i == t.i - 1
-                    and c.lower_ not in FAVOURITE and not chat_words((c,))]  # not "Haha Hilux"
+                    and c.text[:1].isalnum() and c.lower_ not in FAVOURITE
+                    and not chat_words((c,))]  # not "Haha Hilux", "😂 astra"
             before = sent.doc[t.i - 1] if t.i > sent.start else None
             if not mods and before is not None and before.dep_ == "compound" and before.head.i == t.head.i \
                     and before.pos_ == "NOUN" and t.dep_ == "compound":

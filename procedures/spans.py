@@ -35,18 +35,20 @@ from .span_base import (
     pronominal,
     proper_runs,
     says,
+    small_word,
     titled,
 )
 from .span_context import (
     apposed_people,
     dwelling_places,
     given_names,
-    name_fragment,
+    joined_names,
     named_in_context,
-    of_a_person,
+    unknown_town,
 )
 from .span_numbers import numbers
 from .span_patterns import members_said
+from .span_pets import calls_an_animal, name_fragment, of_a_person, of_a_pet
 from .span_places import on_street, places
 from .span_roles import chunks_with, roles
 from .span_words import (
@@ -60,7 +62,6 @@ from .span_words import (
     NOT_PEOPLE,
     OPEN_MEMBERS,
     PEOPLE,
-    PET_WORDS,
     SPAN_MEMBERS,
     STATUS_PHRASES,
     STATUS_WORDS,
@@ -104,6 +105,10 @@ def _not_a_status(t: Any) -> bool:
     return poss is not None and poss.lower_ not in ("my", "our", "your", "ur")
 
 
+# the tagger's kinds of name a name said with its category noun may be given ("my dog Biscuit")
+_NAMED_AS = ("PERSON", "ORG", "GPE", "PRODUCT", "WORK_OF_ART", "NORP")
+
+
 def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
     """Names in a sentence that says one of ``heads``: "my dog Biscuit", "meet Churro, our kitten";
     without one, only a name given by "her name is …" or "named it …" (the thing was named before)."""
@@ -114,9 +119,10 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
         return [s for s in given if s.start > sent.start  # "her name is pip", "she named it pickle"
                 and (sent.doc[s.start - 1].lemma_ == "be" or sent.doc[s.start - 1].lower_ in _NAMED_PRONOUNS
                      or before and sent.doc[s.start - 1].lower_ in _NAMED_BY)
-                and not of_a_person(sent.doc, s.start, heads) and not _of_a_pet(sent.doc, s.start, heads)] \
+                and not of_a_person(sent.doc, s.start, heads) and not of_a_pet(sent.doc, s.start, heads)] \
             + name_fragment(sent, heads)
-    names = entity_spans(sent, ("PERSON", "ORG", "GPE", "PRODUCT", "WORK_OF_ART", "NORP"), "name", 0.7)
+    names = [s for s in entity_spans(sent, _NAMED_AS, "name", 0.7)  # not "a kitten, grey, very small"
+             if s.end - s.start > 1 or not small_word(sent.doc[s.start])]
     taken = {i for s in names for i in range(s.start, s.end)}
     for t in sent:  # "Biscuit (the old spaniel) is nine": the category in apposition names it, even first
         if t.i not in taken and t.text[:1].isupper() and t.is_alpha and any(
@@ -126,21 +132,9 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
     for s in proper_runs(sent):
         if not any(i in taken for i in range(s.start, s.end)):
             names.append(Span(s.text, "name", 0.6, s.start, s.end))
-    names = [s for s in names if not on_street(sent, s)]  # "a bakery on Mill Lane": where it is, not its name
+    # "a bakery on Mill Lane": where it is, not its name; "staffy brain": what it is, not its name
+    names = [s for s in names if not on_street(sent, s) and not calls_an_animal(s, sent.doc)]
     return names + _given_names(sent, names)
-
-
-def _of_a_pet(doc: Any, at: int, heads: frozenset[str] | set[str]) -> bool:
-    """The name given at ``at`` is a pet's, brought in before it in the turn, where another kind of
-    thing is asked: "found a stray pup and I called him Cawl" names no instrument."""
-    if heads & PET_WORDS:
-        return False
-    for t in reversed(doc[:at]):
-        if says((t,), heads):
-            return False
-        if t.lower_ in PET_WORDS:
-            return True
-    return False
 
 
 _NAMED_PRONOUNS = frozenset({"her", "him", "it", "them", "em", "'em"})
@@ -222,7 +216,12 @@ def _things(sent: Any, head: str) -> list[Span]:
             if cleaned:
                 out.append(Span(cleaned[0], "thing", 0.6, cleaned[1], cleaned[2]))
     if heads:
-        out += [Span(s.text, "thing", 0.7, s.start, s.end) for s in _named_near(sent, heads)]
+        # "the MA module Language and Migration": the name after the noun, not "MA module" or "MA"
+        named = joined_names(sent, _named_near(sent, heads), head)
+        named_at = {n.start - 1 for n in named if n.start > sent.start
+                    and sent.doc[n.start - 1].lower_ in heads}
+        out = [s for s in out if s.end - 1 not in named_at]
+        out += [Span(s.text, "thing", 0.7, s.start, s.end) for s in named if s.end not in named_at]
         out += _named_after(sent, heads)
         taken = {s.start for s in out}
         out += [s for s in named_in_context(sent, head, "thing") if s.start not in taken]
@@ -368,7 +367,8 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         extra = [Span(s.text, "person", 0.5, s.start, s.end) for s in proper_runs(sent)
                  if not any(i in taken for i in range(s.start, s.end)) and len(s.text.split()) <= 2
                  and not all(is_common_word(w) for w in s.text.split())
-                 and not any(t.ent_type_ in NOT_PEOPLE for t in sent.doc[s.start : s.end])]
+                 and not any(t.ent_type_ in NOT_PEOPLE and not unknown_town(s, t)
+                             for t in sent.doc[s.start : s.end])]
         taken |= {i for p in extra for i in range(p.start, p.end)}
         lower = [titled(sent, t) for t in sent
                  if t.i not in taken and t.is_lower and t.is_alpha and len(t.text) > 2 and not t.is_stop

@@ -35,6 +35,9 @@ CALLED_OFF = any_of("fell through|called off|cancel+ed|cancel(?:a|ó|ou|ad[oa]s?
                     "put off|pushed back|scrapped|"
                     "(?:is|'s|are|was|were) (?:now |officially |all )?off\\b(?! to)|not happening|"
                     "decided against|off the table|never happened|(?:have|had|'ll|will) to cancel|"
+                    # an offer refused: "told bristol no", "I said no." (not "the landlord said no pets")
+                    "turned (?:\\w+ )?down|declined|"
+                    "(?:said|say|says|told \\w+) no(?=\\s*(?:[.,;:!]|$|(?:to|btw)\\b))|"
                     "(?:can'?t|cannot|couldn'?t|won'?t) make it|(?:didn'?t|did not|won'?t|will not) happen")
 
 

@@ -19,7 +19,8 @@ _GIVEN_UP = re.compile(r"\b(?:i'?m|i\s+am|we'?re|we\s+are|im)\s+"
                        r"|\bexcept\s+(?:for\s+)?(?:the\s+|my\s+)?$", re.I)  # (a recap corrected)
 # what follows a value that is over: "the vegan era is over", "the Corsa is history"
 _OVER_AFTER = re.compile(r"^[\w-]*\s*(?:era|phase|days|chapter|thing)?\s*(?:is|are|'s|’s)\s+"
-                         r"(?:so\s+|officially\s+)?(?:over|done|finished|history)\b", re.I)
+                         r"(?:so\s+|officially\s+)?(?:over|done|finished|history|dead\s+to\s+(?:me|us))\b",
+                         re.I)
 
 
 def given_up(sent: Any, token: Any) -> bool:
@@ -55,6 +56,9 @@ _GIVEN_BACK = frozenset("hand give turn".split())  # "handed my greggs apron bac
 # gone: "someone stole my Samsung", "my phone got swiped", "they robbed my bike"; and the noun for it
 _LOST = frozenset("steal lose crash total scrap wreck nick swipe pinch snatch rob pickpocket".split())
 _LOSS = frozenset("loss theft".split())  # "the loss of the Samsung"
+# a doing or a thing stopped: "gave up running", "packed the choir in" (the particle the verb needs),
+# "stopped swimming" (none: a doing only, "stopped the car" gives up no car)
+_STOPPED = {"give": "up", "pack": "in", "jack": "in", "stop": ""}
 
 
 def _prep(verb: Any, words: tuple[str, ...], after: int) -> Any | None:
@@ -98,6 +102,11 @@ def replaced(token: Any) -> bool:
     verb = gov.head.head if gov.head.lower_ in ("back", "in") else gov.head  # ("back at Hillside")
     if head.dep_ == "pobj" and gov.lower_ == "at" and _given_back(verb):
         return True  # "handed my fleece back at Hillside": the place whose things went back
+    stopped = _STOPPED.get(gov.lemma_.lower())
+    if head.dep_ in ("dobj", "xcomp") and stopped is not None and (any(
+            c.dep_ == "prt" and c.lower_ == stopped for c in [*gov.children, *head.children]) if stopped
+            else head.tag_ == "VBG"):
+        return True  # "gave up running", "packed the choir in", "stopped swimming"
     if head.dep_ != "dobj":
         return False
     if _given_back(gov):

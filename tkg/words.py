@@ -162,6 +162,24 @@ def is_place_name(text: str, *, locative: bool = False) -> bool:
     return " " not in low and low not in _english_words()  # "urla", not "old town" or "best"
 
 
+def is_country(text: str) -> bool:
+    """Whether ``text`` names a country or a US state, which no "which city" asks for.
+
+    >>> is_country("Ireland"), is_country("Limerick")
+    (True, False)
+    """
+    return " ".join(text.split()).lower() in _regions()
+
+
+@lru_cache(maxsize=1)
+def _regions() -> frozenset[str]:
+    return kept_words(f"regions-{_geonames_version()}", _read_regions)
+
+
+def _read_regions() -> frozenset[str]:
+    return frozenset(_countries_and_states(_geonames()))
+
+
 def town_size(text: str) -> int:
     """The most people any GeoNames city of that name has (0 for none): which of two places said
     together is the town the other is part of ("a place in St Thomas … Exeter is wet").

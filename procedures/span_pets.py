@@ -1,0 +1,95 @@
+"""Whose a name is, when a name is given near a pet: a pet's name said alone after the pet ("we got a
+dog. pepper."), a name given after a person was brought in ("met someone at the gym. his name is Theo"),
+after a pet where another kind of thing is asked ("found a stray pup and I called him Cawl"), and a
+name that only says what animal it is ("staffy brain."). `procedures/spans.py` reads names with these.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from planners.head_words import kind_of_noun
+from tkg.words import only_a_noun
+
+from .span_base import Span, says
+from .span_words import PET_WORDS
+
+_UNNAMED_ONE = frozenset({"someone", "somebody", "date", "engagement", "engaged"})
+_IT_IS = frozenset({"she", "he", "it", "shes", "hes", "its"})  # "Mabel. She's a tabby": what she is
+_PET_PEOPLE = frozenset({"vet", "owner", "trainer", "breeder", "groomer", "walker", "sitter"})  # a pet's own
+
+
+def of_a_person(doc: Any, at: int, heads: frozenset[str] | set[str]) -> bool:
+    """The name given at ``at`` is a person's: the last one brought in before it in the turn is a
+    person ("met someone at the gym. his name is Theo"), not one of ``heads`` (a pet). With neither
+    ("her name is pip"), the pet was brought in by a turn before, and the name is its.
+
+    >>> from tkg.nlp import parse
+    >>> [of_a_person(parse(t), 7, {"cat"}) for t in ("met someone at the gym. his name is Theo",
+    ...                                             "we got a kitten !! her name is miso")]
+    [True, False]
+    """
+    for t in reversed(doc[:at]):
+        if says((t,), heads) or t.lower_ in PET_WORDS:
+            return False
+        lemma = t.lemma_.lower()
+        person = t.pos_ == "NOUN" and kind_of_noun(lemma) == "person" and lemma not in _PET_PEOPLE
+        if person or t.lower_ in _UNNAMED_ONE:
+            return True
+    return False
+
+
+def of_a_pet(doc: Any, at: int, heads: frozenset[str] | set[str]) -> bool:
+    """The name given at ``at`` is a pet's, brought in before it in the turn, where another kind of
+    thing is asked: "found a stray pup and I called him Cawl" names no instrument."""
+    if heads & PET_WORDS:
+        return False
+    for t in reversed(doc[:at]):
+        if says((t,), heads):
+            return False
+        if t.lower_ in PET_WORDS:
+            return True
+    return False
+
+
+def calls_an_animal(span: Span, doc: Any) -> bool:
+    """The name says what animal it is ("staffy brain." after "rocco ate the remote"): a word for one,
+    not a name given to one.
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("rocco ate the remote. staffy brain. Biscuit is fine.")
+    >>> [calls_an_animal(Span(text, "name", 0.7, a, b), doc) for text, a, b in (("staffy brain", 5, 7),
+    ...                                                                         ("Biscuit", 8, 9))]
+    [True, False]
+    """
+    return any(t.lower_ in PET_WORDS for t in doc[span.start : span.end])
+
+
+def name_fragment(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
+    """A name said alone right after the sentence that brings in one of ``heads``: "we got a dog
+    btw. *pepper*. some kind of lurcher", "We got a cat. *Miso*." (one noun, however tagged, and
+    nothing else but punctuation; the sentence before in the same turn says the head noun).
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("we got a dog btw. pepper. so tired")
+    >>> [[s.text for s in name_fragment(x, {"dog"})] for x in doc.sents]
+    [[], ['pepper'], []]
+    >>> doc = parse("A new one. Mabel. She's a tabby.")
+    >>> [[s.text for s in name_fragment(x, {"tabby"})] for x in doc.sents]
+    [[], ['Mabel'], []]
+    """
+    words = [t for t in sent if not (t.is_punct or t.is_space)]
+    if len(words) == 2 and words[0].lower_ == "meet":  # "meet mabel.": the name presented
+        words = words[1:]
+    if len(words) != 1 or not words[0].is_alpha or sent.start == 0 or words[0].pos_ not in ("PROPN", "NOUN") \
+            and not (words[0].pos_ == "ADJ" and words[0].text[:1].isupper() and only_a_noun(words[0].text)):
+        return []  # (a capitalised noun the tagger took for an adjective: "greyhound! Bramble.")
+    before = sent.doc[sent.start - 1].sent
+    after = sent.doc[sent.end].sent if sent.end < len(sent.doc) else None
+    # or said right before a sentence that says what it is: "Mabel. She's a tabby", "meet mabel. lurcher, 3"
+    said_after = after is not None and (says(after[:1], heads) or any(
+        t.dep_ == "attr" and t.head.lemma_ == "be" and says((t,), heads) and t.head.i > after.start
+        and after[0].lower_ in _IT_IS for t in after))
+    if not (says(before, heads) or said_after):
+        return []
+    return [Span(words[0].text, "name", 0.7, words[0].i, words[0].i + 1)]
