@@ -217,6 +217,7 @@ def requests_summary(question: str) -> bool:
 
 
 # words that open the clause after a named noun ("the physio *who* treated…", "the place *her* mum…")
+_NOUN_END = _PHRASE_END | {"of"}  # "the daughter of Ann's friend": the daughter
 _CLAUSE_START = frozenset("""who whom whose which that where when her his their my our your its i we he she
     they you""".split())
 
@@ -231,13 +232,13 @@ def _named_noun(phrase: str) -> str:
     ('physio', 'place')
     >>> _named_noun("the pet belonging to Tom's partner"), _named_noun("the dog in the house where Ann lives")
     ('pet', 'dog')
-    >>> _named_noun("the cat owned by Maya's sister")
-    'cat'
+    >>> _named_noun("the cat owned by Maya's sister"), _named_noun("the daughter of Ann's friend Kasia")
+    ('cat', 'daughter')
 
     """
     words = phrase.split()
     if len(words) > 2 and words[0].lower() in ("the", "a", "an"):  # "the rehab facility Dana's mom went to"
-        lead = list(itertools.takewhile(lambda w: w.islower() and w not in _CLAUSE_START | _PHRASE_END
+        lead = list(itertools.takewhile(lambda w: w.islower() and w not in _CLAUSE_START | _NOUN_END
                                         and not re.search(r"['\u2019]s?$", w), words[1:]))
         if len(lead) > 1 and lead[-1].endswith("ing") and len(words) > len(lead) + 1 \
                 and words[len(lead) + 1] in _PHRASE_END:  # "the pet belonging to Tom's partner": the pet

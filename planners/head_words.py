@@ -29,6 +29,7 @@ _HEADS: dict[str, tuple[str, ...]] = {
         "college", "club", "team", "choir", "orchestra", "agency", "studio", "startup", "shop", "restaurant",
         "bakery", "store", "bank", "gym", "church", "charity", "publisher", "magazine", "newspaper",
         "practice", "clinic", "lab", "laboratory", "brand", "label", "airline", "carrier", "consultancy",
+        "funder", "sponsor", "supplier",
     ),
     "person": (
         "person", "man", "woman", "friend", "partner", "boyfriend", "girlfriend", "husband", "wife",

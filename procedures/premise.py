@@ -12,6 +12,7 @@ question presupposes is `procedures.presupposed`'s; here, whether the turns stat
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
@@ -257,7 +258,8 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
                          or asked_about_theirs(sent, said, ev.speaker, subject)):
                 need_noun = True
                 seen_any = seen_any or ev
-    missing = [n for n, ok in need_names.items() if not ok]
+    parts = _one_name(question, need_names)  # "the Skoda Octavia" is stated by "the octavia"
+    missing = [n for n, ok in need_names.items() if not any(need_names[p] for p in parts[n])]
     if missing:
         return Premise(
             False, f"no sentence states {', '.join(missing)} (stated, not asked, planned or denied)"
@@ -276,6 +278,24 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
     if off is not None:
         return off
     return Premise(True, "every presupposition is stated", seen_any)
+
+
+def _one_name(question: str, names: Iterable[str]) -> dict[str, set[str]]:
+    """The parts of one name the question says side by side ("the Skoda Octavia", "Hollin Tarn") that
+    follow each part: a turn that says the last part states it ("the octavia"), not one that says only
+    a part before it ("a flat in Kreuzberg" for "the Kreuzberg Altbau").
+
+    >>> parts = _one_name("What car did Dean drive before the Skoda Octavia?", ["dean", "skoda", "octavia"])
+    >>> sorted(parts["skoda"]), sorted(parts["octavia"]), sorted(parts["dean"])
+    (['octavia', 'skoda'], ['octavia'], ['dean'])
+    """
+    low = " ".join(question.lower().split())
+    parts = {n: {n} for n in names}
+    for a in reversed(list(parts)):  # (a run read from its end: "A B C" gives A every part after it)
+        for b in parts:
+            if a != b and f"{a} {b}" in low:
+                parts[a] |= parts[b]
+    return parts
 
 
 def _told_nouns(question: str, event: AbstractSet[str], subject: Subject | None, turns: list[Evidence],

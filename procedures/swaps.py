@@ -103,7 +103,8 @@ def replaced(token: Any) -> bool:
     if head.dep_ == "pobj" and gov.lower_ == "at" and _given_back(verb):
         return True  # "handed my fleece back at Hillside": the place whose things went back
     stopped = _STOPPED.get(gov.lemma_.lower())
-    if head.dep_ in ("dobj", "xcomp") and stopped is not None and (any(
+    stops = head.dep_ in ("dobj", "xcomp") or head.tag_ == "VBG" and head.dep_ == "advcl"  # (a tagger's
+    if stops and stopped is not None and (any(  # "gave up running after the operation")
             c.dep_ == "prt" and c.lower_ == stopped for c in [*gov.children, *head.children]) if stopped
             else head.tag_ == "VBG"):
         return True  # "gave up running", "packed the choir in", "stopped swimming"
