@@ -159,11 +159,6 @@ def own_voice(s: Subject | None, said: list[tuple[str | None, float]]) -> str | 
     return s.name if mine else None
 
 
-# the tagger's names of things, places, times and events: a clause they are the subject of is nobody's
-_NOT_PEOPLE = frozenset("ORG GPE LOC FAC PRODUCT EVENT WORK_OF_ART LAW LANGUAGE DATE TIME".split())
-_PEOPLE_DO = frozenset("say tell ask reckon think want wish feel laugh cry reply text promise hope".split())
-
-
 def _refers_to(s: Subject, word: Any, *, said_by: bool, listener_ok: bool) -> bool | None:
     """Whether a pronoun or name refers to the subject (None: it says nothing either way)."""
     low = word.lower_
@@ -175,9 +170,8 @@ def _refers_to(s: Subject, word: Any, *, said_by: bool, listener_ok: bool) -> bo
         return None  # "ya still at the shop": texting's "yeah", not "you"
     if low in ("you", "u", "ya", "your", "ur", "yours"):
         return s.speaker and not said_by and listener_ok
-    if word.pos_ == "PROPN":  # another person's name; a thing's or an event's says nothing of whose
-        # ("Veganuary has turned into vegan"; but "Murat says…" is a person, whatever the tagger says)
-        return None if word.ent_type_ in _NOT_PEOPLE and word.head.lemma_.lower() not in _PEOPLE_DO else False
+    if word.pos_ == "PROPN":
+        return False
     return None
 
 

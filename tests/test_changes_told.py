@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 from reliability.common import ingested, span_texts
 
-from procedures.about import Subject, clause_about
 from procedures.residence import place_scale
 from procedures.span_base import Span
 from procedures.span_patterns import members_said
@@ -109,14 +108,3 @@ def test_a_country_is_no_city() -> None:
 ])
 def test_an_offer_refused(text: str, off: bool) -> None:
     assert bool(CALLED_OFF.search(text)) is off
-
-
-def test_a_thing_named_says_nothing_of_whose() -> None:
-    ilse = Subject("Ilse", frozenset({"ilse"}), speaker=True)
-    for text, whose in (
-            ("Dry January has turned into just vegan.", True),
-            ("Marek has turned into just... vegan.", False)):
-        doc = parse(text)
-        vegan = next(t for t in doc if t.text == "vegan")
-        about = clause_about(ilse, vegan, speaker="Ilse", speakers=("Ilse", "Darius"), fallback=0.5)
-        assert (about > 0) is whose, (text, about)
