@@ -1,7 +1,8 @@
-"""Whose a name is, when a name is given near a pet: a pet's name said alone after the pet ("we got a
-dog. pepper."), a name given after a person was brought in ("met someone at the gym. his name is Theo"),
-after a pet where another kind of thing is asked ("found a stray pup and I called him Cawl"), and a
-name that only says what animal it is ("staffy brain."). `procedures/spans.py` reads names with these.
+"""Names given to pets and things, and whose they are: a name a naming word gives ("named biscuit",
+"his name's toast"), a pet's name said alone after the pet ("we got a dog. pepper."), a name given after
+a person was brought in ("met someone at the gym. his name is Theo") or after a pet where another kind of
+thing is asked ("found a stray pup and I called him Cawl"), and a name that only says what animal it is
+("staffy brain."). `procedures/spans.py` reads names with these.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from planners.head_words import kind_of_noun
 from tkg.words import only_a_noun
 
 from .span_base import Span, says
-from .span_words import PET_WORDS
+from .span_words import NAMING, PET_WORDS
 
 _UNNAMED_ONE = frozenset({"someone", "somebody", "date", "engagement", "engaged"})
 _IT_IS = frozenset({"she", "he", "it", "shes", "hes", "its"})  # "Mabel. She's a tabby": what she is
@@ -93,3 +94,26 @@ def name_fragment(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
     if not (says(before, heads) or said_after):
         return []
     return [Span(words[0].text, "name", 0.7, words[0].i, words[0].i + 1)]
+
+
+NAMED_PRONOUNS = frozenset({"her", "him", "it", "them", "em", "'em"})  # the one a naming verb names
+
+
+def names_given(sent: Any, names: list[Span]) -> list[Span]:
+    """Words a naming verb gives as a name, lower-case too: "named biscuit", "her name is pip"."""
+    out = []
+    toks = list(sent)
+    for j, t in enumerate(toks[:-1]):  # "named biscuit", "called kopi": lower-case names after a naming verb
+        is_ = toks[j + 1].lemma_ == "be" or toks[j + 1].lower_ in ("'s", "\u2019s")  # "his name's toast"
+        k = j + 2 if t.lower_ == "name" and is_ and j + 2 < len(toks) else j + 1
+        if t.lower_ in ("named", "called") and toks[k].lower_ in NAMED_PRONOUNS and k + 1 < len(toks):
+            k += 1  # "we named her pickle", "called him rex": the name follows the one named
+        if (  # "her name is pip": a copula after "name" names what follows
+            t.lower_ in NAMING
+            and toks[k].is_alpha
+            and not toks[k].is_stop
+        ):
+            nxt = toks[k]
+            if not any(nxt.i == s.start for s in names):
+                out.append(Span(nxt.text, "name", 0.7, nxt.i, nxt.i + 1))
+    return out

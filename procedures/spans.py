@@ -48,7 +48,7 @@ from .span_context import (
 )
 from .span_numbers import numbers
 from .span_patterns import members_said
-from .span_pets import calls_an_animal, name_fragment, of_a_person, of_a_pet
+from .span_pets import NAMED_PRONOUNS, calls_an_animal, name_fragment, names_given, of_a_person, of_a_pet
 from .span_places import on_street, places
 from .span_roles import chunks_with, roles
 from .span_words import (
@@ -56,7 +56,6 @@ from .span_words import (
     AHEAD_OR_DONE,
     DET,
     FAVOURITE,
-    NAMING,
     NER_KINDS,
     NO_ORG,
     NOT_PEOPLE,
@@ -113,12 +112,13 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
     """Names in a sentence that says one of ``heads``: "my dog Biscuit", "meet Churro, our kitten";
     without one, only a name given by "her name is …" or "named it …" (the thing was named before)."""
     if not says(sent, heads):
-        given = _given_names(sent, [])
+        given = names_given(sent, [])
         # "…a litter of heading dogs. He's called Skip": named right after a sentence that says one
         before = sent.start > 0 and says(sent.doc[sent.start - 1].sent, heads)
         return [s for s in given if s.start > sent.start  # "her name is pip", "she named it pickle"
-                and (sent.doc[s.start - 1].lemma_ == "be" or sent.doc[s.start - 1].lower_ in _NAMED_PRONOUNS
-                     or before and sent.doc[s.start - 1].lower_ in _NAMED_BY)
+                and (sent.doc[s.start - 1].lemma_ == "be" or sent.doc[s.start - 1].lower_ in NAMED_PRONOUNS
+                     # ("a gecko!!! his name's toast": the tagger's possessive, after a sentence on the pet)
+                     or before and sent.doc[s.start - 1].lower_ in _NAMED_BY | {"'s", "\u2019s"})
                 and not of_a_person(sent.doc, s.start, heads) and not of_a_pet(sent.doc, s.start, heads)] \
             + name_fragment(sent, heads)
     names = [s for s in entity_spans(sent, _NAMED_AS, "name", 0.7)  # not "a kitten, grey, very small"
@@ -134,30 +134,10 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
             names.append(Span(s.text, "name", 0.6, s.start, s.end))
     # "a bakery on Mill Lane": where it is, not its name; "staffy brain": what it is, not its name
     names = [s for s in names if not on_street(sent, s) and not calls_an_animal(s, sent.doc)]
-    return names + _given_names(sent, names)
+    return names + names_given(sent, names)
 
 
-_NAMED_PRONOUNS = frozenset({"her", "him", "it", "them", "em", "'em"})
 _NAMED_BY = frozenset({"called", "named"})
-
-
-def _given_names(sent: Any, names: list[Span]) -> list[Span]:
-    """Words a naming verb gives as a name, lower-case too: "named biscuit", "her name is pip"."""
-    out = []
-    toks = list(sent)
-    for j, t in enumerate(toks[:-1]):  # "named biscuit", "called kopi": lower-case names after a naming verb
-        k = j + 2 if t.lower_ == "name" and toks[j + 1].lemma_ == "be" and j + 2 < len(toks) else j + 1
-        if t.lower_ in ("named", "called") and toks[k].lower_ in _NAMED_PRONOUNS and k + 1 < len(toks):
-            k += 1  # "we named her pickle", "called him rex": the name follows the one named
-        if (  # "her name is pip": a copula after "name" names what follows
-            t.lower_ in NAMING
-            and toks[k].is_alpha
-            and not toks[k].is_stop
-        ):
-            nxt = toks[k]
-            if not any(nxt.i == s.start for s in names):
-                out.append(Span(nxt.text, "name", 0.7, nxt.i, nxt.i + 1))
-    return out
 
 
 def _linked(chunk: Any) -> Any | None:

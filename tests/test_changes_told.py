@@ -4,9 +4,10 @@ too much car…, so I've traded it in for a little Fiat Panda") gives way to the
 turn; a partner is named the sentence before "He is my boyfriend now"; a city asked of a country ("Which
 city in Germany…") is no country; and a car asked before its make and model ("the Fiat Panda") is there
 when the turns say the model only. Sentence by sentence: a participle after a noun ("three pumps
-running") is no pastime, a breed said as a name ("Staffy brain.") no pet's, a small-letter colour in a
-cased text no name, a car model written small still a car, a title after its category noun ("the module
-Cities and Memory") one name, and an offer refused ("I told Halden no") called off. On each store.
+running") is no pastime, a breed said as a name ("Staffy brain.") no pet's, "her name's pebble" names
+one, a small-letter colour in a cased text is no name, a car model written small still a car, a title
+after its category noun ("the module Cities and Memory") one name, and an offer refused ("I told Halden
+no") called off. On each store.
 """
 
 from __future__ import annotations
@@ -81,6 +82,11 @@ def test_what_a_pet_is_is_not_its_name() -> None:
     doc = parse(text)
     staffy = next(t for t in doc if t.text == "Staffy")
     assert calls_an_animal(Span("Staffy brain", "name", 0.7, staffy.i, staffy.i + 2), doc)
+
+
+def test_a_name_given_by_name_s() -> None:
+    told = "mum got me a tortoise for my bday!! her name's pebble. she's tiny"
+    assert "pebble" in span_texts(told, "pet_name", "pet")
 
 
 def test_a_small_colour_is_no_pet_name() -> None:
