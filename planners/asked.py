@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tkg.text import STOPWORDS, tokenize
 
@@ -124,10 +124,11 @@ class Asked:
     count: bool = False  # "how many"
     yesno: bool = False  # "is she still …", "did the trip happen"
     recency: bool = False  # "now", "current", "still", "latest"
+    nth: int = 0  # "her second puppy": the second value told (0: any)
 
     def to_trace(self) -> dict[str, object]:
         return {"kind": self.kind, "head": self.head, "many": self.many, "count": self.count,
-                "yesno": self.yesno, "recency": self.recency}
+                "yesno": self.yesno, "recency": self.recency, **({"nth": self.nth} if self.nth else {})}
 
 
 def _head_after(words: list[str]) -> str:
@@ -145,7 +146,18 @@ _EMPLOYER_Q = re.compile(r"\b(?:work(?:s|ing|ed)?\s+for|employed\s+by)\b(?:\s+(?
 
 
 def asked_for(question: str) -> Asked:
-    """The answer kind, head noun and shape of ``question`` (see the module doc)."""
+    """The answer kind, head noun and shape of ``question`` (see the module doc), and which value told of
+    a head noun said with an ordinal ("her second puppy").
+
+    >>> asked_for("What is the name of Maria's second puppy?").nth
+    2
+    """
+    asked = _asked_for(question)
+    said = asked.head and re.search(rf"\b({'|'.join(_ORDINALS)})\s+{re.escape(asked.head)}\b", question, re.I)
+    return replace(asked, nth=_ORDINALS[said.group(1).lower()]) if said else asked
+
+
+def _asked_for(question: str) -> Asked:
     q = _POLITE.sub("", question.strip(), count=1)
     words = tokenize(q)
     first = words[0] if words else ""
@@ -208,6 +220,9 @@ def asked_for(question: str) -> Asked:
     if kind == "number" and head in _MONEY_HEADS:  # "what salary did they offer": a sum of money
         head = "amount"
     return Asked(kind, head, many=many and kind not in ("summary",), yesno=yesno, recency=recency)
+
+
+_ORDINALS = {"second": 2, "third": 3, "fourth": 4}  # "her second puppy" ("first" reads as the earliest)
 
 
 def requests_summary(question: str) -> bool:

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from reliability.common import ingested, span_texts
 
+from planners.asked import asked_for
 from procedures.residence import place_scale
 from procedures.span_base import Span
 from procedures.span_patterns import members_said
@@ -114,3 +115,8 @@ def test_a_country_is_no_city() -> None:
 ])
 def test_an_offer_refused(text: str, off: bool) -> None:
     assert bool(CALLED_OFF.search(text)) is off
+
+
+def test_an_ordinal_asks_for_the_value_told_so_many_times() -> None:
+    assert asked_for("What was the name of Lior's second kitten?").nth == 2
+    assert asked_for("Where did Lior live first?").nth == 0
