@@ -153,7 +153,8 @@ def asked_for(question: str) -> Asked:
     2
     """
     asked = _asked_for(question)
-    said = asked.head and re.search(rf"\b({'|'.join(_ORDINALS)})\s+{re.escape(asked.head)}\b", question, re.I)
+    ordinal = rf"\b({'|'.join(_ORDINALS)})\s+{re.escape(asked.head)}\b"
+    said = re.search(ordinal, question, re.I) if asked.head else None
     return replace(asked, nth=_ORDINALS[said.group(1).lower()]) if said else asked
 
 

@@ -69,8 +69,8 @@ def replaced(token: Any) -> bool:
     """``token`` names the value a change gave up: what comes after "from" when the verb also says "to"
     ("switched from keyboard to bass guitar"), the object given up for another ("traded the Corsa in
     for a Leaf"), one left ("left Ryanair for Jet2", "left Access Bank and joined Barclays"), handed
-    back ("handed my greggs apron back"), or lost ("someone stole my Samsung", "my bike got nicked",
-    "the loss of the Samsung").
+    back ("handed my greggs apron back"), lost ("someone stole my Samsung", "my bike got nicked", "the
+    loss of the Samsung"), or stopped ("gave up running").
 
     >>> from tkg.nlp import parse
     >>> doc = parse("I switched from keyboard to bass guitar.")
@@ -102,12 +102,14 @@ def replaced(token: Any) -> bool:
     verb = gov.head.head if gov.head.lower_ in ("back", "in") else gov.head  # ("back at Hillside")
     if head.dep_ == "pobj" and gov.lower_ == "at" and _given_back(verb):
         return True  # "handed my fleece back at Hillside": the place whose things went back
-    stopped = _STOPPED.get(gov.lemma_.lower())
-    stops = head.dep_ in ("dobj", "xcomp") or head.tag_ == "VBG" and head.dep_ == "advcl"  # (a tagger's
-    if stops and stopped is not None and (any(  # "gave up running after the operation")
-            c.dep_ == "prt" and c.lower_ == stopped for c in [*gov.children, *head.children]) if stopped
+    # "gave up running", "packed the choir in", "stopped swimming" (a gerund may hang as a clause: "gave
+    # up running after the operation")
+    particle = _STOPPED.get(gov.lemma_.lower())
+    stopped = head.dep_ in ("dobj", "xcomp") or head.tag_ == "VBG" and head.dep_ == "advcl"
+    if stopped and particle is not None and (any(
+            c.dep_ == "prt" and c.lower_ == particle for c in [*gov.children, *head.children]) if particle
             else head.tag_ == "VBG"):
-        return True  # "gave up running", "packed the choir in", "stopped swimming"
+        return True
     if head.dep_ != "dobj":
         return False
     if _given_back(gov):
