@@ -114,8 +114,8 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
         k = max(keep, key=lambda k: (last_said(k), said_then(k), strong[k], k))
         return [top(k)], {**trace, "chosen_by": "the latest well-supported value",
                           "dated_by": dated(statements(k))}
-    told = sorted(keep, key=lambda k: (min(c.when or FAR_PAST for c in groups[k]), k))
-    if 1 < asked.nth <= len(told):  # "her second puppy": the second value told, in the order first told
+    if 1 < asked.nth <= len(keep):  # "her second puppy": the second value told, in the order first told
+        told = sorted(keep, key=lambda k: (min(c.when or FAR_PAST for c in groups[k]), k))
         return [top(told[asked.nth - 1])], {**trace, "chosen_by": f"value {asked.nth} in the order told"}
     k = max(keep, key=lambda k: (strong[k], last_said(k), k))
     return [top(k)], {**trace, "chosen_by": "the best-supported value"}
