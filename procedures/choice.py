@@ -64,8 +64,9 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     def last_said(k: str, until: datetime | None = None) -> datetime:
         return next((c.when for c in statements(k, until) if c.when), FAR_PAST)
 
-    def said_then(k: str) -> float:  # how well its latest saying says it
-        return max((c.score for c in statements(k) if c.when == last_said(k)), default=0.0)
+    def said_then(k: str) -> float:  # how well its latest saying says it (statements come newest first)
+        said = statements(k)
+        return max((c.score for c in said if c.when == said[0].when), default=0.0)
 
     def dated(said: list[Candidate]) -> list[str]:  # the turns that date a choice by time, for the evidence
         return list(dict.fromkeys(c.evidence.source_ref for c in said if c.evidence.source_ref))

@@ -34,6 +34,16 @@ class Span:
 _COPULA_ADVERBS = frozenset("now still also actually officially basically".split())
 
 
+def says_is(t: Any) -> bool:
+    """``t`` says "is": the verb, or the "'s" a tagger reads as a possessive ("his name's toast").
+
+    >>> from tkg.nlp import parse
+    >>> [says_is(parse(text)[2]) for text in ("his name's toast", "his name is toast", "his name was")]
+    [True, True, True]
+    """
+    return t.lemma_ == "be" or t.lower_ in ("'s", "\u2019s")
+
+
 def copular_s(noun: Any) -> tuple[Any, int] | None:
     """Who a noun is said of, and where its phrase starts, when a tagger read "'s" as a possessive
     though it is "is": "Tomasz's an electrician", "my sister's a midwife", "Wren's now a postwoman"

@@ -21,6 +21,7 @@ from .span_base import (
     clean,
     plausible,
     proper_runs,
+    says_is,
     unknown_word_before,
 )
 from .span_words import NAMED_CONTEXT, PEOPLE
@@ -120,8 +121,7 @@ def given_names(sent: Any, taken: set[int]) -> list[Span]:
     out = []
     for t in sent:
         at = t.i + 1
-        is_ = at < sent.end and (sent.doc[at].lemma_ == "be" or sent.doc[at].lower_ in ("'s", "\u2019s"))
-        if t.lower_ == "name" and at + 1 < sent.end and is_ \
+        if t.lower_ == "name" and at + 1 < sent.end and says_is(sent.doc[at]) \
                 and not any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in t.children):
             at += 1  # "(his) name is Agata", said of someone: not the speaker's own name
         elif t.lower_ not in _NAMING or at >= sent.end:

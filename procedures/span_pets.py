@@ -12,7 +12,7 @@ from typing import Any
 from planners.head_words import kind_of_noun
 from tkg.words import only_a_noun
 
-from .span_base import Span, says
+from .span_base import Span, says, says_is
 from .span_words import NAMING, PET_WORDS
 
 _UNNAMED_ONE = frozenset({"someone", "somebody", "date", "engagement", "engaged"})
@@ -105,8 +105,7 @@ def names_given(sent: Any, names: list[Span]) -> list[Span]:
     out = []
     toks = list(sent)
     for j, t in enumerate(toks[:-1]):  # "named biscuit", "called kopi": lower-case names after a naming verb
-        is_ = toks[j + 1].lemma_ == "be" or toks[j + 1].lower_ in ("'s", "\u2019s")  # "his name's toast"
-        k = j + 2 if t.lower_ == "name" and is_ and j + 2 < len(toks) else j + 1
+        k = j + 2 if t.lower_ == "name" and says_is(toks[j + 1]) and j + 2 < len(toks) else j + 1
         if t.lower_ in ("named", "called") and toks[k].lower_ in NAMED_PRONOUNS and k + 1 < len(toks):
             k += 1  # "we named her pickle", "called him rex": the name follows the one named
         if (  # "her name is pip": a copula after "name" names what follows
