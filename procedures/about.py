@@ -247,6 +247,44 @@ def _done_to(s: Subject, token: Any, relation: frozenset[str], *, said_by: bool,
 # nouns whose possessor a sentence "my X is …" is about: "my life is books and The Marigold Engine",
 # "my new obsession is Paper Lanterns" (not "my sister is a nurse", which is about the sister)
 _SELF_NOUNS = frozenset("life obsession favourite favorite fave fav addiction passion weakness jam".split())
+_FIRST_PERSON = frozenset("i me my mine we us our im i'm".split())
+_THIRD_PERSON = frozenset("he she they".split())
+
+
+def another_doer(token: Any) -> bool:
+    """The token's clause is done by "he", "she", "they" or a named person ("she has a cat called
+    pancake"): someone's own, not the speaker's, however the value is introduced. A copula's subject
+    may be the animal itself ("She's a rescue greyhound called Juno"): no one else's.
+
+    >>> from tkg.nlp import parse
+    >>> another_doer(parse("she has a cat called pancake")[5])
+    True
+    >>> another_doer(parse("She's a greyhound called Juno")[5])
+    False
+    """
+    subj = clause_subject(token)
+    return subj is not None and (subj.lower_ in _THIRD_PERSON or subj.ent_type_ == "PERSON") \
+        and subj.head.lemma_.lower() != "be"
+
+
+def _goes_on_about_another(token: Any) -> bool:
+    """A sentence with no subject and no word of the speaker's own, right after one whose subject is
+    "he", "she", "they" or a name: it goes on about them ("Mum's ok. She's sore. Still in Margate").
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("Mum's ok. She won't admit it. Still in Margate, still doing those stairs")
+    >>> _goes_on_about_another(doc[-8]), _goes_on_about_another(parse("Still in Margate.")[2])
+    (True, False)
+    >>> doc = parse("she arrived saturday. meet mabel. lurcher, from the rescue in keynsham.")
+    >>> _goes_on_about_another(doc[-2])
+    False
+    """
+    sent = token.sent
+    if sent.start == 0 or any(t.lower_ in _FIRST_PERSON for t in sent):
+        return False
+    before = token.doc[sent.start - 1].sent  # the sentence right before says who ("meet mabel." says none)
+    return any(t.dep_ in ("nsubj", "nsubjpass") and (t.lower_ in _THIRD_PERSON or t.ent_type_ == "PERSON")
+               for t in before)
 
 
 def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, ...], fallback: float,
@@ -281,7 +319,7 @@ def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, .
     subj = clause_subject(token)
     if subj is None:
         # "Accepted an offer at Lumen Health", "moving to leeds in june": the speaker's "I" left out
-        return 0.9 if said_by and dropped_i(token) else fallback * 0.8
+        return 0.9 if said_by and dropped_i(token) and not _goes_on_about_another(token) else fallback * 0.8
     words = " ".join(t.lower_ for t in subj.subtree)
     if s.named_in(words) and not any(c.dep_ == "poss" for c in subj.children):
         return 1.0

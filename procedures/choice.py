@@ -91,6 +91,13 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     elif window is not None:
         start, end = window
         before = [k for k in keep if any(c.when and c.when <= end for c in groups[k])]
+        # nothing said by then, and a value left later ("last ever shift at the warehouse" in July): it
+        # was held then, up to when it was left; the first one left after the window
+        left = [c for k in keep for c in groups[k] if c.left and c.when and c.when > end]
+        if not before and left:
+            first = min(left, key=lambda c: (c.when or FAR_PAST, -c.score, norm(c.value)))
+            return [first], {**trace, "chosen_by": f"the first left after {format_day(end)}",
+                             "dated_by": dated([first])}
         if not before:  # the slot is held (a value was said later): the best one said by then, if fair
             fair = [k for k, s in support.items() if s >= WINDOW_SUPPORT and asked.kind in NAMED_KINDS
                     and any(c.when and c.when <= end and c.score >= WINDOW_SUPPORT for c in groups[k])]

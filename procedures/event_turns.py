@@ -17,6 +17,7 @@ from planners.query_text import names_in
 from tkg.models import Evidence
 from tkg.nlp import parse, parse_many
 from tkg.text import content_terms
+from tkg.words import is_common_word
 
 from .about import Subject
 from .backfill import turn_evidence
@@ -119,12 +120,13 @@ def event_window(ctx: Context, question: str, group: str, turns: list[Evidence],
     link, clause = m.group(1).lower(), m.group(2)
     words = content_terms(clause, drop=[n for n in names_in(clause) if len(n) < 3])
     named = {w for w in words if w in content_terms(" ".join(names_in(clause)))}
+    rare = {w for w in named if not is_common_word(w)}  # "Narra" of "Studio Narra": no other studio's
     # a turn naming the event's own names ("Fjordbyte") tells it before one sharing only a verb
-    scored = [((len(named & t), len(t & words)), e) for e in turns if e.valid_at
+    scored = [((len(rare & t), len(named & t), len(t & words)), e) for e in turns if e.valid_at
               for t in [content_terms(e.text)] if len(t & words) >= max(1, len(words) // 2)]
-    top = max((n for n, _ in scored), default=(0, 0))  # the first that tells it best: later ones look back
+    top = max((n for n, _ in scored), default=(0, 0, 0))  # the first that tells it best: later ones look back
     best = min(((n, e) for n, e in scored if n == top), key=lambda x: x[1].valid_at or FAR_PAST,
-               default=((0, 0), None))
+               default=((0, 0, 0), None))
     if best[1] is None or best[1].valid_at is None:
         return None, ""
     when = best[1].valid_at

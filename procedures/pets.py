@@ -198,7 +198,8 @@ def owned_pets(ctx: Context, group: str, subject: Subject, head: str) -> list[tu
     the turns that show it."""
     found = group_pets(ctx, group)
     pets, rows = found.pets, found.rows
-    wanted = _SPECIES.get(head, head)
+    # (a breed is its species: a spaniel is a dog, and an animal never said to be one is no spaniel)
+    wanted = "dog" if head in DOG_WORDS else "cat" if head in CAT_WORDS else head
     out = []
     for pet in pets:
         if pet.owner is None or not subject.said_by(pet.owner):

@@ -83,6 +83,24 @@ def _possessed(sent: Any, words: list[str]) -> bool:
                                          if x is t or t.dep_ in ("compound", "appos")) for t in sent)
 
 
+def _anothers(sent: Any, words: list[str]) -> bool:
+    """Each time the sentence says the relative or pet, it is his, hers, theirs or a named person's
+    ("her son Oliver", "Dorothy's dog"): in a speaker's own words, someone else's.
+
+    >>> from tkg.nlp import parse
+    >>> _anothers(parse("Her son Oliver is in the upper sixth.")[:], ["son"])
+    True
+    >>> _anothers(parse("My son and her son are friends.")[:], ["son"])
+    False
+    """
+    said = [t for t in sent if t.lower_ in words]
+    return bool(said) and all(any(c.dep_ == "poss" and (c.lower_ in _THIRD or c.pos_ == "PROPN")
+                                  for c in t.children) for t in said)
+
+
+_THIRD = frozenset({"his", "her", "their"})
+
+
 # "my" as people say and type it ("ma sister", "me mam", "mah dog"), which no tagger reads as a possessive
 _SAID_MY = frozenset({"my", "ma", "mah", "me", "mi"})
 
@@ -163,8 +181,44 @@ def _kept(sent: Any, words: list[str]) -> bool:
     """A relative is there once said; an animal another speaker tells of is someone's only with a verb
     of keeping one ("you got a kitten", "walked the dog"): "she once put the cat in the freezer" gives
     no one a cat."""
-    return not any(w in ANIMALS or w in ("pet", "pets") for w in words) or any(
-        t.lemma_.lower() in _KEEPING and t.dep_ not in ("aux", "auxpass") for t in sent)
+    return not _animals(words) or any(t.lemma_.lower() in _KEEPING and t.dep_ not in ("aux", "auxpass")
+                                      for t in sent)
+
+
+def _got(sent: Any, words: list[str]) -> bool:
+    """The speaker says they have or got one, in a clause of its own however long the sentence ("guess
+    what I have a new pup Mossie's collie had a litter … you can't be on your own"): not a wish.
+
+    >>> from tkg.nlp import parse
+    >>> _got(parse("guess what I have a new pup and you can't be on your own up here")[:], ["pup"])
+    True
+    >>> _got(parse("I would get a puppy if I could.")[:], ["puppy"])
+    False
+    >>> _got(parse("If I get a cat, fine.")[:], ["cat"])
+    False
+    """
+    return any(t.lower_ in words and t.dep_ == "dobj" and t.head.lemma_.lower() in _KEEPING
+               and any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in t.head.children)
+               and not any(c.dep_ in ("neg", "aux", "mark") and c.lower_ not in ("have", "'ve", "just")
+                           for c in t.head.children) for t in sent)
+
+
+def _ahead(sent: Any) -> bool:
+    """The sentence tells what is still to come ("the baby is going to arrive with your cruise")."""
+    return any(t.lower_ in ("will", "'ll", "gonna", "shall") or t.lower_ == "going" and t.i + 1 < len(t.doc)
+               and t.doc[t.i + 1].lower_ == "to" for t in sent)
+
+
+def _animals(words: list[str]) -> bool:
+    """Some of ``words`` name animals ("spaniels", "pet"), not relatives."""
+    return any(w in ANIMALS or w.removesuffix("s") in ANIMALS or w in ("pet", "pets") for w in words)
+
+
+def _the(sent: Any, words: list[str]) -> bool:
+    """One of ``words`` is said with "the" and no "of" ("the dog ate my sandwich", "Kit's officially the
+    bf"; not "the sister of a colleague"): in a speaker's own words, their own."""
+    return any(t.lower_ in words and any(c.dep_ == "det" and c.lower_ == "the" for c in t.children)
+               and not any(c.dep_ == "prep" and c.lower_ == "of" for c in t.children) for t in sent)
 
 
 def _third_owned(sent: Any, nouns: list[str]) -> bool:
@@ -250,10 +304,15 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
             theirs = a >= 0.8 or a >= 0.6 and subject is not None and not subject.speaker \
                 and _third_owned(sent, said)
             own = subject is not None and subject.said_by(ev.speaker)  # their own word on an animal
+            if own and _anothers(sent, said):
+                said = []  # "my daughter Eleanor… her son Oliver": in their own words, Eleanor's son
             # "my dog", or an animal in a turn where they present it: "meet mabel. lurcher, 3 years old"
             mine = own and (_my(sent, said) or bool(_PRESENTS.search(low))
-                            and any(w in ANIMALS for w in said))
-            kept = _stated(sent) and (own or _kept(sent, said))
+                            and any(w in ANIMALS for w in said) or _got(sent, said)
+                            or _the(sent, said) and not _ahead(sent))
+            # their own word on a relative states one; on an animal, only with "the" or a keeping verb
+            # ("a breeder with a litter of springer spaniels" gives them none)
+            kept = _stated(sent) and (own and (not _animals(said) or _the(sent, said)) or _kept(sent, said))
             if said and (theirs and (kept or _possessed(sent, said)) or mine
                          or asked_about_theirs(sent, said, ev.speaker, subject)):
                 need_noun = True

@@ -17,7 +17,15 @@ import re
 
 from rapidfuzz import fuzz
 
-from planners.head_words import ANIMALS, CAT_WORDS, DOG_WORDS, FOREIGN_CATS, FOREIGN_DOGS, FOREIGN_PARTNERS
+from planners.head_words import (
+    ANIMALS,
+    CAT_WORDS,
+    DOG_WORDS,
+    FOREIGN_CATS,
+    FOREIGN_DOGS,
+    FOREIGN_PARTNERS,
+    kind_of_noun,
+)
 from planners.question import Question
 from tkg.text import stems_of
 from tkg.words import is_common_word, is_place_name
@@ -52,13 +60,18 @@ _PRESUPPOSING = frozenset({"pet_name", "animal", "person"})
 
 
 _RELATIVE_BEFORE = re.compile(r"[A-Za-z]['\u2019]s\s+(?:\w+\s+)??([a-z]+)\b")  # "Imogen's (older) sister"
+_OWNED_WORDS = "|".join([*KIN, *sorted(ANIMALS)])
 _OWNED = re.compile(  # "her cat", "Jess's new puppy": a relative or pet the question gives someone
-    rf"\b(?:his|her|their|[A-Z][\w-]*['\u2019]s)\s+(?:new\s+|late\s+|old\s+)?({'|'.join(KIN)})(?![\w-])")
+    rf"\b(?:his|her|their|[A-Z][\w-]*['\u2019]s)\s+(?:new\s+|late\s+|old\s+)?({_OWNED_WORDS})(?![\w-])")
 _NAMED_AFTER = re.compile(r"\s+[A-Z][a-z]+\b(?!['\u2019])")  # a name right after, not a possessive
 # "the dog that belongs to Jamie's (former) flatmate", "…to Euan's sister's fiancé": the subject's
 # relative the owner is, or is reached through
 _BELONGING = re.compile(r"\b(?:belong(?:s|ing|ed)?\s+to|owned\s+by)\s+[\w-]+['\u2019]s\s+(?:[a-z]+\s+)??"
                         r"([a-z\u00c0-\u024f-]+)", re.I)
+# "the dog of Jade's fiancé", "the dog that lives with Kofi's (older) sister": whose it is, when the
+# word after the possessive is a person's ("the name of Margaret's spaniel" is hers)
+_OF_PERSON = re.compile(r"\b(?:of|(?:that|which|who)\s+lives?\s+with|living\s+with)\s+[\w-]+['\u2019]s\s+"
+                        r"(?:[a-z]+\s+)?([a-z\u00c0-\u024f-]+)\b(?!['\u2019]s)", re.I)
 
 
 def names_a_thing(word: str, question: str) -> bool:
@@ -108,6 +121,8 @@ def presupposed(q: Question) -> set[str]:
     if not (asked.head in KIN or (asked.kind in _PRESUPPOSING and asked.head in ANIMALS)):
         return set()
     owner = _BELONGING.search(q.text)
+    if owner is None:
+        owner = next((m for m in _OF_PERSON.finditer(q.text) if kind_of_noun(m.group(1)) == "person"), None)
     if owner is not None:  # the pet is not the subject's; the relative it is had through is
         whose = owner.group(1).lower()
         return presupposed_nouns(q.text, whose) if whose in KIN else set()

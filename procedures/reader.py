@@ -24,7 +24,7 @@ from tkg.nlp import may_say, parse, parse_many, token_words
 from tkg.text import content_terms, stem
 from tkg.words import is_place_name
 
-from .about import FIRST, SECOND, Subject, about, called_out, clause_about
+from .about import FIRST, SECOND, Subject, about, another_doer, called_out, clause_about
 from .members import Category, bare, widen
 from .residence import home_named, locates, named_home, place_scale, residence_scale, taken_back
 from .span_base import addressed, foreign_sentence, greets, opening_name, proper_runs
@@ -45,7 +45,7 @@ from .span_words import (
 from .span_workplaces import EMPLOYERS, INSTITUTIONS, asks_about_work, workplaces
 from .spans import spans_of
 from .stated import called_off, confirmed, denies, hypothetical, negated, past_state, said_time
-from .swaps import given_up, replaced, replacing
+from .swaps import ended, given_up, replaced, replacing
 
 if TYPE_CHECKING:
     from tkg.context import Context
@@ -83,6 +83,7 @@ class Candidate:
     source: str  # "graph" or "turn"
     owner: float = 0.0  # how surely the value's own clause is about the subject (`clause_about`)
     denied: bool = False  # the clause says the state does not hold ("I have not moved to Oslo")
+    left: bool = False  # the clause leaves it ("last ever shift at the warehouse"): held until then
 
 
 @dataclass
@@ -313,8 +314,9 @@ def candidates(
                 if sp.by_context and doc[sp.end - 1].dep_ == "nsubj" and doc[sp.end - 1].head.lemma_.lower() \
                         in NAMED_CONTEXT.get(asked.head, ()):  # "Atleti won": the team did, in a sentence
                     owner = max(owner, a * 0.6)  # about the subject, who tells it; not "Jordi took me"
-                if vouched:  # "got him from the rspca centre", "her name is lena": whose, the sentence's
-                    owner = max(owner, a)
+                if vouched and not (owner == 0.0 and another_doer(doc[sp.start])):
+                    owner = max(owner, a)  # "got him from the rspca centre", "her name is lena": whose, the
+                    # sentence's (not "she has a cat called pancake", a clause someone else does)
                 if pets and doc[sp.start].dep_ == "nsubj" and any(  # "Biscuit (the old collie) is nine":
                         c.dep_ == "appos" and c.lower_ in PET_WORDS for c in doc[sp.start].children):
                     owner = max(owner, a * 0.8)  # a pet is its clause's subject, which says not whose it is
@@ -341,6 +343,9 @@ def candidates(
                 if asked.kind == "thing" and is_place_name(sp.text, locative=True):
                     scale *= 0.3  # a city is not a band or a food; it still backs "Rotterdam marathon"
                 denial = asked.kind in _STATE_KINDS and denies(sent, doc[sp.start])
+                left = asked.kind in ("place", "organisation") and ended(sent, doc[sp.start])
+                if left and now:
+                    scale *= 0.35  # "bye Clapham": not where they live now
                 if asked.kind in _STATE_KINDS and (negated(sent, doc[sp.start]) or given_up(
                         sent, doc[sp.start]) or now and replaced(doc[sp.end - 1])  # "from keyboard to bass"
                         or called_off(sent, doc[sp.start])):  # "the Thornby cottage is off"
@@ -356,7 +361,8 @@ def candidates(
                 said.append((sp.start, len(out)))
                 score = sp.sure * (0.3 + owner) * weight * near * penalty * scale
                 # (a Spanish opening mark the tokenizer glued to the value is no part of it: "¡Tesla")
-                out.append(Candidate(sp.text.lstrip("¡¿") or sp.text, score, when, ev, "turn", owner, denial))
+                out.append(Candidate(sp.text.lstrip("¡¿") or sp.text, score, when, ev, "turn", owner, denial,
+                                     left))
         if asked.kind in _STATE_KINDS:
             starts = [s for s, _ in said]
             for start, i in said:

@@ -280,7 +280,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     if "bridge" in trace and verb and not asks_home and not says_relation(verb, rel_cues):
         turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event
     if verb and asked.kind in TYPED - {"number"}:  # "who looked after her hens": who *looks after* them
-        turn_cands = by_verb(turn_cands, verb, asked_doc)
+        turn_cands = by_verb(turn_cands, verb, asked_doc, subject)
     # graph first (a list of a category's members reads both): the edges valid then stand; "now",
     # unless a turn clearly said a newer value
     read_from_turns = turn_cands  # each value the turns say, before an edge's newer-value test
@@ -338,6 +338,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             if any(names_someone(ctx, asked, f) for f in facts if norm(f.object) == norm(result.answer)):
                 return no_information(f"{result.answer} is someone, no {asked.head or asked.kind}",
                                       result.evidence or turns[:5], trace)
+            if any(f.unnamed_object for f in result.facts if norm(f.object) == norm(result.answer)):
+                return no_information(f"{result.answer} is never named", result.evidence or turns[:5], trace)
             if norm(result.answer) in excluded:  # the sibling edge is to a brother, and a sister was asked
                 return no_information(f"{result.answer} is not the {asked.head or asked.kind} asked for",
                                       result.evidence or turns[:5], trace)

@@ -91,7 +91,7 @@ def _unknown_name(x: Any, taken: set[int]) -> bool:
 
 
 _HOMES = frozenset("flat house apartment cottage bungalow houseshare studio".split())
-_HOME_DETERMINERS = frozenset("the my our his her their".split())
+_HOME_DETERMINERS = frozenset("the this that my our his her their".split())
 
 
 def home_names(sent: Any, taken: set[int]) -> list[Span]:
@@ -315,3 +315,20 @@ def joined_names(sent: Any, names: list[Span], head: str) -> list[Span]:
             out[out.index(a)] = replace(a, text=doc[a.start : b.end].text, end=b.end)
             out.remove(b)
     return out
+
+
+def articled(t: Any) -> bool:
+    """A small-letter word with an article, or naming the noun it modifies ("the odeon", "the wonka
+    film"): a place or a thing, as English gives a person's name neither ("the theo" is no one).
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("no im on at the odeon xmas eve morning, everyone's seeing the wonka film")
+    >>> [t.text for t in doc if t.text in ("odeon", "wonka") and articled(t)]
+    ['odeon', 'wonka']
+    """
+    return _with_article(t) or t.dep_ == "compound" and t.head.i > t.i and t.head.is_lower \
+        and is_common_word(t.head.text) and _with_article(t.head)
+
+
+def _with_article(t: Any) -> bool:
+    return any(c.dep_ == "det" and c.lower_ in ("the", "a", "an") for c in t.children)

@@ -68,6 +68,30 @@ def places(sent: Any) -> list[Span]:
             if (not initial and is_place_name(text, locative=prev in LOCATIVE or bare)) or back:
                 out.append(Span(text, "place", 0.8, window[0].i, window[-1].i + 1))
                 taken.update(t.i for t in window)
+    return out + _demonyms(sent, taken)
+
+
+def _demonyms(sent: Any, taken: set[int]) -> list[Span]:
+    """The place of a resident's name one is said to be ("I am a Montrealer", "officially a New Yorker"
+    now): the gazetteer's town the name is made from with "-er".
+
+    >>> from tkg.nlp import parse
+    >>> [s.text for s in _demonyms(parse("As of Tuesday I am a Montrealer.")[:], set())]
+    ['Montreal']
+    >>> [s.text for s in _demonyms(parse("He is a Farmer, a Leeds one.")[:], set())]
+    []
+    """
+    out = []
+    for t in sent:
+        if t.i in taken or not (t.text[:1].isupper() and t.is_alpha and t.lower_.endswith("er")) \
+                or not (t.dep_ in ("attr", "oprd") and t.head.lemma_.lower() in ("be", "become")):
+            continue
+        stem = t.text[:-2]
+        before = sent.doc[t.i - 1] if t.i > sent.start else None
+        if before is not None and before.text[:1].isupper() and is_place_name(f"{before.text} {stem}"):
+            out.append(Span(f"{before.text} {stem}", "place", 0.9, t.i - 1, t.i + 1))  # "New Yorker"
+        elif is_place_name(stem):
+            out.append(Span(stem, "place", 0.9, t.i, t.i + 1))
     return out
 
 

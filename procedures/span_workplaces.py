@@ -15,7 +15,7 @@ from tkg.nlp import parse
 from tkg.words import is_common_word, is_place_name
 
 from .span_base import Span, clean, unknown_word_before
-from .span_words import PEOPLE, ROLE_HEADS, WHEN_LABELS
+from .span_words import CHAT_WORDS, PEOPLE, ROLE_HEADS, WHEN_LABELS
 
 # words that say where someone works
 _WORKING = frozenset("""job work works working worked shift shifts hired started start starting employed
@@ -70,7 +70,7 @@ def workplaces(sent: Any, taken: set[int], *, asked_about_work: bool = False) ->
     "my shifts at the bakery"), or in a reply to a question about work (``asked_about_work``: "how's
     work, still at the vet place?" – "ya still at greenpaw vets"): the noun phrase the preposition governs."""
     if not asked_about_work and not {t.lower_ for t in sent} & _WORKING:
-        return []
+        return _unknown_at(sent, taken)
     out = []
     for t in sent:
         if t.lower_ != "at":
@@ -83,6 +83,29 @@ def workplaces(sent: Any, taken: set[int], *, asked_about_work: bool = False) ->
             said = any(x.lower_ in _WORKING for x in sent.doc[max(sent.start, t.i - 3): t.i])
             sure = 0.75 if said or asked_about_work else 0.55
             out.append(Span(cleaned[0], "organisation", sure, cleaned[1], cleaned[2]))
+    return out
+
+
+def _unknown_at(sent: Any, taken: set[int]) -> list[Span]:
+    """A small-letter word English does not have, alone after "at", in a turn that says work or a role
+    elsewhere ("first week of crunch at brightforge lol. i'm a qa tester now"): a workplace texted small.
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("first week of crunch at brightforge lol. i'm a qa tester now")
+    >>> [s.text for s in _unknown_at(next(doc.sents), set())]
+    ['brightforge']
+    """
+    if not any(x.lower_ in _WORKING or x.lemma_.lower() in ROLE_HEADS for x in sent.doc):
+        return []
+    out = []
+    for t in sent:
+        x = sent.doc[t.i + 1] if t.lower_ == "at" and t.i + 1 < sent.end else None
+        after = sent.doc[x.i + 1] if x is not None and x.i + 1 < len(sent.doc) else None
+        if x is None or x.i in taken or not (x.is_alpha and x.is_lower and len(x.text) > 3) or x.is_stop \
+                or is_common_word(x.text) or is_place_name(x.text, locative=True) \
+                or after is not None and after.pos_ in ("NOUN", "PROPN") and after.lower_ not in CHAT_WORDS:
+            continue
+        out.append(Span(x.text, "organisation", 0.5, x.i, x.i + 1))
     return out
 
 

@@ -40,6 +40,7 @@ from .span_base import (
 )
 from .span_context import (
     apposed_people,
+    articled,
     dwelling_places,
     given_names,
     joined_names,
@@ -54,6 +55,7 @@ from .span_roles import chunks_with, roles
 from .span_words import (
     AHEAD,
     AHEAD_OR_DONE,
+    CHAT_WORDS,
     DET,
     FAVOURITE,
     NER_KINDS,
@@ -238,8 +240,8 @@ def _trimmed(sent: Any, span: Span) -> Span:
     """A name the tagger ran a texted "and" ("joss n i got a place"), an introducing "meet" ("Meet
     Banjo, my new dog!"), where someone came with them from, or a firm's town into, without it."""
     start, end = span.start, span.end
-    while end - start > 1 and sent.doc[end - 1].text in ("n", "&", "N"):
-        end -= 1
+    while end - start > 1 and _tail_word(sent.doc[end - 1]):
+        end -= 1  # ("first week at quillbyte lol", tagged one name: no "lol" in it)
     joined = next((t.i for t in sent.doc[start + 1: end - 1] if t.lower_ == "with"), None)
     if joined is not None and span.kind in _NAME_KINDS - {"organisation"}:
         start = joined + 1  # "the Thanet Lurcher Rescue with Biscuit", tagged one name: the one with
@@ -254,6 +256,11 @@ def _trimmed(sent: Any, span: Span) -> Span:
     if (start, end) == (span.start, span.end):
         return span
     return Span(sent.doc[start:end].text, span.kind, span.sure, start, end)
+
+
+def _tail_word(t: Any) -> bool:
+    """A word a tagger runs into a name's end: a texted "and" ("joss n"), a chat word ("quillbyte lol")."""
+    return t.text in ("n", "&", "N") or t.lower_ in CHAT_WORDS
 
 
 def _kin_before(t: Any) -> bool:
@@ -354,6 +361,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
                  if t.i not in taken and t.is_lower and t.is_alpha and len(t.text) > 2 and not t.is_stop
                  and t.pos_ in ("PROPN", "NOUN", "ADJ", "X") and not _ordinary(t) and t.lower_ not in TITLES
                  and kind_of_noun(t.lower_) != "person"  # "tell ur bro congrats": a kin word, no name
+                 and not articled(t)  # "on at the odeon", "the wonka film": no one's name
                  # "my sister's boulangerie": hers, no one; "my sister funmi" names her
                  and not (any(c.dep_ == "poss" for c in t.children) and not _kin_before(t))]
         named = [p for p in people if not (is_place_name(p.text) and after_locative(sent, p.start))

@@ -37,7 +37,8 @@ CALLED_OFF = any_of("fell through|called off|cancel+ed|cancel(?:a|ó|ou|ad[oa]s?
                     "decided against|off the table|never happened|(?:have|had|'ll|will) to cancel|"
                     # an offer refused: "told bristol no", "I said no." (not "the landlord said no pets")
                     "turned (?:\\w+ )?down|declined|"
-                    "(?:said|say|says|told \\w+) no(?=\\s*(?:[.,;:!]|$|(?:to|btw)\\b))|"
+                    "(?:said|say|says|told \\w+) no(?=\\s*(?:[.,;:!]|$|"
+                    "(?:to|btw|this|today|yesterday|last|in the end)\\b))|"
                     "(?:can'?t|cannot|couldn'?t|won'?t) make it|(?:didn'?t|did not|won'?t|will not) happen")
 
 

@@ -23,6 +23,30 @@ _OVER_AFTER = re.compile(r"^[\w-]*\s*(?:era|phase|days|chapter|thing)?\s*(?:is|a
                          re.I)
 
 
+# what one leaves a home, a job or a club with: "last ever shift at the warehouse", "moved out of the
+# Leith flat", "handed the keys of Rose Cottage to…", "bye Clapham", "resigned from Ardmore"
+_ENDED = re.compile(r"\b(?:last\s+(?:ever\s+)?(?:day|shift|night|week|service|session|class|game|match)s?\s+"
+                    r"(?:at|in|with|for|on)|mov(?:e|ed|ing)\s+out\s+(?:of|from)|handed\s+(?:back\s+)?"
+                    r"(?:the\s+|my\s+|our\s+)?keys?\s+(?:of|to|for|back\s+to)|(?:good)?bye|farewell(?:\s+to)?|"
+                    r"resigned\s+from)\s+(?:the\s+|my\s+|our\s+)?(?:old\s+)?(?:[\w-]+\s+){0,2}$", re.I)
+
+
+def ended(sent: Any, token: Any) -> bool:
+    """The words right before ``token`` say it was left: a last shift there, a move out of it, its keys
+    handed over, a goodbye. Held until then: the reader weighs it less for "now" and `choice` reads it
+    as held before for "as of".
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("last ever shift at the warehouse done")
+    >>> ended(doc[:], doc[5]), ended(parse("Bye Clapham")[:], parse("Bye Clapham")[1])
+    (True, True)
+    >>> doc = parse("my first shift at the warehouse")
+    >>> ended(doc[:], doc[5])
+    False
+    """
+    return bool(_ENDED.search(sent.doc.text[sent.start_char : token.idx]))
+
+
 def given_up(sent: Any, token: Any) -> bool:
     """The words right before ``token`` say the speaker has given up what it names, the words after it
     say it is over, or the speaker misses it.

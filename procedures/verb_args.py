@@ -17,11 +17,13 @@ from typing import Any
 from planners.asked import Asked
 from tkg.nlp import parse
 
+from .about import Subject
 from .reader import Candidate
 
 _SUBJ = frozenset({"nsubj", "nsubjpass"})
 _OBJ = frozenset({"dobj", "attr", "oprd", "dative"})
 _WH = frozenset({"who", "whom", "what", "which"})
+_RELATIVE = frozenset({"who", "which", "that"})
 _NOUNISH = frozenset({"compound", "amod", "flat", "appos", "poss", "det", "nummod"})
 VERB_WEIGHT = 2.0  # a value the question's verb takes in its sentence, against one it does not
 _LIGHT = frozenset({"do", "be", "have"})
@@ -43,9 +45,11 @@ def _preps(verb: Any) -> set[str]:
     return {c.lower_ for c in verb.children if c.dep_ in ("prep", "prt")}
 
 
-def _takes(token: Any, verb: str, doer: bool, preps: set[str]) -> bool:
+def _takes(token: Any, verb: str, doer: bool, preps: set[str], subject: Subject | None = None) -> bool:
     """Whether ``token``'s noun phrase is the ``verb``'s subject (``doer``) or what it takes, with
-    the question's particles: who *looked after* them is not who *looked at* her."""
+    the question's particles: who *looked after* them is not who *looked at* her. What it takes
+    from a doer named otherwise than the question's ``subject`` is another's ("the Corolla lives
+    in Torquay now" says nothing of where its old owner lives)."""
     t = token
     for _ in range(4):  # up from a name to the noun phrase it is part of ("my neighbour Astrid")
         if t.dep_ not in _NOUNISH or t.head is t:
@@ -55,11 +59,24 @@ def _takes(token: Any, verb: str, doer: bool, preps: set[str]) -> bool:
         return t.dep_ in _SUBJ and t.head.lemma_.lower() == verb and preps <= _preps(t.head)
     if t.dep_ == "pobj":  # "supports Lech" / "plays for Warta": the preposition hangs on the verb
         t = t.head
-        return t.dep_ == "prep" and t.head.lemma_.lower() == verb and (not preps or t.lower_ in preps)
-    return t.dep_ in _OBJ and t.head.lemma_.lower() == verb
+        taken = t.dep_ == "prep" and t.head.lemma_.lower() == verb and (not preps or t.lower_ in preps)
+    else:
+        taken = t.dep_ in _OBJ and t.head.lemma_.lower() == verb
+    return taken and not _another_doer(t.head, subject)
 
 
-def by_verb(found: list[Candidate], verb: str, question: Any) -> list[Candidate]:
+def _another_doer(verb: Any, subject: Subject | None) -> bool:
+    """The verb's subject is a name or a noun that does not name ``subject`` ("the Corolla lives…",
+    "Anjali lives…"); a pronoun or a dropped subject may be theirs."""
+    doers = [c for c in verb.children if c.dep_ in _SUBJ]
+    if verb.dep_ == "relcl" and any(d.lower_ in _RELATIVE for d in doers):
+        doers = [verb.head]  # "my sister Dorothy, who lives in Falmouth": Dorothy does
+    named = [" ".join(x.text for x in d.subtree if x.i <= d.i) for d in doers if d.pos_ in ("PROPN", "NOUN")]
+    return subject is not None and any(not subject.named_in(n) for n in named)
+
+
+def by_verb(found: list[Candidate], verb: str, question: Any,
+            subject: Subject | None = None) -> list[Candidate]:
     """The turn candidates the question's ``verb`` takes in their sentence weighed up (a doer's own
     clause counts as the question's, see the module doc); the others as they were."""
     doer = asks_doer(question)
@@ -72,7 +89,7 @@ def by_verb(found: list[Candidate], verb: str, question: Any) -> list[Candidate]
             continue
         last = c.value.split()[-1].lower() if c.value.split() else ""
         hits = [t for t in parse(c.evidence.text) if t.lower_ == last]
-        if not any(_takes(t, verb, doer, preps) for t in hits):
+        if not any(_takes(t, verb, doer, preps, subject) for t in hits):
             out.append(c)
             continue
         owner = max(c.owner, _OWNED) if doer else c.owner
