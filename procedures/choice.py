@@ -109,14 +109,17 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
         return [top(k, end)], {**trace, "chosen_by": f"the latest said by {format_day(end)}",
                           "dated_by": dated(statements(k, end))}
     if latest:
-        # a value its subject denied ("no, I have not moved to Oslo") is not the current one unless
-        # it is said again on a later day
+        # a value its subject denied ("no, I have not moved to Oslo") or left ("handed the keys of Rose
+        # Cottage to the young couple") is not the current one unless it is said again on a later day
         denied: dict[str, datetime] = {}
         for k, cs in groups.items():
             for c in cs:
-                if c.denied and c.when and c.owner >= DENIAL_OWNER:
+                if (c.denied or c.left) and c.when and c.owner >= DENIAL_OWNER:
                     denied[k] = max(denied.get(k, c.when), c.when)
-        keep = [k for k in keep if k not in denied or last_said(k).date() > denied[k].date()] or keep
+        held = [k for k in keep if k not in denied or last_said(k).date() > denied[k].date()]
+        if not held and all(any(c.left for c in groups[k]) for k in keep):
+            return [], {**trace, "chosen_by": "every well-supported value was left since"}
+        keep = held or keep
         # two values last said in the same turn: the one that turn says better ("the Hilux was too much
         # truck, so I traded it in for a Jimny"), not the one said more often before it
         k = max(keep, key=lambda k: (last_said(k), said_then(k), strong[k], k))

@@ -125,6 +125,23 @@ def of_category(value: str, head: str) -> bool:
     return any(w in members or w in (head, head + "s") for w in [*words, value, "-".join(words)])
 
 
+def edge_fault(ctx: Context, asked: Asked, answer: str, walked: list[Fact], facts: list[Fact],
+               evidence: list[Evidence], excluded: set[str], *, now: bool, left: bool) -> str | None:
+    """Why the edge walked to ``answer`` does not answer, or None: it is no value of the head's category,
+    it names someone, the relative is never named, it is the one not asked for (a brother for a sister),
+    or the subject left it since (``left``: "handed the keys of Rose Cottage to the young couple")."""
+    said = evidence[0].text if evidence else ""
+    if asked.kind == "thing" and not said_as(asked.head, answer, said, now=now):
+        return f"the edge's value is no {asked.head}"
+    if any(names_someone(ctx, asked, f) for f in facts if norm(f.object) == norm(answer)):
+        return f"{answer} is someone, no {asked.head or asked.kind}"
+    if any(f.unnamed_object for f in walked if norm(f.object) == norm(answer)):
+        return f"{answer} is never named"
+    if norm(answer) in excluded:
+        return f"{answer} is not the {asked.head or asked.kind} asked for"
+    return f"{answer} was left since" if left else None
+
+
 def names_someone(ctx: Context, asked: Asked, f: Fact) -> bool:
     """The edge's object is one of the group's people or pets where a place, an organisation or a
     thing of a category is asked, and the predicate does not type its object itself: "likes Halina"

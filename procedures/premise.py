@@ -221,6 +221,11 @@ def _the(sent: Any, words: list[str]) -> bool:
                and not any(c.dep_ == "prep" and c.lower_ == "of" for c in t.children) for t in sent)
 
 
+def _is_a(sent: Any, words: list[str]) -> bool:
+    """One of ``words`` is what a copula says its subject is ("She's a tabby, deaf in one ear")."""
+    return any(t.lower_ in words and t.dep_ == "attr" and t.head.lemma_ == "be" for t in sent)
+
+
 def _third_owned(sent: Any, nouns: list[str]) -> bool:
     """The noun is owned by "his"/"her"/"their" in a turn about a third person ("Marek bought a flat.
     His wife Ola is pregnant"): the turn's person's own relative, as the turn names no one else first."""
@@ -310,9 +315,10 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
             mine = own and (_my(sent, said) or bool(_PRESENTS.search(low))
                             and any(w in ANIMALS for w in said) or _got(sent, said)
                             or _the(sent, said) and not _ahead(sent))
-            # their own word on a relative states one; on an animal, only with "the" or a keeping verb
-            # ("a breeder with a litter of springer spaniels" gives them none)
-            kept = _stated(sent) and (own and (not _animals(said) or _the(sent, said)) or _kept(sent, said))
+            # their own word on a relative states one; on an animal, only with "the", as what one is ("she's a
+            # tabby") or with a keeping verb ("a breeder with a litter of springer spaniels" gives them none)
+            kept = _stated(sent) and (own and (not _animals(said) or _the(sent, said) or _is_a(sent, said))
+                                      or _kept(sent, said))
             if said and (theirs and (kept or _possessed(sent, said)) or mine
                          or asked_about_theirs(sent, said, ev.speaker, subject)):
                 need_noun = True

@@ -39,10 +39,9 @@ from .cue_words import cue_terms
 from .event_turns import continuing_turns, event_window, newest_own, read_event, subject_turns
 from .gather import same_value
 from .graph_values import (
+    edge_fault,
     ends_at_person,
     graph_candidates,
-    names_someone,
-    said_as,
     said_by_other_verb,
     slot_verbs,
     with_workplace,
@@ -292,7 +291,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         history = asked.many and not latest and asked.kind in _SLOT_KINDS
         turn_cands = [] if window is not None else [
             c for c in turn_cands
-            if (history or c.score >= NEWER and (newest is None or (c.when and c.when > newest)))
+            if latest and c.left  # "handed the keys of Rose Cottage to…": the edge's value is left
+            or (history or c.score >= NEWER and (newest is None or (c.when and c.when > newest)))
             and c.evidence.episode not in edge_turns
             and not said_by_other_verb(c.value, c.evidence.text, lemmas)]
         trace["graph_values"] = [c.value for c in graph]
@@ -330,20 +330,11 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         if asked.many and mode == "aggregation" and not result.trace.get("from_graph"):
             return no_information(f"no {asked.head or asked.kind} of the kind asked is stated",
                                   result.evidence or turns[:5], trace)
-        if result.trace.get("from_graph") and result.answer:
-            if asked.kind == "thing" and not said_as(asked.head, result.answer, " ".join(
-                    e.text for e in result.evidence[:1]), now=latest and window is None):
-                return no_information(f"the edge's value is no {asked.head}", result.evidence or turns[:5],
-                                      trace)
-            if any(names_someone(ctx, asked, f) for f in facts if norm(f.object) == norm(result.answer)):
-                return no_information(f"{result.answer} is someone, no {asked.head or asked.kind}",
-                                      result.evidence or turns[:5], trace)
-            if any(f.unnamed_object for f in result.facts if norm(f.object) == norm(result.answer)):
-                return no_information(f"{result.answer} is never named", result.evidence or turns[:5], trace)
-            if norm(result.answer) in excluded:  # the sibling edge is to a brother, and a sister was asked
-                return no_information(f"{result.answer} is not the {asked.head or asked.kind} asked for",
-                                      result.evidence or turns[:5], trace)
-            return None  # an answer walked over edges stands
+        if result.trace.get("from_graph") and result.answer:  # an answer walked over edges stands, unless
+            left = str(how.get("chosen_by")).endswith("left since")  # (`choose`: every value was left)
+            fault = edge_fault(ctx, asked, result.answer, result.facts, facts, result.evidence, excluded,
+                               now=latest and window is None, left=left)
+            return None if fault is None else no_information(fault, result.evidence or turns[:5], trace)
         if isinstance(trace.get("bridge_from"), dict) and "roles" in trace["bridge_from"] \
                 and asked.kind in TYPED:
             # a person read from a role's clause: the procedure's answer is about the question's subject

@@ -92,7 +92,8 @@ def name_fragment(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
     said_after = after is not None and (says(after[:1], heads) or any(
         t.dep_ == "attr" and t.head.lemma_ == "be" and says((t,), heads) and t.head.i > after.start
         and after[0].lower_ in _IT_IS for t in after))
-    if not (says(before, heads) or said_after):
+    if not (says(before, heads) or said_after) or any(  # "Lies. Beautiful lies.": a word, said small again
+            t.lower_ == words[0].lower_ and t.is_lower and t.i != words[0].i for t in sent.doc):
         return []
     return [Span(words[0].text, "name", 0.7, words[0].i, words[0].i + 1)]
 
@@ -112,6 +113,7 @@ def names_given(sent: Any, names: list[Span]) -> list[Span]:
             t.lower_ in NAMING
             and toks[k].is_alpha
             and not toks[k].is_stop
+            and not (toks[k].pos_ == "ADV" and toks[k].lower_.endswith("ly"))  # "its name immediately"
         ):
             nxt = toks[k]
             if not any(nxt.i == s.start for s in names):

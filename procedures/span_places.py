@@ -88,10 +88,11 @@ def _demonyms(sent: Any, taken: set[int]) -> list[Span]:
             continue
         stem = t.text[:-2]
         before = sent.doc[t.i - 1] if t.i > sent.start else None
+        # (the name says where one lives: cued); "a New Yorker": the town's name runs over two words
         if before is not None and before.text[:1].isupper() and is_place_name(f"{before.text} {stem}"):
-            out.append(Span(f"{before.text} {stem}", "place", 0.9, t.i - 1, t.i + 1))  # "New Yorker"
+            out.append(Span(f"{before.text} {stem}", "place", 0.9, t.i - 1, t.i + 1, cued=True))
         elif is_place_name(stem):
-            out.append(Span(stem, "place", 0.9, t.i, t.i + 1))
+            out.append(Span(stem, "place", 0.9, t.i, t.i + 1, cued=True))
     return out
 
 

@@ -22,7 +22,10 @@ _HYPOTHETICAL = any_of("if|would|might|maybe|perhaps|someday|one day|thinking (?
                        "might|could|should i|whether|should (?:really )?(?:get|buy|adopt|rescue|have|take)|"
                        # someone else's wish for them: "Lumeway wanted me to relocate to Toronto"
                        "(?:want|wanted|wants|asked|asking|urged|urging|pushing|begging|offered|offering) "
-                       "(?:me|us|him|her|them) to")
+                       "(?:me|us|him|her|them) to|"
+                       # advice: "she has written to suggest that I sell up and move to Cornwall"
+                       "suggest(?:s|ed|ing)? (?:that )?(?:i|we|me|us)|"
+                       "(?:thinks?|says?|said) (?:that )?(?:i|we) should")
 _CLAUSE_BREAK = re.compile(r"[:;]|\s[-\u2013\u2014]\s")  # what parts one clause from the next
 _ANCHORING = frozenset("after before since until till than".split())
 RETRACTED = any_of("fell through|called off|cancel+ed|never happened|not happening|off the table|scrapped|"

@@ -1,11 +1,13 @@
 """Whose a relative or an animal is, and where a value ends, from our own messages
 (tests/data/reader/rosa_tom.json): "her son Felix" in Rosa's own turn is her daughter's son, a litter of
 beagles looked at or a kitten someone else wants is no pet of hers, and "the dog of Tom's sister" is the
-sister's; the question's verb done by another ("the Polo lives in Porto now") says nothing of where Rosa
-lives, a sentence with no subject after "She won't admit it" goes on about her, and "she has a cat called
-waffle" is someone else's cat. A workplace texted small after "at" is one in a turn about work, a
-resident's name ("a Londoner") says the town, and a value left after a date ("last ever shift at the
-chippy") was held at it. On each store.
+sister's; the question's verb done by another ("the Polo lives in Porto now", "my sister Dorothy, who lives
+in Falmouth") says nothing of where Rosa lives, nor does advice ("has written to suggest that I sell up and
+move down to Cornwall"), nor a sentence with no subject after "She won't admit it"; "she has a cat called
+waffle" is someone else's cat. A workplace texted small after "at" is one in a turn about work, a resident's
+name ("a Londoner") says the town, a value left after a date ("last ever shift at the chippy") was held at
+it, and a home left ("moved out of the leith flat") with none said since is no current home. "Lies.
+Beautiful lies." and "its name immediately" name no pet. On each store.
 """
 
 from __future__ import annotations
@@ -13,11 +15,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from reliability.common import ingested
+from reliability.common import ingested, span_texts
 
 from planners.question import parse as parse_question
 from procedures.presupposed import presupposed
+from procedures.stated import hypothetical
 from tkg.memory import Memory
+from tkg.nlp import parse
 
 DATA = Path(__file__).parent / "data" / "reader" / "rosa_tom.json"
 
@@ -45,6 +49,7 @@ def test_the_value_as_told(rt: tuple[Memory, str], question: str, answer: str, t
     "What is the name of Rosa's beagle?",  # a litter looked at; "had I taken one"
     "What colour is Tom's kitten?",  # "kit wants us to get a kitten btw. no."
     "What is the name of Tom's cat?",  # "she has a cat called waffle": his girlfriend's
+    "Where does Tom live now?",  # "i moved out of the leith flat on saturday. sofa surfing": nowhere said
 ])
 def test_no_such_relative_or_pet(rt: tuple[Memory, str], question: str) -> None:
     m, group = rt
@@ -64,3 +69,20 @@ def test_a_relatives_pet_is_not_the_subjects() -> None:
 ])
 def test_an_animal_of_theirs_is_given(question: str, animal: str) -> None:
     assert animal in presupposed(parse_question(question))
+
+
+@pytest.mark.parametrize(("text", "told"), [
+    ("My sister has written to suggest that I sell up and move down to Cornwall.", False),
+    ("Dad thinks I should move back to Leeds.", False),
+    ("I sold up and moved down to Cornwall.", True),
+])
+def test_advice_is_no_statement(text: str, told: bool) -> None:
+    assert hypothetical(parse(text)[:]) is not told
+
+
+@pytest.mark.parametrize(("text", "head"), [
+    ("The greyhound rescue said she was a calm couch type. Lies. Beautiful lies.", "greyhound"),
+    ("I need to know this whippet's name immediately.", "whippet"),
+])
+def test_words_that_are_no_pet_names(text: str, head: str) -> None:
+    assert span_texts(text, "pet_name", head) == []
