@@ -263,8 +263,11 @@ def another_doer(token: Any) -> bool:
     False
     """
     subj = clause_subject(token)
-    return subj is not None and (subj.lower_ in _THIRD_PERSON or subj.ent_type_ == "PERSON") \
-        and subj.head.lemma_.lower() != "be"
+    return subj is not None and _someone_else(subj) and subj.head.lemma_.lower() != "be"
+
+
+def _someone_else(t: Any) -> bool:
+    return t.lower_ in _THIRD_PERSON or t.ent_type_ == "PERSON"
 
 
 def _goes_on_about_another(token: Any) -> bool:
@@ -283,8 +286,7 @@ def _goes_on_about_another(token: Any) -> bool:
     if sent.start == 0 or any(t.lower_ in _FIRST_PERSON for t in sent):
         return False
     before = token.doc[sent.start - 1].sent  # the sentence right before says who ("meet mabel." says none)
-    return any(t.dep_ in ("nsubj", "nsubjpass") and (t.lower_ in _THIRD_PERSON or t.ent_type_ == "PERSON")
-               for t in before)
+    return any(t.dep_ in ("nsubj", "nsubjpass") and _someone_else(t) for t in before)
 
 
 def clause_about(s: Subject, token: Any, *, speaker: str, speakers: tuple[str, ...], fallback: float,

@@ -229,8 +229,8 @@ def _is_a(sent: Any, words: list[str]) -> bool:
 def _third_owned(sent: Any, nouns: list[str]) -> bool:
     """The noun is owned by "his"/"her"/"their" in a turn about a third person ("Marek bought a flat.
     His wife Ola is pregnant"): the turn's person's own relative, as the turn names no one else first."""
-    return any(t.lower_ in nouns and any(c.dep_ == "poss" and c.lower_ in ("his", "her", "their")
-                                         for c in t.children) for t in sent)
+    return any(t.lower_ in nouns and any(c.dep_ == "poss" and c.lower_ in _THIRD for c in t.children)
+               for t in sent)
 
 
 def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers: tuple[str, ...],
