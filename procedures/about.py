@@ -262,8 +262,8 @@ def another_doer(token: Any) -> bool:
     >>> another_doer(parse("She's a greyhound called Juno")[5])
     False
     """
-    subj = clause_subject(token)
-    return subj is not None and _someone_else(subj) and subj.head.lemma_.lower() != "be"
+    subj = clause_subject(token)  # (the value's own clause, "Gethin did his first shift", is no one else's)
+    return subj is not None and subj.i != token.i and _someone_else(subj) and subj.head.lemma_.lower() != "be"
 
 
 def _someone_else(t: Any) -> bool:

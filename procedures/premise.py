@@ -215,15 +215,16 @@ def _animals(words: list[str]) -> bool:
 
 
 def _the(sent: Any, words: list[str]) -> bool:
-    """One of ``words`` is said with "the" and no "of" ("the dog ate my sandwich", "Kit's officially the
-    bf"; not "the sister of a colleague"): in a speaker's own words, their own."""
+    """One of ``words`` said with "the" and no "of" ("Kit's officially the bf"; not "the sister of a pal")."""
     return any(t.lower_ in words and any(c.dep_ == "det" and c.lower_ == "the" for c in t.children)
                and not any(c.dep_ == "prep" and c.lower_ == "of" for c in t.children) for t in sent)
 
 
-def _is_a(sent: Any, words: list[str]) -> bool:
-    """One of ``words`` is what a copula says its subject is ("She's a tabby, deaf in one ear")."""
-    return any(t.lower_ in words and t.dep_ == "attr" and t.head.lemma_ == "be" for t in sent)
+def _in_phrase(sent: Any, words: list[str]) -> bool:
+    """Each time the sentence says one of ``words``, a preposition governs it ("a litter of springer
+    spaniels", "photos of dogs"): not an animal of the speaker's ("a dog asleep on my feet" is)."""
+    said = [t for t in sent if t.lower_ in words]
+    return bool(said) and all(t.dep_ == "pobj" for t in said)
 
 
 def _third_owned(sent: Any, nouns: list[str]) -> bool:
@@ -315,9 +316,9 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
             mine = own and (_my(sent, said) or bool(_PRESENTS.search(low))
                             and any(w in ANIMALS for w in said) or _got(sent, said)
                             or _the(sent, said) and not _ahead(sent))
-            # their own word on a relative states one; on an animal, only with "the", as what one is ("she's a
-            # tabby") or with a keeping verb ("a breeder with a litter of springer spaniels" gives them none)
-            kept = _stated(sent) and (own and (not _animals(said) or _the(sent, said) or _is_a(sent, said))
+            # their own word on a relative states one; on an animal, unless it is only a preposition's
+            # object ("a breeder with a litter of springer spaniels" gives them none)
+            kept = _stated(sent) and (own and not (_animals(said) and _in_phrase(sent, said))
                                       or _kept(sent, said))
             if said and (theirs and (kept or _possessed(sent, said)) or mine
                          or asked_about_theirs(sent, said, ev.speaker, subject)):
