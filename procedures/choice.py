@@ -21,6 +21,7 @@ from .synthesis import format_day
 TOWN = 100_000  # the people a town has at least, said with a home to say where that is
 REPEATS = 3  # the most further sayings that add to a value's support
 DENIAL_OWNER = 0.5  # a denial counts when its clause is about the subject at least this surely
+ALL_LEFT = "every well-supported value was left since"  # "now", and the subject left every value said
 
 
 def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[datetime, datetime] | None,
@@ -91,14 +92,14 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     elif window is not None:
         start, end = window
         before = [k for k in keep if any(c.when and c.when <= end for c in groups[k])]
-        # nothing said by then, and a value left later ("last ever shift at the warehouse" in July): it
-        # was held then, up to when it was left; the first one left after the window
-        left = [c for k in keep for c in groups[k] if c.left and c.when and c.when > end]
-        if not before and left:
-            first = min(left, key=lambda c: (c.when or FAR_PAST, -c.score, norm(c.value)))
-            return [first], {**trace, "chosen_by": f"the first left after {format_day(end)}",
-                             "dated_by": dated([first])}
-        if not before:  # the slot is held (a value was said later): the best one said by then, if fair
+        if not before:  # the slot is held (a value was said later)
+            # a value left later ("last ever shift at the warehouse" in July) was held then, up to when it
+            # was left: the first one left after the window; else the best one said by then, if fair
+            left = [c for k in keep for c in groups[k] if c.left and c.when and c.when > end]
+            if left:
+                first = min(left, key=lambda c: (c.when or FAR_PAST, -c.score, norm(c.value)))
+                return [first], {**trace, "chosen_by": f"the first left after {format_day(end)}",
+                                 "dated_by": dated([first])}
             fair = [k for k, s in support.items() if s >= WINDOW_SUPPORT and asked.kind in NAMED_KINDS
                     and any(c.when and c.when <= end and c.score >= WINDOW_SUPPORT for c in groups[k])]
             trace["chosen_by"] = f"the best fairly supported value said by {format_day(end)}" if fair else \
@@ -118,7 +119,7 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
                     denied[k] = max(denied.get(k, c.when), c.when)
         held = [k for k in keep if k not in denied or last_said(k).date() > denied[k].date()]
         if not held and all(any(c.left for c in groups[k]) for k in keep):
-            return [], {**trace, "chosen_by": "every well-supported value was left since"}
+            return [], {**trace, "chosen_by": ALL_LEFT}
         keep = held or keep
         # two values last said in the same turn: the one that turn says better ("the Hilux was too much
         # truck, so I traded it in for a Jimny"), not the one said more often before it

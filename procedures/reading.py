@@ -34,7 +34,7 @@ from .bridge import (
     verb_relation,
 )
 from .calloff import OUTCOME, asks, followed, question_nouns
-from .choice import choose, with_town
+from .choice import ALL_LEFT, choose, with_town
 from .cue_words import cue_terms
 from .event_turns import continuing_turns, event_window, newest_own, read_event, subject_turns
 from .gather import same_value
@@ -331,9 +331,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             return no_information(f"no {asked.head or asked.kind} of the kind asked is stated",
                                   result.evidence or turns[:5], trace)
         if result.trace.get("from_graph") and result.answer:  # an answer walked over edges stands, unless
-            left = str(how.get("chosen_by")).endswith("left since")  # (`choose`: every value was left)
             fault = edge_fault(ctx, asked, result.answer, result.facts, facts, result.evidence, excluded,
-                               now=latest and window is None, left=left)
+                               now=latest and window is None, left=how.get("chosen_by") == ALL_LEFT)
             return None if fault is None else no_information(fault, result.evidence or turns[:5], trace)
         if isinstance(trace.get("bridge_from"), dict) and "roles" in trace["bridge_from"] \
                 and asked.kind in TYPED:

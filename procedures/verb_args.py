@@ -62,10 +62,10 @@ def _takes(token: Any, verb: str, doer: bool, preps: set[str], subject: Subject 
         taken = t.dep_ == "prep" and t.head.lemma_.lower() == verb and (not preps or t.lower_ in preps)
     else:
         taken = t.dep_ in _OBJ and t.head.lemma_.lower() == verb
-    return taken and not _another_doer(t.head, subject)
+    return taken and not _done_by_another(t.head, subject)
 
 
-def _another_doer(verb: Any, subject: Subject | None) -> bool:
+def _done_by_another(verb: Any, subject: Subject | None) -> bool:
     """The verb's subject is a name or a noun that does not name ``subject`` ("the Corolla lives…",
     "Anjali lives…"); a pronoun or a dropped subject may be theirs."""
     doers = [c for c in verb.children if c.dep_ in _SUBJ]
