@@ -146,6 +146,7 @@ def continued(sents: list[Any]) -> list[str]:
 
 OWN_CLAUSE = 0.7  # a clause this surely about a speaker, in their own turn, is their own word on themselves
 _SHORT_LEAD = 3  # words before a sentence that still opens its turn: a fragment ("yes!", "a collie.")
+_ASKED_OF = re.compile(r"[^.!?]*\?+\W*$")  # the question a turn ends on
 
 
 def own_voice(s: Subject | None, said: list[tuple[str | None, float]]) -> str | None:
@@ -378,4 +379,9 @@ def about(s: Subject, *, speaker: str, sentence: str, turn: str, others: tuple[s
     if s.named_in(turn) or (THIRD.search(sentence) and (s.named_in(previous) or opening and s.named_in(
             earlier))):
         return 0.6 if THIRD.search(sentence) or not FIRST.search(sentence) else 0.3
+    # the answer to a question about them ("Who is Sol?" – "Old friend. Works at Bean There…")
+    asked_of = _ASKED_OF.search(previous)
+    if opening and asked_of and s.named_in(asked_of.group(0)) and not FIRST.search(sentence) \
+            and not SECOND.search(sentence):
+        return 0.6
     return 0.0

@@ -44,6 +44,8 @@ _TAKEN_BY = frozenset("take get eat grab snatch".split())
 _VALUES = {w: i + 1 for i, w in enumerate(
     "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty".split())}
+_TENS = {w: 10 * (i + 2) for i, w in enumerate(
+    "twenty thirty forty fifty sixty seventy eighty ninety".split())}
 _MORE = frozenset("more new extra additional".split())
 _REST = frozenset("other remaining surviving last".split())
 
@@ -159,10 +161,18 @@ class Tally:
             self.evidence.append(ev)
 
 
-def _number(tok: Any) -> int | None:
+def _number(toks: list[Any], j: int) -> tuple[int | None, int]:
+    """The number written from ``toks[j]`` and the position after it: "4", "six", "thirty-eight"
+    and "twenty two" (one number, not a thirty and an eight)."""
+    tok = toks[j]
     if tok.like_num and tok.text.isdigit():
-        return int(tok.text)
-    return _VALUES.get(tok.lower_)
+        return int(tok.text), j + 1
+    tens = _TENS.get(tok.lower_)
+    if tens is None:
+        return _VALUES.get(tok.lower_), j + 1
+    k = j + 2 if j + 2 < len(toks) and toks[j + 1].text == "-" else j + 1
+    unit = _VALUES.get(toks[k].lower_, 10) if k < len(toks) else 10
+    return (tens + unit, k + 1) if unit < 10 else (tens, j + 1)
 
 
 def _is_head(tok: Any, head: str) -> bool:
@@ -170,9 +180,12 @@ def _is_head(tok: Any, head: str) -> bool:
     return head in (low, lemma) or low in (head + "s", head + "es")
 
 
-def count_held(head: str, turns: list[Evidence], is_subjects: Callable[[Evidence], bool]) -> Tally | None:
+def count_held(head: str, turns: list[Evidence], is_subjects: Callable[[Evidence], bool],
+               done: frozenset[str] = frozenset()) -> Tally | None:
     """The number of ``head`` things held after the subject's turns (see the module doc), or None
-    when no turn states a total. ``is_subjects(ev)`` says whether a turn speaks for the subject."""
+    when no turn states a total. ``is_subjects(ev)`` says whether a turn speaks for the subject. With
+    ``done`` (verbs' lemmas), only a sentence saying one of them counts: "how many years did she
+    teach" counts the years she "taught", not a dog "nine years old"."""
     tally = Tally(head)
     theirs = [ev for ev in sorted(turns, key=lambda e: e.valid_at or FAR_PAST) if is_subjects(ev)]
     parse_many([ev.text for ev in theirs])  # every one is read: one batch
@@ -182,13 +195,18 @@ def count_held(head: str, turns: list[Evidence], is_subjects: Callable[[Evidence
             toks = list(sent)
             said_head = any(_is_head(t, head) for t in toks) or any(t.lower_ in tally.members for t in toks)
             _collect_members(sent, tally, said_head or context)
+            if done and not any(t.lemma_.lower() in done for t in toks):
+                continue
+            after_number = 0  # the words of a number read already ("eight" of "thirty-eight")
             for j, tok in enumerate(toks):
-                n = _number(tok)
+                if j < after_number:
+                    continue
+                n, after_number = _number(toks, j)
                 if tok.lower_ == "another" and j + 1 < len(toks) and _is_head(toks[j + 1], head):
                     n = 1
                 if n is None:
                     continue
-                after = toks[j + 1 : j + 4]
+                after = toks[after_number : after_number + 3]
                 counted = any(_is_head(t, head) for t in after) or (
                     (context or said_head) and (
                         [t.lower_ for t in after[:2]] == ["of", "them"]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from planners.asked import Asked
 from planners.question import Question
 from tkg.models import Evidence
+from tkg.nlp import parse
 from tkg.text import content_terms
 
 from .about import Subject
@@ -29,20 +30,27 @@ from .transactions import read_sale, sale_question
 if TYPE_CHECKING:
     from tkg.context import Context
 
+_TIME_UNITS = frozenset("minute hour day week month year decade".split())  # counted where their verb is said
+_LIGHT_VERBS = frozenset("have do be get".split())
 
-def count_reading(ctx: Context, group: str, subject: Subject, head: str, turns: list[Evidence],
+
+def count_reading(ctx: Context, group: str, subject: Subject, q: Question, turns: list[Evidence],
                   ranked: list[Evidence], trace: dict[str, Any]) -> Reading | None:
-    """How many ``head`` things the subject has after every count their turns state
-    (`procedures.gather.count_held`); turns naming the counted things by name are read too. The
-    evidence keeps the procedure's ranking (``ranked``); the turns counted follow when it lacks them."""
+    """How many of the asked things the subject has after every count their turns state
+    (`procedures.gather.count_held`); turns naming the counted things by name are read too. A span of
+    time ("how many years did she teach") is counted where its verb is said. The evidence keeps the
+    procedure's ranking (``ranked``); the turns counted follow when it lacks them."""
     def theirs(ev: Evidence) -> bool:
         return (ev.speaker or "").lower() in subject.aliases or subject.named_in(ev.text)
 
+    head = q.asked.head
+    done = frozenset(t.lemma_.lower() for t in parse(q.text) if t.pos_ == "VERB"
+                     and t.lemma_.lower() not in _LIGHT_VERBS) if head in _TIME_UNITS else frozenset()
     pool = dedupe(turns + subject_turns(ctx, group, subject, content_terms(f"{head} {head}s")))
-    tally = count_held(head, pool, theirs)
+    tally = count_held(head, pool, theirs, done)
     if tally is not None and tally.members:  # "a fox got Cleo": the turns that name them
         pool = dedupe(pool + subject_turns(ctx, group, subject, content_terms(" ".join(tally.members))))
-        tally = count_held(head, pool, theirs)
+        tally = count_held(head, pool, theirs, done)
     if tally is None or tally.total is None:
         return None
     trace["count"] = tally.steps

@@ -28,8 +28,10 @@ from .about import FIRST, SECOND, Subject, about, another_doer, called_out, clau
 from .members import Category, bare, widen
 from .residence import home_named, locates, named_home, place_scale, residence_scale, taken_back
 from .span_base import addressed, foreign_sentence, greets, opening_name, proper_runs
+from .span_context import headline, quoted, tag_after
 from .span_objects import glued_cues, not_a_thing, objects_of, site_of_object
 from .span_patterns import ACQUIRING, DEGREE_WORDS, ROMANCE, asks_studied, degrees, introduced, sources
+from .span_roles import pastime_doer
 from .span_words import (
     CALENDAR,
     CATEGORY_MEMBERS,
@@ -41,6 +43,7 @@ from .span_words import (
     SPAN_MEMBERS,
     pet_words,
     thing_words,
+    titled_as,
 )
 from .span_workplaces import EMPLOYERS, INSTITUTIONS, asks_about_work, workplaces
 from .spans import spans_of
@@ -108,16 +111,6 @@ _PASTIME_BODIES = frozenset("club choir league crew orchestra squad ensemble".sp
 _BODIES = INSTITUTIONS | frozenset("trust rescue shelter sanctuary kennels society foundation".split())
 _PARTNER_CUES = content_terms("partner girlfriend boyfriend bf gf dating seeing engaged fiance fiancé "
                               "husband wife")
-
-
-def _tag(rest: list[Any]) -> str:
-    """Whose the next sentence says someone is: a tag ("my baby bro!!", "our Nan x"), or the last one
-    named's, by "he"/"she" ("Thanks to Tomasz. He is my boyfriend now"); "" if neither."""
-    words = [t for t in rest[0] if not t.is_punct] if rest else []
-    if 0 < len(words) <= 4 and words[0].lower_ in ("my", "our"):
-        return "" if any(t.pos_ in ("VERB", "AUX") for t in words) else "tag"
-    pronoun = len(words) >= 4 and words[0].lower_ in ("he", "she") and words[1].lemma_ == "be"
-    return "pronoun" if pronoun and words[2].lower_ in ("my", "our") else ""
 
 
 def may_hold(asked: Asked, text: str, verb: str | None) -> bool:
@@ -219,7 +212,7 @@ def candidates(
                 t.pos_ in ("VERB", "AUX") for t in sent) else []
             near_cues = at + [i - 4 for i in last_cues[-1:]] + [i + 4 for i in told_after]
             # "Liam did his first flight yday. my baby bro!!": the tag after says who its subject is
-            tagged = _tag(sents[k + 1 :]) if asked.kind == "person" and cue_at[k + 1] else ""
+            tagged = tag_after(sents[k + 1 :]) if asked.kind == "person" and cue_at[k + 1] else ""
             told = f"{sent.text} {sents[k + 1].text}" if told_after else sent.text  # what says the value
             if sent.start == 0 and asked_first:  # the answer to the turn before: its cue words count, as
                 near_cues += [sent.start - 1, sent.end]  # if said at either end of the sentence
@@ -286,7 +279,7 @@ def candidates(
                     or tagged == "tag" and doc[sp.end - 1].dep_ in ("nsubj", "nsubjpass") \
                     or tagged == "pronoun" and sp.start == spans[-1].start  # the sentence after says whose
                 swapped = asked.kind in _STATE_KINDS and replacing(doc[sp.end - 1])  # "…in for a Leaf"
-                gap = 0 if sp.cued or vouched or swapped else min(
+                gap = 0 if sp.cued or vouched or swapped or titled_as(asked.head, doc[sp.start]) else min(
                     (max(sp.start - i, i - sp.end + 1, 0) for i in near_cues), default=None)
                 if asked.kind == "place" and (sp.start > sent.start and locates(doc, sp.start)
                                               or bool(homes) and named_home(doc, sp.end, homes)
@@ -350,8 +343,11 @@ def candidates(
                         sent, doc[sp.start]) or now and replaced(doc[sp.end - 1])  # "from keyboard to bass"
                         or called_off(sent, doc[sp.start])):  # "the Thornby cottage is off"
                     scale *= 0.35  # "didn't get the job", "I'm over The Marigold Engine"
-                if races and not races & content_terms(told) and not (k and _headline(sents[k - 1], races)):
+                if races and not races & content_terms(told) and not (k and headline(sents[k - 1], races)):
                     scale *= 0.3  # "did 7k on Sunday in 44 minutes" for "her time at the Robin Hood Half"
+                if asked.kind == "role" and (quoted(sent, sp.start, sp.end)
+                                             or asked.head == "job" and pastime_doer(sp.text)):
+                    scale *= 0.3  # "they call me 'chief biscuit officer'", "I'm a climber now": not a job
                 if elsewhere:
                     scale *= 0.3  # "what job did he take at Tallyho Brewing": a role of a turn naming it
                 if asked.kind in _STATE_KINDS and when == ev.valid_at and past_state(doc[sp.start]):
@@ -369,18 +365,6 @@ def candidates(
                 if taken_back(doc, start, starts):
                     out[i].score *= 0.3
     return out
-
-
-def _headline(sent: Any, races: set[str]) -> bool:
-    """The sentence before is a headline naming the race (a few words, no figure of its own), so the
-    result told next is that race's: "LAKESHORE DONE. Sunday, 4:21:37." (not "Did the Lakeshore in
-    4:30. Today 7k in 44 min", nor "Signed up for the Castle Hill Half in November. Did 14k in 78 min")."""
-    words = [t for t in sent if not t.is_punct]
-    return len(words) <= _HEADLINE_WORDS and bool(races & content_terms(sent.text)) \
-        and not any(c.isdigit() for c in sent.text)
-
-
-_HEADLINE_WORDS = 5
 
 
 def phrase(asked: Asked, chosen: list[Candidate]) -> str:

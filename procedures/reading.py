@@ -148,7 +148,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
     if sale is not None:
         return sale
     if asked.count and asked.head and subject is not None:  # "how many hens does she have": run the count
-        counted = count_reading(ctx, group, subject, asked.head, turns, result.evidence, trace)
+        counted = count_reading(ctx, group, subject, q, turns, result.evidence, trace)
         if counted is not None:
             return counted
     if is_when(q) and not asked.count:  # the date of the asked event, never a sentence

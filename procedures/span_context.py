@@ -9,9 +9,11 @@ own spans, less sure than a tagged name (pets' names: `procedures/span_pets.py`)
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
+from tkg.text import content_terms
 from tkg.words import is_common_word, is_place_name, only_a_noun
 
 from .span_base import (
@@ -332,3 +334,42 @@ def articled(t: Any) -> bool:
 
 def _with_article(t: Any) -> bool:
     return any(c.dep_ == "det" and c.lower_ in ("the", "a", "an") for c in t.children)
+
+
+HEADLINE_WORDS = 5  # the most words a headline sentence has ("LAKESHORE DONE.")
+# a quotation: an opening mark after a space or the start, words, the closing mark before a pause or the end
+_QUOTED = re.compile(r"(?:^|(?<=[\s(]))['\"\u2018\u201c][^'\"\u2018\u2019\u201c\u201d]+"
+                     r"['\"\u2019\u201d](?=\W|$)")
+
+
+def tag_after(rest: list[Any]) -> str:
+    """Whose the next sentence says someone is: a tag ("my baby bro!!", "our Nan x"), or the last one
+    named's, by "he"/"she" ("Thanks to Tomasz. He is my boyfriend now"); "" if neither."""
+    words = [t for t in rest[0] if not t.is_punct] if rest else []
+    if 0 < len(words) <= 4 and words[0].lower_ in ("my", "our"):
+        return "" if any(t.pos_ in ("VERB", "AUX") for t in words) else "tag"
+    pronoun = len(words) >= 4 and words[0].lower_ in ("he", "she") and words[1].lemma_ == "be"
+    return "pronoun" if pronoun and words[2].lower_ in ("my", "our") else ""
+
+
+def headline(sent: Any, races: set[str]) -> bool:
+    """The sentence before is a headline naming the race (a few words, no figure of its own), so the
+    result told next is that race's: "LAKESHORE DONE. Sunday, 4:21:37." (not "Did the Lakeshore in
+    4:30. Today 7k in 44 min", nor "Signed up for the Castle Hill Half in November. Did 14k in 78 min")."""
+    words = [t for t in sent if not t.is_punct]
+    return len(words) <= HEADLINE_WORDS and bool(races & content_terms(sent.text)) \
+        and not any(c.isdigit() for c in sent.text)
+
+
+def quoted(sent: Any, start: int, end: int) -> bool:
+    """Tokens ``start``–``end`` of the doc lie inside quotation marks in ``sent``: words someone else
+    used or a name given in jest ("the children call me 'the story lady'"), not a plain statement.
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("Jo calls me 'chief biscuit officer' at work. I'm a nurse.")
+    >>> [quoted(s, a, b) for s, a, b in ((list(doc.sents)[0], 4, 7), (list(doc.sents)[1], 14, 15))]
+    [True, False]
+    """
+    doc = sent.doc
+    first, last = doc[start].idx - sent.start_char, doc[end - 1].idx + len(doc[end - 1]) - sent.start_char
+    return any(m.start() < first and last <= m.end() for m in _QUOTED.finditer(sent.text))

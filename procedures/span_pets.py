@@ -2,7 +2,8 @@
 "his name's toast"), a pet's name said alone after the pet ("we got a dog. pepper."), a name given after
 a person was brought in ("met someone at the gym. his name is Theo") or after a pet where another kind of
 thing is asked ("found a stray pup and I called him Cawl"), and a name that only says what animal it is
-("staffy brain."). `procedures/spans.py` reads names with these.
+("staffy brain."), and a name in small letters after the animal that is someone's ("dev's dog rollo").
+`procedures/spans.py` reads names with these.
 """
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from planners.head_words import kind_of_noun
-from tkg.words import only_a_noun
+from tkg.words import is_common_word, is_place_name, only_a_noun
 
 from .span_base import Span, says, says_is
-from .span_words import NAMING, PET_WORDS
+from .span_words import CHAT_WORDS, LOCATIVE, NAMING, PET_WORDS
 
 _UNNAMED_ONE = frozenset({"someone", "somebody", "date", "engagement", "engaged"})
 _IT_IS = frozenset({"she", "he", "it", "shes", "hes", "its"})  # "Mabel. She's a tabby": what she is
@@ -51,6 +52,21 @@ def of_a_pet(doc: Any, at: int, heads: frozenset[str] | set[str]) -> bool:
         if t.lower_ in PET_WORDS:
             return True
     return False
+
+
+def owner_or_place(span: Span, doc: Any) -> bool:
+    """A name said as an animal's owner ("Gerry Walsh's collie had pups") or where one came from ("the
+    pups at Carrowkeel"): not the animal's own name.
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("Gerry Walsh's collie had pups at Carrowkeel, so Fern is mine")
+    >>> said = (("Gerry Walsh", 0, 2), ("Carrowkeel", 7, 8), ("Fern", 10, 11))
+    >>> [owner_or_place(Span(t, "name", 0.7, a, b), doc) for t, a, b in said]
+    [True, True, False]
+    """
+    after = doc[span.end : span.end + 2]
+    owner = len(after) == 2 and after[0].lower_ in ("'s", "\u2019s") and after[1].lower_ in PET_WORDS
+    return owner or span.start > 0 and doc[span.start - 1].lower_ in LOCATIVE
 
 
 def calls_an_animal(span: Span, doc: Any) -> bool:
@@ -102,15 +118,26 @@ NAMED_PRONOUNS = frozenset({"her", "him", "it", "them", "em", "'em"})  # the one
 
 
 def names_given(sent: Any, names: list[Span]) -> list[Span]:
-    """Words a naming verb gives as a name, lower-case too: "named biscuit", "her name is pip"."""
+    """Words a naming verb gives as a name, lower-case too: "named biscuit", "her name is pip", "calling
+    her Fern".
+
+    >>> from tkg.nlp import parse
+    >>> [[s.text for s in names_given(x, [])] for x in parse("I am calling her Fern. I'll call her tomorrow.")
+    ...  .sents]
+    [['Fern'], []]
+    """
     out = []
     toks = list(sent)
     for j, t in enumerate(toks[:-1]):  # "named biscuit", "called kopi": lower-case names after a naming verb
         k = j + 2 if t.lower_ == "name" and says_is(toks[j + 1]) and j + 2 < len(toks) else j + 1
-        if t.lower_ in ("named", "called") and toks[k].lower_ in NAMED_PRONOUNS and k + 1 < len(toks):
+        if (t.lower_ == "named" or t.lemma_.lower() == "call") and toks[k].lower_ in NAMED_PRONOUNS \
+                and k + 1 < len(toks):
             k += 1  # "we named her pickle", "called him rex": the name follows the one named
+        # "I'm calling her Fern": a name given by "call" and the one named, never "call her tomorrow"
+        calls = t.lemma_.lower() == "call" and t.lower_ not in NAMING and k > j + 1 and k < len(toks) \
+            and (toks[k].text[:1].isupper() or not is_common_word(toks[k].text))
         if (  # "her name is pip": a copula after "name" names what follows
-            t.lower_ in NAMING
+            (t.lower_ in NAMING or calls)
             and toks[k].is_alpha
             and not toks[k].is_stop
             and not (toks[k].pos_ == "ADV" and toks[k].lower_.endswith("ly"))  # "its name immediately"
@@ -118,4 +145,31 @@ def names_given(sent: Any, names: list[Span]) -> list[Span]:
             nxt = toks[k]
             if not any(nxt.i == s.start for s in names):
                 out.append(Span(nxt.text, "name", 0.7, nxt.i, nxt.i + 1))
+    return out
+
+
+def small_name_after(sent: Any, taken: set[int]) -> list[Span]:
+    """A name written small right after its animal, the two owned together: "dev's dog rollo ate my
+    lunch", "our cat mabel": the tagger hangs the owner on the name and the animal word on it as a
+    compound. Not an English noun the animal word only qualifies ("his dog food", "my cat tree")
+    unless tagged a proper noun, and not a chat word or a place.
+
+    >>> from tkg.nlp import parse
+    >>> [[s.text for s in small_name_after(x, set())] for x in parse("my cousin dev's dog rollo ate my lunch")
+    ...  .sents]
+    [['rollo']]
+    >>> [s.text for s in small_name_after(parse("his dog food is gone"), set())]
+    []
+    """
+    out = []
+    for t in sent:
+        nxt = t.head
+        if t.lower_ not in PET_WORDS or t.dep_ != "compound" or nxt.i != t.i + 1 or nxt.i in taken:
+            continue
+        if not (nxt.is_alpha and nxt.is_lower and len(nxt) >= 3 and not nxt.is_stop) \
+                or nxt.lower_ in CHAT_WORDS | PET_WORDS or is_place_name(nxt.text) \
+                or nxt.pos_ != "PROPN" and (nxt.pos_ != "NOUN" or is_common_word(nxt.text)):
+            continue
+        if any(c.dep_ == "poss" for c in nxt.children):
+            out.append(Span(nxt.text, "name", 0.7, nxt.i, nxt.i + 1))
     return out

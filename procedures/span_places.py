@@ -21,11 +21,13 @@ from .span_base import Span, entity_spans, foreign_sentence, street_name
 from .span_words import ALONG, DET, LOCATIVE, NER_KINDS
 
 
-def on_street(sent: Any, span: Span) -> bool:
+def on_street(sent: Any, span: Span, *, along: bool = False) -> bool:
     """A name that ends in a street word after a preposition of place ("her bakery *on Mill Lane*",
-    "off Hope Road") is a street, whatever the tagger says; "I met Rosa Lane" keeps its person."""
-    return street_name(sent.doc[span.start : span.end]) \
-        and span.start > sent.start and sent.doc[span.start - 1].lower_ in ALONG
+    "off Hope Road") is a street, whatever the tagger says; "I met Rosa Lane" keeps its person. With
+    ``along``, only after a preposition that says a street ("on", "off"): "works at Elm Grove" may name
+    a care home."""
+    return street_name(sent.doc[span.start : span.end]) and span.start > sent.start \
+        and sent.doc[span.start - 1].lower_ in (ALONG - LOCATIVE if along else ALONG)
 
 
 # the prepositions a place follows, in English and in the languages chats switch into ("en Austin")

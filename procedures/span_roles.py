@@ -11,7 +11,7 @@ from tkg.words import is_common_word, is_place_name
 
 from .span_base import Span, any_words_abroad, clean, copular_s, foreign_sentence
 from .span_context import of_what
-from .span_words import DET, PREDICATING, ROLE_HEADS, ROLE_SUFFIX, ROLE_VERBS, SEAT_ROLES
+from .span_words import DET, PREDICATING, ROLE_HEADS, ROLE_SUFFIX, ROLE_VERBS, SEAT_ROLES, SPAN_MEMBERS
 
 # a role named before the noun for a job ("the design lead role", "the charge nurse post"), and the
 # verbs that give or take one ("they gave me the design lead role", "I took the senior nurse job")
@@ -248,3 +248,20 @@ def _said_of(root: Any) -> bool:
     its own clause states that someone holds it, so it needs no cue word near it."""
     return root.dep_ == "attr" and root.head.lemma_ == "be" and any(
         c.dep_ == "nsubj" for c in root.head.children)
+
+
+_DOER = ("ist", "er", "or")  # "cyclist", "runner", "sailor"
+
+
+def pastime_doer(value: str) -> bool:
+    """A word for one who does a sport ("cyclist", "runner", "climber"): what someone does for fun,
+    not their job, unless they say they are paid for it.
+
+    >>> [pastime_doer(w) for w in ("cyclist", "runner", "climber", "teacher", "deputy head")]
+    [True, True, True, False, False]
+    """
+    low = value.lower()
+    if " " in low or not low.endswith(_DOER):
+        return False
+    root = next(low[: -len(s)] for s in _DOER if low.endswith(s))
+    return len(root) >= 3 and any(sport.startswith(root) for sport in SPAN_MEMBERS["sport"])

@@ -7,6 +7,7 @@ nouns, "favourite"-like modifiers and calendar words. Data, and the words a thin
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from planners.head_words import ANIMALS, CAT_WORDS, DOG_WORDS, FOREIGN_CATS, FOREIGN_DOGS
 from tkg.vehicle_words import (
@@ -125,6 +126,9 @@ def pet_words(head: str) -> frozenset[str]:
 
 # members of a category a question may ask for by its head noun ("what instrument", "which sport"):
 # a word of the list is a value of that category even where the sentence never says the category
+_UNITS = frozenset("""icu itu nicu picu hdu ccu a&e ae emergency maternity oncology paediatrics pediatrics
+    cardiology neurology orthopaedics orthopedics radiology theatres surgical respiratory geriatrics renal
+    dialysis haematology hematology stroke burns neonatal midwifery triage""".split())
 CATEGORY_MEMBERS: dict[str, frozenset[str]] = {
     "instrument": frozenset("""piano keyboard keys guitar bass cello violin viola fiddle drums drum ukulele
         banjo mandolin harp flute clarinet oboe bassoon saxophone sax trumpet trombone tuba horn harmonica
@@ -146,6 +150,10 @@ CATEGORY_MEMBERS: dict[str, frozenset[str]] = {
     # a diet is said by its adjective ("fully vegetarian since Boxing Day")
     "diet": frozenset("""vegetarian vegan pescatarian pescetarian keto ketogenic paleo flexitarian halal
         kosher gluten-free dairy-free plant-based carnivore veggie""".split()),
+    # a hospital's units, by the names and letters nurses use ("three nights on NICU", "back on a&e")
+    "unit": _UNITS,
+    "ward": _UNITS,
+    "department": _UNITS,
 }
 # a hobby is a craft or art, a pastime, or any sport or instrument ("started pottery", "took up the cello"):
 # spans of the head (`OPEN_MEMBERS`), though a hobby may be anything ("making sourdough"), so never a closed
@@ -236,3 +244,20 @@ KIN_FORMS = tuple(frozenset(g.split()) for g in (
     "aunt auntie aunty", "uncle", "grandmother grandma gran granny nan nana",
     "grandfather grandpa grandad granddad", "mother mum mom mam mommy mummy", "father dad daddy papa",
     "fiance fiancé fiancee fiancée"))
+
+# the titles that say a person's relation to whoever they treat or teach: "a Dr Haddad" is a doctor
+_TITLE_OF = {"doctor": {"dr"}, "gp": {"dr"}, "dentist": {"dr"}, "surgeon": {"dr", "mr", "ms"},
+             "consultant": {"dr"}, "professor": {"prof", "professor"}, "supervisor": {"dr", "prof"}}
+
+
+def titled_as(head: str, first: Any) -> bool:
+    """A name whose title says the asked relation (``first`` is its first token, and the title may be
+    the one before it): "Dr Haddad" for "who is her doctor", not for "who is her partner".
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("I see a Dr Haddad now")
+    >>> titled_as("doctor", doc[3]), titled_as("doctor", doc[4]), titled_as("partner", doc[3])
+    (True, True, False)
+    """
+    titles = _TITLE_OF.get(head, ())
+    return first.lower_.rstrip(".") in titles or first.i > 0 and first.nbor(-1).lower_.rstrip(".") in titles

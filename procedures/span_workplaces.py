@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from tkg.nlp import parse
+from tkg.vehicle_words import MOTOR_NAMES
 from tkg.words import is_common_word, is_place_name
 
 from .span_base import Span, clean, unknown_word_before
@@ -214,3 +215,39 @@ def former_workplaces(sent: Any) -> list[Span]:
         if at is not None and last not in PEOPLE and last not in ROLE_HEADS and last not in _KIN:
             out.append(Span(m.group(1), "organisation", 0.7, at.start, at.end))
     return out
+
+
+_N_JOINS = frozenset({"n", "'n'", "n'", "&"})  # "pots n pans", "fish 'n' chips": one name
+
+
+def joined_by_n(sent: Any, spans: list[Span]) -> list[Span]:
+    """Names of one word grown over an "n" or "&" to the word across it, as shops are named in small
+    letters ("shifts at pots n pans", where the tagger gives "pots" alone); a name across it already
+    is left as it is.
+
+    >>> from tkg.nlp import parse
+    >>> sent = next(parse("shifts at pots n pans.").sents)
+    >>> [s.text for s in joined_by_n(sent, [Span("pots", "organisation", 0.5, 2, 3)])]
+    ['pots n pans']
+    """
+    doc, out = sent.doc, []
+    for s in spans:
+        start, end = s.start, s.end
+        if end + 1 < sent.end and doc[end].lower_ in _N_JOINS and doc[end + 1].is_alpha \
+                and doc[end + 1].pos_ in ("NOUN", "PROPN"):
+            end += 2
+        elif start - 2 >= sent.start and doc[start - 1].lower_ in _N_JOINS and doc[start - 2].is_alpha \
+                and doc[start - 2].pos_ in ("NOUN", "PROPN") and doc[start - 2].dep_ == "pobj":
+            start -= 2
+        grown = Span(doc[start:end].text, s.kind, s.sure, start, end)
+        out.append(s if (start, end) == (s.start, s.end) else grown)
+    return out
+
+
+def a_car(tokens: Any) -> bool:
+    """A car's make or model said as a thing one has ("ive got the volvo", "my old Ford"), not the
+    company ("works at Volvo", "the Volvo plant")."""
+    toks = list(tokens)
+    if len(toks) != 1 or toks[0].lower_ not in MOTOR_NAMES or toks[0].dep_ == "compound":
+        return False
+    return any(c.dep_ in ("det", "poss", "amod") for c in toks[0].children)

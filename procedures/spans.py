@@ -49,7 +49,16 @@ from .span_context import (
 )
 from .span_numbers import numbers
 from .span_patterns import members_said
-from .span_pets import NAMED_PRONOUNS, calls_an_animal, name_fragment, names_given, of_a_person, of_a_pet
+from .span_pets import (
+    NAMED_PRONOUNS,
+    calls_an_animal,
+    name_fragment,
+    names_given,
+    of_a_person,
+    of_a_pet,
+    owner_or_place,
+    small_name_after,
+)
 from .span_places import on_street, places
 from .span_roles import chunks_with, roles
 from .span_words import (
@@ -71,8 +80,10 @@ from .span_words import (
     pet_words,
 )
 from .span_workplaces import (
+    a_car,
     former_workplaces,
     institutions,
+    joined_by_n,
     misread_workplace,
     named_workplaces,
     town_named,
@@ -134,6 +145,7 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
     for s in proper_runs(sent):
         if not any(i in taken for i in range(s.start, s.end)):
             names.append(Span(s.text, "name", 0.6, s.start, s.end))
+    names += small_name_after(sent, taken)  # "dev's dog rollo"
     # "a bakery on Mill Lane": where it is, not its name; "staffy brain": what it is, not its name
     names = [s for s in names if not on_street(sent, s) and not calls_an_animal(s, sent.doc)]
     return names + names_given(sent, names)
@@ -286,7 +298,7 @@ def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         kept = tuple(
             s
             for s in (_trimmed(sent, x) for x in _spans_of(sent, kind, head))
-            if plausible(s)
+            if (plausible(s) or s.text.lower() in SPAN_MEMBERS.get(head, ()))  # "ITU": a member, not shouted
             and not pronominal(sent.doc[s.start : s.end])
             and not (kind in _NAME_KINDS and chat_words(sent.doc[s.start : s.end]))
             and not (kind in _NAME_KINDS and s.text.islower() and len(s.text) <= 2)  # "un chien": no name
@@ -295,22 +307,14 @@ def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
             and not (kind in _NAME_KINDS | {"place"} and clausal(sent.doc[s.start : s.end])
                      and not (s.end - s.start == 1 and is_name_place(s.text)))  # "leeds" tagged a verb
             and not (kind in ("place", "organisation") and kind_of_noun(s.text) == "person")  # "Mam", "Dad"
-            and not (kind == "person" and on_street(sent, s))  # "on Harrogate Road": a street, no one
-            and not (kind == "organisation" and _a_car(sent.doc[s.start : s.end]))  # "got the volvo"
+            and not (kind in ("person", "organisation")  # "on Hope Road": a street
+                     and on_street(sent, s, along=kind == "organisation"))
+            and not (kind == "organisation" and a_car(sent.doc[s.start : s.end]))  # "got the volvo"
             and not (kind == "thing" and nameless(sent.doc[s.start : s.end])
                      and s.text.lower() not in OPEN_MEMBERS.get(head, SPAN_MEMBERS.get(head, ())))  # weaving
         )
         sent.doc.user_data[key] = kept
     return list(kept)
-
-
-def _a_car(tokens: Any) -> bool:
-    """A car's make or model said as a thing one has ("ive got the volvo", "my old Ford"), not the
-    company ("works at Volvo", "the Volvo plant")."""
-    toks = list(tokens)
-    if len(toks) != 1 or toks[0].lower_ not in MOTOR_NAMES or toks[0].dep_ == "compound":
-        return False
-    return any(c.dep_ in ("det", "poss", "amod") for c in toks[0].children)
 
 
 def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
@@ -346,15 +350,17 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
         known = {s.start for s in teams}
         named += named_workplaces(sent, taken | inside)  # "my team at Brenner": tagged a person
         named += work_names(sent, taken | inside | {i for s in named for i in range(s.start, s.end)}, head)
-        return teams + [s for s in orgs + kept + named if s.start not in known] + workplaces(sent, taken)
+        return joined_by_n(sent, teams + [s for s in orgs + kept + named if s.start not in known]
+                           + workplaces(sent, taken))
     if kind == "person":
         people = [q for p in entity_spans(sent, NER_KINDS["person"], "person", 0.9)
                   if (q := _without_opener(sent, p)) is not None]
         taken = {i for s in people for i in range(s.start, s.end)}
-        extra = [Span(s.text, "person", 0.5, s.start, s.end) for s in proper_runs(sent)
+        extra = [Span(s.text, "person", 0.8 if title else 0.5, s.start, s.end) for s in proper_runs(sent)
+                 for title in [sent.doc[s.start].lower_.rstrip(".") in TITLES]  # "a Dr Haddad", whatever tag
                  if not any(i in taken for i in range(s.start, s.end)) and len(s.text.split()) <= 2
                  and not all(is_common_word(w) for w in s.text.split())
-                 and not any(t.ent_type_ in NOT_PEOPLE and not unknown_town(s, t)
+                 and not any(t.ent_type_ in NOT_PEOPLE and not unknown_town(s, t) and not title
                              for t in sent.doc[s.start : s.end])]
         taken |= {i for p in extra for i in range(p.start, p.end)}
         lower = [titled(sent, t) for t in sent
@@ -382,7 +388,8 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     if kind == "pet_name":  # no animal word, town, car ("his Volvo smells of cat") or kin ("warn nan's cat")
         names = (s for s in _named_near(sent, pet_words(head) | {head}) if kind_of_noun(s.text) != "person")
         return [Span(s.text, "pet_name", s.sure, s.start, s.end) for s in names
-                if s.text.lower() not in ANIMALS | MOTOR_NAMES and not is_place_name(s.text)]
+                if s.text.lower() not in ANIMALS | MOTOR_NAMES and not is_place_name(s.text)
+                and not owner_or_place(s, sent.doc)]  # not "Gerry's collie", "pups at Carrowkeel"
     if kind == "animal":
         return [Span(t.text.lower(), "animal", 0.9, t.i, t.i + 1) for t in sent if t.lower_ in ANIMALS]
     return _things(sent, head)

@@ -12,11 +12,13 @@ from typing import Any
 
 from .span_base import modified
 
-# "I'm over The Marigold Engine", "we're done with Netflix", "so sick of Arsenal": a liking given up
+# "I'm over The Marigold Engine", "we're done with Netflix", "so sick of Arsenal": a liking given up; "RIP
+# the Clio": a thing that is gone
 _GIVEN_UP = re.compile(r"\b(?:i'?m|i\s+am|we'?re|we\s+are|im)\s+"
                        r"(?:so\s+|totally\s+|completely\s+|officially\s+)?"
                        r"(?:over|done\s+with|sick\s+of|tired\s+of|bored\s+of|off)\s+(?:the\s+)?$"
-                       r"|\bexcept\s+(?:for\s+)?(?:the\s+|my\s+)?$", re.I)  # (a recap corrected)
+                       r"|\bexcept\s+(?:for\s+)?(?:the\s+|my\s+)?$"  # (a recap corrected)
+                       r"|\brip\s+(?:the\s+|my\s+|our\s+|your\s+|ur\s+)?(?:old\s+)?$", re.I)  # RIP
 # what follows a value that is over: "the vegan era is over", "the Corsa is history"
 _OVER_AFTER = re.compile(r"^[\w-]*\s*(?:era|phase|days|chapter|thing)?\s*(?:is|are|'s|’s)\s+"
                          r"(?:so\s+|officially\s+)?(?:over|done|finished|history|dead\s+to\s+(?:me|us))\b",
