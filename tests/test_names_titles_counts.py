@@ -1,11 +1,11 @@
-"""Names, titles and counts as people write them, from our own messages (tests/data/reader/nell_arjun.json):
-a pet's name in small letters after its animal ("my cousin dev's dog rollo") and one given by "calling her
-Fern"; an owner's name ("Gerry Walsh's collie") and a farm's ("at Carrowkeel") are no pet's; a title says
-a doctor ("moved to a Dr Haddad", however the tagger labels it); "twenty-six years" is one number, counted
-where the question's verb is said; "RIP the Clio" gives the car up; a shop's name across an "n" ("pots n
-pans") is one name; the answer to "Who is Sol?" is about Sol; "a climber" is no job, nor is what the
-children call Nell in quotation marks; a hospital's unit ("on NICU") is a member of its category, not a
-shouted word. On each store.
+"""Names, titles and counts as people write them, from our own messages
+(tests/data/reader/names_titles_counts.json): a pet's name in small letters after its animal ("my cousin
+dev's dog rollo") and one given by "calling her Fern"; an owner's name ("Gerry Walsh's collie") and a
+farm's ("at Carrowkeel") are no pet's; a title says a doctor ("moved to a Dr Haddad", however the tagger
+labels it); "twenty-six years" is one number, counted where the question's verb is said; "RIP the Clio"
+gives the car up; a shop's name across an "n" ("pots n pans") is one name; the answer to "Who is Sol?" is
+about Sol; "a climber" is no job, nor is what the children call Nell in quotation marks; a hospital's
+unit ("on NICU") is a member of its category, not a shouted word. On each store.
 """
 
 from __future__ import annotations
@@ -25,12 +25,12 @@ from tkg.memory import Memory
 from tkg.models import Evidence
 from tkg.nlp import parse
 
-DATA = Path(__file__).parent / "data" / "reader" / "nell_arjun.json"
+DATA = Path(__file__).parent / "data" / "reader" / "names_titles_counts.json"
 
 
 @pytest.fixture(scope="module")
 def na(mem: Memory) -> tuple[Memory, str]:
-    return mem, ingested(mem, "nell-arjun", DATA)
+    return mem, ingested(mem, "nell-arjun-names", DATA)
 
 
 @pytest.mark.parametrize(("question", "answer", "turn"), [
