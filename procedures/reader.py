@@ -28,7 +28,7 @@ from .about import FIRST, SECOND, Subject, about, another_doer, called_out, clau
 from .members import Category, bare, widen
 from .residence import home_named, locates, named_home, place_scale, residence_scale, taken_back
 from .span_base import addressed, foreign_sentence, greets, opening_name, proper_runs
-from .span_context import headline, quoted, tag_after
+from .span_context import headline, pronoun_after_next, quoted, tag_after
 from .span_objects import glued_cues, not_a_thing, objects_of, site_of_object
 from .span_patterns import ACQUIRING, DEGREE_WORDS, ROMANCE, asks_studied, degrees, introduced, sources
 from .span_roles import pastime_doer
@@ -212,7 +212,9 @@ def candidates(
                 t.pos_ in ("VERB", "AUX") for t in sent) else []
             near_cues = at + [i - 4 for i in last_cues[-1:]] + [i + 4 for i in told_after]
             # "Liam did his first flight yday. my baby bro!!": the tag after says who its subject is
-            tagged = tag_after(sents[k + 1 :]) if asked.kind == "person" and cue_at[k + 1] else ""
+            # ("Callum said… So I'll stop calling him that. He's my boyfriend.": the tag after next)
+            tagged = "" if asked.kind != "person" else tag_after(sents[k + 1 :]) if cue_at[k + 1] else \
+                pronoun_after_next(sents[k + 1 :]) if k + 2 < len(sents) and cue_at[k + 2] else ""
             told = f"{sent.text} {sents[k + 1].text}" if told_after else sent.text  # what says the value
             if sent.start == 0 and asked_first:  # the answer to the turn before: its cue words count, as
                 near_cues += [sent.start - 1, sent.end]  # if said at either end of the sentence

@@ -352,6 +352,37 @@ def tag_after(rest: list[Any]) -> str:
     return "pronoun" if pronoun and words[2].lower_ in ("my", "our") else ""
 
 
+_SPEAKING = frozenset("say tell ask text message reply reckon".split())
+
+
+def one_who_speaks(tokens: Any) -> bool:
+    """A one-word name that is the subject of a verb of saying ("Callum said he'd had enough"): someone,
+    whatever label the tagger gave it.
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("On the terrace Callum said he was done.")
+    >>> one_who_speaks(doc[3:4]), one_who_speaks(doc[2:3])
+    (True, False)
+    """
+    toks = list(tokens)
+    return len(toks) == 1 and toks[0].dep_ == "nsubj" and toks[0].head.lemma_.lower() in _SPEAKING
+
+
+def pronoun_after_next(rest: list[Any]) -> str:
+    """"pronoun" when the sentence after next says whose the last one named is by "he"/"she" and the
+    one between names no one ("Callum said he'd had enough of walking me home. So I'll stop calling him
+    that. He's my boyfriend."); "" otherwise.
+
+    >>> from tkg.nlp import parse
+    >>> sents = list(parse("Callum walked me home. So I stop calling him that. He's my boyfriend.").sents)
+    >>> pronoun_after_next(sents[1:]), pronoun_after_next(sents[2:])
+    ('pronoun', '')
+    """
+    if len(rest) < 2 or any(t.ent_type_ == "PERSON" or t.pos_ == "PROPN" for t in rest[0]):
+        return ""
+    return "pronoun" if tag_after(rest[1:]) == "pronoun" else ""
+
+
 def headline(sent: Any, races: set[str]) -> bool:
     """The sentence before is a headline naming the race (a few words, no figure of its own), so the
     result told next is that race's: "LAKESHORE DONE. Sunday, 4:21:37." (not "Did the Lakeshore in

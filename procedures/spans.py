@@ -45,6 +45,7 @@ from .span_context import (
     given_names,
     joined_names,
     named_in_context,
+    one_who_speaks,
     unknown_town,
 )
 from .span_numbers import numbers
@@ -357,10 +358,12 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
                   if (q := _without_opener(sent, p)) is not None]
         taken = {i for s in people for i in range(s.start, s.end)}
         extra = [Span(s.text, "person", 0.8 if title else 0.5, s.start, s.end) for s in proper_runs(sent)
-                 for title in [sent.doc[s.start].lower_.rstrip(".") in TITLES]  # "a Dr Haddad", whatever tag
+                 # "a Dr Haddad", "Callum said…": a person, whatever the tagger's label
+                 for title in [sent.doc[s.start].lower_.rstrip(".") in TITLES]
+                 for speaks in [title or one_who_speaks(sent.doc[s.start : s.end])]
                  if not any(i in taken for i in range(s.start, s.end)) and len(s.text.split()) <= 2
                  and not all(is_common_word(w) for w in s.text.split())
-                 and not any(t.ent_type_ in NOT_PEOPLE and not unknown_town(s, t) and not title
+                 and not any(t.ent_type_ in NOT_PEOPLE and not unknown_town(s, t) and not speaks
                              for t in sent.doc[s.start : s.end])]
         taken |= {i for p in extra for i in range(p.start, p.end)}
         lower = [titled(sent, t) for t in sent

@@ -5,7 +5,8 @@ farm's ("at Carrowkeel") are no pet's; a title says a doctor ("moved to a Dr Had
 labels it); "twenty-six years" is one number, counted where the question's verb is said; "RIP the Clio"
 gives the car up; a shop's name across an "n" ("pots n pans") is one name; the answer to "Who is Sol?" is
 about Sol; "a climber" is no job, nor is what the children call Nell in quotation marks; a hospital's
-unit ("on NICU") is a member of its category, not a shouted word. On each store.
+unit ("on NICU") is a member of its category, not a shouted word; "He is my boyfriend" two sentences after
+"Tobias said…" says whose Tobias is. On each store.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ def na(mem: Memory) -> tuple[Memory, str]:
     ("Where does Arjun work now?", "pots n pans", "D3:3"),
     ("Where does Sol work?", "Bean", "D2:4"),  # "Who is Sol?" – "Old friend. Works at Bean There"
     ("What is Arjun's job now?", "barista at pots n pans", "D3:3"),  # not "im a climber now btw"
+    ("Who is Nell's boyfriend?", "Tobias", "D4:3"),  # "Tobias said… So I shall stop… He is my boyfriend."
 ])
 def test_the_value_as_written(na: tuple[Memory, str], question: str, answer: str, turn: str) -> None:
     m, group = na
