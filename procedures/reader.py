@@ -212,7 +212,7 @@ def candidates(
                 t.pos_ in ("VERB", "AUX") for t in sent) else []
             near_cues = at + [i - 4 for i in last_cues[-1:]] + [i + 4 for i in told_after]
             # "Liam did his first flight yday. my baby bro!!": the tag after says who its subject is
-            # ("Callum said… So I'll stop calling him that. He's my boyfriend.": the tag after next)
+            # ("Tobias said… So I shall stop calling him that. He is my boyfriend.": the tag after next)
             tagged = "" if asked.kind != "person" else tag_after(sents[k + 1 :]) if cue_at[k + 1] else \
                 pronoun_after_next(sents[k + 1 :]) if k + 2 < len(sents) and cue_at[k + 2] else ""
             told = f"{sent.text} {sents[k + 1].text}" if told_after else sent.text  # what says the value

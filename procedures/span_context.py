@@ -356,11 +356,11 @@ _SPEAKING = frozenset("say tell ask text message reply reckon".split())
 
 
 def one_who_speaks(tokens: Any) -> bool:
-    """A one-word name that is the subject of a verb of saying ("Callum said he'd had enough"): someone,
+    """A one-word name that is the subject of a verb of saying ("Tobias said he was tired"): someone,
     whatever label the tagger gave it.
 
     >>> from tkg.nlp import parse
-    >>> doc = parse("On the terrace Callum said he was done.")
+    >>> doc = parse("On the terrace Tobias said he was done.")
     >>> one_who_speaks(doc[3:4]), one_who_speaks(doc[2:3])
     (True, False)
     """
@@ -369,12 +369,12 @@ def one_who_speaks(tokens: Any) -> bool:
 
 
 def pronoun_after_next(rest: list[Any]) -> str:
-    """"pronoun" when the sentence after next says whose the last one named is by "he"/"she" and the
-    one between names no one ("Callum said he'd had enough of walking me home. So I'll stop calling him
-    that. He's my boyfriend."); "" otherwise.
+    """The tag "pronoun" when the sentence after next says whose the last one named is by "he"/"she" and
+    the one between names no one ("Tobias said he was tired of being the quiz man. So I shall stop calling
+    him that. He is my boyfriend."); "" otherwise.
 
     >>> from tkg.nlp import parse
-    >>> sents = list(parse("Callum walked me home. So I stop calling him that. He's my boyfriend.").sents)
+    >>> sents = list(parse("Tobias walked me home. So I stop calling him that. He's my boyfriend.").sents)
     >>> pronoun_after_next(sents[1:]), pronoun_after_next(sents[2:])
     ('pronoun', '')
     """

@@ -358,7 +358,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
                   if (q := _without_opener(sent, p)) is not None]
         taken = {i for s in people for i in range(s.start, s.end)}
         extra = [Span(s.text, "person", 0.8 if title else 0.5, s.start, s.end) for s in proper_runs(sent)
-                 # "a Dr Haddad", "Callum said…": a person, whatever the tagger's label
+                 # "a Dr Haddad", "Tobias said…": a person, whatever the tagger's label
                  for title in [sent.doc[s.start].lower_.rstrip(".") in TITLES]
                  for speaks in [title or one_who_speaks(sent.doc[s.start : s.end])]
                  if not any(i in taken for i in range(s.start, s.end)) and len(s.text.split()) <= 2
