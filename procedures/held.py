@@ -31,20 +31,21 @@ if TYPE_CHECKING:
     from tkg.context import Context
 
 _TIME_UNITS = frozenset("minute hour day week month year decade".split())  # counted where their verb is said
-_LIGHT_VERBS = frozenset("have do be get".split())
+# verbs that say no activity of their own ("how many weeks passed between…", "how long did it take")
+_LIGHT_VERBS = frozenset("have do be get pass take spend last go".split())
 
 
 def count_reading(ctx: Context, group: str, subject: Subject, q: Question, turns: list[Evidence],
                   ranked: list[Evidence], trace: dict[str, Any]) -> Reading | None:
     """How many of the asked things the subject has after every count their turns state
     (`procedures.gather.count_held`); turns naming the counted things by name are read too. A span of
-    time ("how many years did she teach") is counted where its verb is said. The evidence keeps the
-    procedure's ranking (``ranked``); the turns counted follow when it lacks them."""
+    time ("how many years did she teach") is counted where the question's main verb is said. The
+    evidence keeps the procedure's ranking (``ranked``); the turns counted follow when it lacks them."""
     def theirs(ev: Evidence) -> bool:
         return (ev.speaker or "").lower() in subject.aliases or subject.named_in(ev.text)
 
     head = q.asked.head
-    done = frozenset(t.lemma_.lower() for t in parse(q.text) if t.pos_ == "VERB"
+    done = frozenset(t.lemma_.lower() for t in parse(q.text) if t.dep_ == "ROOT" and t.pos_ == "VERB"
                      and t.lemma_.lower() not in _LIGHT_VERBS) if head in _TIME_UNITS else frozenset()
     pool = dedupe(turns + subject_turns(ctx, group, subject, content_terms(f"{head} {head}s")))
     tally = count_held(head, pool, theirs, done)
