@@ -39,16 +39,19 @@ def count_reading(ctx: Context, group: str, subject: Subject, q: Question, turns
                   ranked: list[Evidence], trace: dict[str, Any]) -> Reading | None:
     """How many of the asked things the subject has after every count their turns state
     (`procedures.gather.count_held`); turns naming the counted things by name are read too. A span of
-    time ("how many years did she teach") is counted where the question's main verb is said. The
-    evidence keeps the procedure's ranking (``ranked``); the turns counted follow when it lacks them."""
+    time ("how many years did she teach") is counted where one of the question's verbs is said, and
+    anywhere when no such sentence states one. The evidence keeps the procedure's ranking (``ranked``);
+    the turns counted follow when it lacks them."""
     def theirs(ev: Evidence) -> bool:
         return (ev.speaker or "").lower() in subject.aliases or subject.named_in(ev.text)
 
     head = q.asked.head
-    done = frozenset(t.lemma_.lower() for t in parse(q.text) if t.dep_ == "ROOT" and t.pos_ == "VERB"
+    done = frozenset(t.lemma_.lower() for t in parse(q.text) if t.pos_ == "VERB"
                      and t.lemma_.lower() not in _LIGHT_VERBS) if head in _TIME_UNITS else frozenset()
     pool = dedupe(turns + subject_turns(ctx, group, subject, content_terms(f"{head} {head}s")))
     tally = count_held(head, pool, theirs, done)
+    if done and (tally is None or tally.total is None):  # no sentence with the verb states one
+        tally = count_held(head, pool, theirs)
     if tally is not None and tally.members:  # "a fox got Cleo": the turns that name them
         pool = dedupe(pool + subject_turns(ctx, group, subject, content_terms(" ".join(tally.members))))
         tally = count_held(head, pool, theirs, done)
