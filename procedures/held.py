@@ -51,6 +51,7 @@ def count_reading(ctx: Context, group: str, subject: Subject, q: Question, turns
     pool = dedupe(turns + subject_turns(ctx, group, subject, content_terms(f"{head} {head}s")))
     tally = count_held(head, pool, theirs, done)
     if done and (tally is None or tally.total is None):  # no sentence with the verb states one
+        done = frozenset()
         tally = count_held(head, pool, theirs)
     if tally is not None and tally.members:  # "a fox got Cleo": the turns that name them
         pool = dedupe(pool + subject_turns(ctx, group, subject, content_terms(" ".join(tally.members))))
