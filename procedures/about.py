@@ -146,7 +146,21 @@ def continued(sents: list[Any]) -> list[str]:
 
 OWN_CLAUSE = 0.7  # a clause this surely about a speaker, in their own turn, is their own word on themselves
 _SHORT_LEAD = 3  # words before a sentence that still opens its turn: a fragment ("yes!", "a collie.")
-_ASKED_OF = re.compile(r"[^.!?]*\?+\W*$")  # the question a turn ends on
+_ASKS = re.compile(r"\?+\W*$")  # a turn that ends on a question
+
+
+def _question_ending(turn: str) -> str:
+    """The question a turn ends on ("KIT?? Who is Kit??" → " Who is Kit"), or "" (read in one pass: the
+    reader asks this of every sentence's turn before).
+
+    >>> _question_ending("How lovely. Who is Sol?"), _question_ending("Sol came round.")
+    (' Who is Sol', '')
+    """
+    end = _ASKS.search(turn)
+    if end is None:
+        return ""
+    body = turn[: end.start()]
+    return body[max(body.rfind(c) for c in ".!?") + 1 :]
 
 
 def own_voice(s: Subject | None, said: list[tuple[str | None, float]]) -> str | None:
@@ -380,8 +394,7 @@ def about(s: Subject, *, speaker: str, sentence: str, turn: str, others: tuple[s
             earlier))):
         return 0.6 if THIRD.search(sentence) or not FIRST.search(sentence) else 0.3
     # the answer to a question about them ("Who is Sol?" – "Old friend. Works at Bean There…")
-    asked_of = _ASKED_OF.search(previous)
-    if opening and asked_of and s.named_in(asked_of.group(0)) and not FIRST.search(sentence) \
-            and not SECOND.search(sentence):
+    if opening and not FIRST.search(sentence) and not SECOND.search(sentence) and s.named_in(
+            _question_ending(previous)):
         return 0.6
     return 0.0
