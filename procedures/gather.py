@@ -26,7 +26,6 @@ from typing import Any, TypeVar
 
 from rapidfuzz import fuzz
 
-from tkg.extract.lexicon import TENS
 from tkg.models import Evidence
 from tkg.nlp import parse, parse_many
 
@@ -45,6 +44,8 @@ _TAKEN_BY = frozenset("take get eat grab snatch".split())
 _VALUES = {w: i + 1 for i, w in enumerate(
     "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty".split())}
+_TENS = {w: 10 * (i + 2) for i, w in enumerate(
+    "twenty thirty forty fifty sixty seventy eighty ninety".split())}
 _MORE = frozenset("more new extra additional".split())
 _REST = frozenset("other remaining surviving last".split())
 
@@ -166,7 +167,7 @@ def _number(toks: list[Any], j: int) -> tuple[int | None, int]:
     tok = toks[j]
     if tok.like_num and tok.text.isdigit():
         return int(tok.text), j + 1
-    tens = TENS.get(tok.lower_)
+    tens = _TENS.get(tok.lower_)
     if tens is None:
         return _VALUES.get(tok.lower_), j + 1
     k = j + 2 if j + 2 < len(toks) and toks[j + 1].text == "-" else j + 1
