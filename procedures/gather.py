@@ -44,6 +44,7 @@ _TAKEN_BY = frozenset("take get eat grab snatch".split())
 _VALUES = {w: i + 1 for i, w in enumerate(
     "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty".split())}
+# (tkg.extract.lexicon has the same tens, but importing it loads the ingest pipeline on the question path)
 _TENS = {w: 10 * (i + 2) for i, w in enumerate(
     "twenty thirty forty fifty sixty seventy eighty ninety".split())}
 _MORE = frozenset("more new extra additional".split())
