@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, replace
 
 from tkg.text import STOPWORDS, tokenize
+from tkg.words import countries_of, town_size
 
 from .cues import count_cue, outcome_cue, recency_cue, summary_cue
 from .head_words import ANIMALS, HEAD_KIND, singular
@@ -87,6 +88,10 @@ _WH_IS = re.compile(r"\b(what|who|where|which|how|that|it|there|here)['\u2019]s\
 _STATUS_Q = re.compile(r"\b(?:relationship|marital) status\b|\brelationship (?:with|between)\b"
                        r"|\bstatus of \w+(?: and \w+)?(?:'s)? relationship\b", re.I)
 _NAME_OF = re.compile(r"\bname of ([^?,.]+)", re.I)
+# "where has she lived since the move", "where have they travelled": the places over a span, each of them
+# ("where has she been living" and "where has he moved to" ask for one, the latest)
+_WHERE_HAS = re.compile(r"^\s*where\s+(?:has|have)\s+(?:[\w'’]+\s+){1,3}?(?:lived|worked|stayed|travell?ed|"
+                        r"visited|holidayed)\b", re.I)
 _NAMES_OF = re.compile(r"\bnames\s+of\b", re.I)  # "the names of her kids": all of them
 # "what was Jess's zine called", "what's her dog called": the name of the thing before "called"
 _CALLED = re.compile(r"^\s*what(?:['\u2019]s| is| was| are| were)\s+([^?,.]+?)\s+(?:called|named)\s*\??\s*$",
@@ -125,10 +130,12 @@ class Asked:
     yesno: bool = False  # "is she still …", "did the trip happen"
     recency: bool = False  # "now", "current", "still", "latest"
     nth: int = 0  # "her second puppy": the second value told (0: any)
+    within: str = ""  # a list of places inside this one: "which places in Ireland has she lived in"
 
     def to_trace(self) -> dict[str, object]:
         return {"kind": self.kind, "head": self.head, "many": self.many, "count": self.count,
-                "yesno": self.yesno, "recency": self.recency, **({"nth": self.nth} if self.nth else {})}
+                "yesno": self.yesno, "recency": self.recency, **({"nth": self.nth} if self.nth else {}),
+                **({"within": self.within} if self.within else {})}
 
 
 def _head_after(words: list[str]) -> str:
@@ -146,16 +153,25 @@ _EMPLOYER_Q = re.compile(r"\b(?:work(?:s|ing|ed)?\s+for|employed\s+by)\b(?:\s+(?
 
 
 def asked_for(question: str) -> Asked:
-    """The answer kind, head noun and shape of ``question`` (see the module doc), and which value told of
-    a head noun said with an ordinal ("her second puppy").
+    """The answer kind, head noun and shape of ``question`` (see the module doc), which value told of
+    a head noun said with an ordinal ("her second puppy"),
 
     >>> asked_for("What is the name of Maria's second puppy?").nth
     2
+
+    and, for a list of places, the place they are all in.
+
+    >>> asked_for("Which towns in Wales has Ffion lived in?").within
+    'Wales'
     """
     asked = _asked_for(question)
     ordinal = rf"\b({'|'.join(_ORDINALS)})\s+{re.escape(asked.head)}\b"
     said = re.search(ordinal, question, re.I) if asked.head else None
-    return replace(asked, nth=_ORDINALS[said.group(1).lower()]) if said else asked
+    if said:
+        asked = replace(asked, nth=_ORDINALS[said.group(1).lower()])
+    region = next((m.group(1) for m in _WITHIN.finditer(question) if countries_of(m.group(1))
+                   or town_size(m.group(1))), "") if asked.kind == "place" and asked.many else ""
+    return replace(asked, within=region) if region else asked
 
 
 def _asked_for(question: str) -> Asked:
@@ -163,7 +179,8 @@ def _asked_for(question: str) -> Asked:
     words = tokenize(q)
     first = words[0] if words else ""
     recency = recency_cue(q) is not None or outcome_cue(q) is not None  # "where was it finally held"
-    many = count_cue(q) is not None or bool(_OVER_TIME.search(q)) or bool(_NAMES_OF.search(q))
+    many = count_cue(q) is not None or bool(_OVER_TIME.search(q)) or bool(_NAMES_OF.search(q)) \
+        or bool(_WHERE_HAS.search(q))
     yesno = first in _AUX
     if _SUMMARY_START.search(q) or (summary_cue(q) and not yesno):
         return Asked("summary", recency=recency)
@@ -223,6 +240,9 @@ def _asked_for(question: str) -> Asked:
     return Asked(kind, head, many=many and kind not in ("summary",), yesno=yesno, recency=recency)
 
 
+# the place a list of places is confined to: "in Ireland", "within Brisbane", "areas of Perth"
+_WITHIN = re.compile(r"\b(?:in|within|inside|around|across|of)\s+(?:the\s+)?"
+                     r"([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\b")
 _ORDINALS = {"second": 2, "third": 3, "fourth": 4}  # "her second puppy" ("first" reads as the earliest)
 
 

@@ -170,6 +170,8 @@ _count_words = _cue(
 )
 _WHICH_PLURAL = re.compile(
     r"\b(?:which|what) ((?:\w+ ){0,2}?\w+)(?: or \w+)? "
+    # "which places in Ireland has", "what type of cars does"
+    r"(?:(?:in|of|at|on|around|across|near|within|outside) (?:the )?([\w'-]+(?: [\w'-]+)?) )?"
     r"(?:has|have|had|did|does|do|can|could|will|would|is|are|was|were)\b",
     re.IGNORECASE,
 )
@@ -185,11 +187,17 @@ def count_cue(question: str) -> str | None:
         words = w.group(1).lower().split()
         while len(words) > 1 and words[-1] in _AFTER_NOUN:  # "which trips away did she take": "trips"
             words.pop()
-        noun = words[-1]  # the head, last: "what graphics card is it" asks for one card
-        if noun in {"people", "children", "kids"} or (
-                noun.endswith("s") and not noun.endswith(("ss", "us", "is")) and noun not in _NOT_PLURAL):
+        # the head, last: "what graphics card is it" asks for one card; or the noun after "of" ("what type
+        # of cars does he like"), never a name ("which city in the Netherlands")
+        after = (w.group(2) or "").split()[-1:]
+        if any(_plural(noun) for noun in [words[-1], *(a for a in after if a.islower())]):
             return w.group(0)
     return None
+
+
+def _plural(noun: str) -> bool:
+    return noun in {"people", "children", "kids"} or (
+        noun.endswith("s") and not noun.endswith(("ss", "us", "is")) and noun not in _NOT_PLURAL)
 
 
 # "… over the mentorship", "… during these conversations": a trailing span of time a list or a story is

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from planners.asked import Asked
-from tkg.words import town_size
+from tkg.words import countries_of, is_country, town_size
 
 from .gather import merge_variants
 from .reader import FAR_FUTURE, NAMED_KINDS, SUPPORT, THING_SUPPORT, WINDOW_SUPPORT, Candidate, norm
@@ -77,6 +77,8 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
         keep = sorted(k for k, s in strong.items() if any(c.source == "graph" for c in groups[k])
                       or members or s >= 0.4 * max(said, default=0.0))
         chosen = sorted((top(k) for k in keep), key=lambda c: (c.when or FAR_PAST, norm(c.value)))
+        if asked.within:  # "which places in Ireland": none elsewhere
+            chosen = [c for c in chosen if inside(c.value, asked.within)]
         return chosen, {**trace, "chosen_by": "every well-supported value"}
     if window is not None and window[1] >= FAR_FUTURE:  # "after X": the first value said after it
         after = [
@@ -119,7 +121,7 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
                     denied[k] = max(denied.get(k, c.when), c.when)
         held = [k for k in keep if k not in denied or last_said(k).date() > denied[k].date()]
         if not held and all(any(c.left for c in groups[k]) for k in keep):
-            return [], {**trace, "chosen_by": ALL_LEFT}
+            return [], {**trace, "chosen_by": ALL_LEFT, "left": sorted(keep)}
         keep = held or keep
         # two values last said in the same turn: the one that turn says better ("the Hilux was too much
         # truck, so I traded it in for a Jimny"), not the one said more often before it
@@ -159,3 +161,21 @@ def with_town(home: Candidate, cands: list[Candidate]) -> str:
     towns = [c for c in cands if norm(c.value) in said and c.score >= SUPPORT and town_size(c.value) >= TOWN]
     town = max(towns, key=lambda c: (c.score, c.value), default=None)
     return f"{home.value}, {town.value}" if town is not None else home.value
+
+
+def inside(place: str, region: str) -> bool:
+    """Whether ``place`` may be one of the places inside ``region``: not the region itself, nor
+    another country; inside a country, no town GeoNames has only elsewhere; inside a town, no other
+    large town. A name GeoNames does not know ("Salthill") may be anywhere.
+
+    >>> [inside(p, "Ireland") for p in ("Galway", "Salthill", "Rzeszów", "Poland", "Ireland")]
+    [True, True, False, False, False]
+    >>> [inside(p, "Perth") for p in ("Fremantle", "Scarborough", "Melbourne", "Australia")]
+    [True, True, False, False]
+    """
+    if norm(place) == norm(region):
+        return False
+    where, country = countries_of(place), countries_of(region)
+    if is_country(place) or where and is_country(region) and not where & country:
+        return False
+    return is_country(region) or town_size(place) < TOWN

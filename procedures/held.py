@@ -18,7 +18,7 @@ from tkg.text import content_terms
 
 from .about import Subject
 from .backfill import turn_evidence
-from .choice import choose
+from .choice import DENIAL_OWNER, choose
 from .event_turns import subject_turns
 from .gather import count_held, denied, ending
 from .group_turns import replies_to, turns_before, turns_with_terms
@@ -126,3 +126,16 @@ def sale_reading(ctx: Context, q: Question, group: str, subject: Subject | None,
     value, said = got
     return Reading(value, False, dedupe(said + ranked), {**trace, "sale": {"asked": asked.want,
                                                                         "thing": asked.head}}, typed=True)
+
+
+def taken_up(asked: Asked, cands: list[Candidate], how: dict[str, Any],
+             ) -> tuple[list[Candidate], dict[str, Any]]:
+    """"Now", and the subject left every well-supported value (``how`` names them): the latest
+    well-supported value said since the last was left, in that turn or after ("sold my bass, bought a
+    digital piano"), or none."""
+    left = set(how["left"])
+    since = max((c.when for c in cands if norm(c.value) in left and (c.left or c.denied) and c.when
+                 and c.owner >= DENIAL_OWNER), default=FAR_PAST)
+    since_then = [c for c in cands if norm(c.value) not in left and c.when is not None and c.when >= since]
+    chosen, again = choose(asked, since_then, latest=True, window=None)
+    return chosen, ({**again, "left": how["left"]} if chosen else how)

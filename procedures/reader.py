@@ -341,10 +341,14 @@ def candidates(
                 left = asked.kind in ("place", "organisation") and ended(sent, doc[sp.start])
                 if left and now:
                     scale *= 0.35  # "bye Clapham": not where they live now
-                if asked.kind in _STATE_KINDS and (negated(sent, doc[sp.start]) or given_up(
-                        sent, doc[sp.start]) or now and replaced(doc[sp.end - 1])  # "from keyboard to bass"
-                        or called_off(sent, doc[sp.start])):  # "the Thornby cottage is off"
-                    scale *= 0.35  # "didn't get the job", "I'm over The Marigold Engine"
+                # "I'm over The Marigold Engine", "switched from keyboard to bass", "quitting volleyball":
+                # held until then, so left, as a home one moved out of
+                over = asked.kind in _STATE_KINDS and given_up(sent, doc[sp.start])
+                swapped = asked.kind in _STATE_KINDS and replaced(doc[sp.end - 1])
+                left = left or over or swapped
+                if asked.kind in _STATE_KINDS and (negated(sent, doc[sp.start]) or over or now and swapped
+                                                   or called_off(sent, doc[sp.start])):
+                    scale *= 0.35  # "didn't get the job", "the Thornby cottage is off"
                 if races and not races & content_terms(told) and not (k and headline(sents[k - 1], races)):
                     scale *= 0.3  # "did 7k on Sunday in 44 minutes" for "her time at the Robin Hood Half"
                 if asked.kind == "role" and (quoted(sent, sp.start, sp.end)

@@ -47,7 +47,7 @@ from .graph_values import (
     with_workplace,
 )
 from .group_turns import before_history, replies_to, turns_before
-from .held import count_reading, held_since, sale_reading, still_held
+from .held import count_reading, held_since, sale_reading, still_held, taken_up
 from .lead import leading
 from .members import category_of, headed_facts, kind_words, member_facts
 from .pets import group_pets, owned_pets, pet_reading
@@ -314,6 +314,9 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
             asked.kind in _HELD and chosen[0].source != "graph"
             or asked.kind == "thing" and chosen[0].source == "graph"):
         chosen, how = held_since(ctx, group, subject, asked, chosen, graph + read_from_turns, turns, how)
+        trace["choice"] = how
+    elif latest and window is None and how.get("chosen_by") == ALL_LEFT:  # sold the bass, bought a piano
+        chosen, how = taken_up(asked, graph + read_from_turns, how)
         trace["choice"] = how
     if not chosen and kinds is not None:
         again = read(ctx, q, group, mode=mode, as_of=as_of, result=result, predicate=predicate,

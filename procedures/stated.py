@@ -113,7 +113,17 @@ def _off_verb(token: Any) -> bool:
 def negated(sent: Any, token: Any | None = None) -> bool:
     """The sentence calls off what it says ("the move fell through"), or the clause holding
     ``token`` is denied ("didn't get the job"; "he wants to stay in brisbane and I don't" does not
-    deny Brisbane). Without a token, any denial in the sentence counts."""
+    deny Brisbane; "not get fired for feeding Taco" denies no Taco). Without a token, any denial in
+    the sentence counts.
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("I didn't get the job at Orbis.")
+    >>> negated(doc[:], doc[6])
+    True
+    >>> doc = parse("Goals: not get fired for feeding Taco the shop's crickets.")
+    >>> negated(doc[:], doc[7])
+    False
+    """
     if RETRACTED.search(sent.text):
         return True
     if token is None:
@@ -124,6 +134,8 @@ def negated(sent: Any, token: Any | None = None) -> bool:
             return True
         if t.head is t or t.dep_ in ("ROOT", "conj", "ccomp", "advcl"):
             break
+        if t.dep_ == "pcomp" and t.pos_ == "VERB":
+            break  # a verb after a preposition says its own doing: "fired for *feeding* Taco"
         if t.dep_ == "pobj" and t.head.lower_ in _ANCHORING:
             break  # "I wasn't going to get a dog after Rex": a time the denial is measured from
         if _line_between(t, t.head):

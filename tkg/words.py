@@ -162,13 +162,19 @@ def is_place_name(text: str, *, locative: bool = False) -> bool:
     return " " not in low and low not in _english_words()  # "urla", not "old town" or "best"
 
 
+# the names a country goes by in talk that GeoNames does not give it
+_COUNTRY_NAMES = {"uk": "GB", "britain": "GB", "great britain": "GB", "england": "GB", "scotland": "GB",
+                  "wales": "GB", "northern ireland": "GB", "usa": "US", "america": "US", "the states": "US"}
+
+
 def is_country(text: str) -> bool:
     """Whether ``text`` names a country or a US state, which no "which city" asks for.
 
-    >>> is_country("Ireland"), is_country("Limerick")
-    (True, False)
+    >>> is_country("Ireland"), is_country("Limerick"), is_country("the UK"), is_country("Scotland")
+    (True, False, True, True)
     """
-    return " ".join(text.split()).lower() in _regions()
+    low = " ".join(text.split()).lower()
+    return low in _regions() or low.removeprefix("the ") in _COUNTRY_NAMES or low in _COUNTRY_NAMES
 
 
 @lru_cache(maxsize=1)
@@ -202,3 +208,42 @@ def _read_town_sizes() -> frozenset[str]:
         name = city["name"].lower()
         sizes[name] = max(sizes.get(name, 0), int(city["population"]))
     return frozenset(f"{name}\t{size}" for name, size in sizes.items())
+
+
+
+def countries_of(text: str) -> frozenset[str]:
+    """The countries (ISO codes) a place of that name may be in: a country (or a US state) is in
+    itself, a city in every country with a GeoNames city of that name; none for a name GeoNames does
+    not know ("Salthill"), which may be anywhere.
+
+    >>> sorted(countries_of("Galway")), sorted(countries_of("Ireland")), sorted(countries_of("Scotland"))
+    (['IE'], ['IE'], ['GB'])
+    >>> sorted(countries_of("Krakow")), countries_of("Salthill")
+    (['PL'], frozenset())
+    """
+    low = " ".join(text.split()).lower().removeprefix("the ")
+    if low in _COUNTRY_NAMES or f"the {low}" in _COUNTRY_NAMES:
+        return frozenset({_COUNTRY_NAMES.get(low) or _COUNTRY_NAMES[f"the {low}"]})
+    return _countries().get(low, frozenset())
+
+
+@lru_cache(maxsize=1)
+def _countries() -> dict[str, frozenset[str]]:
+    found: dict[str, set[str]] = {}
+    for line in kept_words(f"place-countries-{_geonames_version()}", _read_countries):
+        name, _, code = line.rpartition("\t")
+        if name:
+            found.setdefault(name, set()).add(code)
+    return {name: frozenset(codes) for name, codes in found.items()}
+
+
+def _read_countries() -> frozenset[str]:
+    gc = _geonames()
+    lines = {f"{c['name'].lower()}\t{c['iso']}" for c in gc.get_countries().values()}
+    lines |= {f"{s['name'].lower()}\tUS" for s in gc.get_us_states().values()}
+    cities = gc.get_cities().values()
+    lines |= {f"{c['name'].lower()}\t{c['countrycode']}" for c in cities}
+    # the English and short names of large cities too, as `is_place_name` reads them ("Krakow")
+    return frozenset(lines | {f"{a.lower()}\t{c['countrycode']}" for c in cities if c["population"] >= 100_000
+                              for a in c.get("alternatenames") or ()
+                              if len(a) >= 4 and _PLAIN_NAME.fullmatch(a)})
