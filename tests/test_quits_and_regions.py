@@ -1,8 +1,8 @@
 """What is given up, and lists of places inside one, from our own messages
 (tests/data/reader/ffion_kaito.json): "I'm quitting netball" leaves netball behind, so with no sport
 taken up since there is no current one; "sold my trumpet… playing the drums now" takes up the
-drums; a goal of "not get fired for feeding Pip crisps" denies no Pip; "which places in Wales"
-lists no weekend in Krakow. On each store.
+drums; a goal of "not get fired for feeding Pip crisps" denies no Pip; "which places in Wales" lists no
+weekend in Krakow, and "where has she lived since…" asks for a list. On each store.
 """
 
 from __future__ import annotations
@@ -46,6 +46,10 @@ def test_a_list_of_places_inside_one_is_asked_for() -> None:
     assert asked_for("Which areas of Cardiff has she lived in?").within == "Cardiff"
     assert asked_for("Which places has she lived in?").within == ""
     assert asked_for("Which city in Wales does she live in?").within == ""  # one city, no list
+    # the places over a span, each of them; "been living" and "moved to" ask for the latest one
+    assert asked_for("Where has Ffion lived since she left Cardiff?").many
+    assert not asked_for("Where has Ffion been living?").many
+    assert not asked_for("Where has Kaito moved to?").many
 
 
 def test_a_place_is_inside_a_country_or_a_town() -> None:
