@@ -168,13 +168,11 @@ _count_words = _cue(
     r"|\b(?:over|during|across|throughout) (?:the course of )?(?:the|these|our) (?:conversations|chats)\b",
     "The words that ask for a count or a list.",
 )
-_WHICH_PLURAL = re.compile(
-    r"\b(?:which|what) ((?:\w+ ){0,2}?\w+)(?: or \w+)? "
-    # "which places in Ireland has", "what type of cars does"
-    r"(?:(?:in|of|at|on|around|across|near|within|outside) (?:the )?([\w'-]+(?: [\w'-]+)?) )?"
-    r"(?:has|have|had|did|does|do|can|could|will|would|is|are|was|were)\b",
-    re.IGNORECASE,
-)
+_AUX_AFTER = r"(?:has|have|had|did|does|do|can|could|will|would|is|are|was|were)\b"
+_WHICH_PLURAL = re.compile(r"\b(?:which|what) ((?:\w+ ){0,2}?\w+)(?: or \w+)? " + _AUX_AFTER, re.IGNORECASE)
+# the head before a place or a part it is of: "which places in Ireland has", "which areas of Perth has"
+_WHICH_PLURAL_IN = re.compile(r"\b(?:which|what) (\w+) (?:in|of|at|on|around|across|near|within|outside) "
+                              r"(?:the )?[\w'-]+(?: [\w'-]+)? " + _AUX_AFTER, re.IGNORECASE)
 _AFTER_NOUN = frozenset("away abroad exactly specifically again together out overseas here there".split())
 _NOT_PLURAL = frozenset({"does", "is", "was", "has", "this", "us", "bus", "gas", "news", "yes", "ss"})
 
@@ -187,12 +185,13 @@ def count_cue(question: str) -> str | None:
         words = w.group(1).lower().split()
         while len(words) > 1 and words[-1] in _AFTER_NOUN:  # "which trips away did she take": "trips"
             words.pop()
-        # the head, last: "what graphics card is it" asks for one card; or the noun after "of" ("what type
-        # of cars does he like"), never a name ("which city in the Netherlands")
-        after = (w.group(2) or "").split()[-1:]
-        if any(_plural(noun) for noun in [words[-1], *(a for a in after if a.islower())]):
+        # the head, last: "what graphics card is it" asks for one card; a name after it is no head
+        # ("which city in Wales does she live in")
+        named = len(words) > 1 and w.group(1).split()[len(words) - 1][:1].isupper()
+        if _plural(words[-1]) and not named:
             return w.group(0)
-    return None
+    plural_in = (w for w in _WHICH_PLURAL_IN.finditer(question) if _plural(w.group(1).lower()))
+    return next((w.group(0) for w in plural_in), None)
 
 
 def _plural(noun: str) -> bool:
