@@ -110,8 +110,8 @@ def residence_scale(doc: Any, start: int, end: int) -> float:
     if prep == "to" and gov.lower_ in _ARRIVAL:
         return 1.0
     if prep == "from":
-        if lemma in _MOVE_VERBS:
-            return 0.3  # the place the move left
+        if lemma in _MOVE_VERBS or gov.lower_ in ("home", "back"):
+            return 0.3  # the place the move left; "home from Durham", "back from Leeds": where one was away
         return 1.0 if gov.lower_ in GREETING or gov.is_sent_start else 0.6
     if (lemma in _HOME_VERBS and lemma != "be") or lemma in HOME_NOUNS or gov.lower_ in GREETING:
         return 1.0  # "moved to Leeds after the wedding" is still a move

@@ -2,7 +2,8 @@
 (tests/data/reader/ffion_kaito.json): "I'm quitting netball" leaves netball behind, so with no sport
 taken up since there is no current one; "sold my trumpet… playing the drums now" takes up the
 drums; a goal of "not get fired for feeding Pip crisps" denies no Pip; "which places in Wales" lists no
-weekend in Krakow, and "where has she lived since…" asks for a list. On each store.
+weekend in Krakow, and "where has she lived since…" asks for a list; "home from Durham" is where one was
+away. On each store.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from reliability.common import ingested
 
 from planners.asked import asked_for
 from procedures.choice import inside
+from procedures.residence import residence_scale
 from tkg.memory import Memory
+from tkg.nlp import parse
 from tkg.words import countries_of
 
 DATA = Path(__file__).parent / "data" / "reader" / "ffion_kaito.json"
@@ -58,3 +61,8 @@ def test_a_place_is_inside_a_country_or_a_town() -> None:
         True, True, False, False, False]
     # Swansea is a large town of its own, not a part of Cardiff
     assert [inside(p, "Cardiff") for p in ("Canton", "Swansea", "Wales")] == [True, False, False]
+
+
+def test_home_from_a_place_is_where_one_was_away() -> None:
+    away, greeting = parse("Ida is home from Durham for Christmas."), parse("Greetings from Durham!")
+    assert residence_scale(away, 4, 5) < 0.5 <= residence_scale(greeting, 2, 3)
