@@ -25,9 +25,8 @@ import re
 from dataclasses import dataclass, replace
 
 from tkg.text import STOPWORDS, tokenize
-from tkg.words import countries_of, town_size
 
-from .cues import count_cue, outcome_cue, recency_cue, summary_cue
+from .cues import count_cue, outcome_cue, recency_cue, summary_cue, within_cue
 from .head_words import ANIMALS, HEAD_KIND, singular
 
 _MONEY_HEADS = frozenset({"salary", "price", "rent"})  # number heads answered by a sum of money
@@ -169,8 +168,7 @@ def asked_for(question: str) -> Asked:
     said = re.search(ordinal, question, re.I) if asked.head else None
     if said:
         asked = replace(asked, nth=_ORDINALS[said.group(1).lower()])
-    region = next((m.group(1) for m in _WITHIN.finditer(question) if countries_of(m.group(1))
-                   or town_size(m.group(1))), "") if asked.kind == "place" and asked.many else ""
+    region = within_cue(question) if asked.kind == "place" and asked.many else None
     return replace(asked, within=region) if region else asked
 
 
@@ -240,9 +238,6 @@ def _asked_for(question: str) -> Asked:
     return Asked(kind, head, many=many and kind not in ("summary",), yesno=yesno, recency=recency)
 
 
-# the place a list of places is confined to: "in Ireland", "within Brisbane", "areas of Perth"
-_WITHIN = re.compile(r"\b(?:in|within|inside|around|across|of)\s+(?:the\s+)?"
-                     r"([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\b")
 _ORDINALS = {"second": 2, "third": 3, "fourth": 4}  # "her second puppy" ("first" reads as the earliest)
 
 

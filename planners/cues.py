@@ -1,4 +1,4 @@
-"""Surface cues in a question: time anchors, recency, summary and count requests.
+"""Surface cues in a question: time anchors, recency, summary and count requests, the place a list is in.
 
 Gates, classifier features and the hop planner all read questions through these few
 patterns, so a cue that is fixed here is fixed everywhere. Each detector returns the
@@ -19,6 +19,7 @@ from tkg.time_words import SEASON as _SEASON
 from tkg.time_words import UNIT as _UNIT_WORD
 from tkg.time_words import WEEKDAY as _WEEKDAY
 from tkg.time_words import YEAR_PART as _YEAR_PART
+from tkg.words import countries_of, town_size
 
 _MONTH = rf"(?:{_MONTH_FULL}|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?)"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
@@ -213,3 +214,19 @@ def without_span(question: str) -> str:
     'Which clubs has Ann joined'
     """
     return _SPAN_FRAME.sub("", question)
+
+
+# the place a list of places is confined to: "in Ireland", "within Brisbane", "areas of Perth"
+_WITHIN = re.compile(r"\b(?:in|within|inside|around|across|of)\s+(?:the\s+)?"
+                     r"([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\b")
+
+
+def within_cue(question: str) -> str | None:
+    """The place GeoNames knows that a question confines its places to.
+
+    >>> within_cue("Which towns in Wales has Ffion lived in?"), within_cue("Which towns has she lived in?")
+    ('Wales', None)
+    """
+    return next((m.group(1) for m in _WITHIN.finditer(question)
+                 if countries_of(m.group(1)) or town_size(m.group(1))), None)
+
