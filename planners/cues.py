@@ -229,4 +229,3 @@ def within_cue(question: str) -> str | None:
     """
     return next((m.group(1) for m in _WITHIN.finditer(question)
                  if countries_of(m.group(1)) or town_size(m.group(1))), None)
-
