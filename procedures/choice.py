@@ -114,11 +114,7 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     if latest:
         # a value its subject denied ("no, I have not moved to Oslo") or left ("handed the keys of Rose
         # Cottage to the young couple") is not the current one unless it is said again on a later day
-        denied: dict[str, datetime] = {}
-        for k, cs in groups.items():
-            for c in cs:
-                if (c.denied or c.left) and c.when and c.owner >= DENIAL_OWNER:
-                    denied[k] = max(denied.get(k, c.when), c.when)
+        denied = left_on(groups)
         held = [k for k in keep if k not in denied or last_said(k).date() > denied[k].date()]
         if not held and all(any(c.left for c in groups[k]) for k in keep):
             return [], {**trace, "chosen_by": ALL_LEFT, "left": sorted(keep)}
@@ -133,6 +129,16 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
         return [top(told[asked.nth - 1])], {**trace, "chosen_by": f"value {asked.nth} in the order told"}
     k = max(keep, key=lambda k: (strong[k], last_said(k), k))
     return [top(k)], {**trace, "chosen_by": "the best-supported value"}
+
+
+def left_on(groups: dict[str, list[Candidate]]) -> dict[str, datetime]:
+    """The values (keys of ``groups``) their subject denied or left, each with the last time they did."""
+    left: dict[str, datetime] = {}
+    for k, cs in groups.items():
+        for c in cs:
+            if (c.denied or c.left) and c.when and c.owner >= DENIAL_OWNER:
+                left[k] = max(left.get(k, c.when), c.when)
+    return left
 
 
 def _merge_nested(groups: dict[str, list[Candidate]]) -> None:

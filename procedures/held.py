@@ -18,7 +18,7 @@ from tkg.text import content_terms
 
 from .about import Subject
 from .backfill import turn_evidence
-from .choice import DENIAL_OWNER, choose
+from .choice import choose, left_on
 from .event_turns import subject_turns
 from .gather import count_held, denied, ending
 from .group_turns import replies_to, turns_before, turns_with_terms
@@ -134,8 +134,8 @@ def taken_up(asked: Asked, cands: list[Candidate], how: dict[str, Any],
     well-supported value said since the last was left, in that turn or after ("sold my bass, bought a
     digital piano"), or none."""
     left = set(how["left"])
-    since = max((c.when for c in cands if norm(c.value) in left and (c.left or c.denied) and c.when
-                 and c.owner >= DENIAL_OWNER), default=FAR_PAST)
+    said = {k: [c for c in cands if norm(c.value) == k] for k in left}
+    since = max(left_on(said).values(), default=FAR_PAST)
     since_then = [c for c in cands if norm(c.value) not in left and c.when is not None and c.when >= since]
     chosen, again = choose(asked, since_then, latest=True, window=None)
     return chosen, ({**again, "left": how["left"]} if chosen else how)
