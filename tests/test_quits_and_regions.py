@@ -59,6 +59,8 @@ def test_a_place_is_inside_a_country_or_a_town() -> None:
     assert countries_of("Cardiff") == {"GB"} and countries_of("Wales") == {"GB"}
     assert [inside(p, "Wales") for p in ("Cardiff", "Mumbles", "Krakow", "Poland", "Wales")] == [
         True, True, False, False, False]
+    # "which cities in the States": the question's "the" is not part of the place read
+    assert [inside(p, "States") for p in ("Austin", "Leeds")] == [True, False]
     # Swansea is a large town of its own, not a part of Cardiff
     assert [inside(p, "Cardiff") for p in ("Canton", "Swansea", "Wales")] == [True, False, False]
 

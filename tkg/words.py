@@ -174,7 +174,13 @@ def is_country(text: str) -> bool:
     (True, False, True, True)
     """
     low = " ".join(text.split()).lower()
-    return low in _regions() or low.removeprefix("the ") in _COUNTRY_NAMES or low in _COUNTRY_NAMES
+    return low in _regions() or _alias(low) is not None
+
+
+def _alias(low: str) -> str | None:
+    """The country a name in ``_COUNTRY_NAMES`` says (``low`` in lower case, with or without "the")."""
+    return _COUNTRY_NAMES.get(low) or _COUNTRY_NAMES.get(low.removeprefix("the ")) \
+        or _COUNTRY_NAMES.get(f"the {low}")
 
 
 @lru_cache(maxsize=1)
@@ -210,7 +216,6 @@ def _read_town_sizes() -> frozenset[str]:
     return frozenset(f"{name}\t{size}" for name, size in sizes.items())
 
 
-
 def countries_of(text: str) -> frozenset[str]:
     """The countries (ISO codes) a place of that name may be in: a country (or a US state) is in
     itself, a city in every country with a GeoNames city of that name; none for a name GeoNames does
@@ -221,10 +226,9 @@ def countries_of(text: str) -> frozenset[str]:
     >>> sorted(countries_of("Krakow")), countries_of("Salthill")
     (['PL'], frozenset())
     """
-    low = " ".join(text.split()).lower().removeprefix("the ")
-    if low in _COUNTRY_NAMES or f"the {low}" in _COUNTRY_NAMES:
-        return frozenset({_COUNTRY_NAMES.get(low) or _COUNTRY_NAMES[f"the {low}"]})
-    return _countries().get(low, frozenset())
+    low = " ".join(text.split()).lower()
+    code = _alias(low)
+    return frozenset({code}) if code else _countries().get(low.removeprefix("the "), frozenset())
 
 
 @lru_cache(maxsize=1)
