@@ -6,8 +6,9 @@ The question's nouns are followed through the turns in time order. A sentence th
 inside a bigger thing ("a cruise *to the fjords*", "a talk *at the meetup*") follows that thing
 too: calling off the cruise calls off the fjords. A question one speaker puts about a followed
 noun ("what about Lisbon for your birthday?") takes the other's reply as its last word when the
-reply's first sentences call something off ("ah... is cancelled"). A plain statement after the
-call-off restores it; a plan, a question or a denial ("the meetup never did reschedule") does not.
+reply's first sentences call something off ("ah... is cancelled"), and so does a sentence right after
+the one naming it, in the same turn ("Amazon offered me nights. And I said no."). A plain statement
+after the call-off restores it; a plan, a question or a denial ("the meetup never did reschedule") does not.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ OUTCOME = re.compile(r"^\s*how did\b.*\bgo\s*\??\s*$", re.I)
 _TIME_NOUNS = stems_of([*MONTHS, *WEEKDAYS, "today", "tomorrow", "weekend", "night", "morning", "evening",
                         "day", "week", "month", "year", "date", "time"])
 EVERYONES = stems_of(["birthday", "born", "birth"])  # what every person has: its date is never called off
-REPLY_SENTENCES = 2  # the reply's first sentences that may call off what the question asked about
+REPLY_SENTENCES = 3  # the reply's first sentences that may call off what the question asked about
+AFTER_SENTENCES = 2  # the sentences after one naming a thing, in its turn, that may call it off unnamed
 # verbs that arrange a thing rather than do it: "we've booked a cruise" tells of no cruise taken
 _ARRANGE = frozenset("book plan schedule arrange organise organize reserve register enter sign set pencil"
                      .split())
@@ -49,13 +51,14 @@ def question_nouns(q: Question, subject: Subject | None) -> set[str]:
     """The stems of the question's nouns that may name a plan or an outing: not its first word, not a
     person's name, not the kind of thing asked ("what *present* did he bring"), no calendar word, no
     common noun that only sorts another ("home *health* aides"). A town the tagger took for a person
-    is kept where it sorts a noun ("her *Glasgow* internship")."""
+    is kept where it sorts a noun ("her *Glasgow* internship") or a preposition takes it ("her job in
+    *Rotterdam*")."""
     drop = stems_of([*(subject.aliases if subject and subject.speaker else ())])  # people are not called off
     head = stem(q.asked.head) if q.asked.head else ""
     if q.asked.kind == "date":  # "when is his birthday": a party called off leaves the date
         drop = drop | EVERYONES
     return {stem(t.lower_) for t in parse(q.text) if t.i > 0 and t.pos_ in ("NOUN", "PROPN")
-            and (t.ent_type_ != "PERSON" or t.dep_ == "compound" and is_place_name(t.text))
+            and (t.ent_type_ != "PERSON" or t.dep_ in ("compound", "pobj") and is_place_name(t.text))
             and t.is_alpha and len(t.text) >= 3
             and not (t.pos_ == "NOUN" and t.dep_ == "compound")} \
         - GENERIC - drop - _TIME_NOUNS - {head}
@@ -138,6 +141,28 @@ def _reply_calls_off(reply: str) -> bool:
                for s in split_sentences(reply)[:REPLY_SENTENCES])
 
 
+_WHEN_ENTITIES = frozenset({"DATE", "TIME"})
+
+
+def _off_after(sents: list[Any], k: int, nouns: set[str]) -> bool:
+    """A sentence right after the ``k``th (which names a followed thing), in the same turn, calls it off
+    without naming it or anything else ("Amazon offered me nights. And I said no.", "I interviewed at
+    Deliveroo in November. Didn't get it."); one naming another name or followed thing ends the look.
+
+    >>> from tkg.nlp import parse
+    >>> sents = list(parse("The Rotterdam studio offered me a job. Good money. And I said no.").sents)
+    >>> _off_after(sents, 0, {"rotterdam"}), _off_after(list(parse("Rotterdam was fun. Then Lena said no.")
+    ...                                                  .sents), 0, {"rotterdam"})
+    (True, False)
+    """
+    for nxt in sents[k + 1 : k + 1 + AFTER_SENTENCES]:
+        if _named(nxt, nouns) or any(t.pos_ == "PROPN" and t.ent_type_ not in _WHEN_ENTITIES for t in nxt):
+            return False
+        if not hypothetical(nxt) and CALLED_OFF.search(nxt.text) and not rescheduled(nxt.text):
+            return True
+    return False
+
+
 def last_called_off(q: Question, subject: Subject | None, turns: list[Evidence],
                     replies: dict[str, str] | None = None) -> tuple[list[str], Evidence] | None:
     """The followed nouns whose last word calls them off, with the turn that said it; None when none
@@ -153,7 +178,8 @@ def last_called_off(q: Question, subject: Subject | None, turns: list[Evidence],
     parse_many([ev.text for ev in naming])
     for ev in naming:
         asked: set[str] = set()  # followed nouns a question of this turn names
-        for sent in parse(ev.text).sents:
+        sents = list(parse(ev.text).sents)
+        for k, sent in enumerate(sents):
             named = _named(sent, nouns)
             if not named:
                 continue  # nothing followed is named: nothing to call off, restore or ask after
@@ -161,12 +187,16 @@ def last_called_off(q: Question, subject: Subject | None, turns: list[Evidence],
                 # off nor restores
                 asked |= {stem(t.lower_) for t in named} if asks(sent.text) else set()
                 continue
+            after = _off_after(sents, k, nouns)
             for t in named:
-                # a name is one of a kind however it is written ("glasgow fell through")
-                key, common = stem(t.lower_), not (t.text[:1].isupper() or t.pos_ == "PROPN" or t.ent_type_)
+                # a name is one of a kind however it is written ("glasgow fell through", "the scarborough
+                # thing's off")
+                key, common = stem(t.lower_), not (t.text[:1].isupper() or t.pos_ == "PROPN" or t.ent_type_
+                                                   or is_place_name(t.text))
                 if common and t.dep_ == "compound":
                     continue  # "my game tournament got pushed back" calls off a tournament, not games
-                off = called_off(sent, t) and not (common and key in done)  # the next one, not the one asked
+                off = (called_off(sent, t) or after) and not (common and key in done)  # (the next one, not
+                # the one asked)
                 if common and _told_done(t):
                     done.add(key)
                 # a denial restores nothing ("it never did reschedule"), nor another thing's name

@@ -48,7 +48,10 @@ _GENERIC: frozenset[str] = GENERIC | {
     "mention", "mentione", "talk", "month", "year", "week", "date", "time", "day", "first", "last",
 }
 _ABOUT_PLANS = re.compile(r"\b(?:why|plan|plans|planned|planning|supposed|originally|meant|cancel\w*|"
-                          r"postpon\w*|call(?:ed)? off|fell through|instead)\b", re.I)
+                          r"postpon\w*|call(?:ed)? off|fell through|instead|"
+                          # the offer or the try itself: "which studio offered him a job", "turned down"
+                          r"offer\w*|interview\w*|appl(?:y|ied|ying|ication)|turn(?:ed|s)? \w* ?down|"
+                          r"declin\w*|reject\w*)\b", re.I)
 # "what did she say about the fjords": what someone said presupposes no outing took place
 _REPORTED = re.compile(
     r"\b(?:say|says|said|tell|tells|told|mention\w*|suggest\w*|recommend\w*|advi[cs]e\w*)\b", re.I)

@@ -16,7 +16,7 @@ from tkg.text import any_of, split_sentences
 from tkg.timeparse import find_times
 
 _NEGATION = any_of("not|never|no longer|didn'?t|don'?t|doesn'?t|won'?t|isn'?t|wasn'?t|aren'?t|can'?t|"
-                   "couldn'?t|haven'?t|hasn'?t|nope|fell through|called off|cancel+ed")
+                   "couldn'?t|haven'?t|hasn'?t|nope|(?:fell|fallen) through|called off|cancel+ed")
 _HYPOTHETICAL = any_of("if|would|might|maybe|perhaps|someday|one day|thinking (?:of|about)|considering|"
                        "dream(?:ing)? of|wish|hope to|hoping to|planning to|plan to|want to|wanna|"
                        "might|could|should i|whether|should (?:really )?(?:get|buy|adopt|rescue|have|take)|"
@@ -28,20 +28,24 @@ _HYPOTHETICAL = any_of("if|would|might|maybe|perhaps|someday|one day|thinking (?
                        "(?:thinks?|says?|said) (?:that )?(?:i|we) should")
 _CLAUSE_BREAK = re.compile(r"[:;]|\s[-\u2013\u2014]\s")  # what parts one clause from the next
 _ANCHORING = frozenset("after before since until till than".split())
-RETRACTED = any_of("fell through|called off|cancel+ed|never happened|not happening|off the table|scrapped|"
-                    "no longer|(?:got|was|been) (?:withdrawn|rescinded|pulled)|scrap what i said")
+RETRACTED = any_of("(?:fell|fallen) through|called off|cancel+ed|never happened|not happening|"
+                    "off the table|scrapped|no longer|(?:got|was|been) (?:withdrawn|rescinded|pulled)|"
+                    "scrap what i said")
 
 
 # a plan or an outing called off or put back: "the offsite is postponed", "amsterdam is off for me";
 # the Spanish and Portuguese forms of "cancel" a code-switched turn uses ("Cancún se cancela")
-CALLED_OFF = any_of("fell through|called off|cancel+ed|cancel(?:a|ó|ou|ad[oa]s?|aron|amos)|postponed|"
-                    "put off|pushed back|scrapped|"
+CALLED_OFF = any_of("(?:fell|fallen) through|called off|cancel+ed|cancel(?:a|ó|ou|ad[oa]s?|aron|amos)|"
+                    "postponed|put off|pushed back|scrapped|"
                     "(?:is|'s|are|was|were) (?:now |officially |all )?off\\b(?! to)|not happening|"
                     "decided against|off the table|never happened|(?:have|had|'ll|will) to cancel|"
                     # an offer refused: "told bristol no", "I said no." (not "the landlord said no pets")
                     "turned (?:\\w+ )?down|declined|"
                     "(?:said|say|says|told \\w+) no(?=\\s*(?:[.,;:!]|$|"
-                    "(?:to|btw|this|today|yesterday|last|in the end)\\b))|"
+                    "(?:to|btw|this|today|yesterday|last|in the end|thanks|thank you)\\b))|"
+                    # or never had: "didn't get it, they went with an internal candidate", "won't be applying"
+                    "(?:didn'?t|did not|never) get (?:it|the (?:job|role|post|place|offer|position))\\b|"
+                    "(?:won'?t|will not|not) be applying|"
                     "(?:can'?t|cannot|couldn'?t|won'?t) make it|(?:didn'?t|did not|won'?t|will not) happen")
 
 

@@ -155,3 +155,36 @@ def test_a_town_written_small_or_tagged_a_person_is_still_called_off() -> None:
 def test_a_plan_that_did_not_happen_or_was_binned_is_called_off(off: str) -> None:
     turns = [_turn("We're planning a long weekend in Bergen in May!", 1), _turn(off, 6)]
     assert last_word_calls_off(parse_question("What did Oksana see in Bergen?"), OKSANA, turns) is not None
+
+
+@pytest.mark.parametrize("told", [
+    "The Rotterdam studio offered me the sound job, nights only. And I said no.",
+    "I interviewed at Kelderhuis in Rotterdam last week. Didn't get it, they went with someone internal.",
+    "Kelderhuis in Rotterdam want a sound engineer. Honestly? I won't be applying.",
+])
+def test_an_offer_refused_or_not_got_in_the_sentence_after_is_called_off(told: str) -> None:
+    """The sentence after the one naming the job refuses it or says it was not got, naming nothing
+    else: the job never began. A question about the offer itself presupposes only the offer."""
+    turns = [_turn(told, 3)]
+    started = parse_question("When did Oksana start her job in Rotterdam?")
+    got = last_word_calls_off(started, OKSANA, turns)
+    assert got is not None and "rotterdam" in got.reason
+    assert last_word_calls_off(parse_question("Which studio offered Oksana a job in Rotterdam?"), OKSANA,
+                               turns) is None
+
+
+def test_a_refusal_that_names_someone_else_calls_off_nothing_before_it() -> None:
+    """"Then Lev said no" after the trip is Lev's answer to something else: the trip stands."""
+    turns = [_turn("We went to Rotterdam for the weekend. Then Lev asked to borrow the van. I said no.", 3)]
+    assert last_word_calls_off(parse_question("What did Oksana eat in Rotterdam?"), OKSANA, turns) is None
+
+
+@pytest.mark.parametrize("off", ["the Canal Street flat has fallen through, the owner's selling",
+                                 "mum says the whitby thing's off, gran is moving in with us instead"])
+def test_a_move_fallen_through_or_a_small_written_town_called_off(off: str) -> None:
+    """"has fallen through" calls the flat off as "fell through" does; "the whitby thing's off" calls off
+    Whitby though it is written small and only sorts "thing"."""
+    turns = [_turn("we might move to the Canal Street flat in whitby in the summer!!", 1), _turn(off, 5)]
+    q = parse_question("When did Oksana move to Whitby?" if "whitby" in off else
+                       "When did Oksana move into the Canal Street flat?")
+    assert last_word_calls_off(q, OKSANA, turns) is not None
