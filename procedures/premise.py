@@ -12,7 +12,6 @@ question presupposes is `procedures.presupposed`'s; here, whether the turns stat
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +33,8 @@ from .presupposed import (
     anchoring,
     heading_to,
     names_a_thing,
+    names_no_one,
+    one_name,
     presupposed,
     same_word,
     says_name,
@@ -293,7 +294,7 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
             words = content_terms(sent.text)
             words |= {e for e in event if any(same_word(e, w) for w in words)}  # "propose" ~ "propos"
             for n in need_names:
-                if not says_name(n, text):
+                if not says_name(n, text) or names_no_one(sent, n):
                     continue
                 if asked.kind == "date" and a > 0:  # an idiom said to them calls off nothing
                     retracted[n] = _denies(sent, n) and not hypothetical(sent)
@@ -327,7 +328,7 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
                          or asked_about_theirs(sent, said, ev.speaker, subject)):
                 need_noun = True
                 seen_any = seen_any or ev
-    parts = _one_name(question, need_names)  # "the Skoda Octavia" is stated by "the octavia"
+    parts = one_name(question, need_names)  # "the Skoda Octavia" is stated by "the octavia"
     missing = [n for n, ok in need_names.items() if not any(need_names[p] for p in parts[n])]
     if missing:
         return Premise(
@@ -347,24 +348,6 @@ def check(q: Question, subject: Subject | None, turns: list[Evidence], speakers:
     if off is not None:
         return off
     return Premise(True, "every presupposition is stated", seen_any)
-
-
-def _one_name(question: str, names: Iterable[str]) -> dict[str, set[str]]:
-    """The parts of one name the question says side by side ("the Skoda Octavia", "Hollin Tarn") that
-    follow each part: a turn that says the last part states it ("the octavia"), not one that says only
-    a part before it ("a flat in Kreuzberg" for "the Kreuzberg Altbau").
-
-    >>> parts = _one_name("What car did Dean drive before the Skoda Octavia?", ["dean", "skoda", "octavia"])
-    >>> sorted(parts["skoda"]), sorted(parts["octavia"]), sorted(parts["dean"])
-    (['octavia', 'skoda'], ['octavia'], ['dean'])
-    """
-    low = " ".join(question.lower().split())
-    parts = {n: {n} for n in names}
-    for a in reversed(list(parts)):  # (a run read from its end: "A B C" gives A every part after it)
-        for b in parts:
-            if a != b and f"{a} {b}" in low:
-                parts[a] |= parts[b]
-    return parts
 
 
 def _told_nouns(question: str, event: AbstractSet[str], subject: Subject | None, turns: list[Evidence],

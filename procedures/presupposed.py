@@ -14,6 +14,8 @@ Example::
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import Any
 
 from rapidfuzz import fuzz
 
@@ -155,6 +157,20 @@ def says_name(name: str, text: str) -> bool:
     return any(fuzz.ratio(name, w) >= MISSPELT for w in words)
 
 
+def names_no_one(sent: Any, name: str) -> bool:
+    """Each time the parsed sentence says the one-word ``name`` (lower case), it talks of the name as a
+    name ("Fela is a sweet name", "Tupsu is a top dog name"): the one a wish gave, not one a pet has.
+
+    >>> from tkg.nlp import parse
+    >>> [names_no_one(next(parse(t).sents), "tupsu") for t in ("Tupsu is a top dog name",
+    ...                                                        "Tupsu is asleep on the sofa")]
+    [True, False]
+    """
+    said = [t for t in sent if t.lower_ == name]
+    return bool(said) and all(t.dep_ == "nsubj" and t.head.lemma_ == "be" and any(
+        c.dep_ == "attr" and c.lemma_.lower() == "name" for c in t.head.children) for t in said)
+
+
 _ANCHOR = r"(?:after|before|since|while|during|until)"
 # going somewhere is said many ways ("leave for Oslo", "I'm off to Oslo", "flying to Oslo")
 GOING = stems_of(["leave", "leaving", "go", "going", "travel", "travelling", "fly", "flying", "head",
@@ -171,3 +187,21 @@ def anchoring(question: str, name: str) -> bool:
     """Whether ``name`` sits in a clause that only dates the asked event ("when did she call her
     sister *after getting back from Oslo*"): that place is presupposed alone, not with the event."""
     return re.search(rf"\b{_ANCHOR}\b[^,;?]*?\b{re.escape(name)}\b", question, re.I) is not None
+
+
+def one_name(question: str, names: Iterable[str]) -> dict[str, set[str]]:
+    """The parts of one name the question says side by side ("the Skoda Octavia", "Hollin Tarn") that
+    follow each part: a turn that says the last part states it ("the octavia"), not one that says only
+    a part before it ("a flat in Kreuzberg" for "the Kreuzberg Altbau").
+
+    >>> parts = one_name("What car did Dean drive before the Skoda Octavia?", ["dean", "skoda", "octavia"])
+    >>> sorted(parts["skoda"]), sorted(parts["octavia"]), sorted(parts["dean"])
+    (['octavia', 'skoda'], ['octavia'], ['dean'])
+    """
+    low = " ".join(question.lower().split())
+    parts = {n: {n} for n in names}
+    for a in reversed(list(parts)):  # (a run read from its end: "A B C" gives A every part after it)
+        for b in parts:
+            if a != b and f"{a} {b}" in low:
+                parts[a] |= parts[b]
+    return parts

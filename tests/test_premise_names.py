@@ -118,3 +118,16 @@ def test_a_hedge_is_no_condition_on_a_call_off() -> None:
     assert check(q, ines, [looked], speakers).holds
     off = _said_by("Ines", "The Oslo plan fell through entirely, and I was relieved, if I am honest.")
     assert not check(q, ines, [looked, off], speakers).holds
+
+
+def test_a_name_only_wished_for_states_no_pet() -> None:
+    """"If we ever get a dog I'd call it Tupsu", then "Tupsu is a great dog name": no sentence says a
+    dog called Tupsu is there. "Tupsu chewed my slipper" does."""
+    lotta = Subject("Lotta", frozenset({"lotta"}), speaker=True)
+    speakers = ("Lotta", "Emil")
+    q = parse_question("What breed is Lotta's dog Tupsu?")
+    wished = [_said_by("Lotta", "If we ever get a dog I'd call it Tupsu."),
+              _said_by("Emil", "Tupsu is a great dog name.")]
+    assert not check(q, lotta, wished, speakers).holds
+    assert check(q, lotta, [*wished, _said_by("Lotta", "Tupsu chewed my slipper, our dog is a menace.")],
+                 speakers).holds
