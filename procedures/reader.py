@@ -31,6 +31,7 @@ from .span_base import addressed, foreign_sentence, greets, opening_name, proper
 from .span_context import headline, pronoun_after_next, quoted, tag_after
 from .span_objects import glued_cues, not_a_thing, objects_of, site_of_object
 from .span_patterns import ACQUIRING, DEGREE_WORDS, ROMANCE, asks_studied, degrees, introduced, sources
+from .span_pets import pet_possessor
 from .span_roles import pastime_doer
 from .span_words import (
     CALENDAR,
@@ -130,6 +131,7 @@ _ASKS_WHERE = re.compile(r"\bwhere\b[^.!?]*\?\W*$", re.I)
 _REPLY_WORDS = frozenset("yep yes yeah yup yea ya nope nah no ok okay sure lol haha omg wow aww".split())
 
 
+_THEIRS = frozenset({"his", "her", "their"})  # whose a pet is, in words that are neither teller nor listener
 # the kinds a speaker's own name never answers, wherever it is said
 _NOT_NAMED = frozenset({"place", "organisation"})
 
@@ -315,6 +317,13 @@ def candidates(
                 if pets and doc[sp.start].dep_ == "nsubj" and any(  # "Biscuit (the old collie) is nine":
                         c.dep_ == "appos" and c.lower_ in PET_WORDS for c in doc[sp.start].children):
                     owner = max(owner, a * 0.8)  # a pet is its clause's subject, which says not whose it is
+                whose = pet_possessor(sp, doc) if pets and subject is not None else None
+                if whose is not None and subject is not None:  # "she brought Mango, her cockapoo": hers,
+                    low = whose.lower_  # not the speaker's or the listener's; "Rory's collie": Rory's
+                    if low in ("my", "me") and subject.said_by(ev.speaker) or subject.named_in(whose.text):
+                        owner = max(owner, a)
+                    elif low in ("my", "me") or whose.pos_ == "PROPN" or subject.speaker and low in _THEIRS:
+                        owner = 0.0
                 if asked.kind == "thing" and own and sp.cued and doc[sp.end - 1].dep_ == "nsubj" \
                         and doc[sp.end - 1].head.lemma_ != "be":  # (not "the Hilux was too much truck")
                     owner = max(owner, a * 0.6)  # "the Picanto did its first big shop": the teller's

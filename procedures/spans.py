@@ -53,6 +53,7 @@ from .span_patterns import members_said
 from .span_pets import (
     NAMED_PRONOUNS,
     calls_an_animal,
+    given_to_a_pet,
     name_fragment,
     names_given,
     of_a_person,
@@ -391,7 +392,8 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     if kind == "pet_name":  # no animal word, town, car ("his Volvo smells of cat") or kin ("warn nan's cat")
         names = (s for s in _named_near(sent, pet_words(head) | {head}) if kind_of_noun(s.text) != "person")
         return [Span(s.text, "pet_name", s.sure, s.start, s.end) for s in names
-                if s.text.lower() not in ANIMALS | MOTOR_NAMES and not is_place_name(s.text)
+                if s.text.lower() not in ANIMALS | MOTOR_NAMES
+                and (not is_place_name(s.text) or given_to_a_pet(s, sent.doc))  # ("a collie called Bran")
                 and not owner_or_place(s, sent.doc)]  # not "Gerry's collie", "pups at Carrowkeel"
     if kind == "animal":
         return [Span(t.text.lower(), "animal", 0.9, t.i, t.i + 1) for t in sent if t.lower_ in ANIMALS]

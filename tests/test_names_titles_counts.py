@@ -62,6 +62,15 @@ def test_a_pets_name_and_not_its_owners() -> None:
     assert span_texts("Got a pup. I'll call her tomorrow.", "pet_name", "dog") == []
 
 
+@pytest.mark.parametrize("said", ["His dog's called Kuba, a big soft shepherd.",
+                                  "She came round with Kuba, her lurcher, who ate the cushions."])
+def test_a_pet_given_a_towns_name_in_so_many_words_is_named(said: str) -> None:
+    """A name a town has too ("Kuba") is the pet's where it is given to the animal in so many words;
+    said alone where a place goes it stays a place."""
+    assert span_texts(said, "pet_name", "dog") == ["Kuba"]
+    assert span_texts("We drove to Kuba with the dog for the weekend.", "pet_name", "dog") == []
+
+
 def test_a_title_says_the_relation() -> None:
     doc = parse("I have been moved to a Dr Haddad at the new practice.")
     assert "Dr Haddad" in span_texts(doc.text, "person", "doctor") or "Haddad" in span_texts(
