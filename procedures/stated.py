@@ -55,10 +55,13 @@ _MOVED_TO = re.compile(r"\b(?:pushed back|put off|postponed|delayed|moved|resche
 
 def called_off(sent: Any, token: Any) -> bool:
     """The sentence calls off the thing ``token`` names, within a few words of it ("the cruise is
-    off", "we've postponed Japan"); "I'm off to Japan" goes, it calls nothing off, and neither does
-    a move to a new time ("the launch got pushed back to the 10th"): that reschedules it."""
+    off", "we've postponed Japan") or anywhere after it as the sentence's topic ("Lund: I emailed the
+    lab and told them I won't be applying"); "I'm off to Japan" goes, it calls nothing off, and neither
+    does a move to a new time ("the launch got pushed back to the 10th"): that reschedules it."""
     near = sent.doc[max(sent.start, token.i - 2): min(sent.end, token.i + 6)]
-    return (bool(CALLED_OFF.search(near.text)) or _off_verb(token) or _not_going(token)) \
+    # a thing set before a colon is what the whole sentence tells of ("Lund: I told them no")
+    topic = sent if token.i + 1 < sent.end and sent.doc[token.i + 1].text == ":" else near
+    return (bool(CALLED_OFF.search(topic.text)) or _off_verb(token) or _not_going(token)) \
         and not rescheduled(sent.text)
 
 

@@ -188,3 +188,13 @@ def test_a_move_fallen_through_or_a_small_written_town_called_off(off: str) -> N
     q = parse_question("When did Oksana move to Whitby?" if "whitby" in off else
                        "When did Oksana move into the Canal Street flat?")
     assert last_word_calls_off(q, OKSANA, turns) is not None
+
+
+def test_a_thing_set_before_a_colon_is_called_off_anywhere_in_its_sentence() -> None:
+    """"Lund: I emailed the lab and told them I won't be applying" calls off Lund, far as the words are."""
+    turns = [_turn("A lab in Lund has a postdoc opening and my old supervisor sent it to me!", 1),
+             _turn("Lund: I emailed the lab today and told them I won't be applying.", 4)]
+    q = parse_question("When did Oksana start her postdoc in Lund?")
+    got = last_word_calls_off(q, OKSANA, turns)
+    assert got is not None and "lund" in got.reason
+    assert last_word_calls_off(q, OKSANA, [*turns[:1], _turn("Lund: I start in May!", 4)]) is None
