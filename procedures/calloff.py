@@ -188,6 +188,7 @@ def last_called_off(q: Question, subject: Subject | None, turns: list[Evidence],
                 asked |= {stem(t.lower_) for t in named} if asks(sent.text) else set()
                 continue
             after = _off_after(sents, k, nouns)
+            verbless = not any(t.pos_ in ("VERB", "AUX") for t in sent)
             for t in named:
                 # a name is one of a kind however it is written ("glasgow fell through", "the scarborough
                 # thing's off")
@@ -201,8 +202,9 @@ def last_called_off(q: Question, subject: Subject | None, turns: list[Evidence],
                     done.add(key)
                 # a denial restores nothing ("it never did reschedule"), nor another thing's name
                 # ("the cruise company offered a credit")
-                # nor does sympathy ("I'm sorry about Rarotonga") or talk about it
-                if off or not (negated(sent) or t.dep_ == "compound" or _talked_about(t)):
+                # nor does sympathy ("I'm sorry about Rarotonga") or talk about it, nor a name said with
+                # no verb ("Oh no, Tuebingen.")
+                if off or not (negated(sent) or t.dep_ == "compound" or _talked_about(t) or verbless):
                     last[key] = (off, ev)
         reply = (replies or {}).get(ev.episode) if asks(ev.text) else None
         if asked and reply and _reply_calls_off(reply):

@@ -198,3 +198,14 @@ def test_a_thing_set_before_a_colon_is_called_off_anywhere_in_its_sentence() -> 
     got = last_word_calls_off(q, OKSANA, turns)
     assert got is not None and "lund" in got.reason
     assert last_word_calls_off(q, OKSANA, [*turns[:1], _turn("Lund: I start in May!", 4)]) is None
+
+
+def test_a_name_said_with_no_verb_restores_nothing() -> None:
+    """"Oh no, Tromso." after "Tromso has fallen through" says no trip is on again; "Tromso is back on,
+    we fly in April" does."""
+    turns = [_turn("We booked a week in Tromso for March!", 1),
+             _turn("Tromso has fallen through, the cabin flooded.", 6),
+             _turn("Oh no, Tromso. That's rotten luck.", 7, speaker="Bram")]
+    q = parse_question("What did Oksana see in Tromso?")
+    assert last_word_calls_off(q, OKSANA, turns) is not None
+    assert last_word_calls_off(q, OKSANA, [*turns, _turn("We went to Tromso in April after all!", 9)]) is None
