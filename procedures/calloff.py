@@ -196,8 +196,8 @@ def last_called_off(q: Question, subject: Subject | None, turns: list[Evidence],
                                                    or is_place_name(t.text))
                 if common and t.dep_ == "compound":
                     continue  # "my game tournament got pushed back" calls off a tournament, not games
-                off = (called_off(sent, t) or after) and not (common and key in done)  # (the next one, not
-                # the one asked)
+                # (a common noun told as done is one of many: the next one is called off, not the one asked)
+                off = (called_off(sent, t) or after) and not (common and key in done)
                 if common and _told_done(t):
                     done.add(key)
                 # a denial restores nothing ("it never did reschedule"), nor another thing's name

@@ -132,6 +132,7 @@ _REPLY_WORDS = frozenset("yep yes yeah yup yea ya nope nah no ok okay sure lol h
 
 
 _THEIRS = frozenset({"his", "her", "their"})  # whose a pet is, in words that are neither teller nor listener
+
 # the kinds a speaker's own name never answers, wherever it is said
 _NOT_NAMED = frozenset({"place", "organisation"})
 

@@ -69,24 +69,27 @@ def owner_or_place(span: Span, doc: Any) -> bool:
     return owner or span.start > 0 and doc[span.start - 1].lower_ in LOCATIVE
 
 
+def _given_by(t: Any) -> list[Any]:
+    """The words that may give the name at ``t`` to an animal: a phrase in apposition with it ("Mango, her
+    cockapoo", "the dog, Bruno"), and the few words before a "called" or "named" right before it ("a
+    collie called Bran", "his dog's called Kuba")."""
+    doc = t.doc
+    out = [c for c in t.children if c.dep_ == "appos"] + ([t.head] if t.dep_ == "appos" else [])
+    if t.i > 0 and doc[t.i - 1].lower_ in ("called", "named"):
+        out += list(doc[max(0, t.i - 5): t.i - 1])
+    return out
+
+
 def given_to_a_pet(span: Span, doc: Any) -> bool:
-    """A one-word name an animal is given in so many words: "called" or "named" right after the animal
-    ("a collie called Bran", "his dog's called Kuba"), or an animal in apposition ("Mango, her cockapoo",
-    "the dog, Bruno"). A town may have the name too; here it is the pet's.
+    """A one-word name an animal is given in so many words (`_given_by`). A town may have the name too;
+    here it is the pet's.
 
     >>> from tkg.nlp import parse
     >>> doc = parse("His dog's called Kuba. We drove to Kuba for the weekend.")
     >>> [given_to_a_pet(Span("Kuba", "name", 0.7, i, i + 1), doc) for i in (4, 9)]
     [True, False]
     """
-    if span.end - span.start != 1:
-        return False
-    t = doc[span.start]
-    named_by = t.i > 0 and doc[t.i - 1].lower_ in ("called", "named")
-    if named_by and any(w.lower_ in PET_WORDS for w in doc[max(0, t.i - 5): t.i - 1]):
-        return True
-    apposed = [c for c in t.children if c.dep_ == "appos"] + ([t.head] if t.dep_ == "appos" else [])
-    return any(a.lower_ in PET_WORDS for a in apposed)
+    return span.end - span.start == 1 and any(w.lower_ in PET_WORDS for w in _given_by(doc[span.start]))
 
 
 def pet_possessor(span: Span, doc: Any) -> Any | None:
@@ -99,11 +102,7 @@ def pet_possessor(span: Span, doc: Any) -> Any | None:
     >>> [getattr(w, "text", None) for w in whose]
     ['her', None]
     """
-    t = doc[span.start]
-    animals = [c for c in t.children if c.dep_ == "appos"] + ([t.head] if t.dep_ == "appos" else [])
-    if t.i > 1 and doc[t.i - 1].lower_ in ("called", "named"):
-        animals += [w for w in doc[max(0, t.i - 5): t.i - 1]]
-    for animal in (a for a in animals if a.lower_ in PET_WORDS):
+    for animal in (w for w in _given_by(doc[span.start]) if w.lower_ in PET_WORDS):
         whose = next((c for c in animal.children if c.dep_ == "poss"), None)
         if whose is not None:
             return whose
