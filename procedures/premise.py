@@ -41,6 +41,7 @@ from .presupposed import (
     titles,
 )
 from .slots import FAR_PAST
+from .span_words import THEIRS
 from .spans import ANIMALS
 from .stated import RETRACTED as _RETRACTED_WORDS
 from .stated import hypothetical, intended, negated, told_outcome
@@ -98,11 +99,8 @@ def _anothers(sent: Any, words: list[str]) -> bool:
     False
     """
     said = [t for t in sent if t.lower_ in words]
-    return bool(said) and all(any(c.dep_ == "poss" and (c.lower_ in _THIRD or c.pos_ == "PROPN")
+    return bool(said) and all(any(c.dep_ == "poss" and (c.lower_ in THEIRS or c.pos_ == "PROPN")
                                   for c in t.children) for t in said)
-
-
-_THIRD = frozenset({"his", "her", "their"})
 
 
 # "my" as people say and type it ("ma sister", "me mam", "mah dog"), which no tagger reads as a possessive
@@ -234,7 +232,7 @@ def _in_phrase(sent: Any, words: list[str]) -> bool:
 def _third_owned(sent: Any, nouns: list[str]) -> bool:
     """The noun is owned by "his"/"her"/"their" in a turn about a third person ("Marek bought a flat.
     His wife Ola is pregnant"): the turn's person's own relative, as the turn names no one else first."""
-    return any(t.lower_ in nouns and any(c.dep_ == "poss" and c.lower_ in _THIRD for c in t.children)
+    return any(t.lower_ in nouns and any(c.dep_ == "poss" and c.lower_ in THEIRS for c in t.children)
                for t in sent)
 
 

@@ -42,6 +42,7 @@ from .span_words import (
     ROLE_HEADS,
     SOMEONE_END,
     SPAN_MEMBERS,
+    THEIRS,
     pet_words,
     thing_words,
     titled_as,
@@ -130,8 +131,6 @@ _ASKS_WHERE = re.compile(r"\bwhere\b[^.!?]*\?\W*$", re.I)
 # the words a reply opens with, which a tagger may take for a name ("Yep, …"): never a value
 _REPLY_WORDS = frozenset("yep yes yeah yup yea ya nope nah no ok okay sure lol haha omg wow aww".split())
 
-
-_THEIRS = frozenset({"his", "her", "their"})  # whose a pet is, in words that are neither teller nor listener
 
 # the kinds a speaker's own name never answers, wherever it is said
 _NOT_NAMED = frozenset({"place", "organisation"})
@@ -318,12 +317,13 @@ def candidates(
                 if pets and doc[sp.start].dep_ == "nsubj" and any(  # "Biscuit (the old collie) is nine":
                         c.dep_ == "appos" and c.lower_ in PET_WORDS for c in doc[sp.start].children):
                     owner = max(owner, a * 0.8)  # a pet is its clause's subject, which says not whose it is
-                whose = pet_possessor(sp, doc) if pets and subject is not None else None
-                if whose is not None and subject is not None:  # "she brought Mango, her cockapoo": hers,
-                    low = whose.lower_  # not the speaker's or the listener's; "Rory's collie": Rory's
+                # "she brought Mango, her cockapoo": hers, not the speaker's or the listener's; "Rory's
+                # collie": Rory's
+                if pets and subject is not None and (whose := pet_possessor(sp, doc)) is not None:
+                    low = whose.lower_
                     if low in ("my", "me") and subject.said_by(ev.speaker) or subject.named_in(whose.text):
                         owner = max(owner, a)
-                    elif low in ("my", "me") or whose.pos_ == "PROPN" or subject.speaker and low in _THEIRS:
+                    elif low in ("my", "me") or whose.pos_ == "PROPN" or subject.speaker and low in THEIRS:
                         owner = 0.0
                 if asked.kind == "thing" and own and sp.cued and doc[sp.end - 1].dep_ == "nsubj" \
                         and doc[sp.end - 1].head.lemma_ != "be":  # (not "the Hilux was too much truck")

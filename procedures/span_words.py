@@ -199,6 +199,8 @@ NAMED_CONTEXT: dict[str, frozenset[str]] = {
 
 # words that give a name to what follows them: "named biscuit", "called kopi", "her name is pip", "meet pixel"
 NAMING = frozenset({"named", "called", "name", "meet"})
+# the possessives of someone neither speaking nor spoken to: "her son Oliver", "his dog's called Kuba"
+THEIRS = frozenset({"his", "her", "their"})
 
 
 def thing_words(head: str) -> frozenset[str]:
