@@ -131,6 +131,16 @@ def choose(asked: Asked, cands: list[Candidate], *, latest: bool, window: tuple[
     return [top(k)], {**trace, "chosen_by": "the best-supported value"}
 
 
+def phrase(asked: Asked, chosen: list[Candidate]) -> str:
+    """The answer text: one value, or a list joined with commas and "and"."""
+    values = list(dict.fromkeys(c.value for c in chosen))
+    if asked.count:
+        return values[0]
+    if len(values) == 1:
+        return values[0]
+    return ", ".join(values[:-1]) + " and " + values[-1]
+
+
 def left_on(groups: dict[str, list[Candidate]]) -> dict[str, datetime]:
     """The values (keys of ``groups``) their subject denied or left, each with the last time they did."""
     left: dict[str, datetime] = {}

@@ -20,6 +20,22 @@ if TYPE_CHECKING:
 
 _FORMERLY = re.compile(r"\b(?:previous(?:ly)?|former(?:ly)?|used to|before)\b", re.I)
 _ORIGIN = re.compile(r"\bfrom\W*$", re.I)
+# a question about a trip ("where did she go on holiday", "where did they spend New Year", "where did he fly")
+_TRIP_Q = re.compile(r"\b(?:holiday\w*|hols|vacation\w*|trips?|travel\w*|honeymoon\w*|getaway|spen[dt]|"
+                     r"spending|go(?:es|ne|ing)?\s+(?:away|abroad)|fl(?:y|ew|ying)|visit\w*)\b", re.I)
+# the words a turn telling of a trip says of it ("back from Crete", "all inclusive", "flights booked"),
+# which need not be the question's ("where did she go in September")
+TRIP_WORDS = frozenset("back trip holiday hols flight flew fly flying vacation travel inclusive abroad "
+                       "honeymoon getaway beach".split())
+
+
+def trip_question(question: str) -> bool:
+    """Whether a question asks where someone went on a trip rather than where they live or work.
+
+    >>> [trip_question(q) for q in ("Where did Ana go on holiday in May?", "Where does Ana live?")]
+    [True, False]
+    """
+    return bool(_TRIP_Q.search(question))
 
 
 # the words a sentence stating a value of the kind often says, as stems (what `content_terms` gives)

@@ -26,7 +26,7 @@ from tkg.words import is_place_name
 
 from .about import FIRST, SECOND, Subject, about, another_doer, called_out, clause_about
 from .members import Category, bare, widen
-from .residence import home_named, locates, named_home, place_scale, residence_scale, taken_back
+from .residence import back_from, home_named, locates, named_home, place_scale, residence_scale, taken_back
 from .span_base import addressed, foreign_sentence, greets, opening_name, proper_runs
 from .span_context import headline, pronoun_after_next, quoted, tag_after
 from .span_objects import glued_cues, not_a_thing, objects_of, site_of_object
@@ -142,7 +142,7 @@ def candidates(
     before: dict[str, tuple[str, ...]] | None = None, residence: bool = False,
     replies: dict[str, str] | None = None, members: Category | None = None,
     employer: frozenset[str] = frozenset(), source: bool = False, loose: set[str] | None = None,
-    now: bool = False,
+    now: bool = False, trip: bool = False,
 ) -> list[Candidate]:
     """Every span of the asked kind in ``turns``, weighed (see the module doc). With ``attribute``
     the span's own clause must be about the subject (a slot of the subject's: where they live);
@@ -238,6 +238,9 @@ def candidates(
                 spans += [r for r in opening_name(sent) + proper_runs(sent)  # honeymoon?" – "Madeira.":
                           if not taken & set(range(r.start, r.end))  # the name it answers with
                           and doc[r.start].ent_type_ not in ("PERSON", "ORG")]
+            if trip:  # "back from Crete": the place a trip is back from, however the tagger took it
+                spans += [r for r in proper_runs(sent) if back_from(doc, r.start, ev.valid_at)
+                          and not any(sp.start <= r.start < sp.end for sp in spans)]
             if verb and asked.kind == "thing":  # a closed category's members only: "how does she get to
                 closed, objects = SPAN_MEMBERS.get(asked.head), objects_of(sent, verb)  # work": no "bedroom"
                 spans += [o for o in objects if not closed or o.text.split()[-1].lower() in closed  # one, not
@@ -289,6 +292,8 @@ def candidates(
                                               or bool(homes) and named_home(doc, sp.end, homes)
                                               or residence and home_named(doc, sp.end)):
                     gap = min(gap if gap is not None else 9, 2)  # "she's in bergen now", "moved to porto"
+                if trip and when is not None and (back := back_from(doc, sp.start, ev.valid_at)) is not None:
+                    gap, when = 0, min(when, back)  # "back from Crete": the trip, over by the telling
                 near = _FLOOR.get(floor_kind, 0.3) + (0.9 / (1 + gap / 3) if gap is not None else 0.0) \
                     + 0.15 * min(overlap, 3)
                 last = doc[sp.end - 1]
@@ -381,16 +386,6 @@ def candidates(
                 if taken_back(doc, start, starts):
                     out[i].score *= 0.3
     return out
-
-
-def phrase(asked: Asked, chosen: list[Candidate]) -> str:
-    """The answer text: one value, or a list joined with commas and "and"."""
-    values = list(dict.fromkeys(c.value for c in chosen))
-    if asked.count:
-        return values[0]
-    if len(values) == 1:
-        return values[0]
-    return ", ".join(values[:-1]) + " and " + values[-1]
 
 
 def no_information(reason: str, evidence: list[Evidence], trace: dict[str, Any]) -> Reading:

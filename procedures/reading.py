@@ -34,8 +34,8 @@ from .bridge import (
     verb_relation,
 )
 from .calloff import OUTCOME, asks, followed, question_nouns
-from .choice import ALL_LEFT, choose, with_town
-from .cue_words import cue_terms
+from .choice import ALL_LEFT, choose, phrase, with_town
+from .cue_words import TRIP_WORDS, cue_terms, trip_question
 from .event_turns import continuing_turns, event_window, newest_own, read_event, subject_turns
 from .gather import same_value
 from .graph_values import (
@@ -53,7 +53,7 @@ from .members import category_of, headed_facts, kind_words, member_facts
 from .pets import group_pets, owned_pets, pet_reading
 from .premise import check
 from .presupposed import presupposed
-from .reader import FAR_FUTURE, NEWER, Reading, candidates, may_hold, no_information, norm, phrase
+from .reader import FAR_FUTURE, NEWER, Reading, candidates, may_hold, no_information, norm
 from .relatives import not_the_person_asked
 from .residence import lives_question
 from .result import ProcedureResult
@@ -114,6 +114,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
                   frozenset()) | NAMED_CONTEXT.get(asked.head, frozenset())
     if asked.kind == "organisation" and asked.head in EMPLOYERS:  # "my team at Brenner won an award"
         members_of |= AT_WORK
+    trip = asked.kind == "place" and trip_question(question)  # "back from Crete" names no holiday
+    members_of |= TRIP_WORDS if trip else frozenset()
     turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set | content_terms(" ".join(
         members_of)), k=60 if every else 24, own=every))
     turns = dedupe(turns + continuing_turns(ctx, group, subject, turns))  # "she's a doctor" after her name
@@ -275,7 +277,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         replies=replies_to(ctx, group, turns),
         residence=home, members=kinds,
         employer=employer,
-        source=had_from, loose={e.episode for e in loose}, now=latest and window is None)
+        source=had_from, loose={e.episode for e in loose}, now=latest and window is None, trip=trip)
     if "bridge" in trace and verb and not asks_home and not says_relation(verb, rel_cues):
         turn_cands = said_with(turn_cands, verb)  # "where did her old boss *move*": the turn says the event
     if verb and asked.kind in TYPED - {"number"}:  # "who looked after her hens": who *looks after* them

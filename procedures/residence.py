@@ -15,6 +15,7 @@ slot is `lives_in`.
 from __future__ import annotations
 
 import re
+from datetime import datetime, timedelta
 from typing import Any
 
 from tkg.words import is_country, is_place_name
@@ -46,6 +47,10 @@ _CORRECTION = re.compile(
     re.I,
 )
 _CLIMB = ("compound", "flat", "amod", "appos", "nmod")
+# a trip over by the telling: "back from Crete", "just home from a week in Tenerife", "returned from our
+# honeymoon in Madeira" (a few words between, none ending the clause)
+_RETURNED = re.compile(r"\b(?:back|home|returned|returning)\s+from\s+(?:[\w'\u2019-]+\s+){0,4}$", re.I)
+TRIP_DAYS = 7  # how long before its telling a trip one is back from is dated: about a week away
 # the question asks where someone lives, not where a move started ("move to Malmö from?") or where
 # something else happened ("which city did he start his company in?")
 _LIVES_Q = re.compile(r"\b(?:live[sd]?|living|reside[sd]?|home|based)\b", re.I)
@@ -147,6 +152,21 @@ def home_named(doc: Any, end: int) -> bool:
     return doc[end - 1].dep_ == "compound" and head.i >= end and (
         head.lemma_.lower() in HOME_NOUNS | _ROOMS) and any(
         c.dep_ == "poss" and c.lower_ in ("my", "our", "his", "her", "their") for c in head.children)
+
+
+def back_from(doc: Any, start: int, told: datetime | None) -> datetime | None:
+    """When the trip to the place at ``doc[start]`` is dated, if its sentence says someone is back from
+    it: `TRIP_DAYS` before its telling ``told`` (the trip was over by then); else None.
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("Back from a week in Tenerife, lobster red. Back in Leeds now.")
+    >>> [back_from(doc, t.i, datetime(2023, 9, 3)) for t in doc if t.text in ("Tenerife", "Leeds")]
+    [datetime.datetime(2023, 8, 27, 0, 0), None]
+    """
+    sent = doc[start].sent
+    if told is None or not _RETURNED.search(doc.text[sent.start_char: doc[start].idx]):
+        return None
+    return told - timedelta(days=TRIP_DAYS)
 
 
 def locates(doc: Any, start: int) -> bool:
