@@ -131,3 +131,15 @@ def test_a_name_only_wished_for_states_no_pet() -> None:
     assert not check(q, lotta, wished, speakers).holds
     assert check(q, lotta, [*wished, _said_by("Lotta", "Tupsu chewed my slipper, our dog is a menace.")],
                  speakers).holds
+
+
+def test_my_before_other_words_still_says_whose_animal_it_is() -> None:
+    """"my poor old whippet" states that the teller has a whippet, as "my whippet" does."""
+    lotta = Subject("Lotta", frozenset({"lotta"}), speaker=True)
+    q = parse_question("What was the name of Lotta's whippet?")
+    speakers = ("Lotta", "Emil")
+    letter = ("Dear Emil,\n\nTupsu is, I fear, feeling every one of his fourteen years. The vet has changed "
+              "his tablets, and {} poor old whippet now sleeps most of the day against the stove in my "
+              "kitchen, which I cannot really grudge him.")
+    assert check(q, lotta, [_said_by("Lotta", letter.format("my"))], speakers).holds
+    assert not check(q, lotta, [_said_by("Lotta", letter.format("her"))], speakers).holds
