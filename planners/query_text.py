@@ -105,17 +105,23 @@ def declarative(question: str) -> str:
     return rest or question.strip()
 
 
-def names_in(question: str) -> tuple[str, ...]:
-    """Capitalised words of the question that are not question or stop words.
+_DAY_NAMED = re.compile(r"\b([A-Z][\w-]*)['\u2019]s\s+(?:Day|Eve)\b")  # "Valentine's Day"
 
-    >>> names_in("Did Melanie and Caroline meet Jon's sister in Paris in June?")
-    ('Melanie', 'Caroline', 'Jon', 'Paris')
+
+def names_in(question: str) -> tuple[str, ...]:
+    """Capitalised words of the question that are not question or stop words, nor a day's name
+    ("Valentine's Day", "New Year's Eve": a time, no one's).
+
+    >>> names_in("Did Melanie and Caroline meet Jon's sister in Paris on Mother's Day?")
+    ('Melanie', 'Caroline', 'Jon', 'Paris', 'Day')
     """
     out: list[str] = []
+    days = {m.casefold() for m in _DAY_NAMED.findall(question)}
     for token in _TOKEN.findall(question):
         token = _POSSESSIVE.sub("", token)
         low = token.casefold()
-        if token[:1].isupper() and len(token) > 1 and not {low} & (STOPWORDS | QUESTION_FRAME | _NOT_NAMES):
+        if token[:1].isupper() and len(token) > 1 and low not in days \
+                and not {low} & (STOPWORDS | QUESTION_FRAME | _NOT_NAMES):
             out.append(token)
     return tuple(dict.fromkeys(out))
 

@@ -55,6 +55,7 @@ _LIGHT = frozenset("go move start be get".split())
 # naming the relation ("matched w someone called rafi", "we kissed!!")
 _PARTNER = content_terms("partner girlfriend boyfriend bf gf dating seeing date")
 _COURTING = content_terms("matched crush kissed romance romantic")
+_PARTING = content_terms("split dumped")  # and one ending: "me n hana split up" (not "broke": "broke me")
 
 
 def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subject | None,
@@ -73,8 +74,10 @@ def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subje
         light = _LIGHT if p.object_type == "person" else frozenset()
         words = " ".join((*p.phrases, *(v.split(" ")[0] for v in p.verbs if v.split(" ")[0] not in light),
                           *p.nouns,
-                          *(x.split(" ")[-2] for x in p.possessive if " " in x)))
+                          *(x.split(" ")[-2] for x in p.possessive if " " in x),
+                          # what a couple says of itself past its light verb: "me and priya are official"
+                          *(v.split(" ")[-1] for v in p.together_verbs if v.split(" ")[0] in _LIGHT)))
         terms |= content_terms(words.replace("{name}", ""))
     if asked is not None and asked.kind == "person" and terms & _PARTNER:
-        terms |= _COURTING
+        terms |= _COURTING | _PARTING
     return terms

@@ -50,7 +50,7 @@ from .span_words import (
 from .span_workplaces import EMPLOYERS, INSTITUTIONS, asks_about_work, workplaces
 from .spans import spans_of
 from .stated import called_off, confirmed, denies, hypothetical, negated, past_state, said_time
-from .swaps import ended, given_up, replaced, replacing
+from .swaps import broke_up, ended, given_up, replaced, replacing
 
 if TYPE_CHECKING:
     from tkg.context import Context
@@ -207,11 +207,13 @@ def candidates(
             if not (listener and FIRST.search(sent.text) and not SECOND.search(sent.text)):
                 a = max(a, 0.8 * turn_about)  # "I …" to the subject is about the speaker, whatever else
             at = cue_at[k]
-            # a cue in the sentence before counts, further off; so does one in the sentence after a verbless
-            # one that says a number, exclaimed first and told after ("52:40!!! Did the 10k on the 17th";
-            # not "Woohoo! Congrats on the new team")
-            told_after = cue_at[k + 1][:1] if any(t.like_num or ":" in t.text for t in sent) and not any(
-                t.pos_ in ("VERB", "AUX") for t in sent) else []
+            # a cue in the sentence before counts, further off; so does one in the sentence after: for a
+            # person or a pet ("Hector is fourteen. my old spaniel sleeps all day"; not "[heart eyes emoji]"),
+            # and after a verbless one that says a number, exclaimed first and told after ("52:40!!! Did the
+            # 10k on the 17th"; not "Woohoo! Congrats on the new team")
+            of_one = asked.kind in ("person", "pet_name") and not any(t.is_bracket for t in sent)
+            told_after = cue_at[k + 1][:1] if of_one or any(t.like_num or ":" in t.text for t in sent) \
+                and not any(t.pos_ in ("VERB", "AUX") for t in sent) else []
             near_cues = at + [i - 4 for i in last_cues[-1:]] + [i + 4 for i in told_after]
             # "Liam did his first flight yday. my baby bro!!": the tag after says who its subject is
             # ("Tobias said… So I shall stop calling him that. He is my boyfriend.": the tag after next)
@@ -268,6 +270,7 @@ def candidates(
             overlap = len(words & cues)
             weight = 1.15 if rank < 5 else 1.0
             asking = asked.kind in _STATE_KINDS and hypothetical(sent) and not confirmed(sent, answered)
+            parted = partner and broke_up(sent)  # "mia and i broke up": her partner until then, told so
             if asked.kind in _STATE_KINDS:
                 if asked.kind == "place" and words & _VISIT and not moved_in:
                     weight *= 0.4
@@ -286,8 +289,8 @@ def candidates(
                     or tagged == "tag" and doc[sp.end - 1].dep_ in ("nsubj", "nsubjpass") \
                     or tagged == "pronoun" and sp.start == spans[-1].start  # the sentence after says whose
                 swapped = asked.kind in _STATE_KINDS and replacing(doc[sp.end - 1])  # "…in for a Leaf"
-                gap = 0 if sp.cued or vouched or swapped or titled_as(asked.head, doc[sp.start]) else min(
-                    (max(sp.start - i, i - sp.end + 1, 0) for i in near_cues), default=None)
+                gap = 0 if sp.cued or vouched or swapped or parted or titled_as(asked.head, doc[sp.start]) \
+                    else min((max(sp.start - i, i - sp.end + 1, 0) for i in near_cues), default=None)
                 if asked.kind == "place" and (sp.start > sent.start and locates(doc, sp.start)
                                               or bool(homes) and named_home(doc, sp.end, homes)
                                               or residence and home_named(doc, sp.end)):
@@ -353,7 +356,7 @@ def candidates(
                 if asked.kind == "thing" and is_place_name(sp.text, locative=True):
                     scale *= 0.3  # a city is not a band or a food; it still backs "Rotterdam marathon"
                 denial = asked.kind in _STATE_KINDS and denies(sent, doc[sp.start])
-                left = asked.kind in ("place", "organisation") and ended(sent, doc[sp.start])
+                left = asked.kind in ("place", "organisation") and ended(sent, doc[sp.start]) or parted
                 if left and now:
                     scale *= 0.35  # "bye Clapham": not where they live now
                 # "I'm over The Marigold Engine", "switched from keyboard to bass", "quitting volleyball":

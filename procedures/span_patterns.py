@@ -97,21 +97,57 @@ def sources(sent: Any) -> list[Span]:
 # (a match on an app, chatting someone up, being asked out, "I met someone" said in Spanish)
 ROMANCE = re.compile(r"\b(?:romance|romantic|we met|first date|a date|dating|crush|kissed|"
                      r"seeing (?:someone|each other)|matched|got chatting|asked me out|engagement|"
-                     r"conoc[ií] a alguien)\b", re.I)
+                     r"be (?:his|her|their|my) (?:gf|bf|girlfriend|boyfriend)|conoc[ií] a alguien)\b", re.I)
+
+
+# a partner noun one is asked to be ("he asked me to be his gf", "asked if i wanted to be her girlfriend")
+_TO_BE_THEIRS = re.compile(r"\bbe\s+(?:his|her|their|my)\s+(?:gf|bf|girlfriend|boyfriend|partner)\b", re.I)
+_ASKERS = frozenset({"he", "she", "they"})
+
+
+def asked_out(doc: Any, start: int) -> bool:
+    """The name at ``start`` asked the teller to be their partner: it, or "he"/"she" in one of the next
+    three sentences with no other name as a subject between, asks or says so ("mia asked me to homecoming.
+    … then she asked if i wanted to be her gf", "he said he'd like me to be his girlfriend"), or asks
+    the teller out.
+
+    >>> from tkg.nlp import parse
+    >>> doc = parse("Tove asked me to be her girlfriend and I said yes. Bo asked me for a pen.")
+    >>> asked_out(doc, 0), asked_out(doc, 11)
+    (True, False)
+    """
+    name = doc[start]
+    if name.dep_ != "nsubj":
+        return False
+    sents = list(doc.sents)
+    at = next(i for i, x in enumerate(sents) if x.start <= start < x.end)
+    for k, sent in enumerate(sents[at: at + 4]):
+        for tok in sent:
+            if tok.dep_ != "nsubj" or tok.i < start:
+                continue
+            if tok.i > start and tok.pos_ == "PROPN":
+                return False  # another one named doing something: the pronoun may be theirs
+            verb = tok.head.lemma_.lower()
+            if not (tok.i == start or k and tok.lower_ in _ASKERS) or verb not in ("ask", "say"):
+                continue
+            out = verb == "ask" and any(c.lower_ == "out" for c in tok.head.children)  # "asked me out"
+            if out or _TO_BE_THEIRS.search(sent.text):
+                return True
+    return False
 
 
 def introduced(doc: Any, start: int) -> bool:
     """The name at ``start`` is introduced by "name is" / "name's" ("her name is lena", "her name's maya"),
     as someone new ("Someone new: Inês."), by a noun "called" or "named" it ("someone called rafi",
-    "this physio called Tom"; not "I called Tom"), presented ("Meet Biscuit!") or, in a Spanish turn, by
-    "se llama".
+    "this physio called Tom"; not "I called Tom"), presented ("Meet Biscuit!"), in a Spanish turn by
+    "se llama", or as the one who asked the teller out (`asked_out`).
 
     >>> from tkg.nlp import parse
     >>> introduced(parse("matched w someone called rafi"), 4), introduced(parse("I called Tom"), 2)
     (True, False)
     """
     if start < 2:
-        return False
+        return asked_out(doc, start)
     before, word = doc[start - 1].text, doc[start - 2].lower_
     someone = word in _SOMEONE or word == "new" and start >= 3 and doc[start - 3].lower_ in _SOMEONE
     naming = doc[start - 1]
@@ -119,7 +155,8 @@ def introduced(doc: Any, start: int) -> bool:
         and naming.head.pos_ in ("NOUN", "PRON")
     presented = before.lower() == "meet" and doc[start - 1].is_sent_start  # "meet mabel."
     return before.lower() in ("is", "'s", "\u2019s") and word == "name" or before in _DASHES and someone \
-        or called or presented or (word, before.lower()) == ("se", "llama") or _after_someone(doc[start])
+        or called or presented or (word, before.lower()) == ("se", "llama") or _after_someone(doc[start]) \
+        or asked_out(doc, start)
 
 
 def _after_someone(name: Any) -> bool:

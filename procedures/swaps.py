@@ -33,6 +33,23 @@ _ENDED = re.compile(r"\b(?:last\s+(?:ever\s+)?(?:day|shift|night|week|service|se
                     r"resigned\s+from)\s+(?:the\s+|my\s+|our\s+)?(?:old\s+)?(?:[\w-]+\s+){0,2}$", re.I)
 
 
+# a couple that ended: "mia and i broke up", "me n hana split up", "chloe ended it", "Done with Rob."
+_BROKE_UP = re.compile(r"\b(?:broke|break(?:ing)?|split(?:ting)?|broken)\s+up\b|\bsplit\s+from\b|"
+                       r"\bdump(?:ed|s)?\b|\bended\s+(?:it|things)\b|\bcalled\s+it\s+(?:off|quits)\b|"
+                       r"^\W*done\s+with\b", re.I)
+
+
+def broke_up(sent: Any) -> bool:
+    """The sentence tells of a couple ending: a partner named in it was the partner until then (the
+    reader reads them as left, as a home moved out of).
+
+    >>> from tkg.nlp import parse
+    >>> [broke_up(s) for s in parse("Done with Rob. Rob is doing a PhD.").sents]
+    [True, False]
+    """
+    return bool(_BROKE_UP.search(sent.text))
+
+
 def ended(sent: Any, token: Any) -> bool:
     """The words right before ``token`` say it was left: a last shift there, a move out of it, its keys
     handed over, a goodbye. Held until then: the reader weighs it less for "now" and `choice` reads it
