@@ -1,7 +1,8 @@
 """Spans a phrase pattern or a word list types, whatever the tagger makes of their words: the degree
 someone studies ("Bachelor of Nursing", "her midwifery degree"), where a thing was had from ("got him
 from the rspca centre in leeds") and the members of a category said without it ("me on bass", "started
-weaving"). The reader (`procedures.reader`) and the span finder (`procedures.spans`) add them.
+weaving"), and the relationship statuses a sentence says. The reader (`procedures.reader`) and the span
+finder (`procedures.spans`) add them.
 """
 
 from __future__ import annotations
@@ -13,7 +14,18 @@ from planners.asked import Asked
 from planners.head_words import kind_of_noun
 
 from .span_base import Span, chat_words
-from .span_words import FAVOURITE, NAMED_MEMBERS, OPEN_MEMBERS, PEOPLE, SELF_TYPED, SPAN_MEMBERS
+from .span_words import (
+    AHEAD,
+    AHEAD_OR_DONE,
+    FAVOURITE,
+    NAMED_MEMBERS,
+    OPEN_MEMBERS,
+    PEOPLE,
+    SELF_TYPED,
+    SPAN_MEMBERS,
+    STATUS_PHRASES,
+    STATUS_WORDS,
+)
 
 # "where did she get her dog (from)", "where was the bike bought": where a thing was had, not a city
 _HAD_FROM = re.compile(r"^\s*where\b.*\b(?:get|got|adopt(?:ed)?|buy|bought|rescue[d]?|pick(?:ed)?\s+up)\b",
@@ -249,3 +261,28 @@ def members_said(sent: Any, head: str) -> list[Span]:
             out.append(Span(sent.doc[start:end].text, "thing", 0.8, start, end,
                             cued=verb or t.lower_ in named or t.lower_ in SELF_TYPED.get(head, ())))
     return out
+
+
+def statuses(sent: Any) -> list[Span]:
+    """The relationship statuses a sentence says ("we got engaged", "the wedding is set for June")."""
+    low = sent.text.lower()
+    out = [
+        Span(value, "status", 0.9, sent.start, sent.end) for phrase, value in STATUS_PHRASES if phrase in low
+    ]
+    for t in sent:
+        value = STATUS_WORDS.get(t.lower_)
+        if t.lower_ in AHEAD_OR_DONE:  # "the wedding is set for June": engaged; "it was lovely": married
+            value = AHEAD_OR_DONE[t.lower_][0 if AHEAD.search(low) else 1]
+        if value and not (t.lower_ == "seeing" and t.pos_ != "VERB") and not _not_a_status(t):
+            out.append(Span(value, "status", 0.8, t.i, t.i + 1))
+    return out
+
+
+def _not_a_status(t: Any) -> bool:
+    """A status word that says no one's status: "single" on a thing ("not a *single* page", "a
+    *single* room": a count), or someone else's wedding ("at Pablo's *wedding*")."""
+    if t.lower_ == "single" and t.dep_ == "amod" and t.head.lower_ not in PEOPLE \
+            and t.head.ent_type_ != "PERSON":
+        return True
+    poss = next((c for c in t.children if c.dep_ == "poss"), None)
+    return poss is not None and poss.lower_ not in ("my", "our", "your", "ur")

@@ -49,7 +49,7 @@ from .span_context import (
     unknown_town,
 )
 from .span_numbers import numbers
-from .span_patterns import members_said
+from .span_patterns import members_said, statuses
 from .span_pets import (
     NAMED_PRONOUNS,
     calls_an_animal,
@@ -64,8 +64,6 @@ from .span_pets import (
 from .span_places import on_street, places
 from .span_roles import chunks_with, roles
 from .span_words import (
-    AHEAD,
-    AHEAD_OR_DONE,
     CHAT_WORDS,
     DET,
     FAVOURITE,
@@ -73,10 +71,7 @@ from .span_words import (
     NO_ORG,
     NOT_PEOPLE,
     OPEN_MEMBERS,
-    PEOPLE,
     SPAN_MEMBERS,
-    STATUS_PHRASES,
-    STATUS_WORDS,
     TITLES,
     WHEN_LABELS,
     pet_words,
@@ -94,31 +89,6 @@ from .span_workplaces import (
 )
 from .swaps import given_up, replaced
 
-
-def _statuses(sent: Any) -> list[Span]:
-    low = sent.text.lower()
-    out = [
-        Span(value, "status", 0.9, sent.start, sent.end) for phrase, value in STATUS_PHRASES if phrase in low
-    ]
-    for t in sent:
-        value = STATUS_WORDS.get(t.lower_)
-        if t.lower_ in AHEAD_OR_DONE:  # "the wedding is set for June": engaged; "it was lovely": married
-            value = AHEAD_OR_DONE[t.lower_][0 if AHEAD.search(low) else 1]
-        if value and not (t.lower_ == "seeing" and t.pos_ != "VERB") and not _not_a_status(t):
-            out.append(Span(value, "status", 0.8, t.i, t.i + 1))
-    return out
-
-
-def _not_a_status(t: Any) -> bool:
-    """A status word that says no one's status: "single" on a thing ("not a *single* page", "a
-    *single* room": a count), or someone else's wedding ("at Pablo's *wedding*")."""
-    if t.lower_ == "single" and t.dep_ == "amod" and t.head.lower_ not in PEOPLE \
-            and t.head.ent_type_ != "PERSON":
-        return True
-    poss = next((c for c in t.children if c.dep_ == "poss"), None)
-    return poss is not None and poss.lower_ not in ("my", "our", "your", "ur")
-
-
 # the tagger's kinds of name a name said with its category noun may be given ("my dog Biscuit")
 _NAMED_AS = ("PERSON", "ORG", "GPE", "PRODUCT", "WORK_OF_ART", "NORP")
 
@@ -135,7 +105,7 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
                      # ("a gecko!!! his name's toast": the tagger's possessive, after a sentence on the pet)
                      or before and sent.doc[s.start - 1].lower_ in _NAMED_BY | {"'s", "\u2019s"})
                 and not of_a_person(sent.doc, s.start, heads) and not of_a_pet(sent.doc, s.start, heads)] \
-            + name_fragment(sent, heads)
+            + name_fragment(sent, heads) + _named_before(sent, heads)
     names = [s for s in entity_spans(sent, _NAMED_AS, "name", 0.7)  # not "a kitten, grey, very small"
              if s.end - s.start > 1 or not small_word(sent.doc[s.start])]
     taken = {i for s in names for i in range(s.start, s.end)}
@@ -154,6 +124,19 @@ def _named_near(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
 
 
 _NAMED_BY = frozenset({"called", "named"})
+
+
+def _named_before(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
+    """A name that is its sentence's subject right before a sentence that says one of ``heads`` with a
+    possessive ("Hector is, I fear, showing his age. … and my poor old spaniel sleeps all day"): the
+    animal the next sentence goes on about."""
+    after = sent.doc[sent.end].sent if sent.end < len(sent.doc) else None
+    if after is None or not any(t.lower_ in heads and any(c.dep_ == "poss" for c in t.children)
+                                for t in after):
+        return []
+    return [Span(r.text, "name", 0.5, r.start, r.end) for r in proper_runs(sent)
+            if sent.doc[r.end - 1].dep_ == "nsubj" and not of_a_person(sent.doc, r.start, heads)
+            and not (r.start and sent.doc[r.start - 1].lower_ in _SALUTES)]  # ("Dear Emil,")
 
 
 def _linked(chunk: Any) -> Any | None:
@@ -374,8 +357,12 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
                  and not articled(t)  # "on at the odeon", "the wonka film": no one's name
                  # "my sister's boulangerie": hers, no one; "my sister funmi" names her
                  and not (any(c.dep_ == "poss" for c in t.children) and not _kin_before(t))]
+        # "it was the Wensleydale that broke me": a name after "the" is a thing's, no one's
+        things = {p.start for p in people + extra if p.start > sent.start
+                  and sent.doc[p.start - 1].lower_ == "the"}
         named = [p for p in people if not (is_place_name(p.text) and after_locative(sent, p.start))
-                 and not on_street(sent, p)]
+                 and not on_street(sent, p) and p.start not in things]
+        extra = [p for p in extra if p.start not in things]
         given = given_names(sent, {i for p in named + extra for i in range(p.start, p.end)})
         given = [g for g in given if g.start not in {p.start for p in named + extra}]
         lower = [p for p in lower if p.start not in {g.start for g in given}]
@@ -388,7 +375,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     if kind == "date":
         return entity_spans(sent, NER_KINDS["date"], "date", 0.9)
     if kind == "status":
-        return _statuses(sent)
+        return statuses(sent)
     if kind == "pet_name":  # no animal word, town, car ("his Volvo smells of cat") or kin ("warn nan's cat")
         names = (s for s in _named_near(sent, pet_words(head) | {head}) if kind_of_noun(s.text) != "person")
         return [Span(s.text, "pet_name", s.sure, s.start, s.end) for s in names

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from reliability.common import ingested
+from reliability.common import ingested, span_texts
 
 from procedures.span_base import Span
 from procedures.span_pets import pet_possessor
@@ -27,6 +27,16 @@ def test_the_word_that_says_whose_animal_a_name_is_given_to() -> None:
     doc = parse("Rory got a collie called Bran. Then Rory's collie, Bran, ate my slippers.")
     assert pet_possessor(Span("Bran", "name", 0.7, 4, 5), doc) is None  # "a collie": no one's said
     assert pet_possessor(Span("Bran", "name", 0.7, 12, 13), doc).text == "Rory"
+
+
+def test_a_name_the_next_sentence_calls_a_pet_is_the_pets() -> None:
+    """"Tupsu is fourteen now. … my old whippet sleeps all day": the subject named before the pet word
+    is the pet; a name only after "the" is a thing's, no one's."""
+    said = ("Dear Emil,\n\nTupsu is, I fear, feeling every one of his fourteen years. The vet has changed "
+            "his tablets, and my poor old whippet now sleeps most of the day by the stove.")
+    assert span_texts(said, "pet_name", "whippet") == ["Tupsu"]
+    assert span_texts("Tupsu is fourteen. The whippet next door barks.", "pet_name", "whippet") == []
+    assert span_texts("Aino says it was the Stilton that did it.", "person", "") == ["Aino"]
 
 
 def test_a_pet_brought_by_the_tellers_sister_is_hers(la: tuple[Memory, str]) -> None:
