@@ -23,7 +23,7 @@ _ORIGIN = re.compile(r"\bfrom\W*$", re.I)
 # a question about a trip ("where did she go on holiday", "where did they spend New Year", "where did he fly")
 _TRIP_Q = re.compile(r"\b(?:holiday\w*|hols|vacation\w*|trips?|travel\w*|honeymoon\w*|getaway|spen[dt]|"
                      r"spending|go(?:es|ne|ing)?\s+(?:away|abroad)|fl(?:y|ew|ying)|visit\w*)\b", re.I)
-# the words a turn telling of a trip says of it ("back from Crete", "all inclusive", "flights booked"),
+# the words a turn telling of a trip says of it ("back from Sardinia", "all inclusive", "flights booked"),
 # which need not be the question's ("where did she go in September")
 TRIP_WORDS = frozenset("back trip holiday hols flight flew fly flying vacation travel inclusive abroad "
                        "honeymoon getaway beach".split())
@@ -55,7 +55,7 @@ _LIGHT = frozenset("go move start be get".split())
 # naming the relation ("matched w someone called rafi", "we kissed!!")
 _PARTNER = content_terms("partner girlfriend boyfriend bf gf dating seeing date")
 _COURTING = content_terms("matched crush kissed romance romantic")
-_PARTING = content_terms("split dumped")  # and one ending: "me n hana split up" (not "broke": "broke me")
+_PARTING = content_terms("split dumped")  # and one ending: "me n bo split up" (not "broke": "I'm broke")
 
 
 def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subject | None,
@@ -75,7 +75,7 @@ def cue_terms(ctx: Context, question: str, predicate: str | None, subject: Subje
         words = " ".join((*p.phrases, *(v.split(" ")[0] for v in p.verbs if v.split(" ")[0] not in light),
                           *p.nouns,
                           *(x.split(" ")[-2] for x in p.possessive if " " in x),
-                          # what a couple says of itself past its light verb: "me and priya are official"
+                          # what a couple says of itself past its light verb: "me and Elio are official"
                           *(v.split(" ")[-1] for v in p.together_verbs if v.split(" ")[0] in _LIGHT)))
         terms |= content_terms(words.replace("{name}", ""))
     if asked is not None and asked.kind == "person" and terms & _PARTNER:

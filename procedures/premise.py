@@ -109,7 +109,7 @@ _SAID_MY = frozenset({"my", "ma", "mah", "me", "mi"})
 
 def _my(sent: Any, words: list[str]) -> bool:
     """The sentence says "my" right before the relative or pet ("he's winching ma sister"), or as its
-    possessor past other words ("my poor old spaniel"): the speaker's own, whoever the sentence is about."""
+    possessor past other words ("my daft old whippet"): the speaker's own, whoever the sentence is about."""
     return not any(t.lower_ in ("if", "unless") for t in sent) and any(
         t.lower_ in words and t.i > sent.start and (t.doc[t.i - 1].lower_ in _SAID_MY or any(
             c.dep_ == "poss" and c.lower_ in _SAID_MY for c in t.children)) for t in sent)

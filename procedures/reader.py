@@ -208,7 +208,7 @@ def candidates(
                 a = max(a, 0.8 * turn_about)  # "I …" to the subject is about the speaker, whatever else
             at = cue_at[k]
             # a cue in the sentence before counts, further off; so does one in the sentence after: for a
-            # person or a pet ("Hector is fourteen. my old spaniel sleeps all day"; not "[heart eyes emoji]"),
+            # person or a pet ("Tupsu is fourteen. my old whippet sleeps all day"; not "[laughing emoji]"),
             # and after a verbless one that says a number, exclaimed first and told after ("52:40!!! Did the
             # 10k on the 17th"; not "Woohoo! Congrats on the new team")
             of_one = asked.kind in ("person", "pet_name") and not any(t.is_bracket for t in sent)
@@ -240,7 +240,7 @@ def candidates(
                 spans += [r for r in opening_name(sent) + proper_runs(sent)  # honeymoon?" – "Madeira.":
                           if not taken & set(range(r.start, r.end))  # the name it answers with
                           and doc[r.start].ent_type_ not in ("PERSON", "ORG")]
-            if trip:  # "back from Crete": the place a trip is back from, however the tagger took it
+            if trip:  # "back from Sardinia": the place a trip is back from, however the tagger took it
                 spans += [r for r in proper_runs(sent) if back_from(doc, r.start, ev.valid_at)
                           and not any(sp.start <= r.start < sp.end for sp in spans)]
             if verb and asked.kind == "thing":  # a closed category's members only: "how does she get to
@@ -270,7 +270,7 @@ def candidates(
             overlap = len(words & cues)
             weight = 1.15 if rank < 5 else 1.0
             asking = asked.kind in _STATE_KINDS and hypothetical(sent) and not confirmed(sent, answered)
-            parted = partner and broke_up(sent)  # "mia and i broke up": her partner until then, told so
+            parted = partner and broke_up(sent)  # "Elio and I split up": her partner until then, told so
             if asked.kind in _STATE_KINDS:
                 if asked.kind == "place" and words & _VISIT and not moved_in:
                     weight *= 0.4
@@ -296,7 +296,7 @@ def candidates(
                                               or residence and home_named(doc, sp.end)):
                     gap = min(gap if gap is not None else 9, 2)  # "she's in bergen now", "moved to porto"
                 if trip and when is not None and (back := back_from(doc, sp.start, ev.valid_at)) is not None:
-                    gap, when = 0, min(when, back)  # "back from Crete": the trip, over by the telling
+                    gap, when = 0, min(when, back)  # "back from Sardinia": the trip, over by the telling
                 near = _FLOOR.get(floor_kind, 0.3) + (0.9 / (1 + gap / 3) if gap is not None else 0.0) \
                     + 0.15 * min(overlap, 3)
                 last = doc[sp.end - 1]

@@ -114,7 +114,7 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
                   frozenset()) | NAMED_CONTEXT.get(asked.head, frozenset())
     if asked.kind == "organisation" and asked.head in EMPLOYERS:  # "my team at Brenner won an award"
         members_of |= AT_WORK
-    trip = asked.kind == "place" and trip_question(question)  # "back from Crete" names no holiday
+    trip = asked.kind == "place" and trip_question(question)  # "back from Sardinia" names no holiday
     members_of |= TRIP_WORDS if trip else frozenset()
     turns = dedupe(result.evidence + subject_turns(ctx, group, subject, cue_set | content_terms(" ".join(
         members_of)), k=60 if every else 24, own=every))

@@ -47,8 +47,8 @@ _CORRECTION = re.compile(
     re.I,
 )
 _CLIMB = ("compound", "flat", "amod", "appos", "nmod")
-# a trip over by the telling: "back from Crete", "just home from a week in Tenerife", "returned from our
-# honeymoon in Madeira" (a few words between, none ending the clause)
+# a trip over by the telling: "back from Sardinia", "just home from a week in Menorca", "returned from our
+# honeymoon in Capri" (a few words between, none ending the clause)
 _RETURNED = re.compile(r"\b(?:back|home|returned|returning)\s+from\s+(?:[\w'\u2019-]+\s+){0,4}$", re.I)
 TRIP_DAYS = 7  # how long before its telling a trip one is back from is dated: about a week away
 # the question asks where someone lives, not where a move started ("move to Malmö from?") or where
@@ -159,8 +159,8 @@ def back_from(doc: Any, start: int, told: datetime | None) -> datetime | None:
     it: `TRIP_DAYS` before its telling ``told`` (the trip was over by then); else None.
 
     >>> from tkg.nlp import parse
-    >>> doc = parse("Back from a week in Tenerife, lobster red. Back in Leeds now.")
-    >>> [back_from(doc, t.i, datetime(2023, 9, 3)) for t in doc if t.text in ("Tenerife", "Leeds")]
+    >>> doc = parse("Back from a week in Menorca, burnt to a crisp. Back in Leeds now.")
+    >>> [back_from(doc, t.i, datetime(2023, 9, 3)) for t in doc if t.text in ("Menorca", "Leeds")]
     [datetime.datetime(2023, 8, 27, 0, 0), None]
     """
     sent = doc[start].sent

@@ -112,15 +112,15 @@ ROMANCE = re.compile(r"\b(?:romance|romantic|we met|first date|a date|dating|cru
                      r"be (?:his|her|their|my) (?:gf|bf|girlfriend|boyfriend)|conoc[ií] a alguien)\b", re.I)
 
 
-# a partner noun one is asked to be ("he asked me to be his gf", "asked if i wanted to be her girlfriend")
+# a partner noun one is asked to be ("he asked me to be his bf", "asked if I wanted to be her girlfriend")
 _TO_BE_THEIRS = re.compile(r"\bbe\s+(?:his|her|their|my)\s+(?:gf|bf|girlfriend|boyfriend|partner)\b", re.I)
 _ASKERS = frozenset({"he", "she", "they"})
 
 
 def asked_out(doc: Any, start: int) -> bool:
     """The name at ``start`` asked the teller to be their partner: it, or "he"/"she" in one of the next
-    three sentences with no other name as a subject between, asks or says so ("mia asked me to homecoming.
-    … then she asked if i wanted to be her gf", "he said he'd like me to be his girlfriend"), or asks
+    three sentences with no other name as a subject between, asks or says so ("Wren asked me to the formal.
+    … then she asked if I wanted to be her girlfriend", "he said he wanted me to be his boyfriend"), or asks
     the teller out.
 
     >>> from tkg.nlp import parse

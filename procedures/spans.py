@@ -128,7 +128,7 @@ _NAMED_BY = frozenset({"called", "named"})
 
 def _named_before(sent: Any, heads: frozenset[str] | set[str]) -> list[Span]:
     """A name that is its sentence's subject right before a sentence that says one of ``heads`` with a
-    possessive ("Hector is, I fear, showing his age. … and my poor old spaniel sleeps all day"): the
+    possessive ("Tupsu is feeling every one of his years. … and my old whippet sleeps all day"): the
     animal the next sentence goes on about."""
     after = sent.doc[sent.end].sent if sent.end < len(sent.doc) else None
     if after is None or not any(t.lower_ in heads and any(c.dep_ == "poss" for c in t.children)
@@ -357,7 +357,7 @@ def _spans_of(sent: Any, kind: str, head: str) -> list[Span]:
                  and not articled(t)  # "on at the odeon", "the wonka film": no one's name
                  # "my sister's boulangerie": hers, no one; "my sister funmi" names her
                  and not (any(c.dep_ == "poss" for c in t.children) and not _kin_before(t))]
-        # "it was the Wensleydale that broke me": a name after "the" is a thing's, no one's
+        # "it was the Stilton that did it": a name after "the" is a thing's, no one's
         things = {p.start for p in people + extra if p.start > sent.start
                   and sent.doc[p.start - 1].lower_ == "the"}
         named = [p for p in people if not (is_place_name(p.text) and after_locative(sent, p.start))

@@ -33,7 +33,7 @@ _ENDED = re.compile(r"\b(?:last\s+(?:ever\s+)?(?:day|shift|night|week|service|se
                     r"resigned\s+from)\s+(?:the\s+|my\s+|our\s+)?(?:old\s+)?(?:[\w-]+\s+){0,2}$", re.I)
 
 
-# a couple that ended: "mia and i broke up", "me n hana split up", "chloe ended it", "Done with Rob."
+# a couple that ended: "Elio and I split up", "we broke up", "Wren ended it", "Done with Bo."
 _BROKE_UP = re.compile(r"\b(?:broke|break(?:ing)?|split(?:ting)?|broken)\s+up\b|\bsplit\s+from\b|"
                        r"\bdump(?:ed|s)?\b|\bended\s+(?:it|things)\b|\bcalled\s+it\s+(?:off|quits)\b|"
                        r"^\W*done\s+with\b", re.I)
