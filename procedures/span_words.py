@@ -112,16 +112,23 @@ CALENDAR = frozenset("""january february march april may june july august septem
 PET_WORDS = ANIMALS | FOREIGN_DOGS | FOREIGN_CATS | frozenset(
     "🐶 🐕 🐩 🦮 🐱 🐈 🐰 🐇 🐹 🐭 🐦 🐤 🦜 🐢 🐍 🦎 🐴 🐎 🐐".split())
 _CAT_SIGNS = CAT_WORDS | FOREIGN_CATS | {"🐱", "🐈"}
-_DOG_SIGNS = DOG_WORDS | FOREIGN_DOGS | {"🐶", "🐕", "🐩", "🦮"}
+_DOG_EMOJI = frozenset({"🐶", "🐕", "🐩", "🦮"})
+_DOG_SIGNS = DOG_WORDS | FOREIGN_DOGS | _DOG_EMOJI
+_ANY_DOG = frozenset("dog dogs doggo doggy pup pups puppy puppies mutt pooch".split())  # no breed's word
 
 
 def pet_words(head: str) -> frozenset[str]:
     """The words that name a pet of the asked kind in a turn: a cat's for a cat ("kitten", "gato", 🐱),
-    a dog's for a dog ("one old man and a dog" names no cat); any animal's for a pet.
+    a dog's for a dog ("one old man and a dog" names no cat), and for a breed its own word and a dog's
+    but no other breed's (a greyhound is no spaniel); any animal's for a pet.
 
     >>> "puppy" in pet_words("dog"), "puppy" in pet_words("cat"), "puppy" in pet_words("pet")
     (True, False, True)
+    >>> "dog" in pet_words("spaniel"), "greyhound" in pet_words("spaniel")
+    (True, False)
     """
+    if head in DOG_WORDS and head not in _ANY_DOG:
+        return frozenset({head, head + "s"}) | _ANY_DOG | FOREIGN_DOGS | _DOG_EMOJI
     return _CAT_SIGNS if head in CAT_WORDS else _DOG_SIGNS if head in DOG_WORDS else PET_WORDS
 
 # members of a category a question may ask for by its head noun ("what instrument", "which sport"):
