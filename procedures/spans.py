@@ -272,12 +272,6 @@ def _kin_before(t: Any) -> bool:
                for c in t.children)
 
 
-def _bracketed(sent: Any, span: Span) -> bool:
-    """Inside square brackets: a stage direction ("[laughing emoji]", "[photo]"), nothing anyone said."""
-    before = sent.doc.text[sent.start_char: sent.doc[span.start].idx]
-    return before.rfind("[") > before.rfind("]")
-
-
 def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
     """Every span of ``kind`` (a `planners.asked` kind) in the parsed sentence ``sent``; a span of
     pronouns and question words only ("it", "you") names nothing, nor does a thing with no noun.
@@ -290,7 +284,7 @@ def spans_of(sent: Any, kind: str, head: str) -> list[Span]:
             s
             for s in (_trimmed(sent, x) for x in _spans_of(sent, kind, head))
             if (plausible(s) or s.text.lower() in SPAN_MEMBERS.get(head, ()))  # "ITU": a member, not shouted
-            and not pronominal(sent.doc[s.start : s.end]) and not _bracketed(sent, s)
+            and not pronominal(sent.doc[s.start : s.end])
             and not (kind in _NAME_KINDS and chat_words(sent.doc[s.start : s.end]))
             and not (kind in _NAME_KINDS and s.text.islower() and len(s.text) <= 2)  # "un chien": no name
             and not (kind in _WORD_KINDS and foreign_words(sent.doc[s.start : s.end],
