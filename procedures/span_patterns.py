@@ -107,13 +107,14 @@ def sources(sent: Any) -> list[Span]:
 
 # what says a person just introduced is a partner: "we met at parkrun", a reply's "PARKRUN ROMANCE"
 # (a match on an app, chatting someone up, being asked out, "I met someone" said in Spanish)
+_DATED = "gf|bf|girlfriend|boyfriend"  # what one is asked to be by the one dating them
 ROMANCE = re.compile(r"\b(?:romance|romantic|we met|first date|a date|dating|crush|kissed|"
                      r"seeing (?:someone|each other)|matched|got chatting|asked me out|engagement|"
-                     r"be (?:his|her|their|my) (?:gf|bf|girlfriend|boyfriend)|conoc[ií] a alguien)\b", re.I)
+                     rf"be (?:his|her|their|my) (?:{_DATED})|conoc[ií] a alguien)\b", re.I)
 
 
 # a partner noun one is asked to be ("he asked me to be his bf", "asked if I wanted to be her girlfriend")
-_TO_BE_THEIRS = re.compile(r"\bbe\s+(?:his|her|their|my)\s+(?:gf|bf|girlfriend|boyfriend|partner)\b", re.I)
+_TO_BE_THEIRS = re.compile(rf"\bbe\s+(?:his|her|their|my)\s+(?:{_DATED}|partner)\b", re.I)
 _ASKERS = frozenset({"he", "she", "they"})
 
 
@@ -131,9 +132,12 @@ def asked_out(doc: Any, start: int) -> bool:
     name = doc[start]
     if name.dep_ != "nsubj":
         return False
-    sents = list(doc.sents)
-    at = next(i for i, x in enumerate(sents) if x.start <= start < x.end)
-    for k, sent in enumerate(sents[at: at + 4]):
+    sent = name.sent
+    for k in range(4):  # its sentence and the three after it
+        if k:
+            if sent.end >= len(doc):
+                break
+            sent = doc[sent.end].sent
         for tok in sent:
             if tok.dep_ != "nsubj" or tok.i < start:
                 continue

@@ -44,7 +44,7 @@ def broke_up(sent: Any) -> bool:
     reader reads them as left, as a home moved out of).
 
     >>> from tkg.nlp import parse
-    >>> [broke_up(s) for s in parse("Done with Rob. Rob is doing a PhD.").sents]
+    >>> [broke_up(s) for s in parse("Done with Bo. Bo is doing a PhD.").sents]
     [True, False]
     """
     return bool(_BROKE_UP.search(sent.text))
