@@ -19,14 +19,14 @@ from typing import Any
 from planners.question import Question
 from tkg.models import Evidence
 from tkg.nlp import parse, parse_many, token_stems
-from tkg.text import any_of, split_sentences, stem, stems_of
+from tkg.text import any_of, content_terms, split_sentences, stem, stems_of
 from tkg.time_words import MONTHS, WEEKDAYS
 from tkg.words import is_place_name
 
 from .about import Subject
 from .abstain import GENERIC
 from .slots import FAR_PAST
-from .stated import CALLED_OFF, called_off, governing_verb, hypothetical, negated, rescheduled
+from .stated import CALLED_OFF, called_off, governing_verb, hypothetical, negated, offered, rescheduled
 
 # "how did the talk go?": an outcome question presupposes the thing took place (other "how did …"
 # summaries, "how did her job change", presuppose nothing)
@@ -144,14 +144,14 @@ def _reply_calls_off(reply: str) -> bool:
 _WHEN_ENTITIES = frozenset({"DATE", "TIME"})
 
 
-def _off_after(sents: list[Any], k: int, nouns: set[str]) -> bool:
+def off_after(sents: list[Any], k: int, nouns: set[str]) -> bool:
     """A sentence right after the ``k``th (which names a followed thing), in the same turn, calls it off
     without naming it or anything else ("Amazon offered me nights. And I said no.", "I interviewed at
     Deliveroo in November. Didn't get it."); one naming another name or followed thing ends the look.
 
     >>> from tkg.nlp import parse
     >>> sents = list(parse("The Rotterdam studio offered me a job. Good money. And I said no.").sents)
-    >>> _off_after(sents, 0, {"rotterdam"}), _off_after(list(parse("Rotterdam was fun. Then Lena said no.")
+    >>> off_after(sents, 0, {"rotterdam"}), off_after(list(parse("Rotterdam was fun. Then Lena said no.")
     ...                                                  .sents), 0, {"rotterdam"})
     (True, False)
     """
@@ -161,6 +161,21 @@ def _off_after(sents: list[Any], k: int, nouns: set[str]) -> bool:
         if not hypothetical(nxt) and CALLED_OFF.search(nxt.text) and not rescheduled(nxt.text):
             return True
     return False
+
+
+def refused(sents: list[Any], k: int, value: str, *, who: bool = False) -> bool:
+    """A sentence after the ``k``th calls ``value`` off, unnamed ("We'd booked Lisbon. Cancelled
+    it.", "The Spandau clinic offered me a post. I turned it down."): it was never held. A person or a
+    pet (``who``) only where the sentence tells an offer: "Me and Elio split up. Cancelled the whole
+    trip." calls off the trip, not Elio.
+
+    >>> from tkg.nlp import parse
+    >>> refused(list(parse("Arup offered me a post. I said no.").sents), 0, "Arup")
+    True
+    >>> refused(list(parse("Me and Elio split up. Cancelled the whole trip.").sents), 0, "Elio", who=True)
+    False
+    """
+    return (offered(sents[k]) or not who) and off_after(sents, k, content_terms(value))
 
 
 def last_called_off(q: Question, subject: Subject | None, turns: list[Evidence],
@@ -187,7 +202,7 @@ def last_called_off(q: Question, subject: Subject | None, turns: list[Evidence],
                 # off nor restores
                 asked |= {stem(t.lower_) for t in named} if asks(sent.text) else set()
                 continue
-            after = _off_after(sents, k, nouns)
+            after = off_after(sents, k, nouns)
             verbless = not any(t.pos_ in ("VERB", "AUX") for t in sent)
             for t in named:
                 # a name is one of a kind however it is written ("glasgow fell through", "the scarborough

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from planners.asked import Asked
-from tkg.words import countries_of, is_country, town_size
+from tkg.words import countries_of, is_common_word, is_country, near, town_size
 
 from .gather import merge_variants
 from .reader import FAR_FUTURE, NAMED_KINDS, SUPPORT, THING_SUPPORT, WINDOW_SUPPORT, Candidate, norm
@@ -167,16 +167,85 @@ def _merge_nested(groups: dict[str, list[Candidate]]) -> None:
 
 
 def with_town(home: Candidate, cands: list[Candidate]) -> str:
-    """A home in no gazetteer town ("a place in St Thomas"), said in the same turn as a large town
-    that another turn gives as their home ("Exeter is wet and lovely"; "I start in Exeter"): the home
-    and the town, as an address gives them ("St Thomas, Exeter"); any other home as it is."""
-    if town_size(home.value):
+    """A home that is no large town ("a place in St Thomas", "a flat in Pankow"), said in the same
+    turn as a large town that another turn gives as their home ("Exeter is wet and lovely"; "I start
+    in Exeter"), and near it where GeoNames knows the home: the home and the town, as an address gives
+    them ("St Thomas, Exeter"); any other home as it is."""
+    size = town_size(home.value)
+    if size >= TOWN:
         return home.value
     said = {norm(c.value) for c in cands if c.evidence.source_ref == home.evidence.source_ref}
     # a town said as a home of theirs somewhere, not only in passing ("my sister's up from London")
-    towns = [c for c in cands if norm(c.value) in said and c.score >= SUPPORT and town_size(c.value) >= TOWN]
+    towns = [c for c in cands if norm(c.value) in said and c.score >= SUPPORT
+             and town_size(c.value) >= max(TOWN, 5 * size) and near(home.value, c.value) is not False]
     town = max(towns, key=lambda c: (c.score, c.value), default=None)
     return f"{home.value}, {town.value}" if town is not None else home.value
+
+
+# the heads of a question that asks for the town itself ("which city does she live in")
+_TOWN_HEADS = frozenset("city town country state county region".split())
+
+
+def address(asked: Asked, home: Candidate, cands: list[Candidate],
+            window: tuple[datetime, datetime] | None) -> str:
+    """A home as an address gives it: a small place with its town (`with_town`), and, unless the
+    town itself is asked for, a large town with the place in it that was said by then (`with_area`)."""
+    until = window[1] if window is not None and window[1] < FAR_FUTURE else None
+    said = with_town(home, cands)
+    if asked.head in _TOWN_HEADS - {"country"}:  # (or the town the home is said with: "Sagene, Oslo")
+        town = town_of(home, cands, until)
+        return town if town != home.value else said
+    return said if said != home.value or asked.head in _TOWN_HEADS else with_area(home, cands, until)
+
+
+def town_of(home: Candidate, cands: list[Candidate], until: datetime | None) -> str:
+    """For "which city": a home that is a part of a town said as a home by then ("our flat in Pankow.
+    Still Berlin"), the town; any other home as it is."""
+    size = town_size(home.value)
+    towns = [c for c in _homes(cands, until) if town_size(c.value) >= max(TOWN, 5 * size)
+             and not is_country(c.value) and _part_of(home, c, False)]
+    town = max(towns, key=lambda c: ((c.when or FAR_PAST).date(), c.score, c.value), default=None)
+    return town.value if town is not None else home.value
+
+
+def with_area(home: Candidate, cands: list[Candidate], until: datetime | None) -> str:
+    """A home given as a large town or a country ("Berlin is home now"), where a smaller place in
+    it was said as a home too, since any other large town was ("our flat in Pankow"): the smaller
+    place and the town, as an address gives them ("Pankow, Berlin"); the latest one said by
+    ``until`` (by now when None). Any other home as it is."""
+    size, country = town_size(home.value), is_country(home.value)
+    if size < TOWN and not country:
+        return home.value
+    big = norm(home.value)
+    homes = _homes(cands, until)
+    # the last time another large town was said as a home: a place said before it was in that town
+    since = max((c.when for c in homes if c.when and norm(c.value) != big
+                 and (town_size(c.value) >= TOWN or is_country(c.value))), default=FAR_PAST)
+    areas = [c for c in homes if c.when and c.when >= since and norm(c.value) != big
+             and not is_country(c.value) and (country or town_size(c.value) * 5 < size)
+             and not is_common_word(c.value) and _part_of(c, home, country)]
+    # (said the same day: the better said; "our flat in Pankow", not "my gym is out in Spandau")
+    area = max(areas, key=lambda c: ((c.when or FAR_PAST).date(), c.score, c.value), default=None)
+    return f"{area.value}, {home.value}" if area is not None else home.value
+
+
+def _homes(cands: list[Candidate], until: datetime | None) -> list[Candidate]:
+    """The well-supported homes said by ``until`` (by now when None), not left or denied there."""
+    return [c for c in cands if c.score >= SUPPORT and c.when is not None and not (c.left or c.denied)
+            and (until is None or c.when <= until)]
+
+
+def _part_of(area: Candidate, home: Candidate, country: bool) -> bool:
+    """A place of a town is near it (`near`: "Pankow" of Berlin, not an Irish "Dublin" for London), of a
+    country in it; one GeoNames does not know is said in a turn naming the home ("a flat in Kreuzkiez,
+    Berlin")."""
+    known = countries_of(area.value)
+    if country and known:
+        return bool(known & countries_of(home.value))
+    close = None if country else near(area.value, home.value)
+    if close is not None:
+        return close
+    return not known and f" {norm(home.value)} " in f" {norm(area.evidence.text)} "
 
 
 def inside(place: str, region: str) -> bool:

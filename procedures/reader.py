@@ -20,17 +20,18 @@ from typing import TYPE_CHECKING, Any
 
 from planners.asked import RACE_TIME, Asked
 from tkg.models import NO_INFORMATION, Evidence
-from tkg.nlp import may_say, parse, parse_many, token_words
+from tkg.nlp import parse, parse_many, token_words
 from tkg.text import content_terms, stem
 from tkg.words import is_place_name
 
 from .about import FIRST, SECOND, Subject, about, another_doer, called_out, clause_about
+from .calloff import refused
 from .members import Category, bare, widen
 from .residence import back_from, home_named, locates, named_home, place_scale, residence_scale, taken_back
 from .span_base import addressed, foreign_sentence, greets, opening_name, proper_runs
 from .span_context import headline, pronoun_after_next, quoted, tag_after
 from .span_objects import glued_cues, not_a_thing, objects_of, site_of_object
-from .span_patterns import ACQUIRING, DEGREE_WORDS, ROMANCE, asks_studied, degrees, introduced, sources
+from .span_patterns import ACQUIRING, ROMANCE, asks_studied, degrees, introduced, may_hold, sources
 from .span_pets import pet_possessor
 from .span_roles import pastime_doer
 from .span_words import (
@@ -44,12 +45,11 @@ from .span_words import (
     SPAN_MEMBERS,
     THEIRS,
     pet_words,
-    thing_words,
     titled_as,
 )
 from .span_workplaces import EMPLOYERS, INSTITUTIONS, asks_about_work, workplaces
 from .spans import spans_of
-from .stated import called_off, confirmed, denies, hypothetical, negated, past_state, said_time
+from .stated import called_off, denies, hypothetical, negated, only_wished, past_state, said_time
 from .swaps import broke_up, ended, given_up, replaced, replacing
 
 if TYPE_CHECKING:
@@ -115,15 +115,6 @@ _PARTNER_CUES = content_terms("partner girlfriend boyfriend bf gf dating seeing 
                               "husband wife")
 
 
-def may_hold(asked: Asked, text: str, verb: str | None) -> bool:
-    """Whether ``text`` may hold a span of the asked kind: a thing's needs one of a few words (its
-    head, a member of its category, a naming word; or ``verb``, whose objects are read too), so a
-    turn that says none of them is not parsed. Other kinds may be in any text."""
-    studied = DEGREE_WORDS if asks_studied(asked, verb) else frozenset()
-    return asked.kind != "thing" or may_say(text, thing_words(asked.head) | ({verb} if verb else set())
-                                            | studied)
-
-
 # kinds whose spans are typed well enough that the answer to the turn before may be read without its words
 _REPLY_KINDS = frozenset({"place", "organisation", "person", "role", "pet_name", "animal"})
 # a question asking where, ending its turn (the next turn's first sentence answers it)
@@ -131,7 +122,8 @@ _ASKS_WHERE = re.compile(r"\bwhere\b[^.!?]*\?\W*$", re.I)
 # the words a reply opens with, which a tagger may take for a name ("Yep, …"): never a value
 _REPLY_WORDS = frozenset("yep yes yeah yup yea ya nope nah no ok okay sure lol haha omg wow aww".split())
 
-
+# the kinds whose value a call-off after it refuses only where its sentence tells an offer (`refused`)
+_WHO = frozenset({"person", "pet_name", "animal"})
 # the kinds a speaker's own name never answers, wherever it is said
 _NOT_NAMED = frozenset({"place", "organisation"})
 
@@ -269,7 +261,8 @@ def candidates(
             words = content_terms(sent.text)
             overlap = len(words & cues)
             weight = 1.15 if rank < 5 else 1.0
-            asking = asked.kind in _STATE_KINDS and hypothetical(sent) and not confirmed(sent, answered)
+            # (not "yes, she's my supervisor" to a question, nor "asked me to run the team" – "congrats!!")
+            asking = asked.kind in _STATE_KINDS and only_wished(sent, answered)
             parted = partner and broke_up(sent)  # "Elio and I split up": her partner until then, told so
             if asked.kind in _STATE_KINDS:
                 if asked.kind == "place" and words & _VISIT and not moved_in:
@@ -355,7 +348,10 @@ def candidates(
                     scale *= 0.2  # "came home from the Retired Greyhound Trust with Pippa": where, not who
                 if asked.kind == "thing" and is_place_name(sp.text, locative=True):
                     scale *= 0.3  # a city is not a band or a food; it still backs "Rotterdam marathon"
-                denial = asked.kind in _STATE_KINDS and denies(sent, doc[sp.start])
+                # "…offered me a ward manager post. I said no.": refused, so never held
+                turned_down = asked.kind in _STATE_KINDS and refused(sents, k, sp.text,
+                                                                     who=asked.kind in _WHO)
+                denial = asked.kind in _STATE_KINDS and denies(sent, doc[sp.start]) or turned_down
                 left = asked.kind in ("place", "organisation") and ended(sent, doc[sp.start]) or parted
                 if left and now:
                     scale *= 0.35  # "bye Clapham": not where they live now
@@ -365,8 +361,8 @@ def candidates(
                 swapped = asked.kind in _STATE_KINDS and replaced(doc[sp.end - 1])
                 left = left or over or swapped
                 if asked.kind in _STATE_KINDS and (negated(sent, doc[sp.start]) or over or now and swapped
-                                                   or called_off(sent, doc[sp.start])):
-                    scale *= 0.35  # "didn't get the job", "the Thornby cottage is off"
+                                                   or called_off(sent, doc[sp.start]) or turned_down):
+                    scale *= 0.35  # "didn't get the job", "the Thornby cottage is off", "…a post. I said no"
                 if races and not races & content_terms(told) and not (k and headline(sents[k - 1], races)):
                     scale *= 0.3  # "did 7k on Sunday in 44 minutes" for "her time at the Robin Hood Half"
                 if asked.kind == "role" and (quoted(sent, sp.start, sp.end)

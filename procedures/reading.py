@@ -34,7 +34,7 @@ from .bridge import (
     verb_relation,
 )
 from .calloff import OUTCOME, asks, followed, question_nouns
-from .choice import ALL_LEFT, choose, phrase, with_town
+from .choice import ALL_LEFT, address, choose, phrase
 from .cue_words import TRIP_WORDS, cue_terms, trip_question
 from .event_turns import continuing_turns, event_window, newest_own, read_event, subject_turns
 from .gather import same_value
@@ -53,7 +53,7 @@ from .members import category_of, headed_facts, kind_words, member_facts
 from .pets import group_pets, owned_pets, pet_reading
 from .premise import check
 from .presupposed import presupposed
-from .reader import FAR_FUTURE, NEWER, Reading, candidates, may_hold, no_information, norm
+from .reader import FAR_FUTURE, NEWER, Reading, candidates, no_information, norm
 from .relatives import not_the_person_asked
 from .residence import lives_question
 from .result import ProcedureResult
@@ -67,7 +67,7 @@ from .sentence_value import (
     title_answer,
 )
 from .slots import FAR_PAST, group_time
-from .span_patterns import asks_where_had
+from .span_patterns import asks_where_had, may_hold
 from .span_words import CATEGORY_MEMBERS, NAMED_CONTEXT, OPEN_MEMBERS, SPAN_MEMBERS
 from .span_workplaces import AT_WORK, EMPLOYERS
 from .synthesis import dedupe, fact_evidence, format_day
@@ -364,7 +364,8 @@ def read(ctx: Context, q: Question, group: str, *, mode: str, as_of: datetime | 
         return no_information(
             f"no {asked.kind} is supported by the evidence", result.evidence or turns[:5], trace
         )
-    answer = with_town(chosen[0], read_from_turns) if home and len(chosen) == 1 else phrase(asked, chosen)
+    one = home and len(chosen) == 1
+    answer = address(asked, chosen[0], read_from_turns, window) if one else phrase(asked, chosen)
     if asked.kind == "role" and not asked.many and not asked.count and subject is not None and (
             latest or window is not None) and "bridge" not in trace:
         answer = with_workplace(ctx, group, subject.name, answer, chosen[0].evidence.text,

@@ -12,6 +12,7 @@ from typing import Any
 
 from planners.asked import Asked
 from planners.head_words import kind_of_noun
+from tkg.nlp import may_say
 
 from .span_base import Span, chat_words
 from .span_words import (
@@ -25,6 +26,7 @@ from .span_words import (
     SPAN_MEMBERS,
     STATUS_PHRASES,
     STATUS_WORDS,
+    thing_words,
 )
 
 # "where did she get her dog (from)", "where was the bike bought": where a thing was had, not a city
@@ -60,6 +62,15 @@ DEGREE_WORDS = frozenset({"bachelor", "master", "degree", "diploma", "bsc", "msc
 def asks_studied(asked: Asked, verb: str | None) -> bool:
     """The question asks for what someone studies ("what is Minji studying now", "which degree")."""
     return asked.kind == "thing" and (verb == "study" or asked.head in _STUDIED)
+
+
+def may_hold(asked: Asked, text: str, verb: str | None) -> bool:
+    """Whether ``text`` may hold a span of the asked kind: a thing's needs one of a few words (its
+    head, a member of its category, a naming word; or ``verb``, whose objects are read too), so a
+    turn that says none of them is not parsed. Other kinds may be in any text."""
+    studied = DEGREE_WORDS if asks_studied(asked, verb) else frozenset()
+    return asked.kind != "thing" or may_say(text, thing_words(asked.head) | ({verb} if verb else set())
+                                            | studied)
 
 
 def degrees(sent: Any) -> list[Span]:

@@ -269,6 +269,45 @@ def confirmed(sent: Any, reply: str) -> bool:
     return bool(first) and bool(_AFFIRM.search(first[0])) and not _NEGATION.search(first[0])
 
 
+# an offer or a request the teller was made: "they've asked me to run the night team", "offered me the post"
+_OFFER = re.compile(r"\b(?:asked|offered|invited|wanted)\s+(?:me|us)\s+to\b|\boffered\s+(?:me|us)\b", re.I)
+_OFFERED = re.compile(r"\boffer(?:s|ed|ing)?\b", re.I)
+# what says it was taken up: the teller's "I said yes", the other speaker's "congrats on the new role!"
+_TAKEN = any_of("congrat\\w*|well done|said yes|say yes|accepted|took it|i got it|so proud|"
+                "proud of (?:you|u)")
+
+
+def offered(sent: Any) -> bool:
+    """The sentence tells an offer made ("the Spandau hospital offered me a post", "got an offer from
+    Arup"), which a later "I said no" refuses."""
+    return bool(_OFFERED.search(sent.text))
+
+
+def offer_taken(sent: Any, reply: str) -> bool:
+    """An offer or request the teller tells ("Mira has asked me to take over the team"), taken up in
+    a later sentence of the turn ("I said yes") or welcomed in the first two sentences of the other
+    speaker's reply (``reply``: "Congrats on the lead role!"), with no denial or call-off there: what
+    it offered is then stated, not only wished.
+
+    >>> from tkg.nlp import parse
+    >>> sent = next(parse("Mira has asked me to take over the team. I said yes!").sents)
+    >>> offer_taken(sent, ""), offer_taken(sent, "oh no"), offer_taken(next(parse("She asked me.").sents), "")
+    (True, True, False)
+    >>> offer_taken(next(parse("Mira has asked me to take over the team.").sents), "Congrats!! So deserved")
+    True
+    """
+    if not _OFFER.search(sent.text):
+        return False
+    told = [x.text for x in sent.doc.sents if x.start > sent.start] + split_sentences(reply)[:2]
+    return any(_TAKEN.search(t) and not _NEGATION.search(t) and not CALLED_OFF.search(t) for t in told)
+
+
+def only_wished(sent: Any, reply: str) -> bool:
+    """The sentence asks, wishes or plans (`hypothetical`), and neither the other speaker's ``reply``
+    says yes to it (`confirmed`) nor is it an offer taken up (`offer_taken`)."""
+    return hypothetical(sent) and not confirmed(sent, reply) and not offer_taken(sent, reply)
+
+
 # "how did Castlegate go?", "how was the retreat?": a question that takes the thing as having taken place
 _HOW_WENT = re.compile(r"\bhow (?:did|was|were|'s)\b", re.I)
 

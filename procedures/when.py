@@ -230,10 +230,16 @@ def read_when(ctx: Context, q: Question, group: str, turns: list[Evidence], rank
     # one that moves it to a day says that day, and `corrected` reads it
     tellings = [t for t in tellings if not CALLED_OFF.search(t[2]) or rescheduled(t[2])] or tellings
     top = max(s for s, _, _ in tellings)
-    # the first that tells it best: later ones look back; in one turn, a sentence that names a day first
+    # a telling in the event's own verb that names its day first ("Got it! I start at Kestrel on Monday
+    # the 3rd" over an earlier "I've applied to Kestrel"); then the first that tells it best (later ones
+    # look back); in one turn, a sentence that names a day first
     near = [t for t in tellings if t[0] >= top - 0.5]
-    best = sorted(near, key=lambda t: (t[1].valid_at or FAR_PAST, -t[0],
-                                       not said_dates(t[2], t[1].valid_at or FAR_PAST)))
+
+    def order(t: tuple[float, Evidence, str]) -> tuple[bool, datetime, float, bool]:
+        day = bool(said_dates(t[2], t[1].valid_at or FAR_PAST))
+        return ev.nominal or not (day and ev.tells(t[2])), t[1].valid_at or FAR_PAST, -t[0], not day
+
+    best = sorted(near, key=order)
     # when none of those can be dated (a wish, a plan said without a day), a close second that names
     # what the event is about (one of its objects) and can be
     second = [t for t in tellings if top - 1.0 <= t[0] < top - 0.5 and t[0] >= 4.0]

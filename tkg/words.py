@@ -14,6 +14,7 @@ Example::
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 from importlib import import_module
@@ -214,6 +215,45 @@ def _read_town_sizes() -> frozenset[str]:
         name = city["name"].lower()
         sizes[name] = max(sizes.get(name, 0), int(city["population"]))
     return frozenset(f"{name}\t{size}" for name, size in sizes.items())
+
+
+def near(place: str, town: str, km: float = 25.0) -> bool | None:
+    """Whether GeoNames has a city named ``place`` within ``km`` of one named ``town``: a part of it
+    ("Pankow" of Berlin; the Dublin in Ohio of Columbus), not a namesake elsewhere (no Dublin is near
+    London). None when it has no city of one of the names.
+
+    >>> near("Pankow", "Berlin"), near("Dublin", "Columbus"), near("Dublin", "London")
+    (True, True, False)
+    >>> near("Fallowfield", "Manchester") is None
+    True
+    """
+    points = _town_points()
+    here, there = points.get(" ".join(place.split()).lower()), points.get(" ".join(town.split()).lower())
+    if not here or not there:
+        return None
+    return any(_km(a, b) <= km for a in here for b in there)
+
+
+def _km(a: tuple[float, float], b: tuple[float, float]) -> float:
+    """The great-circle distance between two (latitude, longitude) points, in kilometres."""
+    (la1, lo1), (la2, lo2) = (tuple(math.radians(x) for x in p) for p in (a, b))
+    h = math.sin((la2 - la1) / 2) ** 2 + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2
+    return 2 * 6371.0 * math.asin(math.sqrt(h))
+
+
+@lru_cache(maxsize=1)
+def _town_points() -> dict[str, list[tuple[float, float]]]:
+    found: dict[str, list[tuple[float, float]]] = {}
+    for line in kept_words(f"town-points-{_geonames_version()}", _read_town_points):
+        name, lat, lon = (line.split("\t") + ["", "", ""])[:3]
+        if name and lat and lon:
+            found.setdefault(name, []).append((float(lat), float(lon)))
+    return found
+
+
+def _read_town_points() -> frozenset[str]:
+    return frozenset(f"{c['name'].lower()}\t{c['latitude']}\t{c['longitude']}"
+                     for c in _geonames().get_cities().values())
 
 
 def countries_of(text: str) -> frozenset[str]:
