@@ -206,6 +206,9 @@ def roles(sent: Any) -> list[Span]:
     for chunk, hit in chunks_with(sent, ROLE_HEADS):
         if chunk.root.lemma_.lower() in ROLE_HEADS or chunk.root.lower_ in ROLE_HEADS:
             hit = chunk.root  # "assistant curator": the role its head noun names, modifiers and all
+        if (named := _named_as(chunk, hit)) is not None:
+            out.append(named)  # "his job - practice manager": the job, named after a dash
+            continue
         said = copular_s(hit)  # "my sister's a midwife": not her midwife
         copula = said[1] if said else None
         if copula is None and any(c.dep_ == "poss" for c in hit.children):
@@ -228,6 +231,21 @@ def roles(sent: Any) -> list[Span]:
             out.append(Span(cleaned[0], "role", sure, cleaned[1], cleaned[2], hit.i == chunk.root.i
                             and (_said_of(hit) or copula is not None or taken or _raised_to(chunk))))
     return out
+
+
+_DASHES = frozenset("- – — :".split())
+
+
+def _named_as(chunk: Any, hit: Any) -> Span | None:
+    """A role named after a dash or a colon that follows a word for a job in the same noun chunk ("they
+    have given me his job - practice manager", "the promotion – senior analyst"): that job, as surely
+    as a copula says it; None for any other chunk."""
+    dash = next((t for t in reversed(chunk) if t.text in _DASHES and t.i < hit.i), None)
+    if dash is None or not any(t.lemma_.lower() in _JOB_NOUNS | {"promotion", "title"}
+                               for t in chunk if t.i < dash.i):
+        return None
+    cleaned = clean([t for t in chunk if dash.i < t.i <= hit.i])
+    return Span(cleaned[0], "role", 0.9, cleaned[1], cleaned[2], True) if cleaned else None
 
 
 _RAISING = frozenset("promote step move bump appoint elevate hire take".split())

@@ -120,3 +120,14 @@ def test_a_chain_through_a_role_reads_the_named_persons_value(odile: tuple[Memor
         reading = a.trace.get("reading") or {}
         got = (wanted in a.answer.lower(), a.abstained, str(reading.get("bridge") or "").lower())
         assert got == (True, False, bridge), (question, a.answer, reading)
+
+
+
+def _roles(text: str) -> list[tuple[str, bool]]:
+    return [(s.text, s.cued) for s in spans_of(next(parse(text).sents), "role", "job")]
+
+
+def test_a_job_named_after_a_dash_is_a_role_given() -> None:
+    assert _roles("Kestrel gave me her job - shift supervisor, from June.") == [("shift supervisor", True)]
+    assert _roles("I got the promotion - senior analyst!") == [("senior analyst", True)]
+    assert _roles("My manager - Wren - is lovely.") == []
