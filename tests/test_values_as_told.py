@@ -45,7 +45,7 @@ def test_a_list_of_homes_names_the_old_ones(mt: tuple[Memory, str]) -> None:
 
 
 @pytest.mark.parametrize(("question", "answer"), [
-    ("Where does Maren live now?", "Lisbon"),
+    ("Where does Maren live now?", "Alfama, Lisbon"),  # "Moved to Lisbon last month, a flat in Alfama"
     ("What is the name of Maren's cat?", "Pudding"),  # "She's a tabby" says she has one
     ("What is the name of Tobias's dog?", "Pepper"),  # "Meet Pepper. Whippet, four years old"
 ])
