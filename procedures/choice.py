@@ -204,7 +204,7 @@ def town_of(home: Candidate, cands: list[Candidate], until: datetime | None) -> 
     size = town_size(home.value)
     towns = [c for c in _homes(cands, until) if town_size(c.value) >= max(TOWN, 5 * size)
              and not is_country(c.value) and _part_of(home, c, False)]
-    town = max(towns, key=lambda c: ((c.when or FAR_PAST).date(), c.score, c.value), default=None)
+    town = _latest(towns)
     return town.value if town is not None else home.value
 
 
@@ -219,13 +219,12 @@ def with_area(home: Candidate, cands: list[Candidate], until: datetime | None) -
     big = norm(home.value)
     homes = _homes(cands, until)
     # the last time another large town was said as a home: a place said before it was in that town
-    since = max((c.when for c in homes if c.when and norm(c.value) != big
+    since = max((c.when or FAR_PAST for c in homes if norm(c.value) != big
                  and (town_size(c.value) >= TOWN or is_country(c.value))), default=FAR_PAST)
-    areas = [c for c in homes if c.when and c.when >= since and norm(c.value) != big
+    areas = [c for c in homes if (c.when or FAR_PAST) >= since and norm(c.value) != big
              and not is_country(c.value) and (country or town_size(c.value) * 5 < size)
              and not is_common_word(c.value) and _part_of(c, home, country)]
-    # (said the same day: the better said; "our flat in Pankow", not "my gym is out in Spandau")
-    area = max(areas, key=lambda c: ((c.when or FAR_PAST).date(), c.score, c.value), default=None)
+    area = _latest(areas)
     return f"{area.value}, {home.value}" if area is not None else home.value
 
 
@@ -233,6 +232,12 @@ def _homes(cands: list[Candidate], until: datetime | None) -> list[Candidate]:
     """The well-supported homes said by ``until`` (by now when None), not left or denied there."""
     return [c for c in cands if c.score >= SUPPORT and c.when is not None and not (c.left or c.denied)
             and (until is None or c.when <= until)]
+
+
+def _latest(cands: list[Candidate]) -> Candidate | None:
+    """The one said last; said the same day, the better said ("our flat in Pankow", not "my gym is out
+    in Spandau")."""
+    return max(cands, key=lambda c: ((c.when or FAR_PAST).date(), c.score, c.value), default=None)
 
 
 def _part_of(area: Candidate, home: Candidate, country: bool) -> bool:

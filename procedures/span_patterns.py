@@ -18,6 +18,7 @@ from .span_base import Span, chat_words
 from .span_words import (
     AHEAD,
     AHEAD_OR_DONE,
+    DASHES,
     FAVOURITE,
     NAMED_MEMBERS,
     OPEN_MEMBERS,
@@ -181,7 +182,7 @@ def introduced(doc: Any, start: int) -> bool:
     called = naming.lower_ in ("called", "named") and naming.dep_ == "acl" and naming.head.i < naming.i \
         and naming.head.pos_ in ("NOUN", "PRON")
     presented = before.lower() == "meet" and doc[start - 1].is_sent_start  # "meet mabel."
-    return before.lower() in ("is", "'s", "\u2019s") and word == "name" or before in _DASHES and someone \
+    return before.lower() in ("is", "'s", "\u2019s") and word == "name" or before in DASHES and someone \
         or called or presented or (word, before.lower()) == ("se", "llama") or _after_someone(doc[start]) \
         or asked_out(doc, start)
 
@@ -203,7 +204,6 @@ def _after_someone(name: Any) -> bool:
 
 
 _SOMEONE = frozenset({"someone", "somebody"})
-_DASHES = frozenset({":", "-", "\u2013", "\u2014"})
 
 
 _SPORTS = frozenset({"sport", "sports", "exercise", "workout"})

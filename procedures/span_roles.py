@@ -11,7 +11,16 @@ from tkg.words import is_common_word, is_place_name
 
 from .span_base import Span, any_words_abroad, clean, copular_s, foreign_sentence
 from .span_context import of_what
-from .span_words import DET, PREDICATING, ROLE_HEADS, ROLE_SUFFIX, ROLE_VERBS, SEAT_ROLES, SPAN_MEMBERS
+from .span_words import (
+    DASHES,
+    DET,
+    PREDICATING,
+    ROLE_HEADS,
+    ROLE_SUFFIX,
+    ROLE_VERBS,
+    SEAT_ROLES,
+    SPAN_MEMBERS,
+)
 
 # a role named before the noun for a job ("the design lead role", "the charge nurse post"), and the
 # verbs that give or take one ("they gave me the design lead role", "I took the senior nurse job")
@@ -233,16 +242,16 @@ def roles(sent: Any) -> list[Span]:
     return out
 
 
-_DASHES = frozenset("- – — :".split())
+# the words for a job a role may be named after, past a dash ("his job - practice manager")
+_JOB_NAMED = _JOB_NOUNS | {"promotion", "title"}
 
 
 def _named_as(chunk: Any, hit: Any) -> Span | None:
     """A role named after a dash or a colon that follows a word for a job in the same noun chunk ("they
     have given me his job - practice manager", "the promotion – senior analyst"): that job, as surely
     as a copula says it; None for any other chunk."""
-    dash = next((t for t in reversed(chunk) if t.text in _DASHES and t.i < hit.i), None)
-    if dash is None or not any(t.lemma_.lower() in _JOB_NOUNS | {"promotion", "title"}
-                               for t in chunk if t.i < dash.i):
+    dash = next((t for t in reversed(chunk) if t.text in DASHES and t.i < hit.i), None)
+    if dash is None or not any(t.lemma_.lower() in _JOB_NAMED for t in chunk if t.i < dash.i):
         return None
     cleaned = clean([t for t in chunk if dash.i < t.i <= hit.i])
     return Span(cleaned[0], "role", 0.9, cleaned[1], cleaned[2], True) if cleaned else None

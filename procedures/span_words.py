@@ -101,6 +101,9 @@ TITLES = frozenset("mr mrs ms miss dr prof".split())
 SOMEONE_END = re.compile(r"\b(?:someone|somebody|a\s+(?:guy|girl|woman|man|lady|bloke|fella|lad|lass))\W*$",
                          re.I)
 
+# what parts a name or a title from the words that introduce it ("someone new: Wren", "his job - manager")
+DASHES = frozenset({":", "-", "\u2013", "\u2014"})
+
 FAVOURITE = frozenset("favourite favorite fave fav fav' new old current latest usual main own".split())
 
 CALENDAR = frozenset("""january february march april may june july august september october november december
